@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"pruner": func() {
+			os.Exit(cli.Main(os.Args[1:], cli.System(), cli.BuildInfo{Version: "test", Commit: "none", Date: "unknown"}))
+		},
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script/*.txtar against the
+// real command (testscript re-executes this test binary as `pruner`).
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")
+			env.Setenv("HOME", env.WorkDir+"/home")
+			return nil
+		},
+	})
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes, documented in the README. They are mapped from errors in one
+// place, ExitCode.
+const (
+	ExitOK       = 0 // success, nothing found
+	ExitFindings = 1 // check found problems; narrow --check found a tool outside the allowed set
+	ExitError    = 2 // usage, config or I/O error (also `hook`'s deny, by Claude Code's protocol)
+)
+
+// ExitErr carries an exit code. A nil Err means "exit with Code and print
+// nothing more" (the command already reported what it had to say).
+type ExitErr struct {
+	Code int
+	Err  error
+	Hint string // optional age-style hint, printed on its own line
+}
+
+func (e *ExitErr) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitErr) Unwrap() error { return e.Err }
+
+// UsageError returns an exit-2 error for bad flags or arguments.
+func UsageError(format string, a ...any) error {
+	return &ExitErr{Code: ExitError, Err: fmt.Errorf(format, a...)}
+}
+
+// Findings returns a silent exit-1 error: the command printed its findings.
+func Findings() error { return &ExitErr{Code: ExitFindings} }
+
+// WithHint wraps err (exit 2) with a hint line shown under the error.
+func WithHint(err error, hint string) error {
+	var ee *ExitErr
+	if errors.As(err, &ee) {
+		return &ExitErr{Code: ee.Code, Err: ee.Err, Hint: hint}
+	}
+	return &ExitErr{Code: ExitError, Err: err, Hint: hint}
+}
+
+// ExitCode maps an error returned by a command to the process exit code:
+// nil → 0, *ExitErr → its Code, anything else (I/O, config, parse) → 2.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitErr
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitError
+}

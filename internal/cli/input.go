@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// openInput opens the command's input: arg "-" (or "" when stdin is not a
+// terminal) is stdin; otherwise arg is a file path. The returned name is used
+// in messages ("<stdin>" for stdin). Errors: a missing argument with stdin on
+// a terminal, a missing file, or a directory are usage/IO errors (exit 2)
+// with a hint.
+func openInput(s *IOStreams, arg string) (io.ReadCloser, string, error) {
+	if arg == "-" || (arg == "" && !s.InIsTerminal) {
+		return io.NopCloser(s.In), "<stdin>", nil
+	}
+	if arg == "" {
+		return nil, "", &ExitErr{Code: ExitError, Err: errors.New("no input: give a session file, or - for stdin"),
+			Hint: "pi keeps sessions in ~/.pi/agent/sessions/--<cwd>--/*.jsonl"}
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", arg)}
+		}
+		return nil, "", &ExitErr{Code: ExitError, Err: err}
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		f.Close()
+		return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: is a directory, not a session file", arg),
+			Hint: "pass one .jsonl file; `pruner check DIR` walks directories"}
+	}
+	return f, arg, nil
+}

@@ -1,0 +1,84 @@
+// Package cli holds pruner's cobra commands: one file per command, each with
+// an options struct and a NewCmdX constructor taking injected IOStreams (the
+// layout of GitHub's gh). Errors are mapped to exit codes in one place,
+// ExitCode; commands never call os.Exit.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// BuildInfo is set by main from -ldflags (goreleaser).
+type BuildInfo struct {
+	Version string
+	Commit  string
+	Date    string
+}
+
+// NewCmdRoot builds the root command with every subcommand attached.
+func NewCmdRoot(s *IOStreams, bi BuildInfo) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pruner <command>",
+		Short: "Keep pi sessions' context small, safe and cache-friendly",
+		Long: `pruner reads pi coding-agent sessions (JSONL) and writes:
+
+  pruned context   pruner now SESSION       messages pi would send, old bulky tool results masked
+  full context     pruner context SESSION   the same messages, unpruned (mirrors pi's buildSessionContext)
+  narrowed prompt  pruner narrow PROMPT     system prompt reduced to an allowed tool set
+  verdicts         pruner check | hook      tool calls checked against protected-path deny rules
+
+Config is the "contextPrune" key of pi's settings.json (see 'pruner config').
+Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       bi.Version,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitErr{Code: ExitError, Err: err, Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
+	})
+	root.PersistentFlags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
+	root.PersistentFlags().BoolP("quiet", "q", false, "no summary on stderr (warnings are still shown)")
+
+	root.AddCommand(
+		NewCmdNow(s),
+		NewCmdContext(s),
+		NewCmdConfig(s),
+		NewCmdVersion(s, bi),
+	)
+	addExtraCommands(root, s)
+	return root
+}
+
+// Main runs pruner with args (without the program name) and returns the
+// process exit code. Errors are printed here, once: "pruner: <error>" plus an
+// optional hint line.
+func Main(args []string, s *IOStreams, bi BuildInfo) int {
+	root := NewCmdRoot(s, bi)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		var ee *ExitErr
+		if errors.As(err, &ee) {
+			if ee.Err != nil {
+				fmt.Fprintf(s.ErrOut, "pruner: %s\n", strings.TrimRight(ee.Err.Error(), "\n"))
+			}
+			if ee.Hint != "" {
+				fmt.Fprintf(s.ErrOut, "hint: %s\n", ee.Hint)
+			}
+		} else {
+			fmt.Fprintf(s.ErrOut, "pruner: %s\n", err)
+			if strings.HasPrefix(err.Error(), "unknown command") {
+				fmt.Fprintln(s.ErrOut, "hint: see 'pruner --help'")
+				return ExitError
+			}
+		}
+	}
+	return ExitCode(err)
+}

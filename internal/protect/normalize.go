@@ -1,0 +1,251 @@
+package protect
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Env is the environment a tool call is judged in: the directory relative
+// paths are resolved against, the home directory `~`/`$HOME` expand to, and
+// how symlinks and letter case are treated. The zero value is usable: cwd "/",
+// no home expansion, no symlink resolution, case-insensitive matching.
+type Env struct {
+	// Cwd is the absolute working directory of the call: the session header's
+	// `cwd` in check mode, the event's `cwd` (or --cwd) in hook mode. A Windows
+	// path (`C:\proj`, `\\?\C:\proj`) switches on Windows normalisation.
+	Cwd string
+	// Home is the home directory `~`, `~/`, `$HOME` and `${HOME}` expand to,
+	// in rules as in calls. Empty disables home expansion.
+	Home string
+	// CaseSensitive turns off the default case-insensitive matching.
+	CaseSensitive bool
+	// Resolver, when non-nil, maps a normalised absolute path to its
+	// symlink-resolved form; a call is then matched on both forms.
+	Resolver Resolver
+}
+
+// Resolver resolves symbolic links in a normalised absolute path (forward
+// slashes). It returns the resolved path and true, or ("", false) when nothing
+// could be resolved. Implementations must not panic and must resolve the
+// longest existing prefix of a path that does not exist yet.
+type Resolver interface {
+	Resolve(p string) (string, bool)
+}
+
+// OSResolver resolves symlinks on the local file system with
+// filepath.EvalSymlinks, walking up to the longest existing prefix for paths
+// that do not exist. Windows-form paths are only resolved on Windows.
+type OSResolver struct{}
+
+// Resolve implements Resolver.
+func (OSResolver) Resolve(p string) (string, bool) {
+	if p == "" || strings.ContainsRune(p, unknownRune) {
+		return "", false
+	}
+	if isWindowsAbs(p) != (runtime.GOOS == "windows") {
+		return "", false
+	}
+	native := filepath.FromSlash(p)
+	rest := ""
+	for range 4096 {
+		if r, err := filepath.EvalSymlinks(native); err == nil {
+			out := filepath.ToSlash(r)
+			if rest != "" {
+				out = strings.TrimSuffix(out, "/") + "/" + rest
+			}
+			return out, true
+		}
+		parent := filepath.Dir(native)
+		if parent == native {
+			return "", false
+		}
+		base := filepath.Base(native)
+		if rest == "" {
+			rest = base
+		} else {
+			rest = base + "/" + rest
+		}
+		native = parent
+	}
+	return "", false
+}
+
+// unknownRune marks, inside a bash word, characters produced by an expansion
+// whose value is unknown (`$FOO`, `$(cmd)`): it matches any run of characters
+// within a segment. A whole segment equal to unknownSeg matches any number of
+// segments.
+const unknownRune = '\uFFFC'
+
+const unknownSeg = string(unknownRune) + string(unknownRune)
+
+// IsWindowsPath reports whether p is written in a Windows form: a drive
+// letter (`C:\`, `c:/`), a `\\?\` or `\\.\` prefix, or a UNC path `\\server\share`.
+func IsWindowsPath(p string) bool {
+	if len(p) >= 2 && isLetter(p[0]) && p[1] == ':' {
+		return true
+	}
+	return strings.HasPrefix(p, `\\`)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isWindowsAbs reports whether a normalised path has a drive (`c:/...`) or a
+// UNC root (`//server/share`).
+func isWindowsAbs(p string) bool {
+	return len(p) >= 2 && isLetter(p[0]) && p[1] == ':' || strings.HasPrefix(p, "//")
+}
+
+// normMode selects the spelling rules of a path before normalisation.
+type normMode uint8
+
+const (
+	// modeTool: a file tool's path argument as pi and Claude Code open it:
+	// `\` is a separator, one leading `@` is dropped, `~` and `$HOME` expand.
+	modeTool normMode = iota
+	// modeShell: a bash word after quote removal and expansion (done by the
+	// analyser); `\` is a separator only on Windows, nothing else expands.
+	modeShell
+	// modeRule: a rule entry; `~`, `$HOME` expand, `\` is a separator.
+	modeRule
+)
+
+// NormalizePath returns the absolute, cleaned, forward-slash form of a file
+// tool's path argument as the tool would open it: `\` → `/`, one leading `@`
+// stripped, `~`, `~/`, `$HOME`, `${HOME}` (and `%USERPROFILE%` for Windows)
+// expanded to env.Home, relative paths joined to env.Cwd, `.`, `..` and `//`
+// folded, `\\?\` prefixes dropped. The empty string gives "". It never fails;
+// letter case is kept (matching folds it).
+func NormalizePath(env Env, p string) string {
+	return normalize(env, p, modeTool)
+}
+
+func normalize(env Env, p string, mode normMode) string {
+	if p == "" {
+		return ""
+	}
+	win := IsWindowsPath(env.Cwd) || IsWindowsPath(env.Home)
+	if mode != modeShell || win {
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	if mode == modeTool && strings.HasPrefix(p, "@") {
+		p = p[1:]
+	}
+	p = stripWinPrefix(p)
+	if mode != modeShell {
+		p = expandHome(p, env.Home)
+	}
+	cwd := cleanCwd(env.Cwd)
+	switch {
+	case isWindowsAbs(p):
+	case len(p) >= 2 && isLetter(p[0]) && p[1] == ':':
+		// unreachable: a drive always satisfies isWindowsAbs
+	case strings.HasPrefix(p, "/"):
+		if win && isWindowsAbs(cwd) && !strings.HasPrefix(cwd, "//") {
+			p = cwd[:2] + p // rooted path on the cwd's drive
+		}
+	default:
+		p = cwd + "/" + p
+	}
+	return cleanAbs(p)
+}
+
+// stripWinPrefix drops `//?/` and `//./` prefixes (after `\` → `/`), turning
+// `//?/UNC/server/share` into `//server/share`.
+func stripWinPrefix(p string) string {
+	for _, pre := range []string{"//?/", "//./", "/??/"} {
+		if strings.HasPrefix(p, pre) {
+			rest := p[len(pre):]
+			if len(rest) >= 4 && strings.EqualFold(rest[:4], "UNC/") {
+				return "//" + rest[4:]
+			}
+			return rest
+		}
+	}
+	return p
+}
+
+// expandHome expands a leading `~`, `$HOME`, `${HOME}` or `%USERPROFILE%`.
+func expandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
+	for _, pre := range []string{"~", "${HOME}", "$HOME", "%USERPROFILE%", "%HOME%"} {
+		if strings.HasPrefix(p, pre) && (len(p) == len(pre) || p[len(pre)] == '/') {
+			return strings.ReplaceAll(home, `\`, "/") + p[len(pre):]
+		}
+	}
+	return p
+}
+
+// cleanCwd normalises the call's working directory; "" becomes "/".
+func cleanCwd(cwd string) string {
+	if cwd == "" {
+		return "/"
+	}
+	if IsWindowsPath(cwd) {
+		cwd = strings.ReplaceAll(cwd, `\`, "/")
+	}
+	cwd = stripWinPrefix(cwd)
+	if !strings.HasPrefix(cwd, "/") && !isWindowsAbs(cwd) {
+		cwd = "/" + cwd
+	}
+	return cleanAbs(cwd)
+}
+
+// cleanAbs folds `.`, `..` and repeated slashes of an absolute path, keeping
+// a drive (`c:`) or UNC (`//server/share`) volume.
+func cleanAbs(p string) string {
+	vol := ""
+	switch {
+	case len(p) >= 2 && isLetter(p[0]) && p[1] == ':':
+		vol, p = strings.ToLower(p[:1])+":", p[2:]
+	case strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
+		rest := strings.TrimLeft(p, "/")
+		parts := strings.SplitN(rest, "/", 3)
+		if len(parts) >= 2 {
+			vol = "//" + parts[0] + "/" + parts[1]
+			p = ""
+			if len(parts) == 3 {
+				p = parts[2]
+			}
+		}
+	}
+	c := path.Clean("/" + p)
+	if vol != "" && c == "/" {
+		return vol + "/"
+	}
+	return vol + c
+}
+
+// splitSegs splits a normalised absolute path into its segments; the first
+// segment is "" for a POSIX root, "c:" for a drive, "//server/share" for UNC.
+func splitSegs(p string) []string {
+	if strings.HasPrefix(p, "//") {
+		rest := strings.TrimLeft(p, "/")
+		parts := strings.SplitN(rest, "/", 3)
+		if len(parts) >= 2 {
+			out := []string{"//" + parts[0] + "/" + parts[1]}
+			if len(parts) == 3 && parts[2] != "" {
+				out = append(out, strings.Split(parts[2], "/")...)
+			}
+			return out
+		}
+	}
+	segs := strings.Split(p, "/")
+	if len(segs) > 1 && segs[len(segs)-1] == "" {
+		segs = segs[:len(segs)-1]
+	}
+	return segs
+}
+
+// HomeDir returns $HOME, or os.UserHomeDir when unset, or "".
+func HomeDir() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}

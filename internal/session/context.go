@@ -1,0 +1,486 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// Kind is the shape of an input.
+type Kind int
+
+const (
+	// KindSession is a pi session file: a `session` header, then entries.
+	KindSession Kind = iota + 1
+	// KindContext is a context: one message object per line, as `pruner
+	// context` prints it and as pi's `context` event hands it to extensions.
+	KindContext
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindSession:
+		return "session"
+	case KindContext:
+		return "context"
+	}
+	return "unknown"
+}
+
+// Warning is a problem in one input line that did not stop the run.
+type Warning struct {
+	Line int // 1-based; 0 when not tied to a line
+	Msg  string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("line %d: %s", w.Line, w.Msg)
+	}
+	return w.Msg
+}
+
+// ErrNotSession is returned (wrapped) when the input is neither a session nor
+// a context.
+var ErrNotSession = errors.New("not a pi session or context")
+
+// ErrEmpty is returned when the input holds no parseable line.
+var ErrEmpty = errors.New("empty input")
+
+// Header is the session header (line 1 of a session file).
+type Header struct {
+	ID      string
+	Version int // 1 when absent (legacy v1)
+	Cwd     string
+	Line    int
+}
+
+// entry is the index record of one session entry (everything pi keeps in its
+// entries array except the header).
+type entry struct {
+	typ       string
+	id        string
+	parentID  string
+	line      int
+	off       int64
+	n         int
+	msg       *Message // type message, or synthesized at build time
+	firstKept string   // compaction
+	fkIndex   int      // v1 compaction firstKeptEntryIndex, -1 when absent
+	hasSysMsg bool     // compaction with a systemMessage checkpoint
+	sysRole   bool     // message entry with role "system"
+	summaryOK bool     // branch_summary with a truthy summary
+	targetID  string   // context_edit
+	replNull  bool     // context_edit replacement null
+	replRaw   []byte   // context_edit replacement.content raw
+	replStr   bool     // replacement.content is a string
+	tsRaw     string   // entry timestamp (raw JSON)
+}
+
+// Context is the list of messages pi would hold for the session's leaf
+// (mirrors pi 1.6's buildSessionContext), with enough information to render
+// each message's bytes from the input.
+type Context struct {
+	Kind     Kind
+	Header   Header // zero for KindContext
+	Messages []*Message
+	Warnings []Warning
+	// LeafID is the id of the leaf entry ("" for context input or an id-less leaf).
+	LeafID string
+	// Lines is the number of input lines read; Bytes the input size in bytes.
+	Lines int
+	Bytes int64
+
+	src     io.ReaderAt
+	scratch []byte
+}
+
+// ReadOptions tune Read.
+type ReadOptions struct {
+	// OnWarning, when set, is called for each warning as it is found (for
+	// streaming to stderr); warnings are also collected in Context.Warnings.
+	OnWarning func(Warning)
+}
+
+// Read decodes a session file or a context from r (streamed; no line-length
+// limit) and builds the context pi would send for the leaf. src must give
+// random access to the same bytes r yields (the render pass copies untouched
+// messages from it). Lines pi would skip are skipped with a warning. Errors:
+// ErrEmpty when no line parses; ErrNotSession (wrapped, naming the line) when
+// the first parsed line is neither a session header nor a message; I/O errors
+// from r.
+func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
+	b := &builder{ctx: &Context{src: src}, opts: opts, byID: map[string]int{}}
+	lr := NewLineReader(r)
+	for {
+		line, num, off, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.ctx.Lines = num
+		b.ctx.Bytes = off + int64(len(line)) + 1
+		if err := b.add(line, num, off); err != nil {
+			return nil, err
+		}
+	}
+	if b.ctx.Kind == 0 {
+		return nil, ErrEmpty
+	}
+	if b.ctx.Kind == KindSession {
+		b.build()
+	}
+	return b.ctx, nil
+}
+
+type builder struct {
+	ctx     *Context
+	opts    ReadOptions
+	entries []entry
+	byID    map[string]int
+	parsed  int // parsed entries including the header (pi's array index)
+}
+
+func (b *builder) warn(line int, format string, a ...any) {
+	w := Warning{Line: line, Msg: fmt.Sprintf(format, a...)}
+	b.ctx.Warnings = append(b.ctx.Warnings, w)
+	if b.opts.OnWarning != nil {
+		b.opts.OnWarning(w)
+	}
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) add(line []byte, num int, off int64) error {
+	if isBlank(line) {
+		b.warn(num, "blank line skipped")
+		return nil
+	}
+	d, err := decodeLine(line)
+	if err != nil {
+		b.warn(num, "%v", err)
+		return nil
+	}
+	checkSurrogates(line, num, b)
+	switch b.ctx.Kind {
+	case 0:
+		switch {
+		case d.Type == "session" && d.ID != nil:
+			b.ctx.Kind = KindSession
+			h := Header{ID: *d.ID, Version: 1, Line: num}
+			if d.Version != nil {
+				h.Version = int(*d.Version)
+			}
+			if d.Cwd != nil {
+				h.Cwd = *d.Cwd
+			}
+			b.ctx.Header = h
+			b.parsed = 1
+			return nil
+		case d.Role != nil && d.Type == "":
+			b.ctx.Kind = KindContext
+		default:
+			return fmt.Errorf("line %d: %w: expected a session header ({\"type\":\"session\",\"id\":…}) or a message ({\"role\":…}) as the first line", num, ErrNotSession)
+		}
+	case KindSession:
+		b.addEntry(d, line, num, off)
+		return nil
+	}
+	// KindContext
+	if d.Role == nil {
+		b.warn(num, "not a message (no \"role\"); skipped")
+		return nil
+	}
+	m := &Message{Role: strings.Clone(*d.Role), Line: num, src: srcWholeLine, off: off, n: len(line),
+		ToolCallID: strings.Clone(d.ToolCallID), ToolName: strings.Clone(d.ToolName), IsError: d.IsError,
+		Timestamp: string(d.Timestamp)}
+	fillContent(m, d.Content)
+	b.ctx.Messages = append(b.ctx.Messages, m)
+	return nil
+}
+
+// checkSurrogates warns about lone UTF-16 surrogate escapes (`\ud83d` without
+// its pair), which JavaScript writes but strict JSON parsers reject.
+func checkSurrogates(line []byte, num int, b *builder) {
+	i := 0
+	for {
+		j := indexFold(line[i:], `\ud`)
+		if j < 0 {
+			return
+		}
+		i += j
+		if i+6 > len(line) {
+			return
+		}
+		h := line[i+3] | 0x20
+		if h >= '8' && h <= '9' || h == 'a' || h == 'b' { // high surrogate
+			if i+12 <= len(line) && line[i+6] == '\\' && line[i+7] == 'u' && (line[i+8]|0x20) == 'd' {
+				l := line[i+9] | 0x20
+				if l == 'c' || l == 'd' || l == 'e' || l == 'f' {
+					i += 12
+					continue
+				}
+			}
+			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
+			return
+		}
+		if h == 'c' || h == 'd' || h == 'e' || h == 'f' {
+			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
+			return
+		}
+		i += 3
+	}
+}
+
+func indexFold(b []byte, pat string) int {
+	// pat is `\ud`; also accept `\uD`.
+	for i := 0; i+len(pat) <= len(b); i++ {
+		if b[i] == '\\' && b[i+1] == 'u' && (b[i+2]|0x20) == 'd' {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
+	e := entry{typ: strings.Clone(d.Type), line: num, off: off, n: len(line), fkIndex: -1, tsRaw: string(d.Timestamp)}
+	idx := len(b.entries)
+	if b.ctx.Header.Version < 2 {
+		// v1: ids in file order (deterministic stand-ins for pi's random ids).
+		e.id = fmt.Sprintf("%08x", b.parsed)
+		if idx > 0 {
+			e.parentID = b.entries[idx-1].id
+		}
+		if d.Type == "compaction" && d.FirstKeptEntryIndex != nil {
+			e.fkIndex = int(*d.FirstKeptEntryIndex)
+		}
+	} else {
+		if d.ID != nil {
+			e.id = strings.Clone(*d.ID)
+		}
+		if d.ParentID != nil {
+			e.parentID = strings.Clone(*d.ParentID)
+		}
+	}
+	b.parsed++
+	switch e.typ {
+	case "message":
+		if d.Message == nil {
+			b.warn(num, "message entry without a \"message\" object")
+			break
+		}
+		md := d.Message
+		m := &Message{Role: strings.Clone(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: len(line),
+			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError,
+			Timestamp: string(md.Timestamp)}
+		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
+			m.Role, m.roleFix = RoleCustom, RoleCustom
+		}
+		fillContent(m, md.Content)
+		if isNullOrAbsent(md.Content) {
+			switch m.Role {
+			case RoleSystem:
+				m.contentR = []byte(`""`)
+			case RoleUser, RoleAssistant, RoleToolResult:
+				m.contentR = []byte(`[]`)
+			}
+		}
+		e.sysRole = m.Role == RoleSystem
+		e.msg = m
+	case "compaction":
+		if d.FirstKeptEntryID != nil {
+			e.firstKept = strings.Clone(*d.FirstKeptEntryID)
+		}
+		e.hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
+	case "branch_summary":
+		e.summaryOK = truthy(d.Summary)
+	case "context_edit":
+		if d.TargetID != nil {
+			e.targetID = strings.Clone(*d.TargetID)
+		}
+		r := d.Replacement
+		if len(r) == 0 || string(r) == "null" {
+			e.replNull = true
+		} else {
+			var rd struct {
+				Content json.RawMessage `json:"content"`
+			}
+			if json.Unmarshal(r, &rd) == nil {
+				e.replRaw = append([]byte(nil), rd.Content...)
+				e.replStr = len(rd.Content) > 0 && rd.Content[0] == '"'
+			}
+		}
+	}
+	b.entries = append(b.entries, e)
+	if e.id != "" {
+		b.byID[e.id] = idx // last wins, as in pi's Map
+	}
+}
+
+func isNullOrAbsent(raw []byte) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// truthy reports JavaScript truthiness of a raw JSON value.
+func truthy(raw []byte) bool {
+	switch string(raw) {
+	case "", "null", "false", "0", `""`, "-0":
+		return false
+	}
+	return true
+}
+
+// build computes the leaf path and the context messages (pi's
+// buildSessionContext → buildContextEntries → projectContextEntry).
+func (b *builder) build() {
+	ents := b.entries
+	if len(ents) == 0 {
+		return
+	}
+	// v1 compactions: firstKeptEntryIndex indexes pi's parsed-entries array,
+	// where the header is index 0.
+	for i := range ents {
+		if k := ents[i].fkIndex; k >= 1 && k-1 < len(ents) {
+			ents[i].firstKept = ents[k-1].id
+		}
+	}
+	leaf := len(ents) - 1
+	b.ctx.LeafID = ents[leaf].id
+	var path []int
+	seen := map[int]bool{}
+	for cur := leaf; ; {
+		if seen[cur] {
+			b.warn(ents[cur].line, "parent cycle at entry %q; path cut here", ents[cur].id)
+			break
+		}
+		seen[cur] = true
+		path = append(path, cur)
+		p := ents[cur].parentID
+		if p == "" {
+			break
+		}
+		next, ok := b.byID[p]
+		if !ok {
+			b.warn(ents[cur].line, "entry %q has unknown parent %q; path starts here", ents[cur].id, p)
+			break
+		}
+		cur = next
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+
+	// buildContextEntries: the last compaction on the path.
+	comp := -1
+	for pi, ei := range path {
+		if ents[ei].typ == "compaction" {
+			comp = pi
+		}
+	}
+	ctxEntries := path
+	if comp >= 0 {
+		c := ents[path[comp]]
+		ctxEntries = []int{path[comp]}
+		found := false
+		for i := 0; i < comp; i++ {
+			e := ents[path[i]]
+			if e.id != "" && e.id == c.firstKept {
+				found = true
+			}
+			if found && !e.sysRole {
+				ctxEntries = append(ctxEntries, path[i])
+			}
+		}
+		ctxEntries = append(ctxEntries, path[comp+1:]...)
+	}
+	edits := map[string]int{}
+	for _, ei := range ctxEntries {
+		if ents[ei].typ == "context_edit" {
+			edits[ents[ei].targetID] = ei
+		}
+	}
+	for k, ei := range ctxEntries {
+		e := &ents[ei]
+		if e.typ == "compaction" && k > 0 {
+			continue // an older compaction kept in range: no checkpoint, no summary
+		}
+		msgs := b.project(e)
+		if ed, ok := edits[e.id]; ok && e.id != "" {
+			msgs = applyEdit(msgs, &ents[ed])
+		}
+		b.ctx.Messages = append(b.ctx.Messages, msgs...)
+	}
+	b.entries = nil
+	b.byID = nil
+}
+
+// project is pi's sessionEntryToContextMessages for one entry.
+func (b *builder) project(e *entry) []*Message {
+	switch e.typ {
+	case "message":
+		if e.msg == nil {
+			return nil
+		}
+		return []*Message{e.msg}
+	case "custom_message":
+		return []*Message{{Role: RoleCustom, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}}
+	case "branch_summary":
+		if !e.summaryOK {
+			return nil
+		}
+		return []*Message{{Role: RoleBranchSummary, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}}
+	case "compaction":
+		sum := &Message{Role: RoleCompactionSummary, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}
+		if e.hasSysMsg {
+			sys := &Message{Role: RoleSystem, EntryID: e.id, Line: e.line, src: srcSystemMessage, off: e.off, n: e.n}
+			return []*Message{sys, sum}
+		}
+		return []*Message{sum}
+	}
+	return nil
+}
+
+// applyEdit is pi 1.6's projectContextEntry with a context_edit.
+func applyEdit(msgs []*Message, ed *entry) []*Message {
+	if ed.replNull {
+		return nil
+	}
+	out := make([]*Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch m.Role {
+		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
+			c := *m
+			content := ed.replRaw // nil: replacement.content undefined, key dropped
+			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && ed.replStr {
+				var s string
+				_ = json.Unmarshal(ed.replRaw, &s)
+				buf := []byte(`[{"type":"text","text":`)
+				buf = AppendJSString(buf, s)
+				content = append(buf, "}]"...)
+			}
+			if content == nil {
+				content = []byte{}
+			}
+			c.contentR = content
+			c.ToolCalls = nil
+			c.TextChars, c.Images = 0, 0
+			fillContent(&c, content)
+			out = append(out, &c)
+		default:
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,253 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+)
+
+// lineDoc holds the fields pruner routes on. Everything else in a line is
+// skipped by the decoder and kept as raw bytes.
+type lineDoc struct {
+	Type                string          `json:"type"`
+	ID                  *string         `json:"id"`
+	ParentID            *string         `json:"parentId"`
+	Version             *float64        `json:"version"`
+	Cwd                 *string         `json:"cwd"`
+	Timestamp           json.RawMessage `json:"timestamp"`
+	Role                *string         `json:"role"` // context input: the line is a message
+	Message             *msgDoc         `json:"message"`
+	Summary             json.RawMessage `json:"summary"`
+	FirstKeptEntryID    *string         `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *float64        `json:"firstKeptEntryIndex"`
+	SystemMessage       json.RawMessage `json:"systemMessage"`
+	TargetID            *string         `json:"targetId"`
+	Replacement         json.RawMessage `json:"replacement"`
+	Content             json.RawMessage `json:"content"`
+
+	// context input: message fields at top level
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	IsError    bool   `json:"isError"`
+}
+
+type msgDoc struct {
+	Role       string          `json:"role"`
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	IsError    bool            `json:"isError"`
+	Content    json.RawMessage `json:"content"`
+	Timestamp  json.RawMessage `json:"timestamp"`
+}
+
+type blockDoc struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type argsDoc struct {
+	Path     any `json:"path"`
+	FilePath any `json:"file_path"`
+	Command  any `json:"command"`
+}
+
+// decodeLine decodes the routing fields of one line. It returns errSkip-kind
+// errors for lines pi's JSON.parse would reject.
+func decodeLine(line []byte) (*lineDoc, error) {
+	var d lineDoc
+	if err := json.Unmarshal(line, &d); err != nil {
+		if !json.Valid(line) {
+			return nil, describeInvalid(line)
+		}
+		// Valid JSON with unexpected field types: pi accepts it; decode loosely.
+		return looseDecode(line)
+	}
+	return &d, nil
+}
+
+// describeInvalid explains why a line is not one JSON value, naming the
+// joined-objects case that pi's historical write race produced.
+func describeInvalid(line []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err == nil {
+		if dec.More() {
+			return fmt.Errorf("two JSON values joined on one line (pi skips the whole line)")
+		}
+	}
+	return fmt.Errorf("not valid JSON (pi skips it)")
+}
+
+// looseDecode handles valid JSON whose fields have unexpected types.
+func looseDecode(line []byte) (*lineDoc, error) {
+	var v any
+	if err := json.Unmarshal(line, &v); err != nil {
+		return nil, fmt.Errorf("not valid JSON (pi skips it)")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return &lineDoc{}, nil
+	}
+	str := func(k string) *string {
+		if s, ok := m[k].(string); ok {
+			return &s
+		}
+		return nil
+	}
+	d := &lineDoc{ID: str("id"), ParentID: str("parentId"), Cwd: str("cwd"), Role: str("role"),
+		FirstKeptEntryID: str("firstKeptEntryId"), TargetID: str("targetId")}
+	if s := str("type"); s != nil {
+		d.Type = *s
+	}
+	if f, ok := m["version"].(float64); ok {
+		d.Version = &f
+	}
+	if f, ok := m["firstKeptEntryIndex"].(float64); ok {
+		d.FirstKeptEntryIndex = &f
+	}
+	raw := func(k string) json.RawMessage {
+		if x, ok := m[k]; ok {
+			b, _ := json.Marshal(x)
+			return b
+		}
+		return nil
+	}
+	d.Summary, d.SystemMessage, d.Replacement, d.Content, d.Timestamp = raw("summary"), raw("systemMessage"), raw("replacement"), raw("content"), raw("timestamp")
+	if mm, ok := m["message"].(map[string]any); ok {
+		md := &msgDoc{}
+		if s, ok := mm["role"].(string); ok {
+			md.Role = s
+		}
+		if s, ok := mm["toolCallId"].(string); ok {
+			md.ToolCallID = s
+		}
+		if s, ok := mm["toolName"].(string); ok {
+			md.ToolName = s
+		}
+		md.IsError, _ = mm["isError"].(bool)
+		if c, ok := mm["content"]; ok {
+			md.Content, _ = json.Marshal(c)
+		}
+		if t, ok := mm["timestamp"]; ok {
+			md.Timestamp, _ = json.Marshal(t)
+		}
+		d.Message = md
+	}
+	if s, ok := m["toolCallId"].(string); ok {
+		d.ToolCallID = s
+	}
+	if s, ok := m["toolName"].(string); ok {
+		d.ToolName = s
+	}
+	d.IsError, _ = m["isError"].(bool)
+	return d, nil
+}
+
+// fillContent sets the size and tool-call fields of msg from a raw content
+// value (string, or an array of text/image/thinking/toolCall blocks).
+func fillContent(msg *Message, content []byte) {
+	content = bytes.TrimSpace(content)
+	if len(content) == 0 {
+		return
+	}
+	switch content[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(content, &s) == nil {
+			msg.TextChars = utf8.RuneCountInString(s)
+			if msg.Role == RoleUser {
+				msg.Synthetic = IsSubagentNotice(s)
+			}
+		}
+	case '[':
+		var blocks []blockDoc
+		if json.Unmarshal(content, &blocks) != nil {
+			var loose []any
+			if json.Unmarshal(content, &loose) != nil {
+				return
+			}
+			for _, b := range loose {
+				bm, _ := b.(map[string]any)
+				t, _ := bm["type"].(string)
+				blk := blockDoc{Type: t}
+				if s, ok := bm["text"].(string); ok {
+					blk.Text = &s
+				}
+				blk.ID, _ = bm["id"].(string)
+				blk.Name, _ = bm["name"].(string)
+				if a, ok := bm["arguments"]; ok {
+					blk.Arguments, _ = json.Marshal(a)
+				}
+				blocks = append(blocks, blk)
+			}
+		}
+		firstText := true
+		for i := range blocks {
+			b := &blocks[i]
+			switch b.Type {
+			case "text":
+				if b.Text != nil {
+					msg.TextChars += utf8.RuneCountInString(*b.Text)
+					if firstText && msg.Role == RoleUser {
+						msg.Synthetic = IsSubagentNotice(*b.Text)
+					}
+					firstText = false
+				}
+			case "image":
+				msg.Images++
+			case "toolCall":
+				msg.ToolCalls = append(msg.ToolCalls, toolCallOf(b))
+			}
+		}
+	}
+}
+
+func toolCallOf(b *blockDoc) ToolCall {
+	tc := ToolCall{ID: b.ID, Name: b.Name}
+	if len(b.Arguments) > 0 && b.Arguments[0] == '{' {
+		var a argsDoc
+		if json.Unmarshal(b.Arguments, &a) == nil {
+			if p, ok := a.Path.(string); ok {
+				tc.Path, tc.HasPath = p, true
+				tc.Hint = p
+			} else if p, ok := a.FilePath.(string); ok {
+				tc.Hint = p
+			}
+			if c, ok := a.Command.(string); ok && tc.Hint == "" {
+				tc.Hint = c
+			}
+		}
+	}
+	tc.Hint = oneLine(tc.Hint, 120)
+	return tc
+}
+
+// oneLine collapses whitespace runs to one space and cuts s to at most max
+// code points, on a code-point boundary, adding "…" when cut.
+func oneLine(s string, max int) string {
+	var b []byte
+	space := false
+	n := 0
+	for _, r := range s {
+		if r == '\n' || r == '\r' || r == '\t' || r == ' ' {
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+			n++
+		}
+		space = false
+		if n >= max {
+			return string(b) + "…"
+		}
+		b = utf8.AppendRune(b, r)
+		n++
+	}
+	return string(b)
+}

@@ -1,0 +1,80 @@
+package session
+
+import "regexp"
+
+// Role names of pi's AgentMessage (and the runtime-only summary roles).
+const (
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleSystem            = "system"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+)
+
+// ToolCall is the routing view of an assistant `toolCall` content block.
+type ToolCall struct {
+	ID   string
+	Name string
+	// Path is arguments.path when it is a JSON string (HasPath true).
+	Path    string
+	HasPath bool
+	// Hint is a short, single-line description of the call for notices:
+	// the bash command or the path, cut to 120 chars on a code-point boundary.
+	Hint string
+}
+
+// source says where a context message's bytes come from.
+type source uint8
+
+const (
+	srcEntryMessage  source = iota // value of the entry's "message" key
+	srcWholeLine                   // the line itself (context input)
+	srcSystemMessage               // value of a compaction's "systemMessage" key
+	srcSynth                       // built by pruner (summaries, custom_message)
+)
+
+// Message is one message of a built context: routing fields decoded from the
+// input plus the location of its original bytes. Untouched messages are
+// rendered by copying those bytes (byte-identical to the input).
+type Message struct {
+	Role    string
+	EntryID string // id of the session entry it comes from ("" for context input)
+	Line    int    // 1-based input line number
+
+	ToolCallID string // toolResult
+	ToolName   string // toolResult
+	IsError    bool   // toolResult
+
+	// TextChars is the size of the text blocks (or string content) in Unicode
+	// code points — not bytes, not UTF-16 units.
+	TextChars int
+	// Images is the number of image blocks in the content.
+	Images int
+	// ToolCalls are the assistant's toolCall blocks, in order.
+	ToolCalls []ToolCall
+	// Synthetic marks a user message that is a machine notice, not a person
+	// typing: `Subagent <agent> (task <id>, …) finished.`.
+	Synthetic bool
+	// Timestamp is the message's "timestamp" value as written (raw JSON), used
+	// to tell apart occurrences of a reused tool call id.
+	Timestamp string
+
+	src      source
+	off      int64
+	n        int
+	synth    []byte // srcSynth
+	roleFix  string // non-empty: the role value to write instead (v2 hookMessage → custom)
+	contentR []byte // non-nil: raw JSON to write as "content" (context_edit, null content)
+}
+
+var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
+
+// IsSubagentNotice reports whether text is a synthetic subagent completion
+// notice (`Subagent <agent> (task <id>, …) finished.`), which does not start
+// a user turn.
+func IsSubagentNotice(text string) bool {
+	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice.MatchString(text)
+}

@@ -1,0 +1,53 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// LineReader frames JSONL input into lines with no length limit (real pi
+// lines reach several MB: base64 images, 50 KB tool outputs), tracking the
+// 1-based line number and the byte offset of each line.
+type LineReader struct {
+	r    *bufio.Reader
+	buf  []byte
+	line int
+	off  int64
+}
+
+// NewLineReader wraps r with a 1 MiB read buffer.
+func NewLineReader(r io.Reader) *LineReader {
+	return &LineReader{r: bufio.NewReaderSize(r, 1<<20)}
+}
+
+// Next returns the next line without its trailing "\n", its 1-based number
+// and the byte offset where it starts. The returned slice is valid until the
+// next call. At the end of input it returns io.EOF (a last line without a
+// final newline is returned first).
+func (lr *LineReader) Next() (line []byte, num int, off int64, err error) {
+	start := lr.off
+	frag, err := lr.r.ReadSlice('\n')
+	if err == nil {
+		lr.off += int64(len(frag))
+		lr.line++
+		return frag[:len(frag)-1], lr.line, start, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) && len(frag) == 0 {
+		return nil, lr.line, start, err
+	}
+	lr.buf = append(lr.buf[:0], frag...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		frag, err = lr.r.ReadSlice('\n')
+		lr.buf = append(lr.buf, frag...)
+	}
+	lr.off += int64(len(lr.buf))
+	lr.line++
+	if err == nil {
+		return lr.buf[:len(lr.buf)-1], lr.line, start, nil
+	}
+	if errors.Is(err, io.EOF) {
+		return lr.buf, lr.line, start, nil
+	}
+	return nil, lr.line, start, err
+}

@@ -1,0 +1,218 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"time"
+
+	json "github.com/goccy/go-json"
+)
+
+// Raw returns the input line a message comes from (without the newline),
+// read from the input source. The slice is valid until the next call.
+func (c *Context) Raw(m *Message) ([]byte, error) {
+	if cap(c.scratch) < m.n {
+		c.scratch = make([]byte, m.n)
+	}
+	buf := c.scratch[:m.n]
+	if _, err := c.src.ReadAt(buf, m.off); err != nil {
+		return nil, fmt.Errorf("line %d: re-reading input: %w", m.Line, err)
+	}
+	return buf, nil
+}
+
+// AppendMessage appends the JSON bytes of message m to dst (no newline),
+// exactly as pi's JSON.stringify would write the message object: untouched
+// messages are copied byte for byte from the input; summaries and custom
+// messages are built with pi's key order (mirrors pi's
+// createCompactionSummaryMessage, createBranchSummaryMessage,
+// createCustomMessage).
+func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
+	line, err := c.Raw(m)
+	if err != nil {
+		return dst, err
+	}
+	var obj []byte
+	switch m.src {
+	case srcWholeLine:
+		obj = bytes.TrimSpace(line)
+	case srcEntryMessage:
+		s, e, ok := valueRange(line, "message")
+		if !ok {
+			return dst, fmt.Errorf("line %d: message value not found", m.Line)
+		}
+		obj = line[s:e]
+	case srcSystemMessage:
+		s, e, ok := valueRange(line, "systemMessage")
+		if !ok {
+			return dst, fmt.Errorf("line %d: systemMessage value not found", m.Line)
+		}
+		obj = line[s:e]
+	case srcSynth:
+		return appendSynth(dst, m, line), nil
+	}
+	if m.roleFix == "" && m.contentR == nil {
+		return append(dst, obj...), nil
+	}
+	return appendPatched(dst, obj, m.roleFix, m.contentR), nil
+}
+
+// ContentOf returns the raw JSON "content" value of message m as it will be
+// rendered (after edits), or nil when absent.
+func (c *Context) ContentOf(m *Message) ([]byte, error) {
+	if m.contentR != nil {
+		return m.contentR, nil
+	}
+	b, err := c.AppendMessage(nil, m)
+	if err != nil {
+		return nil, err
+	}
+	s, e, ok := valueRange(b, "content")
+	if !ok {
+		return nil, nil
+	}
+	return b[s:e], nil
+}
+
+// ReplaceContent appends message m's JSON with its "content" value replaced
+// by content (raw JSON), every other byte kept.
+func (c *Context) ReplaceContent(dst []byte, m *Message, content []byte) ([]byte, error) {
+	b, err := c.AppendMessage(nil, m)
+	if err != nil {
+		return dst, err
+	}
+	return appendPatched(dst, b, "", content), nil
+}
+
+// appendPatched writes obj with the role value and/or the content value
+// replaced. An empty non-nil content drops the key (JSON.stringify of
+// undefined); a missing content key is appended at the end (object spread).
+func appendPatched(dst, obj []byte, role string, content []byte) []byte {
+	type splice struct {
+		s, e int
+		v    []byte
+	}
+	var sp []splice
+	if role != "" {
+		if s, e, ok := valueRange(obj, "role"); ok {
+			sp = append(sp, splice{s, e, AppendJSString(nil, role)})
+		}
+	}
+	if content != nil {
+		if s, e, ok := valueRange(obj, "content"); ok {
+			if len(content) == 0 {
+				// drop `,"content":…` (or `"content":…,`)
+				ks := bytes.LastIndex(obj[:s], []byte(`"content"`))
+				pre := ks
+				for pre > 0 && (obj[pre-1] == ' ' || obj[pre-1] == ',') {
+					pre--
+				}
+				if obj[pre-1] == '{' { // first key: eat the following comma instead
+					pre = ks
+					for e < len(obj) && (obj[e] == ',' || obj[e] == ' ') {
+						e++
+					}
+				}
+				sp = append(sp, splice{pre, e, nil})
+			} else {
+				sp = append(sp, splice{s, e, content})
+			}
+		} else if len(content) > 0 {
+			end := objectEnd(obj)
+			v := []byte(`"content":`)
+			if bytes.TrimSpace(obj[1:end]) != nil && len(bytes.TrimSpace(obj[1:end])) > 0 {
+				v = append([]byte{','}, v...)
+			}
+			sp = append(sp, splice{end, end, append(v, content...)})
+		}
+	}
+	if len(sp) == 2 && sp[1].s < sp[0].s {
+		sp[0], sp[1] = sp[1], sp[0]
+	}
+	last := 0
+	for _, x := range sp {
+		dst = append(dst, obj[last:x.s]...)
+		dst = append(dst, x.v...)
+		last = x.e
+	}
+	return append(dst, obj[last:]...)
+}
+
+type synthDoc struct {
+	Type         string          `json:"type"`
+	Timestamp    json.RawMessage `json:"timestamp"`
+	CustomType   json.RawMessage `json:"customType"`
+	Content      json.RawMessage `json:"content"`
+	Display      json.RawMessage `json:"display"`
+	Details      json.RawMessage `json:"details"`
+	Summary      json.RawMessage `json:"summary"`
+	FromID       json.RawMessage `json:"fromId"`
+	TokensBefore json.RawMessage `json:"tokensBefore"`
+}
+
+// appendSynth builds the runtime message pi creates for a custom_message,
+// branch_summary or compaction entry. Absent (undefined) fields are omitted,
+// as JSON.stringify does.
+func appendSynth(dst []byte, m *Message, line []byte) []byte {
+	var d synthDoc
+	_ = json.Unmarshal(line, &d)
+	dst = append(dst, `{"role":`...)
+	dst = AppendJSString(dst, m.Role)
+	field := func(k string, v []byte) {
+		if len(v) == 0 {
+			return
+		}
+		dst = append(dst, ',', '"')
+		dst = append(dst, k...)
+		dst = append(dst, '"', ':')
+		dst = append(dst, v...)
+	}
+	switch m.Role {
+	case RoleCustom:
+		field("customType", d.CustomType)
+		if m.contentR != nil {
+			field("content", m.contentR)
+		} else if isNullOrAbsent(d.Content) {
+			field("content", []byte("[]"))
+		} else {
+			field("content", d.Content)
+		}
+		field("display", d.Display)
+		field("details", d.Details)
+	case RoleBranchSummary:
+		field("summary", d.Summary)
+		field("fromId", d.FromID)
+	case RoleCompactionSummary:
+		field("summary", d.Summary)
+		field("tokensBefore", d.TokensBefore)
+	}
+	dst = append(dst, `,"timestamp":`...)
+	dst = append(dst, jsDateMillis(d.Timestamp)...)
+	return append(dst, '}')
+}
+
+// jsDateMillis is `new Date(ts).getTime()` written by JSON.stringify: an ISO
+// string or a number of milliseconds; anything unparseable is NaN → null.
+func jsDateMillis(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "null"
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "null"
+		}
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return strconv.FormatInt(t.UnixMilli(), 10)
+			}
+		}
+		return "null"
+	}
+	if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return "null"
+}
