@@ -213,6 +213,9 @@ func (d *doc) narrowToolList(from, to int, writeNone, lenient bool) []string {
 		if !ok {
 			t := trimCR(l)
 			if t == noneLine {
+				if !hadNone && firstBullet < 0 {
+					firstBullet = len(out)
+				}
 				hadNone = true
 				continue // re-added below if still no bullets
 			}

@@ -61,7 +61,7 @@ func compileEntry(e *Entry, env Env) compiled {
 			c.ok = false
 			return c
 		}
-		c.segs = splitSegs(normalize(env, p, modeRule))
+		c.segs = splitSegs(normalize(env, p, modeRule, false))
 	} else {
 		p = strings.TrimPrefix(p, "./")
 		c.segs = []string{"**"}

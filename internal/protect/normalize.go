@@ -119,15 +119,17 @@ const (
 // folded, `\\?\` prefixes dropped. The empty string gives "". It never fails;
 // letter case is kept (matching folds it).
 func NormalizePath(env Env, p string) string {
-	return normalize(env, p, modeTool)
+	return normalize(env, p, modeTool, false)
 }
 
-func normalize(env Env, p string, mode normMode) string {
+// normalize implements NormalizePath for the given spelling mode. A pattern
+// path keeps its backslashes: they are glob escapes put there by the caller.
+func normalize(env Env, p string, mode normMode, pattern bool) string {
 	if p == "" {
 		return ""
 	}
 	win := IsWindowsPath(env.Cwd) || IsWindowsPath(env.Home)
-	if mode != modeShell || win {
+	if !pattern && (mode != modeShell || win) {
 		p = strings.ReplaceAll(p, `\`, "/")
 	}
 	if mode == modeTool && strings.HasPrefix(p, "@") {

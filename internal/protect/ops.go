@@ -188,7 +188,8 @@ func toolTargets(tool string, args map[string]any) (ts []target, command string,
 			if strings.HasPrefix(g, "/") || strings.HasPrefix(g, "~") {
 				ts = append(ts, target{raw: g, op: OpRead, pattern: true})
 			} else {
-				ts = append(ts, target{raw: strings.TrimSuffix(dir, "/") + sep + g, op: OpRead, pattern: true})
+				raw := strings.ReplaceAll(strings.TrimSuffix(dir, "/"), `\`, "/") + sep + g
+				ts = append(ts, target{raw: raw, op: OpRead, pattern: true})
 			}
 		}
 	case kindWrite, kindEdit:

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -160,6 +161,7 @@ func fillContent(msg *Message, content []byte) {
 		var s string
 		if json.Unmarshal(content, &s) == nil {
 			msg.TextChars = utf8.RuneCountInString(s)
+			msg.HasNotice = strings.HasPrefix(s, NoticePrefix)
 			if msg.Role == RoleUser {
 				msg.Synthetic = IsSubagentNotice(s)
 			}
@@ -193,6 +195,9 @@ func fillContent(msg *Message, content []byte) {
 			case "text":
 				if b.Text != nil {
 					msg.TextChars += utf8.RuneCountInString(*b.Text)
+					if strings.HasPrefix(*b.Text, NoticePrefix) {
+						msg.HasNotice = true
+					}
 					if firstText && msg.Role == RoleUser {
 						msg.Synthetic = IsSubagentNotice(*b.Text)
 					}

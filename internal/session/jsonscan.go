@@ -127,3 +127,8 @@ func objectEnd(obj []byte) int {
 	}
 	return -1
 }
+
+// ValueRange returns the [start,end) byte range of key's value in the JSON
+// object obj (last occurrence wins, as in JSON.parse); ok is false when the
+// key is absent. obj must be valid JSON.
+func ValueRange(obj []byte, key string) (start, end int, ok bool) { return valueRange(obj, key) }

@@ -58,6 +58,9 @@ type Message struct {
 	// Synthetic marks a user message that is a machine notice, not a person
 	// typing: `Subagent <agent> (task <id>, …) finished.`.
 	Synthetic bool
+	// HasNotice reports that a text block already holds a pruner notice
+	// (starts with NoticePrefix): the message was pruned before.
+	HasNotice bool
 	// Timestamp is the message's "timestamp" value as written (raw JSON), used
 	// to tell apart occurrences of a reused tool call id.
 	Timestamp string
@@ -69,6 +72,9 @@ type Message struct {
 	roleFix  string // non-empty: the role value to write instead (v2 hookMessage → custom)
 	contentR []byte // non-nil: raw JSON to write as "content" (context_edit, null content)
 }
+
+// NoticePrefix starts every text pruner writes in place of pruned content.
+const NoticePrefix = "[pruner: "
 
 var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
 

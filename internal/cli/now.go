@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/spf13/cobra"
+)
+
+// NowOptions are the options of `pruner now` and `pruner context`.
+type NowOptions struct {
+	IO        *IOStreams
+	Input     string
+	NoPrune   bool
+	StatsJSON bool
+	Quiet     bool
+	Config    string
+	cmd       *cobra.Command
+}
+
+// pruneFlagKeys maps `now` flags to config keys (flags override settings).
+var pruneFlagKeys = map[string]string{
+	"recent-turns": "recentTurnsToKeep",
+	"max-chars":    "maxRetainedChars",
+	"protect-tool": "protectedTools",
+	"protect-path": "protectedPaths",
+}
+
+// NewCmdNow builds `pruner now`.
+func NewCmdNow(s *IOStreams) *cobra.Command {
+	o := &NowOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "now [FILE|-]",
+		Short: "Print the pruned context of a session (JSONL, one message per line)",
+		Long: `Print the messages pi would send for the session's leaf, with old, bulky tool
+results replaced by short deterministic notices.
+
+The tool results of the last --recent-turns user turns stay raw. Older results
+longer than --max-chars chars (Unicode code points) become a notice naming the
+tool, the call, the size and how to recover the original; error results keep a
+head and tail excerpt; images in old results become text notices. Protected
+calls (protectedTools names, protectedPaths globs on args.path) are never
+touched, and every toolCall keeps its result.
+
+Input is a pi session file or a context (one message per line, e.g. pruner's
+own output); - or no argument reads stdin. A one-line summary goes to stderr.`,
+		Example: `  # prune a session and count the messages
+  pruner now ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl | wc -l
+
+  # keep 4 turns raw, mask anything older above 2000 chars
+  pruner now --recent-turns 4 --max-chars 2000 session.jsonl > context.jsonl
+
+  # from a pipe, stats as JSON for a script
+  cat session.jsonl | pruner now --stats-json - 2>stats.json >/dev/null
+
+  # pruning is idempotent
+  pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Input = args[0]
+			}
+			o.cmd = cmd
+			o.Quiet, _ = cmd.Flags().GetBool("quiet")
+			o.Config, _ = cmd.Flags().GetString("config")
+			return runNow(o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.NoPrune, "no-prune", false, "print the context unpruned (same as 'pruner context')")
+	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
+	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
+	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
+	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
+	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	return cmd
+}
+
+// NewCmdContext builds `pruner context`: the unpruned context.
+func NewCmdContext(s *IOStreams) *cobra.Command {
+	o := &NowOptions{IO: s, NoPrune: true}
+	return &cobra.Command{
+		Use:   "context [FILE|-]",
+		Short: "Print the context pi builds for a session, unpruned (JSONL)",
+		Long: `Print the messages pi would hold for the session's leaf, one JSON object per
+line, byte for byte as pi's buildSessionContext (1.6) produces them: the leaf is
+the last entry, the path runs to the root, the last compaction on the path
+counts, custom_message and branch_summary become messages. v1 and v2 files are
+migrated in memory (never rewritten).`,
+		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Input = args[0]
+			}
+			o.cmd = cmd
+			o.Quiet, _ = cmd.Flags().GetBool("quiet")
+			o.Config, _ = cmd.Flags().GetString("config")
+			return runNow(o)
+		},
+	}
+}
+
+// loadConfig loads the effective config for a command.
+func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
+	path, _ := cmd.Flags().GetString("config")
+	wd, _ := os.Getwd()
+	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Flags: cmd.Flags(), FlagKeys: keys})
+	if err != nil {
+		var fe *config.FileError
+		if errors.As(err, &fe) {
+			return nil, &ExitErr{Code: ExitError, Err: err, Hint: "fix the JSON, or point --config at another file"}
+		}
+		return nil, &ExitErr{Code: ExitError, Err: err}
+	}
+	return c, nil
+}
+
+// openSession opens the input for random access: a file is used directly;
+// stdin is spooled to a temporary file while it is read (so memory stays
+// small on large inputs). The returned cleanup closes and removes it.
+func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
+	rc, name, err := openInput(s, arg)
+	if err != nil {
+		return nil, nil, "", nil, nil, err
+	}
+	if f, ok := rc.(*os.File); ok {
+		return f, f, name, func() { f.Close() }, func() error { return nil }, nil
+	}
+	tmp, err := os.CreateTemp("", "pruner-stdin-*.jsonl")
+	if err != nil {
+		return nil, nil, "", nil, nil, err
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
+	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
+}
+
+func runNow(o *NowOptions) error {
+	s := o.IO
+	var opts prune.Options
+	enabled := !o.NoPrune
+	if enabled {
+		c, err := loadConfig(s, o.cmd, pruneFlagKeys)
+		if err != nil {
+			return err
+		}
+		enabled = c.Enabled
+		if opts, err = c.PruneOptions(); err != nil {
+			return &ExitErr{Code: ExitError, Err: err}
+		}
+	}
+	r, ra, name, cleanup, flush, err := openSession(s, o.Input)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ctx, err := session.Read(r, ra, session.ReadOptions{OnWarning: func(w session.Warning) {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+	}})
+	if err != nil {
+		switch {
+		case errors.Is(err, session.ErrEmpty):
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name),
+				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
+		case errors.Is(err, session.ErrNotSession):
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
+				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+		}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if err := flush(); err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	var plan *prune.Plan
+	if enabled {
+		plan = prune.NewPlan(ctx, opts)
+	}
+	out := bufio.NewWriterSize(s.Out, 1<<20)
+	st, err := prune.Render(out, ctx, plan)
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	switch {
+	case o.StatsJSON:
+		b, _ := json.Marshal(struct {
+			Input   string `json:"input"`
+			Kind    string `json:"kind"`
+			Pruning bool   `json:"pruning"`
+			prune.Stats
+			SavedPercent float64 `json:"savedPercent"`
+			Warnings     int     `json:"warnings"`
+		}{name, ctx.Kind.String(), enabled, st, round1(st.SavedPercent()), len(ctx.Warnings)})
+		fmt.Fprintf(s.ErrOut, "%s\n", b)
+	case o.Quiet:
+	case !enabled && !o.NoPrune:
+		fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
+	case enabled:
+		fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
+	}
+	return nil
+}
+
+func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }

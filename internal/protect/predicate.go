@@ -1,0 +1,135 @@
+// Package protect decides which tool calls pruner must leave alone: the
+// pruning predicate (protected tool names and path globs, this file) and the
+// protected-path deny rules used by `pruner check` and `pruner hook`.
+package protect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// DefaultProtectedPaths is the default protectedPaths list: skill bodies and
+// their sibling reference files are standing instructions, never data.
+var DefaultProtectedPaths = []string{"**/skills/**/*.md"}
+
+// DefaultProtectedTools are tool names (globs) whose results are never
+// pruned: orchestration and memory tools whose output is state, not data.
+var DefaultProtectedTools = []string{
+	"subagent_run", "subagent_result", "subagent_status",
+	"gentle_review*", "mem_*", "todo", "ask_user_*",
+}
+
+// Predicate is the pruning protection predicate. The zero value protects
+// nothing. It is immutable and safe for concurrent use.
+type Predicate struct {
+	tools []string // compiled (escaped) doublestar patterns
+	paths []string
+}
+
+// PatternError reports an invalid glob in protectedTools or protectedPaths.
+type PatternError struct {
+	Key     string // "protectedTools" or "protectedPaths"
+	Index   int
+	Pattern string
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("contextPrune.%s[%d]: invalid glob %q", e.Key, e.Index, e.Pattern)
+}
+
+// NewPredicate compiles the protectedTools name globs and protectedPaths path
+// globs. Glob contract (pi-context-prune's protectedPaths, matched with
+// doublestar): `\` is read as `/`; the whole string must match; `*` and `?`
+// stay within one path segment; `**` crosses segments and `**/` also matches
+// zero directories (so `**/SKILL.md` matches `SKILL.md`); `[`, `]`, `{`, `}`
+// are literal characters; matching is case-sensitive. It returns a
+// *PatternError for an empty or invalid pattern.
+func NewPredicate(tools, paths []string) (*Predicate, error) {
+	p := &Predicate{}
+	for i, t := range tools {
+		c, err := compileGlob(t)
+		if err != nil {
+			return nil, &PatternError{Key: "protectedTools", Index: i, Pattern: t}
+		}
+		p.tools = append(p.tools, c)
+	}
+	for i, g := range paths {
+		c, err := compileGlob(g)
+		if err != nil {
+			return nil, &PatternError{Key: "protectedPaths", Index: i, Pattern: g}
+		}
+		p.paths = append(p.paths, c)
+	}
+	return p, nil
+}
+
+func compileGlob(g string) (string, error) {
+	if g == "" {
+		return "", fmt.Errorf("empty pattern")
+	}
+	var b strings.Builder
+	for _, r := range g {
+		switch r {
+		case '\\':
+			b.WriteByte('/')
+		case '[', ']', '{', '}':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	c := b.String()
+	if !doublestar.ValidatePattern(c) {
+		return "", fmt.Errorf("invalid pattern")
+	}
+	return c, nil
+}
+
+// MatchPath reports whether the raw path argument matches glob g under the
+// protectedPaths contract (see NewPredicate). An invalid g matches nothing.
+func MatchPath(g, path string) bool {
+	c, err := compileGlob(g)
+	if err != nil {
+		return false
+	}
+	ok, _ := doublestar.Match(c, strings.ReplaceAll(path, `\`, "/"))
+	return ok
+}
+
+// ToolProtected reports whether toolName matches a protectedTools entry.
+func (p *Predicate) ToolProtected(toolName string) bool {
+	if p == nil {
+		return false
+	}
+	for _, g := range p.tools {
+		if ok, _ := doublestar.Match(g, toolName); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// PathProtected reports whether the raw path argument matches a
+// protectedPaths glob (after `\` → `/`; no resolution of `.`, `..` or `~`).
+func (p *Predicate) PathProtected(path string) bool {
+	if p == nil || len(p.paths) == 0 {
+		return false
+	}
+	path = strings.ReplaceAll(path, `\`, "/")
+	for _, g := range p.paths {
+		if ok, _ := doublestar.Match(g, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Protected is IsProtected(toolName, args): true when toolName is in
+// protectedTools or args.path (hasPath: args.path is a JSON string) matches
+// a protectedPaths glob. A non-string or missing path is not protected.
+func (p *Predicate) Protected(toolName, path string, hasPath bool) bool {
+	return p.ToolProtected(toolName) || (hasPath && p.PathProtected(path))
+}

@@ -1,0 +1,515 @@
+package protect
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const (
+	tHome = "/home/user"
+	tCwd  = "/home/user/proj"
+)
+
+func mustRules(t testing.TB, js string) *Rules {
+	t.Helper()
+	r, err := ParseRules([]byte(js), "test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// verdict runs one call and returns "" (allow) or the named rule plus op.
+func verdict(m *Matcher, tool string, args map[string]any) (rule string, op Op) {
+	vs := m.Check(Call{Tool: tool, Args: args})
+	if len(vs) == 0 {
+		return "", ""
+	}
+	return vs[0].Rule, vs[0].Op
+}
+
+type callCase struct {
+	name string
+	tool string
+	arg  string // path, or command for bash
+	want string // rule named, "" = allow
+	op   Op     // op named, "" = don't care
+}
+
+func argsFor(tool, arg string) map[string]any {
+	switch strings.ToLower(tool) {
+	case "bash":
+		return map[string]any{"command": arg}
+	}
+	if tool[0] >= 'A' && tool[0] <= 'Z' {
+		return map[string]any{"file_path": arg}
+	}
+	return map[string]any{"path": arg}
+}
+
+func runCases(t *testing.T, m *Matcher, cases []callCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rule, op := verdict(m, c.tool, argsFor(c.tool, c.arg))
+			if rule != c.want {
+				t.Fatalf("%s %q: rule %q, want %q", c.tool, c.arg, rule, c.want)
+			}
+			if c.op != "" && op != c.op {
+				t.Fatalf("%s %q: op %q, want %q", c.tool, c.arg, op, c.op)
+			}
+		})
+	}
+}
+
+// TestMatchingRules covers each matching rule of the issue: bare segments at
+// any depth, runs of segments, prefixes on segment boundaries, globs, union
+// of deny ops, case folding.
+func TestMatchingRules(t *testing.T) {
+	r := mustRules(t, `{"paths":[
+		{"path":".env","deny":["read","write","edit","bash"]},
+		{"path":"node_modules/","deny":["write","edit"]},
+		{"path":"config/secrets.json","deny":["read"]},
+		{"path":"/etc/","deny":["write","edit"]},
+		{"path":"~/.ssh/","deny":["read","bash"]},
+		{"path":"**/*.pem","deny":["read"]},
+		{"path":".env.*","deny":["read"]},
+		{"path":"~/.aws/credentials","deny":["read"]}
+	]}`)
+	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
+	runCases(t, m, []callCase{
+		{"bare at root", "read", ".env", ".env", OpRead},
+		{"bare at depth", "read", "a/b/c/.env", ".env", OpRead},
+		{"bare absolute", "read", "/srv/x/.env", ".env", OpRead},
+		{"bare not substring", "read", ".envrc", "", ""},
+		{"bare not prefix", "read", ".environment", "", ""},
+		{"bare dir segment", "write", "web/node_modules/x/index.js", "node_modules/", OpWrite},
+		{"bare dir read allowed", "read", "node_modules/x/README.md", "", ""},
+		{"bare dir itself", "edit", "node_modules", "node_modules/", OpEdit},
+		{"run of segments", "read", "app/config/secrets.json", "config/secrets.json", OpRead},
+		{"run of segments partial", "read", "app/secrets.json", "", ""},
+		{"run of segments other parent", "read", "xconfig/secrets.json", "", ""},
+		{"abs prefix", "write", "/etc/passwd", "/etc/", OpWrite},
+		{"abs exact", "write", "/etc", "/etc/", OpWrite},
+		{"abs boundary", "write", "/etcetera/x", "", ""},
+		{"abs read allowed", "read", "/etc/hosts", "", ""},
+		{"home prefix", "read", "~/.ssh/id_rsa", "~/.ssh/", OpRead},
+		{"home absolute spelling", "read", "/home/user/.ssh/id_rsa", "~/.ssh/", OpRead},
+		{"home boundary", "read", "/home/user/.sshkeys", "", ""},
+		{"glob any depth", "read", "certs/deep/server.pem", "**/*.pem", OpRead},
+		{"glob bare basename", "read", ".env.production", ".env.*", OpRead},
+		{"glob no match", "read", "server.pem.txt", "", ""},
+		{"case folded bare", "read", "src/.ENV", ".env", OpRead},
+		{"case folded home", "read", "/HOME/USER/.SSH/config", "~/.ssh/", OpRead},
+		{"home file", "read", "~/.aws/credentials", "~/.aws/credentials", OpRead},
+		{"home file sibling", "read", "~/.aws/config", "", ""},
+	})
+
+	t.Run("case sensitive", func(t *testing.T) {
+		ms := r.Matcher(Env{Cwd: tCwd, Home: tHome, CaseSensitive: true})
+		if rule, _ := verdict(ms, "read", map[string]any{"path": "src/.ENV"}); rule != "" {
+			t.Fatalf(".ENV blocked with --case-sensitive by %q", rule)
+		}
+		if rule, _ := verdict(ms, "read", map[string]any{"path": "src/.env"}); rule != ".env" {
+			t.Fatalf(".env not blocked with --case-sensitive")
+		}
+	})
+}
+
+// TestUnionNotFirstMatch: an earlier, laxer entry must not shadow a stricter
+// later one (pikit B5 first-match shadowing).
+func TestUnionNotFirstMatch(t *testing.T) {
+	r := mustRules(t, `{"paths":[{"path":"node_modules/","deny":["write","edit"]},{"path":".env","deny":["read"]}]}`)
+	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
+	rule, op := verdict(m, "read", map[string]any{"path": "node_modules/pkg/.env"})
+	if rule != ".env" || op != OpRead {
+		t.Fatalf("got %q %q, want .env read", rule, op)
+	}
+	vs := m.Check(Call{Tool: "write", Args: map[string]any{"path": "node_modules/pkg/.env"}})
+	if len(vs) != 1 || vs[0].Rule != "node_modules/" || len(vs[0].Rules) != 1 {
+		t.Fatalf("write: %+v", vs)
+	}
+}
+
+// TestB5 is seed-extensions.md B5: every bypass blocked, every false alarm
+// allowed, with the default rules plus `~/.ssh/` (read, bash).
+func TestB5(t *testing.T) {
+	r := DefaultRules()
+	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: setRead | setBash, Index: 4})
+	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
+	runCases(t, m, []callCase{
+		// bypasses
+		{"tilde via read tool", "read", "~/.pi/agent/auth.json", "~/.pi/agent/auth.json", OpRead},
+		{"at prefix", "read", "@.env", ".env", OpRead},
+		{"dot slash", "read", "./.env", ".env", OpRead},
+		{"dotdot in abs", "read", "/home/user/proj/../proj/./.env", ".env", OpRead},
+		{"bash $HOME", "bash", "cat $HOME/.pi/agent/auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"bash cd chain", "bash", "cd ~/.pi/agent && cat auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"bash glob", "bash", "cat ~/.pi/agent/auth.js*", "~/.pi/agent/auth.json", OpBash},
+		{"bash glob ?", "bash", "cat ~/.pi/agent/auth.js?n", "~/.pi/agent/auth.json", OpBash},
+		{"bash glob dir", "bash", "cat ~/.pi/*/auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"bash glob bare", "bash", "cat .en*", ".env", OpBash},
+		{"bash quote split", "bash", "cat .e''nv", ".env", OpBash},
+		{"ls ssh no slash", "bash", "ls ~/.ssh", "~/.ssh/", OpBash},
+		{"first match shadow (default order)", "read", "node_modules/pkg/.env", ".env", OpRead},
+		{"backslashes", "read", `src\.env`, ".env", OpRead},
+		{"grep tool gated", "grep", ".env", ".env", OpRead},
+		{"find tool gated", "find", ".git", ".git/", OpRead},
+		{"ls tool gated", "ls", ".git/objects", ".git/", OpRead},
+		{"unknown tool with path", "mcp_fs_read", ".env", ".env", OpRead},
+		// false alarms
+		{"read .env.local allowed", "read", ".env.local", "", ""},
+		{"read .envrc allowed", "read", ".envrc", "", ""},
+		{"bash .env.local allowed", "bash", "cat .env.local", "", ""},
+		{"process.env", "bash", "node -e 'console.log(process.env.X)'", "", ""},
+		{"import.meta.env", "bash", "grep -r import.meta.env src", "", ""},
+		{"sshkeys boundary", "bash", "cat /home/user/.sshkeys", "", ""},
+		{"sshkeys read", "read", "/home/user/.sshkeys", "", ""},
+	})
+}
+
+// TestBashConstructs: every other bypass kind the issue names.
+func TestBashConstructs(t *testing.T) {
+	r := mustRules(t, `{"paths":[
+		{"path":".env","deny":["read","write","edit","bash"]},
+		{"path":"~/.ssh/","deny":["read","write","bash"]},
+		{"path":"node_modules/","deny":["write"]},
+		{"path":"/etc/","deny":["write"]}
+	]}`)
+	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
+	runCases(t, m, []callCase{
+		{"pipeline", "bash", "true | cat .env | wc", ".env", OpBash},
+		{"subshell", "bash", "(cd src && cat ../.env)", ".env", OpBash},
+		{"brace group", "bash", "{ cat .env; }", ".env", OpBash},
+		{"cmd subst", "bash", "echo $(cat .env)", ".env", OpBash},
+		{"backticks", "bash", "echo `cat .env`", ".env", OpBash},
+		{"proc subst", "bash", "diff <(cat .env) x", ".env", OpBash},
+		{"sh -c", "bash", `sh -c "cat .env"`, ".env", OpBash},
+		{"bash -lc", "bash", `bash -lc 'cat .env'`, ".env", OpBash},
+		{"nested -c", "bash", `bash -c "sh -c 'cat .e\"\"nv'"`, ".env", OpBash},
+		{"eval", "bash", `eval "cat .env"`, ".env", OpBash},
+		{"eval joined", "bash", `eval cat .e"nv"`, ".env", OpBash},
+		{"redirect in", "bash", "wc -l < .env", ".env", OpBash},
+		{"redirect out", "bash", "echo x > .env", ".env", OpBash},
+		{"redirect append home", "bash", "echo Host >> ~/.ssh/config", "~/.ssh/", OpBash},
+		{"here-string", "bash", "xargs cat <<< .env", ".env", OpBash},
+		{"here-doc", "bash", "xargs cat <<EOF\n.env\nEOF", ".env", OpBash},
+		{"here-doc script", "bash", "bash <<'EOF'\ncat .env\nEOF", ".env", OpBash},
+		{"for loop", "bash", "for f in .env; do cat $f; done", ".env", OpBash},
+		{"variable", "bash", "f=.e; cat ${f}nv", ".env", OpBash},
+		{"export var", "bash", "export F=~/.ssh/id_rsa; cat $F", "~/.ssh/", OpBash},
+		{"braces", "bash", "cat .{env,x}", ".env", OpBash},
+		{"test clause", "bash", "[[ -f .env ]] && echo y", ".env", OpBash},
+		{"if", "bash", "if true; then cat .env; fi", ".env", OpBash},
+		{"while", "bash", "while read l; do echo $l; done < .env", ".env", OpBash},
+		{"sudo wrapper", "bash", "sudo -u root cat .env", ".env", OpBash},
+		{"env wrapper", "bash", "env FOO=1 cat .env", ".env", OpBash},
+		{"option value", "bash", "docker run --env-file=.env img", ".env", OpBash},
+		{"volume", "bash", "docker run -v ./.env:/app/.env img", ".env", OpBash},
+		{"PWD", "bash", "cat $PWD/.env", ".env", OpBash},
+		{"braced home", "bash", "cat ${HOME}/.ssh/id_rsa", "~/.ssh/", OpBash},
+		{"tilde only dir", "bash", "cd ~ && cat .ssh/id_rsa", "~/.ssh/", OpBash},
+		{"cd relative chain", "bash", "cd .. ; cd proj; cd ../..; cat user/.ssh/id_rsa", "~/.ssh/", OpBash},
+		{"unknown leading var", "bash", "cat $SECRETS_DIR/.env", ".env", OpBash},
+		{"dollar single", "bash", `cat $'.e\x6ev'`, ".env", OpBash},
+		{"line continuation", "bash", "cat .e\\\nnv", ".env", OpBash},
+		{"background", "bash", "cat .env & wait", ".env", OpBash},
+		{"or list", "bash", "false || cat .env", ".env", OpBash},
+		{"function", "bash", "f() { cat .env; }; f", ".env", OpBash},
+		{"case", "bash", "case x in x) cat .env;; esac", ".env", OpBash},
+		// write semantics where bash itself is not denied
+		{"tee write", "bash", "echo x | tee node_modules/a.js", "node_modules/", OpWrite},
+		{"cp target write", "bash", "cp a.js node_modules/a.js", "node_modules/", OpWrite},
+		{"cp source read ok", "bash", "cp node_modules/a.js a.js", "", ""},
+		{"mv write", "bash", "mv node_modules/a.js b.js", "node_modules/", OpWrite},
+		{"sed -i write", "bash", "sed -i 's/a/b/' node_modules/x.js", "node_modules/", OpWrite},
+		{"sed read ok", "bash", "sed 's/a/b/' node_modules/x.js", "", ""},
+		{"redirect write", "bash", "echo x > /etc/hosts", "/etc/", OpWrite},
+		{"dd of", "bash", "dd if=/dev/zero of=/etc/x", "/etc/", OpWrite},
+		{"cat etc read ok", "bash", "cat /etc/hosts", "", ""},
+		{"ls node_modules ok", "bash", "ls node_modules", "", ""},
+		// false alarms
+		{"star does not match dotfile", "bash", "cat *", "", ""},
+		{"quoted star literal", "bash", "echo '.en*'", "", ""},
+		{"only unknown", "bash", `cat "$1"`, "", ""},
+		{"url", "bash", "curl https://example.com/a:b", "", ""},
+		{"dotenv npm", "bash", "npm i dotenv", "", ""},
+		{"regex backslash", "bash", `grep -r '\.env' src`, "", ""},
+		{"fd dup", "bash", "cmd 2>&1 >/dev/null", "", ""},
+		{"echo ssh parent", "bash", "echo ~/.sshx", "", ""},
+	})
+
+	t.Run("parse error is a violation", func(t *testing.T) {
+		vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": "cat .env ((("}})
+		if len(vs) != 1 || vs[0].Kind != KindBashParse {
+			t.Fatalf("got %+v", vs)
+		}
+		if !strings.Contains(vs[0].Reason(), "parse") {
+			t.Fatalf("reason %q", vs[0].Reason())
+		}
+	})
+}
+
+// TestClaudeNames: Claude Code tool names and argument keys.
+func TestClaudeNames(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+		op   Op
+	}{
+		{"Read", map[string]any{"file_path": "/home/user/proj/.env"}, ".env", OpRead},
+		{"Write", map[string]any{"file_path": "node_modules/x.js", "content": "x"}, "node_modules/", OpWrite},
+		{"Edit", map[string]any{"file_path": ".git/config"}, ".git/", OpEdit},
+		{"MultiEdit", map[string]any{"file_path": ".git/config", "edits": []any{}}, ".git/", OpEdit},
+		{"Bash", map[string]any{"command": "cat .env"}, ".env", OpBash},
+		{"Grep", map[string]any{"pattern": "SECRET", "path": ".env"}, ".env", OpRead},
+		{"Grep", map[string]any{"pattern": "SECRET", "glob": ".env"}, ".env", OpRead},
+		{"Grep", map[string]any{"pattern": ".env"}, "", ""},
+		{"Glob", map[string]any{"pattern": "**/.env"}, ".env", OpRead},
+		{"Glob", map[string]any{"pattern": "**/*.ts"}, "", ""},
+		{"find", map[string]any{"pattern": "*.ts", "path": "src"}, "", ""},
+		{"NotebookEdit", map[string]any{"notebook_path": "node_modules/a.ipynb"}, "node_modules/", OpEdit},
+		{"multi_edit", map[string]any{"edits": []any{map[string]any{"path": "a.txt"}, map[string]any{"path": "node_modules/b"}}}, "node_modules/", OpEdit},
+		{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: .git/hooks/pre-commit\n*** End Patch"}, ".git/", OpEdit},
+		{"SomeMCPTool", map[string]any{"file_path": "~/.pi/agent/auth.json"}, "~/.pi/agent/auth.json", OpRead},
+		{"SomeMCPTool", map[string]any{"query": ".env"}, "", ""},
+		{"read", map[string]any{"path": 42}, "", ""},
+		{"bash", map[string]any{"command": []any{"cat", ".env"}}, ".env", OpBash},
+	}
+	for _, c := range cases {
+		rule, op := verdict(m, c.tool, c.args)
+		if rule != c.want || (c.op != "" && op != c.op) {
+			t.Errorf("%s %v: got %q %q, want %q %q", c.tool, c.args, rule, op, c.want, c.op)
+		}
+	}
+}
+
+// TestNormalize: path normalisation, including Windows forms.
+func TestNormalize(t *testing.T) {
+	posix := Env{Cwd: tCwd, Home: tHome}
+	win := Env{Cwd: `C:\Users\u\proj`, Home: `C:\Users\u`}
+	cases := []struct {
+		env  Env
+		in   string
+		want string
+	}{
+		{posix, "", ""},
+		{posix, ".env", "/home/user/proj/.env"},
+		{posix, "@.env", "/home/user/proj/.env"},
+		{posix, "@@x", "/home/user/proj/@x"},
+		{posix, "~", "/home/user"},
+		{posix, "~/", "/home/user"},
+		{posix, "~//.ssh", "/home/user/.ssh"},
+		{posix, "~x/y", "/home/user/proj/~x/y"},
+		{posix, "$HOME/a", "/home/user/a"},
+		{posix, "${HOME}/a", "/home/user/a"},
+		{posix, "$HOMEX/a", "/home/user/proj/$HOMEX/a"},
+		{posix, "../../..", "/"},
+		{posix, "a//b/./c/../d", "/home/user/proj/a/b/d"},
+		{posix, `a\b`, "/home/user/proj/a/b"},
+		{Env{}, "x", "/x"},
+		{win, `C:\Users\u\proj\.env`, "c:/Users/u/proj/.env"},
+		{win, `.env`, "c:/Users/u/proj/.env"},
+		{win, `..\x`, "c:/Users/u/x"},
+		{win, `~\.ssh\id`, "c:/Users/u/.ssh/id"},
+		{win, `%USERPROFILE%\.ssh`, "c:/Users/u/.ssh"},
+		{win, `\\?\C:\Users\u\.env`, "c:/Users/u/.env"},
+		{win, `\\?\UNC\srv\share\.env`, "//srv/share/.env"},
+		{win, `\\srv\share\a\..\.env`, "//srv/share/.env"},
+		{win, `/tmp/x`, "c:/tmp/x"},
+		{win, `d:/x/../y`, "d:/y"},
+		{Env{Cwd: `\\?\D:\work`, Home: `C:\Users\u`}, `a`, "d:/work/a"},
+	}
+	for _, c := range cases {
+		if got := NormalizePath(c.env, c.in); got != c.want {
+			t.Errorf("NormalizePath(%q, %q) = %q, want %q", c.env.Cwd, c.in, got, c.want)
+		}
+	}
+}
+
+// TestWindowsMatching: rules match Windows spellings when the cwd is Windows.
+func TestWindowsMatching(t *testing.T) {
+	r := DefaultRules()
+	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: setRead, Index: 4})
+	m := r.Matcher(Env{Cwd: `C:\Users\u\proj`, Home: `C:\Users\u`})
+	runCases(t, m, []callCase{
+		{"drive abs", "read", `C:\Users\u\proj\.env`, ".env", OpRead},
+		{"lowercase drive", "read", `c:\users\U\.ssh\id_rsa`, "~/.ssh/", OpRead},
+		{"verbatim prefix", "read", `\\?\C:\Users\u\.pi\agent\auth.json`, "~/.pi/agent/auth.json", OpRead},
+		{"mixed slashes", "read", `C:/Users/u\.git/config`, ".git/", OpRead},
+		{"other drive not home", "read", `D:\Users\u\.ssh\id_rsa`, "", ""},
+		{"bash backslash", "bash", `type C:\Users\u\.pi\agent\auth.json`, "", ""}, // unquoted \ escapes in bash
+		{"bash quoted backslash", "bash", `cat 'C:\Users\u\.pi\agent\auth.json'`, "~/.pi/agent/auth.json", OpBash},
+		{"bash relative", "bash", `cat .\.env`, "", ""},
+		{"bash quoted relative", "bash", `cat '.\.env'`, ".env", OpBash},
+	})
+}
+
+// fakeResolver maps exact paths (and their descendants) to link targets.
+type fakeResolver map[string]string
+
+func (f fakeResolver) Resolve(p string) (string, bool) {
+	for from, to := range f {
+		if p == from {
+			return to, true
+		}
+		if strings.HasPrefix(p, from+"/") {
+			return to + p[len(from):], true
+		}
+	}
+	return "", false
+}
+
+// failingResolver never resolves anything.
+type failingResolver struct{}
+
+func (failingResolver) Resolve(string) (string, bool) { return "", false }
+
+func TestSymlinks(t *testing.T) {
+	r := DefaultRules()
+	env := Env{Cwd: tCwd, Home: tHome, Resolver: fakeResolver{
+		"/home/user/proj/notes.txt": "/home/user/proj/.env",
+		"/home/user/proj/cfg":       "/home/user/.pi/agent",
+	}}
+	m := r.Matcher(env)
+	runCases(t, m, []callCase{
+		{"file link", "read", "notes.txt", ".env", OpRead},
+		{"dir link", "read", "cfg/auth.json", "~/.pi/agent/auth.json", OpRead},
+		{"bash via link", "bash", "cat cfg/auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"new file under link", "write", "cfg/auth.json", "~/.pi/agent/auth.json", OpWrite},
+		{"unrelated", "read", "other.txt", "", ""},
+	})
+	vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}})
+	if len(vs) != 1 || vs[0].Resolved != "/home/user/proj/.env" || !strings.Contains(vs[0].Reason(), "/home/user/proj/.env") {
+		t.Fatalf("%+v", vs)
+	}
+	// resolution failure never turns a block into an allow
+	mf := r.Matcher(Env{Cwd: tCwd, Home: tHome, Resolver: failingResolver{}})
+	if rule, _ := verdict(mf, "read", map[string]any{"path": ".env"}); rule != ".env" {
+		t.Fatal("failing resolver allowed .env")
+	}
+}
+
+func TestOSResolver(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".env", filepath.Join(dir, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".git", filepath.Join(dir, "g")); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	m := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home", Resolver: OSResolver{}})
+	runCases(t, m, []callCase{
+		{"link to .env", "read", "notes.txt", ".env", OpRead},
+		{"bash link to .env", "bash", "cat notes.txt", ".env", OpBash},
+		{"missing file under linked dir", "write", "g/new/file", ".git/", OpWrite},
+		{"plain", "read", "plain.txt", "", ""},
+	})
+	if got, ok := (OSResolver{}).Resolve(filepath.ToSlash(dir) + "/notes.txt"); !ok || got != filepath.ToSlash(real)+"/.env" {
+		t.Fatalf("Resolve = %q %v", got, ok)
+	}
+	if _, ok := (OSResolver{}).Resolve("c:/x"); ok {
+		t.Fatal("resolved a Windows path on POSIX")
+	}
+}
+
+func TestParseRulesErrors(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{``, "empty rules"},
+		{`{`, "test.json"},
+		{`{"paths":[]}`, "protect nothing"},
+		{`[]`, "protect nothing"},
+		{`{}`, `no "paths"`},
+		{`{"path":[]}`, `unknown key "path"`},
+		{`{"paths":{}}`, "not a list"},
+		{`{"paths":[{"path":".env"}]}`, `paths[0] ".env": missing "deny"`},
+		{`{"paths":[{"path":".env","deny":[]}]}`, `paths[0] ".env": empty "deny"`},
+		{`{"paths":[{"path":".env","deny":["read"]},{"path":"x","deny":["delete"]}]}`, `paths[1] "x": unknown op "delete"`},
+		{`{"paths":[{"path":"x[","deny":["read"]}]}`, `paths[0] "x[": bad glob`},
+		{`{"paths":[{"path":"x","ops":["read"]}]}`, `renamed to "deny"`},
+		{`{"paths":[{"path":"x","deny":["read"],"dney":1}]}`, `unknown key "dney"`},
+		{`{"paths":[{"deny":["read"]}]}`, `paths[0]: missing "path"`},
+		{`{"paths":[{"path":"","deny":["read"]}]}`, `empty "path"`},
+		{`{"paths":["x"]}`, `paths[0]: not an object`},
+		{`{"paths":[{"path":1,"deny":["read"]}]}`, `not a string`},
+		{`{"paths":[{"path":"x","deny":"read"}]}`, `not a list of op names`},
+		{`[{"path":"x","deny":["READ"]}]`, `protectedPathRules[0] "x": unknown op "READ"`},
+	}
+	for _, c := range cases {
+		_, err := ParseRules([]byte(c.in), "test.json")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseRules(%s) = %v, want error containing %q", c.in, err, c.want)
+		}
+	}
+	r, err := ParseRules([]byte(`{"_comment":"x","paths":[{"path":".env","deny":["read","bash"],"_note":"y"}]}`), "ok.json")
+	if err != nil || len(r.Entries) != 1 || r.Entries[0].Deny != setRead|setBash || r.Source != "ok.json" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	r, err = ParseRules([]byte(`[{"path":".env","deny":["write"]}]`), "settings")
+	if err != nil || r.Entries[0].Deny != setWrite {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+func TestLoadRulesAndDefaults(t *testing.T) {
+	if _, err := LoadRules(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Fatal("missing file loaded")
+	}
+	d := DefaultRules()
+	b, err := d.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"paths":[{"path":".env","deny":["read","write","edit","bash"]},{"path":".git/","deny":["read","write","edit"]},{"path":"node_modules/","deny":["write","edit"]},{"path":"~/.pi/agent/auth.json","deny":["read","write","edit","bash"]}]}`
+	if string(b) != want {
+		t.Fatalf("defaults:\n%s\nwant\n%s", b, want)
+	}
+	back, err := ParseRules(b, "x")
+	if err != nil || len(back.Entries) != 4 {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	get := func(k string) string { return env[k] }
+	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/.pi/agent/configs/protected-paths.json") {
+		t.Fatal(p)
+	}
+	env["PI_CODING_AGENT_DIR"] = "~/agent"
+	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/agent/configs/protected-paths.json") {
+		t.Fatal(p)
+	}
+}
+
+func TestAnalyzeBashPaths(t *testing.T) {
+	ps, err := AnalyzeBash(Env{Cwd: tCwd, Home: tHome}, "cd /tmp && cat a > b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, string(p.Op)+":"+p.Path)
+	}
+	joined := strings.Join(got, " ")
+	for _, want := range []string{"read:/home/user/proj/a", "read:/tmp/a", "write:/tmp/b", "write:/home/user/proj/b"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %s in %s", want, joined)
+		}
+	}
+	if _, err := AnalyzeBash(Env{}, "if then"); err == nil {
+		t.Fatal("no parse error")
+	}
+}

@@ -1,0 +1,155 @@
+package prune
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// EstTokens is pi's token estimate: ceil(chars/4).
+func EstTokens(chars int) int { return (chars + 3) / 4 }
+
+// ImageTokens is pi's per-image token estimate.
+const ImageTokens = 4800
+
+// recoverHint names how to get the original back. It uses the entry id when
+// the message came from a session entry, else the call id and timestamp.
+func recoverHint(m *session.Message) string {
+	if m.EntryID != "" {
+		return fmt.Sprintf("pruner query --entry %s SESSION", m.EntryID)
+	}
+	if m.Timestamp != "" {
+		return fmt.Sprintf("pruner query --call %s --ts %s SESSION", m.ToolCallID, m.Timestamp)
+	}
+	return fmt.Sprintf("pruner query --call %s SESSION", m.ToolCallID)
+}
+
+// occurrence identifies the result occurrence: call id plus entry id or
+// timestamp (call ids repeat across turns with some providers).
+func occurrence(m *session.Message) string {
+	s := "call " + m.ToolCallID
+	if m.EntryID != "" {
+		s += ", entry " + m.EntryID
+	} else if m.Timestamp != "" {
+		s += ", ts " + m.Timestamp
+	}
+	return s
+}
+
+func sizeText(chars, images int) string {
+	s := fmt.Sprintf("%d chars, ~%d tokens", chars, EstTokens(chars))
+	if images > 0 {
+		s += fmt.Sprintf(", %d image(s) ~%d tokens", images, images*ImageTokens)
+	}
+	return s
+}
+
+func toolOf(m *session.Message, call session.ToolCall) string {
+	if m.ToolName != "" {
+		return m.ToolName
+	}
+	if call.Name != "" {
+		return call.Name
+	}
+	return "tool"
+}
+
+// maskNotice is the text that replaces an old result's content.
+func maskNotice(m *session.Message, call session.ToolCall) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%spruned %s result] %s", session.NoticePrefix, toolOf(m, call), occurrence(m))
+	if call.Hint != "" {
+		fmt.Fprintf(&b, " · %s", call.Hint)
+	}
+	fmt.Fprintf(&b, " · %s. Original unchanged in the session; recover: %s", sizeText(m.TextChars, m.Images), recoverHint(m))
+	return b.String()
+}
+
+// excerptNotice keeps head and tail of an error result's text, each cut to
+// at most n code points on a code-point (and combining-sequence) boundary.
+func excerptNotice(m *session.Message, call session.ToolCall, text string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%spruned %s error result, head and tail kept] %s", session.NoticePrefix, toolOf(m, call), occurrence(m))
+	if call.Hint != "" {
+		fmt.Fprintf(&b, " · %s", call.Hint)
+	}
+	fmt.Fprintf(&b, " · %s; recover: %s\n", sizeText(m.TextChars, m.Images), recoverHint(m))
+	head, tail := headTail(text, n)
+	b.WriteString(head)
+	b.WriteString("\n[… ")
+	fmt.Fprintf(&b, "%d chars omitted", utf8.RuneCountInString(text)-utf8.RuneCountInString(head)-utf8.RuneCountInString(tail))
+	b.WriteString(" …]\n")
+	b.WriteString(tail)
+	return b.String()
+}
+
+// imageNotice replaces one image block of an old result.
+func imageNotice(m *session.Message, mime string, b64len int) string {
+	if mime == "" {
+		mime = "image"
+	}
+	return fmt.Sprintf("%spruned %s image] %s · %d bytes base64, ~%d tokens; recover: %s",
+		session.NoticePrefix, mime, occurrence(m), b64len, ImageTokens, recoverHint(m))
+}
+
+// extends reports whether r continues the previous grapheme (combining mark,
+// zero-width joiner, variation selector), so a cut must not fall before it.
+func extends(r rune) bool {
+	return r == 0x200D || (r >= 0xFE00 && r <= 0xFE0F) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) ||
+		(r >= 0x1F3FB && r <= 0x1F3FF) || (r >= 0xE0020 && r <= 0xE007F)
+}
+
+// headTail returns the first and last n code points of s, cut on code-point
+// boundaries and never inside a combining sequence or a ZWJ emoji sequence.
+// Invalid UTF-8 (and lone surrogates, decoded as U+FFFD) never produce
+// half characters.
+func headTail(s string, n int) (string, string) {
+	r := []rune(s)
+	if len(r) <= 2*n {
+		return s, ""
+	}
+	h := n
+	for h > 0 && (extends(r[h]) || r[h-1] == 0x200D) {
+		h--
+	}
+	t := len(r) - n
+	for t < len(r) && (extends(r[t]) || r[t-1] == 0x200D) {
+		t++
+	}
+	return string(r[:h]), string(r[t:])
+}
+
+// textOf joins the text blocks (or string content) of a raw content value.
+func textOf(content []byte) string {
+	if len(content) == 0 {
+		return ""
+	}
+	if content[0] == '"' {
+		var s string
+		_ = json.Unmarshal(content, &s)
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(content, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// textContent encodes one text block as a content array, JSON.stringify-style.
+func textContent(text string) []byte {
+	b := []byte(`[{"type":"text","text":`)
+	b = session.AppendJSString(b, text)
+	return append(b, "}]"...)
+}

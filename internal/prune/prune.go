@@ -1,0 +1,127 @@
+// Package prune masks old, bulky tool results in a built context (rolling
+// window masking): the results of the last N user turns stay raw; older
+// results longer than a char limit are replaced by a short deterministic
+// notice, error results keep a head+tail excerpt, and image blocks in old
+// results become text notices. Protected calls are never touched, and
+// assistant toolCall blocks are always kept, so every call keeps exactly one
+// result.
+//
+// A replacement is a pure function of the original occurrence (tool, call
+// id, entry id or timestamp, sizes, the call's path or command), never of
+// time, run ids or counts elsewhere, so a result pruned once renders to the
+// same bytes on every later run (prompt-cache stability), and pruning
+// pruner's own output changes nothing (idempotence).
+package prune
+
+import (
+	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// Defaults (gentle-ai's rolling window, PR #2078).
+const (
+	DefaultRecentTurns = 2
+	DefaultMaxChars    = 4000
+)
+
+// Options configure a Plan.
+type Options struct {
+	// RecentTurns is recentTurnsToKeep: the tool results of the last
+	// RecentTurns user turns stay raw. A turn starts at a real user message
+	// (not a custom message or a subagent notice).
+	RecentTurns int
+	// MaxChars is maxRetainedChars: an older result whose text is longer than
+	// this many chars (Unicode code points, not bytes) is replaced.
+	MaxChars int
+	// Protect decides which calls are never touched; nil protects nothing.
+	Protect *protect.Predicate
+}
+
+// Kind is what happened to a tool result.
+type Kind uint8
+
+const (
+	Keep         Kind = iota // untouched (byte-identical)
+	Masked                   // content replaced by one notice
+	Excerpt                  // error result: notice + head and tail excerpt
+	ImagesMasked             // image blocks replaced by text notices, text kept
+)
+
+func (k Kind) String() string {
+	return [...]string{"keep", "masked", "excerpt", "images"}[k]
+}
+
+// Decision says how one message is rendered.
+type Decision struct {
+	Kind Kind
+	Call session.ToolCall // the toolCall this result answers (zero if none found)
+}
+
+// Plan holds one decision per context message plus the reasons counted.
+type Plan struct {
+	Decisions []Decision // parallel to Context.Messages
+	Opts      Options
+	// Counts
+	ToolResults int // tool results in the context
+	Recent      int // results inside the recent window
+	Protected   int // old results kept because their call is protected
+	Small       int // old results kept because they are within MaxChars
+	Already     int // old results that already carry a pruner notice
+	Cutoff      int // index of the first message of the recent window
+}
+
+// NewPlan decides, for every message of ctx, whether it is kept or pruned.
+// It reads only routing fields (no I/O).
+func NewPlan(ctx *session.Context, opts Options) *Plan {
+	msgs := ctx.Messages
+	p := &Plan{Decisions: make([]Decision, len(msgs)), Opts: opts}
+	var starts []int
+	for i, m := range msgs {
+		if m.Role == session.RoleUser && !m.Synthetic {
+			starts = append(starts, i)
+		}
+	}
+	p.Cutoff = 0
+	switch {
+	case opts.RecentTurns <= 0:
+		p.Cutoff = len(msgs)
+	case len(starts) > opts.RecentTurns:
+		p.Cutoff = starts[len(starts)-opts.RecentTurns]
+	}
+	calls := map[string]session.ToolCall{} // latest call per id, in context order
+	for i, m := range msgs {
+		switch m.Role {
+		case session.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = c
+			}
+			continue
+		case session.RoleToolResult:
+		default:
+			continue
+		}
+		p.ToolResults++
+		call, ok := calls[m.ToolCallID]
+		if !ok {
+			call = session.ToolCall{ID: m.ToolCallID, Name: m.ToolName}
+		}
+		p.Decisions[i].Call = call
+		switch {
+		case i >= p.Cutoff:
+			p.Recent++
+		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && opts.Protect.ToolProtected(m.ToolName)):
+			p.Protected++
+		case m.HasNotice:
+			p.Already++
+		case m.TextChars > opts.MaxChars && m.IsError:
+			p.Decisions[i].Kind = Excerpt
+		case m.TextChars > opts.MaxChars:
+			p.Decisions[i].Kind = Masked
+		case m.Images > 0:
+			p.Decisions[i].Kind = ImagesMasked
+		default:
+			p.Small++
+		}
+	}
+	return p
+}

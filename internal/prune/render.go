@@ -1,0 +1,173 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// Stats summarise a render. Chars are Unicode code points of the rendered
+// JSON messages (not bytes); tokens are pi's estimate, ceil(chars/4).
+type Stats struct {
+	Messages     int   `json:"messages"`
+	ToolResults  int   `json:"toolResults"`
+	Pruned       int   `json:"pruned"`
+	Masked       int   `json:"masked"`
+	Excerpts     int   `json:"excerpts"`
+	Images       int   `json:"imagesMasked"`
+	Protected    int   `json:"protected"`
+	Recent       int   `json:"recent"`
+	CharsBefore  int64 `json:"charsBefore"`
+	CharsAfter   int64 `json:"charsAfter"`
+	TokensBefore int64 `json:"tokensBefore"`
+	TokensAfter  int64 `json:"tokensAfter"`
+	BytesBefore  int64 `json:"bytesBefore"`
+	BytesAfter   int64 `json:"bytesAfter"`
+	// FirstChanged is the 0-based index of the first message that differs
+	// from the unpruned context (-1: none). Everything before it is a stable
+	// prefix for the provider's prompt cache.
+	FirstChanged int `json:"firstChangedMessage"`
+	// FirstChangedByte is the byte offset of that message in the output (-1: none).
+	FirstChangedByte int64 `json:"firstChangedByte"`
+}
+
+// SavedPercent is the share of chars removed, 0–100.
+func (s Stats) SavedPercent() float64 {
+	if s.CharsBefore == 0 {
+		return 0
+	}
+	return 100 * float64(s.CharsBefore-s.CharsAfter) / float64(s.CharsBefore)
+}
+
+// Render writes the context to w as JSONL, one message per line, applying
+// plan (nil: no pruning). Kept messages are copied byte for byte from the
+// input. It returns the stats and the first I/O error.
+func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
+	st := Stats{Messages: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
+	if plan != nil {
+		st.ToolResults, st.Protected, st.Recent = plan.ToolResults, plan.Protected, plan.Recent
+	}
+	var buf, orig []byte
+	var err error
+	var written int64
+	for i, m := range ctx.Messages {
+		buf = buf[:0]
+		d := Decision{}
+		if plan != nil {
+			d = plan.Decisions[i]
+		}
+		if d.Kind == Keep {
+			buf, err = ctx.AppendMessage(buf, m)
+			if err != nil {
+				return st, err
+			}
+			n := int64(utf8.RuneCount(buf))
+			st.CharsBefore += n
+			st.CharsAfter += n
+			st.BytesBefore += int64(len(buf))
+		} else {
+			orig, err = ctx.AppendMessage(orig[:0], m)
+			if err != nil {
+				return st, err
+			}
+			st.CharsBefore += int64(utf8.RuneCount(orig))
+			st.BytesBefore += int64(len(orig))
+			buf, err = prunedMessage(buf, ctx, m, d, orig, plan.Opts)
+			if err != nil {
+				return st, err
+			}
+			st.CharsAfter += int64(utf8.RuneCount(buf))
+			if !bytes.Equal(buf, orig) {
+				st.Pruned++
+				if st.FirstChanged < 0 {
+					st.FirstChanged, st.FirstChangedByte = i, written
+				}
+				switch d.Kind {
+				case Masked:
+					st.Masked++
+				case Excerpt:
+					st.Excerpts++
+				case ImagesMasked:
+					st.Images++
+				}
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return st, err
+		}
+		written += int64(len(buf))
+	}
+	st.BytesAfter = written
+	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	return st, nil
+}
+
+// prunedMessage renders message m with its content replaced per d.
+func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decision, orig []byte, o Options) ([]byte, error) {
+	s, e, ok := valueRangeContent(orig)
+	if !ok {
+		return append(dst, orig...), nil
+	}
+	content := orig[s:e]
+	var nc []byte
+	switch d.Kind {
+	case Masked:
+		nc = textContent(maskNotice(m, d.Call))
+	case Excerpt:
+		n := o.MaxChars / 4
+		if n > 1000 {
+			n = 1000
+		}
+		nc = textContent(excerptNotice(m, d.Call, textOf(content), n))
+	case ImagesMasked:
+		nc = maskImages(m, content)
+	default:
+		return append(dst, orig...), nil
+	}
+	dst = append(dst, orig[:s]...)
+	dst = append(dst, nc...)
+	return append(dst, orig[e:]...), nil
+}
+
+// maskImages rewrites a content array, replacing each image block with a
+// text notice and keeping every other block's bytes.
+func maskImages(m *session.Message, content []byte) []byte {
+	var blocks []json.RawMessage
+	if json.Unmarshal(content, &blocks) != nil {
+		return content
+	}
+	out := []byte{'['}
+	for i, b := range blocks {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var h struct {
+			Type     string `json:"type"`
+			MimeType string `json:"mimeType"`
+			Data     string `json:"data"`
+		}
+		if json.Unmarshal(b, &h) == nil && h.Type == "image" {
+			out = append(out, `{"type":"text","text":`...)
+			out = session.AppendJSString(out, imageNotice(m, h.MimeType, len(h.Data)))
+			out = append(out, '}')
+			continue
+		}
+		out = append(out, b...)
+	}
+	return append(out, ']')
+}
+
+func valueRangeContent(obj []byte) (int, int, bool) {
+	return session.ValueRange(obj, "content")
+}
+
+// FormatSummary is the one-line human summary printed on stderr.
+func FormatSummary(st Stats) string {
+	return fmt.Sprintf("pruner: %d messages, %d of %d tool results pruned (%d protected, %d recent); %d → %d chars, ~%d → ~%d tokens (-%.1f%%)",
+		st.Messages, st.Pruned, st.ToolResults, st.Protected, st.Recent, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, st.SavedPercent())
+}
