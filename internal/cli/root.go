@@ -50,6 +50,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		NewCmdNow(s),
 		NewCmdContext(s),
 		NewCmdConfig(s),
+		NewCmdQuery(s),
 		NewCmdVersion(s, bi),
 	)
 	addExtraCommands(root, s)

@@ -151,7 +151,11 @@ func normalize(env Env, p string, mode normMode, pattern bool) string {
 	default:
 		p = cwd + "/" + p
 	}
-	return cleanAbs(p)
+	out := cleanAbs(p)
+	if win && strings.HasPrefix(out, "/") && !strings.HasPrefix(out, "//") && len(cwd) >= 2 && cwd[1] == ':' {
+		out = cwd[:2] + out // a rooted path lands on the cwd's drive
+	}
+	return out
 }
 
 // stripWinPrefix drops `//?/` and `//./` prefixes (after `\` → `/`), turning
@@ -187,10 +191,7 @@ func cleanCwd(cwd string) string {
 	if cwd == "" {
 		return "/"
 	}
-	if IsWindowsPath(cwd) {
-		cwd = strings.ReplaceAll(cwd, `\`, "/")
-	}
-	cwd = stripWinPrefix(cwd)
+	cwd = stripWinPrefix(strings.ReplaceAll(cwd, `\`, "/"))
 	if !strings.HasPrefix(cwd, "/") && !isWindowsAbs(cwd) {
 		cwd = "/" + cwd
 	}

@@ -80,7 +80,13 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			if err != nil {
 				return st, err
 			}
-			st.CharsAfter += int64(utf8.RuneCount(buf))
+			after := int64(utf8.RuneCount(buf))
+			if after >= int64(utf8.RuneCount(orig)) {
+				// a notice longer than what it replaces saves nothing: keep the original
+				buf = append(buf[:0], orig...)
+				after = int64(utf8.RuneCount(orig))
+			}
+			st.CharsAfter += after
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++
 				if st.FirstChanged < 0 {

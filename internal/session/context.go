@@ -259,7 +259,7 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 	idx := len(b.entries)
 	if b.ctx.Header.Version < 2 {
 		// v1: ids in file order (deterministic stand-ins for pi's random ids).
-		e.id = fmt.Sprintf("%08x", b.parsed)
+		e.id = v1ID(b.parsed)
 		if idx > 0 {
 			e.parentID = b.entries[idx-1].id
 		}
@@ -484,3 +484,7 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 	}
 	return out
 }
+
+// v1ID is the deterministic id given to the entry at index i of pi's parsed
+// entries array (header = 0) of a v1 file; pi itself uses random ids.
+func v1ID(i int) string { return fmt.Sprintf("%08x", i) }

@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/promptnarrow"
+	"github.com/spf13/cobra"
+)
+
+// NarrowOptions are the inputs of `pruner narrow`.
+type NarrowOptions struct {
+	IO *IOStreams
+
+	Input      string   // FILE, "-" or "" (stdin when not a terminal)
+	Allow      []string // --allow (authoritative when AllowSet)
+	AllowSet   bool
+	Deny       []string // --deny
+	DenySkills []string // --deny-skill
+	PolicyFile string   // --policy: pi-permission-system config.json
+	Report     string   // --report: text | json | none
+	Check      bool     // --check: exit 1 if the prompt lists a tool outside A
+	Quiet      bool     // root --quiet
+}
+
+// NewCmdNarrow builds `pruner narrow`. runF replaces the run step in tests
+// (nil runs narrowRun).
+func NewCmdNarrow(s *IOStreams, runF ...func(*NarrowOptions) error) *cobra.Command {
+	opts := &NarrowOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "narrow [FILE|-] (--allow TOOLS | --deny TOOLS | --policy FILE)",
+		Short: "Narrow a pi system prompt to an allowed tool set, byte for byte as pi builds it",
+		Long: `Narrow a pi system prompt to the allowed tool set A. The result equals the
+prompt pi itself builds for A (pi 0.58, 0.79 and 1.x layouts): denied tool
+bullets and their guidelines go, guidelines pi adds for a smaller set are
+added, the skills block follows pi's rule for A, and everything else stays
+byte for byte. Narrowing is idempotent, so the provider's prompt cache
+survives from turn 1.
+
+A is the tools the prompt lists, restricted by --allow, minus --deny, minus
+tools a --policy fully denies. Names outside pi's built-ins are extension
+tools, never an error. The narrowed prompt goes to stdout; the report
+(layout, lines removed/added, lines kept unattributed) goes to stderr.
+An unrecognised layout falls back to dropping tool bullets only, with a
+warning; a prompt without a tools section passes through unchanged.`,
+		Example: `  # narrow to read and bash
+  pruner narrow prompt.txt --allow read,bash > narrowed.txt
+
+  # drop the exploration tools; JSON report on stderr
+  pruner narrow - --deny grep,find,ls --report json < prompt.txt
+
+  # no tools at all, and hide a skill
+  pruner narrow prompt.txt --allow '' --deny-skill brave-search
+
+  # apply a pi-permission-system config
+  pruner narrow prompt.txt --policy ~/.pi/agent/extensions/pi-permission-system/config.json
+
+  # CI: fail if the prompt lists a tool outside the allowed set
+  pruner narrow prompt.txt --allow read,bash --check`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Input = args[0]
+			}
+			opts.AllowSet = cmd.Flags().Changed("allow")
+			if q := cmd.Flags().Lookup("quiet"); q != nil {
+				opts.Quiet = q.Value.String() == "true"
+			}
+			switch opts.Report {
+			case "text", "json", "none":
+			default:
+				return UsageError("--report: want text, json or none, got %q", opts.Report)
+			}
+			if len(runF) > 0 && runF[0] != nil {
+				return runF[0](opts)
+			}
+			return narrowRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.Allow, "allow", nil, "allowed `TOOLS`, comma-separated ('' for none)")
+	f.StringSliceVar(&opts.Deny, "deny", nil, "denied `TOOLS`, comma-separated")
+	f.StringSliceVar(&opts.DenySkills, "deny-skill", nil, "remove skill `NAME` from <available_skills> (repeatable)")
+	f.StringVar(&opts.PolicyFile, "policy", "", "pi-permission-system config.json `FILE`: drop fully denied tools and denied skills")
+	f.StringVar(&opts.Report, "report", "text", "report `FORMAT` on stderr: text, json or none")
+	f.BoolVar(&opts.Check, "check", false, "print nothing to stdout; exit 1 if the prompt lists a tool outside the allowed set")
+	return cmd
+}
+
+func narrowRun(o *NarrowOptions) error {
+	rc, name, err := openInput(o.IO, o.Input)
+	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	popts := promptnarrow.Options{Allow: o.Allow, AllowSet: o.AllowSet, Deny: o.Deny, DenySkills: o.DenySkills}
+	if o.PolicyFile != "" {
+		pb, err := os.ReadFile(o.PolicyFile)
+		if err != nil {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--policy: %w", err)}
+		}
+		pol, err := promptnarrow.ParsePolicy(pb)
+		if err != nil {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", o.PolicyFile, err)}
+		}
+		popts.Policy = pol
+	}
+	out, rep := promptnarrow.Narrow(string(data), popts)
+
+	// Warnings (unrecognised layout, passthrough) are shown even with --quiet.
+	if rep.Layout == promptnarrow.LayoutPlain || rep.Layout == promptnarrow.LayoutNone {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, n)
+		}
+	}
+	if o.Check {
+		if o.Report == "json" {
+			if err := writeJSONReport(o.IO.ErrOut, rep); err != nil {
+				return err
+			}
+		}
+		if len(rep.ToolsRemoved) > 0 {
+			fmt.Fprintf(o.IO.ErrOut, "%s: lists tools outside the allowed set: %s\n", name, strings.Join(rep.ToolsRemoved, ", "))
+			return Findings()
+		}
+		if !o.Quiet && o.Report == "text" {
+			fmt.Fprintf(o.IO.ErrOut, "%s: ok, every listed tool is allowed (%s)\n", name, strings.Join(rep.ToolsListed, ", "))
+		}
+		return nil
+	}
+	if _, err := io.WriteString(o.IO.Out, out); err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	switch {
+	case o.Report == "json":
+		return writeJSONReport(o.IO.ErrOut, rep)
+	case o.Report == "text" && !o.Quiet:
+		writeTextReport(o.IO.ErrOut, name, rep)
+	}
+	return nil
+}
+
+func writeJSONReport(w io.Writer, rep promptnarrow.Report) error {
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func writeTextReport(w io.Writer, name string, rep promptnarrow.Report) {
+	state := "unchanged"
+	if rep.Changed {
+		state = "narrowed"
+	}
+	fmt.Fprintf(w, "%s: %s (layout %s", name, state, rep.Layout)
+	if rep.CRLF {
+		fmt.Fprint(w, ", CRLF")
+	}
+	fmt.Fprint(w, ")\n")
+	if len(rep.ToolsListed) > 0 || rep.Layout != promptnarrow.LayoutNone {
+		fmt.Fprintf(w, "  tools kept:    %s\n", orNone(rep.ToolsKept))
+		fmt.Fprintf(w, "  tools removed: %s\n", orNone(rep.ToolsRemoved))
+	}
+	if len(rep.SkillsRemoved) > 0 {
+		fmt.Fprintf(w, "  skills removed: %s\n", strings.Join(rep.SkillsRemoved, ", "))
+	}
+	for _, l := range rep.LinesRemoved {
+		fmt.Fprintf(w, "  - %s\n", l)
+	}
+	for _, l := range rep.LinesAdded {
+		fmt.Fprintf(w, "  + %s\n", l)
+	}
+	for _, l := range rep.Unattributed {
+		fmt.Fprintf(w, "  ? kept, unattributed: %s\n", l)
+	}
+	if rep.Layout != promptnarrow.LayoutPlain && rep.Layout != promptnarrow.LayoutNone {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+	}
+}
+
+func orNone(l []string) string {
+	if len(l) == 0 {
+		return "(none)"
+	}
+	return strings.Join(l, ", ")
+}
