@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/cli"
@@ -25,6 +26,11 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")
 			env.Setenv("HOME", env.WorkDir+"/home")
+			td, err := filepath.Abs("../../testdata")
+			if err != nil {
+				return err
+			}
+			env.Setenv("TESTDATA", td)
 			return nil
 		},
 	})

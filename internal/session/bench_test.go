@@ -1,0 +1,95 @@
+package session_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/benchgen"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// benchInput is a generated v3 session (20 MB by default; set
+// PRUNER_BENCH_SIZE, e.g. 200MB, to change it), built once in memory from
+// testdata/sessions by benchgen, so the benchmarks need no prepared file.
+var benchInput = sync.OnceValues(func() ([]byte, error) {
+	size := int64(20e6)
+	if s := os.Getenv("PRUNER_BENCH_SIZE"); s != "" {
+		n, err := benchgen.ParseSize(s)
+		if err != nil {
+			return nil, err
+		}
+		size = n
+	}
+	seeds, err := benchgen.ReadSeeds("../../testdata/sessions/*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(size + size/20))
+	err = benchgen.Generate(&buf, seeds, size, 1)
+	return buf.Bytes(), err
+})
+
+func input(b *testing.B) []byte {
+	in, err := benchInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// BenchmarkLineReader is the framing floor: lines only, no decoding.
+func BenchmarkLineReader(b *testing.B) {
+	in := input(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		lr := session.NewLineReader(bytes.NewReader(in))
+		for {
+			if _, _, _, err := lr.Next(); err != nil {
+				break
+			}
+		}
+	}
+}
+
+// BenchmarkRead decodes the session and builds the leaf's context.
+func BenchmarkRead(b *testing.B) {
+	in := input(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bytes.NewReader(in)
+		ctx, err := session.Read(r, r, session.ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ctx.Messages) == 0 {
+			b.Fatal("empty context")
+		}
+	}
+}
+
+// BenchmarkContext is `pruner context`: Read, then every message rendered.
+func BenchmarkContext(b *testing.B) {
+	in := input(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var out []byte
+	for b.Loop() {
+		r := bytes.NewReader(in)
+		ctx, err := session.Read(r, r, session.ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range ctx.Messages {
+			if out, err = ctx.AppendMessage(out[:0], m); err != nil {
+				b.Fatal(err)
+			}
+			io.Discard.Write(out)
+		}
+	}
+}
