@@ -12,6 +12,7 @@ type compiled struct {
 	entry *Entry
 	segs  []string
 	globs []bool // segs[i] holds glob syntax
+	bare  bool   // matched at any depth (no leading `/` or `~/`)
 	ok    bool   // false: the entry cannot match in this Env (e.g. `~` without a home)
 }
 
@@ -64,6 +65,7 @@ func compileEntry(e *Entry, env Env) compiled {
 		c.segs = splitSegs(normalize(env, p, modeRule, false))
 	} else {
 		p = strings.TrimPrefix(p, "./")
+		c.bare = true
 		c.segs = []string{"**"}
 		for s := range strings.SplitSeq(p, "/") {
 			if s != "" && s != "." {
@@ -130,9 +132,16 @@ func matchEntry(c *compiled, ps pathSegs) bool {
 			seg := path[j]
 			if ps.pattern && (seg == unknownSeg || seg == "**") {
 				reach[idx(i, j+1)] = true // zero segments
-				if seg == unknownSeg || !(strings.HasPrefix(pat[i], ".") && !c.globs[i]) {
+				// An unknown prefix (`$X/…`) may stand for directories but
+				// not for the protected name itself; a `**` glob does not
+				// descend into dot directories.
+				if seg == unknownSeg && i < np-1 || seg == "**" && !(strings.HasPrefix(pat[i], ".") && !c.globs[i]) {
 					reach[idx(i+1, j)] = true // absorb one more pattern segment
 				}
+				continue
+			}
+			if c.bare && !c.globs[i] && ps.pattern && pureWildcard(seg) {
+				// `dir/*` names everything in dir, not a bare protected name
 				continue
 			}
 			if segMatch(pat[i], c.globs[i], seg, ps.pattern) {
@@ -186,6 +195,20 @@ func hasMeta(s string) bool {
 		}
 	}
 	return strings.ContainsRune(s, unknownRune)
+}
+
+// pureWildcard reports whether a pattern segment holds only `*`, `?` and
+// unknown-expansion markers: it then names no file in particular.
+func pureWildcard(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r != '*' && r != '?' && r != unknownRune {
+			return false
+		}
+	}
+	return true
 }
 
 func startsWithGlob(s string) bool {

@@ -1,0 +1,32 @@
+# pruner — build, test, fuzz, bench. `make help` lists targets.
+GO       ?= go
+FUZZTIME ?= 5s
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none)
+
+.PHONY: help build test unit fuzz-short lint fmt golden install
+help: ## list targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+build: ## build ./pruner
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o pruner ./cmd/pruner
+
+install: ## go install pruner
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
+
+test: lint unit fuzz-short ## the full suite: vet + gofmt, every test, each fuzz target briefly
+
+unit: ## go test ./...
+	$(GO) test -count=1 ./...
+
+fuzz-short: ## run every fuzz target for FUZZTIME (default 5s)
+	./scripts/fuzz-short.sh $(FUZZTIME)
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+golden: ## rewrite golden files after an intended output change
+	$(GO) test ./internal/prune -run Golden -update
+
+-include mk/*.mk
