@@ -9,9 +9,9 @@ import (
 type skillsRule int
 
 const (
-	skillsUntouched skillsRule = iota // only --deny-skill entries are removed
-	skillsNeedRead                    // 0.5x/0.7x: block only when read is active
-	skillsReadOrBash                  // 1.x: block when read or bash is active; intro names the tool
+	skillsUntouched  skillsRule = iota // only --deny-skill entries are removed
+	skillsNeedRead                     // 0.5x/0.7x: block only when read is active
+	skillsReadOrBash                   // 1.x: block when read or bash is active; intro names the tool
 )
 
 // filterSkills applies rule and the skill denials to the first skills block
@@ -161,4 +161,3 @@ func skillName(entry []string) string {
 var xmlUnescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", "\"", "&apos;", "'", "&amp;", "&")
 
 func xmlUnescape(s string) string { return xmlUnescaper.Replace(s) }
-

@@ -139,6 +139,24 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 			hits = append(hits, h2...)
 		}
 	}
+	if g, ok := m.env.Resolver.(Globber); ok && t.pattern && denied&^setBash == 0 {
+		for _, f := range g.Glob(t.path) {
+			d2, h2 := m.deniedOps(f, false, ops)
+			if d2 != 0 && resolved == "" {
+				resolved = f
+			}
+			denied |= d2
+			hits = append(hits, h2...)
+			if r, ok := m.env.Resolver.Resolve(f); ok && r != f {
+				d3, h3 := m.deniedOps(r, false, ops)
+				if d3 != 0 && resolved == "" {
+					resolved = r
+				}
+				denied |= d3
+				hits = append(hits, h3...)
+			}
+		}
+	}
 	if denied == 0 {
 		return Violation{}, false
 	}

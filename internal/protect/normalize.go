@@ -1,11 +1,14 @@
 package protect
 
 import (
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Env is the environment a tool call is judged in: the directory relative
@@ -71,6 +74,34 @@ func (OSResolver) Resolve(p string) (string, bool) {
 		native = parent
 	}
 	return "", false
+}
+
+// Globber is implemented by Resolvers that can list the existing files a
+// pattern path (doublestar syntax, forward slashes) matches. Check matches
+// each listed file too, so `mv theme/*` is caught when theme/node_modules
+// exists even though a bare `*` alone names no protected file.
+type Globber interface {
+	Glob(pattern string) []string
+}
+
+// maxGlobMatches caps the files one pattern expands to.
+const maxGlobMatches = 256
+
+// Glob implements Globber on the local file system. Patterns with `**` or
+// unknown expansions are not expanded (they could walk a whole tree).
+func (OSResolver) Glob(pattern string) []string {
+	if runtime.GOOS == "windows" || !strings.HasPrefix(pattern, "/") || strings.Contains(pattern, "**") || strings.ContainsRune(pattern, unknownRune) {
+		return nil
+	}
+	var out []string
+	_ = doublestar.GlobWalk(os.DirFS("/"), strings.TrimPrefix(pattern, "/"), func(p string, _ fs.DirEntry) error {
+		out = append(out, "/"+p)
+		if len(out) >= maxGlobMatches {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return out
 }
 
 // unknownRune marks, inside a bash word, characters produced by an expansion
