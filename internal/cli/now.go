@@ -162,9 +162,15 @@ func runNow(o *NowOptions) error {
 		return err
 	}
 	defer cleanup()
-	ctx, err := session.Read(r, ra, session.ReadOptions{OnWarning: func(w session.Warning) {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
-	}})
+	prog := newProgress(s, ra, o.Quiet)
+	ctx, err := session.Read(r, ra, session.ReadOptions{
+		OnWarning: func(w session.Warning) {
+			prog.clear()
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+		},
+		OnProgress: prog.update,
+	})
+	prog.clear()
 	if err != nil {
 		switch {
 		case errors.Is(err, session.ErrEmpty):
@@ -212,3 +218,43 @@ func runNow(o *NowOptions) error {
 }
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
+
+// progress shows "reading N/M MB" on stderr for long inputs, only when stderr
+// is a terminal (never in pipes or logs).
+type progress struct {
+	s     *IOStreams
+	total int64
+	shown bool
+}
+
+func newProgress(s *IOStreams, ra io.ReaderAt, quiet bool) *progress {
+	p := &progress{s: s}
+	if quiet || !s.ErrIsTerminal {
+		return p
+	}
+	if f, ok := ra.(*os.File); ok {
+		if st, err := f.Stat(); err == nil {
+			p.total = st.Size()
+		}
+	}
+	return p
+}
+
+func (p *progress) update(n int64) {
+	if !p.s.ErrIsTerminal || (p.total > 0 && p.total < 64<<20) {
+		return
+	}
+	if p.total > 0 {
+		fmt.Fprintf(p.s.ErrOut, "\rpruner: reading %d/%d MB", n>>20, p.total>>20)
+	} else {
+		fmt.Fprintf(p.s.ErrOut, "\rpruner: reading %d MB", n>>20)
+	}
+	p.shown = true
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.s.ErrOut, "\r\033[K")
+		p.shown = false
+	}
+}

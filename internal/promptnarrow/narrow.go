@@ -16,10 +16,7 @@
 // through unchanged (LayoutNone).
 package promptnarrow
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // Layout names the prompt layout Narrow detected.
 type Layout string
@@ -101,7 +98,6 @@ type doc struct {
 	rep   *Report
 
 	layout  Layout
-	listed  []string        // B, in prompt order
 	keptSet map[string]bool // A ∩ B
 	dropped map[string]bool // B \ A
 }
@@ -225,7 +221,6 @@ func (d *doc) narrowToolList(from, to int, writeNone, lenient bool) []string {
 			out = append(out, l)
 			continue
 		}
-		d.listed = append(d.listed, name)
 		d.rep.ToolsListed = append(d.rep.ToolsListed, name)
 		if firstBullet < 0 {
 			firstBullet = len(out)
@@ -329,14 +324,5 @@ func (d *doc) narrowGuidelines(from, to int, rs ruleSet) []string {
 	if len(add) > 0 {
 		out = append(add, out...)
 	}
-	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

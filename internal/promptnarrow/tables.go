@@ -119,6 +119,9 @@ var extGuidelines = func() map[string]extGuideline {
 	add("Use task when work should be delegated to one or more specialized agents instead of handled entirely in the current session.", needAll("task"), "task")
 	add("Use mcp for MCP discovery first: search by capability, describe one exact tool name, then call it.", needAll("mcp"), "mcp")
 	// Built-in lines of other pi versions, attributed to their tools.
+	add(g05PreferGrep, func(has func(string) bool) bool {
+		return has("bash") && (has("grep") || has("find") || has("ls"))
+	}, "bash", "grep", "find", "ls")
 	add(g05ReadEdit, needAll("read", "edit"), "read", "edit")
 	add(g05Edit, needAll("edit"), "edit")
 	add(g05Write, needAll("write"), "write")

@@ -584,6 +584,10 @@ func (a *shellAnalyzer) candidate(raw, c string, v wordVal, op Op) {
 	pat := v.pattern()
 	if pat && strings.HasPrefix(c, string(unknownRune)) {
 		// an unknown expansion at the start may be an absolute path
+		first, rest, _ := strings.Cut(c, "/")
+		if strings.Trim(first, string(unknownRune)) == "" {
+			c = rest // `$(npm root -g)/x`: the unknown part is all directories
+		}
 		c = "/" + unknownSeg + "/" + c
 	}
 	cwds := a.cwds

@@ -139,7 +139,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 			hits = append(hits, h2...)
 		}
 	}
-	if g, ok := m.env.Resolver.(Globber); ok && t.pattern && denied&^setBash == 0 {
+	if g, ok := m.env.Resolver.(Globber); ok && t.pattern && denied == 0 {
 		for _, f := range g.Glob(t.path) {
 			d2, h2 := m.deniedOps(f, false, ops)
 			if d2 != 0 && resolved == "" {

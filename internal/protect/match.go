@@ -109,6 +109,7 @@ func matchEntry(c *compiled, ps pathSegs) bool {
 	np, ns := len(pat), len(path)
 	// reach[i*(ns+1)+j]: pat[:i] can match path[:j].
 	reach := make([]bool, (np+1)*(ns+1))
+	leadUnknown := ns > 1 && path[1] == unknownSeg
 	idx := func(i, j int) int { return i*(ns+1) + j }
 	reach[0] = true
 	for i := 0; i <= np; i++ {
@@ -140,8 +141,9 @@ func matchEntry(c *compiled, ps pathSegs) bool {
 				}
 				continue
 			}
-			if c.bare && !c.globs[i] && ps.pattern && pureWildcard(seg) {
-				// `dir/*` names everything in dir, not a bare protected name
+			if ps.pattern && pureWildcard(seg) && !c.globs[i] && (c.bare || i == np-1 && leadUnknown) {
+				// `dir/*` names everything in dir, not a bare protected name;
+				// `$X/$Y` names nothing in particular
 				continue
 			}
 			if segMatch(pat[i], c.globs[i], seg, ps.pattern) {

@@ -214,6 +214,10 @@ func TestBashConstructs(t *testing.T) {
 		{"tilde only dir", "bash", "cd ~ && cat .ssh/id_rsa", "~/.ssh/", OpBash},
 		{"cd relative chain", "bash", "cd .. ; cd proj; cd ../..; cat user/.ssh/id_rsa", "~/.ssh/", OpBash},
 		{"unknown leading var", "bash", "cat $SECRETS_DIR/.env", ".env", OpBash},
+		{"unknown leading var anchored", "bash", "cat $D/auth.json", "", ""},
+		{"unknown dir then name", "bash", "cat $(npm root -g)/.ssh/id_rsa", "~/.ssh/", OpBash},
+		{"unknown dir and file", "bash", "cat $(npm root -g)/$F", "", ""},
+		{"unknown file in protected dir", "bash", "cat ~/.ssh/$F", "~/.ssh/", OpBash},
 		{"dollar single", "bash", `cat $'.e\x6ev'`, ".env", OpBash},
 		{"line continuation", "bash", "cat .e\\\nnv", ".env", OpBash},
 		{"background", "bash", "cat .env & wait", ".env", OpBash},
@@ -412,6 +416,9 @@ func TestOSResolver(t *testing.T) {
 	if err := os.Symlink(".git", filepath.Join(dir, "g")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(dir, "theme", "node_modules"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	real, _ := filepath.EvalSymlinks(dir)
 	m := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home", Resolver: OSResolver{}})
 	runCases(t, m, []callCase{
@@ -419,7 +426,15 @@ func TestOSResolver(t *testing.T) {
 		{"bash link to .env", "bash", "cat notes.txt", ".env", OpBash},
 		{"missing file under linked dir", "write", "g/new/file", ".git/", OpWrite},
 		{"plain", "read", "plain.txt", "", ""},
+		{"glob expanded on disk", "bash", "mv theme/* /tmp/x", "node_modules/", OpWrite},
+		{"glob with no protected match", "bash", "mv ./*.md /tmp/x", "", ""},
+		{"glob expands to link", "bash", "cat ./*.txt", ".env", OpBash},
 	})
+	// without the file system a bare `*` names no protected file
+	m2 := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home"})
+	if rule, _ := verdict(m2, "bash", map[string]any{"command": "mv theme/* /tmp/x"}); rule != "" {
+		t.Fatalf("pure wildcard blocked by %q without file system", rule)
+	}
 	if got, ok := (OSResolver{}).Resolve(filepath.ToSlash(dir) + "/notes.txt"); !ok || got != filepath.ToSlash(real)+"/.env" {
 		t.Fatalf("Resolve = %q %v", got, ok)
 	}

@@ -103,6 +103,9 @@ type ReadOptions struct {
 	// OnWarning, when set, is called for each warning as it is found (for
 	// streaming to stderr); warnings are also collected in Context.Warnings.
 	OnWarning func(Warning)
+	// OnProgress, when set, is called with the bytes read so far, about every
+	// 16 MiB (for a progress display on long inputs).
+	OnProgress func(bytesRead int64)
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
@@ -125,6 +128,9 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 		}
 		b.ctx.Lines = num
 		b.ctx.Bytes = off + int64(len(line)) + 1
+		if opts.OnProgress != nil && b.ctx.Bytes>>24 != off>>24 {
+			opts.OnProgress(b.ctx.Bytes)
+		}
 		if err := b.add(line, num, off); err != nil {
 			return nil, err
 		}

@@ -155,11 +155,11 @@ func TestContextInputAndErrors(t *testing.T) {
 
 func TestAppendJSStringMatchesJSONStringify(t *testing.T) {
 	cases := map[string]string{
-		"plain":             `"plain"`,
-		"q\"b\\s/":          `"q\"b\\s/"`,
+		"plain":              `"plain"`,
+		"q\"b\\s/":           `"q\"b\\s/"`,
 		"\n\r\t\b\f\x01\x1f": `"\n\r\t\b\f\u0001\u001f"`,
-		"é📁<>&\u2028":       "\"é📁<>&\u2028\"",
-		"bad\xffutf8":       "\"bad\uFFFDutf8\"",
+		"é📁<>&\u2028":        "\"é📁<>&\u2028\"",
+		"bad\xffutf8":        "\"bad\uFFFDutf8\"",
 	}
 	for in, want := range cases {
 		if got := string(AppendJSString(nil, in)); got != want {
@@ -193,7 +193,7 @@ func FuzzRead(f *testing.F) {
 		lines := bytes.SplitAfter(data, []byte("\n"))
 		var seed []byte
 		for _, l := range lines {
-			if len(seed)+len(l) > 64<<10 {
+			if len(seed)+len(l) > 16<<10 {
 				break
 			}
 			seed = append(seed, l...)

@@ -1,0 +1,252 @@
+package check
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// WriteText writes one line per finding: `FILE:LINE: KIND: MESSAGE`, with
+// the entry id and tool call id when known.
+func WriteText(w io.Writer, results []Result) error {
+	for _, r := range results {
+		for _, f := range r.Findings {
+			where := ""
+			if f.EntryID != "" {
+				where += " entry " + f.EntryID
+			}
+			if f.ToolCallID != "" {
+				where += " call " + f.ToolCallID
+			}
+			if where != "" {
+				where = " [" + strings.TrimSpace(where) + "]"
+			}
+			if _, err := fmt.Fprintf(w, "%s:%d: %s: %s%s\n", f.File, f.Line, f.Kind, f.Message, where); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonReport is the --format json document.
+type jsonReport struct {
+	Sessions int       `json:"sessions"`
+	Findings []Finding `json:"findings"`
+	Errors   []string  `json:"errors,omitempty"`
+}
+
+// WriteJSON writes {"sessions":N,"findings":[…],"errors":[…]} (findings in
+// input order, then line order), indented, with a final newline.
+func WriteJSON(w io.Writer, results []Result) error {
+	rep := jsonReport{Sessions: len(results), Findings: []Finding{}}
+	for _, r := range results {
+		rep.Findings = append(rep.Findings, r.Findings...)
+		if r.Err != nil {
+			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", r.File, r.Err))
+		}
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ruleInfo describes each finding kind as a SARIF reportingDescriptor.
+var ruleInfo = map[Kind]struct{ name, short, full, level string }{
+	KindProtectedPath: {"ProtectedPath", "Tool call touches a protected path",
+		"A tool call (read, write, edit, bash, grep, find, ls or an unknown tool with a path) touches a path that a protected-path deny rule denies for that operation.", "error"},
+	KindBashParse: {"BashParseError", "Bash command does not parse",
+		"A bash tool call's command does not parse, so the paths it touches cannot be known; pruner hook denies such calls.", "error"},
+	KindBadLine: {"UnparseableLine", "Session line is not valid JSON",
+		"A JSONL line does not parse; pi silently skips it, losing the entry.", "warning"},
+	KindJoinedLines: {"JoinedLines", "Two JSON objects on one line",
+		"Two session entries were written onto one line (a historical write race); pi drops both.", "warning"},
+	KindBadHeader: {"BadHeader", "Missing or misplaced session header",
+		"The first entry of a session must be the {\"type\":\"session\"} header; pi treats a file without one as empty.", "error"},
+	KindOrphanResult: {"OrphanToolResult", "Tool result without its call",
+		"A toolResult message refers to a toolCallId that no earlier assistant toolCall block has.", "warning"},
+	KindDuplicateID: {"DuplicateEntryId", "Duplicate entry id",
+		"Two entries share an id, so the session tree is ambiguous.", "error"},
+	KindParentCycle: {"ParentCycle", "Cycle in parentId links",
+		"Following parentId links loops back, so the path from the leaf to the root never ends.", "error"},
+}
+
+// SARIFOptions control WriteSARIF.
+type SARIFOptions struct {
+	// Version is pruner's version, for tool.driver.version.
+	Version string
+	// Root is the directory artifact URIs are made relative to (the
+	// repository root); "" means the current directory.
+	Root string
+}
+
+// WriteSARIF writes a SARIF 2.1.0 log with one run, one rule per finding
+// kind, and one result per finding located at its JSONL line (startLine)
+// with a repository-relative URI, valid for GitHub code scanning upload.
+func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
+	type msg struct {
+		Text string `json:"text"`
+	}
+	type rule struct {
+		ID               string         `json:"id"`
+		Name             string         `json:"name"`
+		ShortDescription msg            `json:"shortDescription"`
+		FullDescription  msg            `json:"fullDescription"`
+		Help             msg            `json:"help"`
+		DefaultConfig    map[string]any `json:"defaultConfiguration"`
+		Properties       map[string]any `json:"properties"`
+	}
+	type region struct {
+		StartLine int `json:"startLine"`
+	}
+	type artifact struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
+	}
+	type physical struct {
+		ArtifactLocation artifact `json:"artifactLocation"`
+		Region           region   `json:"region"`
+	}
+	type location struct {
+		PhysicalLocation physical `json:"physicalLocation"`
+	}
+	type result struct {
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             msg               `json:"message"`
+		Locations           []location        `json:"locations"`
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
+		Properties          map[string]any    `json:"properties,omitempty"`
+	}
+	root := o.Root
+	if root == "" {
+		root = "."
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	version := o.Version
+	if version == "" {
+		version = "dev"
+	}
+	rules := make([]rule, len(Kinds))
+	index := map[Kind]int{}
+	for i, k := range Kinds {
+		ri := ruleInfo[k]
+		index[k] = i
+		rules[i] = rule{ID: string(k), Name: ri.name, ShortDescription: msg{ri.short}, FullDescription: msg{ri.full},
+			Help:          msg{ri.full},
+			DefaultConfig: map[string]any{"level": ri.level},
+			Properties:    map[string]any{"tags": []string{"pi-session", "security"}}}
+	}
+	out := []result{}
+	for _, r := range results {
+		uri := artifactURI(r.File, root)
+		baseID := "%SRCROOT%"
+		if strings.HasPrefix(uri, "file:") {
+			baseID = ""
+		}
+		for _, f := range r.Findings {
+			props := map[string]any{}
+			for k, v := range map[string]string{"entryId": f.EntryID, "toolCallId": f.ToolCallID, "tool": f.Tool,
+				"path": f.Path, "resolvedPath": f.Resolved, "rule": f.Rule, "op": f.Op} {
+				if v != "" {
+					props[k] = v
+				}
+			}
+			line := f.Line
+			if line < 1 {
+				line = 1
+			}
+			sum := sha256.Sum256([]byte(strings.Join([]string{string(f.Kind), uri, f.EntryID, f.ToolCallID, f.Path, f.Rule, f.Op, f.Message}, "\x00")))
+			out = append(out, result{
+				RuleID: string(f.Kind), RuleIndex: index[f.Kind], Level: ruleInfo[f.Kind].level,
+				Message: msg{f.Message},
+				Locations: []location{{PhysicalLocation: physical{
+					ArtifactLocation: artifact{URI: uri, URIBaseID: baseID},
+					Region:           region{StartLine: line},
+				}}},
+				PartialFingerprints: map[string]string{"prunerFinding/v1": hex.EncodeToString(sum[:16])},
+				Properties:          props,
+			})
+		}
+	}
+	doc := map[string]any{
+		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+		"version": "2.1.0",
+		"runs": []any{map[string]any{
+			"tool": map[string]any{"driver": map[string]any{
+				"name":           "pruner",
+				"informationUri": "https://github.com/pruner-dev/pruner",
+				"version":        version,
+				"rules":          rules,
+			}},
+			"results": out,
+		}},
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// artifactURI makes file relative to root with forward slashes and
+// percent-escapes what a URI reference may not hold; stdin becomes "stdin".
+func artifactURI(file, root string) string {
+	if file == "<stdin>" || file == "-" {
+		return "stdin"
+	}
+	p := file
+	if abs, err := filepath.Abs(file); err == nil {
+		if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		} else {
+			p = abs
+		}
+	}
+	p = filepath.ToSlash(p)
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/!$&'()*+,;=:@", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	s := b.String()
+	if strings.HasPrefix(s, "/") {
+		return "file://" + s
+	}
+	return s
+}
+
+// RepoRoot returns the nearest ancestor of dir holding a .git entry, or dir.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
+}
