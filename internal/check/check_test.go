@@ -251,6 +251,25 @@ func TestRenderers(t *testing.T) {
 // (testdata/protect/sarif-schema-2.1.0.json, from @microsoft/jest-sarif).
 func validateSARIF(t *testing.T, data []byte) {
 	t.Helper()
+	if err := sarifErr(t, data); err != nil {
+		t.Fatalf("SARIF does not validate: %v\n%s", err, data)
+	}
+}
+
+func TestSARIFSchemaRejects(t *testing.T) {
+	for _, bad := range []string{
+		`{"version":"2.1.0"}`,
+		`{"version":"2.1.0","runs":[{"tool":{"driver":{}}}]}`,
+		`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"message":{"text":"m"},"locations":[{"physicalLocation":{"region":{"startLine":0}}}]}]}]}`,
+	} {
+		if sarifErr(t, []byte(bad)) == nil {
+			t.Errorf("schema accepted %s", bad)
+		}
+	}
+}
+
+func sarifErr(t *testing.T, data []byte) error {
+	t.Helper()
 	f, err := os.Open("../../testdata/protect/sarif-schema-2.1.0.json")
 	if err != nil {
 		t.Fatal(err)
@@ -272,9 +291,7 @@ func validateSARIF(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("SARIF does not validate: %v\n%s", err, data)
-	}
+	return sch.Validate(inst)
 }
 
 func TestArtifactURI(t *testing.T) {

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	json "github.com/goccy/go-json"
+	"github.com/google/renameio/v2"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -22,6 +25,8 @@ type NowOptions struct {
 	StatsJSON bool
 	Quiet     bool
 	Config    string
+	Session   bool // write the whole session file, not the context
+	Write     bool // replace the input file atomically (keeps a backup)
 	cmd       *cobra.Command
 }
 
@@ -60,6 +65,9 @@ own output); - or no argument reads stdin. A one-line summary goes to stderr.`,
   # from a pipe, stats as JSON for a script
   cat session.jsonl | pruner now --stats-json - 2>stats.json >/dev/null
 
+  # shrink a saved session on disk (atomic; original kept beside it)
+  pruner now --write old-session.jsonl
+
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
@@ -76,6 +84,8 @@ own output); - or no argument reads stdin. A one-line summary goes to stderr.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.NoPrune, "no-prune", false, "print the context unpruned (same as 'pruner context')")
 	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
+	f.BoolVar(&o.Session, "session", false, "print the whole session file (every line byte-identical except pruned tool results) instead of the context")
+	f.BoolVar(&o.Write, "write", false, "rewrite FILE in place with the pruned session (atomic; the original is kept as FILE.orig-<hash>)")
 	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
 	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
 	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
@@ -189,8 +199,24 @@ func runNow(o *NowOptions) error {
 	if enabled {
 		plan = prune.NewPlan(ctx, opts)
 	}
+	if o.Session || o.Write {
+		if ctx.Kind != session.KindSession {
+			return UsageError("%s: --session and --write need a session file, not a context", name)
+		}
+		if plan == nil {
+			plan = prune.NewPlan(ctx, prune.Options{RecentTurns: len(ctx.Messages) + 1})
+		}
+		if o.Write {
+			return writeSession(o, ctx, plan, name)
+		}
+	}
 	out := bufio.NewWriterSize(s.Out, 1<<20)
-	st, err := prune.Render(out, ctx, plan)
+	var st prune.Stats
+	if o.Session {
+		st, err = prune.RenderSession(out, ctx, plan, ctx.Bytes)
+	} else {
+		st, err = prune.Render(out, ctx, plan)
+	}
 	if err == nil {
 		err = out.Flush()
 	}
@@ -213,6 +239,51 @@ func runNow(o *NowOptions) error {
 		fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
 	case enabled:
 		fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
+	}
+	return nil
+}
+
+// writeSession rewrites the input file with the pruned session: the new
+// bytes go to a temporary file in the same directory that is renamed over the
+// original (google/renameio), after the original is copied to
+// FILE.orig-<sha256 prefix>. Nothing is written when nothing is pruned.
+func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name string) error {
+	s := o.IO
+	if o.Input == "" || o.Input == "-" {
+		return UsageError("--write needs a FILE argument, not stdin")
+	}
+	var buf bytes.Buffer
+	st, err := prune.RenderSession(&buf, ctx, plan, ctx.Bytes)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if st.Pruned == 0 {
+		if !o.Quiet {
+			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
+		}
+		return nil
+	}
+	orig, err := os.ReadFile(o.Input)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	if int64(len(orig)) != ctx.Bytes {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: file changed while pruning (is pi writing to it?); nothing written", name)}
+	}
+	sum := sha256.Sum256(orig)
+	backup := fmt.Sprintf("%s.orig-%x", o.Input, sum[:4])
+	info, err := os.Stat(o.Input)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	if err := renameio.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
+	}
+	if err := renameio.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if !o.Quiet {
+		fmt.Fprintf(s.ErrOut, "pruner: %s: %d tool results pruned, %d → %d bytes; original kept as %s\n", name, st.Pruned, st.BytesBefore, st.BytesAfter, backup)
 	}
 	return nil
 }

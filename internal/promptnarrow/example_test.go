@@ -29,5 +29,5 @@ func ExampleNarrow() {
 	//
 	// <project_context>
 	//
-	// pi-0.7x [bash] [grep read] [- Use bash for file operations like ls, rg, find]
+	// pi-0.7x [bash] [read grep] [- Use bash for file operations like ls, rg, find]
 }

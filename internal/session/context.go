@@ -494,3 +494,6 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 // v1ID is the deterministic id given to the entry at index i of pi's parsed
 // entries array (header = 0) of a v1 file; pi itself uses random ids.
 func v1ID(i int) string { return fmt.Sprintf("%08x", i) }
+
+// Source returns the random-access input the context was read from.
+func (c *Context) Source() io.ReaderAt { return c.src }

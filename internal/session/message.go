@@ -84,3 +84,11 @@ var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) fin
 func IsSubagentNotice(text string) bool {
 	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice.MatchString(text)
 }
+
+// InEntry reports whether the message is the "message" value of a session
+// entry (so a session rewrite can splice it), with the line's byte offset.
+// Messages pruner synthesises, checkpoints and context-edited messages are
+// not.
+func (m *Message) InEntry() (off int64, ok bool) {
+	return m.off, m.src == srcEntryMessage && m.contentR == nil && m.roleFix == ""
+}
