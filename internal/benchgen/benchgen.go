@@ -64,7 +64,7 @@ func ParseSeeds(seeds [][]byte) (*Corpus, error) {
 	for _, s := range seeds {
 		var cur *turn
 		bad := false
-		seen := map[string]bool{}   // call ids in the current turn
+		seen := map[string]bool{}     // call ids in the current turn
 		answered := map[string]bool{} // call ids with a result
 		flush := func() {
 			if cur != nil && !bad && len(cur.items) > 1 {

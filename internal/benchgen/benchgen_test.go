@@ -46,7 +46,7 @@ func TestGenerateValid(t *testing.T) {
 		t.Fatalf("bad header %s (%v)", lines[0], err)
 	}
 	ids := map[string]bool{}
-	calls := map[string]bool{}    // every toolCall id ever written
+	calls := map[string]bool{}     // every toolCall id ever written
 	turnCalls := map[string]bool{} // calls of the current user turn without a result yet
 	prev := ""
 	counts := map[string]int{}

@@ -52,12 +52,16 @@ func WriteJSON(w io.Writer, results []Result) error {
 			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", r.File, r.Err))
 		}
 	}
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeIndented(w, rep)
+}
+
+// writeIndented writes v as indented JSON without HTML escaping (commands
+// hold `<`, `>` and `&`), with a final newline.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // ruleInfo describes each finding kind as a SARIF reportingDescriptor.
@@ -194,12 +198,7 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 			"results": out,
 		}},
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeIndented(w, doc)
 }
 
 // artifactURI makes file relative to root with forward slashes and

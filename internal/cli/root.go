@@ -51,9 +51,10 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		NewCmdContext(s),
 		NewCmdConfig(s),
 		NewCmdQuery(s),
+		NewCmdNarrow(s),
+		NewCmdCheck(s), NewCmdHook(s),
 		NewCmdVersion(s, bi),
 	)
-	addExtraCommands(root, s)
 	return root
 }
 

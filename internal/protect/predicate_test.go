@@ -2,6 +2,9 @@ package protect
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -90,6 +93,22 @@ func TestPredicateInvalid(t *testing.T) {
 func FuzzMatchPath(f *testing.F) {
 	for _, s := range []string{"**/skills/**/*.md", "**/SKILL.md", "a/*/b?", `C:\x\**`, "[", "{", "***", "/**/"} {
 		f.Add(s, "/home/user/.pi/agent/skills/sdd/SKILL.md")
+	}
+	// seed with the paths real sessions pass to tools
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	re := regexp.MustCompile(`"path":"([^"\\]{1,200})"`)
+	seen := map[string]bool{}
+	for _, fn := range files {
+		data, err := os.ReadFile(fn)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			if p := string(m[1]); !seen[p] && len(seen) < 200 {
+				seen[p] = true
+				f.Add("**/skills/**/*.md", p)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, glob, path string) {
 		_ = MatchPath(glob, path) // must never panic

@@ -1,0 +1,73 @@
+package check
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/check/checkgen"
+	"github.com/pruner-dev/pruner/internal/protect"
+)
+
+// benchCorpus is generated once per test binary run (1,000 sessions).
+type benchCorpus struct {
+	once  sync.Once
+	dir   string
+	files []string
+	bytes int64
+	err   error
+}
+
+func (c *benchCorpus) get(b *testing.B) *benchCorpus {
+	c.once.Do(func() {
+		c.dir, c.err = tempDir()
+		if c.err != nil {
+			return
+		}
+		if c.bytes, c.err = checkgen.Write(c.dir, checkgen.Options{Sessions: 1000, Seed: 1}); c.err != nil {
+			return
+		}
+		c.files, c.err = Expand([]string{c.dir})
+	})
+	if c.err != nil {
+		b.Fatal(c.err)
+	}
+	return c
+}
+
+// BenchmarkCheckRun measures `check` throughput over 1,000 generated
+// sessions with 1 and 2 workers; it reports sessions/s and MB/s.
+func BenchmarkCheckRun(b *testing.B) {
+	corpus := &benchCorpus{}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			c := corpus.get(b)
+			opts := Options{Rules: protect.DefaultRules(), Home: "/home/user", Workers: workers, ResolveSymlinks: true}
+			b.SetBytes(c.bytes)
+			b.ResetTimer()
+			findings := 0
+			for b.Loop() {
+				findings = Count(Run(c.files, nil, opts))
+			}
+			b.ReportMetric(float64(len(c.files))*float64(b.N)/b.Elapsed().Seconds(), "sessions/s")
+			if findings != 100 {
+				b.Fatalf("findings = %d, want 100", findings)
+			}
+		})
+	}
+}
+
+// BenchmarkMatcherCheck measures one call's decision (the in-process part of
+// the hook): a bash command and a read.
+func BenchmarkMatcherCheck(b *testing.B) {
+	m := protect.DefaultRules().Matcher(protect.Env{Cwd: "/home/user/proj", Home: "/home/user"})
+	calls := []protect.Call{
+		{Tool: "bash", Args: map[string]any{"command": "cd web && npm run build 2>&1 | tail -5 && cat .e''nv"}},
+		{Tool: "read", Args: map[string]any{"path": "~/.pi/agent/auth.json"}},
+	}
+	for b.Loop() {
+		for _, c := range calls {
+			m.Check(c)
+		}
+	}
+}

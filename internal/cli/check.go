@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/pruner-dev/pruner/internal/check"
+	"github.com/spf13/cobra"
+)
+
+// CheckOptions are the inputs of `pruner check`.
+type CheckOptions struct {
+	IO *IOStreams
+
+	Paths         []string // files, directories (walked for *.jsonl) or "-"
+	Rules         string   // --rules FILE
+	Format        string   // --format text|json|sarif
+	ExitZero      bool     // --exit-zero: report only
+	Jobs          int      // --jobs: parallel files (0 = all CPUs)
+	Home          string   // --home: home directory for `~` rules
+	CaseSensitive bool     // --case-sensitive
+	NoResolve     bool     // --no-resolve: skip symlink resolution
+	Progress      string   // --progress auto|always|never
+	Quiet         bool     // root --quiet
+
+	cmd *cobra.Command
+}
+
+// NewCmdCheck builds `pruner check`.
+func NewCmdCheck(s *IOStreams) *cobra.Command {
+	o := &CheckOptions{IO: s}
+	cmd := &cobra.Command{
+		Use:   "check [PATH...|-]",
+		Short: "Check saved sessions for protected-path violations and structural problems",
+		Long: `Check pi session files (JSONL) for:
+
+  protected-path      a tool call touching a protected path with a denied op
+                      (read/grep/find/ls → read, write, edit, bash + the op its
+                      command implies), with the line, entry id, tool, path or
+                      command, rule and op
+  bash-parse-error    a bash command that does not parse
+  unparseable-line, joined-lines, bad-header, orphan-tool-result,
+  duplicate-entry-id, parent-cycle    structural problems
+
+PATH may be a session file, a directory (walked for *.jsonl, e.g.
+~/.pi/agent/sessions) or - for stdin (the default when stdin is not a
+terminal). Sessions are checked in parallel. Relative paths resolve against
+each session's header cwd; ~ is this machine's $HOME unless the cwd lies in
+another user's home (/home/<u>, /Users/<u>, C:\Users\<u>) or --home is given.
+
+Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
+else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
+the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json).
+
+Exit status: 0 clean, 1 findings (0 with --exit-zero), 2 usage or I/O error.`,
+		Example: `  # every session on this machine
+  pruner check ~/.pi/agent/sessions
+
+  # CI: SARIF for GitHub code scanning, report only
+  pruner check --format sarif --exit-zero sessions/ > pruner.sarif
+
+  # one session from stdin, JSON findings, custom rules
+  pruner check --rules protected-paths.json --format json - < session.jsonl`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			o.cmd = cmd
+			switch o.Format {
+			case "text", "json", "sarif":
+			default:
+				return UsageError("--format: want text, json or sarif, got %q", o.Format)
+			}
+			switch o.Progress {
+			case "auto", "always", "never":
+			default:
+				return UsageError("--progress: want auto, always or never, got %q", o.Progress)
+			}
+			if o.Jobs < 0 {
+				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
+			}
+			if q := cmd.Flags().Lookup("quiet"); q != nil {
+				o.Quiet = q.Value.String() == "true"
+			}
+			return runCheck(o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
+	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json or sarif (SARIF 2.1.0)")
+	f.BoolVar(&o.ExitZero, "exit-zero", false, "exit 0 even when there are findings (report only)")
+	f.IntVarP(&o.Jobs, "jobs", "j", 0, "check `N` sessions at once (default: all CPUs)")
+	f.StringVar(&o.Home, "home", "", "home `DIR` that ~ in rules means, for every session")
+	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case)")
+	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not match symlink-resolved paths of files that exist here")
+	f.StringVar(&o.Progress, "progress", "auto", "progress bar on stderr: auto (terminal and long runs), always or never")
+	return cmd
+}
+
+func runCheck(o *CheckOptions) error {
+	paths := o.Paths
+	if len(paths) == 0 {
+		if o.IO.InIsTerminal {
+			return &ExitErr{Code: ExitError, Err: errors.New("no input: give session files or directories, or - for stdin"),
+				Hint: "pi keeps sessions in ~/.pi/agent/sessions"}
+		}
+		paths = []string{"-"}
+	}
+	inputs, err := check.Expand(paths)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path)}
+		}
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	home := o.Home
+	if home == "" {
+		home = homeDir(o.IO)
+	}
+	rules, err := loadProtectRules(o.IO, o.cmd, o.Rules, home)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	opts := check.Options{
+		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
+		ResolveSymlinks: !o.NoResolve, Workers: o.Jobs,
+	}
+	bar := newCheckProgress(o.IO.ErrOut, o.Progress == "always" || o.Progress == "auto" && o.IO.ErrIsTerminal && len(inputs) >= 100)
+	opts.Progress = bar.update
+	start := time.Now()
+	results := check.Run(inputs, o.IO.In, opts)
+	bar.done()
+
+	switch o.Format {
+	case "json":
+		err = check.WriteJSON(o.IO.Out, results)
+	case "sarif":
+		wd, _ := os.Getwd()
+		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: check.RepoRoot(wd)})
+	default:
+		err = check.WriteText(o.IO.Out, results)
+	}
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	ioErrs := 0
+	var bytes int64
+	for _, r := range results {
+		bytes += r.Bytes
+		if r.Err != nil {
+			ioErrs++
+			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, unwrapPathErr(r.Err))
+		}
+	}
+	n := check.Count(results)
+	if !o.Quiet {
+		workers := o.Jobs
+		if workers == 0 {
+			workers = runtime.NumCPU()
+		}
+		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s), %.1f MB in %s (%d workers, rules: %s): %d finding(s)\n",
+			len(results), float64(bytes)/1e6, time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
+	}
+	switch {
+	case ioErrs > 0:
+		return &ExitErr{Code: ExitError}
+	case n > 0 && !o.ExitZero:
+		return Findings()
+	}
+	return nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkProgress draws "checking N/M sessions" on stderr, at most 10 times a
+// second, and clears it when done.
+type checkProgress struct {
+	w       io.Writer
+	on      bool
+	mu      sync.Mutex
+	last    time.Time
+	printed bool
+}
+
+func newCheckProgress(w io.Writer, on bool) *checkProgress { return &checkProgress{w: w, on: on} }
+
+func (p *checkProgress) update(done, total int) {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); done == total || now.Sub(p.last) >= 100*time.Millisecond {
+		p.last = now
+		const width = 30
+		fill := width * done / max(total, 1)
+		bar := make([]byte, width)
+		for i := range bar {
+			bar[i] = '-'
+			if i < fill {
+				bar[i] = '='
+			}
+		}
+		fmt.Fprintf(p.w, "\rchecking [%s] %d/%d sessions", bar, done, total)
+		p.printed = true
+	}
+}
+
+func (p *checkProgress) done() {
+	if p.on && p.printed {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

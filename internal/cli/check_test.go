@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func checkCmd(s *IOStreams) interface {
+	SetArgs([]string)
+	Execute() error
+} {
+	c := NewCmdCheck(s)
+	c.SilenceErrors, c.SilenceUsage = true, true
+	c.Flags().String("config", "", "")
+	c.Flags().Bool("quiet", false, "")
+	return c
+}
+
+const checkSession = `{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/home/u/p"}
+{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"cat .env"}}]}}
+{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"toolResult","toolCallId":"c","toolName":"bash","content":[]}}
+{"type":"message","id":"a","parentId":"b","timestamp":"t","message":{"role":"user","content":"dup"}}
+`
+
+// TestCheckSARIFValidates runs `pruner check --format sarif` and validates
+// the output against the vendored SARIF 2.1.0 schema.
+func TestCheckSARIFValidates(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte(checkSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": dir}
+	out, errs, code := runProtectCmd(t, checkCmd, vars, "", "--format", "sarif", p)
+	if code != 1 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	f, err := os.Open("../../testdata/protect/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("invalid SARIF: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"startLine": 2`, `"startLine": 4`, `"ruleId": "duplicate-entry-id"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+}
+
+func TestCheckCmd(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte(checkSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": dir}
+	out, _, code := runProtectCmd(t, checkCmd, vars, "", "--jobs", "1", p)
+	if code != 1 || !strings.Contains(out, "s.jsonl:2: protected-path:") || !strings.Contains(out, "s.jsonl:4: duplicate-entry-id:") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	_, _, code = runProtectCmd(t, checkCmd, vars, "", "--exit-zero", p)
+	if code != 0 {
+		t.Fatalf("--exit-zero: exit %d", code)
+	}
+	out, _, code = runProtectCmd(t, checkCmd, vars, checkSession, "--format", "json", "-")
+	if code != 1 || !strings.Contains(out, `"file": "<stdin>"`) {
+		t.Fatalf("stdin: %d %s", code, out)
+	}
+	_, errs, code := runProtectCmd(t, checkCmd, vars, "", "--progress", "always", "--jobs", "2", p, p)
+	if code != 1 || !strings.Contains(errs, "checking [") || !strings.Contains(errs, "2/2 sessions") {
+		t.Fatalf("progress: %d %q", code, errs)
+	}
+	for _, bad := range [][]string{{"--jobs", "-1", p}, {"--progress", "x", p}, {filepath.Join(dir, "none")}} {
+		if _, _, code := runProtectCmd(t, checkCmd, vars, "", bad...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	json "github.com/goccy/go-json"
+)
+
+// runCmd runs a command built by newCmd with stdin and an environment.
+func runProtectCmd(t *testing.T, newCmd func(*IOStreams) interface {
+	SetArgs([]string)
+	Execute() error
+}, env map[string]string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	s := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errb,
+		Getenv: func(k string) string { return env[k] }}
+	cmd := newCmd(s)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	if ee, ok := err.(*ExitErr); ok && ee.Err != nil {
+		errb.WriteString("pruner: " + ee.Err.Error() + "\n")
+	}
+	return out.String(), errb.String(), ExitCode(err)
+}
+
+func hookCmd(s *IOStreams) interface {
+	SetArgs([]string)
+	Execute() error
+} {
+	c := NewCmdHook(s)
+	c.SilenceErrors, c.SilenceUsage = true, true
+	c.Flags().String("config", "", "")
+	return c
+}
+
+// TestHookCases runs the protected-path cases 014, 016 and 021 through
+// `pruner hook` in both payload shapes and both output modes.
+func TestHookCases(t *testing.T) {
+	dirs, _ := filepath.Glob("../../testdata/protect/cases/*")
+	if len(dirs) < 3 {
+		t.Fatal("cases missing")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var env struct{ Cwd, Home string }
+			data, _ := os.ReadFile(filepath.Join(dir, "env.json"))
+			if err := json.Unmarshal(data, &env); err != nil {
+				t.Fatal(err)
+			}
+			vars := map[string]string{"HOME": env.Home, "PI_CODING_AGENT_DIR": t.TempDir()}
+			rules := filepath.Join(dir, "rules.json")
+			calls := lines(t, filepath.Join(dir, "calls.jsonl"))
+			exps := lines(t, filepath.Join(dir, "expected.jsonl"))
+			for i, c := range calls {
+				var exp struct {
+					Decision, Rule string
+				}
+				if err := json.Unmarshal([]byte(exps[i]), &exp); err != nil {
+					t.Fatal(err)
+				}
+				var pi struct {
+					ToolName string         `json:"toolName"`
+					Input    map[string]any `json:"input"`
+				}
+				if err := json.Unmarshal([]byte(c), &pi); err != nil {
+					t.Fatal(err)
+				}
+				claude, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": pi.ToolName, "tool_input": pi.Input, "cwd": env.Cwd})
+				// pi shape, exit-code protocol
+				out, errs, code := runProtectCmd(t, hookCmd, vars, c, "--rules", rules, "--cwd", env.Cwd, "--no-resolve")
+				checkVerdict(t, i+1, "pi/text", exp.Decision, exp.Rule, code, out, errs)
+				// Claude shape, json protocol
+				out, errs, code = runProtectCmd(t, hookCmd, vars, string(claude), "--rules", rules, "--format", "json", "--no-resolve")
+				if code != 0 || errs != "" {
+					t.Fatalf("n=%d json: exit %d stderr %q", i+1, code, errs)
+				}
+				if exp.Decision == "allow" {
+					if strings.TrimSpace(out) != "{}" {
+						t.Errorf("n=%d json: allow printed %q", i+1, out)
+					}
+					continue
+				}
+				var dec struct {
+					HookSpecificOutput struct {
+						HookEventName, PermissionDecision, PermissionDecisionReason string
+					}
+				}
+				if err := json.Unmarshal([]byte(out), &dec); err != nil {
+					t.Fatalf("n=%d: %v in %q", i+1, err, out)
+				}
+				h := dec.HookSpecificOutput
+				if h.HookEventName != "PreToolUse" || h.PermissionDecision != "deny" || !strings.Contains(h.PermissionDecisionReason, `"`+exp.Rule+`"`) {
+					t.Errorf("n=%d json: %+v, want deny naming %q", i+1, h, exp.Rule)
+				}
+			}
+		})
+	}
+}
+
+func checkVerdict(t *testing.T, n int, mode, decision, rule string, code int, out, errs string) {
+	t.Helper()
+	if out != "" {
+		t.Errorf("n=%d %s: stdout %q", n, mode, out)
+	}
+	switch decision {
+	case "allow":
+		if code != 0 || errs != "" {
+			t.Errorf("n=%d %s: want allow, got exit %d %q", n, mode, code, errs)
+		}
+	case "block":
+		if code != 2 || !strings.Contains(errs, `"`+rule+`"`) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("n=%d %s: want exit 2 naming %q in one line, got exit %d %q", n, mode, rule, code, errs)
+		}
+	}
+}
+
+func lines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if s := strings.TrimSpace(sc.Text()); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func TestHookEventShapes(t *testing.T) {
+	vars := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": t.TempDir()}
+	cases := []struct {
+		name, stdin string
+		args        []string
+		code        int
+		stderr      string
+	}{
+		{"claude bash", `{"tool_name":"Bash","tool_input":{"command":"cat ~/.pi/agent/auth.json"},"cwd":"/r"}`, nil, 2, `rule "~/.pi/agent/auth.json" denies bash`},
+		{"claude grep", `{"tool_name":"Grep","tool_input":{"pattern":"x","path":"/r/.git"},"cwd":"/r"}`, nil, 2, `rule ".git/"`},
+		{"claude windows cwd", `{"tool_name":"Read","tool_input":{"file_path":"C:\\r\\.ENV"},"cwd":"C:\\r"}`, nil, 2, `rule ".env"`},
+		{"claude allow", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"cwd":"/r"}`, nil, 0, ""},
+		{"pi unknown tool with path", `{"toolName":"mcp_read","input":{"file_path":".env"}}`, []string{"--cwd", "/r"}, 2, `rule ".env"`},
+		{"pi event cwd fallback", `{"toolName":"read","input":{"path":"x"},"cwd":"/r/.git"}`, nil, 2, `rule ".git/"`},
+		{"no input", `{"toolName":"read"}`, nil, 0, ""},
+		{"not an object", `[1,2]`, nil, 1, "not a JSON object"},
+		{"bad tool_input", `{"tool_name":"Read","tool_input":"x"}`, nil, 1, "failing open"},
+		{"empty", ``, nil, 1, "failing open"},
+		{"bad format", `{}`, []string{"--format", "xml"}, 2, "want text or json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errs, code := runProtectCmd(t, hookCmd, vars, c.stdin, append([]string{"--no-resolve"}, c.args...)...)
+			if code != c.code || !strings.Contains(errs, c.stderr) {
+				t.Fatalf("exit %d stderr %q, want %d %q", code, errs, c.code, c.stderr)
+			}
+		})
+	}
+}
