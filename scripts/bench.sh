@@ -9,6 +9,8 @@
 #   BENCH_RUNS=3       runs per command; the best (lowest wall time) is kept
 #   BENCH_JQ_RUNS=$BENCH_RUNS
 #   BENCH_VERIFY=1     first check that pruner and jq agree (on a 5 MB file)
+#   BENCH_PRUNER=PATH  time this pruner binary instead of building ./cmd/pruner
+#   BENCH_JQ=1         also time jq (0: pruner only, e.g. for A/B runs)
 #
 # MB/s is input bytes (10^6) per second. "cpu s" is user+sys time: on a busy
 # machine wall time swings with the load, CPU time much less.
@@ -35,8 +37,13 @@ need jq jq
 [ -x /usr/bin/time ] || need /usr/bin/time time
 TIME=/usr/bin/time
 
-echo "bench: building pruner and pruner-benchgen" >&2
-go build -trimpath -o "$out/pruner" ./cmd/pruner
+if [ -n "${BENCH_PRUNER:-}" ]; then
+	echo "bench: building pruner-benchgen (timing $BENCH_PRUNER)" >&2
+else
+	echo "bench: building pruner and pruner-benchgen" >&2
+fi
+pruner=${BENCH_PRUNER:-$out/pruner}
+[ -n "${BENCH_PRUNER:-}" ] || go build -trimpath -o "$out/pruner" ./cmd/pruner
 go build -trimpath -o "$out/pruner-benchgen" ./cmd/pruner-benchgen
 
 file="$out/session-$size-seed$seed.jsonl"
@@ -51,7 +58,7 @@ lines=$(wc -l <"$file")
 if [ "${BENCH_VERIFY:-1}" = 1 ]; then
 	small="$out/session-5MB-seed$seed.jsonl"
 	[ -s "$small" ] || "$out/pruner-benchgen" -o "$small" -size 5MB -seed "$seed"
-	a=$("$out/pruner" now -q "$small" | jq -cS . | sha256sum | cut -c1-16)
+	a=$("$pruner" now -q "$small" | jq -cS . | sha256sum | cut -c1-16)
 	b=$(jq -c -f scripts/prune.jq "$small" | jq -cS . | sha256sum | cut -c1-16)
 	if [ "$a" = "$b" ]; then
 		echo "bench: equivalence OK: pruner and prune.jq outputs are equal after jq -cS . ($a, 5 MB file)" >&2
@@ -80,14 +87,14 @@ measure() {
 }
 
 measure "cat" 1 cat "$file"
-measure "pruner" "$runs" "$out/pruner" now -q "$file"
+measure "pruner" "$runs" "$pruner" now -q "$file"
 if command -v taskset >/dev/null; then
-	measure "pruner-1core" "$runs" taskset -c 0 "$out/pruner" now -q "$file"
+	measure "pruner-1core" "$runs" taskset -c 0 "$pruner" now -q "$file"
 fi
-measure "jq" "$jqruns" jq -c -f scripts/prune.jq "$file"
+[ "${BENCH_JQ:-1}" = 0 ] || measure "jq" "$jqruns" jq -c -f scripts/prune.jq "$file"
 
 if command -v hyperfine >/dev/null; then
-	hyperfine -N --warmup 1 --runs "$runs" "$out/pruner now -q $file" "taskset -c 0 $out/pruner now -q $file" || true
+	hyperfine -N --warmup 1 --runs "$runs" "$pruner now -q $file" "taskset -c 0 $pruner now -q $file" || true
 fi
 
 echo
@@ -101,7 +108,7 @@ printf '%s\n' "${results[@]}" | awk -v bytes="$bytes" '
 			printf "%-14s %9.2f %9.2f %11.1f %11.1f %13.1f\n", name[i], wall[i], cpu[i], w, c, rss[i]
 		}
 		j = idx["jq"]
-		for (k in idx) if (k ~ /^pruner/) {
+		if (j) for (k in idx) if (k ~ /^pruner/) {
 			p = idx[k]
 			printf "ratio %s/jq: %.1fx (wall), %.1fx (cpu)\n", k, wall[j]/wall[p], cpu[j]/cpu[p]
 		}

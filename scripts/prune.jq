@@ -57,14 +57,13 @@ def size_text($chars; $imgs): "\($chars) chars, ~\(($chars + 3) / 4 | floor) tok
      else empty end] as $msgs
 | ([range(0; $msgs | length) | select($msgs[.].m.role == "user" and ($msgs[.].m.content | synthetic | not))]) as $starts
 | (if ($starts | length) > recent_turns then $starts[($starts | length) - recent_turns] else 0 end) as $cutoff
-| foreach range(0; $msgs | length) as $i ({};
-    $msgs[$i].m as $m
-    | if $m.role == "assistant" then
-        reduce ($m.content | arrays | .[] | select(.type == "toolCall")) as $tc (.;
-          .[$tc.id] = {name: $tc.name, args: $tc.arguments})
-      else . end;
-    . as $calls | $msgs[$i] as $x
-    | ($x.m | if .role != "toolResult" or $i >= $cutoff then .
+# the toolCall each result answers: latest call per id (ids are unique in
+# generated sessions, so one map for the whole context is pruner's lookup)
+| (reduce ($msgs[].m | select(.role == "assistant") | .content | arrays | .[] | select(.type == "toolCall")) as $tc
+    ({}; .[$tc.id] = {name: $tc.name, args: $tc.arguments})) as $calls
+| range(0; $msgs | length) as $i
+| ($msgs[$i] as $x
+    | $x.m | if .role != "toolResult" or $i >= $cutoff then .
       else
         ($calls[.toolCallId] // {name: .toolName, args: null}) as $call
         | (($call.args | objects | .path | strings) // null) as $path
@@ -92,4 +91,4 @@ def size_text($chars; $imgs): "\($chars) chars, ~\(($chars + 3) / 4 | floor) tok
               {type: "text", text: "[pruner: pruned \(.mimeType // "image") image] \($occ) · \(.data | length) bytes base64, ~4800 tokens; recover: \($recover)"}
               else . end)
           else . end
-      end))
+      end)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 
@@ -39,6 +40,11 @@ func (c *benchCorpus) get(b *testing.B) *benchCorpus {
 // sessions with 1 and 2 workers; it reports sessions/s and MB/s.
 func BenchmarkCheckRun(b *testing.B) {
 	corpus := &benchCorpus{}
+	b.Cleanup(func() {
+		if corpus.dir != "" {
+			os.RemoveAll(corpus.dir)
+		}
+	})
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			c := corpus.get(b)

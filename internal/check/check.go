@@ -6,6 +6,7 @@
 package check
 
 import (
+	"bufio"
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
@@ -22,7 +23,6 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/protect"
-	"github.com/pruner-dev/pruner/internal/session"
 )
 
 // Kind is a finding kind; each is one SARIF rule.
@@ -38,10 +38,14 @@ const (
 	KindOrphanResult  Kind = "orphan-tool-result"
 	KindDuplicateID   Kind = "duplicate-entry-id"
 	KindParentCycle   Kind = "parent-cycle"
+	// KindProtectedPruned: a tool result the pruning predicate protects
+	// (contextPrune.protectedTools/protectedPaths) was replaced by a
+	// "[pruner: pruned …]" notice in the written session.
+	KindProtectedPruned Kind = "protected-output-pruned"
 )
 
 // Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindBashParse, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle}
+var Kinds = []Kind{KindProtectedPath, KindBashParse, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
 
 // Finding is one problem in one session file.
 type Finding struct {
@@ -78,10 +82,15 @@ type Options struct {
 	ResolveSymlinks bool
 	// Workers is the number of files checked at once; <= 0 means all CPUs.
 	Workers int
+	// Predicate, when set, is the pruning protection predicate: a tool
+	// result it protects that holds a pruner notice is a finding.
+	Predicate *protect.Predicate
 	// Progress, when set, is called after each file with the number done
 	// and the total (from several goroutines, serialised by the caller of
 	// Run: calls never overlap).
 	Progress func(done, total int)
+
+	resolver protect.Resolver // shared by Run's workers
 }
 
 // Result is the outcome of checking one input.
@@ -141,6 +150,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	if workers > len(inputs) {
 		workers = len(inputs)
 	}
+	if opts.ResolveSymlinks && opts.resolver == nil {
+		opts.resolver = protect.NewCachingResolver()
+	}
 	results := make([]Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -150,8 +162,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lr := newLineReader(nil) // one read buffer per worker
 			for i := range jobs {
-				results[i] = checkInput(inputs[i], stdin, opts)
+				results[i] = checkInput(inputs[i], stdin, opts, lr)
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
@@ -169,16 +182,68 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	return results
 }
 
-func checkInput(name string, stdin io.Reader, opts Options) Result {
+func checkInput(name string, stdin io.Reader, opts Options, lr *lineReader) Result {
 	if name == "-" {
-		return CheckReader(stdin, "<stdin>", opts)
+		lr.reset(stdin)
+		return check(lr, "<stdin>", opts)
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return Result{File: name, Err: err}
 	}
 	defer f.Close()
-	return CheckReader(f, name, opts)
+	lr.reset(f)
+	return check(lr, name, opts)
+}
+
+// lineReader frames JSONL lines of any length, reusing its buffers across
+// files.
+type lineReader struct {
+	br   *bufio.Reader
+	buf  []byte
+	line int
+	off  int64
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 256<<10)}
+}
+
+func (lr *lineReader) reset(r io.Reader) {
+	lr.br.Reset(r)
+	lr.line, lr.off = 0, 0
+	if cap(lr.buf) > 8<<20 {
+		lr.buf = nil // do not pin one huge line's buffer
+	}
+}
+
+// next returns the next line without "\n", its 1-based number and start
+// offset; io.EOF at the end (a last line without "\n" is returned first).
+func (lr *lineReader) next() ([]byte, int, int64, error) {
+	start := lr.off
+	frag, err := lr.br.ReadSlice('\n')
+	if err == nil {
+		lr.off += int64(len(frag))
+		lr.line++
+		return frag[:len(frag)-1], lr.line, start, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) && len(frag) == 0 {
+		return nil, lr.line, start, err
+	}
+	lr.buf = append(lr.buf[:0], frag...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		frag, err = lr.br.ReadSlice('\n')
+		lr.buf = append(lr.buf, frag...)
+	}
+	lr.off += int64(len(lr.buf))
+	lr.line++
+	if err == nil {
+		return lr.buf[:len(lr.buf)-1], lr.line, start, nil
+	}
+	if errors.Is(err, io.EOF) {
+		return lr.buf, lr.line, start, nil
+	}
+	return nil, lr.line, start, err
 }
 
 // line is the part of a session line the checker decodes.
@@ -189,9 +254,16 @@ type line struct {
 	Cwd      string  `json:"cwd"`
 	Message  *struct {
 		Role       string `json:"role"`
-		Content    blocks `json:"content"`
 		ToolCallID string `json:"toolCallId"`
 		ToolName   string `json:"toolName"`
+	} `json:"message"`
+}
+
+// assistantLine is decoded, second, from assistant lines with tool calls
+// only: most bytes of a session are tool results, scanned once.
+type assistantLine struct {
+	Message struct {
+		Content blocks `json:"content"`
 	} `json:"message"`
 }
 
@@ -221,8 +293,11 @@ func (b *blocks) UnmarshalJSON(data []byte) error {
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
+	return check(newLineReader(r), name, opts)
+}
+
+func check(lr *lineReader, name string, opts Options) Result {
 	res := Result{File: name}
-	lr := session.NewLineReader(r)
 	var (
 		matcher   *protect.Matcher
 		header    = false
@@ -230,7 +305,7 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 		ids       = map[string]int{}
 		parents   = map[string]string{}
 		idLine    = map[string]int{}
-		calls     = map[string]bool{}
+		calls     = map[string]callInfo{}
 		rules     = opts.Rules
 		add       = func(f Finding) { f.File = name; res.Findings = append(res.Findings, f) }
 		newMatchr = func(cwd string) *protect.Matcher {
@@ -240,7 +315,10 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 			}
 			env := protect.Env{Cwd: cwd, Home: home, CaseSensitive: opts.CaseSensitive}
 			if opts.ResolveSymlinks {
-				env.Resolver = protect.OSResolver{}
+				env.Resolver = opts.resolver
+				if env.Resolver == nil {
+					env.Resolver = protect.OSResolver{}
+				}
 			}
 			return rules.Matcher(env)
 		}
@@ -249,7 +327,7 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 		rules = protect.DefaultRules()
 	}
 	for {
-		raw, num, off, err := lr.Next()
+		raw, num, off, err := lr.next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				res.Err = err
@@ -274,7 +352,11 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 				matcher = newMatchr(l.Cwd)
 				continue
 			}
-			add(Finding{Line: num, Kind: KindBadHeader, Message: fmt.Sprintf("first entry has type %q, not a {\"type\":\"session\"} header: pi treats the file as empty", l.Type)})
+			what := fmt.Sprintf("has type %q", l.Type)
+			if l.Type == "" {
+				what = "has no \"type\""
+			}
+			add(Finding{Line: num, Kind: KindBadHeader, Message: "first entry " + what + ", not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
 			matcher = newMatchr("")
 		}
 		if l.Type == "session" && header {
@@ -299,25 +381,46 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 		}
 		switch l.Message.Role {
 		case "assistant":
-			for _, b := range l.Message.Content {
+			if !bytes.Contains(raw, []byte(`"toolCall"`)) {
+				continue
+			}
+			var al assistantLine
+			if err := json.Unmarshal(raw, &al); err != nil {
+				continue
+			}
+			for _, b := range al.Message.Content {
 				if b.Type != "toolCall" {
 					continue
-				}
-				if b.ID != "" {
-					calls[b.ID] = true
 				}
 				args := map[string]any{}
 				if len(b.Arguments) > 0 {
 					_ = json.Unmarshal(b.Arguments, &args) // non-object arguments check as empty
+				}
+				if b.ID != "" {
+					ci := callInfo{name: b.Name}
+					ci.path, ci.hasPath = args["path"].(string)
+					calls[b.ID] = ci
 				}
 				for _, v := range matcher.Check(protect.Call{Tool: b.Name, Args: args}) {
 					add(violation(v, num, id, b.ID))
 				}
 			}
 		case "toolResult":
-			if id := l.Message.ToolCallID; !calls[id] {
-				add(Finding{Line: num, Kind: KindOrphanResult, EntryID: idOr(l.ID), Tool: l.Message.ToolName, ToolCallID: id,
-					Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", id)})
+			ci, ok := calls[l.Message.ToolCallID]
+			if !ok {
+				add(Finding{Line: num, Kind: KindOrphanResult, EntryID: idOr(l.ID), Tool: l.Message.ToolName, ToolCallID: l.Message.ToolCallID,
+					Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", l.Message.ToolCallID)})
+			}
+			if opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker)) && hasPrunedNotice(raw) {
+				tool := firstNonEmpty(l.Message.ToolName, ci.name)
+				if opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
+					what := tool
+					if ci.hasPath {
+						what += " " + ci.path
+					}
+					add(Finding{Line: num, Kind: KindProtectedPruned, EntryID: idOr(l.ID), Tool: tool, ToolCallID: l.Message.ToolCallID, Path: ci.path,
+						Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", l.Message.ToolCallID, what)})
+				}
 			}
 		}
 	}
@@ -326,6 +429,46 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 	}
 	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
 	return res
+}
+
+// callInfo is what a tool result needs to know about its call.
+type callInfo struct {
+	name    string
+	path    string
+	hasPath bool
+}
+
+// prunedMarker starts the text pruner writes in place of pruned output
+// (session.NoticePrefix + "pruned").
+const prunedMarker = "[pruner: pruned"
+
+// hasPrunedNotice reports whether a toolResult line has a text block that
+// starts with the pruned notice.
+func hasPrunedNotice(raw []byte) bool {
+	var l struct {
+		Message struct {
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		return false
+	}
+	for _, b := range l.Message.Content {
+		if b.Type == "text" && strings.HasPrefix(b.Text, prunedMarker) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func idOr(p *string) string {

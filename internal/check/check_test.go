@@ -308,3 +308,37 @@ func TestArtifactURI(t *testing.T) {
 		t.Errorf("outside root: %q", got)
 	}
 }
+
+func TestProtectedOutputPruned(t *testing.T) {
+	pred, err := protect.NewPredicate([]string{"skill_*"}, []string{"**/SKILL.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice := func(id, name string) string {
+		return `{"role":"toolResult","toolCallId":"` + id + `","toolName":"` + name + `","content":[{"type":"text","text":"[pruner: pruned ` + name + ` result] call ` + id + `"}],"isError":false,"timestamp":2}`
+	}
+	lines := []string{hdr,
+		entry("a", "", call("c1", "read", `{"path":"skills/x/SKILL.md"}`)),
+		entry("b", "a", notice("c1", "read")),
+		entry("c", "b", call("c2", "read", `{"path":"src/big.go"}`)),
+		entry("d", "c", notice("c2", "read")),
+		entry("e", "d", call("c3", "skill_load", `{}`)),
+		entry("f", "e", notice("c3", "skill_load")),
+		entry("g", "f", call("c4", "read", `{"path":"skills/y/SKILL.md"}`)),
+		entry("h", "g", result("c4", "read")),
+	}
+	o := opts()
+	o.Predicate = pred
+	r := CheckReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "s.jsonl", o)
+	if got := strings.Join(kinds(r), " "); got != "protected-output-pruned@3 protected-output-pruned@7" {
+		t.Fatalf("%s\n%+v", got, r.Findings)
+	}
+	if r.Findings[0].Path != "skills/x/SKILL.md" || r.Findings[0].ToolCallID != "c1" || !strings.Contains(r.Findings[0].Message, "read skills/x/SKILL.md") {
+		t.Fatalf("%+v", r.Findings[0])
+	}
+	// without a predicate nothing is reported
+	r = run(t, lines...)
+	if len(r.Findings) != 0 {
+		t.Fatalf("%v", kinds(r))
+	}
+}

@@ -80,6 +80,8 @@ var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 		"A toolResult message refers to a toolCallId that no earlier assistant toolCall block has.", "warning"},
 	KindDuplicateID: {"DuplicateEntryId", "Duplicate entry id",
 		"Two entries share an id, so the session tree is ambiguous.", "error"},
+	KindProtectedPruned: {"ProtectedOutputPruned", "Protected tool output was pruned",
+		"A tool result that contextPrune.protectedTools or protectedPaths protects was replaced by a \"[pruner: pruned …]\" notice in the session file.", "error"},
 	KindParentCycle: {"ParentCycle", "Cycle in parentId links",
 		"Following parentId links loops back, so the path from the leaf to the root never ends.", "error"},
 }

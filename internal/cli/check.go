@@ -47,6 +47,9 @@ func NewCmdCheck(s *IOStreams) *cobra.Command {
   bash-parse-error    a bash command that does not parse
   unparseable-line, joined-lines, bad-header, orphan-tool-result,
   duplicate-entry-id, parent-cycle    structural problems
+  protected-output-pruned   a tool result that contextPrune.protectedTools or
+                      protectedPaths protects, replaced by a pruner notice
+                      (a session written by 'pruner now --write')
 
 PATH may be a session file, a directory (walked for *.jsonl, e.g.
 ~/.pi/agent/sessions) or - for stdin (the default when stdin is not a
@@ -122,13 +125,21 @@ func runCheck(o *CheckOptions) error {
 	if home == "" {
 		home = homeDir(o.IO)
 	}
-	rules, err := loadProtectRules(o.IO, o.cmd, o.Rules, home)
+	cfg, err := loadSettings(o.IO, o.cmd)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	rules, err := loadProtectRules(o.IO, o.cmd, cfg, o.Rules, home)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	pred, err := cfg.Predicate()
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
-		ResolveSymlinks: !o.NoResolve, Workers: o.Jobs,
+		ResolveSymlinks: !o.NoResolve, Workers: o.Jobs, Predicate: pred,
 	}
 	bar := newCheckProgress(o.IO.ErrOut, o.Progress == "always" || o.Progress == "auto" && o.IO.ErrIsTerminal && len(inputs) >= 100)
 	opts.Progress = bar.update

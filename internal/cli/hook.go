@@ -129,7 +129,7 @@ func runHook(o *HookOptions) error {
 		cwd, _ = os.Getwd()
 	}
 	home := homeDir(o.IO)
-	rules, err := loadProtectRules(o.IO, o.cmd, o.Rules, home)
+	rules, err := loadProtectRules(o.IO, o.cmd, nil, o.Rules, home)
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}

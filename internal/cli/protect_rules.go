@@ -20,13 +20,20 @@ import (
 //     $PI_CODING_AGENT_DIR or ~/.pi/agent (the protected-paths extension's file);
 //  4. the built-in defaults.
 //
-// A rules source that exists but is invalid is an error naming the entry: it
-// never falls back to the defaults.
-func loadProtectRules(s *IOStreams, cmd *cobra.Command, rulesFile, home string) (*protect.Rules, error) {
+// cfg is the loaded settings (nil: load them here when --rules is not
+// given). A rules source that exists but is invalid is an error naming the
+// entry: it never falls back to the defaults.
+func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rulesFile, home string) (*protect.Rules, error) {
 	if rulesFile != "" {
 		return protect.LoadRules(rulesFile)
 	}
-	if r, err := rulesFromSettings(s, cmd); r != nil || err != nil {
+	if cfg == nil {
+		var err error
+		if cfg, err = loadSettings(s, cmd); err != nil {
+			return nil, err
+		}
+	}
+	if r, err := rulesFromSettings(cfg); r != nil || err != nil {
 		return r, err
 	}
 	p := protect.DefaultRulesPath(s.Env, home)
@@ -38,18 +45,19 @@ func loadProtectRules(s *IOStreams, cmd *cobra.Command, rulesFile, home string) 
 	return protect.DefaultRules(), nil
 }
 
-// rulesFromSettings returns the rules of contextPrune.protectedPathRules, or
-// (nil, nil) when no settings file sets them.
-func rulesFromSettings(s *IOStreams, cmd *cobra.Command) (*protect.Rules, error) {
+// loadSettings loads pi's settings (contextPrune), or --config FILE.
+func loadSettings(s *IOStreams, cmd *cobra.Command) (*config.Config, error) {
 	path := ""
 	if f := cmd.Flags().Lookup("config"); f != nil {
 		path = f.Value.String()
 	}
 	wd, _ := os.Getwd()
-	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env})
-	if err != nil {
-		return nil, err
-	}
+	return config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env})
+}
+
+// rulesFromSettings returns the rules of contextPrune.protectedPathRules, or
+// (nil, nil) when the settings do not set them.
+func rulesFromSettings(c *config.Config) (*protect.Rules, error) {
 	if len(c.ProtectedPathRules) == 0 || string(c.ProtectedPathRules) == "null" {
 		return nil, nil
 	}

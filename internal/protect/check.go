@@ -76,8 +76,8 @@ func oneLine(s string) string {
 	}, s)
 }
 
-// Check returns the violations of one call, at most one per distinct path
-// and op, in the order the paths appear. Each path is matched against every
+// Check returns the violations of one call, at most one per path or shell
+// word (as written), op and rule, in the order they appear. Each path is matched against every
 // entry (the union of their deny ops, never first-match-wins), on its
 // normalised form and, with a Resolver, on its symlink-resolved form. Bash
 // calls are denied for the op `bash` and for the op their command implies
@@ -111,7 +111,7 @@ func (m *Matcher) Check(c Call) []Violation {
 		if !ok {
 			continue
 		}
-		key := v.Path + "\x00" + string(v.Op)
+		key := v.Raw + "\x00" + string(v.Op) + "\x00" + v.Rule // one per word, not per candidate cwd
 		if seen[key] {
 			continue
 		}

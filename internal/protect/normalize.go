@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -45,35 +46,60 @@ type OSResolver struct{}
 
 // Resolve implements Resolver.
 func (OSResolver) Resolve(p string) (string, bool) {
+	return resolveOS(p, nil)
+}
+
+// CachingResolver is an OSResolver that remembers every path (and parent
+// directory) it resolved; safe for concurrent use. `check` shares one over
+// all sessions, where the same directories recur in every call.
+type CachingResolver struct {
+	cache sync.Map // string → cached
+}
+
+type cachedResolve struct {
+	path string
+	ok   bool
+}
+
+// NewCachingResolver returns an empty CachingResolver.
+func NewCachingResolver() *CachingResolver { return &CachingResolver{} }
+
+// Resolve implements Resolver.
+func (c *CachingResolver) Resolve(p string) (string, bool) { return resolveOS(p, &c.cache) }
+
+// Glob implements Globber.
+func (c *CachingResolver) Glob(pattern string) []string { return OSResolver{}.Glob(pattern) }
+
+func resolveOS(p string, cache *sync.Map) (string, bool) {
 	if p == "" || strings.ContainsRune(p, unknownRune) {
 		return "", false
 	}
 	if isWindowsAbs(p) != (runtime.GOOS == "windows") {
 		return "", false
 	}
-	native := filepath.FromSlash(p)
-	rest := ""
-	for range 4096 {
-		if r, err := filepath.EvalSymlinks(native); err == nil {
-			out := filepath.ToSlash(r)
-			if rest != "" {
-				out = strings.TrimSuffix(out, "/") + "/" + rest
-			}
-			return out, true
+	return resolveNative(filepath.FromSlash(p), cache, 0)
+}
+
+// resolveNative resolves the longest existing prefix of native path p.
+func resolveNative(p string, cache *sync.Map, depth int) (string, bool) {
+	if cache != nil {
+		if v, ok := cache.Load(p); ok {
+			c := v.(cachedResolve)
+			return c.path, c.ok
 		}
-		parent := filepath.Dir(native)
-		if parent == native {
-			return "", false
-		}
-		base := filepath.Base(native)
-		if rest == "" {
-			rest = base
-		} else {
-			rest = base + "/" + rest
-		}
-		native = parent
 	}
-	return "", false
+	out, ok := "", false
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		out, ok = filepath.ToSlash(r), true
+	} else if parent := filepath.Dir(p); parent != p && depth < 4096 {
+		if r, pok := resolveNative(parent, cache, depth+1); pok {
+			out, ok = strings.TrimSuffix(r, "/")+"/"+filepath.Base(p), true
+		}
+	}
+	if cache != nil {
+		cache.Store(p, cachedResolve{out, ok})
+	}
+	return out, ok
 }
 
 // Globber is implemented by Resolvers that can list the existing files a
@@ -183,7 +209,7 @@ func normalize(env Env, p string, mode normMode, pattern bool) string {
 		p = cwd + "/" + p
 	}
 	out := cleanAbs(p)
-	if win && strings.HasPrefix(out, "/") && !strings.HasPrefix(out, "//") && len(cwd) >= 2 && cwd[1] == ':' {
+	if win && strings.HasPrefix(out, "/") && !strings.HasPrefix(out, "//") && len(cwd) >= 2 && isLetter(cwd[0]) && cwd[1] == ':' {
 		out = cwd[:2] + out // a rooted path lands on the cwd's drive
 	}
 	return out

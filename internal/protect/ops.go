@@ -3,6 +3,7 @@ package protect
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Op is an operation a deny rule can block: "read", "write", "edit" or "bash".
@@ -100,8 +101,12 @@ const (
 )
 
 func classifyTool(name string) toolKind {
-	n := strings.ToLower(name)
-	n = strings.NewReplacer("_", "", "-", "").Replace(n)
+	n := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, name)
 	switch n {
 	case "read", "readfile", "notebookread", "ls", "list", "listdir", "view", "cat":
 		return kindRead

@@ -1,0 +1,26 @@
+# Protected paths: check and hook benchmarks (included by the Makefile).
+
+PROTECT_BENCH_DIR ?= $(or $(TMPDIR),/tmp)/pruner-bench
+PROTECT_SESSIONS  ?= 1000
+
+.PHONY: bench-hook bench-check bench-protect fuzz-protect
+
+## bench-hook: whole-process `pruner hook` latency (p50/p90/p99)
+bench-hook:
+	go build -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
+	go run ./scripts/protect/benchhook -bin $(PROTECT_BENCH_DIR)/pruner -n 300
+
+## bench-check: `pruner check` throughput over generated sessions, 1 vs 2 workers
+bench-check:
+	go build -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
+	rm -rf $(PROTECT_BENCH_DIR)/sessions
+	go run ./scripts/protect/gensessions -n $(PROTECT_SESSIONS) -out $(PROTECT_BENCH_DIR)/sessions
+	for j in 1 2; do $(PROTECT_BENCH_DIR)/pruner check --exit-zero --jobs $$j $(PROTECT_BENCH_DIR)/sessions > /dev/null; done
+	go test -run '^$$' -bench 'BenchmarkCheckRun|BenchmarkMatcherCheck' -benchtime 3x ./internal/check/
+
+bench-protect: bench-hook bench-check
+
+## fuzz-protect: fuzz path normalisation and bash analysis (FUZZTIME=1m)
+fuzz-protect:
+	go test -run '^$$' -fuzz FuzzNormalize -fuzztime $(or $(FUZZTIME),1m) ./internal/protect/
+	go test -run '^$$' -fuzz FuzzBash -fuzztime $(or $(FUZZTIME),1m) ./internal/protect/
