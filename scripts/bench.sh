@@ -70,7 +70,7 @@ fi
 
 cat "$file" >/dev/null # warm the page cache
 
-# measure NAME RUNS CMD...: best-of-RUNS wall time, its CPU time, max peak RSS.
+# measure NAME RUNS CMD...: the run with the best wall time: wall, CPU, peak RSS.
 results=()
 measure() {
 	local name=$1 n=$2
