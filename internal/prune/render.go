@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -65,7 +64,7 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			if err != nil {
 				return st, err
 			}
-			n := int64(utf8.RuneCount(buf))
+			n := int64(session.RuneCount(buf))
 			st.CharsBefore += n
 			st.CharsAfter += n
 			st.BytesBefore += int64(len(buf))
@@ -74,17 +73,17 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			if err != nil {
 				return st, err
 			}
-			st.CharsBefore += int64(utf8.RuneCount(orig))
+			st.CharsBefore += int64(session.RuneCount(orig))
 			st.BytesBefore += int64(len(orig))
 			buf, err = prunedMessage(buf, ctx, m, d, orig, plan.Opts)
 			if err != nil {
 				return st, err
 			}
-			after := int64(utf8.RuneCount(buf))
-			if after >= int64(utf8.RuneCount(orig)) {
+			after := int64(session.RuneCount(buf))
+			if after >= int64(session.RuneCount(orig)) {
 				// a notice longer than what it replaces saves nothing: keep the original
 				buf = append(buf[:0], orig...)
-				after = int64(utf8.RuneCount(orig))
+				after = int64(session.RuneCount(orig))
 			}
 			st.CharsAfter += after
 			if !bytes.Equal(buf, orig) {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -77,7 +78,6 @@ type entry struct {
 	replNull  bool     // context_edit replacement null
 	replRaw   []byte   // context_edit replacement.content raw
 	replStr   bool     // replacement.content is a string
-	tsRaw     string   // entry timestamp (raw JSON)
 }
 
 // Context is the list of messages pi would hold for the session's leaf
@@ -96,6 +96,7 @@ type Context struct {
 
 	src     io.ReaderAt
 	scratch []byte
+	win     *windowReaderAt
 }
 
 // ReadOptions tune Read.
@@ -150,6 +151,7 @@ type builder struct {
 	entries []entry
 	byID    map[string]int
 	parsed  int // parsed entries including the header (pi's array index)
+	tape    tape
 }
 
 func (b *builder) warn(line int, format string, a ...any) {
@@ -173,6 +175,15 @@ func (b *builder) add(line []byte, num int, off int64) error {
 	if isBlank(line) {
 		b.warn(num, "blank line skipped")
 		return nil
+	}
+	if b.ctx.Kind == KindSession {
+		if d, ok := fastMessageLine(line, &b.tape); ok {
+			if b.tape.ud {
+				checkSurrogates(line, num, b)
+			}
+			b.addEntry(d, line, num, off)
+			return nil
+		}
 	}
 	d, err := decodeLine(line)
 	if err != nil {
@@ -252,16 +263,40 @@ func checkSurrogates(line []byte, num int, b *builder) {
 
 func indexFold(b []byte, pat string) int {
 	// pat is `\ud`; also accept `\uD`.
-	for i := 0; i+len(pat) <= len(b); i++ {
-		if b[i] == '\\' && b[i+1] == 'u' && (b[i+2]|0x20) == 'd' {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`\u`))
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+2 < len(b) && b[i+2]|0x20 == 'd' {
 			return i
 		}
+		i += 2
 	}
-	return -1
+}
+
+// intern returns the constant for common type and role names (no allocation).
+func intern(s string) string {
+	switch s {
+	case "message":
+		return "message"
+	case RoleUser:
+		return RoleUser
+	case RoleAssistant:
+		return RoleAssistant
+	case RoleToolResult:
+		return RoleToolResult
+	case "model_change":
+		return "model_change"
+	case "thinking_level_change":
+		return "thinking_level_change"
+	}
+	return strings.Clone(s)
 }
 
 func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
-	e := entry{typ: strings.Clone(d.Type), line: num, off: off, n: len(line), fkIndex: -1, tsRaw: string(d.Timestamp)}
+	e := entry{typ: intern(d.Type), line: num, off: off, n: len(line), fkIndex: -1}
 	idx := len(b.entries)
 	if b.ctx.Header.Version < 2 {
 		// v1: ids in file order (deterministic stand-ins for pi's random ids).
@@ -288,14 +323,24 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 			break
 		}
 		md := d.Message
-		m := &Message{Role: strings.Clone(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: len(line),
+		content := md.Content
+		vs, ve := d.msgS, d.msgE
+		if ve == 0 {
+			vs, ve, _ = valueRange(line, "message")
+		}
+		if md.Content == nil {
+			if cs, ce, ok := valueRange(line[vs:ve], "content"); ok {
+				content = line[vs+cs : vs+ce]
+			}
+		}
+		m := &Message{vs: vs, ve: ve, Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: len(line),
 			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError,
 			Timestamp: string(md.Timestamp)}
 		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
 			m.Role, m.roleFix = RoleCustom, RoleCustom
 		}
-		fillContent(m, md.Content)
-		if isNullOrAbsent(md.Content) {
+		fillContentT(m, content, d.tape)
+		if isNullOrAbsent(content) {
 			switch m.Role {
 			case RoleSystem:
 				m.contentR = []byte(`""`)

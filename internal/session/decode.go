@@ -32,6 +32,9 @@ type lineDoc struct {
 	ToolCallID string `json:"toolCallId"`
 	ToolName   string `json:"toolName"`
 	IsError    bool   `json:"isError"`
+
+	msgS, msgE int   // fast path: range of the "message" value (msgE 0: unknown)
+	tape       *tape // fast path: container ends of the line
 }
 
 type msgDoc struct {
@@ -39,7 +42,7 @@ type msgDoc struct {
 	ToolCallID string          `json:"toolCallId"`
 	ToolName   string          `json:"toolName"`
 	IsError    bool            `json:"isError"`
-	Content    json.RawMessage `json:"content"`
+	Content    json.RawMessage `json:"-"` // found by range (set by looseDecode only)
 	Timestamp  json.RawMessage `json:"timestamp"`
 }
 
@@ -151,22 +154,31 @@ func looseDecode(line []byte) (*lineDoc, error) {
 
 // fillContent sets the size and tool-call fields of msg from a raw content
 // value (string, or an array of text/image/thinking/toolCall blocks).
-func fillContent(msg *Message, content []byte) {
+func fillContent(msg *Message, content []byte) { fillContentT(msg, content, nil) }
+
+// fillContentT is fillContent with the container ends of the line (or nil).
+func fillContentT(msg *Message, content []byte, tp *tape) {
 	content = bytes.TrimSpace(content)
 	if len(content) == 0 {
 		return
 	}
 	switch content[0] {
 	case '"':
+		if msg.Role != RoleUser {
+			msg.TextChars = jsonStringChars(content)
+			msg.HasNotice = rawHasPrefix(content, NoticePrefix)
+			return
+		}
 		var s string
 		if json.Unmarshal(content, &s) == nil {
 			msg.TextChars = utf8.RuneCountInString(s)
 			msg.HasNotice = strings.HasPrefix(s, NoticePrefix)
-			if msg.Role == RoleUser {
-				msg.Synthetic = IsSubagentNotice(s)
-			}
+			msg.Synthetic = IsSubagentNotice(s)
 		}
 	case '[':
+		if fastBlocks(msg, content, tp) {
+			return
+		}
 		var blocks []blockDoc
 		if json.Unmarshal(content, &blocks) != nil {
 			var loose []any

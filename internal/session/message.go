@@ -68,6 +68,7 @@ type Message struct {
 	src      source
 	off      int64
 	n        int
+	vs, ve   int    // srcEntryMessage: range of the message value in the line (ve 0: unknown)
 	synth    []byte // srcSynth
 	roleFix  string // non-empty: the role value to write instead (v2 hookMessage → custom)
 	contentR []byte // non-nil: raw JSON to write as "content" (context_edit, null content)

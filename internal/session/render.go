@@ -12,11 +12,11 @@ import (
 // Raw returns the input line a message comes from (without the newline),
 // read from the input source. The slice is valid until the next call.
 func (c *Context) Raw(m *Message) ([]byte, error) {
-	if cap(c.scratch) < m.n {
-		c.scratch = make([]byte, m.n)
+	if c.win == nil {
+		c.win = newWindowReaderAt(c.src)
 	}
-	buf := c.scratch[:m.n]
-	if _, err := c.src.ReadAt(buf, m.off); err != nil {
+	buf, err := c.win.slice(m.off, m.n)
+	if err != nil {
 		return nil, fmt.Errorf("line %d: re-reading input: %w", m.Line, err)
 	}
 	return buf, nil
@@ -38,6 +38,10 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 	case srcWholeLine:
 		obj = bytes.TrimSpace(line)
 	case srcEntryMessage:
+		if m.ve > 0 && m.ve <= len(line) {
+			obj = line[m.vs:m.ve]
+			break
+		}
 		s, e, ok := valueRange(line, "message")
 		if !ok {
 			return dst, fmt.Errorf("line %d: message value not found", m.Line)
