@@ -59,11 +59,11 @@ func toolOf(m *session.Message, call session.ToolCall) string {
 }
 
 // maskNotice is the text that replaces an old result's content.
-func maskNotice(m *session.Message, call session.ToolCall) string {
+func maskNotice(m *session.Message, call session.ToolCall, hint string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%spruned %s result] %s", session.NoticePrefix, toolOf(m, call), occurrence(m))
-	if call.Hint != "" {
-		fmt.Fprintf(&b, " · %s", call.Hint)
+	if hint != "" {
+		fmt.Fprintf(&b, " · %s", hint)
 	}
 	fmt.Fprintf(&b, " · %s. Original unchanged in the session; recover: %s", sizeText(m.TextChars, m.Images), recoverHint(m))
 	return b.String()
@@ -71,11 +71,11 @@ func maskNotice(m *session.Message, call session.ToolCall) string {
 
 // excerptNotice keeps head and tail of an error result's text, each cut to
 // at most n code points on a code-point (and combining-sequence) boundary.
-func excerptNotice(m *session.Message, call session.ToolCall, text string, n int) string {
+func excerptNotice(m *session.Message, call session.ToolCall, hint string, text string, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%spruned %s error result, head and tail kept] %s", session.NoticePrefix, toolOf(m, call), occurrence(m))
-	if call.Hint != "" {
-		fmt.Fprintf(&b, " · %s", call.Hint)
+	if hint != "" {
+		fmt.Fprintf(&b, " · %s", hint)
 	}
 	fmt.Fprintf(&b, " · %s; recover: %s\n", sizeText(m.TextChars, m.Images), recoverHint(m))
 	head, tail := headTail(text, n)

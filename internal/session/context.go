@@ -62,22 +62,44 @@ type Header struct {
 // entry is the index record of one session entry (everything pi keeps in its
 // entries array except the header).
 type entry struct {
-	typ       string
-	id        string
-	parentID  string
-	line      int
-	off       int64
-	n         int
-	msg       *Message // type message, or synthesized at build time
-	firstKept string   // compaction
-	fkIndex   int      // v1 compaction firstKeptEntryIndex, -1 when absent
-	hasSysMsg bool     // compaction with a systemMessage checkpoint
-	sysRole   bool     // message entry with role "system"
-	summaryOK bool     // branch_summary with a truthy summary
-	targetID  string   // context_edit
-	replNull  bool     // context_edit replacement null
-	replRaw   []byte   // context_edit replacement.content raw
-	replStr   bool     // replacement.content is a string
+	typ      string
+	id       string
+	parentID string
+	off      int64
+	msg      *Message    // type message
+	x        *entryExtra // fields of rare entry types; nil for most entries
+	line     int32
+	n        int32
+	sysRole  bool // message entry with role "system"
+}
+
+// entryExtra holds what compaction, branch_summary and context_edit entries
+// add (kept out of entry so the per-line index stays small).
+type entryExtra struct {
+	firstKept string // compaction
+	fkIndex   int    // v1 compaction firstKeptEntryIndex, -1 when absent
+	hasSysMsg bool   // compaction with a systemMessage checkpoint
+	summaryOK bool   // branch_summary with a truthy summary
+	targetID  string // context_edit
+	replNull  bool   // context_edit replacement null
+	replRaw   []byte // context_edit replacement.content raw
+	replStr   bool   // replacement.content is a string
+}
+
+// ext returns e's extra fields, allocating them on first write.
+func (e *entry) ext() *entryExtra {
+	if e.x == nil {
+		e.x = &entryExtra{fkIndex: -1}
+	}
+	return e.x
+}
+
+// extra returns a copy of e's extra fields (zero values, fkIndex -1, when none).
+func (e *entry) extra() entryExtra {
+	if e.x == nil {
+		return entryExtra{fkIndex: -1}
+	}
+	return *e.x
 }
 
 // Context is the list of messages pi would hold for the session's leaf
@@ -146,9 +168,11 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
+	doc  lineDoc // reused by the fast path
+	mdoc msgDoc
 	ctx     *Context
 	opts    ReadOptions
-	entries []entry
+	entries entryList
 	byID    map[string]int
 	parsed  int // parsed entries including the header (pi's array index)
 	tape    tape
@@ -177,11 +201,11 @@ func (b *builder) add(line []byte, num int, off int64) error {
 		return nil
 	}
 	if b.ctx.Kind == KindSession {
-		if d, ok := fastMessageLine(line, &b.tape); ok {
+		if fastMessageLine(line, &b.tape, &b.doc, &b.mdoc) {
 			if b.tape.ud {
 				checkSurrogates(line, num, b)
 			}
-			b.addEntry(d, line, num, off)
+			b.addEntry(&b.doc, line, num, off)
 			return nil
 		}
 	}
@@ -220,7 +244,7 @@ func (b *builder) add(line []byte, num int, off int64) error {
 		b.warn(num, "not a message (no \"role\"); skipped")
 		return nil
 	}
-	m := &Message{Role: strings.Clone(*d.Role), Line: num, src: srcWholeLine, off: off, n: len(line),
+	m := &Message{Role: strings.Clone(*d.Role), Line: num, src: srcWholeLine, off: off, n: int32(len(line)),
 		ToolCallID: strings.Clone(d.ToolCallID), ToolName: strings.Clone(d.ToolName), IsError: d.IsError,
 		Timestamp: string(d.Timestamp)}
 	fillContent(m, d.Content)
@@ -296,16 +320,16 @@ func intern(s string) string {
 }
 
 func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
-	e := entry{typ: intern(d.Type), line: num, off: off, n: len(line), fkIndex: -1}
-	idx := len(b.entries)
+	e := entry{typ: intern(d.Type), line: int32(num), off: off, n: int32(len(line))}
+	idx := b.entries.len()
 	if b.ctx.Header.Version < 2 {
 		// v1: ids in file order (deterministic stand-ins for pi's random ids).
 		e.id = v1ID(b.parsed)
 		if idx > 0 {
-			e.parentID = b.entries[idx-1].id
+			e.parentID = b.entries.at(idx - 1).id
 		}
 		if d.Type == "compaction" && d.FirstKeptEntryIndex != nil {
-			e.fkIndex = int(*d.FirstKeptEntryIndex)
+			e.ext().fkIndex = int(*d.FirstKeptEntryIndex)
 		}
 	} else {
 		if d.ID != nil {
@@ -333,48 +357,48 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 				content = line[vs+cs : vs+ce]
 			}
 		}
-		m := &Message{vs: vs, ve: ve, Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: len(line),
+		m := &Message{vs: int32(vs), ve: int32(ve), Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: int32(len(line)),
 			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError,
 			Timestamp: string(md.Timestamp)}
 		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
-			m.Role, m.roleFix = RoleCustom, RoleCustom
+			m.Role, m.roleFix = RoleCustom, true
 		}
 		fillContentT(m, content, d.tape)
 		if isNullOrAbsent(content) {
 			switch m.Role {
 			case RoleSystem:
-				m.contentR = []byte(`""`)
+				m.setContent([]byte(`""`))
 			case RoleUser, RoleAssistant, RoleToolResult:
-				m.contentR = []byte(`[]`)
+				m.setContent([]byte(`[]`))
 			}
 		}
 		e.sysRole = m.Role == RoleSystem
 		e.msg = m
 	case "compaction":
 		if d.FirstKeptEntryID != nil {
-			e.firstKept = strings.Clone(*d.FirstKeptEntryID)
+			e.ext().firstKept = strings.Clone(*d.FirstKeptEntryID)
 		}
-		e.hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
+		e.ext().hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
 	case "branch_summary":
-		e.summaryOK = truthy(d.Summary)
+		e.ext().summaryOK = truthy(d.Summary)
 	case "context_edit":
 		if d.TargetID != nil {
-			e.targetID = strings.Clone(*d.TargetID)
+			e.ext().targetID = strings.Clone(*d.TargetID)
 		}
 		r := d.Replacement
 		if len(r) == 0 || string(r) == "null" {
-			e.replNull = true
+			e.ext().replNull = true
 		} else {
 			var rd struct {
 				Content json.RawMessage `json:"content"`
 			}
 			if json.Unmarshal(r, &rd) == nil {
-				e.replRaw = append([]byte(nil), rd.Content...)
-				e.replStr = len(rd.Content) > 0 && rd.Content[0] == '"'
+				e.ext().replRaw = append([]byte(nil), rd.Content...)
+				e.ext().replStr = len(rd.Content) > 0 && rd.Content[0] == '"'
 			}
 		}
 	}
-	b.entries = append(b.entries, e)
+	b.entries.add(e)
 	if e.id != "" {
 		b.byID[e.id] = idx // last wins, as in pi's Map
 	}
@@ -396,35 +420,35 @@ func truthy(raw []byte) bool {
 // build computes the leaf path and the context messages (pi's
 // buildSessionContext → buildContextEntries → projectContextEntry).
 func (b *builder) build() {
-	ents := b.entries
-	if len(ents) == 0 {
+	ents := &b.entries
+	if ents.len() == 0 {
 		return
 	}
 	// v1 compactions: firstKeptEntryIndex indexes pi's parsed-entries array,
 	// where the header is index 0.
-	for i := range ents {
-		if k := ents[i].fkIndex; k >= 1 && k-1 < len(ents) {
-			ents[i].firstKept = ents[k-1].id
+	for i := 0; i < ents.len(); i++ {
+		if e := ents.at(i); e.x != nil && e.x.fkIndex >= 1 && e.x.fkIndex-1 < ents.len() {
+			e.x.firstKept = ents.at(e.x.fkIndex - 1).id
 		}
 	}
-	leaf := len(ents) - 1
-	b.ctx.LeafID = ents[leaf].id
+	leaf := ents.len() - 1
+	b.ctx.LeafID = ents.at(leaf).id
 	var path []int
-	seen := map[int]bool{}
+	seen := make([]bool, ents.len())
 	for cur := leaf; ; {
 		if seen[cur] {
-			b.warn(ents[cur].line, "parent cycle at entry %q; path cut here", ents[cur].id)
+			b.warn(int(ents.at(cur).line), "parent cycle at entry %q; path cut here", ents.at(cur).id)
 			break
 		}
 		seen[cur] = true
 		path = append(path, cur)
-		p := ents[cur].parentID
+		p := ents.at(cur).parentID
 		if p == "" {
 			break
 		}
 		next, ok := b.byID[p]
 		if !ok {
-			b.warn(ents[cur].line, "entry %q has unknown parent %q; path starts here", ents[cur].id, p)
+			b.warn(int(ents.at(cur).line), "entry %q has unknown parent %q; path starts here", ents.at(cur).id, p)
 			break
 		}
 		cur = next
@@ -436,18 +460,18 @@ func (b *builder) build() {
 	// buildContextEntries: the last compaction on the path.
 	comp := -1
 	for pi, ei := range path {
-		if ents[ei].typ == "compaction" {
+		if ents.at(ei).typ == "compaction" {
 			comp = pi
 		}
 	}
 	ctxEntries := path
 	if comp >= 0 {
-		c := ents[path[comp]]
+		c := ents.at(path[comp])
 		ctxEntries = []int{path[comp]}
 		found := false
 		for i := 0; i < comp; i++ {
-			e := ents[path[i]]
-			if e.id != "" && e.id == c.firstKept {
+			e := ents.at(path[i])
+			if e.id != "" && e.id == c.extra().firstKept {
 				found = true
 			}
 			if found && !e.sysRole {
@@ -458,22 +482,22 @@ func (b *builder) build() {
 	}
 	edits := map[string]int{}
 	for _, ei := range ctxEntries {
-		if ents[ei].typ == "context_edit" {
-			edits[ents[ei].targetID] = ei
+		if ents.at(ei).typ == "context_edit" {
+			edits[ents.at(ei).extra().targetID] = ei
 		}
 	}
 	for k, ei := range ctxEntries {
-		e := &ents[ei]
+		e := ents.at(ei)
 		if e.typ == "compaction" && k > 0 {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
 		msgs := b.project(e)
 		if ed, ok := edits[e.id]; ok && e.id != "" {
-			msgs = applyEdit(msgs, &ents[ed])
+			msgs = applyEdit(msgs, ents.at(ed))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
 	}
-	b.entries = nil
+	b.entries = entryList{}
 	b.byID = nil
 }
 
@@ -486,16 +510,16 @@ func (b *builder) project(e *entry) []*Message {
 		}
 		return []*Message{e.msg}
 	case "custom_message":
-		return []*Message{{Role: RoleCustom, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{{Role: RoleCustom, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
 	case "branch_summary":
-		if !e.summaryOK {
+		if !e.extra().summaryOK {
 			return nil
 		}
-		return []*Message{{Role: RoleBranchSummary, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{{Role: RoleBranchSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
 	case "compaction":
-		sum := &Message{Role: RoleCompactionSummary, EntryID: e.id, Line: e.line, src: srcSynth, off: e.off, n: e.n}
-		if e.hasSysMsg {
-			sys := &Message{Role: RoleSystem, EntryID: e.id, Line: e.line, src: srcSystemMessage, off: e.off, n: e.n}
+		sum := &Message{Role: RoleCompactionSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}
+		if e.extra().hasSysMsg {
+			sys := &Message{Role: RoleSystem, EntryID: e.id, Line: int(e.line), src: srcSystemMessage, off: e.off, n: e.n}
 			return []*Message{sys, sum}
 		}
 		return []*Message{sum}
@@ -505,7 +529,8 @@ func (b *builder) project(e *entry) []*Message {
 
 // applyEdit is pi 1.6's projectContextEntry with a context_edit.
 func applyEdit(msgs []*Message, ed *entry) []*Message {
-	if ed.replNull {
+	edx := ed.extra()
+	if edx.replNull {
 		return nil
 	}
 	out := make([]*Message, 0, len(msgs))
@@ -513,10 +538,10 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 		switch m.Role {
 		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
 			c := *m
-			content := ed.replRaw // nil: replacement.content undefined, key dropped
-			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && ed.replStr {
+			content := edx.replRaw // nil: replacement.content undefined, key dropped
+			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && edx.replStr {
 				var s string
-				_ = json.Unmarshal(ed.replRaw, &s)
+				_ = json.Unmarshal(edx.replRaw, &s)
 				buf := []byte(`[{"type":"text","text":`)
 				buf = AppendJSString(buf, s)
 				content = append(buf, "}]"...)
@@ -524,7 +549,7 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 			if content == nil {
 				content = []byte{}
 			}
-			c.contentR = content
+			c.setContent(content)
 			c.ToolCalls = nil
 			c.TextChars, c.Images = 0, 0
 			fillContent(&c, content)
@@ -542,3 +567,25 @@ func v1ID(i int) string { return fmt.Sprintf("%08x", i) }
 
 // Source returns the random-access input the context was read from.
 func (c *Context) Source() io.ReaderAt { return c.src }
+
+// entryList stores the index in fixed-size chunks: appending never copies
+// what is stored (no doubling peaks on large sessions).
+type entryList struct {
+	chunks [][]entry
+	n      int
+}
+
+const entryChunk = 4096
+
+func (l *entryList) len() int { return l.n }
+
+func (l *entryList) at(i int) *entry { return &l.chunks[i/entryChunk][i%entryChunk] }
+
+func (l *entryList) add(e entry) {
+	if l.n%entryChunk == 0 {
+		l.chunks = append(l.chunks, make([]entry, 0, entryChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, e)
+	l.n++
+}

@@ -218,7 +218,9 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 			case "image":
 				msg.Images++
 			case "toolCall":
-				msg.ToolCalls = append(msg.ToolCalls, toolCallOf(b))
+				tc := toolCallOf(b)
+				tc.from = msg
+				msg.ToolCalls = append(msg.ToolCalls, tc)
 			}
 		}
 	}
@@ -231,16 +233,9 @@ func toolCallOf(b *blockDoc) ToolCall {
 		if json.Unmarshal(b.Arguments, &a) == nil {
 			if p, ok := a.Path.(string); ok {
 				tc.Path, tc.HasPath = p, true
-				tc.Hint = p
-			} else if p, ok := a.FilePath.(string); ok {
-				tc.Hint = p
-			}
-			if c, ok := a.Command.(string); ok && tc.Hint == "" {
-				tc.Hint = c
 			}
 		}
 	}
-	tc.Hint = oneLine(tc.Hint, 120)
 	return tc
 }
 
@@ -267,4 +262,57 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return string(b)
+}
+
+// hintOf is a short, single-line description of a call for notices: the
+// path, else file_path, else the bash command, cut to 120 chars on a
+// code-point boundary.
+func hintOf(args []byte) string {
+	var a argsDoc
+	if len(args) == 0 || args[0] != '{' || json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	h := ""
+	if p, ok := a.Path.(string); ok {
+		h = p
+	} else if p, ok := a.FilePath.(string); ok {
+		h = p
+	} else if c, ok := a.Command.(string); ok {
+		h = c
+	}
+	return oneLine(h, 120)
+}
+
+// CallHint returns a short description of call tc (its path or command) for
+// notices, re-reading the assistant message that holds it. "" when unknown.
+func (c *Context) CallHint(tc ToolCall) string {
+	if tc.from == nil {
+		return ""
+	}
+	// a direct read: the render window moves forward and must not be sent back
+	msg := make([]byte, tc.from.n)
+	if _, err := c.src.ReadAt(msg, tc.from.off); err != nil {
+		return ""
+	}
+	if tc.from.src == srcEntryMessage {
+		s, e, ok := valueRange(msg, "message")
+		if !ok {
+			return ""
+		}
+		msg = msg[s:e]
+	}
+	s, e, ok := valueRange(msg, "content")
+	if !ok {
+		return ""
+	}
+	var blocks []blockDoc
+	if json.Unmarshal(msg[s:e], &blocks) != nil {
+		return ""
+	}
+	for i := range blocks {
+		if blocks[i].Type == "toolCall" && blocks[i].ID == tc.ID {
+			return hintOf(blocks[i].Arguments)
+		}
+	}
+	return ""
 }

@@ -255,10 +255,10 @@ func scanString(b []byte, i int, ud *bool) (int, bool) {
 // line is validated, then only the routing keys are read. ok is false for
 // anything else (other entry types, unusual field types, keys with escapes,
 // invalid JSON); the caller then uses decodeLine.
-func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
+func fastMessageLine(line []byte, t *tape, d *lineDoc, md *msgDoc) (ok bool) {
 	t.reset(line)
 	if len(line) == 0 || line[skipSpace(line, 0)] != '{' || !validJSON(line, t) {
-		return nil, false
+		return false
 	}
 	var typ, id, parent, msg []byte
 	off := 0
@@ -279,19 +279,19 @@ func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
 		}
 		return true
 	}) {
-		return nil, false
+		return false
 	}
 	if string(typ) != `"message"` || len(msg) == 0 || msg[0] != '{' {
-		return nil, false
+		return false
 	}
-	d = &lineDoc{Type: "message", msgS: off, msgE: off + len(msg), tape: t}
+	*d = lineDoc{Type: "message", msgS: off, msgE: off + len(msg), tape: t}
 	if d.ID, ok = optString(id); !ok {
-		return nil, false
+		return false
 	}
 	if d.ParentID, ok = optString(parent); !ok {
-		return nil, false
+		return false
 	}
-	md := &msgDoc{}
+	*md = msgDoc{}
 	var role, callID, toolName, isErr, content, ts []byte
 	if !eachKey(msg, t, func(k, v []byte) bool {
 		switch string(k) {
@@ -310,7 +310,7 @@ func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
 		}
 		return true
 	}) {
-		return nil, false
+		return false
 	}
 	for _, f := range []struct {
 		v   []byte
@@ -318,7 +318,7 @@ func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
 	}{{role, &md.Role}, {callID, &md.ToolCallID}, {toolName, &md.ToolName}} {
 		s, ok := rawString(f.v)
 		if !ok {
-			return nil, false
+			return false
 		}
 		*f.dst = s
 	}
@@ -327,7 +327,7 @@ func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
 		md.IsError = true
 	case "", "false", "null":
 	default:
-		return nil, false
+		return false
 	}
 	md.Content = content
 	if content == nil {
@@ -337,7 +337,7 @@ func fastMessageLine(line []byte, t *tape) (d *lineDoc, ok bool) {
 		md.Timestamp = ts
 	}
 	d.Message = md
-	return d, true
+	return true
 }
 
 // optString decodes a JSON string or null into a *string (absent, null: nil).

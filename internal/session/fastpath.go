@@ -146,6 +146,9 @@ func fastBlocks(msg *Message, content []byte, tp *tape) bool {
 			if msg.Role == RoleUser && !firstText {
 				msg.Synthetic = synth
 			}
+			for k := range calls {
+				calls[k].from = msg
+			}
 			msg.ToolCalls = append(msg.ToolCalls, calls...)
 			return true
 		case ',':
@@ -288,15 +291,10 @@ func rawHasPrefix(raw []byte, prefix string) bool {
 func fastToolCall(id, name string, args []byte, tp *tape) (ToolCall, bool) {
 	tc := ToolCall{ID: id, Name: name}
 	if len(args) > 0 && args[0] == '{' {
-		var path, filePath, command []byte
+		var path []byte
 		if !eachKey(args, tp, func(k, v []byte) bool {
-			switch string(k) {
-			case "path":
+			if string(k) == "path" {
 				path = v
-			case "file_path":
-				filePath = v
-			case "command":
-				command = v
 			}
 			return true
 		}) {
@@ -310,15 +308,9 @@ func fastToolCall(id, name string, args []byte, tp *tape) (ToolCall, bool) {
 			return s, ok
 		}
 		if p, ok := str(path); ok {
-			tc.Path, tc.HasPath, tc.Hint = p, true, p
-		} else if p, ok := str(filePath); ok {
-			tc.Hint = p
-		}
-		if c, ok := str(command); ok && tc.Hint == "" {
-			tc.Hint = c
+			tc.Path, tc.HasPath = p, true
 		}
 	}
-	tc.Hint = oneLine(tc.Hint, 120)
 	return tc, true
 }
 

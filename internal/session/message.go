@@ -21,9 +21,8 @@ type ToolCall struct {
 	// Path is arguments.path when it is a JSON string (HasPath true).
 	Path    string
 	HasPath bool
-	// Hint is a short, single-line description of the call for notices:
-	// the bash command or the path, cut to 120 chars on a code-point boundary.
-	Hint string
+	// from is the assistant message holding the call (for CallHint).
+	from *Message
 }
 
 // source says where a context message's bytes come from.
@@ -65,13 +64,12 @@ type Message struct {
 	// to tell apart occurrences of a reused tool call id.
 	Timestamp string
 
-	src      source
-	off      int64
-	n        int
-	vs, ve   int    // srcEntryMessage: range of the message value in the line (ve 0: unknown)
-	synth    []byte // srcSynth
-	roleFix  string // non-empty: the role value to write instead (v2 hookMessage → custom)
-	contentR []byte // non-nil: raw JSON to write as "content" (context_edit, null content)
+	src     source
+	off     int64
+	n       int32
+	vs, ve  int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
+	roleFix bool    // v2 hookMessage: write role "custom"
+	patch   *[]byte // non-nil: raw JSON to write as "content" (context_edit, null content)
 }
 
 // NoticePrefix starts every text pruner writes in place of pruned content.
@@ -91,5 +89,22 @@ func IsSubagentNotice(text string) bool {
 // Messages pruner synthesises, checkpoints and context-edited messages are
 // not.
 func (m *Message) InEntry() (off int64, ok bool) {
-	return m.off, m.src == srcEntryMessage && m.contentR == nil && m.roleFix == ""
+	return m.off, m.src == srcEntryMessage && m.patch == nil && !m.roleFix
+}
+
+// setContent makes the message render with content c (raw JSON; empty drops
+// the key, as JSON.stringify drops undefined).
+func (m *Message) setContent(c []byte) {
+	if c == nil {
+		c = []byte{}
+	}
+	m.patch = &c
+}
+
+// contentPatch returns the replacement content, or nil.
+func (m *Message) contentPatch() []byte {
+	if m.patch == nil {
+		return nil
+	}
+	return *m.patch
 }

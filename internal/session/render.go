@@ -15,7 +15,7 @@ func (c *Context) Raw(m *Message) ([]byte, error) {
 	if c.win == nil {
 		c.win = newWindowReaderAt(c.src)
 	}
-	buf, err := c.win.slice(m.off, m.n)
+	buf, err := c.win.slice(m.off, int(m.n))
 	if err != nil {
 		return nil, fmt.Errorf("line %d: re-reading input: %w", m.Line, err)
 	}
@@ -38,7 +38,7 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 	case srcWholeLine:
 		obj = bytes.TrimSpace(line)
 	case srcEntryMessage:
-		if m.ve > 0 && m.ve <= len(line) {
+		if m.ve > 0 && int(m.ve) <= len(line) {
 			obj = line[m.vs:m.ve]
 			break
 		}
@@ -56,17 +56,21 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 	case srcSynth:
 		return appendSynth(dst, m, line), nil
 	}
-	if m.roleFix == "" && m.contentR == nil {
+	if !m.roleFix && m.patch == nil {
 		return append(dst, obj...), nil
 	}
-	return appendPatched(dst, obj, m.roleFix, m.contentR), nil
+	role := ""
+	if m.roleFix {
+		role = RoleCustom
+	}
+	return appendPatched(dst, obj, role, m.contentPatch()), nil
 }
 
 // ContentOf returns the raw JSON "content" value of message m as it will be
 // rendered (after edits), or nil when absent.
 func (c *Context) ContentOf(m *Message) ([]byte, error) {
-	if m.contentR != nil {
-		return m.contentR, nil
+	if m.patch != nil {
+		return *m.patch, nil
 	}
 	b, err := c.AppendMessage(nil, m)
 	if err != nil {
@@ -175,8 +179,8 @@ func appendSynth(dst []byte, m *Message, line []byte) []byte {
 	switch m.Role {
 	case RoleCustom:
 		field("customType", d.CustomType)
-		if m.contentR != nil {
-			field("content", m.contentR)
+		if m.patch != nil {
+			field("content", *m.patch)
 		} else if isNullOrAbsent(d.Content) {
 			field("content", []byte("[]"))
 		} else {
