@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	json "github.com/goccy/go-json"
 	"github.com/google/renameio/v2"
@@ -153,8 +154,17 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
 }
 
+// memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins):
+// the index of a 200 MB session lives in ~40 MB, and without a limit the
+// collector lets the heap grow to twice the live size.
+const memoryLimit = 90 << 20
+
 func runNow(o *NowOptions) error {
 	s := o.IO
+	if s.Env("GOMEMLIMIT") == "" {
+		old := debug.SetMemoryLimit(memoryLimit)
+		defer debug.SetMemoryLimit(old)
+	}
 	var opts prune.Options
 	enabled := !o.NoPrune
 	if enabled {
