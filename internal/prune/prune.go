@@ -54,7 +54,10 @@ func (k Kind) String() string {
 // Decision says how one message is rendered.
 type Decision struct {
 	Kind Kind
-	Call session.ToolCall // the toolCall this result answers (zero if none found)
+	// Call is the toolCall this result answers (nil for other messages; for
+	// a result whose call is not in the context, a stand-in with its id and
+	// toolName).
+	Call *session.ToolCall
 }
 
 // Plan holds one decision per context message plus the reasons counted.
@@ -88,12 +91,12 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	case len(starts) > opts.RecentTurns:
 		p.Cutoff = starts[len(starts)-opts.RecentTurns]
 	}
-	calls := map[string]session.ToolCall{} // latest call per id, in context order
+	calls := map[string]*session.ToolCall{} // latest call per id, in context order
 	for i, m := range msgs {
 		switch m.Role {
 		case session.RoleAssistant:
-			for _, c := range m.ToolCalls {
-				calls[c.ID] = c
+			for k := range m.ToolCalls {
+				calls[m.ToolCalls[k].ID] = &m.ToolCalls[k]
 			}
 			continue
 		case session.RoleToolResult:
@@ -103,7 +106,7 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		p.ToolResults++
 		call, ok := calls[m.ToolCallID]
 		if !ok {
-			call = session.ToolCall{ID: m.ToolCallID, Name: m.ToolName}
+			call = &session.ToolCall{ID: m.ToolCallID, Name: m.ToolName}
 		}
 		p.Decisions[i].Call = call
 		switch {

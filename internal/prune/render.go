@@ -122,13 +122,13 @@ func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decis
 	var nc []byte
 	switch d.Kind {
 	case Masked:
-		nc = textContent(maskNotice(m, d.Call, ctx.CallHint(d.Call)))
+		nc = textContent(maskNotice(m, *d.Call, ctx.CallHint(*d.Call)))
 	case Excerpt:
 		n := o.MaxChars / 4
 		if n > 1000 {
 			n = 1000
 		}
-		nc = textContent(excerptNotice(m, d.Call, ctx.CallHint(d.Call), textOf(content), n))
+		nc = textContent(excerptNotice(m, *d.Call, ctx.CallHint(*d.Call), textOf(content), n))
 	case ImagesMasked:
 		nc = maskImages(m, content)
 	default:

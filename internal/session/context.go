@@ -168,8 +168,8 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
-	doc  lineDoc // reused by the fast path
-	mdoc msgDoc
+	doc     lineDoc // reused by the fast path
+	mdoc    msgDoc
 	ctx     *Context
 	opts    ReadOptions
 	entries entryList
@@ -358,8 +358,10 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 			}
 		}
 		m := &Message{vs: int32(vs), ve: int32(ve), Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: int32(len(line)),
-			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError,
-			Timestamp: string(md.Timestamp)}
+			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError}
+		if m.Role == RoleToolResult {
+			m.Timestamp = string(md.Timestamp) // only results need it (notices for context input)
+		}
 		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
 			m.Role, m.roleFix = RoleCustom, true
 		}
