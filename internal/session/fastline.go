@@ -1,6 +1,9 @@
 package session
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 const (
 	lo8 = 0x0101010101010101
@@ -209,7 +212,10 @@ func scanString(b []byte, i int, ud *bool) (int, bool) {
 			w := binary.LittleEndian.Uint64(b[i:])
 			q := w ^ (0x22 * lo8)
 			s := w ^ (0x5c * lo8)
-			if ((q-lo8)&^q|(s-lo8)&^s|(w-0x20*lo8)&^w)&hi8 != 0 {
+			if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w) & hi8; m != 0 {
+				// the lowest flagged byte is exactly the first '"', '\\' or
+				// control byte (borrows only flag bytes above it)
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
