@@ -265,6 +265,10 @@ func checkSurrogates(line []byte, num int, b *builder) {
 		if i+6 > len(line) {
 			return
 		}
+		if escapedBackslash(line, i) { // `\\ud83d` is a backslash, then text "ud83d"
+			i += 2
+			continue
+		}
 		h := line[i+3] | 0x20
 		if h >= '8' && h <= '9' || h == 'a' || h == 'b' { // high surrogate
 			if i+12 <= len(line) && line[i+6] == '\\' && line[i+7] == 'u' && (line[i+8]|0x20) == 'd' {
@@ -283,6 +287,16 @@ func checkSurrogates(line []byte, num int, b *builder) {
 		}
 		i += 3
 	}
+}
+
+// escapedBackslash reports whether the backslash at line[i] is itself
+// escaped (preceded by an odd run of backslashes).
+func escapedBackslash(line []byte, i int) bool {
+	n := 0
+	for k := i - 1; k >= 0 && line[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 func indexFold(b []byte, pat string) int {

@@ -212,3 +212,27 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestSurrogateWarnings(t *testing.T) {
+	cases := []struct {
+		json string
+		want bool
+	}{
+		{`"\ud83d"`, true},        // lone high surrogate
+		{`"\udcc1"`, true},        // lone low surrogate
+		{`"\ud83d\udcc1"`, false}, // a pair (📁)
+		{`"\\ud83d"`, false},      // an escaped backslash, then the text ud83d
+		{`"\\\ud83d"`, true},      // a backslash, then a lone surrogate
+		{`"\\\\ud83d x"`, false},  // two backslashes, then text
+	}
+	for _, c := range cases {
+		ctx, _ := readString(t, hdr+msgLine("a", "", "user", c.json))
+		got := false
+		for _, w := range ctx.Warnings {
+			got = got || strings.Contains(w.Msg, "surrogate")
+		}
+		if got != c.want {
+			t.Errorf("%s: warned %v, want %v", c.json, got, c.want)
+		}
+	}
+}
