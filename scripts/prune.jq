@@ -85,7 +85,7 @@ def size_text($chars; $imgs): "\($chars) chars, ~\(($chars + 3) / 4 | floor) tok
             | ($t | .[0:1000]) as $head | ($t | .[-1000:]) as $tail
             | .content = [{type: "text", text: "[pruner: pruned \($tool) error result, head and tail kept] \($occ)\($h) · \(size_text($chars; $imgs)); recover: \($recover)\n\($head)\n[… \(($t | length) - 2000) chars omitted …]\n\($tail)"}]
           elif $chars > max_chars then
-            .content = [{type: "text", text: "[pruner: pruned \($tool) result] \($occ)\($h) · \(size_text($chars; $imgs)). Original unchanged in the session; recover: \($recover)"}]
+            .content = [{type: "text", text: "[pruner: pruned \($tool) result] \($occ)\($h) · \(size_text($chars; $imgs)); recover: \($recover)"}]
           elif $imgs > 0 then
             .content |= map(if .type == "image" then
               {type: "text", text: "[pruner: pruned \(.mimeType // "image") image] \($occ) · \(.data | length) bytes base64, ~4800 tokens; recover: \($recover)"}

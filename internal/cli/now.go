@@ -286,6 +286,10 @@ func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name st
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
+	if info.Mode().Perm()&0o200 == 0 {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is read-only; not rewriting it", name),
+			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
 	if err := renameio.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
 	}

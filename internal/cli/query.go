@@ -1,7 +1,13 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
 
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/cobra"
@@ -50,24 +56,80 @@ func runQuery(o *QueryOptions) error {
 		return err
 	}
 	defer rc.Close()
-	n := 0
-	err = session.Find(rc, func(f session.Found) bool {
+	found, err := queryReader(rc, o)
+	if err != nil {
+		if errors.Is(err, session.ErrEmpty) {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
+		}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if len(found) == 0 {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: no message matches\n", name)
+		return Findings()
+	}
+	for _, f := range found {
+		msg := f.Message
+		if isNotice(msg) && o.Input != "" && o.Input != "-" {
+			// rewritten by `now --write`: the original is in a backup beside it
+			if orig, backup := fromBackups(o, f); orig != nil {
+				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.Line, backup)
+				msg = orig
+			} else {
+				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.Line, name)
+			}
+		}
+		o.IO.Out.Write(append(msg, '\n'))
+	}
+	return nil
+}
+
+// queryReader returns the messages of r matching o.
+func queryReader(r io.Reader, o *QueryOptions) ([]session.Found, error) {
+	var out []session.Found
+	err := session.Find(r, func(f session.Found) bool {
 		switch {
 		case o.Entry != "" && f.EntryID != o.Entry:
 			return true
 		case o.Call != "" && (f.ToolCallID != o.Call || (o.TS != "" && f.Timestamp != o.TS)):
 			return true
 		}
-		n++
-		o.IO.Out.Write(append(f.Message, '\n'))
+		out = append(out, f)
 		return o.Entry == ""
 	})
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	return out, err
+}
+
+// isNotice reports whether a message's content holds a pruner notice.
+func isNotice(msg []byte) bool {
+	return bytes.Contains(msg, []byte(`"text":"`+session.NoticePrefix))
+}
+
+// fromBackups looks for the original of f in the FILE.orig-* backups that
+// `now --write` leaves, oldest first.
+func fromBackups(o *QueryOptions, f session.Found) ([]byte, string) {
+	backups, _ := filepath.Glob(o.Input + ".orig-*")
+	sort.Slice(backups, func(i, j int) bool {
+		a, _ := os.Stat(backups[i])
+		b, _ := os.Stat(backups[j])
+		return a != nil && b != nil && a.ModTime().Before(b.ModTime())
+	})
+	for _, b := range backups {
+		fh, err := os.Open(b)
+		if err != nil {
+			continue
+		}
+		var hit []byte
+		_ = session.Find(fh, func(g session.Found) bool {
+			if g.EntryID == f.EntryID && g.ToolCallID == f.ToolCallID && g.Timestamp == f.Timestamp && !isNotice(g.Message) {
+				hit = g.Message
+				return false
+			}
+			return true
+		})
+		fh.Close()
+		if hit != nil {
+			return hit, b
+		}
 	}
-	if n == 0 {
-		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: no message matches\n", name)
-		return Findings()
-	}
-	return nil
+	return nil, ""
 }

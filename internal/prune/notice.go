@@ -65,7 +65,7 @@ func maskNotice(m *session.Message, call session.ToolCall, hint string) string {
 	if hint != "" {
 		fmt.Fprintf(&b, " · %s", hint)
 	}
-	fmt.Fprintf(&b, " · %s. Original unchanged in the session; recover: %s", sizeText(m.TextChars, m.Images), recoverHint(m))
+	fmt.Fprintf(&b, " · %s; recover: %s", sizeText(m.TextChars, m.Images), recoverHint(m))
 	return b.String()
 }
 

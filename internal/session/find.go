@@ -19,7 +19,8 @@ type Found struct {
 // Find streams r (a session file or a context) and calls fn for every
 // message entry (session) or message line (context), in file order, with
 // the message's original bytes. It stops early when fn returns false. Lines
-// that do not parse are skipped. Entry ids of v1 files are the same
+// that do not parse are skipped. Errors: ErrEmpty when no line parses,
+// ErrNotSession when the first parsed line is neither a header nor a message. Entry ids of v1 files are the same
 // deterministic stand-ins Read assigns.
 func Find(r io.Reader, fn func(Found) bool) error {
 	lr := NewLineReader(r)
@@ -29,6 +30,9 @@ func Find(r io.Reader, fn func(Found) bool) error {
 	for {
 		line, num, _, err := lr.Next()
 		if err == io.EOF {
+			if kind == 0 {
+				return ErrEmpty
+			}
 			return nil
 		}
 		if err != nil {
