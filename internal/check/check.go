@@ -95,9 +95,11 @@ type Options struct {
 
 // Result is the outcome of checking one input.
 type Result struct {
-	File     string    `json:"file"`
-	Lines    int       `json:"lines"`
-	Bytes    int64     `json:"bytes"`
+	File  string `json:"file"`
+	Lines int    `json:"lines"`
+	Bytes int64  `json:"bytes"`
+	// Entries is the number of lines that parse as JSON (header included).
+	Entries  int       `json:"entries"`
 	Findings []Finding `json:"findings"`
 	// Err is an I/O error that stopped the check of this file.
 	Err error `json:"-"`
@@ -345,6 +347,7 @@ func check(lr *lineReader, name string, opts Options) Result {
 			add(badLine(raw, num, err))
 			continue
 		}
+		res.Entries++
 		if first {
 			first = false
 			if l.Type == "session" {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -121,6 +122,10 @@ func runCheck(o *CheckOptions) error {
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}
+	if len(inputs) == 0 {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("no session files (*.jsonl) found in %s", strings.Join(paths, ", ")),
+			Hint: "a directory is walked for *.jsonl files; pi keeps sessions in ~/.pi/agent/sessions"}
+	}
 	home := o.Home
 	if home == "" {
 		home = homeDir(o.IO)
@@ -163,9 +168,15 @@ func runCheck(o *CheckOptions) error {
 	var bytes int64
 	for _, r := range results {
 		bytes += r.Bytes
-		if r.Err != nil {
+		switch {
+		case r.Err != nil:
 			ioErrs++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, unwrapPathErr(r.Err))
+		case r.Entries == 0 && len(r.Findings) == 0 && (r.File == "-" || r.File == "<stdin>"):
+			ioErrs++
+			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: empty input: nothing to check\n", r.File)
+		case r.Entries == 0 && len(r.Findings) == 0:
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty file (pi treats it as no session)\n", r.File)
 		}
 	}
 	n := check.Count(results)
