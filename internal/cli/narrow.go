@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,10 @@ warning; a prompt without a tools section passes through unchanged.`,
 			default:
 				return UsageError("--report: want text, json or none, got %q", opts.Report)
 			}
+			if !opts.AllowSet && len(opts.Deny) == 0 && opts.PolicyFile == "" && len(opts.DenySkills) == 0 {
+				return &ExitErr{Code: ExitError, Err: errors.New("narrow to what? give --allow, --deny, --deny-skill or --policy"),
+					Hint: "pruner narrow prompt.txt --allow read,bash"}
+			}
 			if len(runF) > 0 && runF[0] != nil {
 				return runF[0](opts)
 			}
@@ -113,6 +118,18 @@ func narrowRun(o *NarrowOptions) error {
 		popts.Policy = pol
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
+	// a name in --allow/--deny that the prompt does not list is most likely a typo
+	listed := map[string]bool{}
+	for _, t := range rep.ToolsListed {
+		listed[t] = true
+	}
+	if len(rep.ToolsListed) > 0 {
+		for _, t := range append(append([]string{}, o.Allow...), o.Deny...) {
+			if t = strings.TrimSpace(t); t != "" && !listed[t] {
+				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %q is not a tool this prompt lists (%s)\n", name, t, strings.Join(rep.ToolsListed, ", "))
+			}
+		}
+	}
 
 	// Warnings (unrecognised layout, passthrough) are shown even with --quiet.
 	if rep.Layout == promptnarrow.LayoutPlain || rep.Layout == promptnarrow.LayoutNone {

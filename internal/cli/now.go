@@ -154,6 +154,9 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
 }
 
+// maxWarnings is how many line warnings are printed; the rest are counted.
+const maxWarnings = 20
+
 // memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins):
 // the index of a 200 MB session lives in ~40 MB, and without a limit the
 // collector lets the heap grow to twice the live size.
@@ -183,8 +186,18 @@ func runNow(o *NowOptions) error {
 	}
 	defer cleanup()
 	prog := newProgress(s, ra, o.Quiet)
+	warned := 0
+	defer func() {
+		if warned > maxWarnings {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %d more warnings not shown\n", name, warned-maxWarnings)
+		}
+	}()
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
+			warned++
+			if warned > maxWarnings {
+				return
+			}
 			prog.clear()
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 		},

@@ -159,6 +159,9 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 		}
 	}
 	if b.ctx.Kind == 0 {
+		if b.badBefore > 0 {
+			return nil, fmt.Errorf("%w: none of its %d non-blank lines is JSON (is it a JSONL file?)", ErrNotSession, b.badBefore)
+		}
 		return nil, ErrEmpty
 	}
 	if b.ctx.Kind == KindSession {
@@ -168,14 +171,15 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
-	doc     lineDoc // reused by the fast path
-	mdoc    msgDoc
-	ctx     *Context
-	opts    ReadOptions
-	entries entryList
-	byID    map[string]int
-	parsed  int // parsed entries including the header (pi's array index)
-	tape    tape
+	badBefore int     // unparseable lines before the first parsed one
+	doc       lineDoc // reused by the fast path
+	mdoc      msgDoc
+	ctx       *Context
+	opts      ReadOptions
+	entries   entryList
+	byID      map[string]int
+	parsed    int // parsed entries including the header (pi's array index)
+	tape      tape
 }
 
 func (b *builder) warn(line int, format string, a ...any) {
@@ -211,6 +215,12 @@ func (b *builder) add(line []byte, num int, off int64) error {
 	}
 	d, err := decodeLine(line)
 	if err != nil {
+		if b.ctx.Kind == 0 {
+			if bytes.IndexByte(line, 0) >= 0 {
+				return fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
+			}
+			b.badBefore++
+		}
 		b.warn(num, "%v", err)
 		return nil
 	}
