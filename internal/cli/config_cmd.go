@@ -49,13 +49,16 @@ func NewCmdConfig(s *IOStreams) *cobra.Command {
 			for _, k := range config.Keys {
 				v, ok := value(c, k)
 				if !ok {
+					if k == "protectedPathRules" {
+						fmt.Fprintf(s.Out, "%-20s %-40s # %s\n", k, "(not set)", "check/hook use --rules, ~/.pi/agent/configs/protected-paths.json or built-in defaults")
+					}
 					continue
 				}
 				b, _ := json.Marshal(v)
 				fmt.Fprintf(s.Out, "%-20s %-40s # %s\n", k, string(b), c.Sources[k])
 			}
 			if len(c.Files) == 0 {
-				fmt.Fprintln(s.Out, "# no settings file with a contextPrune key was found")
+				fmt.Fprintf(s.Out, "# no settings file with a contextPrune key was found (looked for: %s)\n", strings.Join(c.Searched, ", "))
 			} else {
 				fmt.Fprintf(s.Out, "# files: %s\n", strings.Join(c.Files, ", "))
 			}

@@ -127,9 +127,16 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 	if err != nil {
 		var fe *config.FileError
 		if errors.As(err, &fe) {
-			return nil, &ExitErr{Code: ExitError, Err: err, Hint: "fix the JSON, or point --config at another file"}
+			hint := "fix the JSON, or point --config at another file"
+			if fe.Line == 0 {
+				hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
+			}
+			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
 		}
 		return nil, &ExitErr{Code: ExitError, Err: err}
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\n", w)
 	}
 	return c, nil
 }

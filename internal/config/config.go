@@ -42,6 +42,11 @@ type Config struct {
 	Sources map[string]string `json:"-"`
 	// Files are the settings files that were read, in merge order.
 	Files []string `json:"-"`
+	// Searched are the settings files looked for (read or not).
+	Searched []string `json:"-"`
+	// Warnings are problems that do not stop the run, e.g. a key that looks
+	// like a misspelt pruner key.
+	Warnings []string `json:"-"`
 }
 
 // Keys lists the contextPrune keys pruner understands, in display order.
@@ -130,8 +135,15 @@ func toAny(s []string) []any {
 func readSettings(path string, mustExist bool) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && !mustExist {
-			return nil, nil
+		if errors.Is(err, fs.ErrNotExist) {
+			if !mustExist {
+				return nil, nil
+			}
+			return nil, &FileError{Path: path, Err: errors.New("no such file")}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
 		}
 		return nil, &FileError{Path: path, Err: err}
 	}
@@ -194,7 +206,7 @@ func Load(o Options) (*Config, error) {
 		v.SetDefault(k, val)
 		src[k] = "default"
 	}
-	var files []string
+	var files, searched, warnings []string
 	var layers []struct {
 		path string
 		obj  map[string]any
@@ -218,6 +230,7 @@ func Load(o Options) (*Config, error) {
 		if o.ProjectDir != "" {
 			paths = append(paths, filepath.Join(o.ProjectDir, ".pi", "settings.json"))
 		}
+		searched = paths
 		for _, p := range paths {
 			obj, err := readSettings(p, false)
 			if err != nil {
@@ -237,6 +250,16 @@ func Load(o Options) (*Config, error) {
 	// (each key replaced whole; arrays are never concatenated).
 	merged := map[string]any{}
 	for _, l := range layers {
+		keys := make([]string, 0, len(l.obj))
+		for k := range l.obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if near := nearKey(k); near != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: %s.%s is not a pruner key; did you mean %s?", l.path, Key, k, near))
+			}
+		}
 		for k, val := range l.obj {
 			merged[k] = val
 			src[k] = l.path
@@ -263,6 +286,8 @@ func Load(o Options) (*Config, error) {
 		case "on", "1", "true", "yes":
 			v.Set("enabled", true)
 			src["enabled"] = "env PRUNER_PRUNING"
+		default:
+			return nil, &ValueError{Key: "enabled", Source: "env PRUNER_PRUNING", Err: fmt.Errorf("want on or off, got %q", val)}
 		}
 	}
 	if o.Flags != nil {
@@ -286,7 +311,7 @@ func Load(o Options) (*Config, error) {
 			src[key] = "flag --" + name
 		}
 	}
-	c := &Config{Sources: src, Files: files}
+	c := &Config{Sources: src, Files: files, Searched: searched, Warnings: warnings}
 	var err error
 	if c.Enabled, err = getBool(v, "enabled", src); err != nil {
 		return nil, err
@@ -432,4 +457,42 @@ func getStrings(v *viper.Viper, k string, src map[string]string) ([]string, erro
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// nearKey returns the known key that k is a likely misspelling of (case
+// difference or edit distance ≤ 2), or "" when k is known or not close to
+// any key (other tools may keep their own keys under contextPrune).
+func nearKey(k string) string {
+	for _, known := range Keys {
+		if k == known {
+			return ""
+		}
+	}
+	for _, known := range Keys {
+		if strings.EqualFold(k, known) || editDistance(strings.ToLower(k), strings.ToLower(known)) <= 2 {
+			return known
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

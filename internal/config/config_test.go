@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -126,5 +127,20 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 	write(t, p, `{"contextPrune":[1]}`)
 	if _, err := Load(Options{AgentDir: agent, Getenv: env(nil)}); !errors.As(err, &fe) {
 		t.Errorf("contextPrune not an object: %v", err)
+	}
+}
+
+func TestMisspeltKeysWarn(t *testing.T) {
+	agent := t.TempDir()
+	write(t, filepath.Join(agent, "settings.json"), `{"contextPrune":{"maxRetainedCharz":10,"RecentTurnsToKeep":1,"minBatchChars":5}}`)
+	c, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Warnings) != 2 || !strings.Contains(c.Warnings[0]+c.Warnings[1], "did you mean maxRetainedChars?") {
+		t.Fatalf("warnings = %q", c.Warnings)
+	}
+	if _, err := Load(Options{AgentDir: agent, Getenv: env(map[string]string{"PRUNER_PRUNING": "banana"})}); err == nil {
+		t.Error("PRUNER_PRUNING=banana accepted")
 	}
 }
