@@ -102,6 +102,10 @@ type hookEvent struct {
 }
 
 func runHook(o *HookOptions) error {
+	if o.IO.InIsTerminal {
+		return &ExitErr{Code: ExitError, Err: errors.New("no event: pipe one tool-call event (JSON) on stdin"),
+			Hint: `echo '{"tool_name":"Read","tool_input":{"file_path":".env"},"cwd":"/tmp"}' | pruner hook`}
+	}
 	data, err := io.ReadAll(io.LimitReader(o.IO.In, maxHookEvent))
 	if err != nil {
 		return o.bad(fmt.Errorf("reading the event: %w", err))
@@ -171,7 +175,7 @@ func (o *HookOptions) deny(reason string) error {
 // --fail-closed.
 func (o *HookOptions) bad(err error) error {
 	if o.FailClosed {
-		return o.deny("pruner hook: " + err.Error() + " (--fail-closed)")
+		return o.deny("pruner: hook: " + err.Error() + " (--fail-closed)")
 	}
 	return &ExitErr{Code: ExitFindings, Err: fmt.Errorf("hook: %w (failing open; --fail-closed denies instead)", err)}
 }

@@ -14,12 +14,16 @@ import (
 // a terminal, a missing file, or a directory are usage/IO errors (exit 2)
 // with a hint.
 func openInput(s *IOStreams, arg string) (io.ReadCloser, string, error) {
+	return openInputHint(s, arg, "a session file", "pi keeps sessions in ~/.pi/agent/sessions/--<cwd>--/*.jsonl")
+}
+
+// openInputHint is openInput with the words used when no input is given.
+func openInputHint(s *IOStreams, arg, what, hint string) (io.ReadCloser, string, error) {
 	if arg == "-" || (arg == "" && !s.InIsTerminal) {
 		return io.NopCloser(s.In), "<stdin>", nil
 	}
 	if arg == "" {
-		return nil, "", &ExitErr{Code: ExitError, Err: errors.New("no input: give a session file, or - for stdin"),
-			Hint: "pi keeps sessions in ~/.pi/agent/sessions/--<cwd>--/*.jsonl"}
+		return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("no input: give %s, or - for stdin", what), Hint: hint}
 	}
 	f, err := os.Open(arg)
 	if err != nil {

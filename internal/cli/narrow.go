@@ -96,7 +96,7 @@ warning; a prompt without a tools section passes through unchanged.`,
 }
 
 func narrowRun(o *NarrowOptions) error {
-	rc, name, err := openInput(o.IO, o.Input)
+	rc, name, err := openInputHint(o.IO, o.Input, "a system prompt file", "save the prompt pi sends (e.g. from a provider request log) to a file")
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,7 +42,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &ExitErr{Code: ExitError, Err: err, Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
+		return &ExitErr{Code: ExitError, Err: cleanFlagError(err), Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
 	})
 	root.PersistentFlags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 	root.PersistentFlags().BoolP("quiet", "q", false, "no summary on stderr (warnings are still shown)")
@@ -64,7 +65,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 func Main(args []string, s *IOStreams, bi BuildInfo) int {
 	root := NewCmdRoot(s, bi)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err != nil {
 		var ee *ExitErr
 		if errors.As(err, &ee) {
@@ -75,12 +76,27 @@ func Main(args []string, s *IOStreams, bi BuildInfo) int {
 				fmt.Fprintf(s.ErrOut, "hint: %s\n", ee.Hint)
 			}
 		} else {
-			fmt.Fprintf(s.ErrOut, "pruner: %s\n", err)
-			if strings.HasPrefix(err.Error(), "unknown command") {
-				fmt.Fprintln(s.ErrOut, "hint: see 'pruner --help'")
-				return ExitError
+			// cobra's own errors (argument counts, unknown commands): usage errors
+			fmt.Fprintf(s.ErrOut, "pruner: %s\n", strings.TrimRight(err.Error(), "\n"))
+			path := "pruner"
+			if cmd != nil {
+				path = cmd.CommandPath()
 			}
+			fmt.Fprintf(s.ErrOut, "hint: see '%s --help'\n", path)
+			return ExitError
 		}
 	}
 	return ExitCode(err)
+}
+
+var strconvNoise = regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+
+// cleanFlagError drops Go's strconv details from pflag's messages:
+// `invalid argument "abc" for "--max-chars" flag: want a number`.
+func cleanFlagError(err error) error {
+	msg := err.Error()
+	if strconvNoise.MatchString(msg) {
+		return errors.New(strconvNoise.ReplaceAllString(msg, ": want a number"))
+	}
+	return err
 }
