@@ -46,7 +46,10 @@ tools a --policy fully denies. Names outside pi's built-ins are extension
 tools, never an error. The narrowed prompt goes to stdout; the report
 (layout, lines removed/added, lines kept unattributed) goes to stderr.
 An unrecognised layout falls back to dropping tool bullets only, with a
-warning; a prompt without a tools section passes through unchanged.`,
+warning; a prompt without a tools section passes through unchanged.
+
+Exit status: 0 ok, 1 --check found a tool outside the allowed set,
+2 usage or input error.`,
 		Example: `  # narrow to read and bash
   pruner narrow prompt.txt --allow read,bash > narrowed.txt
 

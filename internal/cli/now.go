@@ -56,7 +56,10 @@ calls (protectedTools names, protectedPaths globs on args.path) are never
 touched, and every toolCall keeps its result.
 
 Input is a pi session file or a context (one message per line, e.g. pruner's
-own output); - or no argument reads stdin. A one-line summary goes to stderr.`,
+own output); - or no argument reads stdin. A one-line summary goes to stderr.
+
+Exit status: 0 ok (bad lines are skipped with a warning), 2 usage, config or
+input error (missing file, directory, empty or non-JSONL input).`,
 		Example: `  # prune a session and count the messages
   pruner now ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl | wc -l
 
@@ -104,7 +107,9 @@ func NewCmdContext(s *IOStreams) *cobra.Command {
 line, byte for byte as pi's buildSessionContext (1.6) produces them: the leaf is
 the last entry, the path runs to the root, the last compaction on the path
 counts, custom_message and branch_summary become messages. v1 and v2 files are
-migrated in memory (never rewritten).`,
+migrated in memory (never rewritten).
+
+Exit status: 0 ok, 2 usage or input error.`,
 		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -30,7 +30,10 @@ func NewCmdQuery(s *IOStreams) *cobra.Command {
 		Short: "Print the original of a pruned message from the session",
 		Long: `Print original messages (JSONL) from a session file or context, as written
 there. Every notice 'pruner now' writes names the entry id (or the call id and
-timestamp) to pass here. Exit 1 when nothing matches.`,
+timestamp) to pass here. After 'pruner now --write', originals are read from
+the FILE.orig-* backups beside FILE.
+
+Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  pruner query --entry ccce329e session.jsonl | jq -r '.content[0].text'
   pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl`,
 		Args: cobra.MaximumNArgs(1),

@@ -38,6 +38,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		SilenceErrors: true,
 		Version:       bi.Version,
 	}
+	root.SetVersionTemplate(versionLine(bi) + "\n")
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)

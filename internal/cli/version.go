@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -14,8 +16,41 @@ func NewCmdVersion(s *IOStreams, bi BuildInfo) *cobra.Command {
 		Short: "Print pruner's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(s.Out, "pruner %s (commit %s, built %s, %s)\n", bi.Version, bi.Commit, bi.Date, runtime.Version())
+			fmt.Fprintln(s.Out, versionLine(bi))
 			return nil
 		},
 	}
+}
+
+// versionLine is "pruner VERSION (commit C, built D, goX)". Values not set by
+// -ldflags come from the build info Go embeds (module version, VCS revision
+// and time of a `go build` in a git checkout).
+func versionLine(bi BuildInfo) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if bi.Version == "" || bi.Version == "dev" {
+			if v := info.Main.Version; v != "" && v != "(devel)" {
+				bi.Version = v
+			}
+		}
+		for _, st := range info.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				if bi.Commit == "" || bi.Commit == "none" {
+					bi.Commit = st.Value
+					if len(bi.Commit) > 12 {
+						bi.Commit = bi.Commit[:12]
+					}
+				}
+			case "vcs.time":
+				if bi.Date == "" || bi.Date == "unknown" {
+					bi.Date = st.Value
+				}
+			case "vcs.modified":
+				if st.Value == "true" && !strings.HasSuffix(bi.Commit, "-dirty") && bi.Commit != "none" {
+					bi.Commit += "-dirty"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("pruner %s (commit %s, built %s, %s)", bi.Version, bi.Commit, bi.Date, runtime.Version())
 }

@@ -2,6 +2,7 @@ package protect
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -94,6 +95,7 @@ type rawEntry = map[string]json.RawMessage
 // entry that is not an object, has no `path`, no `deny`, the old `ops` key,
 // an unknown key, an unknown op, or a path that is not a valid glob.
 func ParseRules(data []byte, source string) (*Rules, error) {
+	orig := data
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: empty rules", source)
@@ -103,12 +105,12 @@ func ParseRules(data []byte, source string) (*Rules, error) {
 	if data[0] == '[' {
 		listName = "protectedPathRules"
 		if err := json.Unmarshal(data, &list); err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
+			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
 		}
 	} else {
 		var top map[string]json.RawMessage
 		if err := json.Unmarshal(data, &top); err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
+			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
 		}
 		for k := range top {
 			if k != "paths" && !strings.HasPrefix(k, "_") {
@@ -215,4 +217,22 @@ func (r *Rules) MarshalJSON() ([]byte, error) {
 		out.Paths = append(out.Paths, ent{Path: e.Path, Deny: d})
 	}
 	return json.Marshal(out)
+}
+
+// jsonPos returns ":line:col" of the first syntax error in data (1-based),
+// or "" when encoding/json cannot place it.
+func jsonPos(data []byte) string {
+	var v any
+	err := stdjson.Unmarshal(data, &v)
+	var se *stdjson.SyntaxError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	off := int(se.Offset)
+	if off > len(data) {
+		off = len(data)
+	}
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf(":%d:%d", line, col)
 }

@@ -49,6 +49,12 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 	st := Stats{Messages: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
 	if plan != nil {
 		st.ToolResults, st.Protected, st.Recent = plan.ToolResults, plan.Protected, plan.Recent
+	} else {
+		for _, m := range ctx.Messages {
+			if m.Role == session.RoleToolResult {
+				st.ToolResults++
+			}
+		}
 	}
 	var buf, orig []byte
 	var err error
@@ -67,7 +73,7 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			n := int64(session.RuneCount(buf))
 			st.CharsBefore += n
 			st.CharsAfter += n
-			st.BytesBefore += int64(len(buf))
+			st.BytesBefore += int64(len(buf)) + 1
 		} else {
 			orig, err = ctx.AppendMessage(orig[:0], m)
 			if err != nil {
@@ -173,6 +179,10 @@ func valueRangeContent(obj []byte) (int, int, bool) {
 
 // FormatSummary is the one-line human summary printed on stderr.
 func FormatSummary(st Stats) string {
-	return fmt.Sprintf("pruner: %d messages, %d of %d tool results pruned (%d protected, %d recent); %d → %d chars, ~%d → ~%d tokens (-%.1f%%)",
-		st.Messages, st.Pruned, st.ToolResults, st.Protected, st.Recent, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, st.SavedPercent())
+	saved := fmt.Sprintf("-%.1f%%", st.SavedPercent())
+	if st.CharsBefore == st.CharsAfter {
+		saved = "unchanged"
+	}
+	return fmt.Sprintf("pruner: %d messages, %d of %d tool results pruned (%d protected, %d recent); %d → %d chars, ~%d → ~%d tokens (%s)",
+		st.Messages, st.Pruned, st.ToolResults, st.Protected, st.Recent, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
 }

@@ -523,6 +523,14 @@ func (b *builder) build() {
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
 	}
+	if len(b.ctx.Messages) == 0 {
+		l := ents.at(leaf)
+		why := ""
+		if l.id == "" {
+			why = " and no id"
+		}
+		b.warn(int(l.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", l.typ, why)
+	}
 	b.entries = entryList{}
 	b.byID = nil
 }
