@@ -45,8 +45,6 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitErr{Code: ExitError, Err: cleanFlagError(err), Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
 	})
-	root.PersistentFlags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
-	root.PersistentFlags().BoolP("quiet", "q", false, "no summary on stderr (warnings are still shown)")
 
 	root.AddCommand(
 		NewCmdNow(s),
@@ -57,6 +55,17 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		NewCmdCheck(s), NewCmdHook(s),
 		NewCmdVersion(s, bi),
 	)
+	// --config and -q only where they mean something
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "now", "config", "check", "hook":
+			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
+		}
+		switch c.Name() {
+		case "now", "check", "narrow":
+			c.Flags().BoolP("quiet", "q", false, "no summary on stderr (warnings are still shown)")
+		}
+	}
 	return root
 }
 
