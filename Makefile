@@ -8,11 +8,13 @@ LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-pars
 help: ## list targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
-build: ## build ./pruner
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o pruner ./cmd/pruner
+# CGO_ENABLED=0: a static binary starts ~2 ms faster (no dynamic loader), which
+# matters for `pruner hook`, run once per tool call.
+build: ## build ./pruner (static)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o pruner ./cmd/pruner
 
-install: ## go install pruner
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
+install: ## go install pruner (static)
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
 
 test: lint unit fuzz-short ## the full suite: vet + gofmt, every test, each fuzz target briefly
 

@@ -7,12 +7,12 @@ PROTECT_SESSIONS  ?= 1000
 
 ## bench-hook: whole-process `pruner hook` latency (p50/p90/p99)
 bench-hook:
-	go build -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
+	CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
 	go run ./scripts/protect/benchhook -bin $(PROTECT_BENCH_DIR)/pruner -n 300
 
 ## bench-check: `pruner check` throughput over generated sessions, 1 vs 2 workers
 bench-check:
-	go build -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
+	CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o $(PROTECT_BENCH_DIR)/pruner ./cmd/pruner
 	rm -rf $(PROTECT_BENCH_DIR)/sessions
 	go run ./scripts/protect/gensessions -n $(PROTECT_SESSIONS) -out $(PROTECT_BENCH_DIR)/sessions
 	for j in 1 2; do $(PROTECT_BENCH_DIR)/pruner check --exit-zero --jobs $$j $(PROTECT_BENCH_DIR)/sessions > /dev/null; done
