@@ -16,10 +16,10 @@ build: ## build ./pruner (static)
 install: ## go install pruner (static)
 	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
 
-test: lint unit fuzz-short ## the full suite: vet + gofmt, every test, each fuzz target briefly
+test: lint fuzz-short unit ## the full suite: gofmt + vet, each fuzz target briefly, every test
 
-unit: ## go test ./...
-	$(GO) test -count=1 ./...
+unit: ## every test once, closing with "unit: N passed, M failed"
+	./scripts/unit.sh
 
 fuzz-short: ## run every fuzz target for FUZZTIME (default 5s)
 	./scripts/fuzz-short.sh $(FUZZTIME)
