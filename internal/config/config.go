@@ -114,8 +114,8 @@ func DefaultAgentDir(getenv func(string) string) string {
 func defaults() map[string]any {
 	return map[string]any{
 		"enabled":           true,
-		"protectedTools":    toAny(protect.DefaultProtectedTools),
-		"protectedPaths":    toAny(protect.DefaultProtectedPaths),
+		"protectedTools":    toAny(protect.DefaultProtectedTools()),
+		"protectedPaths":    toAny(protect.DefaultProtectedPaths()),
 		"recentTurnsToKeep": float64(prune.DefaultRecentTurns),
 		"maxRetainedChars":  float64(prune.DefaultMaxChars),
 	}

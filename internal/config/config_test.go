@@ -30,7 +30,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !c.Enabled || c.RecentTurnsToKeep != 2 || c.MaxRetainedChars != 4000 ||
-		!reflect.DeepEqual(c.ProtectedPaths, protect.DefaultProtectedPaths) || !reflect.DeepEqual(c.ProtectedTools, protect.DefaultProtectedTools) {
+		!reflect.DeepEqual(c.ProtectedPaths, protect.DefaultProtectedPaths()) || !reflect.DeepEqual(c.ProtectedTools, protect.DefaultProtectedTools()) {
 		t.Fatalf("defaults: %+v", c)
 	}
 	if c.Sources["maxRetainedChars"] != "default" || len(c.Files) != 0 {

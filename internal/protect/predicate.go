@@ -10,15 +10,19 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// DefaultProtectedPaths is the default protectedPaths list: skill bodies and
-// their sibling reference files are standing instructions, never data.
-var DefaultProtectedPaths = []string{"**/skills/**/*.md"}
+// DefaultProtectedPaths returns the default protectedPaths list (a fresh
+// copy): skill bodies and their sibling reference files are standing
+// instructions, never data.
+func DefaultProtectedPaths() []string { return []string{"**/skills/**/*.md"} }
 
-// DefaultProtectedTools are tool names (globs) whose results are never
-// pruned: orchestration and memory tools whose output is state, not data.
-var DefaultProtectedTools = []string{
-	"subagent_run", "subagent_result", "subagent_status",
-	"gentle_review*", "mem_*", "todo", "ask_user_*",
+// DefaultProtectedTools returns the tool names (globs) whose results are
+// never pruned by default (a fresh copy): orchestration and memory tools whose
+// output is state, not data.
+func DefaultProtectedTools() []string {
+	return []string{
+		"subagent_run", "subagent_result", "subagent_status",
+		"gentle_review*", "mem_*", "todo", "ask_user_*",
+	}
 }
 
 // Predicate is the pruning protection predicate. The zero value protects

@@ -49,7 +49,7 @@ func TestPathGlobContract(t *testing.T) {
 }
 
 func TestPredicate(t *testing.T) {
-	p, err := NewPredicate([]string{"mem_*", "ask_user_*", "todo"}, DefaultProtectedPaths)
+	p, err := NewPredicate([]string{"mem_*", "ask_user_*", "todo"}, DefaultProtectedPaths())
 	if err != nil {
 		t.Fatal(err)
 	}

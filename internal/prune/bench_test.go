@@ -40,7 +40,7 @@ func benchSetup(b *testing.B) ([]byte, prune.Options) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := protect.NewPredicate(protect.DefaultProtectedTools, protect.DefaultProtectedPaths)
+	p, err := protect.NewPredicate(protect.DefaultProtectedTools(), protect.DefaultProtectedPaths())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -150,7 +150,7 @@ func hasNotice(m pairMsg) bool {
 // TestGolden compares `now` with default settings on every session against
 // testdata/golden/now/*.jsonl (regenerate with go test ./internal/prune -update).
 func TestGolden(t *testing.T) {
-	pred, _ := protect.NewPredicate(protect.DefaultProtectedTools, protect.DefaultProtectedPaths)
+	pred, _ := protect.NewPredicate(protect.DefaultProtectedTools(), protect.DefaultProtectedPaths())
 	opts := prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: pred}
 	for _, path := range allSessions(t) {
 		base := strings.TrimSuffix(filepath.Base(path), ".jsonl")

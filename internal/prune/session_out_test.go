@@ -16,7 +16,7 @@ import (
 // sends what `pruner now` prints); every line not pruned is byte-identical;
 // rewriting again changes nothing.
 func TestSessionOutput(t *testing.T) {
-	pred, _ := protect.NewPredicate(protect.DefaultProtectedTools, protect.DefaultProtectedPaths)
+	pred, _ := protect.NewPredicate(protect.DefaultProtectedTools(), protect.DefaultProtectedPaths())
 	opts := prune.Options{RecentTurns: 1, MaxChars: 500, Protect: pred}
 	for _, path := range allSessions(t) {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
