@@ -214,6 +214,7 @@ func runNow(o *NowOptions) error {
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 		},
 		OnProgress: prog.update,
+		SizeHint:   sizeOf(ra),
 	})
 	prog.clear()
 	if err != nil {
@@ -250,7 +251,7 @@ func runNow(o *NowOptions) error {
 	if o.Session {
 		st, err = prune.RenderSession(out, ctx, plan, ctx.Bytes)
 	} else {
-		st, err = prune.Render(out, ctx, plan)
+		st, err = prune.RenderWith(out, ctx, plan, prune.RenderOptions{NoChars: o.Quiet && !o.StatsJSON})
 	}
 	if err == nil {
 		err = out.Flush()
@@ -367,4 +368,14 @@ func (p *progress) clear() {
 		fmt.Fprint(p.s.ErrOut, "\r\033[K")
 		p.shown = false
 	}
+}
+
+// sizeOf returns the size of a file input, 0 when unknown (stdin).
+func sizeOf(ra io.ReaderAt) int64 {
+	if f, ok := ra.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return 0
 }

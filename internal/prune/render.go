@@ -46,6 +46,22 @@ func (s Stats) SavedPercent() float64 {
 // plan (nil: no pruning). Kept messages are copied byte for byte from the
 // input. It returns the stats and the first I/O error.
 func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
+	return RenderWith(w, ctx, plan, RenderOptions{})
+}
+
+// RenderOptions tune RenderWith.
+type RenderOptions struct {
+	// NoChars skips counting chars for Stats (CharsBefore/After and tokens
+	// stay 0): a run whose summary is not shown need not pay for it.
+	NoChars bool
+}
+
+// RenderWith is Render with options.
+func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions) (Stats, error) {
+	runes := session.RuneCount
+	if ro.NoChars {
+		runes = func([]byte) int { return 0 }
+	}
 	st := Stats{Messages: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
 	if plan != nil {
 		st.ToolResults, st.Protected, st.Recent = plan.ToolResults, plan.Protected, plan.Recent
@@ -70,7 +86,7 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			if err != nil {
 				return st, err
 			}
-			n := int64(session.RuneCount(buf))
+			n := int64(runes(buf))
 			st.CharsBefore += n
 			st.CharsAfter += n
 			st.BytesBefore += int64(len(buf)) + 1
@@ -79,19 +95,21 @@ func Render(w io.Writer, ctx *session.Context, plan *Plan) (Stats, error) {
 			if err != nil {
 				return st, err
 			}
-			st.CharsBefore += int64(session.RuneCount(orig))
-			st.BytesBefore += int64(len(orig))
+			st.BytesBefore += int64(len(orig)) + 1
 			buf, err = prunedMessage(buf, ctx, m, d, orig, plan.Opts)
 			if err != nil {
 				return st, err
 			}
-			after := int64(session.RuneCount(buf))
-			if after >= int64(session.RuneCount(orig)) {
+			before, after := int64(session.RuneCount(orig)), int64(session.RuneCount(buf))
+			if after >= before {
 				// a notice longer than what it replaces saves nothing: keep the original
 				buf = append(buf[:0], orig...)
-				after = int64(session.RuneCount(orig))
+				after = before
 			}
-			st.CharsAfter += after
+			if !ro.NoChars {
+				st.CharsBefore += before
+				st.CharsAfter += after
+			}
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++
 				if st.FirstChanged < 0 {

@@ -129,6 +129,9 @@ type ReadOptions struct {
 	// OnProgress, when set, is called with the bytes read so far, about every
 	// 16 MiB (for a progress display on long inputs).
 	OnProgress func(bytesRead int64)
+	// SizeHint is the input size in bytes when known (0 if not), used to
+	// size the index up front.
+	SizeHint int64
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
@@ -139,7 +142,11 @@ type ReadOptions struct {
 // the first parsed line is neither a session header nor a message; I/O errors
 // from r.
 func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
-	b := &builder{ctx: &Context{src: src}, opts: opts, byID: map[string]int{}}
+	hint := 0
+	if opts.SizeHint > 0 {
+		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
+	}
+	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[string]int, hint)}
 	lr := NewLineReader(r)
 	for {
 		line, num, off, err := lr.Next()
