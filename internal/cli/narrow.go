@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,6 +108,9 @@ func narrowRun(o *NarrowOptions) error {
 	rc.Close()
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: binary data (NUL bytes), not a system prompt", name)}
 	}
 	popts := promptnarrow.Options{Allow: o.Allow, AllowSet: o.AllowSet, Deny: o.Deny, DenySkills: o.DenySkills}
 	if o.PolicyFile != "" {
