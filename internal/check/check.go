@@ -6,7 +6,6 @@
 package check
 
 import (
-	"bufio"
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
@@ -23,6 +22,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/session"
 )
 
 // Kind is a finding kind; each is one SARIF rule.
@@ -164,7 +164,7 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lr := newLineReader(nil) // one read buffer per worker
+			lr := session.NewLineReaderSize(nil, 256<<10) // one read buffer per worker
 			for i := range jobs {
 				results[i] = checkInput(inputs[i], stdin, opts, lr)
 				if opts.Progress != nil {
@@ -184,9 +184,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	return results
 }
 
-func checkInput(name string, stdin io.Reader, opts Options, lr *lineReader) Result {
+func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	if name == "-" {
-		lr.reset(stdin)
+		lr.Reset(stdin)
 		return check(lr, "<stdin>", opts)
 	}
 	f, err := os.Open(name)
@@ -194,58 +194,8 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *lineReader) Resu
 		return Result{File: name, Err: err}
 	}
 	defer f.Close()
-	lr.reset(f)
+	lr.Reset(f)
 	return check(lr, name, opts)
-}
-
-// lineReader frames JSONL lines of any length, reusing its buffers across
-// files.
-type lineReader struct {
-	br   *bufio.Reader
-	buf  []byte
-	line int
-	off  int64
-}
-
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 256<<10)}
-}
-
-func (lr *lineReader) reset(r io.Reader) {
-	lr.br.Reset(r)
-	lr.line, lr.off = 0, 0
-	if cap(lr.buf) > 8<<20 {
-		lr.buf = nil // do not pin one huge line's buffer
-	}
-}
-
-// next returns the next line without "\n", its 1-based number and start
-// offset; io.EOF at the end (a last line without "\n" is returned first).
-func (lr *lineReader) next() ([]byte, int, int64, error) {
-	start := lr.off
-	frag, err := lr.br.ReadSlice('\n')
-	if err == nil {
-		lr.off += int64(len(frag))
-		lr.line++
-		return frag[:len(frag)-1], lr.line, start, nil
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) && len(frag) == 0 {
-		return nil, lr.line, start, err
-	}
-	lr.buf = append(lr.buf[:0], frag...)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		frag, err = lr.br.ReadSlice('\n')
-		lr.buf = append(lr.buf, frag...)
-	}
-	lr.off += int64(len(lr.buf))
-	lr.line++
-	if err == nil {
-		return lr.buf[:len(lr.buf)-1], lr.line, start, nil
-	}
-	if errors.Is(err, io.EOF) {
-		return lr.buf, lr.line, start, nil
-	}
-	return nil, lr.line, start, err
 }
 
 // line is the part of a session line the checker decodes.
@@ -295,10 +245,10 @@ func (b *blocks) UnmarshalJSON(data []byte) error {
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
-	return check(newLineReader(r), name, opts)
+	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
 }
 
-func check(lr *lineReader, name string, opts Options) Result {
+func check(lr *session.LineReader, name string, opts Options) Result {
 	res := Result{File: name}
 	var (
 		matcher   *protect.Matcher
@@ -329,7 +279,7 @@ func check(lr *lineReader, name string, opts Options) Result {
 		rules = protect.DefaultRules()
 	}
 	for {
-		raw, num, off, err := lr.next()
+		raw, num, off, err := lr.Next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				res.Err = err

@@ -75,15 +75,7 @@ input error (missing file, directory, empty or non-JSONL input).`,
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				o.Input = args[0]
-			}
-			o.cmd = cmd
-			o.Quiet, _ = cmd.Flags().GetBool("quiet")
-			o.Config, _ = cmd.Flags().GetString("config")
-			return runNow(o)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.NoPrune, "no-prune", false, "print the context unpruned (same as 'pruner context')")
@@ -112,15 +104,7 @@ migrated in memory (never rewritten).
 Exit status: 0 ok, 2 usage or input error.`,
 		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
 		Args:    cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				o.Input = args[0]
-			}
-			o.cmd = cmd
-			o.Quiet, _ = cmd.Flags().GetBool("quiet")
-			o.Config, _ = cmd.Flags().GetString("config")
-			return runNow(o)
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }
 
@@ -173,6 +157,17 @@ const maxWarnings = 20
 // the index of a 200 MB session lives in ~40 MB, and without a limit the
 // collector lets the heap grow to twice the live size.
 const memoryLimit = 90 << 20
+
+// run fills o from the command line and runs it.
+func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		o.Input = args[0]
+	}
+	o.cmd = cmd
+	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
+	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
+	return runNow(o)
+}
 
 func runNow(o *NowOptions) error {
 	s := o.IO

@@ -17,8 +17,22 @@ type LineReader struct {
 }
 
 // NewLineReader wraps r with a 1 MiB read buffer.
-func NewLineReader(r io.Reader) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 1<<20)}
+func NewLineReader(r io.Reader) *LineReader { return NewLineReaderSize(r, 1<<20) }
+
+// NewLineReaderSize wraps r with a read buffer of size bytes (lines may
+// still be longer).
+func NewLineReaderSize(r io.Reader, size int) *LineReader {
+	return &LineReader{r: bufio.NewReaderSize(r, size)}
+}
+
+// Reset makes lr read from r from the start (line 1, offset 0), keeping its
+// buffers; a buffer grown past 8 MiB for one huge line is dropped.
+func (lr *LineReader) Reset(r io.Reader) {
+	lr.r.Reset(r)
+	lr.line, lr.off = 0, 0
+	if cap(lr.buf) > 8<<20 {
+		lr.buf = nil
+	}
 }
 
 // Next returns the next line without its trailing "\n", its 1-based number
