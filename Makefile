@@ -24,9 +24,10 @@ unit: ## every test once, closing with "unit: N passed, M failed"
 fuzz-short: ## run every fuzz target for FUZZTIME (default 5s)
 	./scripts/fuzz-short.sh $(FUZZTIME)
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet, go.mod tidy
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 golden: ## rewrite golden files after an intended output change
 	$(GO) test ./internal/prune -run Golden -update
