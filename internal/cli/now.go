@@ -117,8 +117,11 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 		var fe *config.FileError
 		if errors.As(err, &fe) {
 			hint := "fix the JSON, or point --config at another file"
-			if fe.Line == 0 {
+			switch {
+			case fe.Line == 0 && path != "":
 				hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
+			case fe.Line == 0:
+				hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
 			}
 			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
 		}

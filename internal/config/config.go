@@ -163,6 +163,12 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 	}
 	raw, ok := top[Key]
 	if !ok || raw == nil {
+		for k := range top {
+			if strings.EqualFold(k, Key) {
+				l, c := keyLine(data, k)
+				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key)}
+			}
+		}
 		return nil, nil
 	}
 	obj, ok := raw.(map[string]any)
@@ -258,6 +264,8 @@ func Load(o Options) (*Config, error) {
 		for _, k := range keys {
 			if near := nearKey(k); near != "" {
 				warnings = append(warnings, fmt.Sprintf("%s: %s.%s is not a pruner key; did you mean %s?", l.path, Key, k, near))
+			} else if !isKey(k) && !sharedKeys[k] {
+				warnings = append(warnings, fmt.Sprintf("%s: %s.%s is not a pruner key (ignored; known: %s)", l.path, Key, k, strings.Join(Keys, ", ")))
 			}
 		}
 		for k, val := range l.obj {
@@ -330,11 +338,14 @@ func Load(o Options) (*Config, error) {
 	}
 	if raw, ok := merged["protectedPathRules"]; ok && raw != nil {
 		c.ProtectedPathRules, _ = json.Marshal(raw)
+		if _, err := protect.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
+			return nil, &RulesError{Err: err}
+		}
 	}
 	if _, err := c.Predicate(); err != nil {
 		var pe *protect.PatternError
 		if errors.As(err, &pe) {
-			return nil, &ValueError{Key: pe.Key, Source: src[pe.Key], Err: err}
+			return nil, &ValueError{Key: fmt.Sprintf("%s[%d]", pe.Key, pe.Index), Source: src[pe.Key], Err: fmt.Errorf("invalid glob %q", pe.Pattern)}
 		}
 		return nil, err
 	}
@@ -354,6 +365,13 @@ func (c *Config) PruneOptions() (prune.Options, error) {
 	}
 	return prune.Options{RecentTurns: c.RecentTurnsToKeep, MaxChars: c.MaxRetainedChars, Protect: p}, nil
 }
+
+// RulesError is an invalid contextPrune.protectedPathRules list (the error
+// names the file and the entry).
+type RulesError struct{ Err error }
+
+func (e *RulesError) Error() string { return e.Err.Error() }
+func (e *RulesError) Unwrap() error { return e.Err }
 
 // ValueError is a key with a bad type or value.
 type ValueError struct {
@@ -420,7 +438,7 @@ func getBool(v *viper.Viper, k string, src map[string]string) (bool, error) {
 	case bool:
 		return x, nil
 	}
-	return false, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want true or false, got %v", v.Get(k))}
+	return false, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want true or false, got %s", show(v.Get(k)))}
 }
 
 func getInt(v *viper.Viper, k string, src map[string]string) (int, error) {
@@ -431,7 +449,7 @@ func getInt(v *viper.Viper, k string, src map[string]string) (int, error) {
 	case int:
 		n = float64(x)
 	default:
-		return 0, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a whole number ≥ 0, got %v", v.Get(k))}
+		return 0, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a whole number ≥ 0, got %s", show(v.Get(k)))}
 	}
 	if n < 0 || n != float64(int(n)) {
 		return 0, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a whole number ≥ 0, got %v", n)}
@@ -446,17 +464,37 @@ func getStrings(v *viper.Viper, k string, src map[string]string) ([]string, erro
 		if s, ok := raw.([]string); ok {
 			return s, nil
 		}
-		return nil, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a list of strings, got %v", raw)}
+		return nil, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a list of strings, got %s", show(raw))}
 	}
 	out := make([]string, 0, len(list))
 	for i, x := range list {
 		s, ok := x.(string)
 		if !ok {
-			return nil, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("item %d: want a string, got %v", i, x)}
+			return nil, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("item %d: want a string, got %s", i, show(x))}
 		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// sharedKeys are keys pi-context-prune keeps under the same contextPrune
+// object; they are not pruner's, but not mistakes either.
+var sharedKeys = map[string]bool{
+	"showPruneStatusLine": true, "summarizerModel": true, "summarizerThinking": true,
+	"summarizerIdleTimeoutMs": true, "summarizerMaxTimeoutMs": true, "pruneOn": true, "batchingMode": true,
+	"quietOversizedSkips": true, "minBatchChars": true, "recoveryGraceTurns": true, "dedupByContentHash": true,
+	"autoBudgetThreshold": true, "budgetTurnDelta": true, "spillThreshold": true, "spillPreviewBytes": true,
+	"chainCompression": true, "purgeErrors": true, "thinkingStrip": true, "remindUnprunedCount": true,
+	"frontierGapThresholdTokens": true, "maxImagesPerRequest": true,
+}
+
+func isKey(k string) bool {
+	for _, known := range Keys {
+		if k == known {
+			return true
+		}
+	}
+	return false
 }
 
 // nearKey returns the known key that k is a likely misspelling of (case
@@ -495,4 +533,17 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// show prints a config value for an error: strings quoted (so "3" is not
+// mistaken for 3), others as JSON.
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
