@@ -44,6 +44,9 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 			if (o.Entry == "") == (o.Call == "") {
 				return UsageError("give exactly one of --entry or --call")
 			}
+			if o.TS != "" && o.Call == "" {
+				return UsageError("--ts picks one occurrence of a --call id; it does not go with --entry")
+			}
 			return runQuery(o)
 		},
 	}
@@ -61,13 +64,20 @@ func runQuery(o *QueryOptions) error {
 	defer rc.Close()
 	found, err := queryReader(rc, o)
 	if err != nil {
-		if errors.Is(err, session.ErrEmpty) {
+		switch {
+		case errors.Is(err, session.ErrEmpty):
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
+		case errors.Is(err, session.ErrNotSession):
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
+				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
 		}
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if len(found) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: no message matches\n", name)
+		if o.Entry != "" {
+			fmt.Fprintln(o.IO.ErrOut, "hint: entry ids are in the session file; a context (pruner now output) has none: query the session, or use --call ID --ts TS")
+		}
 		return Findings()
 	}
 	for _, f := range found {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 
 	json "github.com/goccy/go-json"
@@ -27,10 +28,14 @@ func Find(r io.Reader, fn func(Found) bool) error {
 	kind := Kind(0)
 	v1 := false
 	parsed := 0
+	bad := 0 // unparseable lines before the first parsed one
 	for {
 		line, num, _, err := lr.Next()
 		if err == io.EOF {
 			if kind == 0 {
+				if bad > 0 {
+					return fmt.Errorf("%w: none of its %d non-blank lines is JSON (is it a JSONL file?)", ErrNotSession, bad)
+				}
 				return ErrEmpty
 			}
 			return nil
@@ -54,6 +59,15 @@ func Find(r io.Reader, fn func(Found) bool) error {
 			Timestamp  json.RawMessage `json:"timestamp"`
 		}
 		if json.Unmarshal(line, &d) != nil {
+			if kind == 0 {
+				if bytes.IndexByte(line, 0) >= 0 {
+					return fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
+				}
+				if json.Valid(line) {
+					return fmt.Errorf("line %d: %w: expected a session header ({\"type\":\"session\",\"id\":…}) or a message ({\"role\":…}) as the first line", num, ErrNotSession)
+				}
+				bad++
+			}
 			continue
 		}
 		if kind == 0 {
@@ -64,7 +78,7 @@ func Find(r io.Reader, fn func(Found) bool) error {
 			case d.Role != nil:
 				kind = KindContext
 			default:
-				return ErrNotSession
+				return fmt.Errorf("line %d: %w: expected a session header ({\"type\":\"session\",\"id\":…}) or a message ({\"role\":…}) as the first line", num, ErrNotSession)
 			}
 		}
 		f := Found{Line: num}
