@@ -460,11 +460,10 @@ func badLine(raw []byte, num int, err error) Finding {
 				Message: fmt.Sprintf("two JSON objects joined on one line (%d + %d bytes); pi drops both", len(first), len(second))}
 		}
 	}
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
+	if stdjson.Valid(raw) {
+		return Finding{Line: num, Kind: KindBadLine, Message: "line is JSON but not an object (not a pi entry)"}
 	}
-	return Finding{Line: num, Kind: KindBadLine, Message: "line is not valid JSON: " + msg}
+	return Finding{Line: num, Kind: KindBadLine, Message: "line is not valid JSON (pi skips it)"}
 }
 
 // cycles reports each parent cycle once, at the line of its first entry in

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,7 +113,13 @@ func runHook(o *HookOptions) error {
 	}
 	var ev hookEvent
 	if err := json.Unmarshal(bytes.TrimSpace(data), &ev); err != nil {
-		return o.bad(fmt.Errorf("event is not a JSON object: %v", firstLine(err.Error())))
+		what := "not valid JSON"
+		if len(bytes.TrimSpace(data)) == 0 {
+			what = "empty"
+		} else if stdjson.Valid(bytes.TrimSpace(data)) {
+			what = "JSON, but not an event object"
+		}
+		return o.bad(fmt.Errorf("the event on stdin is %s (want Claude Code's PreToolUse payload or pi's tool_call event)", what))
 	}
 	var call protect.Call
 	cwd := ""

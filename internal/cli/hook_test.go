@@ -152,7 +152,7 @@ func TestHookEventShapes(t *testing.T) {
 		{"pi unknown tool with path", `{"toolName":"mcp_read","input":{"file_path":".env"}}`, []string{"--cwd", "/r"}, 2, `rule ".env"`},
 		{"pi event cwd fallback", `{"toolName":"read","input":{"path":"x"},"cwd":"/r/.git"}`, nil, 2, `rule ".git/"`},
 		{"no input", `{"toolName":"read"}`, nil, 0, ""},
-		{"not an object", `[1,2]`, nil, 1, "not a JSON object"},
+		{"not an object", `[1,2]`, nil, 1, "but not an event object"},
 		{"bad tool_input", `{"tool_name":"Read","tool_input":"x"}`, nil, 1, "failing open"},
 		{"empty", ``, nil, 1, "failing open"},
 		{"bad format", `{}`, []string{"--format", "xml"}, 2, "want text or json"},
