@@ -60,7 +60,10 @@ Code's own permission prompts); both exit 0.
 
 An event that is not JSON or has neither shape exits 1 (fail open: Claude
 Code shows the error and runs the tool) unless --fail-closed, which denies.
-A bash command that does not parse, or rules that do not load, are denied.`,
+A bash command that does not parse, or rules that do not load, are denied.
+Usage errors (a mistyped flag in the hook command) also exit 2, which Claude
+Code reads as a deny: a broken hook blocks tool calls rather than letting
+them through. Test the command by hand after editing it.`,
 		Example: `  # Claude Code: .claude/settings.json
   #   "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "pruner hook"}]}]}
 

@@ -35,8 +35,11 @@ func openInputHint(s *IOStreams, arg, what, hint string) (io.ReadCloser, string,
 	st, err := f.Stat()
 	if err == nil && st.IsDir() {
 		f.Close()
-		return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: is a directory, not a session file", arg),
-			Hint: "pass one .jsonl file; `pruner check DIR` walks directories"}
+		e := &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: is a directory, not %s", arg, what)}
+		if what == "a session file" {
+			e.Hint = "pass one .jsonl file; `pruner check DIR` walks directories"
+		}
+		return nil, "", e
 	}
 	return f, arg, nil
 }

@@ -125,6 +125,15 @@ func narrowRun(o *NarrowOptions) error {
 		popts.Policy = pol
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
+	removed := map[string]bool{}
+	for _, k := range rep.SkillsRemoved {
+		removed[k] = true
+	}
+	for _, k := range o.DenySkills {
+		if !removed[k] && !strings.Contains(string(data), "<name>"+k+"</name>") {
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in <available_skills>\n", name, k)
+		}
+	}
 	// a name in --allow/--deny that the prompt does not list is most likely a typo
 	listed := map[string]bool{}
 	for _, t := range rep.ToolsListed {
