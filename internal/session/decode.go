@@ -63,6 +63,9 @@ type argsDoc struct {
 // decodeLine decodes the routing fields of one line. It returns errSkip-kind
 // errors for lines pi's JSON.parse would reject.
 func decodeLine(line []byte) (*lineDoc, error) {
+	if keyClash(line) && json.Valid(line) {
+		return looseDecode(line)
+	}
 	var d lineDoc
 	if err := json.Unmarshal(line, &d); err != nil {
 		if !json.Valid(line) {
@@ -180,7 +183,8 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 			return
 		}
 		var blocks []blockDoc
-		if json.Unmarshal(content, &blocks) != nil {
+		if keyClash(content) || json.Unmarshal(content, &blocks) != nil {
+			blocks = nil
 			var loose []any
 			if json.Unmarshal(content, &loose) != nil {
 				return
@@ -230,7 +234,7 @@ func toolCallOf(b *blockDoc) ToolCall {
 	tc := ToolCall{ID: b.ID, Name: b.Name}
 	if len(b.Arguments) > 0 && b.Arguments[0] == '{' {
 		var a argsDoc
-		if json.Unmarshal(b.Arguments, &a) == nil {
+		if unmarshalExact(b.Arguments, &a) == nil {
 			if p, ok := a.Path.(string); ok {
 				tc.Path, tc.HasPath = p, true
 			}
@@ -269,7 +273,7 @@ func oneLine(s string, max int) string {
 // code-point boundary.
 func hintOf(args []byte) string {
 	var a argsDoc
-	if len(args) == 0 || args[0] != '{' || json.Unmarshal(args, &a) != nil {
+	if len(args) == 0 || args[0] != '{' || unmarshalExact(args, &a) != nil {
 		return ""
 	}
 	h := ""

@@ -164,7 +164,7 @@ type synthDoc struct {
 // as JSON.stringify does.
 func appendSynth(dst []byte, m *Message, line []byte) []byte {
 	var d synthDoc
-	_ = json.Unmarshal(line, &d)
+	_ = unmarshalExact(line, &d)
 	dst = append(dst, `{"role":`...)
 	dst = AppendJSString(dst, m.Role)
 	field := func(k string, v []byte) {
