@@ -347,3 +347,25 @@ func ParseSize(s string) (int64, error) {
 	}
 	return int64(f * mult), nil
 }
+
+// BenchInput generates the in-memory session the Go benchmarks share: 20 MB
+// by default, or the size in $PRUNER_BENCH_SIZE (e.g. 200MB), from the
+// sessions matching seedGlob, seed 1 (deterministic).
+func BenchInput(seedGlob string) ([]byte, error) {
+	size := int64(20e6)
+	if s := os.Getenv("PRUNER_BENCH_SIZE"); s != "" {
+		n, err := ParseSize(s)
+		if err != nil {
+			return nil, err
+		}
+		size = n
+	}
+	seeds, err := ReadSeeds(seedGlob)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(size + size/20))
+	err = Generate(&buf, seeds, size, 1)
+	return buf.Bytes(), err
+}

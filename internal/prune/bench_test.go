@@ -3,7 +3,6 @@ package prune_test
 import (
 	"bytes"
 	"io"
-	"os"
 	"sync"
 	"testing"
 
@@ -16,24 +15,7 @@ import (
 // benchInput is a generated v3 session (20 MB by default; set
 // PRUNER_BENCH_SIZE, e.g. 200MB, to change it), built once in memory from
 // testdata/sessions by benchgen, so the benchmarks need no prepared file.
-var benchInput = sync.OnceValues(func() ([]byte, error) {
-	size := int64(20e6)
-	if s := os.Getenv("PRUNER_BENCH_SIZE"); s != "" {
-		n, err := benchgen.ParseSize(s)
-		if err != nil {
-			return nil, err
-		}
-		size = n
-	}
-	seeds, err := benchgen.ReadSeeds("../../testdata/sessions/*.jsonl")
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	buf.Grow(int(size + size/20))
-	err = benchgen.Generate(&buf, seeds, size, 1)
-	return buf.Bytes(), err
-})
+var benchInput = sync.OnceValues(func() ([]byte, error) { return benchgen.BenchInput("../../testdata/sessions/*.jsonl") })
 
 func benchSetup(b *testing.B) ([]byte, prune.Options) {
 	in, err := benchInput()
