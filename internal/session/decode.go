@@ -168,13 +168,17 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 	switch content[0] {
 	case '"':
 		if msg.Role != RoleUser {
-			msg.TextChars = jsonStringChars(content)
+			if msg.Role == RoleToolResult {
+				msg.TextChars = jsonStringChars(content)
+			}
 			msg.HasNotice = rawHasPrefix(content, NoticePrefix)
 			return
 		}
 		var s string
 		if json.Unmarshal(content, &s) == nil {
-			msg.TextChars = utf8.RuneCountInString(s)
+			if msg.Role == RoleToolResult {
+				msg.TextChars = utf8.RuneCountInString(s)
+			}
 			msg.HasNotice = strings.HasPrefix(s, NoticePrefix)
 			msg.Synthetic = IsSubagentNotice(s)
 		}
@@ -210,7 +214,9 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 			switch b.Type {
 			case "text":
 				if b.Text != nil {
-					msg.TextChars += utf8.RuneCountInString(*b.Text)
+					if msg.Role == RoleToolResult {
+						msg.TextChars += utf8.RuneCountInString(*b.Text)
+					}
 					if strings.HasPrefix(*b.Text, NoticePrefix) {
 						msg.HasNotice = true
 					}

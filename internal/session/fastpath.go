@@ -193,7 +193,9 @@ func fastBlocks(msg *Message, content []byte, tp *tape) bool {
 			if text[0] != '"' {
 				return false
 			}
-			chars += jsonStringChars(text)
+			if msg.Role == RoleToolResult { // the only role whose size is used
+				chars += jsonStringChars(text)
+			}
 			if rawHasPrefix(text, NoticePrefix) {
 				notice = true
 			}

@@ -47,8 +47,9 @@ type Message struct {
 	ToolName   string // toolResult
 	IsError    bool   // toolResult
 
-	// TextChars is the size of the text blocks (or string content) in Unicode
-	// code points — not bytes, not UTF-16 units.
+	// TextChars is the size of a tool result's text blocks (or string
+	// content) in Unicode code points — not bytes, not UTF-16 units. It is
+	// counted for toolResult messages only (0 for other roles).
 	TextChars int
 	// Images is the number of image blocks in the content.
 	Images int
