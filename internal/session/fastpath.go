@@ -14,22 +14,28 @@ import (
 // RuneCount is utf8.RuneCount, 8 bytes at a time: for valid UTF-8 the count
 // is the number of bytes that are not continuation bytes (10xxxxxx).
 func RuneCount(p []byte) int {
-	if !utf8.Valid(p) {
-		return utf8.RuneCount(p)
-	}
 	n := len(p)
+	var high uint64 // any byte >= 0x80 seen
 	i := 0
 	for ; i+8 <= len(p); i += 8 {
 		w := binary.LittleEndian.Uint64(p[i:])
 		if w&0x8080808080808080 == 0 {
 			continue
 		}
+		high = 1
 		n -= bits.OnesCount64(w & ^(w << 1) & 0x8080808080808080)
 	}
 	for ; i < len(p); i++ {
-		if p[i]&0xC0 == 0x80 {
-			n--
+		if p[i] >= 0x80 {
+			high = 1
+			if p[i]&0xC0 == 0x80 {
+				n--
+			}
 		}
+	}
+	// ASCII needs no check; otherwise invalid UTF-8 counts one per bad byte
+	if high != 0 && !utf8.Valid(p) {
+		return utf8.RuneCount(p)
 	}
 	return n
 }
