@@ -130,13 +130,13 @@ func runCheck(o *CheckOptions) error {
 	if home == "" {
 		home = homeDir(o.IO)
 	}
-	cfg, err := loadSettings(o.IO, o.cmd)
+	cfg, err := loadConfig(o.IO, o.cmd, nil)
 	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
+		return err
 	}
 	rules, err := loadProtectRules(o.IO, o.cmd, cfg, o.Rules, home)
 	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
+		return asExit(err)
 	}
 	pred, err := cfg.Predicate()
 	if err != nil {

@@ -59,3 +59,13 @@ func ExitCode(err error) int {
 	}
 	return ExitError
 }
+
+// asExit returns err as an exit-2 error, keeping an *ExitErr (and its hint)
+// as it is.
+func asExit(err error) error {
+	var ee *ExitErr
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &ExitErr{Code: ExitError, Err: err}
+}

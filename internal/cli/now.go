@@ -108,8 +108,23 @@ Exit status: 0 ok, 2 usage or input error.`,
 	}
 }
 
-// loadConfig loads the effective config for a command.
+// loadConfig loads the effective config for a command and prints its
+// warnings (misspelt keys) on stderr.
 func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
+	c, err := loadConfigQuiet(s, cmd, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\n", w)
+	}
+	return c, nil
+}
+
+// loadConfigQuiet is loadConfig without printing warnings (for `hook`, whose
+// stderr is the reason shown to the model). Errors are *ExitErr (exit 2)
+// with a hint.
+func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
 	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Flags: cmd.Flags(), FlagKeys: keys})
@@ -126,9 +141,6 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
 		}
 		return nil, &ExitErr{Code: ExitError, Err: err}
-	}
-	for _, w := range c.Warnings {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\n", w)
 	}
 	return c, nil
 }

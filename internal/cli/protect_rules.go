@@ -29,12 +29,12 @@ func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rule
 	}
 	if cfg == nil {
 		var err error
-		if cfg, err = loadSettings(s, cmd); err != nil {
+		if cfg, err = loadConfigQuiet(s, cmd, nil); err != nil {
 			return nil, err
 		}
 	}
-	if r, err := rulesFromSettings(cfg); r != nil || err != nil {
-		return r, err
+	if r := cfg.Rules(); r != nil {
+		return r, nil
 	}
 	p := protect.DefaultRulesPath(s.Env, home)
 	if _, err := os.Stat(p); err == nil {
@@ -43,29 +43,6 @@ func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rule
 		return nil, fmt.Errorf("protected-path rules: %w", err)
 	}
 	return protect.DefaultRules(), nil
-}
-
-// loadSettings loads pi's settings (contextPrune), or --config FILE.
-func loadSettings(s *IOStreams, cmd *cobra.Command) (*config.Config, error) {
-	path := ""
-	if f := cmd.Flags().Lookup("config"); f != nil {
-		path = f.Value.String()
-	}
-	wd, _ := os.Getwd()
-	return config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env})
-}
-
-// rulesFromSettings returns the rules of contextPrune.protectedPathRules, or
-// (nil, nil) when the settings do not set them.
-func rulesFromSettings(c *config.Config) (*protect.Rules, error) {
-	if len(c.ProtectedPathRules) == 0 || string(c.ProtectedPathRules) == "null" {
-		return nil, nil
-	}
-	src := c.Sources["protectedPathRules"]
-	if src == "" {
-		src = "settings"
-	}
-	return protect.ParseRules(c.ProtectedPathRules, src+": contextPrune.protectedPathRules")
 }
 
 // homeDir is $HOME from the streams' environment, else the OS's idea of it.

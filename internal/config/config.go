@@ -47,6 +47,9 @@ type Config struct {
 	// Warnings are problems that do not stop the run, e.g. a key that looks
 	// like a misspelt pruner key.
 	Warnings []string `json:"-"`
+
+	pred  *protect.Predicate // compiled protectedTools/protectedPaths
+	rules *protect.Rules     // parsed protectedPathRules (nil when absent)
 }
 
 // Keys lists the contextPrune keys pruner understands, in display order.
@@ -338,11 +341,11 @@ func Load(o Options) (*Config, error) {
 	}
 	if raw, ok := merged["protectedPathRules"]; ok && raw != nil {
 		c.ProtectedPathRules, _ = json.Marshal(raw)
-		if _, err := protect.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
+		if c.rules, err = protect.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
 			return nil, &RulesError{Err: err}
 		}
 	}
-	if _, err := c.Predicate(); err != nil {
+	if c.pred, err = protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths); err != nil {
 		var pe *protect.PatternError
 		if errors.As(err, &pe) {
 			return nil, &ValueError{Key: fmt.Sprintf("%s[%d]", pe.Key, pe.Index), Source: src[pe.Key], Err: fmt.Errorf("invalid glob %q", pe.Pattern)}
@@ -352,10 +355,18 @@ func Load(o Options) (*Config, error) {
 	return c, nil
 }
 
-// Predicate compiles the pruning protection predicate.
+// Predicate returns the pruning protection predicate, compiled once by Load
+// (compiled here for a Config built by hand).
 func (c *Config) Predicate() (*protect.Predicate, error) {
+	if c.pred != nil {
+		return c.pred, nil
+	}
 	return protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths)
 }
+
+// Rules returns the deny rules of contextPrune.protectedPathRules, parsed and
+// validated by Load; nil when the settings do not set them.
+func (c *Config) Rules() *protect.Rules { return c.rules }
 
 // PruneOptions returns the prune options of c.
 func (c *Config) PruneOptions() (prune.Options, error) {
