@@ -3,12 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/check"
@@ -146,11 +144,13 @@ func runCheck(o *CheckOptions) error {
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
 		ResolveSymlinks: !o.NoResolve, Workers: o.Jobs, Predicate: pred,
 	}
-	bar := newCheckProgress(o.IO.ErrOut, o.Progress == "always" || o.Progress == "auto" && o.IO.ErrIsTerminal && len(inputs) >= 100)
-	opts.Progress = bar.update
+	status := newStatusLine(o.IO.ErrOut, o.Progress == "always" || o.Progress == "auto" && o.IO.ErrIsTerminal && len(inputs) >= 100)
+	opts.Progress = func(done, total int) {
+		status.show(done == total, "checking [%s] %d/%d sessions", bar(done, total), done, total)
+	}
 	start := time.Now()
 	results := check.Run(inputs, o.IO.In, opts)
-	bar.done()
+	status.clear()
 
 	switch o.Format {
 	case "json":
@@ -203,44 +203,4 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// checkProgress draws "checking N/M sessions" on stderr, at most 10 times a
-// second, and clears it when done.
-type checkProgress struct {
-	w       io.Writer
-	on      bool
-	mu      sync.Mutex
-	last    time.Time
-	printed bool
-}
-
-func newCheckProgress(w io.Writer, on bool) *checkProgress { return &checkProgress{w: w, on: on} }
-
-func (p *checkProgress) update(done, total int) {
-	if !p.on {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if now := time.Now(); done == total || now.Sub(p.last) >= 100*time.Millisecond {
-		p.last = now
-		const width = 30
-		fill := width * done / max(total, 1)
-		bar := make([]byte, width)
-		for i := range bar {
-			bar[i] = '-'
-			if i < fill {
-				bar[i] = '='
-			}
-		}
-		fmt.Fprintf(p.w, "\rchecking [%s] %d/%d sessions", bar, done, total)
-		p.printed = true
-	}
-}
-
-func (p *checkProgress) done() {
-	if p.on && p.printed {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

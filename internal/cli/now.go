@@ -207,7 +207,8 @@ func runNow(o *NowOptions) error {
 		return err
 	}
 	defer cleanup()
-	prog := newProgress(s, ra, o.Quiet)
+	size := sizeOf(ra)
+	prog, progress := newProgress(s, size, o.Quiet)
 	warned := 0
 	defer func() {
 		if warned > maxWarnings {
@@ -223,8 +224,8 @@ func runNow(o *NowOptions) error {
 			prog.clear()
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 		},
-		OnProgress: prog.update,
-		SizeHint:   sizeOf(ra),
+		OnProgress: progress,
+		SizeHint:   size,
 	})
 	prog.clear()
 	if err != nil {
@@ -340,43 +341,16 @@ func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name st
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 
-// progress shows "reading N/M MB" on stderr for long inputs, only when stderr
-// is a terminal (never in pipes or logs).
-type progress struct {
-	s     *IOStreams
-	total int64
-	shown bool
-}
-
-func newProgress(s *IOStreams, ra io.ReaderAt, quiet bool) *progress {
-	p := &progress{s: s}
-	if quiet || !s.ErrIsTerminal {
-		return p
-	}
-	if f, ok := ra.(*os.File); ok {
-		if st, err := f.Stat(); err == nil {
-			p.total = st.Size()
+// newProgress shows "reading N/M MB" on stderr while a large input (64 MiB
+// or more, or stdin of unknown size) is read, only when stderr is a terminal.
+func newProgress(s *IOStreams, size int64, quiet bool) (*statusLine, func(int64)) {
+	p := newStatusLine(s.ErrOut, !quiet && s.ErrIsTerminal && (size == 0 || size >= 64<<20))
+	return p, func(n int64) {
+		if size > 0 {
+			p.show(false, "pruner: reading %d/%d MB", n>>20, size>>20)
+		} else {
+			p.show(false, "pruner: reading %d MB", n>>20)
 		}
-	}
-	return p
-}
-
-func (p *progress) update(n int64) {
-	if !p.s.ErrIsTerminal || (p.total > 0 && p.total < 64<<20) {
-		return
-	}
-	if p.total > 0 {
-		fmt.Fprintf(p.s.ErrOut, "\rpruner: reading %d/%d MB", n>>20, p.total>>20)
-	} else {
-		fmt.Fprintf(p.s.ErrOut, "\rpruner: reading %d MB", n>>20)
-	}
-	p.shown = true
-}
-
-func (p *progress) clear() {
-	if p.shown {
-		fmt.Fprint(p.s.ErrOut, "\r\033[K")
-		p.shown = false
 	}
 }
 
