@@ -138,7 +138,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 
 // prunedMessage renders message m with its content replaced per d.
 func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decision, orig []byte, o Options) ([]byte, error) {
-	s, e, ok := valueRangeContent(orig)
+	s, e, ok := session.ValueRange(orig, "content")
 	if !ok {
 		return append(dst, orig...), nil
 	}
@@ -189,10 +189,6 @@ func maskImages(m *session.Message, content []byte) []byte {
 		out = append(out, b...)
 	}
 	return append(out, ']')
-}
-
-func valueRangeContent(obj []byte) (int, int, bool) {
-	return session.ValueRange(obj, "content")
 }
 
 // FormatSummary is the one-line human summary printed on stderr.

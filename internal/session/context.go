@@ -274,7 +274,7 @@ func (b *builder) add(line []byte, num int, off int64) error {
 func checkSurrogates(line []byte, num int, b *builder) {
 	i := 0
 	for {
-		j := indexFold(line[i:], `\ud`)
+		j := indexSurrogateEscape(line[i:])
 		if j < 0 {
 			return
 		}
@@ -316,8 +316,9 @@ func escapedBackslash(line []byte, i int) bool {
 	return n%2 == 1
 }
 
-func indexFold(b []byte, pat string) int {
-	// pat is `\ud`; also accept `\uD`.
+// indexSurrogateEscape returns the index of the first `\ud` or `\uD` in b
+// (a possible UTF-16 surrogate escape), or -1.
+func indexSurrogateEscape(b []byte) int {
 	for i := 0; ; {
 		j := bytes.Index(b[i:], []byte(`\u`))
 		if j < 0 {
