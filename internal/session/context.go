@@ -84,6 +84,7 @@ type entryExtra struct {
 	replNull  bool   // context_edit replacement null
 	replRaw   []byte // context_edit replacement.content raw
 	replStr   bool   // replacement.content is a string
+	ctype     string // custom, custom_message: customType
 }
 
 // ext returns e's extra fields, allocating them on first write.
@@ -115,6 +116,10 @@ type Context struct {
 	// Lines is the number of input lines read; Bytes the input size in bytes.
 	Lines int
 	Bytes int64
+	// Branch is every entry on the leaf's path, root first — including those
+	// before the last compaction, which the context leaves out (pi's
+	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
+	Branch []BranchEntry
 
 	src     io.ReaderAt
 	scratch []byte
@@ -132,6 +137,33 @@ type ReadOptions struct {
 	// SizeHint is the input size in bytes when known (0 if not), used to
 	// size the index up front.
 	SizeHint int64
+	// Branch asks for Context.Branch (session input only).
+	Branch bool
+}
+
+// BranchEntry is one entry of the leaf's branch: its routing fields and
+// where its line is in the input (EntryLine reads it).
+type BranchEntry struct {
+	Type       string
+	CustomType string // custom and custom_message entries
+	ID         string
+	ParentID   string
+	Line       int
+	// Message is the entry's message (type message), the same value as in
+	// Context.Messages when the entry is in the context; nil otherwise.
+	Message *Message
+	// InContext reports that the entry contributes to the context (it is
+	// not before the last compaction's first kept entry).
+	InContext bool
+
+	off int64
+	n   int32
+}
+
+// EntryLine returns the input line of a branch entry (without the newline).
+// The slice is valid until the next call that reads the input.
+func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
+	return c.Raw(&Message{Line: be.Line, off: be.off, n: be.n})
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
@@ -415,6 +447,10 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 		e.ext().hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
 	case "branch_summary":
 		e.ext().summaryOK = truthy(d.Summary)
+	case "custom", "custom_message":
+		if d.CustomType != nil {
+			e.ext().ctype = strings.Clone(*d.CustomType)
+		}
 	case "context_edit":
 		if d.TargetID != nil {
 			e.ext().targetID = strings.Clone(*d.TargetID)
@@ -513,6 +549,18 @@ func (b *builder) build() {
 			}
 		}
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
+	}
+	if b.opts.Branch {
+		in := make(map[int]bool, len(ctxEntries))
+		for _, ei := range ctxEntries {
+			in[ei] = true
+		}
+		b.ctx.Branch = make([]BranchEntry, 0, len(path))
+		for _, ei := range path {
+			e := ents.at(ei)
+			b.ctx.Branch = append(b.ctx.Branch, BranchEntry{Type: e.typ, CustomType: e.extra().ctype, ID: e.id, ParentID: e.parentID,
+				Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: e.n})
+		}
 	}
 	edits := map[string]int{}
 	for _, ei := range ctxEntries {

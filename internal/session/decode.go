@@ -27,6 +27,7 @@ type lineDoc struct {
 	TargetID            *string         `json:"targetId"`
 	Replacement         json.RawMessage `json:"replacement"`
 	Content             json.RawMessage `json:"content"`
+	CustomType          *string         `json:"customType"`
 
 	// context input: message fields at top level
 	ToolCallID string `json:"toolCallId"`
@@ -107,7 +108,7 @@ func looseDecode(line []byte) (*lineDoc, error) {
 		return nil
 	}
 	d := &lineDoc{ID: str("id"), ParentID: str("parentId"), Cwd: str("cwd"), Role: str("role"),
-		FirstKeptEntryID: str("firstKeptEntryId"), TargetID: str("targetId")}
+		FirstKeptEntryID: str("firstKeptEntryId"), TargetID: str("targetId"), CustomType: str("customType")}
 	if s := str("type"); s != nil {
 		d.Type = *s
 	}
