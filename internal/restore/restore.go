@@ -44,8 +44,10 @@ type Plan struct {
 	// Markers is the number of pruner writes found; zero means there is
 	// nothing to restore.
 	Markers int
-	// BaseBytes is the size the file had before pruner's first write.
-	BaseBytes int64
+	// BaseBytes is the size the file had before pruner's first write, and
+	// BaseSHA256 the hash the first marker recorded for those bytes.
+	BaseBytes  int64
+	BaseSHA256 string
 	// Exact reports that the bytes before pruner's first write still hash
 	// to what the first marker recorded.
 	Exact bool
@@ -122,7 +124,7 @@ func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
 			p.Blobs = append(p.Blobs, d.Data.Blobs...)
 			if firstMarker < 0 {
 				firstMarker = len(p.lines)
-				p.BaseBytes, p.newline = d.Data.BaseBytes, d.Data.Newline
+				p.BaseBytes, p.BaseSHA256, p.newline = d.Data.BaseBytes, d.Data.BaseSHA256, d.Data.Newline
 				p.Exact = hashPrefix(src, d.Data.BaseBytes) == d.Data.BaseSHA256 && baseEnd(off, d.Data.Newline) == d.Data.BaseBytes
 			}
 		case len(expect) > 0:
