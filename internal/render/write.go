@@ -1,0 +1,154 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// WriteOptions tune Write.
+type WriteOptions struct {
+	// Mask, when set, renders a source message that render left unchanged
+	// (rolling-window masking of what no index entry covers): it appends the
+	// message to dst and reports whether it changed it.
+	Mask func(dst []byte, src int) ([]byte, bool, error)
+	// NoChars skips counting chars (Stats chars and tokens stay 0).
+	NoChars bool
+}
+
+// Stats summarise a written render. Chars are Unicode code points of the
+// JSON messages; tokens are pi's estimate, ceil(chars/4).
+type Stats struct {
+	Messages     int   `json:"messages"`     // written
+	Input        int   `json:"inputMessages"` // in the unpruned context
+	Changed      int   `json:"changed"`      // written messages that differ from the input (inserted included)
+	Masked       int   `json:"masked"`       // of which rewritten by masking
+	Dropped      int   `json:"dropped"`      // input messages not written (chains, orphan sweep)
+	CharsBefore  int64 `json:"charsBefore"`
+	CharsAfter   int64 `json:"charsAfter"`
+	TokensBefore int64 `json:"tokensBefore"`
+	TokensAfter  int64 `json:"tokensAfter"`
+	BytesBefore  int64 `json:"bytesBefore"`
+	BytesAfter   int64 `json:"bytesAfter"`
+	// FirstChanged is the 0-based index of the first written message that
+	// differs from the input context at that position (-1: none): the
+	// provider's prompt cache holds up to there.
+	FirstChanged     int   `json:"firstChangedMessage"`
+	FirstChangedByte int64 `json:"firstChangedByte"`
+}
+
+// Write streams the rendered context to w, one JSON message per line.
+func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
+	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
+	runes := session.RuneCount
+	if o.NoChars {
+		runes = func([]byte) int { return 0 }
+	}
+	kept := make([]bool, len(ctx.Messages))
+	var buf []byte
+	var err error
+	for i, it := range res.Items {
+		buf = buf[:0]
+		changed := it.JSON != nil || it.Src != i
+		switch {
+		case it.JSON != nil:
+			buf = append(buf, it.JSON...)
+		case o.Mask != nil:
+			var masked bool
+			buf, masked, err = o.Mask(buf, it.Src)
+			if masked {
+				st.Masked++
+				changed = true
+			}
+		default:
+			buf, err = ctx.AppendMessage(buf, ctx.Messages[it.Src])
+		}
+		if err != nil {
+			return st, err
+		}
+		if it.Src >= 0 && it.JSON == nil && !changed {
+			kept[it.Src] = true
+			n := int64(runes(buf))
+			st.CharsBefore += n
+			st.BytesBefore += int64(len(buf)) + 1
+		}
+		if it.JSON != nil || changed {
+			st.Changed++
+			if st.FirstChanged < 0 {
+				st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
+			}
+		}
+		st.CharsAfter += int64(runes(buf))
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return st, err
+		}
+		st.BytesAfter += int64(len(buf))
+		st.Messages++
+	}
+	seen := make([]bool, len(ctx.Messages))
+	for _, it := range res.Items {
+		if it.Src >= 0 {
+			seen[it.Src] = true
+		}
+	}
+	for i, m := range ctx.Messages {
+		if !seen[i] {
+			st.Dropped++
+		}
+		if kept[i] {
+			continue
+		}
+		buf, err = ctx.AppendMessage(buf[:0], m)
+		if err != nil {
+			return st, err
+		}
+		st.CharsBefore += int64(runes(buf))
+		st.BytesBefore += int64(len(buf)) + 1
+	}
+	if st.FirstChanged < 0 && len(res.Items) < len(ctx.Messages) {
+		st.FirstChanged, st.FirstChangedByte = len(res.Items), st.BytesAfter
+	}
+	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	return st, nil
+}
+
+// SavedPercent is the share of chars removed, 0–100.
+func (s Stats) SavedPercent() float64 {
+	if s.CharsBefore == 0 {
+		return 0
+	}
+	return 100 * float64(s.CharsBefore-s.CharsAfter) / float64(s.CharsBefore)
+}
+
+// FormatSummary is the one-line summary of a render for stderr.
+func FormatSummary(st Stats, rep Report) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(rep.Stubbed, "stubbed")
+	add(rep.SpillStubbed, "spill-stubbed")
+	add(rep.Repaired, "repaired (protected now)")
+	add(rep.Graced, "in recovery grace")
+	add(rep.Superseded, "superseded")
+	add(rep.Purged, "purged")
+	add(rep.Chains, "chains compressed")
+	add(len(rep.Swept), "orphans swept")
+	add(rep.ImagesOmitted, "images omitted")
+	add(st.Masked, "masked")
+	did := "index: nothing to apply"
+	if len(parts) > 0 {
+		did = strings.Join(parts, ", ")
+	}
+	saved := fmt.Sprintf("-%.1f%%", st.SavedPercent())
+	if st.CharsBefore == st.CharsAfter {
+		saved = "unchanged"
+	}
+	return fmt.Sprintf("pruner: %d → %d messages; %s; %d → %d chars, ~%d → ~%d tokens (%s)",
+		st.Input, st.Messages, did, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
+}
