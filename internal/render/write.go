@@ -21,11 +21,11 @@ type WriteOptions struct {
 // Stats summarise a written render. Chars are Unicode code points of the
 // JSON messages; tokens are pi's estimate, ceil(chars/4).
 type Stats struct {
-	Messages     int   `json:"messages"`     // written
+	Messages     int   `json:"messages"`      // written
 	Input        int   `json:"inputMessages"` // in the unpruned context
-	Changed      int   `json:"changed"`      // written messages that differ from the input (inserted included)
-	Masked       int   `json:"masked"`       // of which rewritten by masking
-	Dropped      int   `json:"dropped"`      // input messages not written (chains, orphan sweep)
+	Changed      int   `json:"changed"`       // written messages that differ from the input (inserted included)
+	Masked       int   `json:"masked"`        // of which rewritten by masking
+	Dropped      int   `json:"dropped"`       // input messages not written (chains, orphan sweep)
 	CharsBefore  int64 `json:"charsBefore"`
 	CharsAfter   int64 `json:"charsAfter"`
 	TokensBefore int64 `json:"tokensBefore"`
