@@ -96,21 +96,27 @@ type Item struct {
 
 // Report counts what render did and lists what it could not do.
 type Report struct {
-	Stubbed, SpillStubbed, Repaired, Graced int
-	Superseded, Purged, ImagesOmitted       int
-	Chains, ChainDropped                    int // chains applied, messages they dropped
-	SummariesSuppressed                     int
-	Swept                                   []string // toolCallIds of orphan results dropped
+	Stubbed             int `json:"stubbed"`
+	SpillStubbed        int `json:"spillStubbed"`
+	Repaired            int `json:"repaired"` // indexed, but protected now: verbatim
+	Graced              int `json:"graced"`   // context_tree_query results in recovery grace
+	Superseded          int `json:"superseded"`
+	Purged              int `json:"purged"` // errored calls whose arguments were shrunk
+	ImagesOmitted       int `json:"imagesOmitted"`
+	Chains              int `json:"chains"`       // compressed chains rendered
+	ChainDropped        int `json:"chainDropped"` // messages those chains replaced
+	SummariesSuppressed int `json:"summariesSuppressed"`
+	// Swept are the toolCallIds of orphan results dropped.
+	Swept []string `json:"swept,omitempty"`
 	// Diagnostics are pi-condense's diagnostics for this render
 	// (unresolved-range, range-id-mismatch, orphan-sweep), one line each.
-	Diagnostics []Diagnostic
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // Diagnostic is one problem render reports (it changed nothing for it).
 type Diagnostic struct {
-	Kind   string // pi-condense's kind: unresolved-range, range-id-mismatch, orphan-sweep
-	Detail string
-	Line   int // input line of the entry or message involved (0: none)
+	Kind   string `json:"kind"` // pi-condense's kind: unresolved-range, range-id-mismatch, orphan-sweep
+	Detail string `json:"detail"`
 }
 
 // Result is a rendered context.
@@ -193,10 +199,19 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	res := &Result{Items: make([]Item, len(r.slots)), Report: *r.rep}
+	// count the stubs that survive (a compressed chain drops those inside it)
+	r.rep.Stubbed, r.rep.SpillStubbed = 0, 0
+	res := &Result{Items: make([]Item, len(r.slots))}
 	for i, s := range r.slots {
 		res.Items[i] = Item{Src: s.src, JSON: s.json, Change: s.change}
+		switch s.change {
+		case Stubbed:
+			r.rep.Stubbed++
+		case SpillStubbed:
+			r.rep.SpillStubbed++
+		}
 	}
+	res.Report = *r.rep
 	return res, nil
 }
 

@@ -51,34 +51,30 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	var err error
 	for i, it := range res.Items {
 		buf = buf[:0]
-		changed := it.JSON != nil || it.Src != i
+		masked := false
 		switch {
 		case it.JSON != nil:
 			buf = append(buf, it.JSON...)
 		case o.Mask != nil:
-			var masked bool
 			buf, masked, err = o.Mask(buf, it.Src)
-			if masked {
-				st.Masked++
-				changed = true
-			}
 		default:
 			buf, err = ctx.AppendMessage(buf, ctx.Messages[it.Src])
 		}
 		if err != nil {
 			return st, err
 		}
-		if it.Src >= 0 && it.JSON == nil && !changed {
-			kept[it.Src] = true
-			n := int64(runes(buf))
-			st.CharsBefore += n
+		if masked {
+			st.Masked++
+		}
+		if it.JSON != nil || masked {
+			st.Changed++
+		} else {
+			kept[it.Src] = true // the source message as it is
+			st.CharsBefore += int64(runes(buf))
 			st.BytesBefore += int64(len(buf)) + 1
 		}
-		if it.JSON != nil || changed {
-			st.Changed++
-			if st.FirstChanged < 0 {
-				st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
-			}
+		if st.FirstChanged < 0 && (it.JSON != nil || masked || it.Src != i) {
+			st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
 		}
 		st.CharsAfter += int64(runes(buf))
 		buf = append(buf, '\n')
