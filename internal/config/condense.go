@@ -227,6 +227,7 @@ func (c *Config) RenderOptions() (render.Options, error) {
 		PurgeErrors:        k.PurgeErrors.Enabled,
 		PurgeCooldownTurns: k.PurgeErrors.CooldownTurns,
 		PurgeMinArgChars:   k.PurgeErrors.MinArgChars,
+		Supersede:          true,
 		MaxImages:          k.MaxImagesPerRequest,
 		ImagesOnly:         !c.Enabled,
 	}, nil

@@ -53,6 +53,9 @@ type Options struct {
 	PurgeMinArgChars   int
 	// Supersede enables the superseded-reads pass.
 	Supersede bool
+	// RewritePoints are rewrites of the prompt other stages know of (beyond
+	// the index's own), where a superseded read may take effect.
+	RewritePoints []index.RewritePoint
 	// MaxImages is maxImagesPerRequest (0: no cap).
 	MaxImages int
 	// ImagesOnly applies only the image cap (pi-condense with enabled:
@@ -181,6 +184,9 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	}
 	if !o.ImagesOnly {
 		steps := []func() error{r.stubReplace}
+		if o.Supersede {
+			steps = append(steps, r.supersede)
+		}
 		if o.PurgeErrors {
 			steps = append(steps, r.purgeErrors)
 		}
