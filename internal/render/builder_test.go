@@ -59,7 +59,9 @@ func (b *sb) result(id, tool, text string, isError bool, ts int) {
 	b.message(fmt.Sprintf(`{"role":"toolResult","toolCallId":%q,"toolName":%q,"content":[{"type":"text","text":%q}],"isError":%v,"timestamp":%d}`, id, tool, text, isError, ts))
 }
 
-func (b *sb) custom(ctype, data string) { b.entry(`"type":"custom","customType":"` + ctype + `","data":` + data) }
+func (b *sb) custom(ctype, data string) {
+	b.entry(`"type":"custom","customType":"` + ctype + `","data":` + data)
+}
 
 // record is a ToolCallRecord.
 func record(id, tool, args, text string, rts int) string {
