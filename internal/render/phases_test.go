@@ -8,6 +8,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/render"
+	"github.com/pruner-dev/pruner/internal/session"
 )
 
 const skill = `{"path":"skills/x/SKILL.md"}`
@@ -404,5 +405,26 @@ func TestStubsAreBuiltAsJSONStringify(t *testing.T) {
 		if json.Unmarshal([]byte(l), &v) != nil {
 			t.Fatalf("invalid JSON %s", l)
 		}
+	}
+}
+
+func TestStatsCountImagesAsPiEstimates(t *testing.T) {
+	in := images(3)
+	ctx, err := session.Read(strings.NewReader(in), strings.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := index.Rebuild(ctx)
+	res, _ := render.Render(ctx, st, render.Options{MaxImages: 1, ImagesOnly: true})
+	var out strings.Builder
+	stats, err := render.Write(&out, ctx, res, render.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// two images omitted: each saves pi's 4800-char estimate minus the note
+	// (its 4-char base64 data would make the cap look like a loss)
+	note := len(`{"type":"text","text":"` + render.ImageOmittedNote + `"}`)
+	if saved := stats.CharsBefore - stats.CharsAfter; saved != int64(2*(render.ImageChars-note)) {
+		t.Fatalf("saved %d chars, want %d", saved, 2*(render.ImageChars-note))
 	}
 }
