@@ -36,6 +36,9 @@ type Config struct {
 	// ProtectedPathRules is the raw JSON of contextPrune.protectedPathRules
 	// (deny rules for check/hook), nil when absent.
 	ProtectedPathRules json.RawMessage `json:"protectedPathRules,omitempty"`
+	// Condense holds pi-condense's own keys (the batch/index stage and its
+	// render), validated as pi-condense validates them.
+	Condense Condense `json:"-"`
 
 	// Sources maps each key to where its value came from: "default", a
 	// settings file path, "env PRUNER_…", or "flag --…".
@@ -276,6 +279,8 @@ func Load(o Options) (*Config, error) {
 			src[k] = l.path
 		}
 	}
+	// before viper, which lowercases nested keys in place
+	condense, condenseWarns := condenseFrom(merged, src)
 	if err := v.MergeConfigMap(lowerKeys(merged)); err != nil {
 		return nil, err
 	}
@@ -322,7 +327,7 @@ func Load(o Options) (*Config, error) {
 			src[key] = "flag --" + name
 		}
 	}
-	c := &Config{Sources: src, Files: files, Searched: searched, Warnings: warnings}
+	c := &Config{Sources: src, Files: files, Searched: searched, Warnings: append(warnings, condenseWarns...), Condense: condense}
 	var err error
 	if c.Enabled, err = getBool(v, "enabled", src); err != nil {
 		return nil, err

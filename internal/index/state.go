@@ -44,6 +44,10 @@ type State struct {
 	// Entries counts the context-prune-* entries read (0: the session was
 	// never touched by pi-condense or pruner's flush).
 	Entries int
+	// RewritePoints are the moments the branch records where pi-condense
+	// rewrote the prompt anyway (a flush's stubs, a dedup alias, a chain
+	// compression), in branch order: where a cache-aware pass may piggy-back.
+	RewritePoints []RewritePoint
 	// Warnings are the odd or corrupt entries that were skipped (in whole or
 	// in part), with their line numbers.
 	Warnings []session.Warning
@@ -56,6 +60,15 @@ type Summary struct {
 	Text    string
 	EntryID string
 	Line    int
+}
+
+// RewritePoint is one rewrite of the prompt recorded in the session: after
+// the entry at Line was appended, the next request changed the prompt from
+// the message with timestamp Floor on (pi-condense's supersede floor).
+type RewritePoint struct {
+	Line  int
+	Floor int64
+	Kind  string // the entry's customType
 }
 
 // Entry is one branch entry as the rebuild reads it.
@@ -111,7 +124,6 @@ func newState() *State {
 func RebuildEntries(entries []Entry) *State {
 	s := newState()
 	var aliases []DedupAlias
-	var aliasLines []int
 	for _, e := range entries {
 		if !strings.HasPrefix(e.CustomType, "context-prune-") {
 			continue
@@ -141,7 +153,9 @@ func RebuildEntries(entries []Entry) *State {
 				warn("data is %s, not an object; skipped", describeOpt(data, ok))
 				continue
 			}
-			s.addIndex(data, warn)
+			if floor, ok := s.addIndex(data, warn); ok {
+				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
+			}
 		case TypeChain:
 			c, err := DecodeChain(data)
 			if err != nil {
@@ -152,6 +166,7 @@ func RebuildEntries(entries []Entry) *State {
 				s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
 			}
 			s.chains[c.StartUserTimestamp] = &c
+			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: c.StartUserTimestamp, Kind: e.CustomType})
 		case TypeDedupAlias:
 			a, err := DecodeDedupAlias(data)
 			if err != nil {
@@ -159,7 +174,9 @@ func RebuildEntries(entries []Entry) *State {
 				continue
 			}
 			aliases = append(aliases, a)
-			aliasLines = append(aliasLines, e.Line)
+			if a.NewResultTimestamp != nil {
+				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: *a.NewResultTimestamp, Kind: e.CustomType})
+			}
 		case TypeFrontier:
 			if f, valid := DecodeFrontier(data); valid {
 				s.Frontier = &f
@@ -202,9 +219,11 @@ func describeOpt(v []byte, ok bool) string {
 	return describe(v)
 }
 
-func (s *State) addIndex(data []byte, warn func(string, ...any)) {
+// addIndex reads an index entry; floor is the earliest resultTimestamp of
+// its records (ok false when none has one).
+func (s *State) addIndex(data []byte, warn func(string, ...any)) (floor int64, ok bool) {
 	backfilled := jsval.IsTrue(mustGet(data, "backfilled"))
-	if tc, ok := jsval.Get(data, "toolCalls"); ok && jsval.TypeOf(tc) == jsval.Arr {
+	if tc, has := jsval.Get(data, "toolCalls"); has && jsval.TypeOf(tc) == jsval.Arr {
 		els, _ := jsval.Elements(tc)
 		for i, el := range els {
 			r, err := DecodeRecord(el)
@@ -213,6 +232,9 @@ func (s *State) addIndex(data []byte, warn func(string, ...any)) {
 				continue
 			}
 			key := s.indexRecord(r, backfilled)
+			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
+				floor, ok = *r.ResultTimestamp, true
+			}
 			if backfilled {
 				continue // backfilled records never seed dedup
 			}
@@ -230,11 +252,11 @@ func (s *State) addIndex(data []byte, warn func(string, ...any)) {
 		warn("no toolCalls array; nothing indexed")
 	}
 	if !backfilled {
-		return
+		return floor, ok
 	}
-	rv, ok := jsval.Get(data, "refs")
-	if !ok || jsval.TypeOf(rv) != jsval.Arr {
-		return
+	rv, has := jsval.Get(data, "refs")
+	if !has || jsval.TypeOf(rv) != jsval.Arr {
+		return floor, ok
 	}
 	els, _ := jsval.Elements(rv)
 	for i, el := range els {
@@ -245,6 +267,7 @@ func (s *State) addIndex(data []byte, warn func(string, ...any)) {
 		}
 		s.registerRef(ref)
 	}
+	return floor, ok
 }
 
 func mustGet(obj []byte, key string) []byte {

@@ -177,6 +177,24 @@ func TestRebuildChains(t *testing.T) {
 	if s.NextRef != 11 {
 		t.Errorf("NextRef %d, want 11", s.NextRef)
 	}
+	kinds := map[string]int{}
+	last := 0
+	for _, p := range s.RewritePoints {
+		kinds[p.Kind]++
+		if p.Line <= last {
+			t.Errorf("rewrite points out of branch order: %+v", s.RewritePoints)
+		}
+		last = p.Line
+		if p.Kind == TypeChain {
+			if c, ok := s.chains[p.Floor]; !ok || c.StartUserTimestamp != p.Floor {
+				t.Errorf("chain point %+v has no chain starting at its floor", p)
+			}
+		}
+	}
+	// 8 index entries (7 summarized batches and the b2 backfill), 3 chains
+	if kinds[TypeChain] != 3 || kinds[TypeIndex] != 8 {
+		t.Errorf("rewrite points by kind: %v", kinds)
+	}
 	texts := s.SummaryTexts([]string{"call_turn1_step1_0@1796116316809", "call_turn1_step2_0@1796116316822"})
 	if len(texts) != 2 {
 		t.Errorf("SummaryTexts of chain b1: %q", texts)

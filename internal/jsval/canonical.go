@@ -292,3 +292,54 @@ func AppendObject(dst []byte, ms []Member) []byte {
 
 // Canonical returns JSON.stringify(JSON.parse(v)).
 func Canonical(v []byte) []byte { return AppendCanonical(nil, v) }
+
+// AppendIndent appends JSON.stringify(JSON.parse(v), null, indent): the
+// canonical value pretty-printed with indent per level, `": "` after keys,
+// and empty objects and arrays as {} and [].
+func AppendIndent(dst, v []byte, indent string) []byte {
+	return appendIndent(dst, Canonical(v), indent, 0)
+}
+
+func appendIndent(dst, v []byte, indent string, level int) []byte {
+	nl := func(l int) {
+		dst = append(dst, '\n')
+		for i := 0; i < l; i++ {
+			dst = append(dst, indent...)
+		}
+	}
+	switch TypeOf(v) {
+	case Arr:
+		els, _ := Elements(v)
+		if len(els) == 0 {
+			return append(dst, '[', ']')
+		}
+		dst = append(dst, '[')
+		for i, el := range els {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			nl(level + 1)
+			dst = appendIndent(dst, el, indent, level+1)
+		}
+		nl(level)
+		return append(dst, ']')
+	case Obj:
+		ms, _ := Members(v)
+		if len(ms) == 0 {
+			return append(dst, '{', '}')
+		}
+		dst = append(dst, '{')
+		for i, m := range ms {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			nl(level + 1)
+			dst = AppendString(dst, m.Key)
+			dst = append(dst, ':', ' ')
+			dst = appendIndent(dst, m.Value, indent, level+1)
+		}
+		nl(level)
+		return append(dst, '}')
+	}
+	return append(dst, v...)
+}
