@@ -81,6 +81,12 @@ func value(c *config.Config, k string) (any, bool) {
 		return c.RecentTurnsToKeep, true
 	case "maxRetainedChars":
 		return c.MaxRetainedChars, true
+	case "flush":
+		return c.Flush, true
+	case "summarizerCmd":
+		return c.SummarizerCmd, true
+	case "summarizerConcurrency":
+		return c.SummarizerConcurrency, true
 	case "protectedPathRules":
 		if c.ProtectedPathRules == nil {
 			return nil, false

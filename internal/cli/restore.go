@@ -77,7 +77,7 @@ func runRestore(o *RestoreOptions) error {
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}
-	fl, err := sessionfile.Open(name, sessionfile.Options{Force: o.Force || o.DryRun})
+	fl, err := sessionfile.Open(name, sessionfile.Options{Force: o.Force, LaterQuietCheck: true})
 	if err != nil {
 		return writeErr(name, err)
 	}
@@ -134,6 +134,9 @@ func runRestore(o *RestoreOptions) error {
 	if o.DryRun {
 		describeRestore(s, name, plan, legacy, used)
 		return nil
+	}
+	if err := fl.CheckQuiet(); err != nil {
+		return writeErr(name, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

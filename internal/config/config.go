@@ -39,6 +39,13 @@ type Config struct {
 	// Condense holds pi-condense's own keys (the batch/index stage and its
 	// render), validated as pi-condense validates them.
 	Condense Condense `json:"-"`
+	// Flush runs the batch/index stage's flush (summaries, refs, spill) in
+	// `now`; SummarizerCmd, when set, is the shell command that writes the
+	// summaries (else they are deterministic), SummarizerConcurrency how
+	// many of it run at once.
+	Flush                 bool   `json:"flush"`
+	SummarizerCmd         string `json:"summarizerCmd"`
+	SummarizerConcurrency int    `json:"summarizerConcurrency"`
 
 	// Sources maps each key to where its value came from: "default", a
 	// settings file path, "env PRUNER_…", or "flag --…".
@@ -56,7 +63,8 @@ type Config struct {
 }
 
 // Keys lists the contextPrune keys pruner understands, in display order.
-var Keys = []string{"enabled", "protectedTools", "protectedPaths", "recentTurnsToKeep", "maxRetainedChars", "protectedPathRules"}
+var Keys = []string{"enabled", "protectedTools", "protectedPaths", "recentTurnsToKeep", "maxRetainedChars", "protectedPathRules",
+	"flush", "summarizerCmd", "summarizerConcurrency"}
 
 // envNames maps keys to their environment variables.
 var envNames = map[string]string{
@@ -65,6 +73,10 @@ var envNames = map[string]string{
 	"protectedPaths":    "PRUNER_PROTECTED_PATHS",
 	"recentTurnsToKeep": "PRUNER_RECENT_TURNS_TO_KEEP",
 	"maxRetainedChars":  "PRUNER_MAX_RETAINED_CHARS",
+	// the batch/index stage
+	"flush":                 "PRUNER_FLUSH",
+	"summarizerCmd":         "PRUNER_SUMMARIZER_CMD",
+	"summarizerConcurrency": "PRUNER_SUMMARIZER_CONCURRENCY",
 }
 
 // EnvName returns the environment variable for key ("" if none).
@@ -119,11 +131,14 @@ func DefaultAgentDir(getenv func(string) string) string {
 
 func defaults() map[string]any {
 	return map[string]any{
-		"enabled":           true,
-		"protectedTools":    toAny(protect.DefaultProtectedTools()),
-		"protectedPaths":    toAny(protect.DefaultProtectedPaths()),
-		"recentTurnsToKeep": float64(prune.DefaultRecentTurns),
-		"maxRetainedChars":  float64(prune.DefaultMaxChars),
+		"enabled":               true,
+		"protectedTools":        toAny(protect.DefaultProtectedTools()),
+		"protectedPaths":        toAny(protect.DefaultProtectedPaths()),
+		"recentTurnsToKeep":     float64(prune.DefaultRecentTurns),
+		"maxRetainedChars":      float64(prune.DefaultMaxChars),
+		"flush":                 true,
+		"summarizerCmd":         "",
+		"summarizerConcurrency": float64(4),
 	}
 }
 
@@ -344,6 +359,15 @@ func Load(o Options) (*Config, error) {
 	if c.MaxRetainedChars, err = getInt(v, "maxRetainedChars", src); err != nil {
 		return nil, err
 	}
+	if c.Flush, err = getBool(v, "flush", src); err != nil {
+		return nil, err
+	}
+	if c.SummarizerCmd, err = getString(v, "summarizerCmd", src); err != nil {
+		return nil, err
+	}
+	if c.SummarizerConcurrency, err = getInt(v, "summarizerConcurrency", src); err != nil {
+		return nil, err
+	}
 	if raw, ok := merged["protectedPathRules"]; ok && raw != nil {
 		c.ProtectedPathRules, _ = json.Marshal(raw)
 		if c.rules, err = protect.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
@@ -423,7 +447,7 @@ func envValue(key, s string) any {
 			}
 		}
 		return out
-	case "enabled":
+	case "enabled", "flush":
 		if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
 			return b
 		}
@@ -433,7 +457,7 @@ func envValue(key, s string) any {
 		case "off", "no":
 			return false
 		}
-	case "recentTurnsToKeep", "maxRetainedChars":
+	case "recentTurnsToKeep", "maxRetainedChars", "summarizerConcurrency":
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
 			return float64(n)
 		}
@@ -455,6 +479,13 @@ func getBool(v *viper.Viper, k string, src map[string]string) (bool, error) {
 		return x, nil
 	}
 	return false, &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want true or false, got %s", show(v.Get(k)))}
+}
+
+func getString(v *viper.Viper, k string, src map[string]string) (string, error) {
+	if s, ok := v.Get(k).(string); ok {
+		return s, nil
+	}
+	return "", &ValueError{Key: k, Source: src[k], Err: fmt.Errorf("want a string, got %s", show(v.Get(k)))}
 }
 
 func getInt(v *viper.Viper, k string, src map[string]string) (int, error) {

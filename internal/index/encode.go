@@ -91,7 +91,7 @@ func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) []byte {
 	dst = append(dst, `,"display":false,"details":`...)
 	dst = append(dst, s.Details...)
 	dst = append(dst, `,"timestamp":`...)
-	return strconv.AppendInt(dst, millis, 10)
+	return append(strconv.AppendInt(dst, millis, 10), '}')
 }
 
 func summaryEntry(s *SummaryMessage) *NewEntry {

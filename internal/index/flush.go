@@ -321,7 +321,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 
 // summaryInput reads a batch's texts for the summariser.
 func summaryInput(ctx *session.Context, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
-	in := summarize.Batch{AssistantText: b.AssistantText}
+	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
 		text, _, err := c.ReadText(ctx)
 		if err != nil {

@@ -23,3 +23,6 @@ type WriteMarker struct {
 	// Blobs are the spill files this write created.
 	Blobs []string `json:"blobs,omitempty"`
 }
+
+// MarkerEntry is the pruner-write entry with the marker data (JSON).
+func MarkerEntry(data []byte) *NewEntry { return customEntry(TypeWrite, data) }

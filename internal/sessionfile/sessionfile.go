@@ -35,6 +35,9 @@ type Options struct {
 	Force bool
 	// QuietPeriod overrides DefaultQuietPeriod (negative: no check).
 	QuietPeriod time.Duration
+	// LaterQuietCheck leaves the quiet-period check to CheckQuiet (a
+	// caller that first looks whether there is anything to write).
+	LaterQuietCheck bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -99,16 +102,28 @@ func Open(path string, opts Options) (*File, error) {
 		return fail(&ReadOnlyError{Path: path, Why: "is in a directory pruner cannot write to (the new file is renamed over it)"})
 	}
 	fl := &File{Path: path, Target: target, f: f, info: info, opts: opts}
-	if !opts.Force {
-		q := opts.QuietPeriod
-		if q == 0 {
-			q = DefaultQuietPeriod
-		}
-		if age := fl.now().Sub(info.ModTime()); q > 0 && age < q {
-			return fail(&LiveError{Path: path, Why: fmt.Sprintf("modified %s ago", age.Round(time.Second))})
+	if !opts.LaterQuietCheck {
+		if err := fl.CheckQuiet(); err != nil {
+			return fail(err)
 		}
 	}
 	return fl, nil
+}
+
+// CheckQuiet refuses (a *LiveError) a file modified within the quiet
+// period, unless Options.Force.
+func (fl *File) CheckQuiet() error {
+	if fl.opts.Force {
+		return nil
+	}
+	q := fl.opts.QuietPeriod
+	if q == 0 {
+		q = DefaultQuietPeriod
+	}
+	if age := fl.now().Sub(fl.info.ModTime()); q > 0 && age < q {
+		return &LiveError{Path: fl.Path, Why: fmt.Sprintf("modified %s ago", age.Round(time.Second))}
+	}
+	return nil
 }
 
 func (fl *File) now() time.Time {

@@ -17,23 +17,22 @@ import (
 func Deterministic(b Batch) string {
 	var out []string
 	for i, c := range b.Calls {
-		out = append(out, callSummary(i+1, c)...)
+		out = append(out, callSummary(i+1, c, b.Cwd)...)
 	}
 	return strings.Join(out, "\n")
 }
 
 const (
-	maxKeyArg    = 160 // chars of the key argument on the header line
-	maxLine      = 160 // chars of a quoted output line
+	maxKeyArg    = 100 // chars of the key argument on the header line
+	maxLine      = 120 // chars of a quoted output line
 	maxErrLines  = 3
 	maxPaths     = 6
 	maxNames     = 8
-	minBudget    = 160 // chars of sub-bullets every call may use
-	budgetDivide = 12  // … or 1/12 of its result, when that is more
+	budgetDivide = 16 // sub-bullets take at most 1/16 of the result's size
 )
 
-func callSummary(n int, c Call) []string {
-	key := keyArg(c.ToolName, c.Args)
+func callSummary(n int, c Call, cwd string) []string {
+	key := keyArg(c.ToolName, c.Args, cwd)
 	lines := strings.Split(c.Result, "\n")
 	exit, aborted := exitStatus(lines)
 	head := "- " + Label(n, c.ToolName) + " " + c.ToolName
@@ -59,15 +58,12 @@ func callSummary(n int, c Call) []string {
 	out := []string{head}
 
 	budget := size / budgetDivide
-	if budget < minBudget {
-		budget = minBudget
-	}
 	add := func(s string) bool {
-		if len(s) > budget && len(out) > 1 {
+		if JSLen(s) > budget {
 			return false
 		}
 		out = append(out, s)
-		budget -= len(s)
+		budget -= JSLen(s)
 		return true
 	}
 	meaningful := meaningfulLines(lines)
@@ -83,23 +79,40 @@ func callSummary(n int, c Call) []string {
 		if len(errs) == 0 && c.IsError && len(meaningful) > 0 {
 			errs = meaningful[:1]
 		}
-		for _, e := range errs {
+		for i, e := range errs {
+			if i == 0 && c.IsError && JSLen(e) > budget {
+				budget = JSLen("  - error: " + clip(e, maxLine)) // an error's first line is always kept
+			}
 			quote("error", e)
 		}
 	}
-	switch len(meaningful) {
-	case 0:
-	case 1:
+	paths := func() {
+		if ps := pathsIn(c.Result, key, cwd); len(ps) > 0 {
+			add("  - paths: " + strings.Join(ps, ", "))
+		}
+	}
+	names := func() {
+		if ns := namesIn(c.Result); len(ns) > 0 {
+			add("  - defines: " + strings.Join(ns, ", "))
+		}
+	}
+	switch {
+	case len(meaningful) == 1:
 		quote("only", meaningful[0])
-	default:
-		quote("last", meaningful[len(meaningful)-1])
+		paths()
+	case len(meaningful) > 1 && isFileTool(c.ToolName, c.Args):
+		// a file: how it starts and ends, what it defines
 		quote("first", meaningful[0])
-	}
-	if ps := pathsIn(c.Result, key); len(ps) > 0 {
-		add("  - paths: " + strings.Join(ps, ", "))
-	}
-	if ns := namesIn(c.Result); len(ns) > 0 {
-		add("  - defines: " + strings.Join(ns, ", "))
+		quote("last", meaningful[len(meaningful)-1])
+		names()
+		paths()
+	case len(meaningful) > 1:
+		// a command's output: how it ended matters most; its first line is
+		// often the command echoed
+		quote("last", meaningful[len(meaningful)-1])
+		paths()
+		names()
+		quote("first", meaningful[0])
 	}
 	return out
 }
@@ -111,7 +124,7 @@ var keyArgNames = []string{"command", "cmd", "path", "file_path", "filePath", "p
 // keyArg returns the call's key argument for the header line: the first of
 // keyArgNames holding a string (with offset/limit for reads), or the
 // arguments themselves when short.
-func keyArg(tool, args string) string {
+func keyArg(tool, args, cwd string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return ""
@@ -121,7 +134,7 @@ func keyArg(tool, args string) string {
 		if !ok || s == "" {
 			continue
 		}
-		s = oneLine(s)
+		s = relative(oneLine(s), cwd)
 		out := "`" + clip(s, maxKeyArg) + "`"
 		if k == "path" || k == "file_path" || k == "filePath" {
 			var extra []string
@@ -215,7 +228,7 @@ var pathRE = regexp.MustCompile(`(?:^|[\s"'(\[=:])((?:~|\.{1,2})?/?(?:[\w@+.-]+/
 
 // pathsIn returns up to maxPaths distinct path-like tokens of text (with a
 // "/" in them, not URLs), in order of appearance, leaving out skip.
-func pathsIn(text, skip string) []string {
+func pathsIn(text, skip, cwd string) []string {
 	var out []string
 	seen := map[string]bool{strings.Trim(skip, "`"): true}
 	for _, m := range pathRE.FindAllStringSubmatchIndex(text, -1) {
@@ -230,6 +243,13 @@ func pathsIn(text, skip string) []string {
 			continue
 		}
 		seen[p] = true
+		if r := relative(p, cwd); r != p {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			p = r
+		}
 		out = append(out, p)
 		if len(out) == maxPaths {
 			break
@@ -273,4 +293,22 @@ func oneLine(s string) string {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// relative shortens a path or command under cwd for the summary: a path
+// in cwd loses the cwd prefix, a command loses a leading "cd <cwd> && ".
+func relative(s, cwd string) string {
+	cwd = strings.TrimRight(cwd, "/")
+	if cwd == "" {
+		return s
+	}
+	for _, p := range []string{"cd " + cwd + " && ", "cd " + cwd + "; ", `cd "` + cwd + `" && `} {
+		if strings.HasPrefix(s, p) {
+			return s[len(p):]
+		}
+	}
+	if strings.HasPrefix(s, cwd+"/") && len(s) > len(cwd)+1 {
+		return s[len(cwd)+1:]
+	}
+	return s
 }

@@ -31,6 +31,9 @@ type Batch struct {
 	// AssistantText is the assistant's prose of the batch's turn(s), trimmed.
 	AssistantText string
 	Calls         []Call
+	// Cwd is the session's working directory: the deterministic summary
+	// writes paths under it relative to it (the request is not changed).
+	Cwd string
 }
 
 // RawChars is the batch's size as pi-condense measures it: the UTF-16 length
