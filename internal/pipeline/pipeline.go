@@ -164,9 +164,11 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window},
 		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
 		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
-		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result { return summarize.Summarize(cx, bs, so) },
-		Clip:      so.Clip,
-		Now:       nowMS,
+		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result {
+			return summarize.Summarize(cx, bs, so)
+		},
+		Clip: so.Clip,
+		Now:  nowMS,
 	})
 }
 
