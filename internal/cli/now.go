@@ -415,44 +415,28 @@ func (b *blobStore) remove() {
 
 // pipelineOptions turns the config and flags into the pipeline's options.
 func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobStore, error) {
-	var po pipeline.Options
+	if o.NoPrune {
+		return pipeline.Options{}, nil, nil
+	}
+	po, err := pipeline.FromConfig(c)
+	if err != nil {
+		return po, nil, &ExitErr{Code: ExitError, Err: err}
+	}
 	if !enabled {
-		if c != nil && !o.NoPrune {
-			ro, err := c.RenderOptions()
-			if err != nil {
-				return po, nil, &ExitErr{Code: ExitError, Err: err}
-			}
-			po.Index, po.Render = ro.MaxImages > 0, ro // the image cap guards request validity even when off
-		}
 		return po, nil, nil
 	}
-	popts, err := c.PruneOptions()
-	if err != nil {
-		return po, nil, &ExitErr{Code: ExitError, Err: err}
-	}
-	ro, err := c.RenderOptions()
-	if err != nil {
-		return po, nil, &ExitErr{Code: ExitError, Err: err}
-	}
-	k := c.Condense
-	po = pipeline.Options{
-		Mask: !o.NoMask, Prune: popts,
-		Index: true, ForceRender: o.NoFlush || o.NoMask, Render: ro,
-		Flush:        c.Flush && !o.NoFlush && ctx.Kind == session.KindSession,
-		AgentMessage: k.BatchingMode == "agent-message", MinBatchChars: k.MinBatchChars, Dedup: k.DedupByContentHash,
-		SpillThreshold: k.SpillThreshold, SpillPreviewBytes: k.SpillPreviewBytes,
-	}
+	po.Mask = !o.NoMask
+	po.ForceRender = o.NoFlush || o.NoMask
+	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
 	var blobs *blobStore
 	if target != nil && ctx.Header.ID != "" {
 		blobs = &blobStore{dir: filepath.Join(filepath.Dir(target.Target), ctx.Header.ID+"-blobs")}
 		po.Spill = blobs.spill
 	}
-	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
-		timeout := o.SummarizerTimeout
-		if timeout == 0 {
-			timeout = time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond
+	if po.Summarizer.Command != nil {
+		if o.SummarizerTimeout > 0 {
+			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
-		po.Summarizer = summarize.Options{Command: summarize.ExecRunner{Command: cmd}, Timeout: timeout, Concurrency: c.SummarizerConcurrency}
 		if dir, err := os.UserCacheDir(); err == nil {
 			po.Summarizer.Cache = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
 		}

@@ -25,6 +25,9 @@ type NewEntry struct {
 	// display and details members (lazily: index records re-read their
 	// results' text from the input).
 	body func(dst []byte, ctx *session.Context) ([]byte, error)
+	// floor, when set, is the earliest result time the entry makes the next
+	// request rewrite (a rewrite point, as Rebuild finds it in the file).
+	floor *int64
 }
 
 // AppendLine appends the entry's JSON line (without a newline) with the
@@ -187,7 +190,13 @@ func appendRecord(dst []byte, c *Call, turnIndex int, ts int64, textJSON []byte,
 // indexEntry is a context-prune-index entry for calls of one batch; the
 // results' text is read from the input when the line is written.
 func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill) *NewEntry {
-	return &NewEntry{Type: "custom", CustomType: TypeIndex, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
+	var floor *int64
+	for _, c := range calls {
+		if c.ResultTimestamp != nil && (floor == nil || *c.ResultTimestamp < *floor) {
+			floor = c.ResultTimestamp
+		}
+	}
+	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		dst = append(dst, `{"toolCalls":[`...)
 		for i, c := range calls {
 			if i > 0 {

@@ -35,6 +35,10 @@ type FlushOptions struct {
 	Clip summarize.Clip
 	// Now is the flush time in ms (the flush-metrics entry's ts).
 	Now int64
+	// FirstLine is the line number the first appended entry will have (the
+	// state's rewrite points name it, as Rebuild of the written file does);
+	// 0: the line after the input's last.
+	FirstLine int
 }
 
 // Flushed is what one flush adds to a session.
@@ -118,7 +122,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 			for _, c := range b.Calls {
 				if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
 					s.addAlias(c.Key, orig)
-					f.Entries = append(f.Entries, customEntry(TypeDedupAlias, aliasData(c.Key, orig)))
+					f.Entries = append(f.Entries, aliasEntry(c, orig))
 					sl.dedup = append(sl.dedup, c)
 					sl.dedupChars += c.Chars
 					continue
@@ -210,7 +214,22 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
 	m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
 	f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
+	f.rewritePoints(ctx, o.FirstLine)
 	return f, nil
+}
+
+// rewritePoints records where the appended entries rewrite the prompt, as
+// Rebuild finds them once they are in the file (the superseded-reads pass
+// activates at them).
+func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
+	if first == 0 {
+		first = ctx.Lines + 1
+	}
+	for k, e := range f.Entries {
+		if e.floor != nil {
+			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: *e.floor, Kind: e.CustomType})
+		}
+	}
 }
 
 // summarized finishes one summarised batch: refs allocated (monotonic,
@@ -290,7 +309,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		if o.Dedup {
 			if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
 				s.addAlias(c.Key, orig)
-				f.Entries = append(f.Entries, customEntry(TypeDedupAlias, aliasData(c.Key, orig)))
+				f.Entries = append(f.Entries, aliasEntry(c, orig))
 				f.Deduped++
 				continue
 			}
@@ -423,4 +442,11 @@ func BlobName(key string) string {
 		name = name[:maxBlobName-4-17] + "-" + hex.EncodeToString(sum[:8])
 	}
 	return name + ".txt"
+}
+
+// aliasEntry is the dedup-alias entry making c share orig's record.
+func aliasEntry(c *Call, orig string) *NewEntry {
+	e := customEntry(TypeDedupAlias, aliasData(c.Key, orig))
+	e.floor = c.ResultTimestamp
+	return e
 }

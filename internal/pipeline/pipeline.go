@@ -15,8 +15,10 @@ package pipeline
 
 import (
 	"context"
+	"strings"
 	"time"
 
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/prune"
@@ -190,4 +192,36 @@ func AppendTime(ctx *session.Context) (string, int64) {
 		}
 	}
 	return "1970-01-01T00:00:00.000Z", 0
+}
+
+// FromConfig returns the options of `pruner now` for a loaded config (the
+// caller adds what flags change: Spill, a summariser command's timeout).
+func FromConfig(c *config.Config) (Options, error) {
+	var o Options
+	ro, err := c.RenderOptions()
+	if err != nil {
+		return o, err
+	}
+	if !c.Enabled {
+		// the image cap guards request validity even when pruning is off
+		return Options{Index: ro.MaxImages > 0, Render: ro}, nil
+	}
+	po, err := c.PruneOptions()
+	if err != nil {
+		return o, err
+	}
+	k := c.Condense
+	o = Options{
+		Mask: true, Prune: po, Index: true, Render: ro, Flush: c.Flush,
+		AgentMessage: k.BatchingMode == "agent-message", MinBatchChars: k.MinBatchChars, Dedup: k.DedupByContentHash,
+		SpillThreshold: k.SpillThreshold, SpillPreviewBytes: k.SpillPreviewBytes,
+	}
+	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
+		o.Summarizer = summarize.Options{
+			Command:     summarize.ExecRunner{Command: cmd},
+			Timeout:     time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond,
+			Concurrency: c.SummarizerConcurrency,
+		}
+	}
+	return o, nil
 }

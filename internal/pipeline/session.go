@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/index"
@@ -270,8 +271,26 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 	if err != nil {
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}
-	if len(ctx.Warnings) != len(r.Ctx.Warnings) {
-		return fmt.Errorf("the new file has %d warnings, the session %d: %v", len(ctx.Warnings), len(r.Ctx.Warnings), ctx.Warnings[len(ctx.Warnings)-1])
+	for _, w := range ctx.Warnings {
+		if w.Line > r.Ctx.Lines && strings.Contains(w.Msg, "skipped") {
+			return fmt.Errorf("appended line %d would be skipped: %s", w.Line, w.Msg)
+		}
+	}
+	if n := countBefore(ctx.Warnings, r.Ctx.Lines); n != countBefore(r.Ctx.Warnings, r.Ctx.Lines) {
+		return fmt.Errorf("the session's lines read with %d warnings in the new file, %d before", n, countBefore(r.Ctx.Warnings, r.Ctx.Lines))
+	}
+	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
+	for {
+		line, num, _, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(line) > 0 && !json.Valid(line) {
+			return fmt.Errorf("appended line %d is not valid JSON", num)
+		}
 	}
 	count := map[string]int{}
 	for _, e := range ctx.Entries {
@@ -316,4 +335,15 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 func hashPrefix(h hash.Hash, f io.ReaderAt, n int64) error {
 	_, err := io.Copy(h, io.NewSectionReader(f, 0, n))
 	return err
+}
+
+// countBefore counts the warnings on lines up to n (or tied to no line).
+func countBefore(ws []session.Warning, n int) int {
+	c := 0
+	for _, w := range ws {
+		if w.Line <= n {
+			c++
+		}
+	}
+	return c
 }
