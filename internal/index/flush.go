@@ -70,6 +70,11 @@ type Flushed struct {
 	Warnings []string
 }
 
+// Changes reports whether the flush changes what is rendered (a summary, a
+// spill or a dedup alias); a flush of trivial or oversized batches only
+// moves the frontier.
+func (f *Flushed) Changes() bool { return f.Summarized+f.Spilled+f.Deduped > 0 }
+
 // chunk bounds how many batches are summarised at once (their texts are in
 // memory together).
 const chunk = 32

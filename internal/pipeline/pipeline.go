@@ -110,7 +110,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		}
 	}
 	r.State = st
-	added := r.Flushed != nil && len(r.Flushed.Entries) > 0
+	added := r.Flushed != nil && r.Flushed.Changes()
 	if !o.Index || (st.Entries == 0 && !added && !o.ForceRender && o.Render.MaxImages == 0) {
 		return r, nil // nothing for the index stage: the masked context as before
 	}

@@ -42,9 +42,6 @@ type Appended struct {
 func (r *Result) Append(blobs []string) (*Appended, error) {
 	ctx := r.Ctx
 	a := &Appended{Blobs: blobs}
-	if r.Flushed != nil {
-		a.Entries = append(a.Entries, r.Flushed.Entries...)
-	}
 	edits, err := r.edits()
 	if err != nil {
 		return nil, err
@@ -56,6 +53,11 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 			a.EditsSkipped = "v1 session: pi gives every entry a new id when it migrates the file, so context edits are not written (pi-condense's entries still apply)"
 		}
 		edits = nil
+	}
+	// a flush that only moved the frontier (trivial batches) is written
+	// only along with something that changes the context
+	if r.Flushed != nil && (r.Flushed.Changes() || len(edits) > 0) {
+		a.Entries = append(a.Entries, r.Flushed.Entries...)
 	}
 	a.Edits = len(edits)
 	a.Entries = append(a.Entries, edits...)
