@@ -554,7 +554,7 @@ func flushLine(f *index.Flushed) string {
 	if f.RawChars > 0 && f.SummaryChars > 0 {
 		ratio = fmt.Sprintf("; summaries %d chars for %d raw (%.1f%%)", f.SummaryChars, f.RawChars, 100*float64(f.SummaryChars)/float64(f.RawChars))
 	}
-	return fmt.Sprintf("pruner: flush: %d calls in %d batches: %s%s", f.Calls, f.Captured, strings.Join(parts, ", "), ratio)
+	return fmt.Sprintf("pruner: flush: %d calls in %d batches: %s%s", f.Calls+f.Spilled, f.Captured, strings.Join(parts, ", "), ratio)
 }
 
 // printSession writes the session with pruner's entries appended.
