@@ -28,7 +28,7 @@ const (
 	maxErrLines  = 3
 	maxPaths     = 6
 	maxNames     = 8
-	budgetDivide = 16 // sub-bullets take at most 1/16 of the result's size
+	budgetDivide = 20 // sub-bullets take at most 1/20 of the result's size
 )
 
 func callSummary(n int, c Call, cwd string) []string {
@@ -107,12 +107,11 @@ func callSummary(n int, c Call, cwd string) []string {
 		names()
 		paths()
 	case len(meaningful) > 1:
-		// a command's output: how it ended matters most; its first line is
-		// often the command echoed
+		// a command's output: how it ended matters most (its first line is
+		// mostly the command or a banner echoed)
 		quote("last", meaningful[len(meaningful)-1])
 		paths()
 		names()
-		quote("first", meaningful[0])
 	}
 	return out
 }
