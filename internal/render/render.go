@@ -106,8 +106,9 @@ type Report struct {
 	Superseded          int `json:"superseded"`
 	Purged              int `json:"purged"` // errored calls whose arguments were shrunk
 	ImagesOmitted       int `json:"imagesOmitted"`
-	Chains              int `json:"chains"`       // compressed chains rendered
-	ChainDropped        int `json:"chainDropped"` // messages those chains replaced
+	Chains              int `json:"chains"`        // compressed chains rendered
+	ChainRepaired       int `json:"chainRepaired"` // outputs of calls protected since their chain was compressed, put back
+	ChainDropped        int `json:"chainDropped"`  // messages those chains replaced
 	SummariesSuppressed int `json:"summariesSuppressed"`
 	// Swept are the toolCallIds of orphan results dropped.
 	Swept []string `json:"swept,omitempty"`
