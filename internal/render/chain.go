@@ -12,11 +12,12 @@ import (
 // chainPrefix starts the text of pi-condense's synthetic chain message.
 const chainPrefix = "<compressed-chain"
 
-// msgFacts are the fields the chain phase reads from a message.
+// msgFacts are the fields the chain phase reads from a message (the bytes
+// are not kept: a long session's messages would all be in memory).
 type msgFacts struct {
-	ts    float64
-	hasTS bool
-	raw   []byte
+	ts      float64
+	hasTS   bool
+	chainID string // a synthetic chain message's block id
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
@@ -24,9 +25,12 @@ func (r *renderer) facts(s *slot) (msgFacts, error) {
 	if err != nil {
 		return msgFacts{}, err
 	}
-	f := msgFacts{raw: raw}
+	var f msgFacts
 	if v, ok := jsval.Get(raw, "timestamp"); ok {
 		f.ts, f.hasTS = jsval.Number(v)
+	}
+	if r.role(s) == session.RoleUser {
+		f.chainID, _ = chainBlockID(raw)
 	}
 	return f, nil
 }
@@ -163,10 +167,8 @@ func (r *renderer) chainRangePrune() error {
 				return err
 			}
 			facts[i] = f
-			if r.role(s) == session.RoleUser {
-				if id, ok := chainBlockID(f.raw); ok {
-					existing[id] = true
-				}
+			if f.chainID != "" {
+				existing[f.chainID] = true
 			}
 		}
 	}
