@@ -59,6 +59,11 @@ head and tail excerpt; images in old results become text notices. Protected
 calls (protectedTools names, protectedPaths globs on args.path) are never
 touched, and every toolCall keeps its result.
 
+A session pi-condense pruned (context-prune-* entries) renders as pi-condense
+renders it: indexed results become its stubs, summaries stay where pi puts
+them, compressed chains collapse; masking then applies to what no entry
+covers. --no-flush summarises nothing new; --no-mask masks nothing.
+
 Input is a pi session file or a context (one message per line, e.g. pruner's
 own output); - or no argument reads stdin. A one-line summary goes to stderr.
 
@@ -75,6 +80,9 @@ input error (missing file, directory, empty or non-JSONL input).`,
 
   # shrink a saved session on disk (atomic; original kept beside it)
   pruner now --write old-session.jsonl
+
+  # exactly what pi-condense's index says, nothing added, nothing masked
+  pruner now --no-flush --no-mask session.jsonl > context.jsonl
 
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
