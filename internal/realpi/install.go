@@ -19,6 +19,7 @@ const (
 	PiPackage   = "@earendil-works/pi-coding-agent"
 	PiVersion   = "1.6.0"
 	NodeVersion = "22.23.5" // pi needs Node >= 22.19
+	TSVersion   = "5.9.3"   // type-checks the extensions against pi's .d.ts
 )
 
 // ErrUnavailable marks a reason the real pi cannot be installed here (no
@@ -31,6 +32,7 @@ type Install struct {
 	Dir  string // npm prefix holding node_modules
 	Node string // the Node 22 binary
 	CLI  string // pi's dist/bundle/cli.js
+	TSC  string // TypeScript's bin/tsc (run with Node)
 }
 
 // nodePackage is the npm package that ships a Node binary for this platform.
@@ -62,8 +64,10 @@ func DefaultCacheDir() (string, error) {
 }
 
 func (in *Install) complete() bool {
-	if _, err := os.Stat(in.Node); err != nil {
-		return false
+	for _, f := range []string{in.Node, in.TSC} {
+		if _, err := os.Stat(f); err != nil {
+			return false
+		}
 	}
 	b, err := os.ReadFile(filepath.Join(in.Dir, "node_modules", PiPackage, "package.json"))
 	if err != nil {
@@ -75,8 +79,8 @@ func (in *Install) complete() bool {
 	return json.Unmarshal(b, &pkg) == nil && pkg.Version == PiVersion
 }
 
-// Ensure returns the cached install of pi PiVersion and Node NodeVersion
-// under cacheDir/<PiVersion>, installing it with npm first when it is
+// Ensure returns the cached install of pi PiVersion, Node NodeVersion and
+// TypeScript TSVersion under cacheDir/<PiVersion>, installing it with npm first when it is
 // missing. logf reports progress. Errors wrapping ErrUnavailable mean npm
 // or its registry cannot be used here.
 func Ensure(ctx context.Context, cacheDir string, logf func(string, ...any)) (*Install, error) {
@@ -86,7 +90,8 @@ func Ensure(ctx context.Context, cacheDir string, logf func(string, ...any)) (*I
 	}
 	mk := func(dir string) *Install {
 		return &Install{Dir: dir, Node: filepath.Join(dir, "node_modules", nodePkg, "bin", "node"),
-			CLI: filepath.Join(dir, "node_modules", PiPackage, "dist", "bundle", "cli.js")}
+			CLI: filepath.Join(dir, "node_modules", PiPackage, "dist", "bundle", "cli.js"),
+			TSC: filepath.Join(dir, "node_modules", "typescript", "bin", "tsc")}
 	}
 	final := mk(filepath.Join(cacheDir, PiVersion))
 	if final.complete() {
@@ -114,7 +119,7 @@ func Ensure(ctx context.Context, cacheDir string, logf func(string, ...any)) (*I
 	ictx, cancel2 := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel2()
 	cmd := exec.CommandContext(ictx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error",
-		PiPackage+"@"+PiVersion, nodePkg+"@"+NodeVersion)
+		PiPackage+"@"+PiVersion, nodePkg+"@"+NodeVersion, "typescript@"+TSVersion)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -288,29 +288,67 @@ func TestRealPiProtectProjectExtensionUntrusted(t *testing.T) {
 	}
 }
 
-// TestRealPiProtectMissingPruner: with no pruner binary every call is
-// blocked (fail closed) and the user is told once on stderr in print mode.
-func TestRealPiProtectMissingPruner(t *testing.T) {
-	w, m := protectWorld(t)
-	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
-	w.Env["PRUNER_BIN"] = filepath.Join(w.Root, "no-such-pruner")
-	r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
-	reqs := m.Requests()
-	if n := leaks(reqs); n != 0 {
-		t.Fatalf("the secret reached %d requests", n)
-	}
-	if n := strings.Count(r.Stderr, "pruner-protect: cannot run"); n != 1 {
-		t.Fatalf("stderr tells the user %d times, want once:\n%s", n, r.Stderr)
-	}
-	if !strings.Contains(r.Stderr, "PRUNER_BIN=") {
-		t.Errorf("stderr does not name PRUNER_BIN: %s", r.Stderr)
-	}
-	ds := decode(t, reqs)
-	last := ds[len(ds)-1]
-	for _, id := range []string{"call_turn1_step1_0", "call_turn1_step2_0", "call_turn1_step3_0"} {
-		if got, _ := last.toolResult(id); !strings.Contains(got, "pruner hook failed") {
-			t.Errorf("result of %s = %q, want a block by the failed hook", id, got)
+// brokenPruners are the ways pruner can fail an extension: not installed,
+// failing, and printing garbage.
+var brokenPruners = []struct{ name, script string }{
+	{"missing", ""},
+	{"failing", "#!/bin/sh\necho 'pruner: something broke' >&2\nexit 3\n"},
+	{"garbage", "#!/bin/sh\ncat >/dev/null\necho 'not json'\n"},
+}
+
+// brokenPruner returns a PRUNER_BIN for case c.
+func brokenPruner(t *testing.T, w *World, script string) string {
+	p := filepath.Join(w.Root, "no-such-pruner")
+	if script != "" {
+		p = filepath.Join(w.Root, "broken-pruner")
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
 		}
+	}
+	return p
+}
+
+// TestRealPiProtectBrokenPruner: when pruner is missing, fails, or its
+// settings do not load, every call is blocked (fail closed) and the user is
+// told once on stderr in print mode, not only the model.
+func TestRealPiProtectBrokenPruner(t *testing.T) {
+	cases := append(brokenPruners[:2:2], struct{ name, script string }{"broken settings", "settings"})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, m := protectWorld(t)
+			installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
+			want := "pruner-protect: cannot run"
+			switch c.name {
+			case "broken settings":
+				w.Env["PRUNER_BIN"] = env.pruner
+				if err := w.WriteFile("home/.pi/agent/settings.json", `{"contextPrune": {"protectedPathRules": {"paths": []}}}`); err != nil {
+					t.Fatal(err)
+				}
+				want = "config failed: pruner: "
+			case "failing":
+				w.Env["PRUNER_BIN"] = brokenPruner(t, w, c.script)
+				want = "config failed: pruner: something broke"
+			default:
+				w.Env["PRUNER_BIN"] = brokenPruner(t, w, c.script)
+			}
+			r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
+			reqs := m.Requests()
+			if n := leaks(reqs); n != 0 {
+				t.Fatalf("the secret reached %d requests", n)
+			}
+			if n := strings.Count(r.Stderr, "pruner-protect:"); n != 1 || !strings.Contains(r.Stderr, want) {
+				t.Fatalf("stderr tells the user %d times, want once with %q:\n%s", n, want, r.Stderr)
+			}
+			if c.name == "missing" && !strings.Contains(r.Stderr, "PRUNER_BIN=") {
+				t.Errorf("stderr does not name PRUNER_BIN: %s", r.Stderr)
+			}
+			ds := decode(t, reqs)
+			last := ds[len(ds)-1]
+			checkPairing(t, last)
+			if got, _ := last.toolResult("call_turn1_step3_0"); strings.Contains(got, "Build with make") {
+				t.Errorf("notes.txt was read although pruner is broken: %q", got)
+			}
+		})
 	}
 }
 
@@ -438,25 +476,58 @@ func TestRealPiPrune(t *testing.T) {
 	t.Logf("last request: %d bytes", len(ds[len(ds)-1].Body))
 }
 
-// TestRealPiPruneMissingPruner: with no pruner the messages go to the model
-// unchanged (fail open) and each pi process tells the user once.
-func TestRealPiPruneMissingPruner(t *testing.T) {
-	w, m := pruneWorld(t)
-	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "prune")
-	w.Env["PRUNER_BIN"] = filepath.Join(w.Root, "no-such-pruner")
-	sc := pruneScenario()
-	r1 := runPi(t, w, "-p", sc.Turns[0].Prompt)
-	r2 := runPi(t, w, "-c", "-p", sc.Turns[1].Prompt)
-	for i, r := range []*Result{r1, r2} {
-		if n := strings.Count(r.Stderr, "pruner-prune: cannot prune"); n != 1 {
-			t.Errorf("process %d tells the user %d times, want once:\n%s", i+1, n, r.Stderr)
-		}
+// TestRealPiPruneBrokenPruner: when pruner is missing, fails or prints
+// garbage, the messages go to the model unchanged (fail open) and each pi
+// process tells the user once.
+func TestRealPiPruneBrokenPruner(t *testing.T) {
+	for _, c := range brokenPruners {
+		t.Run(c.name, func(t *testing.T) {
+			w, m := pruneWorld(t)
+			installExtension(t, filepath.Join(w.AgentDir, "extensions"), "prune")
+			w.Env["PRUNER_BIN"] = brokenPruner(t, w, c.script)
+			sc := pruneScenario()
+			r1 := runPi(t, w, "-p", sc.Turns[0].Prompt)
+			r2 := runPi(t, w, "-c", "-p", sc.Turns[1].Prompt)
+			for i, r := range []*Result{r1, r2} {
+				if n := strings.Count(r.Stderr, "pruner-prune:"); n != 1 || !strings.Contains(r.Stderr, "messages are sent unpruned") {
+					t.Errorf("process %d tells the user %d times, want once:\n%s", i+1, n, r.Stderr)
+				}
+			}
+			ds := decode(t, m.Requests())
+			last := ds[len(ds)-1]
+			checkPairing(t, last)
+			if seq, _ := last.toolResult("call_turn1_step1_0"); !strings.Contains(seq, "\n5000") || strings.Contains(seq, "[pruner:") {
+				t.Errorf("turn-1 result changed without pruner: %.200q", seq)
+			}
+			t.Logf("last request unpruned: %d bytes", len(last.Body))
+		})
 	}
-	ds := decode(t, m.Requests())
-	last := ds[len(ds)-1]
-	checkPairing(t, last)
-	if seq, _ := last.toolResult("call_turn1_step1_0"); !strings.Contains(seq, "\n5000") || strings.Contains(seq, "[pruner:") {
-		t.Errorf("turn-1 result changed without pruner: %.200q", seq)
+}
+
+// TestRealPiExtensionsTypeCheck: both extensions type-check (tsc --strict)
+// against the .d.ts of the pi package they run in.
+func TestRealPiExtensionsTypeCheck(t *testing.T) {
+	setup(t)
+	nm := filepath.Join(env.pi.Dir, "node_modules")
+	abs, err := filepath.Abs(filepath.Join("..", "..", "extensions"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("last request unpruned: %d bytes", len(last.Body))
+	cfg := map[string]any{
+		"compilerOptions": map[string]any{
+			"strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022",
+			"skipLibCheck": true, "types": []string{"node"}, "typeRoots": []string{filepath.Join(nm, "@types")},
+			"paths": map[string]any{PiPackage: []string{filepath.Join(nm, PiPackage, "dist", "index.d.ts")}},
+		},
+		"files": []string{filepath.Join(abs, "protect.ts"), filepath.Join(abs, "prune.ts")},
+	}
+	b, _ := json.Marshal(cfg)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(env.pi.Node, env.pi.TSC, "-p", filepath.Join(dir, "tsconfig.json")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
 }
