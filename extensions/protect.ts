@@ -61,12 +61,12 @@ export default function (pi: ExtensionAPI) {
 		}
 		if (r.status === 0) return undefined; // allow
 		const reason = firstLine(r.stderr) || `${NAME}: pruner hook exited ${r.status}`;
-		if (r.status !== 2 || reason.includes("rules do not load")) {
-			// not a verdict on this call: a broken pruner or broken rules
-			tell(ctx, `${reason}; tool calls are blocked`);
-		} else if (ctx.hasUI) {
-			ctx.ui.notify(reason, "warning");
-		}
+		// A verdict on this call is exit 2 with pruner's "pruner protected-paths:"
+		// reason. Anything else (a usage error, rules that do not load, another
+		// exit code) is a broken set-up: block, and tell the user.
+		const verdict = r.status === 2 && reason.startsWith("pruner protected-paths:") && !reason.includes("rules do not load");
+		if (!verdict) tell(ctx, `${reason}; tool calls are blocked`);
+		else if (ctx.hasUI) ctx.ui.notify(reason, "warning");
 		return { block: true, reason };
 	});
 }

@@ -308,27 +308,29 @@ func brokenPruner(t *testing.T, w *World, script string) string {
 	return p
 }
 
-// TestRealPiProtectBrokenPruner: when pruner is missing, fails, or its
-// settings do not load, every call is blocked (fail closed) and the user is
-// told once on stderr in print mode, not only the model.
+// TestRealPiProtectBrokenPruner: when pruner is missing, fails, its
+// settings do not load or its hook rejects the command line, every call is
+// blocked (fail closed) and the user is told once on stderr in print mode,
+// not only the model.
 func TestRealPiProtectBrokenPruner(t *testing.T) {
-	cases := append(brokenPruners[:2:2], struct{ name, script string }{"broken settings", "settings"})
+	cases := []struct{ name, script, settings, want string }{
+		{name: "missing", want: "pruner-protect: cannot run"},
+		{name: "failing", script: brokenPruners[1].script, want: "config failed: pruner: something broke"},
+		{name: "broken settings", settings: `{"contextPrune": {"protectedPathRules": {"paths": []}}}`, want: "config failed: pruner: "},
+		// a pruner whose hook does not know a flag: exit 2 like a deny, but no verdict
+		{name: "usage error", script: "#!/bin/sh\n[ \"$1\" = config ] && exit 0\ncat >/dev/null\necho 'Error: unknown flag: --fail-closed' >&2\nexit 2\n",
+			want: "pruner-protect: Error: unknown flag: --fail-closed; tool calls are blocked"},
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w, m := protectWorld(t)
 			installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
-			want := "pruner-protect: cannot run"
-			switch c.name {
-			case "broken settings":
-				w.Env["PRUNER_BIN"] = env.pruner
-				if err := w.WriteFile("home/.pi/agent/settings.json", `{"contextPrune": {"protectedPathRules": {"paths": []}}}`); err != nil {
+			w.Env["PRUNER_BIN"] = env.pruner
+			if c.settings != "" {
+				if err := w.WriteFile("home/.pi/agent/settings.json", c.settings); err != nil {
 					t.Fatal(err)
 				}
-				want = "config failed: pruner: "
-			case "failing":
-				w.Env["PRUNER_BIN"] = brokenPruner(t, w, c.script)
-				want = "config failed: pruner: something broke"
-			default:
+			} else {
 				w.Env["PRUNER_BIN"] = brokenPruner(t, w, c.script)
 			}
 			r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
@@ -336,8 +338,8 @@ func TestRealPiProtectBrokenPruner(t *testing.T) {
 			if n := leaks(reqs); n != 0 {
 				t.Fatalf("the secret reached %d requests", n)
 			}
-			if n := strings.Count(r.Stderr, "pruner-protect:"); n != 1 || !strings.Contains(r.Stderr, want) {
-				t.Fatalf("stderr tells the user %d times, want once with %q:\n%s", n, want, r.Stderr)
+			if n := strings.Count(r.Stderr, "pruner-protect:"); n != 1 || !strings.Contains(r.Stderr, c.want) {
+				t.Fatalf("stderr tells the user %d times, want once with %q:\n%s", n, c.want, r.Stderr)
 			}
 			if c.name == "missing" && !strings.Contains(r.Stderr, "PRUNER_BIN=") {
 				t.Errorf("stderr does not name PRUNER_BIN: %s", r.Stderr)
