@@ -19,6 +19,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 
 const PRUNER = process.env.PRUNER_BIN || "pruner";
 const TIMEOUT_MS = 30_000;
+const MAX_WARNINGS = 5;
 const NAME = "pruner-prune";
 
 interface Run {
@@ -79,12 +80,12 @@ export default function (pi: ExtensionAPI) {
 		const r = await run(["now", "-q", "-"], lines.join("\n") + "\n", ctx.cwd);
 		if (r.error || r.signal || r.status !== 0) {
 			const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : (r.stderr || "").trim().split("\n")[0] || `exit ${r.status}`;
-			tell(ctx, `cannot prune (${PRUNER} now: ${why}) ${r.error ? how : ""}; messages are sent unpruned`);
+			tell(ctx, `cannot prune (${PRUNER} now: ${why})${r.error ? ` ${how}` : ""}; messages are sent unpruned`);
 			return undefined;
 		}
-		// pruner's warnings (bad lines, odd input): each shown once
+		// pruner's warnings (bad lines, odd input): each shown once, a few at most
 		for (const w of r.stderr.split("\n")) {
-			if (w.trim() && !shown.has(w)) {
+			if (w.trim() && !shown.has(w) && shown.size < MAX_WARNINGS) {
 				shown.add(w);
 				show(ctx, `${NAME}: ${w}`, "warning");
 			}
