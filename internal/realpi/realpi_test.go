@@ -354,6 +354,45 @@ func TestRealPiProtectBrokenPruner(t *testing.T) {
 	}
 }
 
+// TestRealPiBrokenPrunerRPC: in rpc mode (a UI: ctx.hasUI) both extensions
+// tell the user through the UI — one notify request each — and nothing on
+// stderr; protect still blocks every call.
+func TestRealPiBrokenPrunerRPC(t *testing.T) {
+	w, m := protectWorld(t)
+	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
+	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "prune")
+	w.Env["PRUNER_BIN"] = filepath.Join(w.Root, "no-such-pruner")
+	events, r, err := w.RunRPC(context.Background(), runTimeout, protectScenario().Turns[0].Prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pi --mode rpc: %d events in %s", len(events), r.Elapsed.Round(time.Millisecond))
+	notes := map[string]int{}
+	for _, ev := range events {
+		if ev["type"] != "extension_ui_request" || ev["method"] != "notify" {
+			continue
+		}
+		msg, _ := ev["message"].(string)
+		if ev["notifyType"] != "error" {
+			t.Errorf("notify %q has type %v, want error", msg, ev["notifyType"])
+		}
+		for _, p := range []string{"pruner-protect: cannot run", "pruner-prune: cannot prune"} {
+			if strings.HasPrefix(msg, p) {
+				notes[p]++
+			}
+		}
+	}
+	if notes["pruner-protect: cannot run"] != 1 || notes["pruner-prune: cannot prune"] != 1 {
+		t.Fatalf("UI notifications %v, want one from each extension; events:\n%v", notes, events)
+	}
+	if strings.Contains(r.Stderr, "pruner-") {
+		t.Errorf("rpc mode wrote to stderr: %s", r.Stderr)
+	}
+	if n := leaks(m.Requests()); n != 0 {
+		t.Fatalf("the secret reached %d requests", n)
+	}
+}
+
 func pruneScenario() Scenario {
 	return Scenario{Turns: []Turn{
 		{Prompt: "Turn one: count to 5000.", Steps: []Step{

@@ -1,10 +1,12 @@
 package realpi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,12 +66,10 @@ type Result struct {
 	Elapsed  time.Duration
 }
 
-// Run runs `pi --offline --model fake/fake-coder ARGS…` in the project
-// directory with the world's environment only (nothing inherited but
-// PATH's system part), and waits at most timeout.
-func (w *World) Run(ctx context.Context, timeout time.Duration, args ...string) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+// command prepares `pi --offline --model fake/fake-coder ARGS…` in the
+// project directory with the world's environment only (nothing inherited
+// but PATH's system part).
+func (w *World) command(ctx context.Context, args []string) *exec.Cmd {
 	full := append([]string{w.pi.CLI, "--offline", "--model", "fake/fake-coder"}, args...)
 	cmd := exec.CommandContext(ctx, w.pi.Node, full...)
 	cmd.Dir = w.Project
@@ -84,6 +84,14 @@ func (w *World) Run(ctx context.Context, timeout time.Duration, args ...string) 
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	return cmd
+}
+
+// Run runs pi with args (see command) and waits at most timeout.
+func (w *World) Run(ctx context.Context, timeout time.Duration, args ...string) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := w.command(ctx, args)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -104,4 +112,55 @@ func (w *World) Run(ctx context.Context, timeout time.Duration, args ...string) 
 func (w *World) Sessions() ([]string, error) {
 	m, err := filepath.Glob(filepath.Join(w.AgentDir, "sessions", "*", "*.jsonl"))
 	return m, err
+}
+
+// RunRPC runs `pi --mode rpc`, sends one prompt command and collects the
+// JSON lines pi prints (events, responses, extension UI requests) until the
+// run settles (agent_settled), then closes stdin. It waits at most timeout.
+func (w *World) RunRPC(ctx context.Context, timeout time.Duration, prompt string) ([]map[string]any, *Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := w.command(ctx, []string{"--mode", "rpc"})
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	line, _ := json.Marshal(map[string]any{"id": "prompt-1", "type": "prompt", "message": prompt})
+	if _, err := stdin.Write(append(line, '\n')); err != nil {
+		return nil, nil, err
+	}
+	var events []map[string]any
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var ev map[string]any
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		events = append(events, ev)
+		if ev["type"] == "agent_settled" {
+			break
+		}
+	}
+	stdin.Close()
+	_, _ = io.Copy(io.Discard, stdout)
+	werr := cmd.Wait()
+	r := &Result{Args: []string{"--mode", "rpc"}, Stderr: errb.String(), Elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		return events, r, fmt.Errorf("pi --mode rpc: not settled within %s\nstderr: %s", timeout, r.Stderr)
+	}
+	if ee, ok := werr.(*exec.ExitError); ok {
+		r.ExitCode = ee.ExitCode()
+	}
+	return events, r, nil
 }
