@@ -99,7 +99,7 @@ func (d *doc) tail() (family, int) {
 // branch is the outcome of branch detection.
 type branch struct {
 	custom bool
-	head   int    // default branch: the preamble line, or the tools header line when headFam is famNone
+	head   int    // default branch: the preamble line, or -1 (Source default without pi's preamble)
 	hfam   family // default branch: the preamble's family (famNone: a tools header found by search)
 	tfam   family // pi's tail family
 	tail   int    // index of pi's tail line, or -1
