@@ -165,11 +165,15 @@ func narrowRun(o *NarrowOptions) error {
 		}
 	}
 
-	// Warnings (unrecognised layout, passthrough) are shown even with --quiet.
+	// Warnings (unrecognised layout, passthrough, a result that may differ
+	// from pi's) are shown even with --quiet.
 	if rep.Layout == promptnarrow.LayoutPlain || rep.Layout == promptnarrow.LayoutNone {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, n)
 		}
+	}
+	for _, n := range rep.Warnings {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, n)
 	}
 	if o.Check {
 		if o.Report == "json" {

@@ -65,6 +65,7 @@ type Report struct {
 	Layout             Layout   `json:"layout"`
 	Custom             bool     `json:"custom"` // the prompt was built from a custom prompt (SYSTEM.md)
 	Notes              []string `json:"notes,omitempty"`
+	Warnings           []string `json:"warnings,omitempty"` // the result may differ from pi's; say so to the user
 	Changed            bool     `json:"changed"`
 	CRLF               bool     `json:"crlf,omitempty"`
 	ToolsListed        []string `json:"toolsListed"`
@@ -79,6 +80,8 @@ type Report struct {
 }
 
 func (r *Report) note(s string) { r.Notes = append(r.Notes, s) }
+
+func (r *Report) warn(s string) { r.Warnings = append(r.Warnings, s) }
 
 // Narrow returns prompt narrowed per opts, and a report. It never panics on
 // arbitrary input. For pi's built-in tools, Narrow(piPrompt(B), A) ==
@@ -227,7 +230,7 @@ func (d *doc) runCustom() {
 			case d.opts.AllowSet && d.allowed("bash"):
 				d.keptSet["bash"] = true
 			case !d.opts.AllowSet && d.allowed("bash"):
-				d.rep.note("custom prompt lists no tools: whether bash is active is unknown, so the skills block goes with read; give --allow with the allowed tools to keep it for bash")
+				d.rep.warn("custom prompt lists no tools: whether bash is active is unknown, so the skills block goes with read; give --allow with the allowed tools to keep it for bash")
 			}
 		}
 	case skillsBashLine: // bash was active, read was not
