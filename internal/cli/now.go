@@ -145,24 +145,14 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	return c, nil
 }
 
-// openSession opens the input for random access: a file is used directly;
-// stdin is spooled to a temporary file while it is read (so memory stays
-// small on large inputs). The returned cleanup closes and removes it.
+// openSession opens the input for random access (openSeekable: a regular
+// file directly, anything else spooled to a temporary file).
 func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	rc, name, err := openInput(s, arg)
+	in, err := openSeekable(s, arg)
 	if err != nil {
 		return nil, nil, "", nil, nil, err
 	}
-	if f, ok := rc.(*os.File); ok {
-		return f, f, name, func() { f.Close() }, func() error { return nil }, nil
-	}
-	tmp, err := os.CreateTemp("", "pruner-stdin-*.jsonl")
-	if err != nil {
-		return nil, nil, "", nil, nil, err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
+	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -181,6 +171,14 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	o.cmd = cmd
 	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
 	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
+	if o.Write && (o.Input == "" || o.Input == "-") {
+		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it rewrites that session file in place"),
+			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
+	}
+	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs a regular file, not a pipe or device", o.Input),
+			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
 	return runNow(o)
 }
 
