@@ -64,7 +64,7 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
   pruner narrow prompt.txt --policy ~/.pi/agent/extensions/pi-permission-system/config.json
 
   # CI: fail if the prompt lists a tool outside the allowed set
-  pruner narrow prompt.txt --allow read,bash --check`,
+  pruner narrow prompt.txt --allow read,bash --check   # exit 1: it also lists edit and write`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

@@ -72,6 +72,9 @@ input error (missing file, directory, empty or non-JSONL input).`,
   # shrink a saved session on disk (atomic; original kept beside it)
   pruner now --write old-session.jsonl
 
+  # write the pruned context to a file (atomic, only on success; - is stdout)
+  pruner now -o context.jsonl session.jsonl
+
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
@@ -102,9 +105,10 @@ counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
 Exit status: 0 ok, 2 usage or input error.`,
-		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
+  pruner context -q -o context.jsonl session.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }
 
