@@ -142,6 +142,10 @@ func Load(o Options) (*Config, error) {
 	}
 	for _, k := range specs() {
 		if v := getenv(k.env); v != "" {
+			// a bad variable is an error even where another one overrides it
+			if _, err := k.fromString(v); err != nil {
+				return nil, &ValueError{Key: k.name, Source: "env " + k.env, Err: err}
+			}
 			cands[k.name] = append(cands[k.name], setting{source: "env " + k.env, text: &v})
 		}
 	}

@@ -200,7 +200,8 @@ func TestEnvAndFlagErrorsNameTheirSource(t *testing.T) {
 		"PRUNER_RECENT_TURNS_TO_KEEP": "-1",
 		"PRUNER_ENABLED":              "maybe",
 	} {
-		_, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(map[string]string{name: val})})
+		// PRUNER_PRUNING=on would win over PRUNER_ENABLED; the bad value still counts
+		_, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(map[string]string{name: val, "PRUNER_PRUNING": "on"})})
 		var ve *ValueError
 		if !errors.As(err, &ve) || ve.Source != "env "+name {
 			t.Errorf("%s=%s: err = %v", name, val, err)
