@@ -104,8 +104,12 @@ func writeConfigText(w io.Writer, c *config.Config, rs *config.RuleSet) {
 		fmt.Fprintf(w, "%-20s %-40s # %s\n", k, string(b), c.Sources[k])
 	}
 	fmt.Fprintf(w, "%-20s %-40s # %s\n", config.RulesKey, fmt.Sprintf("%d deny rules:", len(rs.Entries)), "check and hook; a project's rules only add")
+	width := 18
+	for _, e := range rs.Entries {
+		width = max(width, len(e.Path))
+	}
 	for i, e := range rs.Entries {
-		fmt.Fprintf(w, "  %-18s %-40s # %s\n", e.Path, e.Deny.String(), rs.Origins[i])
+		fmt.Fprintf(w, "  %-*s %-*s # %s\n", width, e.Path, max(1, 58-width), e.Deny.String(), rs.Origins[i])
 	}
 	if len(c.Files) == 0 {
 		fmt.Fprintf(w, "# no settings file with a contextPrune key was found (looked for: %s)\n", strings.Join(c.Searched, ", "))
