@@ -28,10 +28,11 @@ unit: ## every test once (-race; fuzz seeds as tests), closing with "unit: N pas
 fuzz: ## timed fuzzing: every fuzz target for FUZZTIME (default 10s); not part of test
 	./scripts/fuzz.sh $(FUZZTIME)
 
-lint: ## gofmt, go vet, go.mod tidy
+lint: ## gofmt, go vet, go.mod tidy, and a Windows build (a release target with its own code paths)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/pruner
 
 golden: ## rewrite golden files after an intended output change
 	$(GO) test ./internal/prune -run Golden -update

@@ -11,7 +11,7 @@ import (
 	"runtime/debug"
 
 	json "github.com/goccy/go-json"
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -294,7 +294,7 @@ func runNow(o *NowOptions) error {
 
 // writeSession rewrites the input file with the pruned session: the new
 // bytes go to a temporary file in the same directory that is renamed over the
-// original (google/renameio), after the original is copied to
+// original (internal/atomicfile: google/renameio on Unix), after the original is copied to
 // FILE.orig-<sha256 prefix>. Nothing is written when nothing is pruned.
 func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name string) error {
 	s := o.IO
@@ -329,10 +329,10 @@ func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name st
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is read-only; not rewriting it", name),
 			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
 	}
-	if err := renameio.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
 	}
-	if err := renameio.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {

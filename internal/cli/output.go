@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/spf13/cobra"
 )
 
 // addOutputFlag gives cmd -o/--output FILE: what the command prints on
 // stdout goes to FILE instead, written atomically (a temporary file in FILE's
-// directory renamed over it, google/renameio) and only when the command
+// directory renamed over it, internal/atomicfile) and only when the command
 // succeeds, so FILE is never left half-written and an existing FILE is kept
 // on failure. "-" is stdout. FILE may not be the command's input (its
 // positional argument), nor a directory; a symlink is written through.
@@ -41,10 +41,10 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
 		err = run(c, args)
 		s.Out, s.OutIsTerminal = out, outTerm
 		if err != nil {
-			pf.Cleanup()
+			pf.Abort()
 			return err
 		}
-		if err := pf.CloseAtomicallyReplace(); err != nil {
+		if err := pf.Commit(); err != nil {
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
 		}
 		return nil
@@ -53,7 +53,7 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
 
 // createOutput starts the atomic write of path, refusing a directory and the
 // input file itself (also through a symlink or a hard link).
-func createOutput(path, input string) (*renameio.PendingFile, error) {
+func createOutput(path, input string) (*atomicfile.File, error) {
 	target := path
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		target = resolved
@@ -73,8 +73,7 @@ func createOutput(path, input string) (*renameio.PendingFile, error) {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
 	}
-	pf, err := renameio.NewPendingFile(target, renameio.WithTempDir(filepath.Dir(target)),
-		renameio.WithPermissions(0o666), renameio.WithExistingPermissions())
+	pf, err := atomicfile.Create(target)
 	if err != nil {
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
 	}
