@@ -74,7 +74,7 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
   pruner narrow prompt.txt --policy ~/.pi/agent/extensions/pi-permission-system/config.json
 
   # CI: fail if the prompt lists a tool outside the allowed set
-  pruner narrow prompt.txt --allow read,bash --check
+  pruner narrow prompt.txt --allow read,bash --check   # exit 1: it also lists edit and write
 
   # a prompt pi built from a SYSTEM.md saved from its own default prompt
   pruner narrow prompt.txt --allow bash --prompt-source custom`,
