@@ -235,11 +235,17 @@ func leaks(reqs []Request) int {
 }
 
 // TestRealPiProtect: extensions/protect.ts in the global extensions dir
-// denies a read of .env and `cat .env`; the secret reaches no request.
+// denies a read of .env and `cat .env`; the secret reaches no request, also
+// with project settings that list other rules.
 func TestRealPiProtect(t *testing.T) {
 	w, m := protectWorld(t)
 	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
 	w.Env["PATH"] = filepath.Dir(env.pruner) + ":" + filepath.Dir(env.pi.Node) + ":/usr/local/bin:/usr/bin:/bin" // pruner found on PATH
+	// An (untrusted) project's settings cannot weaken the rules: its
+	// protectedPathRules only add to the built-in ones.
+	if err := w.WriteFile("proj/.pi/settings.json", `{"contextPrune": {"protectedPathRules": {"paths": [{"path": "other.txt", "deny": ["read"]}]}}}`); err != nil {
+		t.Fatal(err)
+	}
 	r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
 	reqs := m.Requests()
 	if len(reqs) != 4 {
