@@ -129,19 +129,6 @@ type Result struct {
 	Report Report
 }
 
-// Changed reports whether any message differs from the input context.
-func (r *Result) Changed(n int) bool {
-	if len(r.Items) != n {
-		return true
-	}
-	for i, it := range r.Items {
-		if it.JSON != nil || it.Src != i {
-			return true
-		}
-	}
-	return false
-}
-
 // slot is one message while the phases run.
 type slot struct {
 	src    int
