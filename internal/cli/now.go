@@ -15,7 +15,7 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
@@ -112,6 +112,12 @@ session for --write).`,
   # shrink a saved session on disk (append-only; undo with pruner restore)
   pruner now --write old-session.jsonl
 
+  # write the pruned context to a file (atomic, only on success; - is stdout)
+  pruner now -o context.jsonl session.jsonl
+
+  # exactly what pi-condense's index says, nothing added, nothing masked
+  pruner now --no-flush --no-mask condensed.jsonl > context.jsonl
+
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
@@ -147,9 +153,10 @@ counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
 Exit status: 0 ok, 2 usage or input error.`,
-		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
+  pruner context -q -o context.jsonl session.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }
 
@@ -190,24 +197,14 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	return c, nil
 }
 
-// openSession opens the input for random access: a file is used directly;
-// stdin is spooled to a temporary file while it is read (so memory stays
-// small on large inputs). The returned cleanup closes and removes it.
+// openSession opens the input for random access (openSeekable: a regular
+// file directly, anything else spooled to a temporary file).
 func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	rc, name, err := openInput(s, arg)
+	in, err := openSeekable(s, arg)
 	if err != nil {
 		return nil, nil, "", nil, nil, err
 	}
-	if f, ok := rc.(*os.File); ok {
-		return f, f, name, func() { f.Close() }, func() error { return nil }, nil
-	}
-	tmp, err := os.CreateTemp("", "pruner-stdin-*.jsonl")
-	if err != nil {
-		return nil, nil, "", nil, nil, err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
+	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -226,6 +223,14 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	o.cmd = cmd
 	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
 	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
+	if o.Write && (o.Input == "" || o.Input == "-") {
+		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it appends pruner's entries to that session file"),
+			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
+	}
+	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs a regular file, not a pipe or device", o.Input),
+			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
 	return runNow(o)
 }
 
@@ -234,9 +239,6 @@ func runNow(o *NowOptions) error {
 	if s.Env("GOMEMLIMIT") == "" {
 		old := debug.SetMemoryLimit(memoryLimit)
 		defer debug.SetMemoryLimit(old)
-	}
-	if o.Write && (o.Input == "" || o.Input == "-") {
-		return UsageError("--write needs a FILE argument, not stdin")
 	}
 	if o.Write && o.Session {
 		return UsageError("--session prints what --write would write; give one of them")
@@ -394,7 +396,7 @@ func (b *blobStore) spill(key, text string) (string, error) {
 		}
 		return "", fmt.Errorf("%s exists with other content", path)
 	}
-	if err := renameio.WriteFile(path, []byte(text), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(text), 0o644); err != nil {
 		return "", err
 	}
 	b.created = append(b.created, path)

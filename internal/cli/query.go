@@ -49,14 +49,15 @@ beside FILE.
 
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  # what t3 was, as context_tree_query would answer the model
-  pruner query t3 session.jsonl
+  pruner query t3 condensed.jsonl
 
   # every occurrence of a reused call id, as JSON
-  pruner query --json bash_23 session.jsonl | jq -r '.blocks[].label'
+  pruner query --json bash_1 reused.jsonl | jq -r '.blocks[].label'
 
   # the original of a masked result (the notice names the entry)
   pruner query --entry ccce329e session.jsonl | jq -r '.content[0].text'
-  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl`,
+  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl
+  pruner query --entry ccce329e -o original.jsonl session.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			byEntry := o.Entry != "" || o.Call != ""
 			switch {

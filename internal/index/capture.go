@@ -173,14 +173,14 @@ func captureBatch(ctx *session.Context, be *session.BranchEntry, ready []*sessio
 	var prose []string
 	args := map[string][]byte{}
 	for _, bl := range blocks {
-		typ, _ := getString(bl, "type")
+		typ, _ := rawString(bl, "type")
 		switch typ {
 		case "text":
-			if t, ok := getString(bl, "text"); ok {
+			if t, ok := rawString(bl, "text"); ok {
 				prose = append(prose, t)
 			}
 		case "toolCall":
-			id, _ := getString(bl, "id")
+			id, _ := rawString(bl, "id")
 			if _, seen := args[id]; seen {
 				continue // the first block with an id is the one calls pair with
 			}
@@ -240,7 +240,7 @@ func resultText(content []byte) (string, []byte) {
 	js := []byte{'"'}
 	n := 0
 	for _, el := range els {
-		if t, _ := getString(el, "type"); t != "text" {
+		if t, _ := rawString(el, "type"); t != "text" {
 			continue
 		}
 		raw, ok := jsval.Get(el, "text")
@@ -284,12 +284,12 @@ func jsString(raw []byte, present bool) string {
 // timestamp in ms, else the message's numeric timestamp, else 0 (pi-condense
 // would take the current time; pruner stays deterministic).
 func entryMillis(line, msg []byte) int64 {
-	if s, ok := getString(line, "timestamp"); ok && s != "" {
+	if s, ok := rawString(line, "timestamp"); ok && s != "" {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return t.UnixMilli()
 		}
 	}
-	if n, ok := getInt(msg, "timestamp"); ok {
+	if n, ok := rawInt(msg, "timestamp"); ok {
 		return n
 	}
 	return 0
@@ -341,4 +341,27 @@ func Group(in []*Batch) []*Batch {
 		out = append(out, &c)
 	}
 	return out
+}
+
+// rawString is the string value of key in the raw JSON object obj (exact
+// key, last duplicate wins).
+func rawString(obj []byte, key string) (string, bool) {
+	v, ok := jsval.Get(obj, key)
+	if !ok {
+		return "", false
+	}
+	return jsval.String(v)
+}
+
+// rawInt is the whole-number value of key in the raw JSON object obj.
+func rawInt(obj []byte, key string) (int64, bool) {
+	v, ok := jsval.Get(obj, key)
+	if !ok {
+		return 0, false
+	}
+	f, ok := jsval.Number(v)
+	if !ok || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
 }

@@ -22,8 +22,8 @@ var ErrNotObject = errors.New("not a JSON object")
 // nil; a number that is a whole millisecond count → its value; anything
 // else is an error (pi-condense would key it under a string that no message
 // can ever match).
-func timestampOf(obj []byte, key string) (*int64, error) {
-	v, ok := jsval.Get(obj, key)
+func timestampOf(obj fields, key string) (*int64, error) {
+	v, ok := obj[key]
 	if !ok || jsval.TypeOf(v) == jsval.Null {
 		return nil, nil
 	}
@@ -57,16 +57,19 @@ func describe(v []byte) string {
 	return "invalid"
 }
 
-func getString(obj []byte, key string) (string, bool) {
-	v, ok := jsval.Get(obj, key)
+// fields is an object's members by key (jsval.Object).
+type fields = map[string][]byte
+
+func getString(obj fields, key string) (string, bool) {
+	v, ok := obj[key]
 	if !ok {
 		return "", false
 	}
 	return jsval.String(v)
 }
 
-func getInt(obj []byte, key string) (int64, bool) {
-	v, ok := jsval.Get(obj, key)
+func getInt(obj fields, key string) (int64, bool) {
+	v, ok := obj[key]
 	if !ok {
 		return 0, false
 	}
@@ -80,8 +83,8 @@ func getInt(obj []byte, key string) (int64, bool) {
 	return int64(f), true
 }
 
-func getFloat(obj []byte, key string) (float64, bool) {
-	v, ok := jsval.Get(obj, key)
+func getFloat(obj fields, key string) (float64, bool) {
+	v, ok := obj[key]
 	if !ok {
 		return 0, false
 	}
@@ -96,38 +99,39 @@ func DecodeRecord(raw []byte) (Record, error) {
 	if jsval.TypeOf(raw) != jsval.Obj {
 		return r, fmt.Errorf("tool call record is %s, not an object", describe(raw))
 	}
-	id, ok := getString(raw, "toolCallId")
+	obj := jsval.Object(raw)
+	id, ok := getString(obj, "toolCallId")
 	if !ok || id == "" {
 		return r, errors.New("tool call record without a toolCallId string")
 	}
 	r.ToolCallID = id
-	r.ToolName, _ = getString(raw, "toolName")
-	if v, ok := jsval.Get(raw, "args"); ok {
+	r.ToolName, _ = getString(obj, "toolName")
+	if v, ok := obj["args"]; ok {
 		r.Args = bytes.Clone(v)
 	}
-	r.ResultText, _ = getString(raw, "resultText")
-	if v, ok := jsval.Get(raw, "isError"); ok {
+	r.ResultText, _ = getString(obj, "resultText")
+	if v, ok := obj["isError"]; ok {
 		r.IsError = jsval.Truthy(v)
 	}
-	if n, ok := getInt(raw, "turnIndex"); ok {
+	if n, ok := getInt(obj, "turnIndex"); ok {
 		r.TurnIndex = int(n)
 	}
-	r.Timestamp, _ = getInt(raw, "timestamp")
-	ts, err := timestampOf(raw, "resultTimestamp")
+	r.Timestamp, _ = getInt(obj, "timestamp")
+	ts, err := timestampOf(obj, "resultTimestamp")
 	if err != nil {
 		return r, fmt.Errorf("record %s: %w", id, err)
 	}
 	r.ResultTimestamp = ts
-	if s, ok := getString(raw, "spillPath"); ok && s != "" {
+	if s, ok := getString(obj, "spillPath"); ok && s != "" {
 		r.SpillPath = &s
 	}
-	if n, ok := getInt(raw, "spillBytes"); ok {
+	if n, ok := getInt(obj, "spillBytes"); ok {
 		r.SpillBytes = &n
 	}
-	if s, ok := getString(raw, "resultPreview"); ok {
+	if s, ok := getString(obj, "resultPreview"); ok {
 		r.ResultPreview = &s
 	}
-	if s, ok := getString(raw, "contentHash"); ok {
+	if s, ok := getString(obj, "contentHash"); ok {
 		r.ContentHash = &s
 	}
 	return r, nil
@@ -140,14 +144,15 @@ func decodeRef(raw []byte) (ToolCallRef, error) {
 	if jsval.TypeOf(raw) != jsval.Obj {
 		return ref, fmt.Errorf("ref is %s, not an object", describe(raw))
 	}
+	obj := jsval.Object(raw)
 	var ok bool
-	if ref.ShortID, ok = getString(raw, "shortId"); !ok || ref.ShortID == "" {
+	if ref.ShortID, ok = getString(obj, "shortId"); !ok || ref.ShortID == "" {
 		return ref, errors.New("ref without a shortId string")
 	}
-	if ref.ToolCallID, ok = getString(raw, "toolCallId"); !ok || ref.ToolCallID == "" {
+	if ref.ToolCallID, ok = getString(obj, "toolCallId"); !ok || ref.ToolCallID == "" {
 		return ref, errors.New("ref without a toolCallId string")
 	}
-	ts, err := timestampOf(raw, "resultTimestamp")
+	ts, err := timestampOf(obj, "resultTimestamp")
 	if err != nil {
 		return ref, fmt.Errorf("ref %s: %w", ref.ShortID, err)
 	}
@@ -174,12 +179,13 @@ func stringList(v []byte) ([]string, bool) {
 // DecodeChain decodes a context-prune-chain entry's data. pi-condense keeps
 // an entry with a truthy blockId and a numeric startUserTimestamp; anything
 // else is an error.
-func DecodeChain(data []byte) (ChainData, error) {
+func DecodeChain(raw []byte) (ChainData, error) {
 	var c ChainData
-	if jsval.TypeOf(data) != jsval.Obj {
+	if jsval.TypeOf(raw) != jsval.Obj {
 		return c, ErrNotObject
 	}
-	bv, _ := jsval.Get(data, "blockId")
+	data := jsval.Object(raw)
+	bv := data["blockId"]
 	if !jsval.Truthy(bv) {
 		return c, errors.New("chain without a blockId")
 	}
@@ -192,16 +198,16 @@ func DecodeChain(data []byte) (ChainData, error) {
 		return c, fmt.Errorf("chain %s without a numeric startUserTimestamp", c.BlockID)
 	}
 	c.StartUserTimestamp = int64(f)
-	if v, ok := jsval.Get(data, "droppedToolCallIds"); ok {
+	if v, ok := data["droppedToolCallIds"]; ok {
 		c.DroppedToolCallIDs, _ = stringList(v)
 	}
-	if v, ok := jsval.Get(data, "protectedToolCallIds"); ok {
+	if v, ok := data["protectedToolCallIds"]; ok {
 		c.ProtectedToolCallIDs, _ = stringList(v)
 	}
-	if v, ok := jsval.Get(data, "droppedOccurrenceKeys"); ok {
+	if v, ok := data["droppedOccurrenceKeys"]; ok {
 		c.DroppedOccurrenceKeys, _ = stringList(v)
 	}
-	if v, ok := jsval.Get(data, "toolRefs"); ok {
+	if v, ok := data["toolRefs"]; ok {
 		c.ToolRefs, _ = stringList(v)
 	}
 	if f, ok := getFloat(data, "finalAssistantTimestamp"); ok && f == math.Trunc(f) {
@@ -218,11 +224,12 @@ func DecodeChain(data []byte) (ChainData, error) {
 
 // DecodeDedupAlias decodes a context-prune-dedup-alias entry's data (both
 // ids must be non-empty strings).
-func DecodeDedupAlias(data []byte) (DedupAlias, error) {
+func DecodeDedupAlias(raw []byte) (DedupAlias, error) {
 	var a DedupAlias
-	if jsval.TypeOf(data) != jsval.Obj {
+	if jsval.TypeOf(raw) != jsval.Obj {
 		return a, ErrNotObject
 	}
+	data := jsval.Object(raw)
 	var ok bool
 	if a.NewToolCallID, ok = getString(data, "newToolCallId"); !ok || a.NewToolCallID == "" {
 		return a, errors.New("dedup alias without a newToolCallId string")
@@ -243,10 +250,14 @@ func DecodeDedupAlias(data []byte) (DedupAlias, error) {
 // DecodeFrontier decodes a context-prune-frontier entry's data with
 // pi-condense's defaults for missing fields; ok is false when it has no
 // lastAttemptedToolCallId (pi-condense then keeps the previous frontier).
-func DecodeFrontier(data []byte) (FrontierData, bool) {
+func DecodeFrontier(raw []byte) (FrontierData, bool) {
 	var f FrontierData
-	v, _ := jsval.Get(data, "lastAttemptedToolCallId")
-	if jsval.TypeOf(data) != jsval.Obj || !jsval.Truthy(v) {
+	if jsval.TypeOf(raw) != jsval.Obj {
+		return f, false
+	}
+	data := jsval.Object(raw)
+	v := data["lastAttemptedToolCallId"]
+	if !jsval.Truthy(v) {
 		return f, false
 	}
 	f.LastAttemptedToolCallID, _ = jsval.String(v)
@@ -273,11 +284,12 @@ func DecodeFrontier(data []byte) (FrontierData, bool) {
 }
 
 // DecodeStats decodes a context-prune-stats entry's data (missing fields 0).
-func DecodeStats(data []byte) (StatsData, bool) {
+func DecodeStats(raw []byte) (StatsData, bool) {
 	var s StatsData
-	if jsval.TypeOf(data) != jsval.Obj {
+	if jsval.TypeOf(raw) != jsval.Obj {
 		return s, false
 	}
+	data := jsval.Object(raw)
 	s.TotalInputTokens, _ = getInt(data, "totalInputTokens")
 	s.TotalOutputTokens, _ = getInt(data, "totalOutputTokens")
 	s.TotalCost, _ = getFloat(data, "totalCost")
@@ -302,10 +314,11 @@ func summaryText(content []byte) string {
 	}
 	var parts []string
 	for _, el := range els {
-		if t, _ := getString(el, "type"); t != "text" {
+		obj := jsval.Object(el)
+		if t, _ := getString(obj, "type"); t != "text" {
 			continue
 		}
-		s, _ := getString(el, "text")
+		s, _ := getString(obj, "text")
 		parts = append(parts, s)
 	}
 	return joinLines(parts)
@@ -341,14 +354,15 @@ func summaryRefs(details []byte) (refs []ToolCallRef, bad []string) {
 				bad = append(bad, fmt.Sprintf("toolCallRefs[%d] is %s", i, describe(el)))
 				continue
 			}
-			sid, ok1 := getString(el, "shortId")
-			tid, ok2 := getString(el, "toolCallId")
+			obj := jsval.Object(el)
+			sid, ok1 := getString(obj, "shortId")
+			tid, ok2 := getString(obj, "toolCallId")
 			if !ok1 || !ok2 {
 				bad = append(bad, fmt.Sprintf("toolCallRefs[%d] has no shortId/toolCallId strings", i))
 				continue
 			}
 			ref := ToolCallRef{ShortID: sid, ToolCallID: tid}
-			if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
+			if tv, ok := obj["resultTimestamp"]; ok {
 				// pi-condense drops a non-numeric resultTimestamp (bare key)
 				if f, ok := jsval.Number(tv); ok {
 					if f != math.Trunc(f) || math.Abs(f) > 1<<53 {

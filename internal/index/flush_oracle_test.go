@@ -64,8 +64,8 @@ type line struct {
 func splitLines(data []byte) []line {
 	var out []line
 	for _, l := range bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n")) {
-		typ, _ := getString(l, "type")
-		ct, _ := getString(l, "customType")
+		typ, _ := rawString(l, "type")
+		ct, _ := rawString(l, "customType")
 		out = append(out, line{raw: l, typ: typ, ctype: ct})
 	}
 	return out

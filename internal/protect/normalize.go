@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // Env is the environment a tool call is judged in: the directory relative
@@ -301,11 +302,5 @@ func splitSegs(p string) []string {
 	return segs
 }
 
-// HomeDir returns $HOME, or os.UserHomeDir when unset, or "".
-func HomeDir() string {
-	if h := os.Getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
+// HomeDir returns the home directory as pi sees it (pienv.Home).
+func HomeDir() string { return pienv.Home(os.Getenv) }

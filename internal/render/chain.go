@@ -12,11 +12,12 @@ import (
 // chainPrefix starts the text of pi-condense's synthetic chain message.
 const chainPrefix = "<compressed-chain"
 
-// msgFacts are the fields the chain phase reads from a message.
+// msgFacts are the fields the chain phase reads from a message (the bytes
+// are not kept: a long session's messages would all be in memory).
 type msgFacts struct {
-	ts    float64
-	hasTS bool
-	raw   []byte
+	ts      float64
+	hasTS   bool
+	chainID string // a synthetic chain message's block id
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
@@ -24,9 +25,12 @@ func (r *renderer) facts(s *slot) (msgFacts, error) {
 	if err != nil {
 		return msgFacts{}, err
 	}
-	f := msgFacts{raw: raw}
+	var f msgFacts
 	if v, ok := jsval.Get(raw, "timestamp"); ok {
 		f.ts, f.hasTS = jsval.Number(v)
+	}
+	if r.role(s) == session.RoleUser {
+		f.chainID, _ = chainBlockID(raw)
 	}
 	return f, nil
 }
@@ -138,7 +142,15 @@ type chainRange struct {
 	start, end int // slot indexes of the chain's user message and final assistant
 }
 
-// chainRangePrune is phase 4: pi-condense's applyChainCompressions.
+// chainRangePrune is phase 4: pi-condense's applyChainCompressions, with
+// one repair pi-condense does not make: a call inside the range that is
+// protected under the current config (protectedTools, protectedPaths) but
+// was not when the chain was compressed gets its output back, verbatim, in
+// a <protected-output> block, like the calls the entry's
+// protectedToolCallIds name. Not repaired: the chain's body (its summary
+// may still describe that output), and a call protected at compression and
+// not any more keeps its block (content the chain chose to keep is never
+// dropped).
 func (r *renderer) chainRangePrune() error {
 	n := len(r.slots)
 	facts := make([]msgFacts, n)
@@ -155,10 +167,8 @@ func (r *renderer) chainRangePrune() error {
 				return err
 			}
 			facts[i] = f
-			if r.role(s) == session.RoleUser {
-				if id, ok := chainBlockID(f.raw); ok {
-					existing[id] = true
-				}
+			if f.chainID != "" {
+				existing[f.chainID] = true
 			}
 		}
 	}
@@ -240,6 +250,7 @@ func (r *renderer) chainRangePrune() error {
 		}
 		var outputs []protectedOutput
 		actual := map[string]bool{}
+		now := map[string]bool{} // calls in range protected under the current config
 		for i := a.start + 1; i < a.end; i++ {
 			s := &r.slots[i]
 			drop[i] = true
@@ -251,7 +262,11 @@ func (r *renderer) chainRangePrune() error {
 				actual[s.m.ToolCallID] = true
 				droppedBare[s.m.ToolCallID] = true
 				droppedOcc[messageKey(s.m)] = true
-				if prot[s.m.ToolCallID] {
+				repair := !prot[s.m.ToolCallID] && r.o.Protect != nil && (now[s.m.ToolCallID] || r.o.Protect.ToolProtected(s.m.ToolName))
+				if repair {
+					r.rep.ChainRepaired++
+				}
+				if prot[s.m.ToolCallID] || repair {
 					raw, err := r.bytesOf(s)
 					if err != nil {
 						return err
@@ -266,6 +281,9 @@ func (r *renderer) chainRangePrune() error {
 				for _, tc := range s.m.ToolCalls {
 					actual[tc.ID] = true
 					droppedBare[tc.ID] = true
+					if r.o.Protect != nil && r.o.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
+						now[tc.ID] = true
+					}
 				}
 			}
 		}

@@ -153,24 +153,78 @@ func TestProperties(t *testing.T) {
 		v = base
 		v.Chains, v.RecoveryGraceTurns = false, 0
 		variants["no-chains,no-grace"] = v
+		var inAns map[string]int
 		for vn, o := range variants {
 			name := strings.TrimPrefix(p, "../../testdata/") + " " + vn
 			a := renderBytes(t, in, o)
-			b := renderBytes(t, in, o)
-			if !bytes.Equal(a.out, b.out) {
-				t.Errorf("%s: not deterministic", name)
+			if vn == "settings" {
+				if b := renderBytes(t, in, o); !bytes.Equal(a.out, b.out) {
+					t.Errorf("%s: not deterministic", name)
+				}
+			}
+			if inAns == nil {
+				inAns = inputPairs(t, a.ctx)
 			}
 			if len(a.out) > 0 { // an empty context does not read back (no line)
 				if again := renderBytes(t, a.out, o); !bytes.Equal(again.out, a.out) {
 					t.Errorf("%s: not idempotent (render of the render changed)", name)
 				}
 			}
-			checkOutput(t, name, a, o)
+			checkOutput(t, name, a, o, inAns)
 		}
 	}
 }
 
-func checkOutput(t *testing.T, name string, r rendered, o render.Options) {
+// answered pairs results with calls as pi-ai does (the latest assistant's
+// open calls; any other message closes them; system messages are not in the
+// list pi sends): answered counts results per call (assistant timestamp/id).
+func answered(ms []map[string]any) (map[string]int, []string) {
+	got := map[string]int{}
+	var orphans []string
+	var open map[string]string
+	for _, m := range ms {
+		switch m["role"] {
+		case "system":
+		case "assistant":
+			open = map[string]string{}
+			c, _ := m["content"].([]any)
+			for _, x := range c {
+				if b, _ := x.(map[string]any); b["type"] == "toolCall" {
+					id, _ := b["id"].(string)
+					open[id] = fmt.Sprint(m["timestamp"]) + "/" + id
+				}
+			}
+		case "toolResult":
+			id, _ := m["toolCallId"].(string)
+			if k, ok := open[id]; ok {
+				got[k]++
+				delete(open, id)
+			} else {
+				orphans = append(orphans, id)
+			}
+		default:
+			open = nil
+		}
+	}
+	return got, orphans
+}
+
+func inputPairs(t *testing.T, ctx *session.Context) map[string]int {
+	var inMsgs []map[string]any
+	for _, m := range ctx.Messages {
+		b, err := ctx.AppendMessage(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x map[string]any
+		_ = json.Unmarshal(b, &x)
+		inMsgs = append(inMsgs, x)
+	}
+	got, _ := answered(inMsgs)
+	return got
+}
+
+func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns map[string]int) {
 	t.Helper()
 	lines := bytes.Split(bytes.TrimSuffix(r.out, []byte("\n")), []byte("\n"))
 	if len(r.out) == 0 {
@@ -184,48 +238,6 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options) {
 		}
 		msgs = append(msgs, m)
 	}
-	// pairing, as pi-ai sees it (system messages are not sent in the list)
-	answered := func(ms []map[string]any) (map[string]int, []string) {
-		got := map[string]int{}
-		var orphans []string
-		var open map[string]string
-		for _, m := range ms {
-			switch m["role"] {
-			case "system":
-			case "assistant":
-				open = map[string]string{}
-				c, _ := m["content"].([]any)
-				for _, x := range c {
-					if b, _ := x.(map[string]any); b["type"] == "toolCall" {
-						id, _ := b["id"].(string)
-						open[id] = fmt.Sprint(m["timestamp"]) + "/" + id
-					}
-				}
-			case "toolResult":
-				id, _ := m["toolCallId"].(string)
-				if k, ok := open[id]; ok {
-					got[k]++
-					delete(open, id)
-				} else {
-					orphans = append(orphans, id)
-				}
-			default:
-				open = nil
-			}
-		}
-		return got, orphans
-	}
-	var inMsgs []map[string]any
-	for _, m := range r.ctx.Messages {
-		b, err := r.ctx.AppendMessage(nil, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var x map[string]any
-		_ = json.Unmarshal(b, &x)
-		inMsgs = append(inMsgs, x)
-	}
-	inAns, _ := answered(inMsgs)
 	outAns, orphans := answered(msgs)
 	if len(orphans) > 0 {
 		t.Errorf("%s: orphan results in the output: %v", name, orphans)

@@ -428,3 +428,29 @@ func TestStatsCountImagesAsPiEstimates(t *testing.T) {
 		t.Fatalf("saved %d chars, want %d", saved, 2*(render.ImageChars-note))
 	}
 }
+
+func TestChainRepairsCallsProtectedSinceCompression(t *testing.T) {
+	// b2 was compressed when skills were not protected (no
+	// protectedToolCallIds); they are now: the skill output comes back in
+	// the chain message, verbatim, once
+	in := chainSession("", 1000, "body")
+	msgs, out, res := run(t, in, defaults(t))
+	if !strings.Contains(text(msgs[1]), "\n\n<protected-output tool=\"read\">\nSKILL BODY\n</protected-output>\n</compressed-chain>") || res.Report.ChainRepaired != 1 {
+		t.Fatalf("not repaired: %q", text(msgs[1]))
+	}
+	if strings.Count(string(out), "SKILL BODY") != 1 {
+		t.Fatal("repaired output not there exactly once")
+	}
+	// under a config that does not protect it: pi-condense's rendering
+	o := defaults(t)
+	o.Protect = mustPredicate(t, nil, nil)
+	msgs, out, _ = run(t, in, o)
+	if strings.Contains(string(out), "SKILL BODY") || text(msgs[1]) != "<compressed-chain id=\"b2\" tools=\"t1\">\nbody\n</compressed-chain>" {
+		t.Fatalf("chain %q", text(msgs[1]))
+	}
+	// protected at compression, not any more: the block stays
+	msgs, _, _ = run(t, chainSession(`"protectedToolCallIds":["s1"],`, 1000, "body"), o)
+	if !strings.Contains(text(msgs[1]), "SKILL BODY") {
+		t.Fatal("a recorded protected output was dropped")
+	}
+}

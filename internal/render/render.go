@@ -107,8 +107,9 @@ type Report struct {
 	Superseded          int `json:"superseded"`
 	Purged              int `json:"purged"` // errored calls whose arguments were shrunk
 	ImagesOmitted       int `json:"imagesOmitted"`
-	Chains              int `json:"chains"`       // compressed chains rendered
-	ChainDropped        int `json:"chainDropped"` // messages those chains replaced
+	Chains              int `json:"chains"`        // compressed chains rendered
+	ChainRepaired       int `json:"chainRepaired"` // outputs of calls protected since their chain was compressed, put back
+	ChainDropped        int `json:"chainDropped"`  // messages those chains replaced
 	SummariesSuppressed int `json:"summariesSuppressed"`
 	// Swept are the toolCallIds of orphan results dropped.
 	Swept []string `json:"swept,omitempty"`
@@ -127,19 +128,6 @@ type Diagnostic struct {
 type Result struct {
 	Items  []Item
 	Report Report
-}
-
-// Changed reports whether any message differs from the input context.
-func (r *Result) Changed(n int) bool {
-	if len(r.Items) != n {
-		return true
-	}
-	for i, it := range r.Items {
-		if it.JSON != nil || it.Src != i {
-			return true
-		}
-	}
-	return false
 }
 
 // slot is one message while the phases run.

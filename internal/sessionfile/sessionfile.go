@@ -2,7 +2,7 @@
 // line: it refuses a file pi is writing (modified moments ago, or growing
 // while pruner works), writes through symlinks to their target, streams the
 // new bytes into a temporary file beside the target, lets the caller check
-// them, and renames it over the target (google/renameio) only if the target
+// them, and renames it over the target (internal/atomicfile: google/renameio on Unix) only if the target
 // is still the file that was read. Bytes pi appends to the old file in the
 // instant between that last check and the rename are moved to the end of
 // the new file, never dropped. An interrupted or failed run leaves the
@@ -19,10 +19,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 )
 
 // DefaultQuietPeriod is how long a session must have been left alone before
@@ -95,10 +94,10 @@ func Open(path string, opts Options) (*File, error) {
 	if !info.Mode().IsRegular() {
 		return fail(&ReadOnlyError{Path: path, Why: "is not a regular file"})
 	}
-	if info.Mode().Perm()&0o200 == 0 || syscall.Access(target, 2) != nil {
+	if info.Mode().Perm()&0o200 == 0 || !canWrite(target) {
 		return fail(&ReadOnlyError{Path: path, Why: "is read-only"})
 	}
-	if syscall.Access(filepath.Dir(target), 3) != nil {
+	if !canWrite(filepath.Dir(target)) {
 		return fail(&ReadOnlyError{Path: path, Why: "is in a directory pruner cannot write to (the new file is renamed over it)"})
 	}
 	fl := &File{Path: path, Target: target, f: f, info: info, opts: opts}
@@ -187,14 +186,18 @@ func (fl *File) Replace(ctx context.Context, write func(io.Writer) error, verify
 	if err := fl.unchanged(); err != nil {
 		return rep, err
 	}
-	pf, err := renameio.NewPendingFile(fl.Target, renameio.WithTempDir(filepath.Dir(fl.Target)), renameio.WithPermissions(fl.info.Mode().Perm()))
+	pf, err := atomicfile.Create(fl.Target)
 	if err != nil {
 		return rep, fmt.Errorf("creating the new file next to %s: %w", fl.Path, err)
 	}
-	defer pf.Cleanup()
-	if st, ok := fl.info.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
-		_ = pf.Chown(int(st.Uid), int(st.Gid))
-	}
+	committed := false
+	defer func() {
+		if !committed {
+			pf.Abort()
+		}
+	}()
+	tmp := pf.Temp()
+	sameOwner(tmp, fl.info)
 	bw := bufio.NewWriterSize(&ctxWriter{ctx: ctx, w: pf}, 1<<20)
 	if err := write(bw); err != nil {
 		if ctx.Err() != nil {
@@ -208,14 +211,17 @@ func (fl *File) Replace(ctx context.Context, write func(io.Writer) error, verify
 		}
 		return rep, err
 	}
-	if err := pf.Sync(); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return rep, err
 	}
 	if verify != nil {
-		if _, err := pf.Seek(0, io.SeekStart); err != nil {
+		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return rep, err
 		}
-		if err := verify(pf.File); err != nil {
+		if err := verify(tmp); err != nil {
+			return rep, err
+		}
+		if _, err := tmp.Seek(0, io.SeekEnd); err != nil {
 			return rep, err
 		}
 	}
@@ -228,7 +234,8 @@ func (fl *File) Replace(ctx context.Context, write func(io.Writer) error, verify
 	if fl.beforeRename != nil {
 		fl.beforeRename()
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
+	committed = true
+	if err := pf.Commit(); err != nil {
 		return rep, err
 	}
 	syncDir(filepath.Dir(fl.Target))

@@ -9,10 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 )
 
 // ExecRunner runs a shell command line (`sh -c CMD`) as the summariser:
@@ -32,7 +31,7 @@ func (r ExecRunner) Run(ctx context.Context, request []byte) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &limitedBuffer{max: 4096, buf: &stderr}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -45,7 +44,7 @@ func (r ExecRunner) Run(ctx context.Context, request []byte) ([]byte, error) {
 		}
 		return stdout.Bytes(), nil
 	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):
@@ -114,5 +113,5 @@ func (c DirCache) Put(key, summary string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return renameio.WriteFile(p, []byte(summary), 0o644)
+	return atomicfile.WriteFile(p, []byte(summary), 0o644)
 }
