@@ -301,6 +301,12 @@ func runNow(o *NowOptions) error {
 	if err != nil {
 		return err
 	}
+	if po.Flush && s.Env("GOMEMLIMIT") == "" {
+		// a flush holds its batches' records, refs and summaries on top of
+		// the index: room in proportion to the session, or the collector
+		// runs back to back against the limit
+		debug.SetMemoryLimit(memoryLimit + ctx.Bytes/2)
+	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
@@ -604,6 +610,8 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 		}
 		return nil
 	}
+	// what is printed is decided: let the collector have the render
+	res.Rendered, res.Mask = nil, nil
 	if res.Ctx.LeafID == "" && res.Ctx.Header.Version >= 2 {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the last entry has no id, so appended entries could not continue its branch; nothing written", name)}
 	}

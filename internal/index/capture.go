@@ -36,16 +36,36 @@ type Call struct {
 }
 
 // ReadText reads the call's resultText (the result's text blocks joined
-// with "\n") from the input, and its JSON.stringify form.
-func (c *Call) ReadText(ctx *session.Context) (string, []byte, error) {
+// with "\n") from the input.
+func (c *Call) ReadText(ctx *session.Context) (string, error) {
+	content, err := c.content(ctx)
+	if err != nil {
+		return "", err
+	}
+	return resultString(content), nil
+}
+
+// ReadTextJSON reads the call's resultText as JSON.stringify writes it (lone
+// surrogate escapes kept), for its record.
+func (c *Call) ReadTextJSON(ctx *session.Context) ([]byte, error) {
+	content, err := c.content(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, js := resultText(content)
+	return js, nil
+}
+
+// content is the raw content of the call's result, read from the input
+// (valid until the next read).
+func (c *Call) content(ctx *session.Context) ([]byte, error) {
 	line, err := ctx.Raw(c.Result)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	msg, _ := jsval.Get(line, "message")
 	content, _ := jsval.Get(msg, "content")
-	text, js := resultText(content)
-	return text, js, nil
+	return content, nil
 }
 
 // Batch is one batch of captured calls: one assistant turn, or (batchingMode
@@ -208,7 +228,7 @@ func captureBatch(ctx *session.Context, be *session.BranchEntry, ready []*sessio
 		}
 		c.Key = MessageKey(tc.ID, tsRaw)
 		rc, _ := jsval.Get(rmsg, "content")
-		text, _ := resultText(rc)
+		text := resultString(rc)
 		c.Chars = jsval.UTF16Len(text)
 		c.Bytes = len(text)
 		c.Hash = ContentHash(c.ToolName, text)
@@ -259,6 +279,36 @@ func resultText(content []byte) (string, []byte) {
 		n++
 	}
 	return strings.Join(parts, "\n"), append(js, '"')
+}
+
+// resultString is resultText without the JSON form (one allocation for
+// the common single-block result).
+func resultString(content []byte) string {
+	els, ok := jsval.Elements(content)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	n := 0
+	for _, el := range els {
+		if t, _ := rawString(el, "type"); t != "text" {
+			continue
+		}
+		raw, ok := jsval.Get(el, "text")
+		s, isStr := jsval.String(raw)
+		if !ok || !isStr {
+			s = jsString(raw, ok)
+		}
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		if n == 0 && len(els) == 1 {
+			return s
+		}
+		b.WriteString(s)
+		n++
+	}
+	return b.String()
 }
 
 // jsString is how Array.prototype.join writes a non-string value.

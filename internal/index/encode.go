@@ -205,7 +205,7 @@ func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill)
 			var textJSON []byte
 			sp := spills[c]
 			if sp == nil {
-				_, js, err := c.ReadText(ctx)
+				js, err := c.ReadTextJSON(ctx)
 				if err != nil {
 					return dst, err
 				}

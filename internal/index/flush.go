@@ -319,7 +319,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 				continue
 			}
 		}
-		text, _, err := c.ReadText(ctx)
+		text, err := c.ReadText(ctx)
 		if err != nil {
 			return err
 		}
@@ -347,7 +347,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 func summaryInput(ctx *session.Context, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
-		text, _, err := c.ReadText(ctx)
+		text, err := c.ReadText(ctx)
 		if err != nil {
 			return in, err
 		}

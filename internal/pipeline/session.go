@@ -13,6 +13,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -269,7 +270,40 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 	if a == nil || len(a.Entries) == 0 {
 		return nil
 	}
-	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true, AllEntries: true})
+	// the appended lines: valid JSON, ids new to the file and chained
+	taken := make(map[string]bool, len(r.Ctx.Entries))
+	for _, e := range r.Ctx.Entries {
+		taken[e.ID] = true
+	}
+	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
+	k := 0
+	for {
+		line, num, _, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(line) == 0 && k == 0 {
+			continue // the newline added after a last line that had none
+		}
+		if !json.Valid(line) {
+			return fmt.Errorf("appended line %d is not valid JSON", num)
+		}
+		if k >= len(a.IDs) {
+			return fmt.Errorf("%d lines appended, %d planned", k+1, len(a.IDs))
+		}
+		if id, ok := lineString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
+			return fmt.Errorf("appended line %d has id %q, want %s, new to the file", num, id, a.IDs[k])
+		}
+		taken[a.IDs[k]] = true
+		k++
+	}
+	if k != len(a.IDs) {
+		return fmt.Errorf("%d lines appended, %d planned", k, len(a.IDs))
+	}
+	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true})
 	if err != nil {
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}
@@ -281,32 +315,8 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 	if n := countBefore(ctx.Warnings, r.Ctx.Lines); n != countBefore(r.Ctx.Warnings, r.Ctx.Lines) {
 		return fmt.Errorf("the session's lines read with %d warnings in the new file, %d before", n, countBefore(r.Ctx.Warnings, r.Ctx.Lines))
 	}
-	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
-	for {
-		line, num, _, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if len(line) > 0 && !json.Valid(line) {
-			return fmt.Errorf("appended line %d is not valid JSON", num)
-		}
-	}
-	count := map[string]int{}
-	for _, e := range ctx.Entries {
-		count[e.ID]++
-	}
-	if r.Ctx.Header.Version >= 2 {
-		for _, id := range a.IDs {
-			if count[id] != 1 {
-				return fmt.Errorf("entry id %s appears %d times in the new file", id, count[id])
-			}
-		}
-		if ctx.LeafID != a.IDs[len(a.IDs)-1] {
-			return fmt.Errorf("the new file's leaf is %q, not pruner's last entry", ctx.LeafID)
-		}
+	if r.Ctx.Header.Version >= 2 && ctx.LeafID != a.IDs[len(a.IDs)-1] {
+		return fmt.Errorf("the new file's leaf is %q, not pruner's last entry", ctx.LeafID)
 	}
 	want := len(r.Ctx.Messages)
 	if r.Flushed != nil {
@@ -348,4 +358,13 @@ func countBefore(ws []session.Warning, n int) int {
 		}
 	}
 	return c
+}
+
+// lineString is the top-level string value of key in a JSON line.
+func lineString(line []byte, key string) (string, bool) {
+	v, ok := jsval.Get(line, key)
+	if !ok {
+		return "", false
+	}
+	return jsval.String(v)
 }

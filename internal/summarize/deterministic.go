@@ -2,7 +2,6 @@ package summarize
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -33,8 +32,8 @@ const (
 
 func callSummary(n int, c Call, cwd string) []string {
 	key := keyArg(c.ToolName, c.Args, cwd)
-	lines := strings.Split(c.Result, "\n")
-	exit, aborted := exitStatus(lines)
+	text := c.Result
+	exit, aborted := exitStatus(text)
 	head := "- " + Label(n, c.ToolName) + " " + c.ToolName
 	if key != "" {
 		head += " " + key
@@ -49,12 +48,12 @@ func callSummary(n int, c Call, cwd string) []string {
 	case exit != "":
 		status += ", exit " + exit
 	}
-	size := JSLen(c.Result)
+	size := JSLen(text)
 	if size == 0 {
 		head += " — " + status + "; no text output"
 		return []string{head}
 	}
-	head += " — " + status + "; " + strconv.Itoa(len(lines)) + " lines, " + strconv.Itoa(size) + " chars"
+	head += " — " + status + "; " + strconv.Itoa(strings.Count(text, "\n")+1) + " lines, " + strconv.Itoa(size) + " chars"
 	out := []string{head}
 
 	budget := size / budgetDivide
@@ -66,7 +65,7 @@ func callSummary(n int, c Call, cwd string) []string {
 		budget -= JSLen(s)
 		return true
 	}
-	meaningful := meaningfulLines(lines)
+	first, last, count := meaningful(text)
 	shown := map[string]bool{}
 	quote := func(kind, line string) {
 		if l := clip(line, maxLine); !shown[l] {
@@ -74,10 +73,11 @@ func callSummary(n int, c Call, cwd string) []string {
 			add("  - " + kind + ": " + l)
 		}
 	}
-	if c.IsError || !isFileTool(c.ToolName, c.Args) {
-		errs := errorLines(lines)
-		if len(errs) == 0 && c.IsError && len(meaningful) > 0 {
-			errs = meaningful[:1]
+	file := isFileTool(c.ToolName, c.Args)
+	if c.IsError || !file {
+		errs := errorLines(text)
+		if len(errs) == 0 && c.IsError && count > 0 {
+			errs = []string{first}
 		}
 		for i, e := range errs {
 			if i == 0 && c.IsError && JSLen(e) > budget {
@@ -86,30 +86,37 @@ func callSummary(n int, c Call, cwd string) []string {
 			quote("error", e)
 		}
 	}
+	const enough = 24 // budget under which a list is not worth scanning for
 	paths := func() {
-		if ps := pathsIn(c.Result, key, cwd); len(ps) > 0 {
+		if budget < enough {
+			return
+		}
+		if ps := pathsIn(text, key, cwd); len(ps) > 0 {
 			add("  - paths: " + strings.Join(ps, ", "))
 		}
 	}
 	names := func() {
-		if ns := namesIn(c.Result); len(ns) > 0 {
+		if budget < enough {
+			return
+		}
+		if ns := namesIn(text); len(ns) > 0 {
 			add("  - defines: " + strings.Join(ns, ", "))
 		}
 	}
 	switch {
-	case len(meaningful) == 1:
-		quote("only", meaningful[0])
+	case count == 1:
+		quote("only", first)
 		paths()
-	case len(meaningful) > 1 && isFileTool(c.ToolName, c.Args):
+	case count > 1 && file:
 		// a file: how it starts and ends, what it defines
-		quote("first", meaningful[0])
-		quote("last", meaningful[len(meaningful)-1])
+		quote("first", first)
+		quote("last", last)
 		names()
 		paths()
-	case len(meaningful) > 1:
+	case count > 1:
 		// a command's output: how it ended matters most (its first line is
 		// mostly the command or a banner echoed)
-		quote("last", meaningful[len(meaningful)-1])
+		quote("last", last)
 		paths()
 		names()
 	}
@@ -167,76 +174,238 @@ func isFileTool(tool, args string) bool {
 	return false
 }
 
-var exitRE = regexp.MustCompile(`^(?:Command exited with code|[Ee]xit code:?|[Ee]xit status:?|exited with code) (-?\d+)\.?$`)
-
-// exitStatus finds the exit code a shell tool reports on its last
-// meaningful line ("Command exited with code N"), or "Command aborted".
-func exitStatus(lines []string) (code string, aborted bool) {
-	for i := len(lines) - 1; i >= 0 && i >= len(lines)-4; i-- {
-		l := strings.TrimSpace(lines[i])
-		if l == "" {
+// exitCode returns the code of a shell's exit-status line ("Command exited
+// with code N", "exit code: N", "Exit status N", "exited with code N").
+func exitCode(t string) (string, bool) {
+	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
+		if !strings.HasPrefix(t, p) {
 			continue
 		}
-		if m := exitRE.FindStringSubmatch(l); m != nil {
-			return m[1], false
+		rest := strings.TrimSuffix(t[len(p):], ".")
+		digits := strings.TrimPrefix(rest, "-")
+		if digits == "" || strings.TrimFunc(digits, func(r rune) bool { return r >= '0' && r <= '9' }) != "" {
+			return "", false
 		}
-		if l == "Command aborted" || l == "(command cancelled)" {
-			return "", true
-		}
-		return "", false
+		return rest, true
 	}
 	return "", false
 }
 
-// meaningfulLines are the trimmed lines holding a letter or digit, without
-// the exit-status line.
-func meaningfulLines(lines []string) []string {
-	var out []string
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if len(t) < 2 || exitRE.MatchString(t) || !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-			continue
+// lines calls fn for each line of text (without "\n"), trimmed, from the
+// start (or from the end when back), until fn returns false.
+func lines(text string, back bool, fn func(t string) bool) {
+	if !back {
+		for len(text) > 0 {
+			i := strings.IndexByte(text, '\n')
+			line := text
+			if i >= 0 {
+				line, text = text[:i], text[i+1:]
+			} else {
+				text = ""
+			}
+			if !fn(strings.TrimSpace(line)) {
+				return
+			}
 		}
-		out = append(out, t)
+		return
 	}
-	return out
+	for len(text) > 0 {
+		i := strings.LastIndexByte(text, '\n')
+		line := text[i+1:]
+		if i >= 0 {
+			text = text[:i]
+		} else {
+			text = ""
+		}
+		if !fn(strings.TrimSpace(line)) {
+			return
+		}
+	}
 }
 
-var errorRE = regexp.MustCompile(`(?i)(\b(error|errors|err!|fail|failed|failure|fatal|panic|exception|traceback|cannot|could not|couldn't|not found|no such file|denied|refused|undefined|segmentation fault|timed out)\b|^[✗×✘]|^E\d{3,}|^FAIL)`)
+// exitStatus finds the exit code a shell tool reports on its last
+// non-blank line ("Command exited with code N"), or "Command aborted".
+func exitStatus(text string) (code string, aborted bool) {
+	seen := 0
+	lines(text, true, func(t string) bool {
+		if t == "" {
+			seen++
+			return seen < 4
+		}
+		if c, ok := exitCode(t); ok {
+			code = c
+		}
+		aborted = t == "Command aborted" || t == "(command cancelled)"
+		return false
+	})
+	return code, aborted
+}
+
+// isMeaningful: a trimmed line holding a letter or digit, not an
+// exit-status line.
+func isMeaningful(t string) bool {
+	if len(t) < 2 {
+		return false
+	}
+	if _, ok := exitCode(t); ok {
+		return false
+	}
+	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// meaningful returns the first and the last meaningful lines and how many
+// there are (counted up to 2).
+func meaningful(text string) (first, last string, count int) {
+	lines(text, false, func(t string) bool {
+		if isMeaningful(t) {
+			first, count = t, 1
+			return false
+		}
+		return true
+	})
+	if count == 0 {
+		return "", "", 0
+	}
+	lines(text, true, func(t string) bool {
+		if isMeaningful(t) {
+			last = t
+			return false
+		}
+		return true
+	})
+	// the same line found from both ends: one meaningful line only if no
+	// other lies between them
+	if last == first && strings.Index(text, first) == strings.LastIndex(text, last) {
+		n := 0
+		lines(text, false, func(t string) bool {
+			if isMeaningful(t) {
+				n++
+			}
+			return n < 2
+		})
+		return first, last, n
+	}
+	return first, last, 2
+}
+
+// errorWords are the words (ASCII, case-insensitive, whole words) that make
+// a line an error report.
+var errorWords = []string{"error", "errors", "err!", "fail", "failed", "failure", "fatal", "panic", "exception", "traceback",
+	"cannot", "could not", "couldn't", "not found", "no such file", "denied", "refused", "undefined", "segmentation fault", "timed out"}
 
 // errorLines returns up to maxErrLines distinct lines that report a
-// failure, verbatim (trimmed), in order.
-func errorLines(lines []string) []string {
+// failure, verbatim (trimmed), in order: a line with one of errorWords, or
+// one that starts with ✗ × ✘, FAIL or E and three digits.
+func errorLines(text string) []string {
+	// candidate line starts: the first few occurrences of each word
+	lower := asciiLower(text)
+	starts := map[int]bool{}
+	for _, w := range errorWords {
+		found := 0
+		for off := 0; found < maxErrLines; {
+			i := strings.Index(lower[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(w)
+			if (i > 0 && isWordByte(lower[i-1])) || (off < len(lower) && isWordByte(lower[off]) && isWordByte(w[len(w)-1])) {
+				continue
+			}
+			starts[strings.LastIndexByte(text[:i], '\n')+1] = true
+			found++
+		}
+	}
+	// and lines that start as a failure report; the earliest lines win
 	var out []string
 	seen := map[string]bool{}
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "" || seen[t] || exitRE.MatchString(t) || !errorRE.MatchString(t) {
-			continue
+	off := 0
+	lines(text, false, func(t string) bool {
+		start := off
+		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+			off += i + 1
+		} else {
+			off = len(text)
+		}
+		if t == "" || seen[t] {
+			return true
+		}
+		_, exit := exitCode(t)
+		if exit || !(starts[start] || failStart(t)) {
+			return true
 		}
 		seen[t] = true
 		out = append(out, t)
-		if len(out) == maxErrLines {
-			break
-		}
-	}
+		return len(out) < maxErrLines
+	})
 	return out
 }
 
-var pathRE = regexp.MustCompile(`(?:^|[\s"'(\[=:])((?:~|\.{1,2})?/?(?:[\w@+.-]+/)+[\w@+.-]*[\w])`)
+// failStart: a line that starts as a failure report.
+func failStart(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "✗"), strings.HasPrefix(t, "×"), strings.HasPrefix(t, "✘"), strings.HasPrefix(t, "FAIL"):
+		return true
+	case len(t) >= 4 && t[0] == 'E' && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]):
+		return true
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay the same.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// pathByte: a byte that may be part of a path token.
+func pathByte(c byte) bool {
+	return isWordByte(c) || c == '/' || c == '.' || c == '-' || c == '@' || c == '+' || c == '~'
+}
 
 // pathsIn returns up to maxPaths distinct path-like tokens of text (with a
 // "/" in them, not URLs), in order of appearance, leaving out skip.
 func pathsIn(text, skip, cwd string) []string {
 	var out []string
 	seen := map[string]bool{strings.Trim(skip, "`"): true}
-	for _, m := range pathRE.FindAllStringSubmatchIndex(text, -1) {
-		p := text[m[2]:m[3]]
-		if m[2] >= 3 && text[m[2]-3:m[2]] == "://" || strings.HasPrefix(text[m[3]:], "://") {
-			continue
+	for off := 0; off < len(text) && len(out) < maxPaths; {
+		i := strings.IndexByte(text[off:], '/')
+		if i < 0 {
+			break
 		}
-		if !strings.Contains(p, ".") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-			continue // "and/or", "input/output": words, not paths
+		i += off
+		s, e := i, i+1
+		for s > 0 && pathByte(text[s-1]) {
+			s--
+		}
+		for e < len(text) && pathByte(text[e]) {
+			e++
+		}
+		off = e
+		if s > 0 && !strings.ContainsRune(" \t\n\"'([=:`", rune(text[s-1])) {
+			continue // inside a larger token
+		}
+		for e > s && !isWordByte(text[e-1]) {
+			e-- // trailing punctuation
+		}
+		p := text[s:e]
+		if strings.HasPrefix(text[e:], "://") || (s >= 1 && text[s-1] == ':' && strings.HasPrefix(p, "//")) {
+			continue // a URL
+		}
+		core := strings.TrimPrefix(p, "/")
+		if !strings.Contains(core, "/") || !strings.Contains(p, ".") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			continue // "/settings", "and/or", "input/output": a command or words, not paths
 		}
 		if seen[p] || len(p) < 4 || len(p) > 200 {
 			continue
@@ -250,32 +419,78 @@ func pathsIn(text, skip, cwd string) []string {
 			p = r
 		}
 		out = append(out, p)
-		if len(out) == maxPaths {
-			break
-		}
 	}
 	return out
 }
 
-var defRE = regexp.MustCompile(`(?m)^[\t ]*(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:func|function|def|class|interface|type|struct|enum|trait|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)`)
+// defKeywords start a definition; defPrefixes may come before them.
+var (
+	defKeywords = []string{"func", "function", "def", "class", "interface", "type", "struct", "enum", "trait", "fn"}
+	defPrefixes = []string{"export", "default", "pub", "async"}
+)
 
 // namesIn returns up to maxNames distinct identifiers defined in text
-// (functions, types, classes), in order.
+// (functions, types, classes: a line that starts with a definition
+// keyword, after export/default/pub/async), in order.
 func namesIn(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range defRE.FindAllStringSubmatch(text, -1) {
-		n := m[1]
-		if len(n) < 3 || seen[n] {
+	lines(text, false, func(t string) bool {
+		if n := definedName(t); len(n) >= 3 && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+		return len(out) < maxNames
+	})
+	return out
+}
+
+// definedName is the name a definition line defines ("" when it is none).
+func definedName(t string) string {
+	word := func() (string, string) {
+		i := 0
+		for i < len(t) && (isWordByte(t[i]) || t[i] == '$') {
+			i++
+		}
+		return t[:i], strings.TrimLeft(t[i:], " \t")
+	}
+	for {
+		w, rest := word()
+		if w == "pub" && strings.HasPrefix(rest, "(") {
+			if j := strings.IndexByte(rest, ')'); j > 0 {
+				rest = strings.TrimLeft(rest[j+1:], " \t")
+			}
+		}
+		if slicesContains(defPrefixes, w) && len(rest) < len(t)-len(w) {
+			t = rest
 			continue
 		}
-		seen[n] = true
-		out = append(out, n)
-		if len(out) == maxNames {
-			break
+		if !slicesContains(defKeywords, w) || len(rest) == len(t)-len(w) {
+			return "" // not a keyword, or no space after it
+		}
+		t = rest
+		if w == "func" && strings.HasPrefix(t, "(") { // a Go method's receiver
+			j := strings.IndexByte(t, ')')
+			if j < 0 {
+				return ""
+			}
+			t = strings.TrimLeft(t[j+1:], " \t")
+		}
+		name, _ := word()
+		if name == "" || isDigit(name[0]) {
+			return ""
+		}
+		return name
+	}
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // clip shortens s to at most n chars (UTF-16 units), ending in "…".
