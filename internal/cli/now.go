@@ -571,6 +571,12 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
+	if a.Refused != "" {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s; the session is printed as it is\n", name, a.Refused)
+	}
+	if a.EditsSkipped != "" {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
+	}
 	out := bufio.NewWriterSize(o.IO.Out, 1<<20)
 	info, err := res.WriteSession(out, ra, res.Ctx.Bytes, a)
 	if err == nil {
@@ -604,6 +610,9 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 	if a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
 	}
+	if a.Refused != "" {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing written", name, a.Refused)}
+	}
 	if len(a.Entries) == 0 {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
@@ -612,9 +621,6 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 	}
 	// what is printed is decided: let the collector have the render
 	res.Rendered, res.Mask = nil, nil
-	if res.Ctx.LeafID == "" && res.Ctx.Header.Version >= 2 {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the last entry has no id, so appended entries could not continue its branch; nothing written", name)}
-	}
 	var info pipeline.SessionInfo
 	write := func(w io.Writer) error {
 		var err error

@@ -34,6 +34,8 @@ type Appended struct {
 	Blobs []string
 	// EditsSkipped says why no context_edit was written ("" when they were).
 	EditsSkipped string
+	// Refused says why nothing can be appended at all ("" when it can).
+	Refused string
 }
 
 // Append plans the entries to append for r. ctx must have been read with
@@ -43,6 +45,10 @@ type Appended struct {
 func (r *Result) Append(blobs []string) (*Appended, error) {
 	ctx := r.Ctx
 	a := &Appended{Blobs: blobs}
+	if ctx.Header.Version >= 2 && ctx.LeafID == "" && len(ctx.Branch) > 0 {
+		a.Refused = "the last entry has no id, so appended entries could not continue its branch (pi would start a new one)"
+		return a, nil
+	}
 	edits, err := r.edits()
 	if err != nil {
 		return nil, err
