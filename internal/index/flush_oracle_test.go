@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/summarize"
 )
 
 func readCtx(t testing.TB, data []byte) *session.Context {
@@ -194,6 +196,18 @@ func checkRun(t *testing.T, dir string, lines []line, at int, run []line, cut bo
 	sessionDir := filepath.Dir(filepath.Dir(spillPath))
 	o := scenarioFlushOptions(t, dir, sessionDir, ctx.Header.ID)
 	spillOnly := len(run) == 1 && run[0].ctype == TypeIndex && bytes.Contains(run[0].raw, []byte(`"spillPath"`))
+	// every batch pruner would send a summariser command is one pi-condense
+	// sent (2.9's layout: first 2,000 chars)
+	sent := summarizerRequests(t, dir)
+	o.Clip = summarize.ClipHead
+	o.Summarize = func(cx context.Context, bs []summarize.Batch) []summarize.Result {
+		for _, b := range bs {
+			if body := summarize.SerializeBatch(b, summarize.ClipHead); !sent[body] {
+				t.Errorf("pruner's summariser request is not one pi-condense sent:\n%.600s", body)
+			}
+		}
+		return summarize.Summarize(cx, bs, summarize.Options{})
+	}
 	f, err := Flush(context.Background(), ctx, st, o)
 	if err != nil {
 		t.Fatal(err)
@@ -240,4 +254,45 @@ func short(s string) string {
 		return s
 	}
 	return s[:300] + " … " + s[len(s)-300:]
+}
+
+// summarizerRequests are the <tool-call-batch> bodies of every summariser
+// request the real pi-condense sent in a scenario.
+func summarizerRequests(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(dir, "requests", "req-*.json.gz"))
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		err = json.NewDecoder(zr).Decode(&body)
+		fh.Close()
+		if err != nil || len(body.Messages) != 1 {
+			continue
+		}
+		var blocks []struct {
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(body.Messages[0].Content, &blocks) != nil || len(blocks) == 0 {
+			continue
+		}
+		text := blocks[0].Text
+		i := strings.Index(text, "\n\n<tool-call-batch>\n")
+		if i < 0 || !strings.HasSuffix(text, "\n</tool-call-batch>") {
+			continue
+		}
+		out[text[i+len("\n\n<tool-call-batch>\n"):len(text)-len("\n</tool-call-batch>")]] = true
+	}
+	return out
 }
