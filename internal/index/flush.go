@@ -39,6 +39,8 @@ type FlushOptions struct {
 	// state's rewrite points name it, as Rebuild of the written file does);
 	// 0: the line after the input's last.
 	FirstLine int
+	// Chains configures chain compression after the batches.
+	Chains ChainOptions
 }
 
 // Flushed is what one flush adds to a session.
@@ -60,20 +62,29 @@ type Flushed struct {
 	// RawChars is the raw text of the calls summarised, spilled or deduped,
 	// SummaryChars the summaries written (JavaScript lengths).
 	RawChars, SummaryChars int
-	// CommandCalls counts summaries a command made this run (the stats
-	// entry's callCount grows by it).
+	// CommandCalls counts summaries and fusions a command made this run
+	// (the stats entries' callCount grows by it).
 	CommandCalls int
+	// Chains counts the chains compressed, ChainCalls the calls they drop;
+	// Fused the range summaries made for them, Backfilled the calls they
+	// indexed (backfilled records).
+	Chains, ChainCalls, Fused, Backfilled int
+	// Diagnostics are the diagnostic entries the flush writes
+	// (backfill-empty: a chain with nothing to compress).
+	Diagnostics []Diagnostic
 	// Blobs are the spill files written.
 	Blobs []string
 	// Warnings say what did not go as configured (a summariser that failed,
 	// a blob that could not be written); nothing is lost for them.
 	Warnings []string
+
+	batchCommandCalls int
 }
 
 // Changes reports whether the flush changes what is rendered (a summary, a
-// spill or a dedup alias); a flush of trivial or oversized batches only
-// moves the frontier.
-func (f *Flushed) Changes() bool { return f.Summarized+f.Spilled+f.Deduped > 0 }
+// spill, a dedup alias or a compressed chain); a flush of trivial or
+// oversized batches only moves the frontier.
+func (f *Flushed) Changes() bool { return f.Summarized+f.Spilled+f.Deduped+f.Chains > 0 }
 
 // chunk bounds how many batches are summarised at once (their texts are in
 // memory together).
@@ -89,19 +100,44 @@ type slot struct {
 
 // Flush captures, spills, dedups, summarises and indexes what ctx's branch
 // holds beyond st — pi-condense's turn_end spill and its flushPending, run
-// at once as `/pruner now` runs it — and returns the entries to append. st
-// is not modified. Errors are I/O errors re-reading the input.
+// at once as `/pruner now` runs it — then compresses the chains that are
+// eligible (o.Chains), and returns the entries to append. st is not
+// modified. Errors are I/O errors re-reading the input.
+//
+// pi-condense compresses chains only after a flush that processed a batch;
+// pruner also when nothing new was captured (a chain can become eligible
+// without a new batch: a text-only turn, a setting changed), so `now`
+// always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
 	f := &Flushed{State: st.Clone(), Outcome: "empty"}
+	if err := f.flushBatches(cx, ctx, st, o); err != nil {
+		return nil, err
+	}
+	f.batchCommandCalls = f.CommandCalls
+	if err := f.compressChains(cx, ctx, o); err != nil {
+		return nil, err
+	}
+	if f.Captured > 0 || f.Chains > 0 {
+		m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
+		m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
+		f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
+	}
+	f.rewritePoints(ctx, o.FirstLine)
+	return f, nil
+}
+
+// flushBatches is the batch part of Flush: capture, spill, dedup,
+// summaries, frontier and stats.
+func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *State, o FlushOptions) error {
 	s := f.State
 	turns, err := Capture(ctx, s, o.Capture)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if o.Spill != nil && o.SpillThreshold > 0 {
 		for _, b := range turns {
 			if err := f.spill(ctx, b, o); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
@@ -116,7 +152,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	}
 	f.Captured = len(batches)
 	if len(batches) == 0 {
-		return f, nil
+		return nil
 	}
 	slots := make([]*slot, len(batches))
 	for i, b := range batches {
@@ -155,7 +191,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 			}
 			in, err := summaryInput(ctx, sl.b, o.Clip)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			todo = append(todo, sl)
 			inputs = append(inputs, in)
@@ -216,11 +252,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	stats.CallCount += f.CommandCalls
 	s.Stats = &stats
 	f.Entries = append(f.Entries, customEntry(TypeFrontier, frontierData(fr)), customEntry(TypeStats, statsData(stats)))
-	m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
-	m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
-	f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
-	f.rewritePoints(ctx, o.FirstLine)
-	return f, nil
+	return nil
 }
 
 // rewritePoints records where the appended entries rewrite the prompt, as

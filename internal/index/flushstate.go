@@ -29,6 +29,7 @@ func (s *State) Clone() *State {
 	c.summaries = append([]Summary(nil), s.summaries...)
 	c.chains = maps.Clone(s.chains)
 	c.chainOrder = append([]int64(nil), s.chainOrder...)
+	c.diagnostics = maps.Clone(s.diagnostics)
 	if s.Frontier != nil {
 		f := *s.Frontier
 		c.Frontier = &f

@@ -30,6 +30,9 @@ type State struct {
 	summaries  []Summary
 	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
 	chainOrder []int64
+	// diagnostics are the context-prune-diagnostic entries read (kind and
+	// detail), so a flush does not write the same one twice.
+	diagnostics map[string]bool
 
 	// NextRef is the number of the next short ref to allocate (max N of
 	// every registered `tN`, plus one; 1 when none).
@@ -189,8 +192,17 @@ func RebuildEntries(entries []Entry) *State {
 			} else if jsval.Truthy(data) {
 				warn("data is %s, not an object; skipped", describe(data))
 			}
-		case TypeDiagnostic, TypeFlushMetrics:
-			// records of what happened; no state
+		case TypeDiagnostic:
+			if d, ok := jsval.Get(data, "kind"); ok {
+				kind, _ := jsval.String(d)
+				detail, _ := rawString(data, "detail")
+				if s.diagnostics == nil {
+					s.diagnostics = map[string]bool{}
+				}
+				s.diagnostics[kind+"\x00"+detail] = true
+			}
+		case TypeFlushMetrics:
+			// a record of what happened; no state
 		default:
 			warn("unknown pi-condense entry type; ignored")
 		}

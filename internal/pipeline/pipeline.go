@@ -52,6 +52,12 @@ type Options struct {
 	Spill func(key, text string) (string, error)
 	// Summarizer configures summaries (no Command: deterministic).
 	Summarizer summarize.Options
+	// Chains is chainCompression at flush: Enabled, RollingWindow,
+	// RecoveryGraceTurns; FuseRangeSummary fuses the per-batch summaries
+	// of a chain two or more cover (through Summarizer: its command, or
+	// deterministically).
+	Chains           index.ChainOptions
+	FuseRangeSummary bool
 	// Now is the flush time for the flush-metrics entry (nil: the time
 	// pruner gives appended entries, AppendTime, so output is
 	// deterministic).
@@ -162,7 +168,15 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 		nowMS = o.Now().UnixMilli()
 	}
 	so := o.Summarizer
+	chains := o.Chains
+	chains.Fuse = nil
+	if o.FuseRangeSummary {
+		chains.Fuse = func(cx context.Context, summaries, refs []string) summarize.FuseResult {
+			return summarize.Fuse(cx, summaries, refs, so)
+		}
+	}
 	return index.Flush(cx, ctx, st, index.FlushOptions{
+		Chains:       chains,
 		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window},
 		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
 		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
@@ -215,6 +229,11 @@ func FromConfig(c *config.Config) (Options, error) {
 		Mask: true, Prune: po, Index: true, Render: ro, Flush: c.Flush,
 		AgentMessage: k.BatchingMode == "agent-message", MinBatchChars: k.MinBatchChars, Dedup: k.DedupByContentHash,
 		SpillThreshold: k.SpillThreshold, SpillPreviewBytes: k.SpillPreviewBytes,
+		Chains: index.ChainOptions{
+			Enabled: k.ChainCompression.Enabled, RollingWindow: k.ChainCompression.RollingWindow,
+			RecoveryGraceTurns: k.RecoveryGraceTurns,
+		},
+		FuseRangeSummary: k.ChainCompression.FuseRangeSummary,
 	}
 	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
 		o.Summarizer = summarize.Options{

@@ -1,0 +1,265 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// This file is the chain side's detection and eligibility (pi-condense's
+// chain-detector and selectEligible): which closed chains of a context a
+// flush compresses.
+
+// ChainRange is one chain of a context: a user message, the tool turns
+// after it, and (when closed) the text-only assistant reply that ends it.
+type ChainRange struct {
+	// Start and Final are the indexes of the user message and the final
+	// assistant message in Context.Messages (Final -1: interrupted by a new
+	// user message).
+	Start, Final int
+	// StartUserTimestamp and FinalAssistantTimestamp are those messages'
+	// timestamps (the entry's keys: render resolves the range by them).
+	StartUserTimestamp      int64
+	FinalAssistantTimestamp *int64
+	// MiddleToolCallIDs are the call ids of the middle (toolCall blocks and
+	// toolResults, first seen first, each once); MiddleOccurrenceKeys the
+	// results' occurrence keys; ProtectedToolCallIDs the middle calls that
+	// are protected (by name and path on the call, by name on the result).
+	MiddleToolCallIDs    []string
+	MiddleOccurrenceKeys []string
+	ProtectedToolCallIDs []string
+	// Timed is false when the user or final message has no whole-number
+	// timestamp: no entry could name the range, so it is never compressed.
+	Timed bool
+}
+
+// Closed reports whether the chain ended with a text-only assistant reply.
+func (c *ChainRange) Closed() bool { return c.Final >= 0 }
+
+// LookupKeys are the keys summaries, records and refs are looked up by:
+// the occurrence keys, or the bare ids when no result had one.
+func (c *ChainRange) LookupKeys() []string {
+	if len(c.MiddleOccurrenceKeys) > 0 {
+		return c.MiddleOccurrenceKeys
+	}
+	return c.MiddleToolCallIDs
+}
+
+// DetectChains walks the context's messages as pi-condense's detectChains
+// walks the branch: a user message opens a chain (a `<compressed-chain`
+// message does not: it passes through), assistant messages with toolCall
+// blocks and toolResults are its middle, and the first assistant message
+// without a toolCall closes it. A user message before the close interrupts
+// it (Final -1); a chain still open at the end is left out (in flight).
+// Messages of other roles (custom, bashExecution, summaries) pass through.
+//
+// The context, not the branch: a chain a compaction cut is no longer sent,
+// so compressing it would save nothing and its entry would be an
+// unresolved range on every render (pi-condense detects on the branch).
+// User and final messages are re-read (a synthetic chain message, the
+// timestamps); errors are I/O errors re-reading the input.
+func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, error) {
+	var out []ChainRange
+	var cur *ChainRange
+	var ids, keys, prot map[string]bool
+	open := func(i int, ts int64, ok bool) {
+		cur = &ChainRange{Start: i, Final: -1, StartUserTimestamp: ts, Timed: ok}
+		ids, keys, prot = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	}
+	addID := func(id string) {
+		if !ids[id] {
+			ids[id] = true
+			cur.MiddleToolCallIDs = append(cur.MiddleToolCallIDs, id)
+		}
+	}
+	addProt := func(id string) {
+		if !prot[id] {
+			prot[id] = true
+			cur.ProtectedToolCallIDs = append(cur.ProtectedToolCallIDs, id)
+		}
+	}
+	for i, m := range ctx.Messages {
+		switch m.Role {
+		case session.RoleUser:
+			raw, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				return nil, err
+			}
+			if isChainMessage(raw) {
+				continue
+			}
+			if cur != nil {
+				out = append(out, *cur)
+			}
+			ts, ok := rawTimestamp(raw)
+			open(i, ts, ok)
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		switch m.Role {
+		case session.RoleAssistant:
+			if len(m.ToolCalls) > 0 {
+				for _, tc := range m.ToolCalls {
+					if tc.ID == "" || tc.Name == "" {
+						continue
+					}
+					addID(tc.ID)
+					if pred.Protected(tc.Name, tc.Path, tc.HasPath) {
+						addProt(tc.ID)
+					}
+				}
+				continue
+			}
+			raw, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				return nil, err
+			}
+			cur.Final = i
+			ts, ok := rawTimestamp(raw)
+			cur.FinalAssistantTimestamp = &ts
+			cur.Timed = cur.Timed && ok
+			out = append(out, *cur)
+			cur = nil
+		case session.RoleToolResult:
+			if m.ToolCallID == "" {
+				continue
+			}
+			addID(m.ToolCallID)
+			if k := MessageKey(m.ToolCallID, []byte(m.Timestamp)); !keys[k] {
+				keys[k] = true
+				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
+			}
+			if pred.ToolProtected(m.ToolName) {
+				addProt(m.ToolCallID)
+			}
+		}
+	}
+	return out, nil
+}
+
+// wholeTimestamp reads a raw JSON timestamp that is a whole number.
+func wholeTimestamp(raw string) (int64, bool) {
+	f, ok := jsval.Number([]byte(raw))
+	if !ok || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// rawTimestamp reads a message's timestamp when it is a whole number.
+func rawTimestamp(msg []byte) (int64, bool) {
+	v, ok := jsval.Get(msg, "timestamp")
+	if !ok {
+		return 0, false
+	}
+	return wholeTimestamp(string(v))
+}
+
+// isChainMessage reports whether a user message is pi-condense's synthetic
+// chain message: its string content, or its first block's text, starts
+// with `<compressed-chain` after leading white space.
+func isChainMessage(msg []byte) bool {
+	content, _ := jsval.Get(msg, "content")
+	text, ok := jsval.String(content)
+	if !ok {
+		els, isArr := jsval.Elements(content)
+		if !isArr || len(els) == 0 {
+			return false
+		}
+		if t, _ := rawString(els[0], "type"); t != "text" {
+			return false
+		}
+		if text, ok = rawString(els[0], "text"); !ok {
+			return false
+		}
+	}
+	return strings.HasPrefix(strings.TrimLeftFunc(text, isJSWhitespace), "<compressed-chain")
+}
+
+// SelectEligible returns the chains a flush compresses (pi-condense's
+// selectEligible): closed, not compressed yet (no chain entry at its start
+// timestamp in st), with a middle — and of those, all but the newest
+// window. Then, without moving that window, a chain holding a
+// context_tree_query result still in its recovery grace (grace, by
+// occurrence key; a bare key matches any occurrence of its id) is
+// deferred, and so is a chain that ends inside the raw window (rawFrom, an
+// index in Context.Messages; negative: none) or has no whole-number
+// timestamps.
+func SelectEligible(chains []ChainRange, window int, st *State, grace map[string]bool, rawFrom int) []ChainRange {
+	var candidates []ChainRange
+	for _, c := range chains {
+		if !c.Closed() || len(c.MiddleToolCallIDs) == 0 {
+			continue
+		}
+		if _, done := st.chains[c.StartUserTimestamp]; done && c.Timed {
+			continue
+		}
+		candidates = append(candidates, c)
+	}
+	n := max(0, len(candidates)-max(0, window))
+	var out []ChainRange
+	for _, c := range candidates[:n] {
+		if !c.Timed || (rawFrom >= 0 && c.Final >= rawFrom) || inGrace(&c, grace) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// inGrace is pi-condense's chainMatchesGrace.
+func inGrace(c *ChainRange, grace map[string]bool) bool {
+	if len(grace) == 0 {
+		return false
+	}
+	keys := c.LookupKeys()
+	for _, k := range keys {
+		if grace[k] {
+			return true
+		}
+	}
+	for g := range grace {
+		if _, ts := ParseOccurrenceKey(g); ts != nil {
+			continue
+		}
+		for _, k := range keys {
+			if id, _ := ParseOccurrenceKey(k); id == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// GraceKeys is pi-condense's inGraceRecoveryToolCallIds over a context:
+// the occurrence keys (bare ids without a numeric timestamp) of
+// context_tree_query results followed by at most turns user messages (0:
+// none).
+func GraceKeys(ctx *session.Context, turns int) map[string]bool {
+	if turns <= 0 {
+		return nil
+	}
+	users := 0
+	for _, m := range ctx.Messages {
+		if m.Role == session.RoleUser {
+			users++
+		}
+	}
+	out := map[string]bool{}
+	seen := 0
+	for _, m := range ctx.Messages {
+		switch m.Role {
+		case session.RoleUser:
+			seen++
+		case session.RoleToolResult:
+			if m.ToolName == "context_tree_query" && m.ToolCallID != "" && users-seen <= turns {
+				out[MessageKey(m.ToolCallID, []byte(m.Timestamp))] = true
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,569 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/summarize"
+)
+
+// This file is chain compression at flush (pi-condense's compressEligible,
+// step 6 of flushPending): every eligible chain gets a context-prune-chain
+// entry — a fused range summary, the per-batch summaries, or a
+// deterministic body over a backfilled index entry — and the stats count
+// it.
+
+// ChainOptions configure chain compression (contextPrune.chainCompression).
+type ChainOptions struct {
+	// Enabled is chainCompression.enabled.
+	Enabled bool
+	// RollingWindow is how many of the newest closed chains stay as they
+	// are (chainCompression.rollingWindow; 0 compresses every closed one,
+	// as /pruner compact does).
+	RollingWindow int
+	// RecoveryGraceTurns defers a chain holding a context_tree_query result
+	// still in its recovery grace (recoveryGraceTurns).
+	RecoveryGraceTurns int
+	// Fuse fuses the per-batch summaries of a chain two or more cover into
+	// one range summary (fuseRangeSummary); nil: no fusion (the render
+	// joins the per-batch summaries).
+	Fuse func(cx context.Context, summaries, refs []string) summarize.FuseResult
+}
+
+// bodyCall is what the deterministic chain body reads of a call.
+type bodyCall struct {
+	toolCallID, toolName string
+	args                 []byte // JSON.stringify(args)
+	at                   int64  // resultTimestamp ?? timestamp
+}
+
+// chainCall is one call of a chain's middle that no record covers: it is
+// backfilled.
+type chainCall struct {
+	toolCallID, toolName string
+	args                 []byte
+	isError              bool
+	ts                   int64
+	key                  string
+	entry                *session.BranchEntry // the result's entry (raw: no context edit)
+	chars                int                  // resultText's JavaScript length
+	spill                *spill
+}
+
+// content reads the call's result content from its entry (valid until the
+// next read).
+func (c *chainCall) content(ctx *session.Context) ([]byte, error) {
+	line, err := ctx.EntryLine(c.entry)
+	if err != nil {
+		return nil, err
+	}
+	msg, _ := jsval.Get(line, "message")
+	content, _ := jsval.Get(msg, "content")
+	return content, nil
+}
+
+// compressChains compresses the eligible chains of ctx into f (entries,
+// state, counters). Called by Flush after the batches.
+func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o FlushOptions) error {
+	co := o.Chains
+	if !co.Enabled || ctx.Kind != session.KindSession {
+		return nil
+	}
+	s := f.State
+	chains, err := DetectChains(ctx, o.Capture.Protect)
+	if err != nil {
+		return err
+	}
+	eligible := SelectEligible(chains, co.RollingWindow, s, GraceKeys(ctx, co.RecoveryGraceTurns), o.Capture.RawFrom)
+	if len(eligible) == 0 {
+		return nil
+	}
+	entries := make(map[string]*session.BranchEntry, len(ctx.Branch))
+	for i := range ctx.Branch {
+		if be := &ctx.Branch[i]; be.ID != "" {
+			entries[be.ID] = be
+		}
+	}
+	compressed := 0
+	for k := range eligible {
+		c := &eligible[k]
+		keys := c.LookupKeys()
+		covered := s.coveredBySummary(keys)
+		fresh, err := chainCalls(ctx, entries, c, s, o)
+		if err != nil {
+			return err
+		}
+		var known []bodyCall
+		for _, key := range keys {
+			occ := s.RecordsFor(key)
+			if len(occ) != 1 {
+				continue
+			}
+			r := occ[0].Record
+			known = append(known, bodyCall{r.ToolCallID, r.ToolName, jsval.Canonical(r.Args), sortTime(r)})
+		}
+		if !covered && len(fresh) == 0 && len(known) == 0 {
+			if !allProtected(c) {
+				f.diagnostic("backfill-empty", fmt.Sprintf("startUserTimestamp=%d middles=%d", c.StartUserTimestamp, len(c.MiddleToolCallIDs)))
+			}
+			continue // all protected: nothing to compress
+		}
+		if len(fresh) > 0 {
+			if err := f.backfill(ctx, fresh, o); err != nil {
+				return err
+			}
+		}
+		toolRefs := s.ToolRefs(keys)
+		cd := ChainData{
+			BlockID: "b" + strconv.Itoa(s.NextBlock), StartUserTimestamp: c.StartUserTimestamp,
+			DroppedToolCallIDs: c.MiddleToolCallIDs, FinalAssistantTimestamp: c.FinalAssistantTimestamp,
+			ToolRefs: toolRefs, CompressedAt: o.Now, ProtectedToolCallIDs: c.ProtectedToolCallIDs,
+			DroppedOccurrenceKeys: c.MiddleOccurrenceKeys,
+		}
+		if cd.ToolRefs == nil {
+			cd.ToolRefs = []string{}
+		}
+		s.NextBlock++
+		switch {
+		case !covered:
+			calls := known
+			for _, fc := range fresh {
+				calls = append(calls, bodyCall{fc.toolCallID, fc.toolName, fc.args, fc.ts})
+			}
+			body := DeterministicChainBody(calls, toolRefs)
+			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
+		case co.Fuse != nil:
+			if texts := s.SummaryTexts(keys); len(texts) >= 2 {
+				r := co.Fuse(cx, texts, toolRefs)
+				if r.Source == summarize.SourceCommand {
+					f.CommandCalls++
+				}
+				if r.Warning != "" {
+					f.Warnings = append(f.Warnings, fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", cd.BlockID, len(texts), r.Warning))
+				}
+				if strings.TrimFunc(r.Text, isJSWhitespace) != "" {
+					text := r.Text
+					cd.RangeSummaryText = &text
+					f.Fused++
+				}
+			}
+		}
+		s.registerChain(cd)
+		e := customEntry(TypeChain, chainData(cd))
+		floor := cd.StartUserTimestamp
+		e.floor = &floor
+		f.Entries = append(f.Entries, e)
+		f.Chains++
+		f.ChainCalls += len(c.MiddleToolCallIDs)
+		compressed++
+	}
+	if compressed > 0 {
+		stats := StatsData{}
+		if s.Stats != nil {
+			stats = *s.Stats
+		}
+		stats.ChainsCompressed += compressed
+		stats.RangesSummarized += f.Fused
+		stats.CallCount += f.chainCommandCalls()
+		s.Stats = &stats
+		f.Entries = append(f.Entries, customEntry(TypeStats, statsData(stats)))
+	}
+	return nil
+}
+
+// chainCommandCalls is how many command runs the chains made (the stats
+// entry written before them counted the batches').
+func (f *Flushed) chainCommandCalls() int { return f.CommandCalls - f.batchCommandCalls }
+
+// coveredBySummary is pi-condense's hasPerBatchSummaryCoveringAny.
+func (s *State) coveredBySummary(keys []string) bool {
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	for _, sm := range s.summaries {
+		if sm.Text == "" {
+			continue
+		}
+		for _, k := range sm.Keys {
+			if set[k] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allProtected reports whether every middle call of c is protected.
+func allProtected(c *ChainRange) bool {
+	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
+	for _, id := range c.ProtectedToolCallIDs {
+		prot[id] = true
+	}
+	for _, id := range c.MiddleToolCallIDs {
+		if !prot[id] {
+			return false
+		}
+	}
+	return len(c.MiddleToolCallIDs) > 0
+}
+
+// registerChain is pi-condense's registerChain.
+func (s *State) registerChain(c ChainData) {
+	if _, seen := s.chains[c.StartUserTimestamp]; !seen {
+		s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
+	}
+	cc := c
+	s.chains[c.StartUserTimestamp] = &cc
+}
+
+// chainCalls are the calls of a chain's range that nothing covers
+// (pi-condense's extractChainRecords): results of calls made in the range,
+// not protected, with a numeric timestamp, neither indexed nor a dedup
+// alias — in result order, each with the arguments of the last toolCall
+// block with its id. Every chain pruner compresses backfills them, covered
+// or not: a chain drops its results from the context, and a result no
+// record holds could not be recovered (pi-condense backfills uncovered
+// chains only, so a trivial batch inside a covered chain is lost to it).
+func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c *ChainRange, s *State, o FlushOptions) ([]*chainCall, error) {
+	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
+	for _, id := range c.ProtectedToolCallIDs {
+		prot[id] = true
+	}
+	type call struct {
+		name string
+		args []byte
+	}
+	open := map[string]call{}
+	var out []*chainCall
+	for i := c.Start + 1; i < c.Final; i++ {
+		m := ctx.Messages[i]
+		switch m.Role {
+		case session.RoleAssistant:
+			if len(m.ToolCalls) == 0 {
+				continue
+			}
+			be := entries[m.EntryID]
+			if be == nil {
+				continue
+			}
+			line, err := ctx.EntryLine(be)
+			if err != nil {
+				return nil, err
+			}
+			msg, _ := jsval.Get(line, "message")
+			content, _ := jsval.Get(msg, "content")
+			els, _ := jsval.Elements(content)
+			for _, bl := range els {
+				if t, _ := rawString(bl, "type"); t != "toolCall" {
+					continue
+				}
+				id, _ := rawString(bl, "id")
+				name, _ := rawString(bl, "name")
+				open[id] = call{name, callArgs(bl)}
+			}
+		case session.RoleToolResult:
+			cl, ok := open[m.ToolCallID]
+			if !ok || prot[m.ToolCallID] {
+				continue
+			}
+			ts, ok := wholeTimestamp(m.Timestamp)
+			if !ok {
+				continue
+			}
+			key := OccurrenceKey(m.ToolCallID, &ts)
+			if s.IsSummarized(key) {
+				continue
+			}
+			be := entries[m.EntryID]
+			if be == nil {
+				continue
+			}
+			line, err := ctx.EntryLine(be)
+			if err != nil {
+				return nil, err
+			}
+			msg, _ := jsval.Get(line, "message")
+			cc := &chainCall{toolCallID: m.ToolCallID, toolName: cl.name, args: cl.args, ts: ts, key: key, entry: be}
+			if v, ok := jsval.Get(msg, "isError"); ok {
+				cc.isError = jsval.IsTrue(v)
+			}
+			rc, _ := jsval.Get(msg, "content")
+			cc.chars = jsval.UTF16Len(resultString(rc))
+			out = append(out, cc)
+		}
+	}
+	return out, nil
+}
+
+// backfill indexes a chain's uncovered calls as one backfilled index
+// entry (turnIndex -1, the result time as the batch time, refs allocated
+// next), spilling a result of spillThreshold chars or more as the flush
+// does (a blob that cannot be written leaves the text in the record,
+// warned).
+func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOptions) error {
+	s := f.State
+	refs := make([]ToolCallRef, len(calls))
+	for i, c := range calls {
+		if o.Spill != nil && o.SpillThreshold > 0 && c.chars >= o.SpillThreshold {
+			content, err := c.content(ctx)
+			if err != nil {
+				return err
+			}
+			text := resultString(content)
+			if path, err := o.Spill(c.key, text); err != nil {
+				f.Warnings = append(f.Warnings, fmt.Sprintf("spilling %s (%d chars): %v; kept inline", c.key, c.chars, err))
+			} else {
+				f.Blobs = append(f.Blobs, path)
+				c.spill = &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: ContentHash(c.toolName, text)}
+				f.Spilled++
+			}
+		}
+		ts := c.ts
+		refs[i] = ToolCallRef{ShortID: "t" + strconv.Itoa(s.NextRef), ToolCallID: c.toolCallID, ResultTimestamp: &ts}
+		s.NextRef++
+	}
+	for i, c := range calls {
+		ts := c.ts
+		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
+		if sp := c.spill; sp != nil {
+			path, preview, hash := sp.path, sp.preview, sp.hash
+			n := int64(sp.bytes)
+			r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &path, &n, &preview, &hash
+		}
+		s.indexRecord(r, true)
+		s.registerRef(refs[i])
+	}
+	f.Backfilled += len(calls)
+	floor := calls[0].ts
+	for _, c := range calls {
+		floor = min(floor, c.ts)
+	}
+	f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
+		return appendBackfill(dst, ctx, calls, refs)
+	}})
+	return nil
+}
+
+// diagnostic appends a context-prune-diagnostic entry, once per kind and
+// detail on the branch (pi-condense dedups per process; the session
+// remembers across runs).
+func (f *Flushed) diagnostic(kind, detail string) {
+	s := f.State
+	key := kind + "\x00" + detail
+	if s.diagnostics[key] {
+		return
+	}
+	if s.diagnostics == nil {
+		s.diagnostics = map[string]bool{}
+	}
+	s.diagnostics[key] = true
+	f.Diagnostics = append(f.Diagnostics, Diagnostic{Kind: kind, Detail: detail})
+	dst := []byte(`{"kind":`)
+	dst = jsval.AppendString(dst, kind)
+	dst = append(dst, `,"detail":`...)
+	dst = jsval.AppendString(dst, detail)
+	f.Entries = append(f.Entries, customEntry(TypeDiagnostic, append(dst, '}')))
+}
+
+// DeterministicChainBody is pi-condense's deterministic chain body (the
+// zero-LLM body of a chain no summary covers), line for line: the note,
+// `Calls:`, `Tools:` (a count per tool, most used first), `Span:` (first
+// and last result time, ISO, and the seconds between), `First:`/`Last:`
+// (tool and arguments, 200 chars at most), `Refs:` (the call ids when the
+// chain has no refs). Tool names that tie are ordered case-insensitively,
+// lower case first (JavaScript's localeCompare; ICU orders punctuation
+// differently).
+func DeterministicChainBody(calls []bodyCall, refs []string) string {
+	if len(calls) == 0 {
+		return ""
+	}
+	counts := map[string]int{}
+	var names []string
+	for _, c := range calls {
+		if counts[c.toolName] == 0 {
+			names = append(names, c.toolName)
+		}
+		counts[c.toolName]++
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		a, b := names[i], names[j]
+		if counts[a] != counts[b] {
+			return counts[a] > counts[b]
+		}
+		if la, lb := strings.ToLower(a), strings.ToLower(b); la != lb {
+			return la < lb
+		}
+		return a > b // lower case first
+	})
+	hist := make([]string, len(names))
+	for i, n := range names {
+		hist[i] = n + " x" + strconv.Itoa(counts[n])
+	}
+	sorted := append([]bodyCall(nil), calls...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].at < sorted[j].at })
+	first, last := sorted[0], sorted[len(sorted)-1]
+	seconds := int64(math.Floor(float64(last.at-first.at)/1000 + 0.5))
+	refsLine := strings.Join(refs, ", ")
+	if len(refs) == 0 {
+		ids := make([]string, len(calls))
+		for i, c := range calls {
+			ids[i] = c.toolCallID
+		}
+		refsLine = strings.Join(ids, ", ")
+	}
+	return strings.Join([]string{
+		"Deterministic chain compression (no per-batch summary existed for this span; raw outputs recoverable via context_tree_query).",
+		"Calls: " + strconv.Itoa(len(calls)),
+		"Tools: " + strings.Join(hist, ", "),
+		"Span: " + isoTime(first.at) + " -> " + isoTime(last.at) + " (" + strconv.FormatInt(seconds, 10) + "s)",
+		"First: " + first.toolName + " " + excerpt(first.args),
+		"Last: " + last.toolName + " " + excerpt(last.args),
+		"Refs: " + refsLine,
+	}, "\n")
+}
+
+// isoTime is JavaScript's new Date(ms).toISOString().
+func isoTime(ms int64) string {
+	t := time.UnixMilli(ms).UTC()
+	if y := t.Year(); y < 0 || y > 9999 {
+		sign := "+"
+		if y < 0 {
+			sign, y = "-", -y
+		}
+		return sign + fmt.Sprintf("%06d", y) + t.Format("-01-02T15:04:05.000Z")
+	}
+	return t.Format("2006-01-02T15:04:05.000Z")
+}
+
+// excerpt is JSON.stringify(args), cut to 200 UTF-16 units plus "...".
+func excerpt(args []byte) string {
+	s := string(args)
+	if s == "" {
+		s = "{}"
+	}
+	if jsval.UTF16Len(s) <= 200 {
+		return s
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > 200 {
+			return s[:i] + "..."
+		}
+		units += w
+	}
+	return s
+}
+
+// chainData encodes a chain entry's data in pi-condense's key order.
+func chainData(c ChainData) []byte {
+	dst := []byte(`{"blockId":`)
+	dst = jsval.AppendString(dst, c.BlockID)
+	dst = append(dst, `,"startUserTimestamp":`...)
+	dst = strconv.AppendInt(dst, c.StartUserTimestamp, 10)
+	dst = append(dst, `,"droppedToolCallIds":`...)
+	dst = appendStrings(dst, c.DroppedToolCallIDs)
+	dst = append(dst, `,"finalAssistantTimestamp":`...)
+	if c.FinalAssistantTimestamp == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = strconv.AppendInt(dst, *c.FinalAssistantTimestamp, 10)
+	}
+	dst = append(dst, `,"toolRefs":`...)
+	dst = appendStrings(dst, c.ToolRefs)
+	dst = append(dst, `,"compressedAt":`...)
+	dst = strconv.AppendInt(dst, c.CompressedAt, 10)
+	if c.RangeSummaryText != nil {
+		dst = append(dst, `,"rangeSummaryText":`...)
+		dst = jsval.AppendString(dst, *c.RangeSummaryText)
+	}
+	if c.BodySource != "" {
+		dst = append(dst, `,"bodySource":`...)
+		dst = jsval.AppendString(dst, c.BodySource)
+	}
+	if len(c.ProtectedToolCallIDs) > 0 {
+		dst = append(dst, `,"protectedToolCallIds":`...)
+		dst = appendStrings(dst, c.ProtectedToolCallIDs)
+	}
+	if len(c.DroppedOccurrenceKeys) > 0 {
+		dst = append(dst, `,"droppedOccurrenceKeys":`...)
+		dst = appendStrings(dst, c.DroppedOccurrenceKeys)
+	}
+	return append(dst, '}')
+}
+
+func appendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsval.AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// appendBackfill appends a backfilled index entry's data: the records as
+// pi-condense builds them (a spilled one with applySpill's keys after its
+// own), `backfilled: true`, the refs. Result texts are read from the input.
+func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs []ToolCallRef) ([]byte, error) {
+	dst = append(dst, `{"toolCalls":[`...)
+	for i, c := range calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"toolCallId":`...)
+		dst = jsval.AppendString(dst, c.toolCallID)
+		dst = append(dst, `,"toolName":`...)
+		dst = jsval.AppendString(dst, c.toolName)
+		dst = append(dst, `,"args":`...)
+		dst = append(dst, c.args...)
+		dst = append(dst, `,"resultText":`...)
+		if c.spill != nil {
+			dst = append(dst, `""`...)
+		} else {
+			content, err := c.content(ctx)
+			if err != nil {
+				return dst, err
+			}
+			_, js := resultText(content)
+			dst = append(dst, js...)
+		}
+		dst = append(dst, `,"isError":`...)
+		dst = strconv.AppendBool(dst, c.isError)
+		dst = append(dst, `,"turnIndex":-1,"timestamp":`...)
+		dst = strconv.AppendInt(dst, c.ts, 10)
+		dst = append(dst, `,"resultTimestamp":`...)
+		dst = strconv.AppendInt(dst, c.ts, 10)
+		if sp := c.spill; sp != nil {
+			dst = append(dst, `,"spillBytes":`...)
+			dst = strconv.AppendInt(dst, int64(sp.bytes), 10)
+			dst = append(dst, `,"resultPreview":`...)
+			dst = jsval.AppendString(dst, sp.preview)
+			dst = append(dst, `,"spillPath":`...)
+			dst = jsval.AppendString(dst, sp.path)
+			dst = append(dst, `,"contentHash":`...)
+			dst = jsval.AppendString(dst, sp.hash)
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"backfilled":true,"refs":[`...)
+	for i, r := range refs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendRef(dst, r.ShortID, r.ToolCallID, r.ResultTimestamp)
+	}
+	return append(dst, `]}`...), nil
+}

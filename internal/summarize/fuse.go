@@ -1,0 +1,179 @@
+package summarize
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is the range summary of a compressed chain (pi-condense's
+// chainCompression.fuseRangeSummary): the per-batch summaries of one closed
+// sub-task fused into one text, deterministically (the default) or by the
+// summariser command, with pi-condense's request layout.
+
+// FusePrompt opens every fusion request. It asks for what pi-condense's
+// range prompt asks for (one summary of a closed sub-task from its step
+// summaries: overlaps merged, outcomes, decisions, paths and identifiers
+// kept, `tN`/`bN` refs intact, short), in pruner's own words.
+const FusePrompt = `Below are the summaries of the steps of one finished sub-task from an AI coding assistant's history. Write ONE summary of the whole sub-task in their place.
+- Say what was found or done once; do not walk through the steps one by one.
+- Keep the concrete results and decisions, and every file path, identifier and error message, exactly as written.
+- Keep every ref such as ` + "`t12`" + ` or ` + "`b3`" + ` exactly as written: they are how the originals are recovered.
+- Be brief: a few grouped bullets or a short paragraph.`
+
+// FuseRequest is the whole fusion request: the prompt, a blank line, and
+// the per-batch summaries joined by a blank line inside
+// <sub-task-summaries>…</sub-task-summaries> (pi-condense's layout).
+func FuseRequest(summaries []string) string {
+	return FusePrompt + "\n\n<sub-task-summaries>\n" + strings.Join(summaries, "\n\n") + "\n</sub-task-summaries>"
+}
+
+// FuseKey is the cache key of a fusion request (independent of the
+// command, like Key).
+func FuseKey(summaries []string) string {
+	h := sha256.New()
+	h.Write([]byte("pruner-fuse-v1\x00"))
+	h.Write([]byte(FuseRequest(summaries)))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// footerRE matches pi-condense's refs footer at the end of a summary.
+var footerRE = regexp.MustCompile("\n\n---\n\\*\\*Summarized tool refs\\*\\*: [^\n]*\nUse `context_tree_query` with these refs to retrieve the original full outputs\\.$")
+
+// StripFooter returns a summary's text without pi-condense's refs footer
+// (the text unchanged when it has none).
+func StripFooter(summary string) string {
+	if loc := footerRE.FindStringIndex(summary); loc != nil {
+		return summary[:loc[0]]
+	}
+	return summary
+}
+
+// FuseDeterministic fuses per-batch summaries without a model: their texts
+// without the refs footer each of them repeats, in order and separated by a
+// blank line, then one footer naming every ref of the chain. Each per-call
+// bullet keeps its `tN` ref next to what it recovers; what goes is the
+// repeated footer (about 150 chars a summary, most of a one-call summary).
+func FuseDeterministic(summaries []string, refs []string) string {
+	parts := make([]string, 0, len(summaries))
+	for _, s := range summaries {
+		if t := strings.TrimRightFunc(StripFooter(s), isJSSpace); strings.TrimLeftFunc(t, isJSSpace) != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n\n") + Footer(refs)
+}
+
+// FuseResult is a fused range summary.
+type FuseResult struct {
+	Text   string
+	Source Source
+	// Warning says why a command's fusion was not used ("" when it was).
+	Warning string
+}
+
+// Fuse fuses the per-batch summaries of one chain whose refs are refs: by
+// opts.Command when set (through opts.Cache, within opts.Timeout),
+// otherwise deterministically. A command that fails, times out, or prints
+// something that is not a fused summary of this chain (binary, nothing, no
+// ref of the chain, or longer than the summaries it fuses) gives the
+// deterministic fusion and a Warning; a fusion is never lost.
+func Fuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
+	if opts.Command == nil {
+		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceDeterministic}
+	}
+	key := FuseKey(summaries)
+	if opts.Cache != nil {
+		if s, ok := opts.Cache.Get(key); ok {
+			return FuseResult{Text: s, Source: SourceCache}
+		}
+	}
+	r := runFuse(ctx, summaries, refs, opts)
+	if opts.Cache != nil {
+		_ = opts.Cache.Put(key, r.Text)
+	}
+	return r
+}
+
+func runFuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
+	fallback := func(why string) FuseResult {
+		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceFallback, Warning: why}
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	stdout, err := opts.Command.Run(ctx, []byte(FuseRequest(summaries)))
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fallback(fmt.Sprintf("summarizer timed out after %s", opts.Timeout))
+		}
+		return fallback("summarizer failed: " + err.Error())
+	}
+	text, why := CheckFused(stdout, summaries, refs)
+	if why != "" {
+		return fallback(why)
+	}
+	return FuseResult{Text: text, Source: SourceCommand}
+}
+
+// CheckFused validates a fusion reply and returns its text (trailing white
+// space trimmed), or why it is not a fused summary of the chain: empty,
+// binary or invalid UTF-8, naming none of the chain's refs (the model would
+// lose the way back to the originals), or longer than the summaries it
+// replaces.
+func CheckFused(reply []byte, summaries, refs []string) (string, string) {
+	if bytes.IndexByte(reply, 0) >= 0 || !utf8.Valid(reply) {
+		return "", "summarizer printed binary data (not UTF-8 text)"
+	}
+	text := strings.TrimRightFunc(strings.ReplaceAll(string(reply), "\r\n", "\n"), isJSSpace)
+	if strings.TrimLeftFunc(text, isJSSpace) == "" {
+		return "", "summarizer printed nothing"
+	}
+	found := len(refs) == 0
+	for _, r := range refs {
+		if containsRef(text, r) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return "", "the fused summary names none of the chain's refs (not a summary of it?)"
+	}
+	total := 0
+	for _, s := range summaries {
+		total += JSLen(s) + 2
+	}
+	if n := JSLen(text); n > total {
+		return "", fmt.Sprintf("the fused summary (%d chars) is longer than the summaries it fuses (%d)", n, total)
+	}
+	return text, ""
+}
+
+// containsRef reports whether ref (`t12`) occurs in text as a whole token
+// (not as the start of `t123`).
+func containsRef(text, ref string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], ref)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(ref)
+		before := i+j == 0 || !isRefByte(text[i+j-1])
+		if before && (end == len(text) || !isRefByte(text[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+func isRefByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
