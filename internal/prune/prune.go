@@ -16,6 +16,7 @@ package prune
 import (
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // Defaults (gentle-ai's rolling window, PR #2078).
@@ -27,8 +28,10 @@ const (
 // Options configure a Plan.
 type Options struct {
 	// RecentTurns is recentTurnsToKeep: the tool results of the last
-	// RecentTurns user turns stay raw. A turn starts at a real user message
-	// (not a custom message or a subagent notice).
+	// RecentTurns user turns stay raw (internal/turns: a turn starts at a
+	// user message a person typed; after a compaction, the messages before
+	// the first kept user message belong to an older turn and are old as
+	// soon as a turn starts in the context).
 	RecentTurns int
 	// MaxChars is maxRetainedChars: an older result whose text is longer than
 	// this many chars (Unicode code points, not bytes) is replaced.
@@ -70,7 +73,7 @@ type Plan struct {
 	Protected   int // old results kept because their call is protected
 	Small       int // old results kept because they are within MaxChars
 	Already     int // old results that already carry a pruner notice
-	Cutoff      int // index of the first message of the recent window
+	Cutoff      int // index of the first message of the recent window (turns.Window)
 }
 
 // NewPlan decides, for every message of ctx, whether it is kept or pruned.
@@ -78,19 +81,7 @@ type Plan struct {
 func NewPlan(ctx *session.Context, opts Options) *Plan {
 	msgs := ctx.Messages
 	p := &Plan{Decisions: make([]Decision, len(msgs)), Opts: opts}
-	var starts []int
-	for i, m := range msgs {
-		if m.Role == session.RoleUser && !m.Synthetic {
-			starts = append(starts, i)
-		}
-	}
-	p.Cutoff = 0
-	switch {
-	case opts.RecentTurns <= 0:
-		p.Cutoff = len(msgs)
-	case len(starts) > opts.RecentTurns:
-		p.Cutoff = starts[len(starts)-opts.RecentTurns]
-	}
+	p.Cutoff = turns.Of(ctx).Window(opts.RecentTurns)
 	calls := map[string]*session.ToolCall{} // latest call per id, in context order
 	for i, m := range msgs {
 		switch m.Role {
