@@ -6,11 +6,14 @@ import (
 	"io"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
 // Stats summarise a render. Chars are Unicode code points of the rendered
-// JSON messages (not bytes); tokens are pi's estimate, ceil(chars/4).
+// JSON messages (not bytes), each image block counted as pi's estimate
+// (estimate.ImageChars), not its base64 length; tokens are pi's estimate,
+// ceil(chars/4).
 type Stats struct {
 	Messages     int   `json:"messages"`
 	ToolResults  int   `json:"toolResults"`
@@ -58,7 +61,7 @@ type RenderOptions struct {
 
 // RenderWith is Render with options.
 func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions) (Stats, error) {
-	runes := session.RuneCount
+	runes := estimate.Chars
 	if ro.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
@@ -100,9 +103,10 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(session.RuneCount(orig)), int64(session.RuneCount(buf))
+			before, after := int64(estimate.Chars(orig)), int64(estimate.Chars(buf))
 			if after >= before {
-				// a notice longer than what it replaces saves nothing: keep the original
+				// a notice longer than what it replaces (as pi estimates sizes)
+				// saves nothing: keep the original
 				buf = append(buf[:0], orig...)
 				after = before
 			}
@@ -132,7 +136,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 		written += int64(len(buf))
 	}
 	st.BytesAfter = written
-	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
 

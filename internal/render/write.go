@@ -1,12 +1,11 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -22,7 +21,7 @@ type WriteOptions struct {
 
 // Stats summarise a written render. Chars are Unicode code points of the
 // JSON messages, except that an image block counts as pi's estimate of an
-// image (ImageChars), not the length of its base64 data; tokens are pi's
+// image (estimate.ImageChars), not the length of its base64 data; tokens are pi's
 // estimate, ceil(chars/4).
 type Stats struct {
 	Messages     int   `json:"messages"`      // written
@@ -46,7 +45,7 @@ type Stats struct {
 // Write streams the rendered context to w, one JSON message per line.
 func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
 	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
-	runes := msgChars
+	runes := estimate.Chars
 	if o.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
@@ -111,7 +110,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	if st.FirstChanged < 0 && len(res.Items) < len(ctx.Messages) {
 		st.FirstChanged, st.FirstChangedByte = len(res.Items), st.BytesAfter
 	}
-	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
 
@@ -151,25 +150,4 @@ func FormatSummary(st Stats, rep Report) string {
 	}
 	return fmt.Sprintf("pruner: %d → %d messages; %s; %d → %d chars, ~%d → ~%d tokens (%s)",
 		st.Input, st.Messages, did, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
-}
-
-// ImageChars is pi's estimate of an image block's size in chars (its
-// compaction's estimateTokens: 4800 chars, ~1200 tokens).
-const ImageChars = 4800
-
-// msgChars is the size of a message's JSON in code points, each image block
-// counted as ImageChars.
-func msgChars(b []byte) int {
-	n := session.RuneCount(b)
-	if !bytes.Contains(b, []byte(`"image"`)) {
-		return n
-	}
-	content, _ := jsval.Get(b, "content")
-	els, _ := jsval.Elements(content)
-	for _, el := range els {
-		if t, _ := getStr(el, "type"); t == "image" {
-			n += ImageChars - session.RuneCount(el)
-		}
-	}
-	return n
 }
