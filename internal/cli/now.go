@@ -14,6 +14,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -265,6 +266,16 @@ func runNow(o *NowOptions) error {
 	}
 	if err := flush(); err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
+	}
+	if enabled {
+		// pairs pi-ai would not pair: told, and left as they are
+		hz := pairing.Find(ctx)
+		for _, h := range hz.Hazards {
+			if warned++; warned <= maxWarnings {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pairing: %s; pruner leaves the pair as it is\n", name, h)
+			}
+		}
+		opts.Pairing, ropts.Pairing = hz, hz
 	}
 	var plan *prune.Plan
 	if enabled && !o.NoMask {

@@ -2,7 +2,8 @@
 // window masking): the results of the last N user turns stay raw; older
 // results longer than a char limit are replaced by a short deterministic
 // notice, error results keep a head+tail excerpt, and image blocks in old
-// results become text notices. Protected calls are never touched, and
+// results become text notices. Protected calls are never touched, nor a
+// result pi-ai would not pair (internal/pairing: fail closed), and
 // assistant toolCall blocks are always kept, so every call keeps exactly one
 // result.
 //
@@ -14,6 +15,7 @@
 package prune
 
 import (
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/turns"
@@ -38,6 +40,9 @@ type Options struct {
 	MaxChars int
 	// Protect decides which calls are never touched; nil protects nothing.
 	Protect *protect.Predicate
+	// Pairing is the context's pairing hazards (pairing.Find); nil: NewPlan
+	// finds them. A result a hazard involves is never touched.
+	Pairing *pairing.Report
 }
 
 // Kind is what happened to a tool result.
@@ -73,7 +78,10 @@ type Plan struct {
 	Protected   int // old results kept because their call is protected
 	Small       int // old results kept because they are within MaxChars
 	Already     int // old results that already carry a pruner notice
+	Hazards     int // old results kept because pi-ai would not pair them (pairing)
 	Cutoff      int // index of the first message of the recent window (turns.Window)
+	// Pairing is the hazard report the plan followed.
+	Pairing *pairing.Report
 }
 
 // NewPlan decides, for every message of ctx, whether it is kept or pruned.
@@ -82,6 +90,10 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	msgs := ctx.Messages
 	p := &Plan{Decisions: make([]Decision, len(msgs)), Opts: opts}
 	p.Cutoff = turns.Of(ctx).Window(opts.RecentTurns)
+	p.Pairing = opts.Pairing
+	if p.Pairing == nil {
+		p.Pairing = pairing.Find(ctx)
+	}
 	calls := map[string]*session.ToolCall{} // latest call per id, in context order
 	for i, m := range msgs {
 		switch m.Role {
@@ -103,6 +115,8 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		switch {
 		case i >= p.Cutoff:
 			p.Recent++
+		case p.Pairing.Involves(i):
+			p.Hazards++ // fail closed: pi-ai would not pair it as this plan would
 		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && opts.Protect.ToolProtected(m.ToolName)):
 			p.Protected++
 		case m.HasNotice:

@@ -23,6 +23,7 @@ type Stats struct {
 	Images       int   `json:"imagesMasked"`
 	Protected    int   `json:"protected"`
 	Recent       int   `json:"recent"`
+	Hazards      int   `json:"pairingHazards"` // old results left untouched: pi-ai would not pair them
 	CharsBefore  int64 `json:"charsBefore"`
 	CharsAfter   int64 `json:"charsAfter"`
 	TokensBefore int64 `json:"tokensBefore"`
@@ -67,7 +68,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 	}
 	st := Stats{Messages: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
 	if plan != nil {
-		st.ToolResults, st.Protected, st.Recent = plan.ToolResults, plan.Protected, plan.Recent
+		st.ToolResults, st.Protected, st.Recent, st.Hazards = plan.ToolResults, plan.Protected, plan.Recent, plan.Hazards
 	} else {
 		for _, m := range ctx.Messages {
 			if m.Role == session.RoleToolResult {

@@ -27,7 +27,7 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 			byOff[off] = i
 		}
 	}
-	st := Stats{Messages: len(ctx.Messages), ToolResults: plan.ToolResults, Protected: plan.Protected, Recent: plan.Recent,
+	st := Stats{Messages: len(ctx.Messages), ToolResults: plan.ToolResults, Protected: plan.Protected, Recent: plan.Recent, Hazards: plan.Hazards,
 		FirstChanged: -1, FirstChangedByte: -1}
 	lr := session.NewLineReader(io.NewSectionReader(ctx.Source(), 0, size))
 	var buf, orig []byte

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -254,14 +255,16 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns 
 			t.Errorf("%s: call %s had %d result(s), now %d", name, k, n, outAns[k])
 		}
 	}
-	// every indexed result left verbatim is protected now or in grace
+	// every indexed result left verbatim is protected now, in grace or
+	// part of a pair pi-ai would not pair
 	if !o.ImagesOnly {
+		hz := pairing.Find(r.ctx)
 		for _, it := range r.res.Items {
 			if it.Src < 0 || it.JSON != nil {
 				continue
 			}
 			m := r.ctx.Messages[it.Src]
-			if m.Role != session.RoleToolResult || !r.st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
+			if m.Role != session.RoleToolResult || hz.Involves(it.Src) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
 				continue
 			}
 			if m.ToolName != render.QueryToolName && r.res.Report.Repaired == 0 {

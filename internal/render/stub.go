@@ -108,6 +108,10 @@ func (r *renderer) stubReplace() error {
 		default:
 			continue // not indexed: untouched (fail closed)
 		}
+		if r.hazard(s) {
+			r.rep.Hazards++
+			continue
+		}
 		rec, _ := r.st.Record(lookup)
 		if r.recordProtected(rec) {
 			r.rep.Repaired++
