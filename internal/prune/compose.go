@@ -3,7 +3,6 @@ package prune
 import (
 	"bytes"
 
-	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -27,7 +26,7 @@ func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, b
 	if err != nil {
 		return dst, false, err
 	}
-	if estimate.Chars(dst[start:]) >= estimate.Chars(orig) {
+	if session.ModelChars(dst[start:]) >= session.ModelChars(orig) {
 		return append(dst[:start], orig...), false, nil
 	}
 	return dst, !bytes.Equal(dst[start:], orig), nil

@@ -62,7 +62,7 @@ type RenderOptions struct {
 
 // RenderWith is Render with options.
 func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions) (Stats, error) {
-	runes := estimate.Chars
+	runes := session.ModelChars
 	if ro.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
@@ -104,7 +104,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(estimate.Chars(orig)), int64(estimate.Chars(buf))
+			before, after := int64(session.ModelChars(orig)), int64(session.ModelChars(buf))
 			if after >= before {
 				// a notice longer than what it replaces (as pi estimates sizes)
 				// saves nothing: keep the original
@@ -112,8 +112,9 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 				after = before
 			}
 			if !ro.NoChars {
-				st.CharsBefore += before
-				st.CharsAfter += after
+				// stats count what reaches the model (details left out)
+				st.CharsBefore += int64(session.ModelChars(orig))
+				st.CharsAfter += int64(session.ModelChars(buf))
 			}
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++

@@ -52,7 +52,7 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 			if perr != nil {
 				return st, perr
 			}
-			if estimate.Chars(pm) < estimate.Chars(orig) {
+			if session.ModelChars(pm) < session.ModelChars(orig) {
 				s, e, ok := session.ValueRange(line, "message")
 				if ok {
 					buf = append(append(append(buf[:0], line[:s]...), pm...), line[e:]...)
@@ -63,8 +63,8 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 				}
 			}
 		}
-		st.CharsBefore += int64(estimate.Chars(line))
-		st.CharsAfter += int64(estimate.Chars(buf))
+		st.CharsBefore += int64(estimate.EntryChars(line))
+		st.CharsAfter += int64(estimate.EntryChars(buf))
 		if off+int64(len(line)) < size {
 			buf = append(buf, '\n')
 		}

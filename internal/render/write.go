@@ -21,7 +21,7 @@ type WriteOptions struct {
 
 // Stats summarise a written render. Chars are Unicode code points of the
 // JSON messages, except that an image block counts as pi's estimate of an
-// image (estimate.ImageChars), not the length of its base64 data; tokens are pi's
+// image (session.ImageChars), not the length of its base64 data; tokens are pi's
 // estimate, ceil(chars/4).
 type Stats struct {
 	Messages     int   `json:"messages"`      // written
@@ -45,7 +45,7 @@ type Stats struct {
 // Write streams the rendered context to w, one JSON message per line.
 func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
 	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
-	runes := estimate.Chars
+	runes := session.ModelChars
 	if o.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
