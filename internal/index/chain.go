@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -187,9 +188,10 @@ func isChainMessage(msg []byte) bool {
 // context_tree_query result still in its recovery grace (grace, by
 // occurrence key; a bare key matches any occurrence of its id) is
 // deferred, and so is a chain that ends inside the raw window (rawFrom, an
-// index in Context.Messages; negative: none) or has no whole-number
-// timestamps.
-func SelectEligible(chains []ChainRange, window int, st *State, grace map[string]bool, rawFrom int) []ChainRange {
+// index in Context.Messages; negative: none), has no whole-number
+// timestamps, or holds a message of a pair pi-ai would not pair (hazards:
+// the render leaves such a range as it is, so would an entry for it).
+func SelectEligible(chains []ChainRange, window int, st *State, grace map[string]bool, rawFrom int, hazards *pairing.Report) []ChainRange {
 	var candidates []ChainRange
 	for _, c := range chains {
 		if !c.Closed() || len(c.MiddleToolCallIDs) == 0 {
@@ -203,12 +205,23 @@ func SelectEligible(chains []ChainRange, window int, st *State, grace map[string
 	n := max(0, len(candidates)-max(0, window))
 	var out []ChainRange
 	for _, c := range candidates[:n] {
-		if !c.Timed || (rawFrom >= 0 && c.Final >= rawFrom) || inGrace(&c, grace) {
+		if !c.Timed || (rawFrom >= 0 && c.Final >= rawFrom) || inGrace(&c, grace) || hazardIn(hazards, c.Start, c.Final) {
 			continue
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// hazardIn reports whether a message from..to (inclusive) is part of a
+// pairing hazard.
+func hazardIn(h *pairing.Report, from, to int) bool {
+	for i := from; i <= to; i++ {
+		if h.Involves(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // inGrace is pi-condense's chainMatchesGrace.

@@ -81,7 +81,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if err != nil {
 		return err
 	}
-	eligible := SelectEligible(chains, co.RollingWindow, s, GraceKeys(ctx, co.RecoveryGraceTurns), o.Capture.RawFrom)
+	eligible := SelectEligible(chains, co.RollingWindow, s, GraceKeys(ctx, co.RecoveryGraceTurns), o.Capture.RawFrom, o.Capture.Pairing)
 	if len(eligible) == 0 {
 		return nil
 	}
@@ -100,14 +100,11 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		if err != nil {
 			return err
 		}
-		var known []bodyCall
+		var known []bodyCall // the chain's calls a record covers (an alias: its original's)
 		for _, key := range keys {
-			occ := s.RecordsFor(key)
-			if len(occ) != 1 {
-				continue
+			if r, ok := s.occurrence(key); ok {
+				known = append(known, bodyCall{r.ToolCallID, r.ToolName, jsval.Canonical(r.Args), sortTime(r)})
 			}
-			r := occ[0].Record
-			known = append(known, bodyCall{r.ToolCallID, r.ToolName, jsval.Canonical(r.Args), sortTime(r)})
 		}
 		if !covered && len(fresh) == 0 && len(known) == 0 {
 			if !allProtected(c) {
@@ -115,8 +112,9 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			}
 			continue // all protected: nothing to compress
 		}
+		var backfilled []string // the refs of fresh, in order
 		if len(fresh) > 0 {
-			if err := f.backfill(ctx, fresh, o); err != nil {
+			if backfilled, err = f.backfill(ctx, fresh, o); err != nil {
 				return err
 			}
 		}
@@ -131,16 +129,26 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			cd.ToolRefs = []string{}
 		}
 		s.NextBlock++
-		switch {
-		case !covered:
+		if !covered {
 			calls := known
 			for _, fc := range fresh {
 				calls = append(calls, bodyCall{fc.toolCallID, fc.toolName, fc.args, fc.ts})
 			}
 			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
-		case co.Fuse != nil:
-			if texts := s.SummaryTexts(keys); len(texts) >= 2 {
+		} else {
+			texts := s.SummaryTexts(keys)
+			if len(fresh) > 0 {
+				// what no summary covers gets its deterministic bullets, so
+				// the body says what each ref of the chain was
+				extra, err := backfillSummary(ctx, fresh, backfilled)
+				if err != nil {
+					return err
+				}
+				texts = append(texts, extra)
+			}
+			switch {
+			case co.Fuse != nil && len(texts) >= 2:
 				r := co.Fuse(cx, texts, toolRefs)
 				if r.Source == summarize.SourceCommand {
 					f.CommandCalls++
@@ -153,6 +161,11 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 					cd.RangeSummaryText = &text
 					f.Fused++
 				}
+			case len(fresh) > 0:
+				// no fusion: the per-batch summaries as the render joins
+				// them, then the backfilled calls' bullets
+				text := strings.Join(texts, "\n\n")
+				cd.RangeSummaryText = &text
 			}
 		}
 		s.registerChain(cd)
@@ -199,6 +212,25 @@ func (s *State) coveredBySummary(keys []string) bool {
 		}
 	}
 	return false
+}
+
+// occurrence is the record of an occurrence key: its own, or for a dedup
+// alias its original's with the alias's id and result time.
+func (s *State) occurrence(key string) (Record, bool) {
+	if r, ok := s.records[key]; ok {
+		return *r, true
+	}
+	orig, ok := s.aliases[key]
+	if !ok {
+		return Record{}, false
+	}
+	r, ok := s.records[orig]
+	if !ok {
+		return Record{}, false
+	}
+	rc := *r
+	rc.ToolCallID, rc.ResultTimestamp = ParseOccurrenceKey(key)
+	return rc, true
 }
 
 // allProtected reports whether every middle call of c is protected.
@@ -308,14 +340,14 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 // next), spilling a result of spillThreshold chars or more as the flush
 // does (a blob that cannot be written leaves the text in the record,
 // warned).
-func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOptions) error {
+func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOptions) ([]string, error) {
 	s := f.State
 	refs := make([]ToolCallRef, len(calls))
 	for i, c := range calls {
 		if o.Spill != nil && o.SpillThreshold > 0 && c.chars >= o.SpillThreshold {
 			content, err := c.content(ctx)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			text := resultString(content)
 			if path, err := o.Spill(c.key, text); err != nil {
@@ -349,7 +381,27 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 	f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		return appendBackfill(dst, ctx, calls, refs)
 	}})
-	return nil
+	short := make([]string, len(refs))
+	for i, r := range refs {
+		short[i] = r.ShortID
+	}
+	return short, nil
+}
+
+// backfillSummary is the deterministic summary of a chain's backfilled
+// calls, labels turned into their refs, with pi-condense's footer.
+func backfillSummary(ctx *session.Context, calls []*chainCall, refs []string) (string, error) {
+	b := summarize.Batch{Cwd: ctx.Header.Cwd}
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		content, err := c.content(ctx)
+		if err != nil {
+			return "", err
+		}
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: string(c.args), Result: resultString(content), IsError: c.isError})
+		names[i] = c.toolName
+	}
+	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil
 }
 
 // diagnostic appends a context-prune-diagnostic entry, once per kind and

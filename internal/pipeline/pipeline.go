@@ -130,13 +130,19 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		plan := r.Mask
 		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
 	}
+	if r.Flushed != nil {
+		// the flush's summaries go where --write puts them, last: render
+		// sees them there (a chain drops those covering it)
+		_, ms := AppendTime(ctx)
+		for _, s := range r.Flushed.Summaries {
+			ro.Appended = append(ro.Appended, s.AppendMessage(nil, ms))
+		}
+	}
 	if r.Rendered, err = render.Render(ctx, st, ro); err != nil {
 		return nil, err
 	}
-	if r.Flushed != nil {
-		_, ms := AppendTime(ctx)
-		for _, s := range r.Flushed.Summaries {
-			r.Rendered.Items = append(r.Rendered.Items, render.Item{Src: -1, JSON: s.AppendMessage(nil, ms), Change: render.Summary})
+	for _, it := range r.Rendered.Items {
+		if it.Src < 0 && it.Change == render.Summary {
 			r.Summaries++
 		}
 	}

@@ -69,6 +69,12 @@ type Options struct {
 	// WillMask, when set, reports the source messages that masking will
 	// rewrite after render (they hold no image then; the cap skips them).
 	WillMask func(src int) bool
+	// Appended are custom messages (JSON) the caller adds after the
+	// context — the summaries a flush appends — so that every phase sees
+	// them where the written session has them (a compressed chain drops
+	// the summaries that cover it). They come out as Items with Src -1 and
+	// Change Summary, unless a chain dropped them.
+	Appended [][]byte
 	// Pairing is the context's pairing hazards (pairing.Find); nil: Render
 	// finds them. A message a hazard involves is left as it is by every
 	// phase but the orphan sweep and the image cap (fail closed).
@@ -146,6 +152,8 @@ type slot struct {
 	m      *session.Message // nil for an inserted message
 	json   []byte           // built bytes (nil: the source)
 	change Change
+	// appended marks a custom message of Options.Appended (m is nil).
+	appended bool
 }
 
 type renderer struct {
@@ -160,6 +168,9 @@ type renderer struct {
 // role is the slot's message role.
 func (r *renderer) role(s *slot) string {
 	if s.m == nil {
+		if s.appended {
+			return session.RoleCustom
+		}
 		return session.RoleUser
 	}
 	return s.m.Role
@@ -181,9 +192,12 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	if r.pair == nil && !o.ImagesOnly {
 		r.pair = pairing.Find(ctx)
 	}
-	r.slots = make([]slot, len(ctx.Messages))
+	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
 	for i, m := range ctx.Messages {
 		r.slots[i] = slot{src: i, m: m}
+	}
+	for _, b := range o.Appended {
+		r.slots = append(r.slots, slot{src: -1, json: b, change: Summary, appended: true})
 	}
 	if !o.ImagesOnly {
 		steps := []func() error{r.stubReplace}
