@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,11 +69,22 @@ func TestGiveBackToPiCondense(t *testing.T) {
 				o := scenarioOptions(t, dir)
 				before := bytes.Join(lines[:start], nil)
 				after := bytes.Join(lines[end:], nil)
-				written, leaf := flushAndWrite(t, before, o)
-				// pi appends its next entry as a child of the leaf: pruner's last
-				if len(after) > 0 {
-					old, _ := getString(after[:bytes.IndexByte(after, '\n')+1], "parentId")
-					after = bytes.Replace(after, []byte(`"parentId":"`+old+`"`), []byte(`"parentId":"`+leaf+`"`), 1)
+				var written []byte
+				if hasChain(run) && end < len(lines) && isFinalReply(lines[end]) {
+					// pi-condense compressed at message_end, the final reply
+					// threaded in but not yet persisted: pruner flushes the
+					// session with the reply, whose line then moves after
+					// pruner's entries, where pi wrote it
+					written = flushWithClosing(t, before, lines[end], o)
+					after = bytes.Join(lines[end+1:], nil)
+				} else {
+					var leaf string
+					written, leaf = flushAndWrite(t, before, o)
+					// pi appends its next entry as a child of the leaf: pruner's last
+					if len(after) > 0 {
+						old, _ := getString(after[:bytes.IndexByte(after, '\n')+1], "parentId")
+						after = bytes.Replace(after, []byte(`"parentId":"`+old+`"`), []byte(`"parentId":"`+leaf+`"`), 1)
+					}
 				}
 				rendered := renderOnly(t, append(written, after...), o)
 				got, exp := strings.Split(normalize(withoutSystem(rendered)), "\n"), strings.Split(normalize(withoutSystem(want)), "\n")
@@ -114,22 +126,61 @@ func lastRun(lines [][]byte) (int, int) {
 	return start, end
 }
 
-// skipRun: runs pruner's flush does not reproduce — chain compression
-// (issue 8: pruner renders chains but does not write them), an eager spill
-// at turn_end alone (pruner spills and summarises the turn in one flush), an
+// skipRun: runs pruner's flush does not reproduce — an eager spill at
+// turn_end alone (pruner spills and summarises the turn in one flush), an
 // empty flush (pruner writes nothing).
 func skipRun(run [][]byte) bool {
 	summaries := 0
 	for _, l := range run {
 		ct, _ := getString(l, "customType")
 		switch {
-		case ct == index.TypeChain:
-			return true
 		case ct == index.TypeSummary, ct == index.TypeDedupAlias:
 			summaries++
 		}
 	}
 	return summaries == 0
+}
+
+func hasChain(run [][]byte) bool {
+	for _, l := range run {
+		if ct, _ := getString(l, "customType"); ct == index.TypeChain {
+			return true
+		}
+	}
+	return false
+}
+
+// isFinalReply reports whether a line is an assistant message without a
+// toolCall block.
+func isFinalReply(l []byte) bool {
+	msg, ok := jsval.Get(bytes.TrimSpace(l), "message")
+	if !ok {
+		return false
+	}
+	if role, _ := getString(msg, "role"); role != "assistant" {
+		return false
+	}
+	content, _ := jsval.Get(msg, "content")
+	return !bytes.Contains(content, []byte(`"type":"toolCall"`))
+}
+
+// flushWithClosing is flushAndWrite of before plus the closing reply (its
+// parent re-pointed to before's last entry), rearranged as pi would have
+// the file: before, pruner's lines, then the reply as a child of pruner's
+// last entry.
+func flushWithClosing(t *testing.T, before, closing []byte, o Options) []byte {
+	t.Helper()
+	lastLine := before[bytes.LastIndexByte(before[:len(before)-1], '\n')+1:]
+	last, _ := getString(lastLine, "id")
+	cid, _ := getString(closing, "id")
+	parent, _ := getString(closing, "parentId")
+	closing = bytes.Replace(closing, []byte(`"parentId":"`+parent+`"`), []byte(`"parentId":"`+last+`"`), 1)
+	in := append(append([]byte(nil), before...), closing...)
+	written, leaf := flushAndWrite(t, in, o)
+	mine := bytes.Replace(written[len(in):], []byte(`"parentId":"`+cid+`"`), []byte(`"parentId":"`+last+`"`), 1)
+	closing = bytes.Replace(closing, []byte(`"parentId":"`+last+`"`), []byte(`"parentId":"`+leaf+`"`), 1)
+	out := append(append([]byte(nil), before...), mine...)
+	return append(out, closing...)
 }
 
 func getString(l []byte, key string) (string, bool) {
@@ -202,8 +253,39 @@ var summaryTime = regexp.MustCompile(`(?m)^(\{"role":"custom","customType":"cont
 
 // normalize replaces every summary's wording (before its refs footer),
 // which a model wrote for pi-condense, and its entry time (pi-condense's
-// clock; pruner's is the leaf's) by placeholders.
+// clock; pruner's is the leaf's) by placeholders; so for a compressed
+// chain's body (a fused range summary or per-batch summaries, a model's
+// words too) and time, but for a deterministic body, which pruner writes
+// as pi-condense does.
 func normalize(b []byte) string {
 	s := summaryContent.ReplaceAllString(string(b), `$1"<summary>$2"`)
-	return summaryTime.ReplaceAllString(s, `${1}T}`)
+	s = summaryTime.ReplaceAllString(s, `${1}T}`)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, `{"role":"user","content":[{"type":"text","text":"<compressed-chain`) {
+			continue
+		}
+		var m struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil || len(m.Content) != 1 {
+			continue
+		}
+		text := m.Content[0].Text
+		nl := strings.IndexByte(text, '\n')
+		head, body := text[:nl], text[nl+1:]
+		tail := ""
+		if j := strings.Index(body, "\n\n<protected-output"); j >= 0 {
+			body, tail = body[:j], body[j:]
+		} else {
+			body, tail = strings.TrimSuffix(body, "\n</compressed-chain>"), "\n</compressed-chain>"
+		}
+		if !strings.HasPrefix(body, "Deterministic chain compression") {
+			body = "<body>"
+		}
+		lines[i] = fmt.Sprintf("chain %s %q %q timestamp=T", head, body, tail)
+	}
+	return strings.Join(lines, "\n")
 }
