@@ -541,18 +541,25 @@ type flushStats struct {
 	RawChars     int    `json:"rawChars"`
 	SummaryChars int    `json:"summaryChars"`
 	CommandCalls int    `json:"commandCalls"`
+	// chain compression: chains compressed, the calls they drop, range
+	// summaries fused, calls backfilled (indexed for the chain)
+	Chains     int `json:"chains"`
+	ChainCalls int `json:"chainCalls"`
+	Fused      int `json:"fused"`
+	Backfilled int `json:"backfilled"`
 }
 
 func newFlushStats(f *index.Flushed) *flushStats {
 	if f == nil {
 		return nil
 	}
-	return &flushStats{f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Spilled, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.CommandCalls}
+	return &flushStats{f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Spilled, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.CommandCalls,
+		f.Chains, f.ChainCalls, f.Fused, f.Backfilled}
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).
 func flushLine(f *index.Flushed) string {
-	if f == nil || f.Captured == 0 && f.Spilled == 0 {
+	if f == nil || f.Captured == 0 && f.Spilled == 0 && f.Chains == 0 {
 		return ""
 	}
 	var parts []string
@@ -570,7 +577,14 @@ func flushLine(f *index.Flushed) string {
 	if f.RawChars > 0 && f.SummaryChars > 0 {
 		ratio = fmt.Sprintf("; summaries %d chars for %d raw (%.1f%%)", f.SummaryChars, f.RawChars, 100*float64(f.SummaryChars)/float64(f.RawChars))
 	}
-	return fmt.Sprintf("pruner: flush: %d calls in %d batches: %s%s", f.Calls+f.Spilled, f.Captured, strings.Join(parts, ", "), ratio)
+	chains := ""
+	if f.Chains > 0 {
+		chains = fmt.Sprintf("; %d chains compressed (%d calls; %d range summaries fused, %d calls backfilled)", f.Chains, f.ChainCalls, f.Fused, f.Backfilled)
+	}
+	if f.Captured == 0 && f.Spilled == 0 {
+		return "pruner: flush: no new calls" + chains
+	}
+	return fmt.Sprintf("pruner: flush: %d calls in %d batches: %s%s%s", f.Calls+f.Spilled, f.Captured, strings.Join(parts, ", "), ratio, chains)
 }
 
 // printSession writes the session with pruner's entries appended.

@@ -355,7 +355,6 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 			} else {
 				f.Blobs = append(f.Blobs, path)
 				c.spill = &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: ContentHash(c.toolName, text)}
-				f.Spilled++
 			}
 		}
 		ts := c.ts
