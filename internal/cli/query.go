@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,9 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pipeline"
+	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/cobra"
 )
@@ -23,6 +27,10 @@ type QueryOptions struct {
 	Call  string
 	TS    string
 	JSON  bool
+	// NoFlush answers from the session's own index only (what pi-condense
+	// or --write wrote), not from the flush `now` would make.
+	NoFlush bool
+	cmd     *cobra.Command
 }
 
 // NewCmdQuery builds `pruner query`: originals back, by ref or by entry.
@@ -36,7 +44,13 @@ func NewCmdQuery(s *IOStreams) *cobra.Command {
 REF... SESSION answers as pi-condense's context_tree_query tool does, from the
 session's context-prune-* index: each REF is a short ref (t3), an occurrence
 key (toolCallId@resultTimestamp) or a raw call id (a reused id lists every
-occurrence, each labelled id@timestamp). Each block gives the tool, its
+occurrence, each labelled id@timestamp). The index is the one 'pruner now'
+would leave — the session's own entries plus the flush now makes in memory,
+with the same settings (--config, --recent-turns, --protect-tool,
+--protect-path as on now) — so every ref 'pruner now SESSION' prints resolves,
+with or without --write; --no-flush answers from the file's entries alone. A
+chain id (b2, from a <compressed-chain> message; context_tree_query does not
+know them) prints the chain's body and then every call it dropped. Each block gives the tool, its
 arguments, the status, the turn and the output; a spilled output is read from
 its blob (spillPath, or the <session id>-blobs directory beside SESSION when
 the session was moved), else its preview. Outputs are cut at 2000 lines or
@@ -50,6 +64,9 @@ beside FILE.
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  # what t3 was, as context_tree_query would answer the model
   pruner query t3 condensed.jsonl
+
+  # what chain b1 of 'pruner now' replaced (no --write needed)
+  pruner query b1 old-session.jsonl
 
   # every occurrence of a reused call id, as JSON
   pruner query --json bash_1 reused.jsonl | jq -r '.blocks[].label'
@@ -86,7 +103,19 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 	cmd.Flags().StringVar(&o.Call, "call", "", "tool call `ID` of the result (ids can repeat; add --ts)")
 	cmd.Flags().StringVar(&o.TS, "ts", "", "message timestamp, to pick one occurrence of a reused call id")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the answer as JSON (blocks with the records, bodies and where they came from)")
+	cmd.Flags().BoolVar(&o.NoFlush, "no-flush", false, "answer from the session's own index only, not from the flush 'pruner now' makes")
+	cmd.Flags().Int("recent-turns", prune.DefaultRecentTurns, "as on now: the raw window the flush leaves (recentTurnsToKeep)")
+	cmd.Flags().StringSlice("protect-tool", nil, "as on now: tool name globs the flush never takes (replaces protectedTools)")
+	cmd.Flags().StringSlice("protect-path", nil, "as on now: args.path globs the flush never takes (replaces protectedPaths)")
+	o.cmd = cmd
 	return cmd
+}
+
+// queryFlagKeys maps query's flush flags to config keys.
+var queryFlagKeys = map[string]string{
+	"recent-turns": "recentTurnsToKeep",
+	"protect-tool": "protectedTools",
+	"protect-path": "protectedPaths",
 }
 
 // readForQuery reads the input with the options query needs.
@@ -128,7 +157,7 @@ func runQueryRefs(o *QueryOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a context, not a session file: refs resolve through the session's context-prune-* index, and a context has none", name),
 			Hint: "query the session file the context came from (~/.pi/agent/sessions/…/*.jsonl), or use --call ID --ts TS on the context"}
 	}
-	st, err := index.Rebuild(ctx)
+	st, err := queryState(o, ctx)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -139,7 +168,7 @@ func runQueryRefs(o *QueryOptions) error {
 	if o.Input != "" && o.Input != "-" {
 		blobDir = filepath.Join(filepath.Dir(o.Input), ctx.Header.ID+"-blobs")
 	}
-	blocks := st.Query(o.Refs, func(p string) ([]byte, error) {
+	blocks := st.QueryChains(o.Refs, func(p string) ([]byte, error) {
 		b, err := os.ReadFile(p)
 		if err == nil || blobDir == "" {
 			return b, err
@@ -186,6 +215,33 @@ func runQueryRefs(o *QueryOptions) error {
 		return Findings()
 	}
 	return nil
+}
+
+// queryState is the index `pruner now` leaves for the session: the
+// session's own entries and, unless --no-flush (or flush/pruning is off in
+// the settings), the in-memory flush with the same settings — what --write
+// would append, rebuilt as pi-condense rebuilds it.
+func queryState(o *QueryOptions, ctx *session.Context) (*index.State, error) {
+	if o.NoFlush || o.cmd == nil {
+		return index.Rebuild(ctx)
+	}
+	c, err := loadConfig(o.IO, o.cmd, queryFlagKeys)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Enabled || !c.Flush {
+		return index.Rebuild(ctx)
+	}
+	po, err := pipeline.FromConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	po.Summarizer = summarize.Options{} // refs do not depend on the summaries' wording
+	res, err := pipeline.Run(context.Background(), ctx, po)
+	if err != nil {
+		return nil, err
+	}
+	return res.IndexState()
 }
 
 // match is one message --entry or --call found.

@@ -59,7 +59,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	// --config and -q only where they mean something
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "now", "config", "check", "hook":
+		case "now", "config", "check", "hook", "query":
 			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 		}
 		switch c.Name() {

@@ -33,6 +33,8 @@ type QueryBlock struct {
 	TotalLines  int    `json:"totalLines"`
 	// Text is the block as context_tree_query writes it.
 	Text string `json:"text"`
+	// Chain is the chain entry of a chain block (QueryChains).
+	Chain *ChainData `json:"chain,omitempty"`
 }
 
 // Query answers context_tree_query for ids (each a `tN`, an occurrence key
@@ -94,6 +96,62 @@ func (s *State) Query(ids []string, readFile func(path string) ([]byte, error)) 
 		}
 	}
 	return out
+}
+
+// QueryChains is Query, and a chain id (`bN`) that no record answers to —
+// context_tree_query does not know chain ids — gives the chain's block (its
+// body as the model sees it inside `<compressed-chain>`, where it came
+// from) followed by the blocks of every ref the chain lists.
+func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, error)) []QueryBlock {
+	var out []QueryBlock
+	for _, id := range ids {
+		c, ok := s.ChainByBlock(id)
+		if !ok || len(s.RecordsFor(id)) > 0 {
+			out = append(out, s.Query([]string{id}, readFile)...)
+			continue
+		}
+		cc := *c
+		source := "the per-batch summaries that cover it"
+		switch {
+		case c.BodySource == "deterministic":
+			source = "deterministic (no summary covered it)"
+		case c.RangeSummaryText != nil:
+			source = "fused range summary"
+		}
+		final := "null"
+		if c.FinalAssistantTimestamp != nil {
+			final = strconv.FormatInt(*c.FinalAssistantTimestamp, 10)
+		}
+		head := []string{"## chain: " + id,
+			"Range: user message " + strconv.FormatInt(c.StartUserTimestamp, 10) + " → final reply " + final,
+			"Dropped calls: " + strconv.Itoa(len(c.DroppedToolCallIDs)),
+			"Refs: " + strings.Join(c.ToolRefs, ", "),
+			"Body: " + source, ""}
+		out = append(out, QueryBlock{Query: id, Label: id, Found: true, Chain: &cc, Body: s.ChainBody(c), BodyFrom: "chain",
+			Text: strings.Join(head, "\n") + "\n" + s.ChainBody(c)})
+		for _, ref := range c.ToolRefs {
+			for _, b := range s.Query([]string{ref}, readFile) {
+				b.Query = id
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// ChainBody is the body a chain entry renders inside its
+// `<compressed-chain>` message (before `{bN}` substitution): its fused or
+// deterministic range summary, else the per-batch summaries covering its
+// dropped occurrences, joined by a blank line.
+func (s *State) ChainBody(c *ChainData) string {
+	if c.RangeSummaryText != nil {
+		return *c.RangeSummaryText
+	}
+	keys := c.DroppedOccurrenceKeys
+	if keys == nil {
+		keys = c.DroppedToolCallIDs
+	}
+	return strings.Join(s.SummaryTexts(keys), "\n\n")
 }
 
 type noReader struct{}

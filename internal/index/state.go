@@ -93,8 +93,19 @@ var ErrNoBranch = errors.New("index: the context was read without ReadOptions.Br
 // through ctx (no other I/O); errors are I/O errors re-reading the input.
 // Odd or corrupt entries are reported in State.Warnings and skipped.
 func Rebuild(ctx *session.Context) (*State, error) {
+	ents, err := BranchEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return RebuildEntries(ents), nil
+}
+
+// BranchEntries reads the pi-condense entries (custom and custom_message
+// entries with a context-prune-* customType) of ctx's branch, root first:
+// what Rebuild rebuilds from. A context input has none.
+func BranchEntries(ctx *session.Context) ([]Entry, error) {
 	if ctx.Kind != session.KindSession {
-		return newState(), nil
+		return nil, nil
 	}
 	if ctx.Branch == nil && ctx.LeafID != "" {
 		return nil, ErrNoBranch
@@ -111,7 +122,7 @@ func Rebuild(ctx *session.Context) (*State, error) {
 		}
 		ents = append(ents, Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: append([]byte(nil), line...)})
 	}
-	return RebuildEntries(ents), nil
+	return ents, nil
 }
 
 func newState() *State {

@@ -178,7 +178,50 @@ func TestProperties(t *testing.T) {
 	}
 }
 
-var refRE = regexp.MustCompile("ref `(t\\d+)`|`(t\\d+)`")
+var (
+	refRE   = regexp.MustCompile("ref `(t\\d+)`|`(t\\d+)`")
+	chainRE = regexp.MustCompile(`<compressed-chain id=\\"(b\d+)\\" tools=\\"([t0-9,]*)\\"`)
+)
+
+// outputRefs are the tN refs and bN chain ids in a rendered context.
+func outputRefs(out []byte) (refs, chains []string) {
+	for _, m := range refRE.FindAllSubmatch(out, -1) {
+		refs = append(refs, string(m[1])+string(m[2]))
+	}
+	for _, m := range chainRE.FindAllSubmatch(out, -1) {
+		chains = append(chains, string(m[1]))
+		if len(m[2]) > 0 {
+			refs = append(refs, strings.Split(string(m[2]), ",")...)
+		}
+	}
+	return refs, chains
+}
+
+// checkRefsResolve: every tN and bN in the output resolves in st (with the
+// record's text, for a tN: what query prints).
+func checkRefsResolve(t *testing.T, st *index.State, out []byte, where string) {
+	t.Helper()
+	refs, chains := outputRefs(out)
+	for _, ref := range refs {
+		occ := st.RecordsFor(ref)
+		if len(occ) != 1 {
+			t.Fatalf("%s in the output does not resolve in %s (%d records)", ref, where, len(occ))
+		}
+		if r := occ[0].Record; r.ResultText == "" && r.SpillPath == nil {
+			if b := st.Query([]string{ref}, nil); len(b) != 1 || !b[0].Found {
+				t.Fatalf("%s resolves in %s but query finds nothing", ref, where)
+			}
+		}
+	}
+	for _, id := range chains {
+		if _, ok := st.ChainByBlock(id); !ok {
+			t.Fatalf("chain %s in the output does not resolve in %s", id, where)
+		}
+		if b := st.QueryChains([]string{id}, nil); len(b) == 0 || b[0].Chain == nil {
+			t.Fatalf("query %s gives no chain block (%s)", id, where)
+		}
+	}
+}
 
 func checkProperties(t *testing.T, data []byte, o Options) {
 	r, out, sess := run(t, data, o)
@@ -200,6 +243,15 @@ func checkProperties(t *testing.T, data []byte, o Options) {
 		if _, again, _ := runVerify(t, out, o, false); !bytes.Equal(again, out) {
 			t.Fatal("now of now's output changed it")
 		}
+	}
+	// every tN and bN in the output resolves with query (the in-memory
+	// flush's index, as `pruner query REF SESSION` builds it)
+	if ctx.Kind == session.KindSession {
+		st, err := r.IndexState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRefsResolve(t, st, out, "query's index")
 	}
 	// every call keeps exactly one result
 	checkPairing(t, ctx, out)
@@ -225,17 +277,12 @@ func checkProperties(t *testing.T, data []byte, o Options) {
 		if !bytes.Equal(sess3, sess) {
 			t.Fatal("--write of the written session would append again")
 		}
-		// every tN in the output resolves in the written session's index
+		// every tN and bN in the output resolves in the written session's index
 		st, err := index.Rebuild(read(t, sess))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range refRE.FindAllSubmatch(out, -1) {
-			ref := string(m[1]) + string(m[2])
-			if _, ok := st.Record(ref); !ok {
-				t.Fatalf("%s in the output does not resolve in the written session's index", ref)
-			}
-		}
+		checkRefsResolve(t, st, out, "the written session's index")
 		// plain pi (≥ 1.0) reading the written file sends the same contents
 		if ctx.Header.Version >= 2 {
 			checkPlainPi(t, sess, out)

@@ -374,3 +374,42 @@ func lineString(line []byte, key string) (string, bool) {
 	}
 	return jsval.String(v)
 }
+
+// IndexState is the pi-condense state of the session once r's entries are
+// appended — what pi-condense's rebuild of the file --write writes gives,
+// with every record's text — without writing anything: `pruner query`
+// resolves the refs and chain ids of an in-memory flush through it, so every
+// `tN` and `bN` that `now` prints resolves with or without --write.
+func (r *Result) IndexState() (*index.State, error) {
+	ctx := r.Ctx
+	ents, err := index.BranchEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Kind != session.KindSession {
+		return index.RebuildEntries(ents), nil
+	}
+	a, err := r.Append(nil)
+	if err != nil {
+		return nil, err
+	}
+	ts, _ := AppendTime(ctx)
+	prev := ""
+	if len(a.IDs) > 0 {
+		prev = a.IDs[0] // the marker
+	}
+	for i, e := range a.Entries {
+		id := a.IDs[i+1]
+		if !strings.HasPrefix(e.CustomType, "context-prune-") {
+			prev = id
+			continue
+		}
+		line, err := e.AppendLine(nil, ctx, id, prev, ts)
+		if err != nil {
+			return nil, err
+		}
+		ents = append(ents, index.Entry{Type: e.Type, CustomType: e.CustomType, ID: id, Line: ctx.Lines + 2 + i, Raw: line})
+		prev = id
+	}
+	return index.RebuildEntries(ents), nil
+}
