@@ -19,6 +19,11 @@ import (
 // entry — a fused range summary, the per-batch summaries, or a
 // deterministic body over a backfilled index entry — and the stats count
 // it.
+//
+// compressedAt — the inserted message's timestamp — is the chain's final
+// reply time, not the clock (pi-condense: Date.now()): the same chain gets
+// the same message on every run and from every later prefix of the
+// session, with or without --write.
 
 // ChainOptions configure chain compression (contextPrune.chainCompression).
 type ChainOptions struct {
@@ -122,7 +127,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		cd := ChainData{
 			BlockID: "b" + strconv.Itoa(s.NextBlock), StartUserTimestamp: c.StartUserTimestamp,
 			DroppedToolCallIDs: c.MiddleToolCallIDs, FinalAssistantTimestamp: c.FinalAssistantTimestamp,
-			ToolRefs: toolRefs, CompressedAt: o.Now, ProtectedToolCallIDs: c.ProtectedToolCallIDs,
+			ToolRefs: toolRefs, CompressedAt: *c.FinalAssistantTimestamp, ProtectedToolCallIDs: c.ProtectedToolCallIDs,
 			DroppedOccurrenceKeys: c.MiddleOccurrenceKeys,
 		}
 		if cd.ToolRefs == nil {

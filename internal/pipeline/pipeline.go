@@ -126,6 +126,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		return r, nil // nothing for the index stage: the masked context as before
 	}
 	ro := o.Render
+	ro.RawFrom = rawWindow(ctx, o)
 	if r.Mask != nil {
 		plan := r.Mask
 		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
@@ -169,11 +170,7 @@ func flushable(ctx *session.Context) string {
 
 func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.Flushed, error) {
 	ctx := r.Ctx
-	// the raw window: where masking's recent turns start
-	window := prune.NewPlan(ctx, o.Prune).Cutoff
-	if o.Prune.RecentTurns <= 0 {
-		window = -1
-	}
+	window := rawWindow(ctx, o)
 	_, nowMS := AppendTime(ctx)
 	if o.Now != nil {
 		nowMS = o.Now().UnixMilli()
@@ -197,6 +194,16 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 		Clip: so.Clip,
 		Now:  nowMS,
 	})
+}
+
+// rawWindow is where the raw window starts in ctx.Messages — where
+// masking's recent turns start (-1: no window): the flush takes, chains
+// compress and reads supersede only before it.
+func rawWindow(ctx *session.Context, o Options) int {
+	if o.Prune.RecentTurns <= 0 {
+		return -1
+	}
+	return prune.NewPlan(ctx, o.Prune).Cutoff
 }
 
 // AppendTime is the time pruner gives the entries it appends (ISO, as pi

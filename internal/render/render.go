@@ -61,6 +61,14 @@ type Options struct {
 	// RewritePoints are rewrites of the prompt other stages know of (beyond
 	// the index's own), where a superseded read may take effect.
 	RewritePoints []index.RewritePoint
+	// RawFrom is where the raw window starts (an index in
+	// Context.Messages; 0 or less: no window): a read inside it supersedes
+	// no older read yet. The pipeline's flush writes its entries at the end
+	// of the session, after every read; without this, a read made in the
+	// current turn would supersede an older one at once, on a request
+	// where nothing else is rewritten (a fresh cache break), and the same
+	// session would render differently request by request.
+	RawFrom int
 	// MaxImages is maxImagesPerRequest (0: no cap).
 	MaxImages int
 	// ImagesOnly applies only the image cap (pi-condense with enabled:

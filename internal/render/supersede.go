@@ -18,6 +18,7 @@ const readTool = "read"
 
 type readResult struct {
 	slot  int
+	src   int
 	line  int
 	ts    float64
 	hasTS bool
@@ -46,8 +47,9 @@ type openRead struct {
 // recorded after the newer read, whose floor (the earliest timestamp it
 // rewrote) is at or before the older read, activates it; once activated it
 // stays, since the session keeps the point. Without such a point the older
-// read stays verbatim (no fresh cache break). Deterministic: the same
-// session renders the same bytes on every run.
+// read stays verbatim (no fresh cache break). A read inside the raw window
+// (Options.RawFrom) supersedes nothing until it leaves the window.
+// Deterministic: the same session renders the same bytes on every run.
 func (r *renderer) supersede() error {
 	points := append(append([]index.RewritePoint(nil), r.st.RewritePoints...), r.o.RewritePoints...)
 	if len(points) == 0 {
@@ -92,8 +94,8 @@ func (r *renderer) supersede() error {
 			}
 			delete(open, s.m.ToolCallID)
 			// a result of a broken pair neither supersedes nor is superseded
-			rr := readResult{slot: i, line: s.m.Line, verbatim: s.json == nil && !r.hazard(s)}
-			rr.ok = rr.verbatim && !s.m.IsError
+			rr := readResult{slot: i, src: s.src, line: s.m.Line, verbatim: s.json == nil && !r.hazard(s)}
+			rr.ok = rr.verbatim && !s.m.IsError && (r.o.RawFrom <= 0 || s.src < r.o.RawFrom)
 			if f, ok := jsval.Number([]byte(s.m.Timestamp)); ok {
 				rr.ts, rr.hasTS = f, true
 			}
