@@ -27,7 +27,7 @@ const testdata = "../../testdata"
 // bug-report cases, the render fixtures and the oracle's final sessions.
 func sessions(t testing.TB) []string {
 	var out []string
-	for _, g := range []string{"sessions/*.jsonl", "cases/*/session.jsonl", "condense-oracle/*/final/*.jsonl"} {
+	for _, g := range []string{"sessions/*.jsonl", "cases/*/session.jsonl", "condense-oracle/*/final/*.jsonl", "chains/*.jsonl"} {
 		m, _ := filepath.Glob(filepath.Join(testdata, g))
 		out = append(out, m...)
 	}
@@ -131,14 +131,14 @@ func (r *Result) writeContext(w *bytes.Buffer) error {
 
 func TestGoldenFlush(t *testing.T) {
 	o := defaults(t)
-	for _, name := range []string{"before-compaction", "compact", "large-session", "pi-1.6.0-rpc-scenario", "narumiruna__ui-review"} {
+	for _, name := range []string{"before-compaction", "compact", "large-session", "pi-1.6.0-rpc-scenario", "narumiruna__ui-review", "../chains/protected"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(testdata, "sessions", name+".jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, out, _ := run(t, data, o)
-			golden := filepath.Join(testdata, "golden", "flush", name+".jsonl")
+			golden := filepath.Join(testdata, "golden", "flush", strings.TrimPrefix(name, "../chains/")+".jsonl")
 			if *update {
 				os.MkdirAll(filepath.Dir(golden), 0o755)
 				if err := os.WriteFile(golden, out, 0o644); err != nil {
@@ -255,6 +255,8 @@ func checkProperties(t *testing.T, data []byte, o Options) {
 	}
 	// every call keeps exactly one result
 	checkPairing(t, ctx, out)
+	// a compressed chain's protected outputs appear verbatim exactly once
+	checkChainOutputs(t, r, out, o)
 	// the converse: every old, unprotected, large result is replaced or indexed
 	checkConverse(t, r, out)
 	if ctx.Kind != session.KindSession {

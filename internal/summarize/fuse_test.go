@@ -1,0 +1,91 @@
+package summarize
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+var fuseInput = []string{
+	"- `t1` bash `seq 1 3000` — OK; 3000 lines\n  - last: 3000" + Footer([]string{"t1"}),
+	"- `t2` read `a.txt` — OK; 200 lines" + Footer([]string{"t2"}),
+}
+
+func TestFuseDeterministic(t *testing.T) {
+	got := FuseDeterministic(fuseInput, []string{"t1", "t2"})
+	want := "- `t1` bash `seq 1 3000` — OK; 3000 lines\n  - last: 3000\n\n- `t2` read `a.txt` — OK; 200 lines" + Footer([]string{"t1", "t2"})
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if n, parts := JSLen(got), JSLen(fuseInput[0])+JSLen(fuseInput[1]); n >= parts {
+		t.Errorf("the fusion (%d chars) is not shorter than the summaries (%d)", n, parts)
+	}
+	// a summary without the footer is kept whole; an empty one is dropped
+	if got := FuseDeterministic([]string{"plain note", "  "}, []string{"t9"}); got != "plain note"+Footer([]string{"t9"}) {
+		t.Errorf("got %q", got)
+	}
+	if StripFooter("x"+Footer([]string{"t1"})+"\nmore") != "x"+Footer([]string{"t1"})+"\nmore" {
+		t.Error("a footer that does not end the text is no footer")
+	}
+}
+
+func TestFuseRequest(t *testing.T) {
+	r := FuseRequest(fuseInput)
+	if !strings.HasPrefix(r, FusePrompt+"\n\n<sub-task-summaries>\n"+fuseInput[0]+"\n\n"+fuseInput[1]+"\n</sub-task-summaries>") || !strings.HasSuffix(r, "</sub-task-summaries>") {
+		t.Fatalf("request layout:\n%s", r)
+	}
+	if FuseKey(fuseInput) == FuseKey(fuseInput[:1]) {
+		t.Error("the key does not depend on the summaries")
+	}
+}
+
+func TestFuseCommand(t *testing.T) {
+	refs := []string{"t1", "t2"}
+	det := FuseDeterministic(fuseInput, refs)
+	reply := func(s string) Runner {
+		return RunnerFunc(func(ctx context.Context, req []byte) ([]byte, error) {
+			if !strings.Contains(string(req), "<sub-task-summaries>") {
+				t.Errorf("request %q", req)
+			}
+			return []byte(s), nil
+		})
+	}
+	for _, c := range []struct {
+		name   string
+		run    Runner
+		text   string
+		source Source
+		warn   string
+	}{
+		{"ok", reply("Counted to 3000 (`t1`) and read a.txt (`t2`).\n"), "Counted to 3000 (`t1`) and read a.txt (`t2`).", SourceCommand, ""},
+		{"no ref", reply("Counted and read."), det, SourceFallback, "names none of the chain's refs"},
+		{"ref prefix only", reply("see `t12`"), det, SourceFallback, "names none"},
+		{"empty", reply(" \n"), det, SourceFallback, "printed nothing"},
+		{"binary", reply("t1\x00"), det, SourceFallback, "binary"},
+		{"longer", reply("t1 " + strings.Repeat("z", 1000)), det, SourceFallback, "longer than the summaries"},
+		{"fails", RunnerFunc(func(context.Context, []byte) ([]byte, error) { return nil, errors.New("exit status 1") }), det, SourceFallback, "summarizer failed: exit status 1"},
+		{"timeout", RunnerFunc(func(ctx context.Context, _ []byte) ([]byte, error) { <-ctx.Done(); return nil, ctx.Err() }), det, SourceFallback, "timed out"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Fuse(context.Background(), fuseInput, refs, Options{Command: c.run, Timeout: 50 * time.Millisecond})
+			if r.Text != c.text || r.Source != c.source || !strings.Contains(r.Warning, c.warn) || (c.warn == "" && r.Warning != "") {
+				t.Errorf("got %q (%s, %q), want %q (%s, …%q…)", r.Text, r.Source, r.Warning, c.text, c.source, c.warn)
+			}
+		})
+	}
+	// the cache: a fusion a command made is reused byte for byte
+	cache := &mapCache{m: map[string]string{}}
+	calls := 0
+	run := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return []byte("fused `t1` `t2`"), nil })
+	a := Fuse(context.Background(), fuseInput, refs, Options{Command: run, Cache: cache})
+	b := Fuse(context.Background(), fuseInput, refs, Options{Command: run, Cache: cache})
+	if calls != 1 || a.Text != b.Text || b.Source != SourceCache {
+		t.Errorf("calls %d, %q / %q (%s)", calls, a.Text, b.Text, b.Source)
+	}
+	// without a command: deterministic
+	if r := Fuse(context.Background(), fuseInput, refs, Options{}); r.Text != det || r.Source != SourceDeterministic {
+		t.Errorf("deterministic: %+v", r)
+	}
+}
