@@ -149,5 +149,3 @@ func resultText(raw []byte) string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-
