@@ -97,10 +97,11 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		}
 	}
 	compressed := 0
+	bodies := newSummaryIndex(s)
 	for k := range eligible {
 		c := &eligible[k]
 		keys := c.LookupKeys()
-		covered := s.coveredBySummary(keys)
+		covered := len(bodies.texts(keys)) > 0
 		fresh, err := chainCalls(ctx, entries, c, s, o)
 		if err != nil {
 			return err
@@ -142,7 +143,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
 		} else {
-			texts := s.SummaryTexts(keys)
+			texts := bodies.texts(keys)
 			if len(fresh) > 0 {
 				// what no summary covers gets its deterministic bullets, so
 				// the body says what each ref of the chain was
@@ -200,23 +201,54 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 // entry written before them counted the batches').
 func (f *Flushed) chainCommandCalls() int { return f.CommandCalls - f.batchCommandCalls }
 
-// coveredBySummary is pi-condense's hasPerBatchSummaryCoveringAny.
-func (s *State) coveredBySummary(keys []string) bool {
-	set := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		set[k] = true
-	}
-	for _, sm := range s.summaries {
+// summaryIndex finds the summaries covering a chain's keys without a
+// scan of every summary per chain (a first flush of a long session has
+// thousands of each).
+type summaryIndex struct {
+	s     *State
+	byKey map[string][]int // key → indexes in s.summaries, ascending
+}
+
+func newSummaryIndex(s *State) *summaryIndex {
+	x := &summaryIndex{s: s, byKey: map[string][]int{}}
+	for i, sm := range s.summaries {
 		if sm.Text == "" {
 			continue
 		}
 		for _, k := range sm.Keys {
-			if set[k] {
-				return true
+			if l := x.byKey[k]; len(l) == 0 || l[len(l)-1] != i {
+				x.byKey[k] = append(l, i)
 			}
 		}
 	}
-	return false
+	return x
+}
+
+// texts is State.SummaryTexts (pi-condense's
+// getPerBatchSummariesForToolCallIds; any text means the chain is covered,
+// hasPerBatchSummaryCoveringAny): the distinct texts of the summaries
+// covering any of keys, in branch order.
+func (x *summaryIndex) texts(keys []string) []string {
+	var idx []int
+	seenIdx := map[int]bool{}
+	for _, k := range keys {
+		for _, i := range x.byKey[k] {
+			if !seenIdx[i] {
+				seenIdx[i] = true
+				idx = append(idx, i)
+			}
+		}
+	}
+	sort.Ints(idx)
+	var out []string
+	seen := map[string]bool{}
+	for _, i := range idx {
+		if t := x.s.summaries[i].Text; !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // occurrence is the record of an occurrence key: its own, or for a dedup
