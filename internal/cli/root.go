@@ -52,6 +52,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		NewCmdConfig(s),
 		NewCmdQuery(s),
 		NewCmdRestore(s),
+		NewCmdStats(s),
 		NewCmdNarrow(s),
 		NewCmdCheck(s), NewCmdHook(s),
 		NewCmdVersion(s, bi),
@@ -59,7 +60,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	// --config and -q only where they mean something
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "now", "config", "check", "hook":
+		case "now", "stats", "config", "check", "hook":
 			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 		}
 		switch c.Name() {
@@ -67,7 +68,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 			addOutputFlag(s, c)
 		}
 		switch c.Name() {
-		case "now", "context", "check", "narrow":
+		case "now", "stats", "context", "check", "narrow":
 			c.Flags().BoolP("quiet", "q", false, "no summary or progress on stderr (warnings are still shown)")
 		}
 	}
