@@ -40,12 +40,12 @@ type statsProblem struct {
 }
 
 type statsTotalBlock struct {
-	Sessions     int                                  `json:"sessions"`
-	Total        pipeline.Tally                       `json:"total"`
-	SavedPercent float64                              `json:"savedPercent"`
+	Sessions     int                                   `json:"sessions"`
+	Total        pipeline.Tally                        `json:"total"`
+	SavedPercent float64                               `json:"savedPercent"`
 	Strategies   map[pipeline.Strategy]*pipeline.Tally `json:"strategies"`
-	Tools        map[string]*pipeline.ToolTally       `json:"tools"`
-	Cache        statsTotalCache                      `json:"cache"`
+	Tools        map[string]*pipeline.ToolTally        `json:"tools"`
+	Cache        statsTotalCache                       `json:"cache"`
 }
 
 // statsTotalCache sums the previous-turn breaks of the sessions that have
