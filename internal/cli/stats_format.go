@@ -40,8 +40,8 @@ type statsProblem struct {
 }
 
 type statsTotalBlock struct {
-	Sessions     int                                   `json:"sessions"`
-	Total        pipeline.Tally                        `json:"total"`
+	Sessions int `json:"sessions"`
+	pipeline.Tally
 	SavedPercent float64                               `json:"savedPercent"`
 	Strategies   map[pipeline.Strategy]*pipeline.Tally `json:"strategies"`
 	Tools        map[string]*pipeline.ToolTally        `json:"tools"`
@@ -96,13 +96,11 @@ func writeStatsJSON(w io.Writer, rs []statsResult) error {
 		}
 	}
 	t, c, n := total(rs)
-	doc.Total = statsTotalBlock{Sessions: n, Total: t.Total, SavedPercent: t.SavedPercent, Strategies: t.Strategies, Tools: t.Tools, Cache: c}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	doc.Total = statsTotalBlock{Sessions: n, Tally: t.Total, SavedPercent: t.SavedPercent, Strategies: t.Strategies, Tools: t.Tools, Cache: c}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "<stdin>", not "\u003cstdin\u003e"
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 type textOptions struct {
@@ -167,9 +165,9 @@ func writeSessionText(w io.Writer, r statsResult, o textOptions) {
 	writeReportTables(w, rep, o)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "prompt cache")
-	fmt.Fprintf(w, "  vs unpruned context:  %s\n", describeBreak(&rep.Cache.Unpruned, "the unpruned context"))
+	fmt.Fprintf(w, "  vs unpruned context:  %s\n", describeBreak(&rep.Cache.Unpruned, "the unpruned context", true))
 	if p := rep.Cache.PreviousTurn; p != nil {
-		fmt.Fprintf(w, "  vs previous turn:     %s\n", describeBreak(p, "the previous request"))
+		fmt.Fprintf(w, "  vs previous turn:     %s\n", describeBreak(p, "the previous request", false))
 		fmt.Fprintf(w, "                        (the session read up to line %s, before its newest user message)\n", group(int64(p.TurnLine)))
 	} else {
 		fmt.Fprintf(w, "  vs previous turn:     none (no user turn before the newest)\n")
@@ -177,7 +175,7 @@ func writeSessionText(w io.Writer, r statsResult, o textOptions) {
 }
 
 // describeBreak says where the cache breaks, in words.
-func describeBreak(b *pipeline.CacheBreak, ref string) string {
+func describeBreak(b *pipeline.CacheBreak, ref string, unpruned bool) string {
 	var s string
 	switch {
 	case b.FirstChanged < 0:
@@ -189,10 +187,12 @@ func describeBreak(b *pipeline.CacheBreak, ref string) string {
 		s = fmt.Sprintf("breaks at message %d (byte %s): the pruned context ends there; %s goes on with %s", b.FirstChanged, group(b.FirstChangedByte), ref, describeSite(b.Was, true))
 	case b.Was == nil:
 		s = fmt.Sprintf("breaks at message %d (byte %s): %s", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, true))
+	case sameSite(b.At, b.Was) && unpruned:
+		s = fmt.Sprintf("breaks at message %d (byte %s): %s, %s", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, false), b.At.Strategy)
 	case sameSite(b.At, b.Was) && b.At.Strategy == b.Was.Strategy:
-		s = fmt.Sprintf("breaks at message %d (byte %s): %s, %s in both", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, false), b.At.Strategy)
+		s = fmt.Sprintf("breaks at message %d (byte %s): %s, %s then and now (other bytes)", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, false), b.At.Strategy)
 	case sameSite(b.At, b.Was):
-		s = fmt.Sprintf("breaks at message %d (byte %s): %s, %s → %s", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, false), b.Was.Strategy, b.At.Strategy)
+		s = fmt.Sprintf("breaks at message %d (byte %s): %s, %s then, %s now", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.At, false), b.Was.Strategy, b.At.Strategy)
 	default:
 		s = fmt.Sprintf("breaks at message %d (byte %s): %s there, now %s", b.FirstChanged, group(b.FirstChangedByte), describeSite(b.Was, true), describeSite(b.At, true))
 	}
@@ -343,7 +343,7 @@ func cells(n, top int64) int {
 
 func writeSessionsTable(w io.Writer, rs []statsResult, o textOptions) {
 	t := &table{align: "llrcrrcrrl"}
-	t.row("SESSION", "KIND", "MESSAGES", "→", "AFTER", "TOKENS BEFORE", "→", "AFTER", "SAVED", "CACHE VS PREVIOUS TURN")
+	t.row("SESSION", "KIND", "MESSAGES BEFORE", "→", "AFTER", "TOKENS BEFORE", "→", "AFTER", "SAVED", "CACHE VS PREVIOUS TURN")
 	for _, r := range rs {
 		v := r.Report.Total
 		cache := "-"
