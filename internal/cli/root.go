@@ -29,6 +29,7 @@ func NewCmdRoot(s *IOStreams, bi BuildInfo) *cobra.Command {
 
   pruned context   pruner now SESSION       messages pi would send, old bulky tool results masked
   full context     pruner context SESSION   the same messages, unpruned (mirrors pi's buildSessionContext)
+  savings          pruner stats SESSION…    per strategy and tool, before → after, where the prompt cache breaks
   narrowed prompt  pruner narrow PROMPT     system prompt reduced to an allowed tool set
   verdicts         pruner check | hook      tool calls checked against protected-path deny rules
 
