@@ -65,9 +65,10 @@ Strategies: stubbed (indexed: pi-condense's summary stub), spilled, deduped,
 masked (a notice or an error excerpt), chain-compressed, superseded,
 error-purged, images-capped, orphan-swept, summary (the summaries a flush
 adds, and the session's own); results kept raw: kept-recent (inside
-recentTurnsToKeep), kept-protected, kept-already-pruned, kept-small (masking
-leaves it), kept-no-batch (--no-mask: no flush batch took it),
-kept-pruning-off; other (user, assistant and custom messages nothing changed).
+recentTurnsToKeep), kept-pairing-hazard (pi-ai would not pair it),
+kept-protected, kept-already-pruned, kept-small (masking leaves it),
+kept-no-batch (--no-mask: no flush batch took it), kept-pruning-off; other
+(user, assistant and custom messages nothing changed).
 
 Prompt cache: where a provider's cache first misses on the pruned context,
 (a) against the unpruned context and (b) against the same session pruned as it

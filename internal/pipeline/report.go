@@ -7,11 +7,13 @@ import (
 	"errors"
 	"io"
 
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // Strategy names what `pruner now` did with a message of the unpruned
@@ -50,6 +52,9 @@ const (
 	Summary Strategy = "summary"
 	// KeptRecent: a result inside the raw window (recentTurnsToKeep).
 	KeptRecent Strategy = "kept-recent"
+	// KeptHazard: a result pi-ai would not pair with its call as the
+	// context stands (internal/pairing): every stage leaves it (fail closed).
+	KeptHazard Strategy = "kept-pairing-hazard"
 	// KeptProtected: a result of a protected call (protectedTools,
 	// protectedPaths).
 	KeptProtected Strategy = "kept-protected"
@@ -73,13 +78,13 @@ const (
 // context, then what keeps results raw, then the other messages.
 func Strategies() []Strategy {
 	return []Strategy{Stubbed, Spilled, Deduped, Masked, ChainCompressed, Superseded, ErrorPurged, ImagesCapped,
-		OrphanSwept, Summary, KeptRecent, KeptProtected, KeptAlready, KeptSmall, KeptNoBatch, KeptOff, Other}
+		OrphanSwept, Summary, KeptRecent, KeptHazard, KeptProtected, KeptAlready, KeptSmall, KeptNoBatch, KeptOff, Other}
 }
 
 // Kept reports whether s is a reason a result stays raw.
 func (s Strategy) Kept() bool {
 	switch s {
-	case KeptRecent, KeptProtected, KeptAlready, KeptSmall, KeptNoBatch, KeptOff:
+	case KeptRecent, KeptHazard, KeptProtected, KeptAlready, KeptSmall, KeptNoBatch, KeptOff:
 		return true
 	}
 	return false
@@ -326,7 +331,9 @@ func (r *Result) walk(o ReportOptions, fn func(walked) error) ([]source, error) 
 	ctx := r.Ctx
 	plan := r.Mask
 	if plan == nil {
-		plan = prune.NewPlan(ctx, o.Options.Prune)
+		po := o.Options.Prune
+		po.Pairing = r.Pairing
+		plan = prune.NewPlan(ctx, po)
 	}
 	var aliases map[string]string
 	if r.State != nil {
@@ -591,6 +598,8 @@ func keptReason(i int, m *session.Message, plan *prune.Plan, o ReportOptions) St
 		return KeptOff
 	case i >= plan.Cutoff:
 		return KeptRecent
+	case plan.Pairing.Involves(i):
+		return KeptHazard
 	case call != nil && (po.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && po.Protect.ToolProtected(m.ToolName))):
 		return KeptProtected
 	case m.HasNotice:
@@ -642,7 +651,7 @@ func roleOf(m *session.Message, line []byte) string {
 func chars(b []byte) int { return session.ModelChars(b) }
 
 // tokens is pi's estimate of chars.
-func tokens(c int64) int64 { return (c + 3) / 4 }
+func tokens(c int64) int64 { return estimate.Tokens64(c) }
 
 func round1(f float64) float64 {
 	if f < 0 {
@@ -708,20 +717,16 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 
 // PreviousTurn plans the session as it was before its newest user turn:
 // the input up to (not including) the line of the last user message a
-// person typed, read and run with o — the context of the previous request,
+// person typed (the last turn start, internal/turns), read and run with o — the context of the previous request,
 // whose prefix a provider's prompt cache holds. It returns nil (and no
 // error) when there is no such earlier context: no user message, or
 // nothing before the first.
 func PreviousTurn(cx context.Context, ctx *session.Context, o Options) (*Result, int, error) {
-	start := -1
-	for i, m := range ctx.Messages {
-		if m.Role == session.RoleUser && !m.Synthetic {
-			start = i
-		}
-	}
-	if start < 0 || ctx.Messages[start].Line <= 1 {
+	starts := turns.Of(ctx).Starts
+	if len(starts) == 0 || ctx.Messages[starts[len(starts)-1]].Line <= 1 {
 		return nil, 0, nil
 	}
+	start := starts[len(starts)-1]
 	line := ctx.Messages[start].Line
 	src := ctx.Source()
 	off, err := lineOffset(src, ctx.Bytes, line)

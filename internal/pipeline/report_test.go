@@ -5,12 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // reportVariants are the settings the report properties run under: the
@@ -85,10 +87,11 @@ func TestReportAccountsEveryMessage(t *testing.T) {
 		if t.Failed() {
 			return
 		}
-		// the sessions exercise every strategy but pruning off, the image cap
-		// and the orphan sweep (TestReportImagesAndOrphans)
+		// the sessions exercise every strategy but pruning off, the image cap,
+		// the orphan sweep and pairing hazards (TestReportImagesAndOrphans,
+		// TestReportPairingHazard)
 		for _, s := range Strategies() {
-			if seen[s] == 0 && s != KeptOff && s != ImagesCapped && s != OrphanSwept {
+			if seen[s] == 0 && s != KeptOff && s != ImagesCapped && s != OrphanSwept && s != KeptHazard {
 				t.Errorf("no session has a message under %s", s)
 			}
 		}
@@ -226,6 +229,9 @@ func checkReport(t *testing.T, r *Result, rep *Report, in, out [][]byte) {
 				notShorter++
 			}
 		}
+		if st(KeptHazard).Results != plan.Hazards {
+			t.Errorf("kept for a pairing hazard %d, plan %d", st(KeptHazard).Results, plan.Hazards)
+		}
 		if st(KeptRecent).Results != plan.Recent || st(KeptProtected).Results != plan.Protected ||
 			st(KeptAlready).Results != plan.Already || st(KeptSmall).Results != plan.Small+notShorter {
 			t.Errorf("kept recent %d protected %d already %d small %d; plan %d %d %d %d (+%d notices not shorter)",
@@ -283,11 +289,8 @@ func TestReportPreviousTurn(t *testing.T) {
 			}
 			// the newest user message, found in the file itself
 			want := 0
-			for i := len(r.Ctx.Messages) - 1; i >= 0; i-- {
-				if m := r.Ctx.Messages[i]; m.Role == session.RoleUser && !m.Synthetic {
-					want = m.Line
-					break
-				}
+			if st := turns.Of(r.Ctx).Starts; len(st) > 0 {
+				want = r.Ctx.Messages[st[len(st)-1]].Line
 			}
 			cut := data[:0]
 			for i, n := 0, 1; n < want; n++ {
@@ -412,5 +415,33 @@ func TestReportImagesAndOrphans(t *testing.T) {
 	}
 	if rep.Strategies[KeptRecent].Results != 1 {
 		t.Errorf("kept-recent %+v", rep.Strategies[KeptRecent])
+	}
+}
+
+// TestReportPairingHazard: a result another extension's message cuts off
+// from its call stays as it is (pi-ai would not pair it), counted apart
+// from the intact pair, which masking prunes.
+func TestReportPairingHazard(t *testing.T) {
+	big := strings.Repeat("line of build output ", 20)
+	data := []byte(`{"type":"session","version":3,"id":"s1","timestamp":"2026-12-01T09:00:00.000Z","cwd":"/p"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"build both"}],"timestamp":1000}}
+{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"make c1"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"make c2"}}],"stopReason":"toolUse","timestamp":1100}}
+{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"c1 ` + big + `"}],"isError":false,"timestamp":1200}}
+{"type":"custom_message","customType":"other-ext","content":"a note from another extension","display":true,"id":"x1","parentId":"r1","timestamp":"2026-12-01T09:00:00.000Z"}
+{"type":"message","id":"r2","parentId":"x1","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"c2 ` + big + `"}],"isError":false,"timestamp":1300}}
+{"type":"message","id":"a2","parentId":"r2","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done"}],"stopReason":"stop","timestamp":1400}}
+{"type":"message","id":"u2","parentId":"a2","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"two"}],"timestamp":2000}}
+{"type":"message","id":"a3","parentId":"u2","timestamp":"2026-12-01T09:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done"}],"stopReason":"stop","timestamp":2100}}
+`)
+	o := defaults(t)
+	o.Flush, o.Prune.RecentTurns, o.Prune.MaxChars = false, 1, 100
+	r, out, _ := runVerify(t, data, o, false)
+	rep, err := r.Report(ReportOptions{Options: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReport(t, r, rep, lines(unpruned(t, r.Ctx)), lines(out))
+	if h, m := rep.Strategies[KeptHazard], rep.Strategies[Masked]; h.Results != 1 || m.Results != 1 || rep.Tools["bash"].Changed != 1 {
+		t.Fatalf("kept for a hazard %+v, masked %+v, bash %+v", h, m, rep.Tools["bash"])
 	}
 }
