@@ -209,7 +209,7 @@ func runStats(o *StatsOptions) error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = o.statsOne(cx, c, base, inputs[i])
+				results[i] = o.statsOne(cx, c, base, inputs[i], len(inputs) == 1)
 				d := int(done.Add(1))
 				status.show(d == len(inputs), "pruner: stats [%s] %d/%d sessions", bar(d, len(inputs)), d, len(inputs))
 			}
@@ -302,7 +302,7 @@ func expandStatsPaths(paths []string) []statsInput {
 
 // statsOne reports on one session: `now`'s pipeline, the same for the
 // session before its newest user turn, and the report comparing them.
-func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipeline.Options, in statsInput) statsResult {
+func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipeline.Options, in statsInput, single bool) statsResult {
 	r := statsResult{Input: in.Path}
 	if in.Err != nil {
 		r.Err = in.Err
@@ -319,7 +319,15 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	}
 	defer src.Close()
 	r.Input = src.Name
-	ctx, err := session.Read(src.Reader, src.ReaderAt, session.ReadOptions{Branch: true, SizeHint: sizeOf(src.ReaderAt)})
+	size := sizeOf(src.ReaderAt)
+	ro := session.ReadOptions{Branch: true, SizeHint: size}
+	if single {
+		// one large input: "reading N/M MB" on a terminal, as for now
+		prog, progress := newProgress(o.IO, size, o.Quiet || o.Progress == "never")
+		defer prog.clear()
+		ro.OnProgress = progress
+	}
+	ctx, err := session.Read(src.Reader, src.ReaderAt, ro)
 	if err == nil {
 		err = src.Flush()
 	}
@@ -378,7 +386,7 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	if cache != nil {
 		r.Estimated = int(cache.misses.Load())
 	}
-	ro := pipeline.ReportOptions{Options: po, Off: !c.Enabled}
+	rep := pipeline.ReportOptions{Options: po, Off: !c.Enabled}
 	ppo, _ := o.pipelineOptions(c, base, ctx)
 	prev, line, err := pipeline.PreviousTurn(cx, ctx, ppo)
 	if err != nil {
@@ -386,13 +394,13 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 		return r
 	}
 	if prev != nil {
-		if ro.Previous, err = prev.Fingerprint(pipeline.ReportOptions{Options: ppo, Off: !c.Enabled}); err != nil {
+		if rep.Previous, err = prev.Fingerprint(pipeline.ReportOptions{Options: ppo, Off: !c.Enabled}); err != nil {
 			r.Err = fmt.Errorf("%s: %w", r.Input, err)
 			return r
 		}
-		ro.Previous.TurnLine = line
+		rep.Previous.TurnLine = line
 	}
-	if r.Report, err = res.Report(ro); err != nil {
+	if r.Report, err = res.Report(rep); err != nil {
 		r.Err = fmt.Errorf("%s: %w", r.Input, err)
 	}
 	return r

@@ -445,3 +445,40 @@ func TestReportPairingHazard(t *testing.T) {
 		t.Fatalf("kept for a hazard %+v, masked %+v, bash %+v", h, m, rep.Tools["bash"])
 	}
 }
+
+// BenchmarkStats is `pruner stats` on one session (the benchmark input of
+// BenchmarkNow): `now`'s pipeline, the same for the session before its
+// newest turn, the fingerprint of that and the report. MB/s of input.
+func BenchmarkStats(b *testing.B) {
+	in, err := benchInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := defaults(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Run(context.Background(), ctx, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ro := ReportOptions{Options: o}
+		prev, line, err := PreviousTurn(context.Background(), ctx, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if prev != nil {
+			if ro.Previous, err = prev.Fingerprint(ro); err != nil {
+				b.Fatal(err)
+			}
+			ro.Previous.TurnLine = line
+		}
+		if _, err := r.Report(ro); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
