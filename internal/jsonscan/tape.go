@@ -339,7 +339,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 				// the lowest flagged byte is exactly the first '"', '\\' or
 				// control byte (borrows only flag bytes above it)
 				k := bits.TrailingZeros64(m) >> 3
-				if k > 0 {
+				if w&hi8 != 0 && k > 0 {
 					w &= 1<<(uint(k)*8) - 1
 					high |= w & hi8
 					cont += bits.OnesCount64(w &^ (w << 1) & hi8)
@@ -347,8 +347,10 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 				i += k
 				break
 			}
-			high |= w & hi8
-			cont += bits.OnesCount64(w &^ (w << 1) & hi8)
+			if w&hi8 != 0 {
+				high |= w
+				cont += bits.OnesCount64(w &^ (w << 1) & hi8)
+			}
 			i += 8
 		}
 		if i >= len(b) {
@@ -360,7 +362,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 			n := Node{Start: uint32(start), End: uint32(i), Next: uint32(len(t.Nodes) + 1), Kind: String}
 			body := b[start+1 : i-1]
 			chars := len(body) - escBytes - cont + escChars
-			if high != 0 {
+			if high&hi8 != 0 {
 				flags |= NonASCII
 				if !utf8.Valid(body) {
 					flags |= BadUTF8
@@ -407,7 +409,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 			return i, &SyntaxError{Offset: i, Msg: fmt.Sprintf("control character %#02x in a string", c)}
 		default:
 			if c >= 0x80 {
-				high = 1
+				high = 0x80
 				if c&0xC0 == 0x80 {
 					cont++
 				}

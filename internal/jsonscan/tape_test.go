@@ -266,9 +266,9 @@ func TestErrors(t *testing.T) {
 	for src, want := range map[string]string{
 		`{"a":1}{"b":2}`: "extra data after the JSON value at byte 7",
 		"\ufeff{}":       `unexpected byte 0xef at byte 0`,
-		`{"a":"b`:       "unterminated string at byte 5",
-		"":              "no JSON value at byte 0",
-		`{"a":1,}`:      "expected a string key at byte 7",
+		`{"a":"b`:        "unterminated string at byte 5",
+		"":               "no JSON value at byte 0",
+		`{"a":1,}`:       "expected a string key at byte 7",
 	} {
 		var tp Tape
 		err := tp.Parse([]byte(src))
