@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 // Kind is the shape of an input.
@@ -35,6 +34,7 @@ func (k Kind) String() string {
 type Warning struct {
 	Line int // 1-based; 0 when not tied to a line
 	Msg  string
+	Code WarnCode
 }
 
 func (w Warning) String() string {
@@ -48,7 +48,8 @@ func (w Warning) String() string {
 // a context.
 var ErrNotSession = errors.New("not a pi session or context")
 
-// ErrEmpty is returned when the input holds no parseable line.
+// ErrEmpty is kept for callers that name it; Read and Find no longer
+// return it (an input with no line is an empty context).
 var ErrEmpty = errors.New("empty input")
 
 // Header is the session header (line 1 of a session file).
@@ -169,39 +170,45 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // Read decodes a session file or a context from r (streamed; no line-length
 // limit) and builds the context pi would send for the leaf. src must give
 // random access to the same bytes r yields (the render pass copies untouched
-// messages from it). Lines pi would skip are skipped with a warning. Errors:
-// ErrEmpty when no line parses; ErrNotSession (wrapped, naming the line) when
-// the first parsed line is neither a session header nor a message; I/O errors
-// from r.
+// messages from it). Lines pi would skip are skipped with a warning. An
+// input with no non-blank line is an empty context. Errors: ErrNotSession
+// (wrapped, naming the line) when the first parsed line is neither a session
+// header nor a message, or no line parses; I/O errors from r.
 func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	hint := 0
 	if opts.SizeHint > 0 {
 		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
 	}
 	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[string]int, hint)}
-	lr := NewLineReader(r)
+	er := NewEntryReader(r, EntryOptions{OnWarning: b.addWarning})
+	b.er = er
 	for {
-		line, num, off, err := lr.Next()
+		rl, err := er.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		b.ctx.Lines = num
-		b.ctx.Bytes = off + int64(len(line)) + 1
-		if opts.OnProgress != nil && b.ctx.Bytes>>24 != off>>24 {
+		b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
+		if opts.OnProgress != nil && b.ctx.Bytes>>24 != rl.off>>24 {
 			opts.OnProgress(b.ctx.Bytes)
 		}
-		if err := b.add(line, num, off); err != nil {
-			return nil, err
+		if b.ctx.Kind == 0 {
+			b.ctx.Kind, b.ctx.Header = er.Kind(), er.Header()
+		}
+		if b.ctx.Kind == KindContext {
+			b.addContextLine(rl)
+		} else {
+			b.addEntry(rl)
 		}
 	}
-	if b.ctx.Kind == 0 {
-		if b.badBefore > 0 {
-			return nil, fmt.Errorf("%w: none of its %d non-blank lines is JSON (is it a JSONL file?)", ErrNotSession, b.badBefore)
-		}
-		return nil, ErrEmpty
+	b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
+	switch {
+	case b.ctx.Kind == 0 && er.Kind() == KindSession: // a header and no entry
+		b.ctx.Kind, b.ctx.Header = KindSession, er.Header()
+	case b.ctx.Kind == 0:
+		b.ctx.Kind = KindContext // no line at all: an empty context
 	}
 	if b.ctx.Kind == KindSession {
 		b.build()
@@ -210,23 +217,22 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
-	badBefore int     // unparseable lines before the first parsed one
-	doc       lineDoc // reused by the fast path
-	mdoc      msgDoc
-	ctx       *Context
-	opts      ReadOptions
-	entries   entryList
-	byID      map[string]int
-	parsed    int // parsed entries including the header (pi's array index)
-	tape      tape
+	ctx     *Context
+	opts    ReadOptions
+	er      *EntryReader
+	entries entryList
+	byID    map[string]int
 }
 
-func (b *builder) warn(line int, format string, a ...any) {
-	w := Warning{Line: line, Msg: fmt.Sprintf(format, a...)}
+func (b *builder) addWarning(w Warning) {
 	b.ctx.Warnings = append(b.ctx.Warnings, w)
 	if b.opts.OnWarning != nil {
 		b.opts.OnWarning(w)
 	}
+}
+
+func (b *builder) warn(line int, format string, a ...any) {
+	b.addWarning(Warning{Line: line, Code: WarnStructure, Msg: fmt.Sprintf(format, a...)})
 }
 
 func isBlank(line []byte) bool {
@@ -238,199 +244,80 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-func (b *builder) add(line []byte, num int, off int64) error {
-	if isBlank(line) {
-		b.warn(num, "blank line skipped")
-		return nil
+// lineLen checks that a line fits the index (lines are shorter than
+// jsonscan.MaxInput, checked by the decoder).
+func lineLen(line []byte) int32 { return int32(len(line)) }
+
+// addContextLine adds one message line of a context.
+func (b *builder) addContextLine(rl *rawLine) {
+	v := &rl.v
+	mv := v.message(0)
+	m := &Message{Role: v.mstr(&mv, mRole), Line: rl.num, src: srcWholeLine, off: rl.off, n: lineLen(rl.line),
+		ToolCallID: v.mstr(&mv, mToolCallID), ToolName: v.mstr(&mv, mToolName),
+		IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
+	if mv.f[mTimestamp] != 0 {
+		m.Timestamp = string(v.tp.Raw(mv.f[mTimestamp]))
 	}
-	if b.ctx.Kind == KindSession {
-		if fastMessageLine(line, &b.tape, &b.doc, &b.mdoc) {
-			if b.tape.ud {
-				checkSurrogates(line, num, b)
-			}
-			b.addEntry(&b.doc, line, num, off)
-			return nil
-		}
-	}
-	d, err := decodeLine(line)
-	if err != nil {
-		if b.ctx.Kind == 0 {
-			if bytes.IndexByte(line, 0) >= 0 {
-				return fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
-			}
-			b.badBefore++
-		}
-		b.warn(num, "%v", err)
-		return nil
-	}
-	checkSurrogates(line, num, b)
-	switch b.ctx.Kind {
-	case 0:
-		switch {
-		case d.Type == "session" && d.ID != nil:
-			b.ctx.Kind = KindSession
-			h := Header{ID: *d.ID, Version: 1, Line: num}
-			if d.Version != nil {
-				h.Version = int(*d.Version)
-			}
-			if d.Cwd != nil {
-				h.Cwd = *d.Cwd
-			}
-			b.ctx.Header = h
-			b.parsed = 1
-			return nil
-		case d.Role != nil && d.Type == "":
-			b.ctx.Kind = KindContext
-		default:
-			return fmt.Errorf("line %d: %w: expected a session header ({\"type\":\"session\",\"id\":…}) or a message ({\"role\":…}) as the first line", num, ErrNotSession)
-		}
-	case KindSession:
-		b.addEntry(d, line, num, off)
-		return nil
-	}
-	// KindContext
-	if d.Role == nil {
-		b.warn(num, "not a message (no \"role\"); skipped")
-		return nil
-	}
-	m := &Message{Role: strings.Clone(*d.Role), Line: num, src: srcWholeLine, off: off, n: int32(len(line)),
-		ToolCallID: strings.Clone(d.ToolCallID), ToolName: strings.Clone(d.ToolName), IsError: d.IsError,
-		Timestamp: string(d.Timestamp)}
-	fillContent(m, d.Content)
+	b.fill(m, v, mv.f[mContent])
 	b.ctx.Messages = append(b.ctx.Messages, m)
-	return nil
 }
 
-// checkSurrogates warns about lone UTF-16 surrogate escapes (`\ud83d` without
-// its pair), which JavaScript writes but strict JSON parsers reject.
-func checkSurrogates(line []byte, num int, b *builder) {
-	i := 0
-	for {
-		j := indexSurrogateEscape(line[i:])
-		if j < 0 {
-			return
-		}
-		i += j
-		if i+6 > len(line) {
-			return
-		}
-		if escapedBackslash(line, i) { // `\\ud83d` is a backslash, then text "ud83d"
-			i += 2
-			continue
-		}
-		h := line[i+3] | 0x20
-		if h >= '8' && h <= '9' || h == 'a' || h == 'b' { // high surrogate
-			if i+12 <= len(line) && line[i+6] == '\\' && line[i+7] == 'u' && (line[i+8]|0x20) == 'd' {
-				l := line[i+9] | 0x20
-				if l == 'c' || l == 'd' || l == 'e' || l == 'f' {
-					i += 12
-					continue
-				}
+// fill sets the size and tool-call fields of m from its content value.
+func (b *builder) fill(m *Message, v *lineView, content uint32) {
+	b.fillInfo(m, v, b.er.dec.analyze(content))
+}
+
+func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
+	if m.Role == RoleToolResult {
+		m.TextChars = ci.chars
+	}
+	m.Images, m.HasNotice = ci.images, ci.notice
+	if m.Role == RoleUser && ci.hasText {
+		m.Synthetic = ci.synthetic
+	}
+	if len(ci.calls) > 0 {
+		m.ToolCalls = make([]ToolCall, len(ci.calls))
+		for k, c := range ci.calls {
+			tc := ToolCall{ID: nodeString(v.tp, c.id), Name: nodeString(v.tp, c.name), from: m}
+			if c.path != 0 {
+				tc.Path, tc.HasPath = nodeString(v.tp, c.path), true
 			}
-			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
-			return
+			m.ToolCalls[k] = tc
 		}
-		if h == 'c' || h == 'd' || h == 'e' || h == 'f' {
-			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
-			return
-		}
-		i += 3
 	}
 }
 
-// escapedBackslash reports whether the backslash at line[i] is itself
-// escaped (preceded by an odd run of backslashes).
-func escapedBackslash(line []byte, i int) bool {
-	n := 0
-	for k := i - 1; k >= 0 && line[k] == '\\'; k-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-// indexSurrogateEscape returns the index of the first `\ud` or `\uD` in b
-// (a possible UTF-16 surrogate escape), or -1.
-func indexSurrogateEscape(b []byte) int {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(`\u`))
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if i+2 < len(b) && b[i+2]|0x20 == 'd' {
-			return i
-		}
-		i += 2
-	}
-}
-
-// intern returns the constant for common type and role names (no allocation).
-func intern(s string) string {
-	switch s {
-	case "message":
-		return "message"
-	case RoleUser:
-		return RoleUser
-	case RoleAssistant:
-		return RoleAssistant
-	case RoleToolResult:
-		return RoleToolResult
-	case "model_change":
-		return "model_change"
-	case "thinking_level_change":
-		return "thinking_level_change"
-	}
-	return strings.Clone(s)
-}
-
-func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
-	e := entry{typ: intern(d.Type), line: int32(num), off: off, n: int32(len(line))}
+func (b *builder) addEntry(rl *rawLine) {
+	v := &rl.v
+	e := entry{typ: rl.typ, id: rl.id, parentID: rl.par, line: int32(rl.num), off: rl.off, n: lineLen(rl.line)}
 	idx := b.entries.len()
-	if b.ctx.Header.Version < 2 {
-		// v1: ids in file order (deterministic stand-ins for pi's random ids).
-		e.id = v1ID(b.parsed)
-		if idx > 0 {
-			e.parentID = b.entries.at(idx - 1).id
-		}
-		if d.Type == "compaction" && d.FirstKeptEntryIndex != nil {
-			e.ext().fkIndex = int(*d.FirstKeptEntryIndex)
-		}
-	} else {
-		if d.ID != nil {
-			e.id = strings.Clone(*d.ID)
-		}
-		if d.ParentID != nil {
-			e.parentID = strings.Clone(*d.ParentID)
+	if b.er.v1 && e.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
+		f, _ := v.tp.Number(v.f[fFirstKeptEntryIndex])
+		if f >= 0 && f < 1<<31 && f == float64(int(f)) {
+			e.ext().fkIndex = int(f)
 		}
 	}
-	b.parsed++
 	switch e.typ {
 	case "message":
-		if d.Message == nil {
-			b.warn(num, "message entry without a \"message\" object")
+		if v.kind(fMessage) != jsonscan.Object {
+			b.warn(rl.num, "message entry without a \"message\" object")
 			break
 		}
-		md := d.Message
-		content := md.Content
-		vs, ve := d.msgS, d.msgE
-		if ve == 0 {
-			vs, ve, _ = valueRange(line, "message")
+		obj := v.f[fMessage]
+		mv := v.message(obj)
+		nd := &v.tp.Nodes[obj]
+		m := &Message{vs: int32(nd.Start), ve: int32(nd.End), Role: v.mstr(&mv, mRole), EntryID: e.id, Line: rl.num,
+			src: srcEntryMessage, off: rl.off, n: lineLen(rl.line),
+			ToolCallID: v.mstr(&mv, mToolCallID), ToolName: v.mstr(&mv, mToolName),
+			IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
+		if m.Role == RoleToolResult && mv.f[mTimestamp] != 0 {
+			m.Timestamp = string(v.tp.Raw(mv.f[mTimestamp])) // only results need it (notices for context input)
 		}
-		if md.Content == nil {
-			if cs, ce, ok := valueRange(line[vs:ve], "content"); ok {
-				content = line[vs+cs : vs+ce]
-			}
-		}
-		m := &Message{vs: int32(vs), ve: int32(ve), Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: int32(len(line)),
-			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError}
-		if m.Role == RoleToolResult {
-			m.Timestamp = string(md.Timestamp) // only results need it (notices for context input)
-		}
-		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
+		if m.Role == "hookMessage" && b.er.v2 {
 			m.Role, m.roleFix = RoleCustom, true
 		}
-		fillContentT(m, content, d.tape)
-		if isNullOrAbsent(content) {
+		b.fill(m, v, mv.f[mContent])
+		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role {
 			case RoleSystem:
 				m.setContent([]byte(`""`))
@@ -441,30 +328,27 @@ func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
 		e.sysRole = m.Role == RoleSystem
 		e.msg = m
 	case "compaction":
-		if d.FirstKeptEntryID != nil {
-			e.ext().firstKept = strings.Clone(*d.FirstKeptEntryID)
+		if s, ok := v.str(fFirstKeptEntryID); ok {
+			e.ext().firstKept = s
 		}
-		e.ext().hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
+		e.ext().hasSysMsg = v.has(fSystemMessage) && v.tp.Truthy(v.f[fSystemMessage])
 	case "branch_summary":
-		e.ext().summaryOK = truthy(d.Summary)
+		e.ext().summaryOK = v.has(fSummary) && v.tp.Truthy(v.f[fSummary])
 	case "custom", "custom_message":
-		if d.CustomType != nil {
-			e.ext().ctype = strings.Clone(*d.CustomType)
+		if s, ok := v.str(fCustomType); ok {
+			e.ext().ctype = s
 		}
 	case "context_edit":
-		if d.TargetID != nil {
-			e.ext().targetID = strings.Clone(*d.TargetID)
+		if s, ok := v.str(fTargetID); ok {
+			e.ext().targetID = s
 		}
-		r := d.Replacement
-		if len(r) == 0 || string(r) == "null" {
+		switch r := v.f[fReplacement]; {
+		case r == 0 || v.tp.Nodes[r].Kind == jsonscan.Null:
 			e.ext().replNull = true
-		} else {
-			var rd struct {
-				Content json.RawMessage `json:"content"`
-			}
-			if json.Unmarshal(r, &rd) == nil {
-				e.ext().replRaw = append([]byte(nil), rd.Content...)
-				e.ext().replStr = len(rd.Content) > 0 && rd.Content[0] == '"'
+		case v.tp.Nodes[r].Kind == jsonscan.Object:
+			if c, ok := v.tp.Get(r, "content"); ok {
+				e.ext().replRaw = bytes.Clone(v.tp.Raw(c))
+				e.ext().replStr = v.tp.Nodes[c].Kind == jsonscan.String
 			}
 		}
 	}
@@ -630,10 +514,8 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 			c := *m
 			content := edx.replRaw // nil: replacement.content undefined, key dropped
 			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && edx.replStr {
-				var s string
-				_ = json.Unmarshal(edx.replRaw, &s)
 				buf := []byte(`[{"type":"text","text":`)
-				buf = AppendJSString(buf, s)
+				buf = AppendJSString(buf, string(jsonscan.AppendUnquote(nil, edx.replRaw)))
 				content = append(buf, "}]"...)
 			}
 			if content == nil {
@@ -641,14 +523,27 @@ func applyEdit(msgs []*Message, ed *entry) []*Message {
 			}
 			c.setContent(content)
 			c.ToolCalls = nil
-			c.TextChars, c.Images = 0, 0
-			fillContent(&c, content)
+			c.TextChars, c.Images, c.HasNotice, c.Synthetic = 0, 0, false, false
+			fillRaw(&c, content)
 			out = append(out, &c)
 		default:
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// fillRaw sets the size and tool-call fields of m from a raw content value
+// (valid JSON, or empty).
+func fillRaw(m *Message, content []byte) {
+	if len(content) == 0 {
+		return
+	}
+	b := builder{er: &EntryReader{}}
+	if b.er.dec.tp.Parse(content) != nil {
+		return
+	}
+	b.fillInfo(m, &lineView{tp: &b.er.dec.tp}, b.er.dec.analyzeNode(0))
 }
 
 // v1ID is the deterministic id given to the entry at index i of pi's parsed

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 // Raw returns the input line a message comes from (without the newline),
@@ -42,19 +42,23 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 			obj = line[m.vs:m.ve]
 			break
 		}
-		s, e, ok := valueRange(line, "message")
+		s, e, ok := jsonscan.ValueRange(line, "message")
 		if !ok {
 			return dst, fmt.Errorf("line %d: message value not found", m.Line)
 		}
 		obj = line[s:e]
 	case srcSystemMessage:
-		s, e, ok := valueRange(line, "systemMessage")
+		s, e, ok := jsonscan.ValueRange(line, "systemMessage")
 		if !ok {
 			return dst, fmt.Errorf("line %d: systemMessage value not found", m.Line)
 		}
 		obj = line[s:e]
 	case srcSynth:
-		return appendSynth(dst, m, line), nil
+		out, ok := appendSynth(dst, m, line)
+		if !ok {
+			return dst, fmt.Errorf("line %d: no longer valid JSON (did the file change?)", m.Line)
+		}
+		return out, nil
 	}
 	if !m.roleFix && m.patch == nil {
 		return append(dst, obj...), nil
@@ -64,33 +68,6 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 		role = RoleCustom
 	}
 	return appendPatched(dst, obj, role, m.contentPatch()), nil
-}
-
-// ContentOf returns the raw JSON "content" value of message m as it will be
-// rendered (after edits), or nil when absent.
-func (c *Context) ContentOf(m *Message) ([]byte, error) {
-	if m.patch != nil {
-		return *m.patch, nil
-	}
-	b, err := c.AppendMessage(nil, m)
-	if err != nil {
-		return nil, err
-	}
-	s, e, ok := valueRange(b, "content")
-	if !ok {
-		return nil, nil
-	}
-	return b[s:e], nil
-}
-
-// ReplaceContent appends message m's JSON with its "content" value replaced
-// by content (raw JSON), every other byte kept.
-func (c *Context) ReplaceContent(dst []byte, m *Message, content []byte) ([]byte, error) {
-	b, err := c.AppendMessage(nil, m)
-	if err != nil {
-		return dst, err
-	}
-	return appendPatched(dst, b, "", content), nil
 }
 
 // appendPatched writes obj with the role value and/or the content value
@@ -103,12 +80,12 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 	}
 	var sp []splice
 	if role != "" {
-		if s, e, ok := valueRange(obj, "role"); ok {
+		if s, e, ok := jsonscan.ValueRange(obj, "role"); ok {
 			sp = append(sp, splice{s, e, AppendJSString(nil, role)})
 		}
 	}
 	if content != nil {
-		if s, e, ok := valueRange(obj, "content"); ok {
+		if s, e, ok := jsonscan.ValueRange(obj, "content"); ok {
 			if len(content) == 0 {
 				// drop `,"content":…` (or `"content":…,`)
 				ks := bytes.LastIndex(obj[:s], []byte(`"content"`))
@@ -127,7 +104,7 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 				sp = append(sp, splice{s, e, content})
 			}
 		} else if len(content) > 0 {
-			end := objectEnd(obj)
+			end := bytes.LastIndexByte(obj, '}')
 			v := []byte(`"content":`)
 			if bytes.TrimSpace(obj[1:end]) != nil && len(bytes.TrimSpace(obj[1:end])) > 0 {
 				v = append([]byte{','}, v...)
@@ -147,24 +124,21 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 	return append(dst, obj[last:]...)
 }
 
-type synthDoc struct {
-	Type         string          `json:"type"`
-	Timestamp    json.RawMessage `json:"timestamp"`
-	CustomType   json.RawMessage `json:"customType"`
-	Content      json.RawMessage `json:"content"`
-	Display      json.RawMessage `json:"display"`
-	Details      json.RawMessage `json:"details"`
-	Summary      json.RawMessage `json:"summary"`
-	FromID       json.RawMessage `json:"fromId"`
-	TokensBefore json.RawMessage `json:"tokensBefore"`
-}
-
 // appendSynth builds the runtime message pi creates for a custom_message,
-// branch_summary or compaction entry. Absent (undefined) fields are omitted,
-// as JSON.stringify does.
-func appendSynth(dst []byte, m *Message, line []byte) []byte {
-	var d synthDoc
-	_ = unmarshalExact(line, &d)
+// branch_summary or compaction entry. Field values are copied byte for byte
+// from the line; absent (undefined) fields are omitted, as JSON.stringify
+// does. ok is false when the line no longer parses (it changed on disk).
+func appendSynth(dst []byte, m *Message, line []byte) ([]byte, bool) {
+	var tp jsonscan.Tape
+	if tp.Parse(line) != nil || tp.Nodes[0].Kind != jsonscan.Object {
+		return dst, false
+	}
+	get := func(k string) []byte {
+		if v, ok := tp.Get(0, k); ok {
+			return tp.Raw(v)
+		}
+		return nil
+	}
 	dst = append(dst, `{"role":`...)
 	dst = AppendJSString(dst, m.Role)
 	field := func(k string, v []byte) {
@@ -178,26 +152,28 @@ func appendSynth(dst []byte, m *Message, line []byte) []byte {
 	}
 	switch m.Role {
 	case RoleCustom:
-		field("customType", d.CustomType)
-		if m.patch != nil {
+		field("customType", get("customType"))
+		c := get("content")
+		switch {
+		case m.patch != nil:
 			field("content", *m.patch)
-		} else if isNullOrAbsent(d.Content) {
+		case len(c) == 0 || string(c) == "null":
 			field("content", []byte("[]"))
-		} else {
-			field("content", d.Content)
+		default:
+			field("content", c)
 		}
-		field("display", d.Display)
-		field("details", d.Details)
+		field("display", get("display"))
+		field("details", get("details"))
 	case RoleBranchSummary:
-		field("summary", d.Summary)
-		field("fromId", d.FromID)
+		field("summary", get("summary"))
+		field("fromId", get("fromId"))
 	case RoleCompactionSummary:
-		field("summary", d.Summary)
-		field("tokensBefore", d.TokensBefore)
+		field("summary", get("summary"))
+		field("tokensBefore", get("tokensBefore"))
 	}
 	dst = append(dst, `,"timestamp":`...)
-	dst = append(dst, jsDateMillis(d.Timestamp)...)
-	return append(dst, '}')
+	dst = append(dst, jsDateMillis(get("timestamp"))...)
+	return append(dst, '}'), true
 }
 
 // jsDateMillis is `new Date(ts).getTime()` written by JSON.stringify: an ISO
@@ -208,10 +184,7 @@ func jsDateMillis(raw []byte) string {
 		return "null"
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "null"
-		}
+		s := string(jsonscan.AppendUnquote(nil, raw))
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
 			if t, err := time.Parse(layout, s); err == nil {
 				return strconv.FormatInt(t.UnixMilli(), 10)
