@@ -300,12 +300,3 @@ func splitSegs(p string) []string {
 	}
 	return segs
 }
-
-// HomeDir returns $HOME, or os.UserHomeDir when unset, or "".
-func HomeDir() string {
-	if h := os.Getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}

@@ -122,9 +122,8 @@ type Context struct {
 	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
 	Branch []BranchEntry
 
-	src     io.ReaderAt
-	scratch []byte
-	win     *windowReaderAt
+	src io.ReaderAt
+	win *windowReaderAt
 }
 
 // ReadOptions tune Read.
@@ -356,19 +355,6 @@ func (b *builder) addEntry(rl *rawLine) {
 	if e.id != "" {
 		b.byID[e.id] = idx // last wins, as in pi's Map
 	}
-}
-
-func isNullOrAbsent(raw []byte) bool {
-	return len(raw) == 0 || string(raw) == "null"
-}
-
-// truthy reports JavaScript truthiness of a raw JSON value.
-func truthy(raw []byte) bool {
-	switch string(raw) {
-	case "", "null", "false", "0", `""`, "-0":
-		return false
-	}
-	return true
 }
 
 // build computes the leaf path and the context messages (pi's

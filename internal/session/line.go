@@ -178,14 +178,6 @@ func (v *lineView) strIs(f field, s string) bool {
 	return v.kind(f) == jsonscan.String && v.tp.KeyIs(v.f[f], s)
 }
 
-// raw returns the bytes of field f's value (nil when absent).
-func (v *lineView) raw(f field) []byte {
-	if v.f[f] == 0 {
-		return nil
-	}
-	return v.tp.Raw(v.f[f])
-}
-
 // typ returns the entry type ("" when absent or not a string), interned.
 func (v *lineView) typ() string {
 	if v.kind(fType) != jsonscan.String {
