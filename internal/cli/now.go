@@ -168,10 +168,12 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 // maxWarnings is how many line warnings are printed; the rest are counted.
 const maxWarnings = 20
 
-// memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins):
-// the index of a 200 MB session lives in ~40 MB, and without a limit the
-// collector lets the heap grow to twice the live size.
-const memoryLimit = 90 << 20
+// memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins),
+// sized from the input: the index of a session lives in about 0.2 bytes per
+// input byte, and without a limit the collector lets the heap grow to twice
+// the live size; a fixed limit below the live heap (1 GB inputs) would make
+// the collector run back to back.
+func memoryLimit(size int64) int64 { return max(90<<20, 64<<20+size*3/10) }
 
 // run fills o from the command line and runs it.
 func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
@@ -186,10 +188,6 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 
 func runNow(o *NowOptions) error {
 	s := o.IO
-	if s.Env("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(memoryLimit)
-		defer debug.SetMemoryLimit(old)
-	}
 	var opts prune.Options
 	enabled := !o.NoPrune
 	if enabled {
@@ -208,6 +206,10 @@ func runNow(o *NowOptions) error {
 	}
 	defer cleanup()
 	size := sizeOf(ra)
+	if s.Env("GOMEMLIMIT") == "" {
+		old := debug.SetMemoryLimit(memoryLimit(size))
+		defer debug.SetMemoryLimit(old)
+	}
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := 0
 	defer func() {
