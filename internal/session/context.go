@@ -216,11 +216,44 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
+	slab    []Message // messages are allocated in blocks
+	names   map[string]string
 	ctx     *Context
 	opts    ReadOptions
 	er      *EntryReader
 	entries entryList
 	byID    map[string]int
+}
+
+// newMessage returns a zero Message from the current block.
+func (b *builder) newMessage() *Message {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Message, 0, 256)
+	}
+	b.slab = b.slab[:len(b.slab)+1]
+	return &b.slab[len(b.slab)-1]
+}
+
+// name returns the string node n as a shared string (tool names repeat).
+func (b *builder) name(v *lineView, n uint32) string {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return ""
+	}
+	if k, ok := v.tp.Key(n); ok {
+		if s, ok := b.names[string(k)]; ok {
+			return s
+		}
+		if b.names == nil {
+			b.names = map[string]string{}
+		}
+		if len(b.names) < 4096 {
+			s := string(k)
+			b.names[s] = s
+			return s
+		}
+	}
+	s, _ := v.tp.String(n)
+	return s
 }
 
 func (b *builder) addWarning(w Warning) {
@@ -277,7 +310,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	if len(ci.calls) > 0 {
 		m.ToolCalls = make([]ToolCall, len(ci.calls))
 		for k, c := range ci.calls {
-			tc := ToolCall{ID: nodeString(v.tp, c.id), Name: nodeString(v.tp, c.name), from: m}
+			tc := ToolCall{ID: nodeString(v.tp, c.id), Name: b.name(v, c.name), from: m}
 			if c.path != 0 {
 				tc.Path, tc.HasPath = nodeString(v.tp, c.path), true
 			}
@@ -305,9 +338,10 @@ func (b *builder) addEntry(rl *rawLine) {
 		obj := v.f[fMessage]
 		mv := v.message(obj)
 		nd := &v.tp.Nodes[obj]
-		m := &Message{vs: int32(nd.Start), ve: int32(nd.End), Role: v.mstr(&mv, mRole), EntryID: e.id, Line: rl.num,
+		m := b.newMessage()
+		*m = Message{vs: int32(nd.Start), ve: int32(nd.End), Role: v.mstr(&mv, mRole), EntryID: e.id, Line: rl.num,
 			src: srcEntryMessage, off: rl.off, n: lineLen(rl.line),
-			ToolCallID: v.mstr(&mv, mToolCallID), ToolName: v.mstr(&mv, mToolName),
+			ToolCallID: v.mstr(&mv, mToolCallID), ToolName: b.name(v, mv.f[mToolName]),
 			IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
 		if m.Role == RoleToolResult && mv.f[mTimestamp] != 0 {
 			m.Timestamp = string(v.tp.Raw(mv.f[mTimestamp])) // only results need it (notices for context input)
@@ -442,6 +476,10 @@ func (b *builder) build() {
 		e := ents.at(ei)
 		if e.typ == "compaction" && k > 0 {
 			continue // an older compaction kept in range: no checkpoint, no summary
+		}
+		if e.typ == "message" && e.msg != nil && len(edits) == 0 {
+			b.ctx.Messages = append(b.ctx.Messages, e.msg) // the common case, without a slice per entry
+			continue
 		}
 		msgs := b.project(e)
 		if ed, ok := edits[e.id]; ok && e.id != "" {
