@@ -60,50 +60,6 @@ type Header struct {
 	Line    int
 }
 
-// entry is the index record of one session entry (everything pi keeps in its
-// entries array except the header).
-type entry struct {
-	typ      string
-	id       string
-	parentID string
-	off      int64
-	msg      *Message    // type message
-	x        *entryExtra // fields of rare entry types; nil for most entries
-	line     int32
-	n        int32
-	sysRole  bool // message entry with role "system"
-}
-
-// entryExtra holds what compaction, branch_summary and context_edit entries
-// add (kept out of entry so the per-line index stays small).
-type entryExtra struct {
-	firstKept string // compaction
-	fkIndex   int    // v1 compaction firstKeptEntryIndex, -1 when absent
-	hasSysMsg bool   // compaction with a systemMessage checkpoint
-	summaryOK bool   // branch_summary with a truthy summary
-	targetID  string // context_edit
-	replNull  bool   // context_edit replacement null
-	replRaw   []byte // context_edit replacement.content raw
-	replStr   bool   // replacement.content is a string
-	ctype     string // custom, custom_message: customType
-}
-
-// ext returns e's extra fields, allocating them on first write.
-func (e *entry) ext() *entryExtra {
-	if e.x == nil {
-		e.x = &entryExtra{fkIndex: -1}
-	}
-	return e.x
-}
-
-// extra returns a copy of e's extra fields (zero values, fkIndex -1, when none).
-func (e *entry) extra() entryExtra {
-	if e.x == nil {
-		return entryExtra{fkIndex: -1}
-	}
-	return *e.x
-}
-
 // Context is the list of messages pi would hold for the session's leaf
 // (mirrors pi 1.6's buildSessionContext), with enough information to render
 // each message's bytes from the input.
@@ -122,8 +78,9 @@ type Context struct {
 	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
 	Branch []BranchEntry
 
-	src io.ReaderAt
-	win *windowReaderAt
+	src   io.ReaderAt
+	win   *windowReaderAt
+	arena arena // the strings of Messages and ToolCalls
 }
 
 // ReadOptions tune Read.
@@ -178,7 +135,7 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	if opts.SizeHint > 0 {
 		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
 	}
-	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[string]int, hint)}
+	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[idKey]int32, hint), types: []string{""}}
 	er := NewEntryReader(r, EntryOptions{OnWarning: b.addWarning})
 	b.er = er
 	for {
@@ -216,14 +173,65 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 }
 
 type builder struct {
-	slab    []Message // messages are allocated in blocks
+	slab    []Message  // messages are allocated in blocks
+	calls   []ToolCall // and so are tool calls
 	names   map[string]string
 	ctx     *Context
 	opts    ReadOptions
 	er      *EntryReader
 	entries entryList
-	byID    map[string]int
+	extras  []entryExtra
+	byID    map[idKey]int32
+	ids     ids
+	types   []string // entry types by index (0: "")
 }
+
+// typeIndex returns the index of entry type t in b.types.
+func (b *builder) typeIndex(t string) uint8 {
+	for i, x := range b.types {
+		if x == t {
+			return uint8(i)
+		}
+	}
+	if len(b.types) == 255 {
+		return 254 // more than 254 distinct types: the rest share one (none is routed)
+	}
+	b.types = append(b.types, t)
+	return uint8(len(b.types) - 1)
+}
+
+// ext returns e's extra fields, allocating them on first write.
+func (b *builder) ext(e *entry) *entryExtra {
+	if e.x < 0 {
+		e.x = int32(len(b.extras))
+		b.extras = append(b.extras, entryExtra{fkIndex: -1})
+	}
+	return &b.extras[e.x]
+}
+
+// extra returns e's extra fields (zero values, fkIndex -1, when none).
+func (b *builder) extra(e *entry) entryExtra {
+	if e.x < 0 {
+		return entryExtra{fkIndex: -1}
+	}
+	return b.extras[e.x]
+}
+
+// keyOf returns the id key of the string node n (0 when n is 0 or not a
+// string).
+func (b *builder) keyOf(v *lineView, n uint32) idKey {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return 0
+	}
+	if k, ok := v.tp.Key(n); ok {
+		return b.ids.key(k, &b.ctx.arena)
+	}
+	s, _ := v.tp.String(n)
+	return b.ids.key([]byte(s), &b.ctx.arena)
+}
+
+// idString returns the id of key k as a string.
+func (b *builder) idString(k idKey) string { return b.ids.string(k, &b.ctx.arena) }
 
 // newMessage returns a zero Message from the current block.
 func (b *builder) newMessage() *Message {
@@ -232,6 +240,19 @@ func (b *builder) newMessage() *Message {
 	}
 	b.slab = b.slab[:len(b.slab)+1]
 	return &b.slab[len(b.slab)-1]
+}
+
+// str returns the string node n ("" for 0 or a non-string) as an arena
+// string.
+func (b *builder) str(v *lineView, n uint32) string {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return ""
+	}
+	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
+		return b.ctx.arena.str(k)
+	}
+	s, _ := v.tp.String(n)
+	return s
 }
 
 // name returns the string node n as a shared string (tool names repeat).
@@ -284,11 +305,12 @@ func lineLen(line []byte) int32 { return int32(len(line)) }
 func (b *builder) addContextLine(rl *rawLine) {
 	v := &rl.v
 	mv := v.message(0)
-	m := &Message{Role: v.mstr(&mv, mRole), Line: rl.num, src: srcWholeLine, off: rl.off, n: lineLen(rl.line),
-		ToolCallID: v.mstr(&mv, mToolCallID), ToolName: v.mstr(&mv, mToolName),
+	m := b.newMessage()
+	*m = Message{Role: b.name(v, mv.f[mRole]), Line: rl.num, src: srcWholeLine, off: rl.off, n: lineLen(rl.line),
+		ToolCallID: b.str(v, mv.f[mToolCallID]), ToolName: b.name(v, mv.f[mToolName]),
 		IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
 	if mv.f[mTimestamp] != 0 {
-		m.Timestamp = string(v.tp.Raw(mv.f[mTimestamp]))
+		m.Timestamp = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
 	}
 	b.fill(m, v, mv.f[mContent])
 	b.ctx.Messages = append(b.ctx.Messages, m)
@@ -307,29 +329,41 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	if m.Role == RoleUser && ci.hasText {
 		m.Synthetic = ci.synthetic
 	}
-	if len(ci.calls) > 0 {
-		m.ToolCalls = make([]ToolCall, len(ci.calls))
-		for k, c := range ci.calls {
-			tc := ToolCall{ID: nodeString(v.tp, c.id), Name: b.name(v, c.name), from: m}
-			if c.path != 0 {
-				tc.Path, tc.HasPath = nodeString(v.tp, c.path), true
-			}
-			m.ToolCalls[k] = tc
+	if n := len(ci.calls); n > 0 {
+		if len(b.calls)+n > cap(b.calls) {
+			b.calls = make([]ToolCall, 0, max(1024, n))
 		}
+		start := len(b.calls)
+		for _, c := range ci.calls {
+			tc := ToolCall{ID: b.str(v, c.id), Name: b.name(v, c.name), from: m}
+			if c.path != 0 {
+				tc.Path, tc.HasPath = b.str(v, c.path), true
+			}
+			b.calls = append(b.calls, tc)
+		}
+		m.ToolCalls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
 func (b *builder) addEntry(rl *rawLine) {
 	v := &rl.v
-	e := entry{typ: rl.typ, id: rl.id, parentID: rl.par, line: int32(rl.num), off: rl.off, n: lineLen(rl.line)}
+	e := entry{typ: b.typeIndex(rl.typ), line: uint32(rl.num), off: rl.off, n: uint32(lineLen(rl.line)), x: -1}
+	if rl.v1 >= 0 {
+		e.id = keyHex | idKey(rl.v1)
+		if rl.v1Par >= 0 {
+			e.par = keyHex | idKey(rl.v1Par)
+		}
+	} else {
+		e.id, e.par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
+	}
 	idx := b.entries.len()
-	if b.er.v1 && e.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
+	if rl.v1 >= 0 && rl.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
 		f, _ := v.tp.Number(v.f[fFirstKeptEntryIndex])
 		if f >= 0 && f < 1<<31 && f == float64(int(f)) {
-			e.ext().fkIndex = int(f)
+			b.ext(&e).fkIndex = int(f)
 		}
 	}
-	switch e.typ {
+	switch rl.typ {
 	case "message":
 		if v.kind(fMessage) != jsonscan.Object {
 			b.warn(rl.num, "message entry without a \"message\" object")
@@ -339,12 +373,12 @@ func (b *builder) addEntry(rl *rawLine) {
 		mv := v.message(obj)
 		nd := &v.tp.Nodes[obj]
 		m := b.newMessage()
-		*m = Message{vs: int32(nd.Start), ve: int32(nd.End), Role: v.mstr(&mv, mRole), EntryID: e.id, Line: rl.num,
+		*m = Message{vs: int32(nd.Start), ve: int32(nd.End), Role: b.name(v, mv.f[mRole]), EntryID: b.idString(e.id), Line: rl.num,
 			src: srcEntryMessage, off: rl.off, n: lineLen(rl.line),
-			ToolCallID: v.mstr(&mv, mToolCallID), ToolName: b.name(v, mv.f[mToolName]),
+			ToolCallID: b.str(v, mv.f[mToolCallID]), ToolName: b.name(v, mv.f[mToolName]),
 			IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
 		if m.Role == RoleToolResult && mv.f[mTimestamp] != 0 {
-			m.Timestamp = string(v.tp.Raw(mv.f[mTimestamp])) // only results need it (notices for context input)
+			m.Timestamp = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp])) // only results need it (notices for context input)
 		}
 		if m.Role == "hookMessage" && b.er.v2 {
 			m.Role, m.roleFix = RoleCustom, true
@@ -361,33 +395,36 @@ func (b *builder) addEntry(rl *rawLine) {
 		e.sysRole = m.Role == RoleSystem
 		e.msg = m
 	case "compaction":
-		if s, ok := v.str(fFirstKeptEntryID); ok {
-			e.ext().firstKept = s
+		if v.kind(fFirstKeptEntryID) == jsonscan.String {
+			s, _ := v.str(fFirstKeptEntryID)
+			b.ext(&e).firstKept = b.ids.key([]byte(s), &b.ctx.arena)
 		}
-		e.ext().hasSysMsg = v.has(fSystemMessage) && v.tp.Truthy(v.f[fSystemMessage])
+		b.ext(&e).hasSysMsg = v.has(fSystemMessage) && v.tp.Truthy(v.f[fSystemMessage])
 	case "branch_summary":
-		e.ext().summaryOK = v.has(fSummary) && v.tp.Truthy(v.f[fSummary])
+		b.ext(&e).summaryOK = v.has(fSummary) && v.tp.Truthy(v.f[fSummary])
 	case "custom", "custom_message":
 		if s, ok := v.str(fCustomType); ok {
-			e.ext().ctype = s
+			b.ext(&e).ctype = s
 		}
 	case "context_edit":
-		if s, ok := v.str(fTargetID); ok {
-			e.ext().targetID = s
+		x := b.ext(&e)
+		if v.kind(fTargetID) == jsonscan.String {
+			s, _ := v.str(fTargetID)
+			x.targetID = b.ids.key([]byte(s), &b.ctx.arena)
 		}
 		switch r := v.f[fReplacement]; {
 		case r == 0 || v.tp.Nodes[r].Kind == jsonscan.Null:
-			e.ext().replNull = true
+			x.replNull = true
 		case v.tp.Nodes[r].Kind == jsonscan.Object:
 			if c, ok := v.tp.Get(r, "content"); ok {
-				e.ext().replRaw = bytes.Clone(v.tp.Raw(c))
-				e.ext().replStr = v.tp.Nodes[c].Kind == jsonscan.String
+				x.replRaw = bytes.Clone(v.tp.Raw(c))
+				x.replStr = v.tp.Nodes[c].Kind == jsonscan.String
 			}
 		}
 	}
 	b.entries.add(e)
-	if e.id != "" {
-		b.byID[e.id] = idx // last wins, as in pi's Map
+	if e.id != 0 {
+		b.byID[e.id] = int32(idx) // last wins, as in pi's Map
 	}
 }
 
@@ -398,35 +435,37 @@ func (b *builder) build() {
 	if ents.len() == 0 {
 		return
 	}
+	typ := func(e *entry) string { return b.types[e.typ] }
 	// v1 compactions: firstKeptEntryIndex indexes pi's parsed-entries array,
 	// where the header is index 0.
-	for i := 0; i < ents.len(); i++ {
-		if e := ents.at(i); e.x != nil && e.x.fkIndex >= 1 && e.x.fkIndex-1 < ents.len() {
-			e.x.firstKept = ents.at(e.x.fkIndex - 1).id
+	for i := range b.extras {
+		if x := &b.extras[i]; x.fkIndex >= 1 && x.fkIndex-1 < ents.len() {
+			x.firstKept = ents.at(x.fkIndex - 1).id
 		}
 	}
 	leaf := ents.len() - 1
-	b.ctx.LeafID = ents.at(leaf).id
-	var path []int
+	b.ctx.LeafID = b.idString(ents.at(leaf).id)
+	var path []int32
 	seen := make([]bool, ents.len())
-	for cur := leaf; ; {
+	for cur := int32(leaf); ; {
+		e := ents.at(int(cur))
 		if seen[cur] {
-			b.warn(int(ents.at(cur).line), "parent cycle at entry %q; path cut here", ents.at(cur).id)
+			b.warn(int(e.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
 			break
 		}
 		seen[cur] = true
 		path = append(path, cur)
-		p := ents.at(cur).parentID
-		if p == "" {
+		if e.par == 0 {
 			break
 		}
-		next, ok := b.byID[p]
+		next, ok := b.byID[e.par]
 		if !ok {
-			b.warn(int(ents.at(cur).line), "entry %q has unknown parent %q; path starts here", ents.at(cur).id, p)
+			b.warn(int(e.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
 			break
 		}
 		cur = next
 	}
+	seen = nil
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
@@ -434,18 +473,20 @@ func (b *builder) build() {
 	// buildContextEntries: the last compaction on the path.
 	comp := -1
 	for pi, ei := range path {
-		if ents.at(ei).typ == "compaction" {
+		if typ(ents.at(int(ei))) == "compaction" {
 			comp = pi
 		}
 	}
 	ctxEntries := path
 	if comp >= 0 {
-		c := ents.at(path[comp])
-		ctxEntries = []int{path[comp]}
+		c := ents.at(int(path[comp]))
+		firstKept := b.extra(c).firstKept
+		ctxEntries = make([]int32, 0, len(path)-comp)
+		ctxEntries = append(ctxEntries, path[comp])
 		found := false
 		for i := 0; i < comp; i++ {
-			e := ents.at(path[i])
-			if e.id != "" && e.id == c.extra().firstKept {
+			e := ents.at(int(path[i]))
+			if e.id != 0 && e.id == firstKept {
 				found = true
 			}
 			if found && !e.sysRole {
@@ -455,45 +496,47 @@ func (b *builder) build() {
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
 	}
 	if b.opts.Branch {
-		in := make(map[int]bool, len(ctxEntries))
+		in := make([]bool, ents.len())
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
 		b.ctx.Branch = make([]BranchEntry, 0, len(path))
 		for _, ei := range path {
-			e := ents.at(ei)
-			b.ctx.Branch = append(b.ctx.Branch, BranchEntry{Type: e.typ, CustomType: e.extra().ctype, ID: e.id, ParentID: e.parentID,
-				Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: e.n})
+			e := ents.at(int(ei))
+			b.ctx.Branch = append(b.ctx.Branch, BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idString(e.id),
+				ParentID: b.idString(e.par), Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: int32(e.n)})
 		}
 	}
-	edits := map[string]int{}
+	edits := map[idKey]int32{}
 	for _, ei := range ctxEntries {
-		if ents.at(ei).typ == "context_edit" {
-			edits[ents.at(ei).extra().targetID] = ei
+		if e := ents.at(int(ei)); typ(e) == "context_edit" {
+			edits[b.extra(e).targetID] = ei
 		}
 	}
+	b.ctx.Messages = make([]*Message, 0, len(ctxEntries)+1)
 	for k, ei := range ctxEntries {
-		e := ents.at(ei)
-		if e.typ == "compaction" && k > 0 {
+		e := ents.at(int(ei))
+		t := typ(e)
+		if t == "compaction" && k > 0 {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
-		if e.typ == "message" && e.msg != nil && len(edits) == 0 {
+		if t == "message" && e.msg != nil && len(edits) == 0 {
 			b.ctx.Messages = append(b.ctx.Messages, e.msg) // the common case, without a slice per entry
 			continue
 		}
 		msgs := b.project(e)
-		if ed, ok := edits[e.id]; ok && e.id != "" {
-			msgs = applyEdit(msgs, ents.at(ed))
+		if ed, ok := edits[e.id]; ok && e.id != 0 {
+			msgs = applyEdit(msgs, b.extra(ents.at(int(ed))))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
 	}
 	if len(b.ctx.Messages) == 0 {
 		l := ents.at(leaf)
 		why := ""
-		if l.id == "" {
+		if l.id == 0 {
 			why = " and no id"
 		}
-		b.warn(int(l.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", l.typ, why)
+		b.warn(int(l.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
 	b.byID = nil
@@ -501,24 +544,26 @@ func (b *builder) build() {
 
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
-	switch e.typ {
+	synth := func(role string, src source) *Message {
+		return &Message{Role: role, EntryID: b.idString(e.id), Line: int(e.line), src: src, off: e.off, n: int32(e.n)}
+	}
+	switch b.types[e.typ] {
 	case "message":
 		if e.msg == nil {
 			return nil
 		}
 		return []*Message{e.msg}
 	case "custom_message":
-		return []*Message{{Role: RoleCustom, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{synth(RoleCustom, srcSynth)}
 	case "branch_summary":
-		if !e.extra().summaryOK {
+		if !b.extra(e).summaryOK {
 			return nil
 		}
-		return []*Message{{Role: RoleBranchSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{synth(RoleBranchSummary, srcSynth)}
 	case "compaction":
-		sum := &Message{Role: RoleCompactionSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}
-		if e.extra().hasSysMsg {
-			sys := &Message{Role: RoleSystem, EntryID: e.id, Line: int(e.line), src: srcSystemMessage, off: e.off, n: e.n}
-			return []*Message{sys, sum}
+		sum := synth(RoleCompactionSummary, srcSynth)
+		if b.extra(e).hasSysMsg {
+			return []*Message{synth(RoleSystem, srcSystemMessage), sum}
 		}
 		return []*Message{sum}
 	}
@@ -526,8 +571,7 @@ func (b *builder) project(e *entry) []*Message {
 }
 
 // applyEdit is pi 1.6's projectContextEntry with a context_edit.
-func applyEdit(msgs []*Message, ed *entry) []*Message {
-	edx := ed.extra()
+func applyEdit(msgs []*Message, edx entryExtra) []*Message {
 	if edx.replNull {
 		return nil
 	}
@@ -576,25 +620,3 @@ func v1ID(i int) string { return fmt.Sprintf("%08x", i) }
 
 // Source returns the random-access input the context was read from.
 func (c *Context) Source() io.ReaderAt { return c.src }
-
-// entryList stores the index in fixed-size chunks: appending never copies
-// what is stored (no doubling peaks on large sessions).
-type entryList struct {
-	chunks [][]entry
-	n      int
-}
-
-const entryChunk = 4096
-
-func (l *entryList) len() int { return l.n }
-
-func (l *entryList) at(i int) *entry { return &l.chunks[i/entryChunk][i%entryChunk] }
-
-func (l *entryList) add(e entry) {
-	if l.n%entryChunk == 0 {
-		l.chunks = append(l.chunks, make([]entry, 0, entryChunk))
-	}
-	c := &l.chunks[len(l.chunks)-1]
-	*c = append(*c, e)
-	l.n++
-}

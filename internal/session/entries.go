@@ -109,7 +109,7 @@ type EntryReader struct {
 	v1, v2    bool // the header asks for pi's v1→v2 and v2→v3 migrations
 	parsed    int  // parsed entries so far, header included (pi's array index)
 	badBefore int  // unparseable lines before the first parsed one
-	prevID    string
+	prevV1    int  // v1: pi index of the previous entry (-1: none)
 	types     map[string]bool // unknown types already warned about
 
 	e   Entry
@@ -147,9 +147,24 @@ type rawLine struct {
 	num  int
 	off  int64
 	v    lineView
-	id   string // entry id (v1: stand-in)
-	par  string // parent id
 	typ  string
+	// v1 files: the pi indexes of the entry and of its parent (the previous
+	// entry; -1 for none), from which the stand-in ids are made. -1 in v2+
+	// files, whose ids are the "id" and "parentId" strings.
+	v1, v1Par int
+}
+
+// ids returns the entry's id and parent id as strings.
+func (rl *rawLine) ids() (id, parent string) {
+	if rl.v1 >= 0 {
+		if rl.v1Par >= 0 {
+			parent = v1ID(rl.v1Par)
+		}
+		return v1ID(rl.v1), parent
+	}
+	id, _ = rl.v.str(fID)
+	parent, _ = rl.v.str(fParentID)
+	return id, parent
 }
 
 // Next returns the next entry. At the end of input it returns io.EOF; an
@@ -227,13 +242,10 @@ func (er *EntryReader) next() (*rawLine, error) {
 			er.warn(num, WarnNotObject, "JSON %s is not an entry object (pi keeps it as an entry without fields)", v.tp.Nodes[0].Kind)
 		}
 		rl.typ = v.typ()
+		rl.v1, rl.v1Par = -1, -1
 		if er.v1 {
-			rl.id = v1ID(er.parsed)
-			rl.par = er.prevID
-			er.prevID = rl.id
-		} else {
-			rl.id, _ = v.str(fID)
-			rl.par, _ = v.str(fParentID)
+			rl.v1, rl.v1Par = er.parsed, er.prevV1
+			er.prevV1 = er.parsed
 		}
 		er.parsed++
 		if rl.typ != "" {
@@ -276,6 +288,7 @@ func (er *EntryReader) startSession(v *lineView, num int) {
 	}
 	er.header = h
 	er.parsed = 1
+	er.prevV1 = -1
 }
 
 // checkText warns about text pi and strict providers read differently from
@@ -351,7 +364,10 @@ func loneEscape(raw []byte) []byte {
 // entry turns an accepted line into the public Entry.
 func (er *EntryReader) entry(rl *rawLine) *Entry {
 	e := &er.e
-	*e = Entry{Line: rl.num, Offset: rl.off, Raw: rl.line, Type: rl.typ, ID: rl.id, ParentID: rl.par}
+	*e = Entry{Line: rl.num, Offset: rl.off, Raw: rl.line, Type: rl.typ}
+	if er.kind == KindSession {
+		e.ID, e.ParentID = rl.ids()
+	}
 	v := &rl.v
 	if er.kind == KindContext {
 		e.Type = ""
