@@ -45,7 +45,9 @@ type Message struct {
 
 	ToolCallID string // toolResult
 	ToolName   string // toolResult
-	IsError    bool   // toolResult
+	// Timestamp is the message's "timestamp" value as written (raw JSON), used
+	// to tell apart occurrences of a reused tool call id.
+	Timestamp string
 
 	// TextChars is the size of a tool result's text blocks (or string
 	// content) in Unicode code points — not bytes, not UTF-16 units. It is
@@ -55,22 +57,21 @@ type Message struct {
 	Images int
 	// ToolCalls are the assistant's toolCall blocks, in order.
 	ToolCalls []ToolCall
+
+	off    int64
+	patch  *[]byte // non-nil: raw JSON to write as "content" (context_edit, null content)
+	n      int32
+	vs, ve int32 // srcEntryMessage: range of the message value in the line (ve 0: unknown)
+
+	IsError bool // toolResult
 	// Synthetic marks a user message that is a machine notice, not a person
 	// typing: `Subagent <agent> (task <id>, …) finished.`.
 	Synthetic bool
 	// HasNotice reports that a text block already holds a pruner notice
 	// (starts with NoticePrefix): the message was pruned before.
 	HasNotice bool
-	// Timestamp is the message's "timestamp" value as written (raw JSON), used
-	// to tell apart occurrences of a reused tool call id.
-	Timestamp string
-
-	src     source
-	off     int64
-	n       int32
-	vs, ve  int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
-	roleFix bool    // v2 hookMessage: write role "custom"
-	patch   *[]byte // non-nil: raw JSON to write as "content" (context_edit, null content)
+	src       source
+	roleFix   bool // v2 hookMessage: write role "custom"
 }
 
 // NoticePrefix starts every text pruner writes in place of pruned content.
