@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -309,38 +310,25 @@ func SkipValue(b []byte, i int) int {
 	}
 }
 
-// skipString returns the index just past the JSON string at b[i]=='"'.
+// skipString returns the index just past the JSON string at b[i]=='"' (valid
+// JSON). It jumps from quote to quote with bytes.IndexByte (vectorised); a
+// quote preceded by an odd run of backslashes is escaped.
 func skipString(b []byte, i int) int {
 	i++
 	for i < len(b) {
-		j := indexQuoteOrBackslash(b[i:])
+		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
 			return len(b)
 		}
 		i += j
-		if b[i] == '"' {
+		k := i
+		for b[k-1] == '\\' {
+			k--
+		}
+		if (i-k)%2 == 0 {
 			return i + 1
 		}
-		i += 2 // an escape: skip the escaped byte
+		i++
 	}
 	return len(b)
-}
-
-func indexQuoteOrBackslash(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
-		q := w ^ (0x22 * lo8)
-		s := w ^ (0x5c * lo8)
-		if (q-lo8)&^q&hi8|(s-lo8)&^s&hi8 != 0 {
-			break
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] == '"' || b[i] == '\\' {
-			return i
-		}
-	}
-	return -1
 }

@@ -331,6 +331,19 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 		high     uint64
 	)
 	for {
+		if haveAVX2 && len(b)-i >= 32 {
+			n, c, e, h := strScanAVX2(b[i:])
+			i += n
+			cont += c
+			escBytes += 2 * e
+			escChars += e
+			if e > 0 {
+				flags |= Escaped
+			}
+			if h {
+				high |= 0x80
+			}
+		}
 		for i+8 <= len(b) {
 			w := binary.LittleEndian.Uint64(b[i:])
 			q := w ^ (0x22 * lo8)
