@@ -106,10 +106,10 @@ type EntryReader struct {
 
 	kind      Kind
 	header    Header
-	v1, v2    bool // the header asks for pi's v1→v2 and v2→v3 migrations
-	parsed    int  // parsed entries so far, header included (pi's array index)
-	badBefore int  // unparseable lines before the first parsed one
-	prevV1    int  // v1: pi index of the previous entry (-1: none)
+	v1, v2    bool            // the header asks for pi's v1→v2 and v2→v3 migrations
+	parsed    int             // parsed entries so far, header included (pi's array index)
+	badBefore int             // unparseable lines before the first parsed one
+	prevV1    int             // v1: pi index of the previous entry (-1: none)
 	types     map[string]bool // unknown types already warned about
 
 	e   Entry
