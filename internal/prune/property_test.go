@@ -113,8 +113,8 @@ func TestProperties(t *testing.T) {
 					if opts.Protect.Protected(c.Name, c.Path, c.HasPath) {
 						t.Fatalf("message %d: protected call %s (%s) was pruned", i, c.Name, c.Path)
 					}
-					if m.TextChars <= opts.MaxChars && m.Images == 0 {
-						t.Fatalf("message %d: %d chars (≤ %d) but pruned", i, m.TextChars, opts.MaxChars)
+					if m.TextChars() <= opts.MaxChars && m.Images() == 0 {
+						t.Fatalf("message %d: %d chars (≤ %d) but pruned", i, m.TextChars(), opts.MaxChars)
 					}
 					if len(b.Content) == 0 || !strings.HasPrefix(b.Content[0].Text, session.NoticePrefix) && !hasNotice(b) {
 						t.Fatalf("message %d: changed without a notice", i)

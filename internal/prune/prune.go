@@ -80,7 +80,7 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	p := &Plan{Decisions: make([]Decision, len(msgs)), Opts: opts}
 	var starts []int
 	for i, m := range msgs {
-		if m.Role == session.RoleUser && !m.Synthetic {
+		if m.Role() == session.RoleUser && !m.Synthetic() {
 			starts = append(starts, i)
 		}
 	}
@@ -93,10 +93,11 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	}
 	calls := map[string]*session.ToolCall{} // latest call per id, in context order
 	for i, m := range msgs {
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleAssistant:
-			for k := range m.ToolCalls {
-				calls[m.ToolCalls[k].ID] = &m.ToolCalls[k]
+			tcs := m.ToolCalls()
+			for k := range tcs {
+				calls[tcs[k].ID] = &tcs[k]
 			}
 			continue
 		case session.RoleToolResult:
@@ -104,23 +105,23 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 			continue
 		}
 		p.ToolResults++
-		call, ok := calls[m.ToolCallID]
+		call, ok := calls[m.ToolCallID()]
 		if !ok {
-			call = &session.ToolCall{ID: m.ToolCallID, Name: m.ToolName}
+			call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
 		}
 		p.Decisions[i].Call = call
 		switch {
 		case i >= p.Cutoff:
 			p.Recent++
-		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && opts.Protect.ToolProtected(m.ToolName)):
+		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && opts.Protect.ToolProtected(m.ToolName())):
 			p.Protected++
-		case m.HasNotice:
+		case m.HasNotice():
 			p.Already++
-		case m.TextChars > opts.MaxChars && m.IsError:
+		case m.TextChars() > opts.MaxChars && m.IsError():
 			p.Decisions[i].Kind = Excerpt
-		case m.TextChars > opts.MaxChars:
+		case m.TextChars() > opts.MaxChars:
 			p.Decisions[i].Kind = Masked
-		case m.Images > 0:
+		case m.Images() > 0:
 			p.Decisions[i].Kind = ImagesMasked
 		default:
 			p.Small++

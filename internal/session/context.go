@@ -78,9 +78,32 @@ type Context struct {
 	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
 	Branch []BranchEntry
 
-	src   io.ReaderAt
-	win   *windowReaderAt
-	arena arena // the strings of Messages and ToolCalls
+	src     io.ReaderAt
+	win     *windowReaderAt
+	arena   arena // the strings of Messages and ToolCalls
+	ids     ids   // entry ids that are not 8 hex digits
+	roles   []string
+	infos   chunked[msgInfo]
+	patches [][]byte
+}
+
+// roleIndex returns the index of role r in c.roles, adding it.
+func (c *Context) roleIndex(r string) uint8 {
+	for i, x := range c.roles {
+		if x == r {
+			return uint8(i)
+		}
+	}
+	if len(c.roles) == 255 {
+		return 0 // more than 254 distinct roles: the rest read as "" (none is routed)
+	}
+	c.roles = append(c.roles, r)
+	return uint8(len(c.roles) - 1)
+}
+
+// newContext returns an empty context reading from src.
+func newContext(src io.ReaderAt) *Context {
+	return &Context{src: src, roles: append([]string(nil), knownRoles[:]...)}
 }
 
 // ReadOptions tune Read.
@@ -120,7 +143,7 @@ type BranchEntry struct {
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	return c.Raw(&Message{Line: be.Line, off: be.off, n: be.n})
+	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
@@ -135,7 +158,7 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	if opts.SizeHint > 0 {
 		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
 	}
-	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[idKey]int32, hint), types: []string{""}}
+	b := &builder{ctx: newContext(src), opts: opts, byID: make(map[idKey]int32, hint), types: []string{""}}
 	er := NewEntryReader(r, EntryOptions{OnWarning: b.addWarning})
 	b.er = er
 	for {
@@ -182,7 +205,6 @@ type builder struct {
 	entries entryList
 	extras  []entryExtra
 	byID    map[idKey]int32
-	ids     ids
 	types   []string // entry types by index (0: "")
 }
 
@@ -224,14 +246,14 @@ func (b *builder) keyOf(v *lineView, n uint32) idKey {
 		return 0
 	}
 	if k, ok := v.tp.Key(n); ok {
-		return b.ids.key(k, &b.ctx.arena)
+		return b.ctx.ids.key(k, &b.ctx.arena)
 	}
 	s, _ := v.tp.String(n)
-	return b.ids.key([]byte(s), &b.ctx.arena)
+	return b.ctx.ids.key([]byte(s), &b.ctx.arena)
 }
 
 // idString returns the id of key k as a string.
-func (b *builder) idString(k idKey) string { return b.ids.string(k, &b.ctx.arena) }
+func (b *builder) idString(k idKey) string { return b.ctx.ids.string(k) }
 
 // newMessage returns a zero Message from the current block.
 func (b *builder) newMessage() *Message {
@@ -239,7 +261,32 @@ func (b *builder) newMessage() *Message {
 		b.slab = make([]Message, 0, 256)
 	}
 	b.slab = b.slab[:len(b.slab)+1]
-	return &b.slab[len(b.slab)-1]
+	m := &b.slab[len(b.slab)-1]
+	m.c = b.ctx
+	return m
+}
+
+// info returns m's optional fields, allocating them on first use.
+func (b *builder) info(m *Message) *msgInfo {
+	if m.info == 0 {
+		b.ctx.infos.add()
+		m.info = uint32(b.ctx.infos.len())
+	}
+	return b.ctx.infos.at(int(m.info - 1))
+}
+
+// setStrings sets a message's tool result fields (when present).
+func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
+	id, name := b.str(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
+	ts := ""
+	if withTimestamp && mv.f[mTimestamp] != 0 {
+		ts = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
+	}
+	if id != "" || name != "" || ts != "" {
+		in := b.info(m)
+		in.toolCallID, in.toolName, in.timestamp = id, name, ts
+	}
+	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
 
 // str returns the string node n ("" for 0 or a non-string) as an arena
@@ -306,12 +353,8 @@ func (b *builder) addContextLine(rl *rawLine) {
 	v := &rl.v
 	mv := v.message(0)
 	m := b.newMessage()
-	*m = Message{Role: b.name(v, mv.f[mRole]), Line: rl.num, src: srcWholeLine, off: rl.off, n: lineLen(rl.line),
-		ToolCallID: b.str(v, mv.f[mToolCallID]), ToolName: b.name(v, mv.f[mToolName]),
-		IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
-	if mv.f[mTimestamp] != 0 {
-		m.Timestamp = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
-	}
+	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
+	b.setStrings(m, v, &mv, true)
 	b.fill(m, v, mv.f[mContent])
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
@@ -322,12 +365,14 @@ func (b *builder) fill(m *Message, v *lineView, content uint32) {
 }
 
 func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
-	if m.Role == RoleToolResult {
-		m.TextChars = ci.chars
+	role := m.Role()
+	if role == RoleToolResult {
+		m.chars = int32(min(ci.chars, 1<<31-1))
 	}
-	m.Images, m.HasNotice = ci.images, ci.notice
-	if m.Role == RoleUser && ci.hasText {
-		m.Synthetic = ci.synthetic
+	m.images = uint16(min(ci.images, 1<<16-1))
+	m.setFlag(flagHasNotice, ci.notice)
+	if role == RoleUser && ci.hasText {
+		m.setFlag(flagSynthetic, ci.synthetic)
 	}
 	if n := len(ci.calls); n > 0 {
 		if len(b.calls)+n > cap(b.calls) {
@@ -341,7 +386,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			}
 			b.calls = append(b.calls, tc)
 		}
-		m.ToolCalls = b.calls[start:len(b.calls):len(b.calls)]
+		b.info(m).calls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
@@ -373,31 +418,29 @@ func (b *builder) addEntry(rl *rawLine) {
 		mv := v.message(obj)
 		nd := &v.tp.Nodes[obj]
 		m := b.newMessage()
-		*m = Message{vs: int32(nd.Start), ve: int32(nd.End), Role: b.name(v, mv.f[mRole]), EntryID: b.idString(e.id), Line: rl.num,
-			src: srcEntryMessage, off: rl.off, n: lineLen(rl.line),
-			ToolCallID: b.str(v, mv.f[mToolCallID]), ToolName: b.name(v, mv.f[mToolName]),
-			IsError: mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True}
-		if m.Role == RoleToolResult && mv.f[mTimestamp] != 0 {
-			m.Timestamp = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp])) // only results need it (notices for context input)
-		}
-		if m.Role == "hookMessage" && b.er.v2 {
-			m.Role, m.roleFix = RoleCustom, true
+		role := v.mstr(&mv, mRole)
+		m.vs, m.ve, m.role, m.entry, m.line = int32(nd.Start), int32(nd.End), b.ctx.roleIndex(role), e.id, int32(rl.num)
+		m.src, m.off, m.n = srcEntryMessage, rl.off, lineLen(rl.line)
+		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
+		if role == "hookMessage" && b.er.v2 {
+			m.role = b.ctx.roleIndex(RoleCustom)
+			m.flags |= flagRoleFix
 		}
 		b.fill(m, v, mv.f[mContent])
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
-			switch m.Role {
+			switch m.Role() {
 			case RoleSystem:
 				m.setContent([]byte(`""`))
 			case RoleUser, RoleAssistant, RoleToolResult:
 				m.setContent([]byte(`[]`))
 			}
 		}
-		e.sysRole = m.Role == RoleSystem
+		e.sysRole = m.Role() == RoleSystem
 		e.msg = m
 	case "compaction":
 		if v.kind(fFirstKeptEntryID) == jsonscan.String {
 			s, _ := v.str(fFirstKeptEntryID)
-			b.ext(&e).firstKept = b.ids.key([]byte(s), &b.ctx.arena)
+			b.ext(&e).firstKept = b.ctx.ids.key([]byte(s), &b.ctx.arena)
 		}
 		b.ext(&e).hasSysMsg = v.has(fSystemMessage) && v.tp.Truthy(v.f[fSystemMessage])
 	case "branch_summary":
@@ -410,7 +453,7 @@ func (b *builder) addEntry(rl *rawLine) {
 		x := b.ext(&e)
 		if v.kind(fTargetID) == jsonscan.String {
 			s, _ := v.str(fTargetID)
-			x.targetID = b.ids.key([]byte(s), &b.ctx.arena)
+			x.targetID = b.ctx.ids.key([]byte(s), &b.ctx.arena)
 		}
 		switch r := v.f[fReplacement]; {
 		case r == 0 || v.tp.Nodes[r].Kind == jsonscan.Null:
@@ -526,7 +569,7 @@ func (b *builder) build() {
 		}
 		msgs := b.project(e)
 		if ed, ok := edits[e.id]; ok && e.id != 0 {
-			msgs = applyEdit(msgs, b.extra(ents.at(int(ed))))
+			msgs = b.applyEdit(msgs, b.extra(ents.at(int(ed))))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
 	}
@@ -545,7 +588,7 @@ func (b *builder) build() {
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
-		return &Message{Role: role, EntryID: b.idString(e.id), Line: int(e.line), src: src, off: e.off, n: int32(e.n)}
+		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: int32(e.line), src: src, off: e.off, n: int32(e.n)}
 	}
 	switch b.types[e.typ] {
 	case "message":
@@ -571,17 +614,18 @@ func (b *builder) project(e *entry) []*Message {
 }
 
 // applyEdit is pi 1.6's projectContextEntry with a context_edit.
-func applyEdit(msgs []*Message, edx entryExtra) []*Message {
+func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 	if edx.replNull {
 		return nil
 	}
 	out := make([]*Message, 0, len(msgs))
 	for _, m := range msgs {
-		switch m.Role {
+		switch role := m.Role(); role {
 		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
-			c := *m
+			c := b.newMessage()
+			*c = *m
 			content := edx.replRaw // nil: replacement.content undefined, key dropped
-			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && edx.replStr {
+			if (role == RoleAssistant || role == RoleToolResult) && edx.replStr {
 				buf := []byte(`[{"type":"text","text":`)
 				buf = AppendJSString(buf, string(jsonscan.AppendUnquote(nil, edx.replRaw)))
 				content = append(buf, "}]"...)
@@ -590,10 +634,16 @@ func applyEdit(msgs []*Message, edx entryExtra) []*Message {
 				content = []byte{}
 			}
 			c.setContent(content)
-			c.ToolCalls = nil
-			c.TextChars, c.Images, c.HasNotice, c.Synthetic = 0, 0, false, false
-			fillRaw(&c, content)
-			out = append(out, &c)
+			if c.info != 0 { // keep the result's id and name, drop the calls
+				in := *m.inf()
+				in.calls = nil
+				c.info = 0
+				*b.info(c) = in
+			}
+			c.chars, c.images = 0, 0
+			c.flags &^= flagSynthetic | flagHasNotice
+			b.fillRaw(c, content)
+			out = append(out, c)
 		default:
 			out = append(out, m)
 		}
@@ -603,15 +653,15 @@ func applyEdit(msgs []*Message, edx entryExtra) []*Message {
 
 // fillRaw sets the size and tool-call fields of m from a raw content value
 // (valid JSON, or empty).
-func fillRaw(m *Message, content []byte) {
+func (b *builder) fillRaw(m *Message, content []byte) {
 	if len(content) == 0 {
 		return
 	}
-	b := builder{er: &EntryReader{}}
-	if b.er.dec.tp.Parse(content) != nil {
+	var d lineDecoder
+	if d.tp.Parse(content) != nil {
 		return
 	}
-	b.fillInfo(m, &lineView{tp: &b.er.dec.tp}, b.er.dec.analyzeNode(0))
+	b.fillInfo(m, &lineView{tp: &d.tp}, d.analyzeNode(0))
 }
 
 // v1ID is the deterministic id given to the entry at index i of pi's parsed

@@ -30,8 +30,8 @@ func TestFindV1IDsMatchRead(t *testing.T) {
 	}
 	for i, m := range ctx.Messages {
 		b, _ := ctx.AppendMessage(nil, m)
-		if found[i].EntryID != m.EntryID || !bytes.Equal(found[i].Message, b) {
-			t.Errorf("message %d: Find %s %s, Read %s %s", i, found[i].EntryID, found[i].Message, m.EntryID, b)
+		if found[i].EntryID != m.EntryID() || !bytes.Equal(found[i].Message, b) {
+			t.Errorf("message %d: Find %s %s, Read %s %s", i, found[i].EntryID, found[i].Message, m.EntryID(), b)
 		}
 	}
 	if found[2].EntryID != "00000003" || !bytes.Contains(found[2].Message, []byte("wanted")) {
@@ -53,8 +53,8 @@ func TestFindAgreesWithReadOnSessions(t *testing.T) {
 				continue
 			}
 			b, _ := ctx.AppendMessage(nil, m)
-			if !bytes.Equal(byID[m.EntryID], b) {
-				t.Errorf("%s: entry %s: Find %.80s, Read %.80s", filepath.Base(p), m.EntryID, byID[m.EntryID], b)
+			if !bytes.Equal(byID[m.EntryID()], b) {
+				t.Errorf("%s: entry %s: Find %.80s, Read %.80s", filepath.Base(p), m.EntryID(), byID[m.EntryID()], b)
 			}
 		}
 	}

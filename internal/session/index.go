@@ -91,7 +91,7 @@ func (t *ids) lookup(s string) idKey {
 const hexDigitsLower = "0123456789abcdef"
 
 // string returns the id of key k.
-func (t *ids) string(k idKey, a *arena) string {
+func (t *ids) string(k idKey) string {
 	switch k &^ (1<<32 - 1) {
 	case keyHex:
 		var b [8]byte
@@ -100,7 +100,7 @@ func (t *ids) string(k idKey, a *arena) string {
 			b[i] = hexDigitsLower[v&15]
 			v >>= 4
 		}
-		return a.str(b[:])
+		return string(b[:])
 	case keyTable:
 		return t.strs[uint32(k)]
 	}

@@ -17,7 +17,7 @@ func (c *Context) Raw(m *Message) ([]byte, error) {
 	}
 	buf, err := c.win.slice(m.off, int(m.n))
 	if err != nil {
-		return nil, fmt.Errorf("line %d: re-reading input: %w", m.Line, err)
+		return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
 	}
 	return buf, nil
 }
@@ -44,27 +44,27 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 		}
 		s, e, ok := jsonscan.ValueRange(line, "message")
 		if !ok {
-			return dst, fmt.Errorf("line %d: message value not found", m.Line)
+			return dst, fmt.Errorf("line %d: message value not found", m.line)
 		}
 		obj = line[s:e]
 	case srcSystemMessage:
 		s, e, ok := jsonscan.ValueRange(line, "systemMessage")
 		if !ok {
-			return dst, fmt.Errorf("line %d: systemMessage value not found", m.Line)
+			return dst, fmt.Errorf("line %d: systemMessage value not found", m.line)
 		}
 		obj = line[s:e]
 	case srcSynth:
 		out, ok := appendSynth(dst, m, line)
 		if !ok {
-			return dst, fmt.Errorf("line %d: no longer valid JSON (did the file change?)", m.Line)
+			return dst, fmt.Errorf("line %d: no longer valid JSON (did the file change?)", m.line)
 		}
 		return out, nil
 	}
-	if !m.roleFix && m.patch == nil {
+	if m.flags&flagRoleFix == 0 && m.patch == 0 {
 		return append(dst, obj...), nil
 	}
 	role := ""
-	if m.roleFix {
+	if m.flags&flagRoleFix != 0 {
 		role = RoleCustom
 	}
 	return appendPatched(dst, obj, role, m.contentPatch()), nil
@@ -140,7 +140,7 @@ func appendSynth(dst []byte, m *Message, line []byte) ([]byte, bool) {
 		return nil
 	}
 	dst = append(dst, `{"role":`...)
-	dst = AppendJSString(dst, m.Role)
+	dst = AppendJSString(dst, m.Role())
 	field := func(k string, v []byte) {
 		if len(v) == 0 {
 			return
@@ -150,13 +150,13 @@ func appendSynth(dst []byte, m *Message, line []byte) ([]byte, bool) {
 		dst = append(dst, '"', ':')
 		dst = append(dst, v...)
 	}
-	switch m.Role {
+	switch m.Role() {
 	case RoleCustom:
 		field("customType", get("customType"))
 		c := get("content")
 		switch {
-		case m.patch != nil:
-			field("content", *m.patch)
+		case m.patch != 0:
+			field("content", m.contentPatch())
 		case len(c) == 0 || string(c) == "null":
 			field("content", []byte("[]"))
 		default:

@@ -250,7 +250,7 @@ func TestKeysAreCaseSensitive(t *testing.T) {
 	in = hdr + msgLine("a", "", "user", `"q"`) +
 		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","Message":{"role":"user","content":"shadow"},"message":{"Role":"x","role":"assistant","content":[{"type":"text","text":"A"}],"timestamp":2}}` + "\n"
 	ctx, out := readString(t, in)
-	if len(ctx.Messages) != 2 || ctx.Messages[1].Role != RoleAssistant || strings.Contains(out, "shadow") {
+	if len(ctx.Messages) != 2 || ctx.Messages[1].Role() != RoleAssistant || strings.Contains(out, "shadow") {
 		t.Fatalf("messages %d, out:\n%s", len(ctx.Messages), out)
 	}
 }
