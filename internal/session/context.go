@@ -392,7 +392,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 
 func (b *builder) addEntry(rl *rawLine) {
 	v := &rl.v
-	e := entry{typ: b.typeIndex(rl.typ), line: uint32(rl.num), off: rl.off, n: uint32(lineLen(rl.line)), x: -1}
+	e := entry{typ: b.typeIndex(rl.typ), x: -1}
 	if rl.v1 >= 0 {
 		e.id = keyHex | idKey(rl.v1)
 		if rl.v1Par >= 0 {
@@ -436,7 +436,7 @@ func (b *builder) addEntry(rl *rawLine) {
 			}
 		}
 		e.sysRole = m.Role() == RoleSystem
-		e.msg = m
+		e.loc, e.isMsg = m, true
 	case "compaction":
 		if v.kind(fFirstKeptEntryID) == jsonscan.String {
 			s, _ := v.str(fFirstKeptEntryID)
@@ -464,6 +464,11 @@ func (b *builder) addEntry(rl *rawLine) {
 				x.replStr = v.tp.Nodes[c].Kind == jsonscan.String
 			}
 		}
+	}
+	if e.loc == nil {
+		m := b.newMessage()
+		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
+		e.loc = m
 	}
 	b.entries.add(e)
 	if e.id != 0 {
@@ -493,7 +498,7 @@ func (b *builder) build() {
 	for cur := int32(leaf); ; {
 		e := ents.at(int(cur))
 		if seen[cur] {
-			b.warn(int(e.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
+			b.warn(int(e.loc.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
 			break
 		}
 		seen[cur] = true
@@ -503,7 +508,7 @@ func (b *builder) build() {
 		}
 		next, ok := b.byID[e.par]
 		if !ok {
-			b.warn(int(e.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
+			b.warn(int(e.loc.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
 			break
 		}
 		cur = next
@@ -547,7 +552,7 @@ func (b *builder) build() {
 		for _, ei := range path {
 			e := ents.at(int(ei))
 			b.ctx.Branch = append(b.ctx.Branch, BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idString(e.id),
-				ParentID: b.idString(e.par), Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: int32(e.n)})
+				ParentID: b.idString(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n})
 		}
 	}
 	edits := map[idKey]int32{}
@@ -563,8 +568,8 @@ func (b *builder) build() {
 		if t == "compaction" && k > 0 {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
-		if t == "message" && e.msg != nil && len(edits) == 0 {
-			b.ctx.Messages = append(b.ctx.Messages, e.msg) // the common case, without a slice per entry
+		if e.isMsg && len(edits) == 0 {
+			b.ctx.Messages = append(b.ctx.Messages, e.loc) // the common case, without a slice per entry
 			continue
 		}
 		msgs := b.project(e)
@@ -579,7 +584,7 @@ func (b *builder) build() {
 		if l.id == 0 {
 			why = " and no id"
 		}
-		b.warn(int(l.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
+		b.warn(int(l.loc.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
 	b.byID = nil
@@ -588,14 +593,14 @@ func (b *builder) build() {
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
-		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: int32(e.line), src: src, off: e.off, n: int32(e.n)}
+		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
 	}
 	switch b.types[e.typ] {
 	case "message":
-		if e.msg == nil {
+		if !e.isMsg {
 			return nil
 		}
-		return []*Message{e.msg}
+		return []*Message{e.loc}
 	case "custom_message":
 		return []*Message{synth(RoleCustom, srcSynth)}
 	case "branch_summary":

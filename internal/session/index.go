@@ -132,16 +132,24 @@ func (a *arena) str(b []byte) string {
 }
 
 // entry is the index record of one session entry (everything pi keeps in its
-// entries array except the header).
+// entries array except the header): 32 bytes. Its line's place is in loc, a
+// Message that is the entry's message for a message entry (isMsg) and a
+// bare location otherwise.
 type entry struct {
-	off     int64
 	id, par idKey
-	msg     *Message // type message
-	x       int32    // index of the entry's extra fields; -1 for most entries
-	line    uint32
-	n       uint32
+	loc     *Message
+	x       int32 // index of the entry's extra fields; -1 for most entries
 	typ     uint8 // index into builder.types
+	isMsg   bool  // loc is the entry's message
 	sysRole bool  // message entry with role "system"
+}
+
+// msg returns the entry's message, or nil.
+func (e *entry) msg() *Message {
+	if e.isMsg {
+		return e.loc
+	}
+	return nil
 }
 
 // entryExtra holds what compaction, branch_summary, custom and context_edit

@@ -37,6 +37,7 @@ const (
 	srcWholeLine                   // the line itself (context input)
 	srcSystemMessage               // value of a compaction's "systemMessage" key
 	srcSynth                       // built by pruner (summaries, custom_message)
+	srcNone                        // not a message: the location of an entry's line
 )
 
 // Message flags.
