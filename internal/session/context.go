@@ -83,8 +83,9 @@ type Context struct {
 	arena   arena // the strings of Messages and ToolCalls
 	ids     ids   // entry ids that are not 8 hex digits
 	roles   []string
-	infos   chunked[msgInfo]
-	patches [][]byte
+	infos    chunked[msgInfo]
+	callSets chunked[[]ToolCall]
+	patches  map[*Message][]byte // content replacements (rare)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
@@ -386,7 +387,11 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			}
 			b.calls = append(b.calls, tc)
 		}
-		b.info(m).calls = b.calls[start:len(b.calls):len(b.calls)]
+		if m.calls == 0 {
+			b.ctx.callSets.add()
+			m.calls = uint32(b.ctx.callSets.len())
+		}
+		*b.ctx.callSets.at(int(m.calls - 1)) = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
@@ -639,12 +644,7 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 				content = []byte{}
 			}
 			c.setContent(content)
-			if c.info != 0 { // keep the result's id and name, drop the calls
-				in := *m.inf()
-				in.calls = nil
-				c.info = 0
-				*b.info(c) = in
-			}
+			c.calls = 0 // the calls go with the old content
 			c.chars, c.images = 0, 0
 			c.flags &^= flagSynthetic | flagHasNotice
 			b.fillRaw(c, content)

@@ -46,6 +46,7 @@ const (
 	flagSynthetic
 	flagHasNotice
 	flagRoleFix // v2 hookMessage: write role "custom"
+	flagPatched // the content is replaced (Context.patches)
 )
 
 // Message is one message of a built context: routing fields decoded from the
@@ -64,18 +65,17 @@ type Message struct {
 	chars  int32  // TextChars
 	n      int32  // line length
 	vs, ve int32  // srcEntryMessage: range of the message value in the line (ve 0: unknown)
-	info   uint32 // index+1 of the message's msgInfo in c.infos (0: none)
-	patch  uint32 // index+1 of the replacement content in c.patches (0: none)
+	info   uint32 // index+1 of the message's tool result fields in c.infos (0: none)
+	calls  uint32 // index+1 of the message's tool calls in c.callSets (0: none)
 	images uint16
 	role   uint8 // index into c.roles
 	flags  uint8
 	src    source
 }
 
-// msgInfo holds the fields only some messages have.
+// msgInfo holds the fields only tool results (mostly) have.
 type msgInfo struct {
 	toolCallID, toolName, timestamp string
-	calls                           []ToolCall
 }
 
 func (m *Message) inf() *msgInfo {
@@ -115,7 +115,12 @@ func (m *Message) TextChars() int { return int(m.chars) }
 func (m *Message) Images() int { return int(m.images) }
 
 // ToolCalls are the assistant's toolCall blocks, in order.
-func (m *Message) ToolCalls() []ToolCall { return m.inf().calls }
+func (m *Message) ToolCalls() []ToolCall {
+	if m.calls == 0 {
+		return nil
+	}
+	return *m.c.callSets.at(int(m.calls - 1))
+}
 
 // IsError is a tool result's "isError" (true only when it is JSON true).
 func (m *Message) IsError() bool { return m.flags&flagIsError != 0 }
@@ -153,7 +158,7 @@ func IsSubagentNotice(text string) bool {
 // Messages pruner synthesises, checkpoints and context-edited messages are
 // not.
 func (m *Message) InEntry() (off int64, ok bool) {
-	return m.off, m.src == srcEntryMessage && m.patch == 0 && m.flags&flagRoleFix == 0
+	return m.off, m.src == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // setContent makes the message render with content c (raw JSON; empty drops
@@ -162,16 +167,19 @@ func (m *Message) setContent(c []byte) {
 	if c == nil {
 		c = []byte{}
 	}
-	m.c.patches = append(m.c.patches, c)
-	m.patch = uint32(len(m.c.patches))
+	if m.c.patches == nil {
+		m.c.patches = map[*Message][]byte{}
+	}
+	m.c.patches[m] = c
+	m.flags |= flagPatched
 }
 
 // contentPatch returns the replacement content, or nil.
 func (m *Message) contentPatch() []byte {
-	if m.patch == 0 {
+	if m.flags&flagPatched == 0 {
 		return nil
 	}
-	return m.c.patches[m.patch-1]
+	return m.c.patches[m]
 }
 
 // chunked is a list stored in fixed-size chunks: appending never moves what

@@ -60,7 +60,7 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 		}
 		return out, nil
 	}
-	if m.flags&flagRoleFix == 0 && m.patch == 0 {
+	if m.flags&(flagRoleFix|flagPatched) == 0 {
 		return append(dst, obj...), nil
 	}
 	role := ""
@@ -155,7 +155,7 @@ func appendSynth(dst []byte, m *Message, line []byte) ([]byte, bool) {
 		field("customType", get("customType"))
 		c := get("content")
 		switch {
-		case m.patch != 0:
+		case m.flags&flagPatched != 0:
 			field("content", m.contentPatch())
 		case len(c) == 0 || string(c) == "null":
 			field("content", []byte("[]"))
