@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -155,11 +156,7 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // (wrapped, naming the line) when the first parsed line is neither a session
 // header nor a message, or no line parses; I/O errors from r.
 func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
-	hint := 0
-	if opts.SizeHint > 0 {
-		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
-	}
-	b := &builder{ctx: newContext(src), opts: opts, byID: make(map[idKey]int32, hint), types: []string{""}}
+	b := &builder{ctx: newContext(src), opts: opts, types: []string{""}}
 	er := NewEntryReader(r, EntryOptions{OnWarning: b.addWarning})
 	b.er = er
 	for {
@@ -205,7 +202,7 @@ type builder struct {
 	er      *EntryReader
 	entries entryList
 	extras  []entryExtra
-	byID    map[idKey]int32
+	nonLocal []idKey // parent ids that are not the previous entry's id
 	types   []string // entry types by index (0: "")
 }
 
@@ -475,10 +472,52 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
 		e.loc = m
 	}
-	b.entries.add(e)
-	if e.id != 0 {
-		b.byID[e.id] = int32(idx) // last wins, as in pi's Map
+	if e.par != 0 {
+		if idx > 0 && b.entries.at(idx-1).id == e.par {
+			e.local = true
+		} else {
+			b.nonLocal = append(b.nonLocal, e.par)
+		}
 	}
+	b.entries.add(e)
+}
+
+// parentIndex maps the ids the walk to the root cannot resolve by position
+// to the index of the last entry with that id (pi's Map: the last one
+// wins): parents that are not the previous entry, and every duplicated id.
+// Most entries' parent is the entry before them, so this map stays small.
+func (b *builder) parentIndex() map[idKey]int32 {
+	ents := &b.entries
+	keys := make([]idKey, 0, ents.len())
+	for i := 0; i < ents.len(); i++ {
+		if k := ents.at(i).id; k != 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	want := map[idKey]int32{}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			want[keys[i]] = -1
+		}
+	}
+	for _, k := range b.nonLocal {
+		want[k] = -1
+	}
+	b.nonLocal = nil
+	for i := 0; i < ents.len(); i++ {
+		if k := ents.at(i).id; k != 0 {
+			if _, ok := want[k]; ok {
+				want[k] = int32(i)
+			}
+		}
+	}
+	for k, v := range want {
+		if v < 0 {
+			delete(want, k) // no entry has it
+		}
+	}
+	return want
 }
 
 // build computes the leaf path and the context messages (pi's
@@ -498,6 +537,7 @@ func (b *builder) build() {
 	}
 	leaf := ents.len() - 1
 	b.ctx.LeafID = b.idString(ents.at(leaf).id)
+	byID := b.parentIndex()
 	var path []int32
 	seen := make([]bool, ents.len())
 	for cur := int32(leaf); ; {
@@ -511,7 +551,10 @@ func (b *builder) build() {
 		if e.par == 0 {
 			break
 		}
-		next, ok := b.byID[e.par]
+		next, ok := byID[e.par]
+		if !ok && e.local {
+			next, ok = cur-1, true
+		}
 		if !ok {
 			b.warn(int(e.loc.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
 			break
@@ -592,7 +635,6 @@ func (b *builder) build() {
 		b.warn(int(l.loc.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
-	b.byID = nil
 }
 
 // project is pi's sessionEntryToContextMessages for one entry.

@@ -142,6 +142,7 @@ type entry struct {
 	typ     uint8 // index into builder.types
 	isMsg   bool  // loc is the entry's message
 	sysRole bool  // message entry with role "system"
+	local   bool  // par is the id of the entry just before (resolved by position unless that id repeats)
 }
 
 // msg returns the entry's message, or nil.

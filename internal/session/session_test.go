@@ -254,3 +254,22 @@ func TestKeysAreCaseSensitive(t *testing.T) {
 		t.Fatalf("messages %d, out:\n%s", len(ctx.Messages), out)
 	}
 }
+
+// Duplicate ids: pi's Map keeps the last entry with an id, so a parent
+// resolves to the last one even when an earlier one sits right before the
+// child.
+func TestDuplicateIDLastWins(t *testing.T) {
+	in := hdr +
+		msgLine("x", "", "user", `"first x"`) +
+		msgLine("y", "x", "user", `"y"`) +
+		msgLine("x", "", "user", `"second x"`) +
+		msgLine("z", "y", "user", `"leaf"`)
+	_, out := readString(t, in)
+	want := `{"role":"user","content":"second x","timestamp":1}
+{"role":"user","content":"y","timestamp":1}
+{"role":"user","content":"leaf","timestamp":1}
+`
+	if out != want {
+		t.Fatalf("got\n%swant\n%s", out, want)
+	}
+}
