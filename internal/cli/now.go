@@ -169,11 +169,11 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 const maxWarnings = 20
 
 // memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins),
-// sized from the input: the index of a session lives in about 0.2 bytes per
-// input byte, and without a limit the collector lets the heap grow to twice
-// the live size; a fixed limit below the live heap (1 GB inputs) would make
-// the collector run back to back.
-func memoryLimit(size int64) int64 { return max(90<<20, 64<<20+size*3/10) }
+// sized from the input: a built context and its plan live in about 0.12
+// bytes per input byte, and without a limit the collector lets the heap grow
+// to twice the live size; a fixed limit below the live heap (1 GB inputs)
+// would make the collector run back to back.
+func memoryLimit(size int64) int64 { return max(90<<20, 64<<20+size/7) }
 
 // run fills o from the command line and runs it.
 func (o *NowOptions) run(cmd *cobra.Command, args []string) error {

@@ -87,6 +87,8 @@ type Context struct {
 	infos    chunked[msgInfo]
 	callSets chunked[[]ToolCall]
 	patches  map[*Message][]byte // content replacements (rare)
+	hintBuf  []byte              // CallHint's line and tape, reused
+	hintTape jsonscan.Tape
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.

@@ -55,11 +55,14 @@ func (c *Context) CallHint(tc ToolCall) string {
 		return ""
 	}
 	// a direct read: the render window moves forward and must not be sent back
-	line := make([]byte, tc.from.n)
+	if cap(c.hintBuf) < int(tc.from.n) || cap(c.hintBuf) > 4<<20 {
+		c.hintBuf = make([]byte, tc.from.n)
+	}
+	line := c.hintBuf[:tc.from.n]
 	if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
 		return ""
 	}
-	var tp jsonscan.Tape
+	tp := &c.hintTape
 	if tp.Parse(line) != nil {
 		return ""
 	}
@@ -87,7 +90,7 @@ func (c *Context) CallHint(tc ToolCall) string {
 			return true
 		}
 		if a, ok := tp.Get(b, "arguments"); ok {
-			hint = hintOf(&tp, a)
+			hint = hintOf(tp, a)
 		}
 		found = true
 		return false
