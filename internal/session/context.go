@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"slices"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
@@ -79,14 +81,16 @@ type Context struct {
 	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
 	Branch []BranchEntry
 
-	src     io.ReaderAt
-	win     *windowReaderAt
-	arena   arena // the strings of Messages and ToolCalls
-	ids     ids   // entry ids that are not 8 hex digits
-	roles   []string
+	src      io.ReaderAt
+	win      *windowReaderAt
+	arena    arena // the strings of Messages and ToolCalls
+	ids      ids   // entry ids that are not 8 hex digits
+	roles    []string
 	infos    chunked[msgInfo]
 	callSets chunked[[]ToolCall]
 	patches  map[*Message][]byte // content replacements (rare)
+	m        *mapping            // the input, memory-mapped (file inputs)
+	rawBuf   []byte              // Raw's buffer for a mapped input
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
 }
@@ -159,28 +163,21 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // header nor a message, or no line parses; I/O errors from r.
 func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	b := &builder{ctx: newContext(src), opts: opts, types: []string{""}}
-	er := NewEntryReader(r, EntryOptions{OnWarning: b.addWarning})
+	var lines lineSource
+	if f, ok := src.(*os.File); ok && r == io.Reader(f) {
+		if m, ok := mapFile(f); ok {
+			b.ctx.m = m
+			runtime.AddCleanup(b.ctx, func(m *mapping) { m.unmap() }, m)
+			lines = &mappedLines{m: m}
+		}
+	}
+	if lines == nil {
+		lines = NewLineReader(r)
+	}
+	er := &EntryReader{lr: lines, opts: EntryOptions{OnWarning: b.addWarning}}
 	b.er = er
-	for {
-		rl, err := er.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
-		if opts.OnProgress != nil && b.ctx.Bytes>>24 != rl.off>>24 {
-			opts.OnProgress(b.ctx.Bytes)
-		}
-		if b.ctx.Kind == 0 {
-			b.ctx.Kind, b.ctx.Header = er.Kind(), er.Header()
-		}
-		if b.ctx.Kind == KindContext {
-			b.addContextLine(rl)
-		} else {
-			b.addEntry(rl)
-		}
+	if err := guard(func() error { return b.read() }); err != nil {
+		return nil, err
 	}
 	b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
 	switch {
@@ -195,17 +192,43 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	return b.ctx, nil
 }
 
+// read adds every entry (or context line) of the input.
+func (b *builder) read() error {
+	er, opts := b.er, b.opts
+	for {
+		rl, err := er.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
+		if opts.OnProgress != nil && b.ctx.Bytes>>24 != rl.off>>24 {
+			opts.OnProgress(b.ctx.Bytes)
+		}
+		if b.ctx.Kind == 0 {
+			b.ctx.Kind, b.ctx.Header = er.Kind(), er.Header()
+		}
+		if b.ctx.Kind == KindContext {
+			b.addContextLine(rl)
+		} else {
+			b.addEntry(rl)
+		}
+	}
+}
+
 type builder struct {
-	slab    []Message  // messages are allocated in blocks
-	calls   []ToolCall // and so are tool calls
-	names   map[string]string
-	ctx     *Context
-	opts    ReadOptions
-	er      *EntryReader
-	entries entryList
-	extras  []entryExtra
-	nonLocal []idKey // parent ids that are not the previous entry's id
-	types   []string // entry types by index (0: "")
+	slab     []Message  // messages are allocated in blocks
+	calls    []ToolCall // and so are tool calls
+	names    map[string]string
+	ctx      *Context
+	opts     ReadOptions
+	er       *EntryReader
+	entries  entryList
+	extras   []entryExtra
+	nonLocal []idKey  // parent ids that are not the previous entry's id
+	types    []string // entry types by index (0: "")
 }
 
 // typeIndex returns the index of entry type t in b.types.

@@ -100,7 +100,7 @@ type EntryOptions struct {
 // order) or the message lines of a context, with the validation, skip rules
 // and v1 ids that Read applies.
 type EntryReader struct {
-	lr   *LineReader
+	lr   lineSource
 	dec  lineDecoder
 	opts EntryOptions
 
@@ -129,10 +129,10 @@ func (er *EntryReader) Kind() Kind { return er.kind }
 func (er *EntryReader) Header() Header { return er.header }
 
 // Lines is the number of lines read so far; Bytes the bytes read so far.
-func (er *EntryReader) Lines() int { return er.lr.line }
+func (er *EntryReader) Lines() int { n, _ := er.lr.pos(); return n }
 
 // Bytes is the number of input bytes read so far.
-func (er *EntryReader) Bytes() int64 { return er.lr.off }
+func (er *EntryReader) Bytes() int64 { _, n := er.lr.pos(); return n }
 
 func (er *EntryReader) warn(line int, code WarnCode, format string, a ...any) {
 	if er.opts.OnWarning != nil {

@@ -17,7 +17,6 @@ type idKey uint64
 const (
 	keyHex   idKey = 1 << 32
 	keyTable idKey = 2 << 32
-	keyNone  idKey = 3 << 32 // an id no entry has (a lookup of an unknown string)
 )
 
 func hexVal(c byte) (uint32, bool) {
@@ -71,21 +70,6 @@ func (t *ids) key(b []byte, a *arena) idKey {
 	t.strs = append(t.strs, s)
 	t.byStr[s] = k
 	return k
-}
-
-// lookup returns the key of id s without interning it (keyNone when no
-// entry has it).
-func (t *ids) lookup(s string) idKey {
-	if s == "" {
-		return 0
-	}
-	if k, ok := hexKey([]byte(s)); ok {
-		return k
-	}
-	if k, ok := t.byStr[s]; ok {
-		return k
-	}
-	return keyNone
 }
 
 const hexDigitsLower = "0123456789abcdef"

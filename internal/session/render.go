@@ -12,6 +12,13 @@ import (
 // Raw returns the input line a message comes from (without the newline),
 // read from the input source. The slice is valid until the next call.
 func (c *Context) Raw(m *Message) ([]byte, error) {
+	if c.m != nil {
+		b, err := c.m.slice(m.off, int(m.n), &c.rawBuf)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+		}
+		return b, nil
+	}
 	if c.win == nil {
 		c.win = newWindowReaderAt(c.src)
 	}

@@ -1,0 +1,51 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A file input is memory-mapped; a reader is streamed. Both must give the
+// same context, byte for byte, on every shipped session.
+func TestMappedAndStreamedAgree(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	for _, p := range paths {
+		mapped := readFile(t, p)
+		if mapped.m == nil {
+			t.Fatalf("%s: file input not mapped", p)
+		}
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := render(t, mapped), render(t, streamed); !bytes.Equal(a, b) {
+			t.Errorf("%s: mapped and streamed contexts differ", filepath.Base(p))
+		}
+		if len(mapped.Warnings) != len(streamed.Warnings) || mapped.Lines != streamed.Lines || mapped.Bytes != streamed.Bytes {
+			t.Errorf("%s: warnings %d/%d, lines %d/%d, bytes %d/%d", filepath.Base(p), len(mapped.Warnings), len(streamed.Warnings),
+				mapped.Lines, streamed.Lines, mapped.Bytes, streamed.Bytes)
+		}
+	}
+}
+
+// A mapped file truncated under pruner (pi rewriting it) gives an error
+// naming the cause, never a crash.
+func TestMappedFileTruncatedIsAnError(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	in := hdr + msgLine("a", "", "user", `"`+strings.Repeat("x", 3<<20)+`"`) + msgLine("b", "a", "user", `"last"`)
+	if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := readFile(t, p)
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ctx.AppendMessage(nil, ctx.Messages[1])
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("after truncation: %v", err)
+	}
+}
