@@ -11,7 +11,7 @@ import (
 	"runtime/debug"
 
 	json "github.com/goccy/go-json"
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -72,6 +72,9 @@ input error (missing file, directory, empty or non-JSONL input).`,
   # shrink a saved session on disk (atomic; original kept beside it)
   pruner now --write old-session.jsonl
 
+  # write the pruned context to a file (atomic, only on success; - is stdout)
+  pruner now -o context.jsonl session.jsonl
+
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
@@ -102,9 +105,10 @@ counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
 Exit status: 0 ok, 2 usage or input error.`,
-		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
+  pruner context -q -o context.jsonl session.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }
 
@@ -145,24 +149,14 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	return c, nil
 }
 
-// openSession opens the input for random access: a file is used directly;
-// stdin is spooled to a temporary file while it is read (so memory stays
-// small on large inputs). The returned cleanup closes and removes it.
+// openSession opens the input for random access (openSeekable: a regular
+// file directly, anything else spooled to a temporary file).
 func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	rc, name, err := openInput(s, arg)
+	in, err := openSeekable(s, arg)
 	if err != nil {
 		return nil, nil, "", nil, nil, err
 	}
-	if f, ok := rc.(*os.File); ok {
-		return f, f, name, func() { f.Close() }, func() error { return nil }, nil
-	}
-	tmp, err := os.CreateTemp("", "pruner-stdin-*.jsonl")
-	if err != nil {
-		return nil, nil, "", nil, nil, err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
+	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -183,6 +177,14 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	o.cmd = cmd
 	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
 	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
+	if o.Write && (o.Input == "" || o.Input == "-") {
+		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it rewrites that session file in place"),
+			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
+	}
+	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs a regular file, not a pipe or device", o.Input),
+			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
 	return runNow(o)
 }
 
@@ -294,7 +296,7 @@ func runNow(o *NowOptions) error {
 
 // writeSession rewrites the input file with the pruned session: the new
 // bytes go to a temporary file in the same directory that is renamed over the
-// original (google/renameio), after the original is copied to
+// original (internal/atomicfile: google/renameio on Unix), after the original is copied to
 // FILE.orig-<sha256 prefix>. Nothing is written when nothing is pruned.
 func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name string) error {
 	s := o.IO
@@ -329,10 +331,10 @@ func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name st
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is read-only; not rewriting it", name),
 			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
 	}
-	if err := renameio.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
 	}
-	if err := renameio.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {

@@ -35,7 +35,8 @@ the FILE.orig-* backups beside FILE.
 
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  pruner query --entry ccce329e session.jsonl | jq -r '.content[0].text'
-  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl`,
+  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl
+  pruner query --entry ccce329e -o original.jsonl session.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // Entry is one protected-path rule: a path (bare name, bare relative path,
@@ -55,20 +56,7 @@ func DefaultRules() *Rules {
 // variable is set, else `<home>/.pi/agent/configs/protected-paths.json`.
 // getenv is os.Getenv in production.
 func DefaultRulesPath(getenv func(string) string, home string) string {
-	if dir := getenv("PI_CODING_AGENT_DIR"); dir != "" {
-		return filepath.Join(expandTildeOS(dir, home), "configs", "protected-paths.json")
-	}
-	return filepath.Join(home, ".pi", "agent", "configs", "protected-paths.json")
-}
-
-func expandTildeOS(p, home string) string {
-	if p == "~" {
-		return home
-	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(home, rest)
-	}
-	return p
+	return filepath.Join(pienv.AgentDir(getenv, home), "configs", "protected-paths.json")
 }
 
 // LoadRules reads and validates a rules file (see ParseRules). A missing or
