@@ -84,7 +84,11 @@ type Tape struct {
 	// Nodes[0] is the top-level value.
 	Nodes []Node
 	// Src is the parsed input (not copied).
-	Src   []byte
+	Src []byte
+	// Flags is the OR of the Flags of every string on the tape (keys
+	// included): one test tells whether any string is escaped, non-ASCII,
+	// invalid UTF-8 or holds a lone surrogate.
+	Flags uint8
 	stack []uint32
 }
 
@@ -120,6 +124,7 @@ func skipSpace(b []byte, i int) int {
 // around it) and fills the tape. On error the tape's contents are undefined.
 func (t *Tape) Parse(src []byte) error {
 	t.Src = src
+	t.Flags = 0
 	t.Nodes = t.Nodes[:0]
 	t.stack = t.stack[:0]
 	if len(src) > MaxInput {
@@ -383,6 +388,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 				}
 			}
 			n.Flags, n.Chars = flags, uint32(chars)
+			t.Flags |= flags
 			t.Nodes = append(t.Nodes, n)
 			return i, nil
 		case c == '\\':

@@ -77,6 +77,15 @@ func depth(b []byte) int {
 // and code-point counts match slow reference computations.
 func checkTape(t *testing.T, tp *Tape) {
 	t.Helper()
+	var all uint8
+	for i := range tp.Nodes {
+		if tp.Nodes[i].Kind == String {
+			all |= tp.Nodes[i].Flags
+		}
+	}
+	if all != tp.Flags {
+		t.Fatalf("tape Flags %b, OR of the strings' flags %b", tp.Flags, all)
+	}
 	for i := range tp.Nodes {
 		nd := &tp.Nodes[i]
 		raw := tp.Src[nd.Start:nd.End]

@@ -100,8 +100,13 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(session.RuneCount(orig)), int64(session.RuneCount(buf))
-			if after >= before {
+			// a UTF-8 code point is at most 4 bytes: a notice under a quarter of
+			// the original's bytes is shorter without counting
+			var before, after int64
+			if !ro.NoChars || 4*len(buf) >= len(orig) {
+				before, after = int64(session.RuneCount(orig)), int64(session.RuneCount(buf))
+			}
+			if after >= before && (!ro.NoChars || 4*len(buf) >= len(orig)) {
 				// a notice longer than what it replaces saves nothing: keep the original
 				buf = append(buf[:0], orig...)
 				after = before

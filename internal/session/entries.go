@@ -296,6 +296,9 @@ func (er *EntryReader) startSession(v *lineView, num int) {
 // each per line).
 func (er *EntryReader) checkText(v *lineView, line []byte, num int) {
 	tp := v.tp
+	if tp.Flags&(jsonscan.BadUTF8|jsonscan.LoneSurrogate) == 0 {
+		return
+	}
 	bad, lone := false, false
 	for i := range tp.Nodes {
 		nd := &tp.Nodes[i]
