@@ -112,7 +112,20 @@ for size in $sizes; do
 		command -v node >/dev/null && measure "node" "$file" "${pin[@]}" node scripts/bench/mask.js "$file"
 	fi
 done
+# start-up + a 1 MB session (target <= 10 ms), median of 21 runs, one core
+one=$(gen 1MB)
+startup=$(for _ in $(seq 21); do
+	t0=$(date +%s%N); "${pin[@]}" "$pruner" now -q "$one" >/dev/null; t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000))
+done | sort -n | sed -n 11p)
+# pruner hook, whole process (target <= 3 ms p50): scripts/protect/benchhook
+hook=""
+if [ -d scripts/protect/benchhook ]; then
+	hook=$(go run ./scripts/protect/benchhook -bin "$pruner" -n 50 2>/dev/null | awk '$1 !~ /^baseline/ && NR > 1 {print $1 " p50 " $2}' | paste -sd';' -)
+fi
 echo "load after: $(uptime | sed 's/.*load average: //')"
+echo "start-up + 1 MB session (now -q, median of 21): $((startup / 1000)).$(((startup % 1000) / 100)) ms"
+[ -z "$hook" ] || echo "hook (whole process): $hook"
 echo
 
 printf '%s\n' "${rows[@]}" | while read -r f name wall user sys rss; do
