@@ -336,7 +336,20 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 		high     uint64
 	)
 	for {
-		if haveAVX2 && len(b)-i >= 32 {
+		// short strings (keys, ids) end in their first words: look there
+		// before paying for the AVX2 call
+		near := false
+		for k := 0; haveAVX2 && k < 2 && i+8 <= len(b); k++ {
+			w := binary.LittleEndian.Uint64(b[i:])
+			q := w ^ (0x22 * lo8)
+			s := w ^ (0x5c * lo8)
+			if ((q-lo8)&^q|(s-lo8)&^s|(w-0x20*lo8)&^w|w)&hi8 != 0 {
+				near = true // a special or high byte: the loops below count it
+				break
+			}
+			i += 8
+		}
+		if !near && haveAVX2 && len(b)-i >= 32 {
 			n, c, e, h := strScanAVX2(b[i:])
 			i += n
 			cont += c
