@@ -82,10 +82,16 @@ func (m *mapping) slice(off int64, n int, buf *[]byte) ([]byte, error) {
 	if err := guard(func() error { copy(b, m.data[off:]); return nil }); err != nil {
 		return nil, err
 	}
+	m.advance(off)
+	return b, nil
+}
+
+// advance notes that the render pass has read up to off, giving back the
+// pages well behind it.
+func (m *mapping) advance(off int64) {
 	if off-m.rdropped > dropEvery+window {
 		m.drop(&m.rdropped, off)
 	}
-	return b, nil
 }
 
 // errChanged is returned when the mapped file shrinks under pruner (a

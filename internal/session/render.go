@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -36,10 +37,33 @@ func (c *Context) Raw(m *Message) ([]byte, error) {
 // createCompactionSummaryMessage, createBranchSummaryMessage,
 // createCustomMessage).
 func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
-	line, err := c.Raw(m)
-	if err != nil {
-		return dst, err
+	if c.m == nil {
+		line, err := c.Raw(m)
+		if err != nil {
+			return dst, err
+		}
+		return c.appendMessage(dst, m, line)
 	}
+	// a mapped input: the line is read where it is mapped, once, with a
+	// truncated file turned into an error
+	if m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) {
+		return dst, fmt.Errorf("line %d: re-reading input: %w", m.line, io.ErrUnexpectedEOF)
+	}
+	var out []byte
+	err := guard(func() error {
+		var err error
+		out, err = c.appendMessage(dst, m, c.m.data[m.off:m.off+int64(m.n)])
+		return err
+	})
+	if err == errChanged {
+		return dst, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+	}
+	c.m.advance(m.off)
+	return out, err
+}
+
+// appendMessage is AppendMessage with the message's line.
+func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, error) {
 	var obj []byte
 	switch m.src {
 	case srcWholeLine:
