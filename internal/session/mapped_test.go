@@ -49,3 +49,35 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 		t.Fatalf("after truncation: %v", err)
 	}
 }
+
+// A line of 2 GiB or more (past the 32-bit offsets of the index) is skipped
+// with a warning naming its length — never a panic. The file is sparse, so
+// the test costs no disk.
+func TestLineOver2GiBIsSkipped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 2 GiB sparse file")
+	}
+	p := filepath.Join(t.TempDir(), "huge.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := hdr + msgLine("a", "", "user", `"before"`)
+	tail := "\n" + msgLine("b", "a", "user", `"after"`)
+	const huge = 1<<31 + 16
+	if _, err := f.WriteString(head + "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(tail), int64(len(head))+huge); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	f.Close()
+	ctx := readFile(t, p)
+	found := false
+	for _, w := range ctx.Warnings {
+		found = found || w.Code == WarnTooLong && w.Line == 3
+	}
+	if !found || len(ctx.Messages) != 2 {
+		t.Fatalf("warnings %v, %d messages", ctx.Warnings, len(ctx.Messages))
+	}
+}
