@@ -15,7 +15,7 @@
 #   BENCH_CPU=0        CPU the one-core runs are pinned to (taskset)
 #   BENCH_PRUNER=PATH  time this pruner binary instead of building ./cmd/pruner
 #   BENCH_BASELINES=1  also time jq and node (0: pruner only, for A/B runs)
-#   BENCH_BASELINE_MAX=200MB  largest input the (slow) baselines are run on
+#   BENCH_BASELINE_MAX=250MB  largest input the (slow) baselines are run on
 #   BENCH_VERIFY=1     first check pruner against scripts/prune.jq on 5 MB
 #
 # MB/s is input bytes (10^6) per wall second; "cpu s" is user+sys. On a busy
@@ -53,7 +53,7 @@ pruner=${BENCH_PRUNER:-$out/pruner}
 go build -trimpath -o "$out/pruner-benchgen" ./cmd/pruner-benchgen
 
 tobytes() { "$out/pruner-benchgen" -print-size "$1"; }
-maxbase=$(tobytes "${BENCH_BASELINE_MAX:-200MB}")
+maxbase=$(tobytes "${BENCH_BASELINE_MAX:-250MB}")
 
 gen() { # gen SIZE -> path
 	local f="$out/session-$1-seed$seed.jsonl"
