@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"runtime"
-	"slices"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -227,7 +227,8 @@ type builder struct {
 	er       *EntryReader
 	entries  entryList
 	extras   []entryExtra
-	nonLocal []idKey  // parent ids that are not the previous entry's id
+	nonLocal []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
+	seenIDs  []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
 	types    []string // entry types by index (0: "")
 }
 
@@ -497,6 +498,9 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
 		e.loc = m
 	}
+	if e.id != 0 && b.seen(e.id) {
+		b.nonLocal = append(b.nonLocal, e.id) // maybe a duplicate: let the map decide (last wins)
+	}
 	if e.par != 0 {
 		if idx > 0 && b.entries.at(idx-1).id == e.par {
 			e.local = true
@@ -507,29 +511,35 @@ func (b *builder) addEntry(rl *rawLine) {
 	b.entries.add(e)
 }
 
+// seen reports whether an id with k's hash was added before, and adds it.
+// A false positive only puts a unique id in the parent map (harmless).
+func (b *builder) seen(k idKey) bool {
+	if b.seenIDs == nil {
+		n := 1 << 23 // bits; more for inputs known to be large
+		for n < 1<<30 && int64(n) < b.opts.SizeHint/64 {
+			n <<= 1
+		}
+		b.seenIDs = make([]uint64, n/64)
+	}
+	h := uint64(k) * 0x9e3779b97f4a7c15
+	h >>= 64 - uint(bits.TrailingZeros(uint(len(b.seenIDs)*64)))
+	w, bit := h/64, uint64(1)<<(h%64)
+	old := b.seenIDs[w]&bit != 0
+	b.seenIDs[w] |= bit
+	return old
+}
+
 // parentIndex maps the ids the walk to the root cannot resolve by position
 // to the index of the last entry with that id (pi's Map: the last one
-// wins): parents that are not the previous entry, and every duplicated id.
+// wins): parents that are not the previous entry, and ids that may repeat.
 // Most entries' parent is the entry before them, so this map stays small.
 func (b *builder) parentIndex() map[idKey]int32 {
 	ents := &b.entries
-	keys := make([]idKey, 0, ents.len())
-	for i := 0; i < ents.len(); i++ {
-		if k := ents.at(i).id; k != 0 {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	want := map[idKey]int32{}
-	for i := 1; i < len(keys); i++ {
-		if keys[i] == keys[i-1] {
-			want[keys[i]] = -1
-		}
-	}
+	want := make(map[idKey]int32, len(b.nonLocal))
 	for _, k := range b.nonLocal {
 		want[k] = -1
 	}
-	b.nonLocal = nil
+	b.nonLocal, b.seenIDs = nil, nil
 	for i := 0; i < ents.len(); i++ {
 		if k := ents.at(i).id; k != 0 {
 			if _, ok := want[k]; ok {
