@@ -123,9 +123,27 @@ hook=""
 if [ -d scripts/protect/benchhook ]; then
 	hook=$(go run ./scripts/protect/benchhook -bin "$pruner" -n 50 2>/dev/null | awk '$1 !~ /^baseline/ && NR > 1 {print $1 " p50 " $2}' | paste -sd';' -)
 fi
+# check DIR over 2,000 sessions: 2 cores against 1 (target >= 1.7x)
+checkscale=""
+if [ -d scripts/protect/gensessions ] && [ "$(nproc)" -ge 2 ]; then
+	dir="$out/check-sessions-2000"
+	[ -d "$dir" ] || go run ./scripts/protect/gensessions -n 2000 -out "$dir" >/dev/null
+	best() { # best wall seconds of BENCH_RUNS runs of CMD
+		local b="" w
+		for _ in $(seq "$runs"); do
+			w=$($TIME -f '%e' "$@" 2>&1 >/dev/null | tail -1)
+			if [ -z "$b" ] || awk -v a="$w" -v b="$b" 'BEGIN{exit !(a<b)}'; then b=$w; fi
+		done
+		echo "$b"
+	}
+	c1=$(best "$pruner" check --exit-zero --jobs 1 "$dir")
+	c2=$(best "$pruner" check --exit-zero --jobs 2 "$dir")
+	checkscale="check over 2,000 sessions: 1 core ${c1}s, 2 cores ${c2}s: $(awk -v a="$c1" -v b="$c2" 'BEGIN{printf "%.2f", a/b}')x"
+fi
 echo "load after: $(uptime | sed 's/.*load average: //')"
 echo "start-up + 1 MB session (now -q, median of 21): $((startup / 1000)).$(((startup % 1000) / 100)) ms"
 [ -z "$hook" ] || echo "hook (whole process): $hook"
+[ -z "$checkscale" ] || echo "$checkscale"
 echo
 
 printf '%s\n' "${rows[@]}" | while read -r f name wall user sys rss; do
