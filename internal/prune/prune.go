@@ -91,7 +91,11 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	case len(starts) > opts.RecentTurns:
 		p.Cutoff = starts[len(starts)-opts.RecentTurns]
 	}
-	calls := map[string]*session.ToolCall{} // latest call per id, in context order
+	ncalls := 0
+	for _, m := range msgs {
+		ncalls += len(m.ToolCalls())
+	}
+	calls := make(map[string]*session.ToolCall, ncalls) // latest call per id, in context order
 	for i, m := range msgs {
 		switch m.Role() {
 		case session.RoleAssistant:
