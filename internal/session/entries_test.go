@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -201,11 +202,18 @@ func FuzzEntries(f *testing.F) {
 		er := NewEntryReader(bytes.NewReader(in), EntryOptions{OnWarning: func(w Warning) { warns = append(warns, w) }})
 		e, err := er.Next()
 		var ref any
-		refErr := json.Unmarshal(line, &ref)
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber() // numbers too large for a float64 are still JSON
+		refErr := dec.Decode(&ref)
+		if refErr == nil && len(bytes.TrimLeft(line[dec.InputOffset():], " \t\r")) > 0 {
+			refErr = errors.New("trailing data")
+		}
 		if refErr != nil && strings.Contains(refErr.Error(), "max depth") {
 			return
 		}
-		falsy := ref == nil || ref == false || ref == 0.0 || ref == ""
+		num, isNum := ref.(json.Number)
+		f, _ := num.Float64()
+		falsy := ref == nil || ref == false || ref == "" || isNum && f == 0
 		switch {
 		case refErr != nil || falsy:
 			if err != io.EOF || len(warns) != 1 {
