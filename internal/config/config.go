@@ -46,6 +46,9 @@ type Config struct {
 	Warnings []string `json:"-"`
 	// AgentDir is pi's agent dir the settings were looked up in.
 	AgentDir string `json:"-"`
+	// Condense holds pi-condense's own keys (the batch/index stage and its
+	// render), validated as pi-condense validates them.
+	Condense Condense `json:"-"`
 
 	pred         *protect.Predicate // compiled protectedTools/protectedPaths
 	rules        *protect.Rules     // protectedPathRules of the global settings or --config (nil: unset)
@@ -123,6 +126,15 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	merged, msrc := map[string]any{}, map[string]string{}
+	for _, f := range files {
+		for k, v := range f.values {
+			merged[k], msrc[k] = v, f.path
+		}
+	}
+	var cw []string
+	c.Condense, cw = condenseFrom(merged, msrc)
+	c.Warnings = append(c.Warnings, cw...)
 	// Candidates per key, lowest precedence first: default, files (global,
 	// project: pi's merge replaces a key's value whole, lists included),
 	// environment, flags.
