@@ -146,12 +146,12 @@ type BranchEntry struct {
 	// Message is the entry's message (type message), the same value as in
 	// Context.Messages when the entry is in the context; nil otherwise.
 	Message *Message
-	// InContext reports that the entry contributes to the context (it is
-	// not before the last compaction's first kept entry).
-	InContext bool
 
 	off int64
 	n   int32
+	// InContext reports that the entry contributes to the context (it is
+	// not before the last compaction's first kept entry).
+	InContext bool
 }
 
 // EntryLine returns the input line of a branch entry (without the newline).
@@ -284,6 +284,21 @@ func (b *builder) keyOf(v *lineView, n uint32) idKey {
 
 // idString returns the id of key k as a string.
 func (b *builder) idString(k idKey) string { return b.ctx.ids.string(k) }
+
+// idArena is idString with the string kept in the context's arena (no
+// allocation per entry: Context.Branch lists every entry of the path).
+func (b *builder) idArena(k idKey) string {
+	if k&^(1<<32-1) != keyHex {
+		return b.ctx.ids.string(k) // "" or an interned (arena) string
+	}
+	var h [8]byte
+	v := uint32(k)
+	for i := 7; i >= 0; i-- {
+		h[i] = hexDigitsLower[v&15]
+		v >>= 4
+	}
+	return b.ctx.arena.str(h[:])
+}
 
 // newMessage returns a zero Message from the current block.
 func (b *builder) newMessage() *Message {
@@ -639,8 +654,8 @@ func (b *builder) build() {
 		}
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
-			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idString(e.id),
-				ParentID: b.idString(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
+			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
+				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))
