@@ -177,11 +177,11 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 const maxWarnings = 20
 
 // memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins),
-// sized from the input: a built context and its plan live in about 0.12
-// bytes per input byte, and without a limit the collector lets the heap grow
-// to twice the live size; a fixed limit below the live heap (1 GB inputs)
-// would make the collector run back to back.
-func memoryLimit(size int64) int64 { return max(90<<20, 64<<20+size/7) }
+// sized from the input: a built context, its branch and its plan live in
+// about 0.17 bytes per input byte, and without a limit the collector lets
+// the heap grow to twice the live size; a limit close to the live heap (a
+// fixed one, on 1 GB inputs) would make the collector run back to back.
+func memoryLimit(size int64) int64 { return max(90<<20, 64<<20+size/5) }
 
 // run fills o from the command line and runs it.
 func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
