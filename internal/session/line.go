@@ -282,7 +282,7 @@ type callNodes struct {
 type contentInfo struct {
 	chars     int // code points of the text (string content, or text blocks)
 	images    int
-	notice    bool // a text starts with NoticePrefix
+	notice    bool // a text is a pruner notice or a pi-condense stub (IsNotice)
 	synthetic bool // the first text is a subagent completion notice
 	hasText   bool // at least one text (for Synthetic)
 	calls     []callNodes
@@ -305,7 +305,7 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 	switch tp.Nodes[c].Kind {
 	case jsonscan.String:
 		ci.chars = int(tp.Nodes[c].Chars)
-		ci.notice = tp.HasPrefix(c, NoticePrefix)
+		ci.notice = isNoticeNode(tp, c)
 		ci.hasText = true
 		if tp.HasPrefix(c, "Subagent ") {
 			s, _ := tp.String(c)
@@ -347,7 +347,7 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 					return true
 				}
 				ci.chars += int(tp.Nodes[text].Chars)
-				if tp.HasPrefix(text, NoticePrefix) {
+				if isNoticeNode(tp, text) {
 					ci.notice = true
 				}
 				if first && tp.HasPrefix(text, "Subagent ") {

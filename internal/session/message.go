@@ -1,6 +1,11 @@
 package session
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsonscan"
+)
 
 // Role names of pi's AgentMessage (and the runtime-only summary roles).
 const (
@@ -129,8 +134,8 @@ func (m *Message) IsError() bool { return m.flags&flagIsError != 0 }
 // typing: `Subagent <agent> (task <id>, …) finished.`.
 func (m *Message) Synthetic() bool { return m.flags&flagSynthetic != 0 }
 
-// HasNotice reports that a text block already holds a pruner notice (starts
-// with NoticePrefix): the message was pruned before.
+// HasNotice reports that a text block already holds a pruner notice or a
+// pi-condense stub (IsNotice): the message was pruned before.
 func (m *Message) HasNotice() bool { return m.flags&flagHasNotice != 0 }
 
 func (m *Message) setFlag(f uint8, on bool) {
@@ -143,6 +148,24 @@ func (m *Message) setFlag(f uint8, on bool) {
 
 // NoticePrefix starts every text pruner writes in place of pruned content.
 const NoticePrefix = "[pruner: "
+
+// pi-condense's stubs (pruner's batch/index stage writes them too).
+const (
+	condenseStubPrefix  = "[Summarized in pruner summary, ref `"
+	condenseSpillPrefix = "[Oversized output spilled to file — "
+)
+
+// IsNotice reports whether a text is a replacement pruner or pi-condense
+// wrote for pruned content (a masking notice, a summary stub, a spill
+// stub): such a result is never pruned again.
+func IsNotice(text string) bool {
+	return strings.HasPrefix(text, NoticePrefix) || strings.HasPrefix(text, condenseStubPrefix) || strings.HasPrefix(text, condenseSpillPrefix)
+}
+
+// isNoticeNode is IsNotice on the string node n of a tape.
+func isNoticeNode(tp *jsonscan.Tape, n uint32) bool {
+	return tp.HasPrefix(n, NoticePrefix) || tp.HasPrefix(n, condenseStubPrefix) || tp.HasPrefix(n, condenseSpillPrefix)
+}
 
 var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
 

@@ -228,3 +228,20 @@ func jsDateMillis(raw []byte) string {
 	}
 	return "null"
 }
+
+// ContentOf returns the raw JSON "content" value of message m as it will be
+// rendered (after edits), or nil when absent.
+func (c *Context) ContentOf(m *Message) ([]byte, error) {
+	if m.flags&flagPatched != 0 {
+		return m.contentPatch(), nil
+	}
+	b, err := c.AppendMessage(nil, m)
+	if err != nil {
+		return nil, err
+	}
+	s, e, ok := jsonscan.ValueRange(b, "content")
+	if !ok {
+		return nil, nil
+	}
+	return b[s:e], nil
+}
