@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench.sh: time `pruner now` (and context, now --session, check) against a
+# bench.sh: time `pruner now` (with and without the flush; context, now
+# --session, check) against a
 # jq one-liner and a node per-line script on the same pi-derived sessions, in
 # one run, and print MB/s, µs per line, peak RSS and the ratios. `make bench`
 # runs it after the Go benchmarks.
@@ -103,7 +104,8 @@ for size in $sizes; do
 	cat "$file" >/dev/null # warm the page cache
 	measure "cat" "$file" cat "$file"
 	measure "now" "$file" "${pin[@]}" "$pruner" now -q "$file"
-	measure "now(2cpu)" "$file" "$pruner" now -q "$file"
+	measure "now-noflush" "$file" "${pin[@]}" "$pruner" now -q --no-flush "$file"
+	measure "noflush-2cpu" "$file" "$pruner" now -q --no-flush "$file"
 	measure "context" "$file" "${pin[@]}" "$pruner" context "$file"
 	measure "now-session" "$file" "${pin[@]}" "$pruner" now -q --session "$file"
 	measure "check" "$file" "${pin[@]}" "$pruner" check --exit-zero "$file"
@@ -162,15 +164,21 @@ done | awk '
 				w = wall[k] > 0 ? wall[k] : 0.001
 				printf "%-32s %-12s %8.2f %8.2f %10.1f %9.2f %11.1f\n", f, names[j], wall[k], cpu[k], bytes[f]/1e6/w, w*1e6/lines[f], rss[k]
 			}
-			n = f SUBSEP "now"
-			for (j = 1; j <= nn; j++) {
-				b = names[j]; k = f SUBSEP b
-				if ((b == "jq" || b == "node") && (k in wall) && (n in wall))
-					printf "%-32s ratio now/%s: %.1fx\n", f, b, wall[k] / wall[n]
+			split("now now-noflush context", ours, " ")
+			for (o = 1; o <= 3; o++) {
+				n = f SUBSEP ours[o]
+				for (j = 1; j <= nn; j++) {
+					b = names[j]; k = f SUBSEP b
+					if ((b == "jq" || b == "node") && (k in wall) && (n in wall))
+						printf "%-32s ratio %s/%s: %.1fx\n", f, ours[o], b, wall[k] / wall[n]
+				}
 			}
 		}
 		if (nf > 1) {
-			prev = order[nf-1] SUBSEP "now"; last = order[nf] SUBSEP "now"
-			printf "throughput of now on %s: %.0f%% of its throughput on %s\n", order[nf], 100 * (bytes[order[nf]] / wall[last]) / (bytes[order[nf-1]] / wall[prev]), order[nf-1]
+			for (o = 1; o <= 3; o++) {
+				prev = order[nf-1] SUBSEP ours[o]; last = order[nf] SUBSEP ours[o]
+				if ((prev in wall) && (last in wall))
+					printf "throughput of %s on %s: %.0f%% of its throughput on %s\n", ours[o], order[nf], 100 * (bytes[order[nf]] / wall[last]) / (bytes[order[nf-1]] / wall[prev]), order[nf-1]
+			}
 		}
 	}'
