@@ -68,13 +68,13 @@ gen() { # gen SIZE -> path
 
 if [ "${BENCH_VERIFY:-1}" = 1 ]; then
 	small=$(gen 5MB)
-	a=$("$pruner" now -q "$small" | jq -cS . | sha256sum | cut -c1-16)
+	a=$("$pruner" now -q --no-flush "$small" | jq -cS . | sha256sum | cut -c1-16)
 	b=$(jq -c -f scripts/prune.jq "$small" | jq -cS . | sha256sum | cut -c1-16)
 	if [ "$a" != "$b" ]; then
 		echo "bench: equivalence FAILED: pruner $a, prune.jq $b (5 MB file)" >&2
 		exit 1
 	fi
-	echo "bench: equivalence OK: pruner now and scripts/prune.jq agree after jq -cS . (5 MB)" >&2
+	echo "bench: equivalence OK: pruner now --no-flush and scripts/prune.jq agree after jq -cS . (5 MB)" >&2
 fi
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version | cut -d' ' -f3), $(jq --version), node $(node --version 2>/dev/null || echo none)"
