@@ -89,6 +89,12 @@ func (m *mapping) slice(off int64, n int, buf *[]byte) ([]byte, error) {
 // advance notes that the render pass has read up to off, giving back the
 // pages well behind it.
 func (m *mapping) advance(off int64) {
+	if off < m.rdropped {
+		// a read behind the cursor (e.g. the last message first, then the
+		// context from its start): restart the cursor here, or every page
+		// read from now on would stay resident
+		m.rdropped = off &^ (window - 1)
+	}
 	if off-m.rdropped > dropEvery+window {
 		m.drop(&m.rdropped, off)
 	}

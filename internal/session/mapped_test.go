@@ -81,3 +81,22 @@ func TestLineOver2GiBIsSkipped(t *testing.T) {
 		t.Fatalf("warnings %v, %d messages", ctx.Warnings, len(ctx.Messages))
 	}
 }
+
+// Reading the last message first and then the context from its start (what
+// the pipeline does) must still give pages back behind the render cursor:
+// the cursor restarts when a read goes behind it.
+func TestMappedCursorRestartsBehind(t *testing.T) {
+	m := &mapping{data: make([]byte, 64<<20)}
+	m.advance(60 << 20)
+	if m.rdropped == 0 {
+		t.Fatal("no pages given back after a jump forward")
+	}
+	m.advance(0)
+	if m.rdropped != 0 {
+		t.Fatalf("cursor not restarted: %d", m.rdropped)
+	}
+	m.advance(10 << 20)
+	if m.rdropped == 0 {
+		t.Fatal("no pages given back behind the restarted cursor")
+	}
+}
