@@ -331,6 +331,12 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	if err == nil {
 		err = src.Flush()
 	}
+	if err == nil && ctx.Kind == session.KindContext && len(ctx.Messages) == 0 && in.Path != "-" {
+		// an empty file reads as an empty context; in a list of sessions it is
+		// skipped and named, not reported as a session of nothing
+		r.Skipped = "empty file (no JSON line; pi treats it as no session)"
+		return r
+	}
 	switch {
 	case errors.Is(err, session.ErrEmpty) && in.Path != "-":
 		r.Skipped = "empty file (no JSON line; pi treats it as no session)"

@@ -312,7 +312,7 @@ type walked struct {
 func (w *walked) site() Site {
 	s := Site{Role: roleOf(w.m, w.line), Strategy: w.strategy}
 	if w.m != nil {
-		s.ToolName, s.EntryID, s.Line = w.m.ToolName, w.m.EntryID, w.m.Line
+		s.ToolName, s.EntryID, s.Line = w.m.ToolName(), w.m.EntryID(), w.m.Line()
 	}
 	return s
 }
@@ -372,8 +372,8 @@ func (r *Result) walk(o ReportOptions, fn func(walked) error) ([]source, error) 
 		}
 		// only chains and the orphan sweep drop messages
 		srcs[i].strategy = ChainCompressed
-		if m.Role == session.RoleToolResult && swept[m.ToolCallID] > 0 {
-			swept[m.ToolCallID]--
+		if m.Role() == session.RoleToolResult && swept[m.ToolCallID()] > 0 {
+			swept[m.ToolCallID()]--
 			srcs[i].strategy = OrphanSwept
 		}
 	}
@@ -410,8 +410,8 @@ func (r *Result) Report(o ReportOptions) (*Report, error) {
 		t := rep.Strategies[w.strategy]
 		t.MessagesAfter++
 		t.CharsAfter += w.chars
-		if w.m != nil && w.m.Role == session.RoleToolResult {
-			tt := rep.tool(w.m.ToolName)
+		if w.m != nil && w.m.Role() == session.RoleToolResult {
+			tt := rep.tool(w.m.ToolName())
 			tt.MessagesAfter++
 			tt.CharsAfter += w.chars
 			ts := tt.strategy(w.strategy)
@@ -468,9 +468,9 @@ func (r *Result) Report(o ReportOptions) (*Report, error) {
 		t := rep.Strategies[st]
 		t.MessagesBefore++
 		t.CharsBefore += c
-		if m.Role == session.RoleToolResult {
+		if m.Role() == session.RoleToolResult {
 			t.Results++
-			tt := rep.tool(m.ToolName)
+			tt := rep.tool(m.ToolName())
 			tt.Results++
 			tt.MessagesBefore++
 			tt.CharsBefore += c
@@ -486,7 +486,7 @@ func (r *Result) Report(o ReportOptions) (*Report, error) {
 	// what each reference holds at the break
 	if k := un.FirstChanged; unBroken && k < len(ctx.Messages) {
 		m := ctx.Messages[k]
-		un.Was = &Site{Role: m.Role, ToolName: m.ToolName, EntryID: m.EntryID, Line: m.Line, Strategy: srcs[k].strategy}
+		un.Was = &Site{Role: m.Role(), ToolName: m.ToolName(), EntryID: m.EntryID(), Line: m.Line(), Strategy: srcs[k].strategy}
 	}
 	if prev != nil && prevBroken && prev.FirstChanged < len(o.Previous.lines) {
 		s := o.Previous.lines[prev.FirstChanged].site
@@ -557,7 +557,7 @@ func (r *Result) strategyOf(it render.Item, m *session.Message, orig []byte, sam
 	if !same {
 		switch it.Change {
 		case render.Stubbed, render.SpillStubbed:
-			if _, ok := aliases[index.MessageKey(m.ToolCallID, []byte(m.Timestamp))]; ok {
+			if _, ok := aliases[index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))]; ok {
 				return Deduped
 			}
 			if it.Change == render.SpillStubbed {
@@ -573,7 +573,7 @@ func (r *Result) strategyOf(it render.Item, m *session.Message, orig []byte, sam
 		case render.ImagesCapped:
 			return ImagesCapped
 		case render.Kept:
-			if m.Role == session.RoleToolResult {
+			if m.Role() == session.RoleToolResult {
 				return Masked
 			}
 		}
@@ -582,7 +582,7 @@ func (r *Result) strategyOf(it render.Item, m *session.Message, orig []byte, sam
 	if isSummary(m, orig) {
 		return Summary
 	}
-	if m.Role != session.RoleToolResult {
+	if m.Role() != session.RoleToolResult {
 		return Other
 	}
 	return keptReason(it.Src, m, plan, o)
@@ -600,9 +600,9 @@ func keptReason(i int, m *session.Message, plan *prune.Plan, o ReportOptions) St
 		return KeptRecent
 	case plan.Pairing.Involves(i):
 		return KeptHazard
-	case call != nil && (po.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && po.Protect.ToolProtected(m.ToolName))):
+	case call != nil && (po.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && po.Protect.ToolProtected(m.ToolName()))):
 		return KeptProtected
-	case m.HasNotice:
+	case m.HasNotice():
 		return KeptAlready
 	case o.Options.Mask:
 		return KeptSmall
@@ -624,7 +624,7 @@ func insertedStrategy(c render.Change) Strategy {
 // isSummary reports whether a source message is a pi-condense summary
 // (a custom message of customType context-prune-summary).
 func isSummary(m *session.Message, raw []byte) bool {
-	if m.Role != session.RoleCustom {
+	if m.Role() != session.RoleCustom {
 		return false
 	}
 	v, ok := jsval.Get(raw, "customType")
@@ -637,7 +637,7 @@ func isSummary(m *session.Message, raw []byte) bool {
 
 func roleOf(m *session.Message, line []byte) string {
 	if m != nil {
-		return m.Role
+		return m.Role()
 	}
 	if v, ok := jsval.Get(line, "role"); ok {
 		if s, ok := jsval.String(v); ok {
@@ -723,11 +723,11 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 // nothing before the first.
 func PreviousTurn(cx context.Context, ctx *session.Context, o Options) (*Result, int, error) {
 	starts := turns.Of(ctx).Starts
-	if len(starts) == 0 || ctx.Messages[starts[len(starts)-1]].Line <= 1 {
+	if len(starts) == 0 || ctx.Messages[starts[len(starts)-1]].Line() <= 1 {
 		return nil, 0, nil
 	}
 	start := starts[len(starts)-1]
-	line := ctx.Messages[start].Line
+	line := ctx.Messages[start].Line()
 	src := ctx.Source()
 	off, err := lineOffset(src, ctx.Bytes, line)
 	if err != nil {

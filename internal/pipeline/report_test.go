@@ -294,7 +294,7 @@ func TestReportPreviousTurn(t *testing.T) {
 			// the newest user message, found in the file itself
 			want := 0
 			if st := turns.Of(r.Ctx).Starts; len(st) > 0 {
-				want = r.Ctx.Messages[st[len(st)-1]].Line
+				want = r.Ctx.Messages[st[len(st)-1]].Line()
 			}
 			cut := data[:0]
 			for i, n := 0, 1; n < want; n++ {
