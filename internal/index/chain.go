@@ -82,7 +82,7 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 		}
 	}
 	for i, m := range ctx.Messages {
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleUser:
 			raw, err := ctx.AppendMessage(nil, m)
 			if err != nil {
@@ -101,10 +101,10 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 		if cur == nil {
 			continue
 		}
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleAssistant:
-			if len(m.ToolCalls) > 0 {
-				for _, tc := range m.ToolCalls {
+			if len(m.ToolCalls()) > 0 {
+				for _, tc := range m.ToolCalls() {
 					if tc.ID == "" || tc.Name == "" {
 						continue
 					}
@@ -126,16 +126,16 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 			out = append(out, *cur)
 			cur = nil
 		case session.RoleToolResult:
-			if m.ToolCallID == "" {
+			if m.ToolCallID() == "" {
 				continue
 			}
-			addID(m.ToolCallID)
-			if k := MessageKey(m.ToolCallID, []byte(m.Timestamp)); !keys[k] {
+			addID(m.ToolCallID())
+			if k := MessageKey(m.ToolCallID(), []byte(m.Timestamp())); !keys[k] {
 				keys[k] = true
 				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
 			}
-			if pred.ToolProtected(m.ToolName) {
-				addProt(m.ToolCallID)
+			if pred.ToolProtected(m.ToolName()) {
+				addProt(m.ToolCallID())
 			}
 		}
 	}
@@ -258,19 +258,19 @@ func GraceKeys(ctx *session.Context, turns int) map[string]bool {
 	}
 	users := 0
 	for _, m := range ctx.Messages {
-		if m.Role == session.RoleUser {
+		if m.Role() == session.RoleUser {
 			users++
 		}
 	}
 	out := map[string]bool{}
 	seen := 0
 	for _, m := range ctx.Messages {
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleUser:
 			seen++
 		case session.RoleToolResult:
-			if m.ToolName == "context_tree_query" && m.ToolCallID != "" && users-seen <= turns {
-				out[MessageKey(m.ToolCallID, []byte(m.Timestamp))] = true
+			if m.ToolName() == "context_tree_query" && m.ToolCallID() != "" && users-seen <= turns {
+				out[MessageKey(m.ToolCallID(), []byte(m.Timestamp()))] = true
 			}
 		}
 	}

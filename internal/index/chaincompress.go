@@ -314,12 +314,12 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 	var out []*chainCall
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleAssistant:
-			if len(m.ToolCalls) == 0 {
+			if len(m.ToolCalls()) == 0 {
 				continue
 			}
-			be := entries[m.EntryID]
+			be := entries[m.EntryID()]
 			if be == nil {
 				continue
 			}
@@ -339,19 +339,19 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 				open[id] = call{name, callArgs(bl)}
 			}
 		case session.RoleToolResult:
-			cl, ok := open[m.ToolCallID]
-			if !ok || prot[m.ToolCallID] {
+			cl, ok := open[m.ToolCallID()]
+			if !ok || prot[m.ToolCallID()] {
 				continue
 			}
-			ts, ok := wholeTimestamp(m.Timestamp)
+			ts, ok := wholeTimestamp(m.Timestamp())
 			if !ok {
 				continue
 			}
-			key := OccurrenceKey(m.ToolCallID, &ts)
+			key := OccurrenceKey(m.ToolCallID(), &ts)
 			if s.IsSummarized(key) {
 				continue
 			}
-			be := entries[m.EntryID]
+			be := entries[m.EntryID()]
 			if be == nil {
 				continue
 			}
@@ -360,7 +360,7 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 				return nil, err
 			}
 			msg, _ := jsval.Get(line, "message")
-			cc := &chainCall{toolCallID: m.ToolCallID, toolName: cl.name, args: cl.args, ts: ts, key: key, entry: be}
+			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, ts: ts, key: key, entry: be}
 			if v, ok := jsval.Get(msg, "isError"); ok {
 				cc.isError = jsval.IsTrue(v)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,9 +15,11 @@ import (
 
 // checkChainOutputs: every compressed chain in the output dropped its tool
 // turns, and the output of every protected call inside it — protected when
-// the chain was compressed, or under the current config — appears verbatim,
-// in a <protected-output> block, exactly once in the whole output (not as
-// a tool result any more). It returns how many protected outputs it saw.
+// the chain was compressed, or under the current config — is in the chain
+// message, in a <protected-output> block, in order, once: verbatim, or as
+// the superseded notice of an older read of a file read again later (only
+// the newest read stays verbatim); it is no tool result any more. It
+// returns how many protected outputs it saw.
 func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 	t.Helper()
 	if r.Rendered == nil || r.State == nil {
@@ -37,7 +40,6 @@ func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 		return 0
 	}
 	seen := 0
-	all := strings.Join(texts, "\n")
 	results := map[string]bool{} // toolResult lines in the output, by call id@ts
 	for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
 		if role, _ := jsval.Get(l, "role"); string(role) == `"toolResult"` {
@@ -66,9 +68,9 @@ func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 			f, ok := ts(m)
 			switch {
 			case !ok:
-			case m.Role == session.RoleUser && f == float64(c.StartUserTimestamp) && start < 0:
+			case m.Role() == session.RoleUser && f == float64(c.StartUserTimestamp) && start < 0:
 				start = i
-			case m.Role == session.RoleAssistant && c.FinalAssistantTimestamp != nil && f == float64(*c.FinalAssistantTimestamp) && start >= 0 && end < 0:
+			case m.Role() == session.RoleAssistant && c.FinalAssistantTimestamp != nil && f == float64(*c.FinalAssistantTimestamp) && start >= 0 && end < 0:
 				end = i
 			}
 		}
@@ -79,56 +81,59 @@ func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 		for _, p := range c.ProtectedToolCallIDs {
 			prot[p] = true
 		}
+		paths := map[string]string{}
+		type block struct{ tool, verbatim, notice string }
+		var want []block
 		for i := start + 1; i < end; i++ {
 			m := ctx.Messages[i]
-			switch m.Role {
+			switch m.Role() {
 			case session.RoleAssistant:
-				for _, tc := range m.ToolCalls {
+				for _, tc := range m.ToolCalls() {
 					if o.Prune.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
 						prot[tc.ID] = true
 					}
+					if tc.HasPath {
+						paths[tc.ID] = tc.Path
+					}
 				}
 			case session.RoleToolResult:
-				key := string(jsval.AppendString(nil, m.ToolCallID)) + "@" + m.Timestamp
+				key := string(jsval.AppendString(nil, m.ToolCallID())) + "@" + m.Timestamp()
 				if results[key] {
 					t.Fatalf("chain %s: result %s is still in the output", id, key)
 				}
-				if !prot[m.ToolCallID] && !o.Prune.Protect.ToolProtected(m.ToolName) {
+				if !prot[m.ToolCallID()] && !o.Prune.Protect.ToolProtected(m.ToolName()) {
 					continue
 				}
 				raw, err := ctx.AppendMessage(nil, m)
 				if err != nil {
 					t.Fatal(err)
 				}
-				block := "<protected-output tool=\"" + m.ToolName + "\">\n" + resultText(raw) + "\n</protected-output>"
-				if n := strings.Count(all, block); n != 1 {
-					t.Fatalf("chain %s: the protected output of %s appears %d times in the chain messages, want once", id, m.ToolCallID, n)
+				b := block{tool: m.ToolName(), verbatim: resultText(raw)}
+				if p, ok := paths[m.ToolCallID()]; ok && m.ToolName() == "read" {
+					b.notice = render.SupersededNotice(p)
 				}
-				seen++
+				want = append(want, b)
 			}
+		}
+		got := protectedBlock.FindAllStringSubmatch(text, -1)
+		if len(got) != len(want) {
+			t.Fatalf("chain %s: %d protected-output blocks, want %d", id, len(got), len(want))
+		}
+		for k, g := range got {
+			w := want[k]
+			if g[1] != w.tool || (g[2] != w.verbatim && (w.notice == "" || g[2] != w.notice)) {
+				t.Fatalf("chain %s: protected output %d is %q (%s), want the %s output verbatim (or superseded): %.200q", id, k+1, g[2], g[1], w.tool, w.verbatim)
+			}
+			if g[2] == w.verbatim && strings.Count(strings.Join(texts, "\n"), g[0]) != 1 {
+				t.Fatalf("chain %s: protected output %d appears more than once", id, k+1)
+			}
+			seen++
 		}
 	}
 	return seen
 }
 
-// TestChainProtectedOutputs: testdata/chains/protected.jsonl compresses a
-// chain holding a protected skill read (protectedPaths) and one holding a
-// protected tool (protectedTools: todo); both outputs move into their chain
-// messages (a check that sees none would prove nothing).
-func TestChainProtectedOutputs(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(testdata, "chains", "protected.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := defaults(t)
-	r, out, _ := run(t, data, o)
-	if n := checkChainOutputs(t, r, out, o); n != 2 {
-		t.Fatalf("%d protected outputs in compressed chains, want 2", n)
-	}
-	if r.Flushed.Chains != 4 || r.Flushed.Fused != 1 || r.Flushed.Backfilled != 3 {
-		t.Fatalf("%d chains (%d fused, %d calls backfilled), want 4 (1, 3)", r.Flushed.Chains, r.Flushed.Fused, r.Flushed.Backfilled)
-	}
-}
+var protectedBlock = regexp.MustCompile(`(?s)<protected-output tool="([^"]*)">\n(.*?)\n</protected-output>`)
 
 func mustGetRaw(obj []byte, key string) []byte {
 	v, _ := jsval.Get(obj, key)
@@ -148,4 +153,27 @@ func resultText(raw []byte) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// TestChainProtectedOutputs: testdata/chains/protected.jsonl compresses a
+// chain holding a protected skill read (protectedPaths) and one holding a
+// protected tool (protectedTools: todo); both outputs move into their chain
+// messages — the skill read, read again later, as its superseded notice —
+// (a check that sees none would prove nothing).
+func TestChainProtectedOutputs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testdata, "chains", "protected.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := defaults(t)
+	r, out, _ := run(t, data, o)
+	if n := checkChainOutputs(t, r, out, o); n != 2 {
+		t.Fatalf("%d protected outputs in compressed chains, want 2", n)
+	}
+	if r.Flushed.Chains != 4 || r.Flushed.Fused != 1 || r.Flushed.Backfilled != 3 {
+		t.Fatalf("%d chains (%d fused, %d calls backfilled), want 4 (1, 3)", r.Flushed.Chains, r.Flushed.Fused, r.Flushed.Backfilled)
+	}
+	if !bytes.Contains(out, []byte(`<protected-output tool=\"read\">\n[Superseded: skills/demo/SKILL.md was read again later`)) {
+		t.Error("the old skill read in b1 is not superseded")
+	}
 }

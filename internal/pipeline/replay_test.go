@@ -38,9 +38,9 @@ func replayRequests(t testing.TB, data []byte, turnsOnly bool) [][]byte {
 	var out [][]byte
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if be.Type == "message" && be.Message != nil && be.Message.Role == session.RoleAssistant && i > 0 {
+		if be.Type == "message" && be.Message != nil && be.Message.Role() == session.RoleAssistant && i > 0 {
 			prev := &ctx.Branch[i-1]
-			if !turnsOnly || prev.Message != nil && prev.Message.Role == session.RoleUser {
+			if !turnsOnly || prev.Message != nil && prev.Message.Role() == session.RoleUser {
 				out = append(out, append([]byte(nil), prefix...))
 			}
 		}

@@ -231,19 +231,3 @@ func unescapeGlob(s string) string {
 	}
 	return b.String()
 }
-
-// escapeGlob escapes doublestar metacharacters in a literal string.
-func escapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[]{}\`) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // Env is the environment a tool call is judged in: the directory relative
@@ -301,6 +300,3 @@ func splitSegs(p string) []string {
 	}
 	return segs
 }
-
-// HomeDir returns the home directory as pi sees it (pienv.Home).
-func HomeDir() string { return pienv.Home(os.Getenv) }

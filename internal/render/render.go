@@ -135,6 +135,9 @@ type Report struct {
 	ChainRepaired       int `json:"chainRepaired"`  // outputs of calls protected since their chain was compressed, put back
 	ChainDropped        int `json:"chainDropped"`   // messages those chains replaced
 	SummariesSuppressed int `json:"summariesSuppressed"`
+	// AppendedSuppressed counts the Options.Appended summaries a chain
+	// dropped (a flush's own, not messages of the context).
+	AppendedSuppressed int `json:"appendedSuppressed,omitempty"`
 	// Swept are the toolCallIds of orphan results dropped.
 	Swept []string `json:"swept,omitempty"`
 	// Diagnostics are pi-condense's diagnostics for this render
@@ -181,7 +184,7 @@ func (r *renderer) role(s *slot) string {
 		}
 		return session.RoleUser
 	}
-	return s.m.Role
+	return s.m.Role()
 }
 
 // bytesOf returns the slot's current JSON (a fresh copy for a source message).
@@ -230,8 +233,10 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	// count the stubs that survive (a compressed chain drops those inside it)
-	r.rep.Stubbed, r.rep.SpillStubbed = 0, 0
+	// count the stubs and superseded reads that survive (a compressed chain
+	// drops those inside it; a protected read's notice moves into the chain
+	// message)
+	r.rep.Stubbed, r.rep.SpillStubbed, r.rep.Superseded = 0, 0, 0
 	res := &Result{Items: make([]Item, len(r.slots))}
 	for i, s := range r.slots {
 		res.Items[i] = Item{Src: s.src, JSON: s.json, Change: s.change}
@@ -240,6 +245,8 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			r.rep.Stubbed++
 		case SpillStubbed:
 			r.rep.SpillStubbed++
+		case Superseded:
+			r.rep.Superseded++
 		}
 	}
 	res.Report = *r.rep
@@ -270,7 +277,7 @@ func (r *renderer) pairingView(slots []slot) []pairing.Msg {
 			out[i] = pairing.Msg{Role: session.RoleUser}
 			continue
 		}
-		out[i] = pairing.Msg{Role: s.m.Role, Calls: s.m.ToolCalls, ToolCallID: s.m.ToolCallID}
+		out[i] = pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
 	}
 	return out
 }
@@ -278,5 +285,5 @@ func (r *renderer) pairingView(slots []slot) []pairing.Msg {
 // visible reports whether a slot takes part in the phases: pi 1.x system
 // messages are not part of pi's context event (pi-condense never sees them).
 func (r *renderer) visible(s *slot) bool {
-	return s.m == nil || s.m.Role != session.RoleSystem
+	return s.m == nil || s.m.Role() != session.RoleSystem
 }
