@@ -288,6 +288,7 @@ func checkProperties(t *testing.T, data []byte, o Options) {
 		// plain pi (≥ 1.0) reading the written file sends the same contents
 		if ctx.Header.Version >= 2 {
 			checkPlainPi(t, sess, out)
+			checkPlainPiDropped(t, r, sess)
 		}
 		p, err := restore.Analyze(bytes.NewReader(sess), int64(len(sess)))
 		if err != nil {
@@ -420,6 +421,39 @@ func checkPlainPi(t *testing.T, sess, out []byte) {
 		}
 		if got, ok := pi[key(l)]; !ok || !bytes.Equal(got, jsval.Canonical(c)) {
 			t.Fatalf("result %s: pi alone would send %.120s, pruner %.120s", key(l), got, c)
+		}
+	}
+}
+
+// checkPlainPiDropped: a result a compressed chain dropped that render had
+// stubbed reaches pi alone (which does not apply chains) as that stub.
+func checkPlainPiDropped(t *testing.T, r *Result, sess []byte) {
+	if r.Rendered == nil || len(r.Rendered.Dropped) == 0 {
+		return
+	}
+	ctx := read(t, sess)
+	var plain bytes.Buffer
+	if _, err := prune.Render(&plain, ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	pi := map[string][]byte{}
+	for _, l := range bytes.Split(bytes.TrimSuffix(plain.Bytes(), []byte("\n")), []byte("\n")) {
+		if role, _ := jsval.Get(l, "role"); string(role) == `"toolResult"` {
+			id, _ := jsval.Get(l, "toolCallId")
+			ts, _ := jsval.Get(l, "timestamp")
+			c, _ := jsval.Get(l, "content")
+			pi[string(id)+"@"+string(ts)] = jsval.Canonical(c)
+		}
+	}
+	for _, it := range r.Rendered.Dropped {
+		if it.Change != render.Stubbed && it.Change != render.SpillStubbed {
+			continue
+		}
+		m := r.Ctx.Messages[it.Src]
+		key := string(jsval.AppendString(nil, m.ToolCallID())) + "@" + m.Timestamp()
+		c, _ := jsval.Get(it.JSON, "content")
+		if got := pi[key]; !bytes.Equal(got, jsval.Canonical(c)) {
+			t.Fatalf("result %s dropped by a chain: pi alone would send %.120s, not its stub %.120s", key, got, c)
 		}
 	}
 }

@@ -180,7 +180,7 @@ func TestReplay(t *testing.T) {
 				}
 				prev = &cur
 			}
-			t.Logf("%s: %d requests, %d rewrite points (flush, chain or masking), %d of them changed bytes before the newest turn (requests %s); %d compactions",
+			t.Logf("%s: %d requests; %d flush points (a flush, a chain or masking), at %d of them bytes before the newest turn changed (requests %s); %d of pi's compactions",
 				name, len(reqs), points, changed, strings.Join(where, " "), compactions)
 		})
 	}

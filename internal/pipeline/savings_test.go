@@ -51,7 +51,7 @@ func TestSavingsPiMono(t *testing.T) {
 			line("flush+chains", after)
 			rep := r.Rendered.Report
 			t.Logf("%s: %d chains compressed (%d fused, %d backfilled calls), %d messages dropped, %d summaries suppressed; %d summaries and %d stubs left",
-				name, r.Flushed.Chains, r.Flushed.Fused, r.Flushed.Backfilled, rep.ChainDropped, rep.SummariesSuppressed, r.Summaries, rep.Stubbed+rep.SpillStubbed)
+				name, r.Flushed.Chains, r.Flushed.Fused, r.Flushed.Backfilled, rep.ChainDropped, rep.SummariesSuppressed+rep.AppendedSuppressed, r.Summaries, rep.Stubbed+rep.SpillStubbed)
 			if p := pct(before-after, before); p < 55 {
 				t.Errorf("the defaults save %.1f%% of the context, want ≥ 55%%", p)
 			}

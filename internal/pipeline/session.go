@@ -76,9 +76,10 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 }
 
 // edits are the context_edit entries for the results the rendered context
-// changes: stubs of indexed results and masking notices (the render's other
-// rewrites — chains, purges, superseded reads, the image cap — are
-// pi-condense's render-time business and stay out of the file).
+// changes: stubs of indexed results and masking notices, those a
+// compressed chain dropped included (the render's other rewrites — chains,
+// purges, superseded reads, the image cap — are pi-condense's render-time
+// business and stay out of the file).
 func (r *Result) edits() ([]*index.NewEntry, error) {
 	ctx := r.Ctx
 	var out []*index.NewEntry
@@ -122,7 +123,10 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		}
 		return out, nil
 	}
-	for _, it := range r.Rendered.Items {
+	// the results a compressed chain drops too: pi alone does not apply
+	// chains, so their stubs (or masking notices) are pinned as well
+	items := append(append([]render.Item(nil), r.Rendered.Items...), r.Rendered.Dropped...)
+	for _, it := range items {
 		if it.Src < 0 {
 			continue
 		}

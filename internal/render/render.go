@@ -155,6 +155,12 @@ type Diagnostic struct {
 type Result struct {
 	Items  []Item
 	Report Report
+	// Dropped are the source messages compressed chains dropped, as the
+	// phases before had left them (a stub, a superseded notice, or the
+	// source: JSON nil), in context order: what pi alone, which does not
+	// apply chains, would still send (the pipeline pins their stubs with
+	// context edits).
+	Dropped []Item
 }
 
 // slot is one message while the phases run.
@@ -174,6 +180,8 @@ type renderer struct {
 	rep   *Report
 	slots []slot
 	pair  *pairing.Report
+	// dropped are the source messages the chain phase dropped.
+	dropped []Item
 }
 
 // role is the slot's message role.
@@ -219,7 +227,14 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			steps = append(steps, r.purgeErrors)
 		}
 		if o.Chains && len(st.Chains()) > 0 {
-			steps = append(steps, r.chainRangePrune)
+			steps = append(steps, func() error {
+				before := r.slots
+				if err := r.chainRangePrune(); err != nil {
+					return err
+				}
+				r.noteDropped(before)
+				return nil
+			})
 		}
 		steps = append(steps, r.orphanSweep)
 		for _, step := range steps {
@@ -250,7 +265,24 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		}
 	}
 	res.Report = *r.rep
+	res.Dropped = r.dropped
 	return res, nil
+}
+
+// noteDropped records the source slots of before that the chain phase
+// dropped.
+func (r *renderer) noteDropped(before []slot) {
+	kept := make(map[int]bool, len(r.slots))
+	for _, s := range r.slots {
+		if s.src >= 0 {
+			kept[s.src] = true
+		}
+	}
+	for _, s := range before {
+		if s.src >= 0 && !kept[s.src] {
+			r.dropped = append(r.dropped, Item{Src: s.src, JSON: s.json, Change: s.change})
+		}
+	}
 }
 
 // hazard reports whether the slot is a source message a pairing hazard
