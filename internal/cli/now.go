@@ -71,8 +71,15 @@ pi-condense's stubs and the summary added at the end of the context. What the
 flush leaves (batches under minBatchChars, summaries longer than their
 results) is masked: results longer than --max-chars chars (Unicode code
 points) become a notice naming the tool, the call, the size and how to get the
-original back. A session's own context-prune-* entries (written by pi-condense
-or by --write) are applied as pi-condense applies them. Protected calls
+original back. Chains — a user message, its tool turns and the text-only
+reply that ends them — older than the last chainCompression.rollingWindow (3)
+closed ones collapse into one <compressed-chain id="bN" tools="t…"> message
+after their user message (the fused summary of their batches, or
+pi-condense's deterministic body when no summary covers them; protected
+outputs kept verbatim inside); interrupted, open and raw-window chains stay.
+Every tN and bN printed resolves with 'pruner query REF SESSION', with or
+without --write. A session's own context-prune-* entries (written by
+pi-condense or by --write) are applied as pi-condense applies them. Protected calls
 (protectedTools names, protectedPaths globs on args.path) are never touched,
 and every toolCall keeps its result.
 
@@ -81,7 +88,8 @@ own output; a context is masked only); - or no argument reads stdin. A
 one-line summary goes to stderr.
 
 --summarizer-cmd runs a shell command per batch with pi-condense's summariser
-request on stdin and reads the summary from stdout; a command that fails,
+request on stdin and reads the summary from stdout (and once per chain two or
+more summaries cover, with pi-condense's range-fusion request); a command that fails,
 times out, prints nothing or no [[N:tool]] label falls back to the
 deterministic summary with a warning. Its summaries are kept in
 <user cache dir>/pruner/summaries, so a later run reuses them byte for byte.
