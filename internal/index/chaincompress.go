@@ -112,6 +112,12 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 				known = append(known, bodyCall{r.ToolCallID, r.ToolName, jsval.Canonical(r.Args), sortTime(r)})
 			}
 		}
+		if lost := unrecoverable(c, s, fresh); lost != "" {
+			// fail closed: a result the chain would drop that nothing could
+			// index (its call is not in the range: a broken pair)
+			f.Warnings = append(f.Warnings, fmt.Sprintf("chain at %d not compressed: result %s has no call in its range, so nothing could index it", c.StartUserTimestamp, lost))
+			continue
+		}
 		if !covered && len(fresh) == 0 && len(known) == 0 {
 			if !allProtected(c) {
 				f.diagnostic("backfill-empty", fmt.Sprintf("startUserTimestamp=%d middles=%d", c.StartUserTimestamp, len(c.MiddleToolCallIDs)))
@@ -249,6 +255,26 @@ func (x *summaryIndex) texts(keys []string) []string {
 		}
 	}
 	return out
+}
+
+// unrecoverable returns the first occurrence the chain would drop that is
+// neither indexed, nor about to be backfilled, nor protected ("" when there
+// is none).
+func unrecoverable(c *ChainRange, s *State, fresh []*chainCall) string {
+	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
+	for _, id := range c.ProtectedToolCallIDs {
+		prot[id] = true
+	}
+	back := make(map[string]bool, len(fresh))
+	for _, fc := range fresh {
+		back[fc.key] = true
+	}
+	for _, k := range c.MiddleOccurrenceKeys {
+		if id, _ := ParseOccurrenceKey(k); !s.IsSummarized(k) && !back[k] && !prot[id] {
+			return k
+		}
+	}
+	return ""
 }
 
 // occurrence is the record of an occurrence key: its own, or for a dedup
