@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -38,8 +39,10 @@ type ChainOptions struct {
 	RecoveryGraceTurns int
 	// Fuse fuses the per-batch summaries of a chain two or more cover into
 	// one range summary (fuseRangeSummary); nil: no fusion (the render
-	// joins the per-batch summaries).
-	Fuse func(cx context.Context, summaries, refs []string) summarize.FuseResult
+	// joins the per-batch summaries). It is called from several goroutines
+	// at once, FuseConcurrency at most (≤0: 4).
+	Fuse            func(cx context.Context, summaries, refs []string) summarize.FuseResult
+	FuseConcurrency int
 }
 
 // bodyCall is what the deterministic chain body reads of a call.
@@ -98,6 +101,8 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	}
 	compressed := 0
 	bodies := newSummaryIndex(s)
+	var done []*ChainData // the chains compressed, registered once fused
+	var fusions []fusion
 	for k := range eligible {
 		c := &eligible[k]
 		keys := c.LookupKeys()
@@ -161,18 +166,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			}
 			switch {
 			case co.Fuse != nil && len(texts) >= 2:
-				r := co.Fuse(cx, texts, toolRefs)
-				if r.Source == summarize.SourceCommand {
-					f.CommandCalls++
-				}
-				if r.Warning != "" {
-					f.Warnings = append(f.Warnings, fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", cd.BlockID, len(texts), r.Warning))
-				}
-				if strings.TrimFunc(r.Text, isJSWhitespace) != "" {
-					text := r.Text
-					cd.RangeSummaryText = &text
-					f.Fused++
-				}
+				fusions = append(fusions, fusion{cd: &cd, texts: texts})
 			case len(fresh) > 0:
 				// no fusion: the per-batch summaries as the render joins
 				// them, then the backfilled calls' bullets
@@ -180,14 +174,18 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 				cd.RangeSummaryText = &text
 			}
 		}
-		s.registerChain(cd)
-		e := customEntry(TypeChain, chainData(cd))
+		done = append(done, &cd)
+		cdp := &cd
 		floor := cd.StartUserTimestamp
-		e.floor = &floor
-		f.Entries = append(f.Entries, e)
+		f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeChain, floor: &floor,
+			body: func(dst []byte, _ *session.Context) ([]byte, error) { return append(dst, chainData(*cdp)...), nil }})
 		f.Chains++
 		f.ChainCalls += len(c.MiddleToolCallIDs)
 		compressed++
+	}
+	f.fuse(cx, co, fusions)
+	for _, cd := range done {
+		s.registerChain(*cd)
 	}
 	if compressed > 0 {
 		stats := StatsData{}
@@ -201,6 +199,49 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		f.Entries = append(f.Entries, customEntry(TypeStats, statsData(stats)))
 	}
 	return nil
+}
+
+// fusion is one chain's range summary to make.
+type fusion struct {
+	cd    *ChainData
+	texts []string
+	res   summarize.FuseResult
+}
+
+// fuse makes the range summaries, FuseConcurrency at a time (a command
+// runs per chain; the deterministic fusion is instant), and sets them on
+// their chains, in chain order.
+func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
+	n := co.FuseConcurrency
+	if n <= 0 {
+		n = 4
+	}
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		go func(j *fusion) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			j.res = co.Fuse(cx, j.texts, j.cd.ToolRefs)
+		}(&jobs[i])
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		r := j.res
+		if r.Source == summarize.SourceCommand {
+			f.CommandCalls++
+		}
+		if r.Warning != "" {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", j.cd.BlockID, len(j.texts), r.Warning))
+		}
+		if strings.TrimFunc(r.Text, isJSWhitespace) != "" {
+			text := r.Text
+			j.cd.RangeSummaryText = &text
+			f.Fused++
+		}
+	}
 }
 
 // chainCommandCalls is how many command runs the chains made (the stats

@@ -177,7 +177,7 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 	}
 	so := o.Summarizer
 	chains := o.Chains
-	chains.Fuse = nil
+	chains.Fuse, chains.FuseConcurrency = nil, so.Concurrency
 	if o.FuseRangeSummary {
 		chains.Fuse = func(cx context.Context, summaries, refs []string) summarize.FuseResult {
 			return summarize.Fuse(cx, summaries, refs, so)
