@@ -1,0 +1,255 @@
+package guard
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	json "github.com/goccy/go-json"
+)
+
+// Entry is one protected-path rule: a path (bare name, bare relative path,
+// absolute `/…`, home `~/…`, optionally with doublestar globs) and the ops it
+// denies.
+type Entry struct {
+	// Path is the entry as written in the rules file; reasons name it.
+	Path string `json:"path"`
+	// Deny is the set of denied ops.
+	Deny OpSet `json:"-"`
+	// Index is the entry's position in its Rules (0-based).
+	Index int `json:"-"`
+	// Source names where the entry came from (a file, a settings key, or
+	// "built-in defaults").
+	Source string `json:"-"`
+}
+
+// Rules is a validated list of protected-path entries and where it came from.
+type Rules struct {
+	// Source names the origin: a file path, "settings.json protectedPathRules",
+	// "built-in defaults", or several of them joined by " + " for a Union.
+	Source  string
+	Entries []Entry
+}
+
+// DefaultRulesSource is the Source of DefaultRules.
+const DefaultRulesSource = "built-in defaults"
+
+// DefaultRules returns the built-in rules used when no rules file or setting
+// is given: `.env` (read, write, edit, bash), `.git/` (read, write, edit),
+// `node_modules/` (write, edit), `~/.pi/agent/auth.json` (read, write, edit,
+// bash) — the protected-paths extension's defaults, in its order.
+func DefaultRules() *Rules {
+	all := SetRead | SetWrite | SetEdit | SetBash
+	src := DefaultRulesSource
+	return &Rules{Source: src, Entries: []Entry{
+		{Path: ".env", Deny: all, Index: 0, Source: src},
+		{Path: ".git/", Deny: SetRead | SetWrite | SetEdit, Index: 1, Source: src},
+		{Path: "node_modules/", Deny: SetWrite | SetEdit, Index: 2, Source: src},
+		{Path: "~/.pi/agent/auth.json", Deny: all, Index: 3, Source: src},
+	}}
+}
+
+// Union returns the rules of r followed by the entries of add that r does
+// not already have (same path and ops): a project may add rules, never take
+// any away. Each entry keeps its Source. A nil add returns r.
+func (r *Rules) Union(add *Rules) *Rules {
+	if add == nil || len(add.Entries) == 0 {
+		return r
+	}
+	out := &Rules{Source: r.Source, Entries: make([]Entry, 0, len(r.Entries)+len(add.Entries))}
+	have := map[string]bool{}
+	for _, e := range r.Entries {
+		e.Index = len(out.Entries)
+		out.Entries = append(out.Entries, e)
+		have[e.Path+"\x00"+e.Deny.String()] = true
+	}
+	added := false
+	for _, e := range add.Entries {
+		if have[e.Path+"\x00"+e.Deny.String()] {
+			continue
+		}
+		e.Index = len(out.Entries)
+		out.Entries = append(out.Entries, e)
+		added = true
+	}
+	if added {
+		out.Source = r.Source + " + " + add.Source
+	}
+	return out
+}
+
+// DefaultRulesPath returns where the protected-paths extension keeps its
+// rules: `$PI_CODING_AGENT_DIR/configs/protected-paths.json` when that
+// variable is set, else `<home>/.pi/agent/configs/protected-paths.json`.
+// getenv is os.Getenv in production.
+func DefaultRulesPath(getenv func(string) string, home string) string {
+	if dir := getenv("PI_CODING_AGENT_DIR"); dir != "" {
+		return filepath.Join(expandTildeOS(dir, home), "configs", "protected-paths.json")
+	}
+	return filepath.Join(home, ".pi", "agent", "configs", "protected-paths.json")
+}
+
+func expandTildeOS(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(home, rest)
+	}
+	return p
+}
+
+// ParseRules parses and validates rules in the protected-paths extension
+// format `{"paths":[{"path":".env","deny":["read","write","edit","bash"]},…]}`
+// or as a bare array of entries (settings.json `contextPrune.protectedPathRules`).
+// Top-level keys starting with `_` (comments) are ignored. source names the
+// origin in errors, in Rules.Source and in every Entry.Source.
+//
+// Errors (each names the entry, e.g. `rules.json: paths[2] "x[": …`): invalid
+// JSON; a missing or empty list ("nothing protected" is never implied); an
+// entry that is not an object, has no `path`, no `deny`, the old `ops` key,
+// an unknown key, an unknown op, or a path that is not a valid glob.
+func ParseRules(data []byte, source string) (*Rules, error) {
+	orig := data
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: empty rules", source)
+	}
+	var list []json.RawMessage
+	listName := "paths"
+	if data[0] == '[' {
+		listName = "protectedPathRules"
+		if err := json.Unmarshal(data, &list); err != nil {
+			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
+		}
+	} else {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(data, &top); err != nil {
+			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
+		}
+		for k := range top {
+			if k != "paths" && !strings.HasPrefix(k, "_") {
+				return nil, fmt.Errorf("%s: unknown key %q (want \"paths\")", source, k)
+			}
+		}
+		raw, ok := top["paths"]
+		if !ok {
+			return nil, fmt.Errorf("%s: no \"paths\" list", source)
+		}
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("%s: \"paths\" is not a list of entries: %w", source, err)
+		}
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("%s: %s is empty: it would protect nothing (remove it to use the built-in defaults)", source, listName)
+	}
+	r := &Rules{Source: source, Entries: make([]Entry, 0, len(list))}
+	for i, raw := range list {
+		e, err := parseEntry(raw, i)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s[%d]%s", source, listName, i, err)
+		}
+		e.Source = source
+		r.Entries = append(r.Entries, e)
+	}
+	return r, nil
+}
+
+func parseEntry(raw json.RawMessage, i int) (Entry, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return Entry{}, fmt.Errorf(": not an object: %s", truncate(string(raw), 60))
+	}
+	var p string
+	pr, ok := m["path"]
+	if !ok {
+		return Entry{}, errors.New(": missing \"path\"")
+	}
+	if err := json.Unmarshal(pr, &p); err != nil {
+		return Entry{}, fmt.Errorf(": \"path\" is not a string")
+	}
+	name := fmt.Sprintf(" %q", p)
+	if strings.TrimSpace(p) == "" {
+		return Entry{}, fmt.Errorf("%s: empty \"path\"", name)
+	}
+	for k := range m {
+		switch {
+		case k == "path" || k == "deny" || strings.HasPrefix(k, "_"):
+		case k == "ops":
+			return Entry{}, fmt.Errorf("%s: \"ops\" was renamed to \"deny\"", name)
+		default:
+			return Entry{}, fmt.Errorf("%s: unknown key %q (want \"path\" and \"deny\")", name, k)
+		}
+	}
+	dr, ok := m["deny"]
+	if !ok {
+		return Entry{}, fmt.Errorf("%s: missing \"deny\" list", name)
+	}
+	var deny []string
+	if err := json.Unmarshal(dr, &deny); err != nil {
+		return Entry{}, fmt.Errorf("%s: \"deny\" is not a list of op names", name)
+	}
+	if len(deny) == 0 {
+		return Entry{}, fmt.Errorf("%s: empty \"deny\" list denies nothing", name)
+	}
+	var set OpSet
+	for _, d := range deny {
+		op, err := ParseOp(d)
+		if err != nil {
+			return Entry{}, fmt.Errorf("%s: %v", name, err)
+		}
+		set |= op.Bit()
+	}
+	pat := strings.ReplaceAll(p, `\`, "/")
+	if !doublestar.ValidatePattern(pat) {
+		return Entry{}, fmt.Errorf("%s: bad glob", name)
+	}
+	return Entry{Path: p, Deny: set, Index: i}, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// MarshalJSON renders the rules in the extension's file format.
+func (r *Rules) MarshalJSON() ([]byte, error) {
+	type ent struct {
+		Path string   `json:"path"`
+		Deny []string `json:"deny"`
+	}
+	out := struct {
+		Paths []ent `json:"paths"`
+	}{Paths: make([]ent, 0, len(r.Entries))}
+	for _, e := range r.Entries {
+		var d []string
+		for _, op := range []Op{OpRead, OpWrite, OpEdit, OpBash} {
+			if e.Deny.Has(op) {
+				d = append(d, string(op))
+			}
+		}
+		out.Paths = append(out.Paths, ent{Path: e.Path, Deny: d})
+	}
+	return json.Marshal(out)
+}
+
+// jsonPos returns ":line:col" of the first syntax error in data (1-based),
+// or "" when encoding/json cannot place it.
+func jsonPos(data []byte) string {
+	var v any
+	err := stdjson.Unmarshal(data, &v)
+	var se *stdjson.SyntaxError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	off := min(int(se.Offset), len(data))
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf(":%d:%d", line, col)
+}
