@@ -684,7 +684,7 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "scp", "sftp":
 		c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
-			files: map[string]OpSet{"-i": SetRead, "-F": SetRead},
+			files:   map[string]OpSet{"-i": SetRead, "-F": SetRead},
 			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead}, 1)
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
@@ -751,7 +751,7 @@ func (c *cmd) dispatch() bool {
 	case "jq", "gojq", "jaq", "yq":
 		c.runSpec(&spec{opts: opts{short: "fLs", long: []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "--tab"}},
 			files: map[string]OpSet{"-f": SetRead, "--from-file": SetRead, "--slurpfile": SetRead, "--rawfile": SetRead},
-			skip: 1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
+			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
 		c.jqNamedFiles()
 		return true
 	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
