@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/spf13/pflag"
@@ -48,8 +49,9 @@ type Config struct {
 	// like a misspelt pruner key.
 	Warnings []string `json:"-"`
 
-	pred  *protect.Predicate // compiled protectedTools/protectedPaths
-	rules *protect.Rules     // parsed protectedPathRules (nil when absent)
+	pred         *protect.Predicate // compiled protectedTools/protectedPaths
+	rules        *guard.Rules       // parsed protectedPathRules (nil when absent)
+	projectRules *guard.Rules       // the project's protectedPathRules: they only add (nil when absent)
 }
 
 // Keys lists the contextPrune keys pruner understands, in display order.
@@ -217,8 +219,9 @@ func Load(o Options) (*Config, error) {
 	}
 	var files, searched, warnings []string
 	var layers []struct {
-		path string
-		obj  map[string]any
+		path    string
+		obj     map[string]any
+		project bool
 	}
 	if o.ConfigFile != "" {
 		obj, err := readSettings(o.ConfigFile, true)
@@ -227,9 +230,10 @@ func Load(o Options) (*Config, error) {
 		}
 		files = append(files, o.ConfigFile)
 		layers = append(layers, struct {
-			path string
-			obj  map[string]any
-		}{o.ConfigFile, obj})
+			path    string
+			obj     map[string]any
+			project bool
+		}{o.ConfigFile, obj, false})
 	} else {
 		agent := o.AgentDir
 		if agent == "" {
@@ -240,7 +244,7 @@ func Load(o Options) (*Config, error) {
 			paths = append(paths, filepath.Join(o.ProjectDir, ".pi", "settings.json"))
 		}
 		searched = paths
-		for _, p := range paths {
+		for i, p := range paths {
 			obj, err := readSettings(p, false)
 			if err != nil {
 				return nil, err
@@ -250,14 +254,17 @@ func Load(o Options) (*Config, error) {
 			}
 			files = append(files, p)
 			layers = append(layers, struct {
-				path string
-				obj  map[string]any
-			}{p, obj})
+				path    string
+				obj     map[string]any
+				project bool
+			}{p, obj, i == 1})
 		}
 	}
 	// pi's merge: project over global, one level deep under contextPrune
 	// (each key replaced whole; arrays are never concatenated).
 	merged := map[string]any{}
+	var projectRaw any
+	projectSrc := ""
 	for _, l := range layers {
 		keys := make([]string, 0, len(l.obj))
 		for k := range l.obj {
@@ -272,6 +279,13 @@ func Load(o Options) (*Config, error) {
 			}
 		}
 		for k, val := range l.obj {
+			if k == "protectedPathRules" && l.project {
+				// a project may only add deny rules, never replace or remove
+				// the global or built-in ones (issue 9): kept apart, unioned
+				// by the caller
+				projectRaw, projectSrc = val, l.path
+				continue
+			}
 			merged[k] = val
 			src[k] = l.path
 		}
@@ -341,7 +355,17 @@ func Load(o Options) (*Config, error) {
 	}
 	if raw, ok := merged["protectedPathRules"]; ok && raw != nil {
 		c.ProtectedPathRules, _ = json.Marshal(raw)
-		if c.rules, err = protect.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
+		if c.rules, err = guard.ParseRules(c.ProtectedPathRules, src["protectedPathRules"]+": "+Key+".protectedPathRules"); err != nil {
+			return nil, &RulesError{Err: err}
+		}
+	}
+	if l, ok := projectRaw.([]any); ok && len(l) == 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s.protectedPathRules is empty: a project can only add rules, so it changes nothing", projectSrc, Key))
+		projectRaw = nil
+	}
+	if projectRaw != nil {
+		raw, _ := json.Marshal(projectRaw)
+		if c.projectRules, err = guard.ParseRules(raw, projectSrc+": "+Key+".protectedPathRules"); err != nil {
 			return nil, &RulesError{Err: err}
 		}
 	}
@@ -364,9 +388,15 @@ func (c *Config) Predicate() (*protect.Predicate, error) {
 	return protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths)
 }
 
-// Rules returns the deny rules of contextPrune.protectedPathRules, parsed and
-// validated by Load; nil when the settings do not set them.
-func (c *Config) Rules() *protect.Rules { return c.rules }
+// Rules returns the deny rules of contextPrune.protectedPathRules in the
+// global settings (or the --config file), parsed and validated by Load; nil
+// when they do not set them.
+func (c *Config) Rules() *guard.Rules { return c.rules }
+
+// ProjectRules returns the deny rules of the project's .pi/settings.json
+// contextPrune.protectedPathRules, nil when it sets none. They are never
+// merged into Rules: a project may only add rules to the others.
+func (c *Config) ProjectRules() *guard.Rules { return c.projectRules }
 
 // PruneOptions returns the prune options of c.
 func (c *Config) PruneOptions() (prune.Options, error) {
