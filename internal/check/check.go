@@ -1,8 +1,10 @@
 // Package check checks saved pi sessions: tool calls against protected-path
-// deny rules (internal/protect) and the session's structure (unparseable or
+// deny rules (internal/guard) and the session's structure (unparseable or
 // joined lines, a missing header, tool results without their call, duplicate
-// entry ids, parent cycles). Files are checked in parallel; results keep the
-// input order. The package holds no mutable package-level state.
+// entry ids, parent cycles). Each gate finding is told apart by what the
+// session shows happened: an attempt the gate (or the tool) blocked, or a
+// leak whose result returned content. Files are checked in parallel; results
+// keep the input order. The package holds no mutable package-level state.
 package check
 
 import (
@@ -17,10 +19,12 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -31,7 +35,10 @@ type Kind string
 // Finding kinds, in SARIF rule order.
 const (
 	KindProtectedPath Kind = "protected-path"   // a tool call touches a protected path with a denied op
+	KindFolder        Kind = "protected-folder" // a tool call reads or writes every file of a folder that holds a protected path
+	KindUnverifiable  Kind = "unverifiable"     // a tool call the gate cannot analyse (the hook denies it)
 	KindBashParse     Kind = "bash-parse-error" // a bash command that does not parse (denied in hook mode)
+	KindBadCall       Kind = "unreadable-call"  // a toolCall block the checker cannot read (no name, odd arguments)
 	KindBadLine       Kind = "unparseable-line" // a line that is not JSON (pi silently drops it)
 	KindJoinedLines   Kind = "joined-lines"     // two JSON objects on one line (a write race; pi drops both)
 	KindBadHeader     Kind = "bad-header"       // the first entry is not a {"type":"session"} header
@@ -45,7 +52,34 @@ const (
 )
 
 // Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindBashParse, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
+var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
+
+// Outcome says what a session shows about a gate finding's call.
+type Outcome string
+
+// Outcomes of gate findings.
+const (
+	// OutcomeAttempt: the call was blocked (its result is a gate's deny) or
+	// failed without returning content. Level note.
+	OutcomeAttempt Outcome = "attempt"
+	// OutcomeLeak: the call ran and its result returned content from a
+	// protected path (or, for a write, the write went through). Level error.
+	OutcomeLeak Outcome = "leak"
+	// OutcomeRan: the call ran, but the session does not show whether
+	// protected content came back (an unverifiable call, a folder read
+	// whose output names no protected path). Level warning.
+	OutcomeRan Outcome = "ran"
+	// OutcomeNoResult: the session has no result for the call (it may
+	// have run). Level warning.
+	OutcomeNoResult Outcome = "no-result"
+)
+
+// Levels, as in SARIF.
+const (
+	LevelError   = "error"
+	LevelWarning = "warning"
+	LevelNote    = "note"
+)
 
 // Finding is one problem in one session file.
 type Finding struct {
@@ -53,9 +87,15 @@ type Finding struct {
 	// Line is the 1-based JSONL line (line 1 is the header).
 	Line       int    `json:"line"`
 	Kind       Kind   `json:"kind"`
+	Level      string `json:"level"`
 	EntryID    string `json:"entryId,omitempty"`
 	Tool       string `json:"tool,omitempty"`
 	ToolCallID string `json:"toolCallId,omitempty"`
+	// Outcome is set for gate findings (protected-path, protected-folder,
+	// unverifiable, bash-parse-error).
+	Outcome Outcome `json:"outcome,omitempty"`
+	// ResultLine is the line of the call's tool result (0: none).
+	ResultLine int `json:"resultLine,omitempty"`
 	// Path is the path or shell word as written; Resolved the normalised
 	// (or symlink-resolved) path that matched.
 	Path     string `json:"path,omitempty"`
@@ -68,8 +108,8 @@ type Finding struct {
 
 // Options configure a check.
 type Options struct {
-	// Rules are the deny rules (required).
-	Rules *protect.Rules
+	// Rules are the deny rules (nil: the built-in defaults).
+	Rules *guard.Rules
 	// Home is this machine's home directory. Unless HomeFixed is set, a
 	// session whose cwd lies under another /home/<u>, /Users/<u> or
 	// C:\Users\<u> uses that home instead (see InferHome).
@@ -77,9 +117,10 @@ type Options struct {
 	HomeFixed bool
 	// CaseSensitive turns off case-insensitive matching.
 	CaseSensitive bool
-	// ResolveSymlinks matches calls on their symlink-resolved paths too,
-	// for files that exist on this machine.
-	ResolveSymlinks bool
+	// FS, when set, is this machine's file system: a session whose cwd
+	// exists on it is checked against it (symlinks, globs, folder
+	// contents); other sessions are judged from the rules alone.
+	FS guard.FS
 	// Workers is the number of files checked at once; <= 0 means all CPUs.
 	Workers int
 	// Predicate, when set, is the pruning protection predicate: a tool
@@ -89,8 +130,6 @@ type Options struct {
 	// and the total (from several goroutines, serialised by the caller of
 	// Run: calls never overlap).
 	Progress func(done, total int)
-
-	resolver protect.Resolver // shared by Run's workers
 }
 
 // Result is the outcome of checking one input.
@@ -104,6 +143,13 @@ type Result struct {
 	// Err is an I/O error that stopped the check of this file.
 	Err error `json:"-"`
 }
+
+// Empty reports whether the input held nothing to check (no entry, no
+// finding, no error): an empty file or empty stdin.
+func (r Result) Empty() bool { return r.Err == nil && r.Entries == 0 && len(r.Findings) == 0 }
+
+// ErrStdinTwice is the error of a second "-" input: stdin can be read once.
+var ErrStdinTwice = errors.New("stdin (-) is given more than once; it can be read only once")
 
 // Expand turns the arguments into the list of inputs: files as given, "-"
 // as given, directories walked recursively for *.jsonl files (sorted). A
@@ -143,23 +189,27 @@ func Expand(args []string) ([]string, error) {
 }
 
 // Run checks the inputs in parallel (opts.Workers goroutines) and returns
-// one Result per input, in input order. "-" reads stdin.
+// one Result per input, in input order. "-" reads stdin; stdin is read by
+// one worker only, and a second "-" is an ErrStdinTwice result.
 func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	if workers > len(inputs) {
-		workers = len(inputs)
-	}
-	if opts.ResolveSymlinks && opts.resolver == nil {
-		opts.resolver = protect.NewCachingResolver()
-	}
+	workers = max(1, min(workers, len(inputs)))
 	results := make([]Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	progress := func() {
+		if opts.Progress != nil {
+			mu.Lock()
+			done++
+			opts.Progress(done, len(inputs))
+			mu.Unlock()
+		}
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -167,16 +217,20 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 			lr := session.NewLineReaderSize(nil, 256<<10) // one read buffer per worker
 			for i := range jobs {
 				results[i] = checkInput(inputs[i], stdin, opts, lr)
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done, len(inputs))
-					mu.Unlock()
-				}
+				progress()
 			}
 		}()
 	}
-	for i := range inputs {
+	stdinSeen := false
+	for i, in := range inputs {
+		if in == "-" {
+			if stdinSeen {
+				results[i] = Result{File: "<stdin>", Err: ErrStdinTwice}
+				progress()
+				continue
+			}
+			stdinSeen = true
+		}
 		jobs <- i
 	}
 	close(jobs)
@@ -186,6 +240,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 
 func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	if name == "-" {
+		if stdin == nil {
+			return Result{File: "<stdin>"}
+		}
 		lr.Reset(stdin)
 		return check(lr, "<stdin>", opts)
 	}
@@ -198,48 +255,49 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 	return check(lr, name, opts)
 }
 
-// line is the part of a session line the checker decodes.
-type line struct {
-	Type     string  `json:"type"`
-	ID       *string `json:"id"`
-	ParentID *string `json:"parentId"`
-	Cwd      string  `json:"cwd"`
-	Message  *struct {
-		Role       string `json:"role"`
-		ToolCallID string `json:"toolCallId"`
-		ToolName   string `json:"toolName"`
-	} `json:"message"`
+// rawLine is the part of a session line the checker reads; every field is
+// raw so that an odd type in one field never hides the rest of the line.
+type rawLine struct {
+	Type     json.RawMessage `json:"type"`
+	ID       json.RawMessage `json:"id"`
+	ParentID json.RawMessage `json:"parentId"`
+	Cwd      json.RawMessage `json:"cwd"`
+	Message  json.RawMessage `json:"message"`
 }
 
-// assistantLine is decoded, second, from assistant lines with tool calls
-// only: most bytes of a session are tool results, scanned once.
-type assistantLine struct {
-	Message struct {
-		Content blocks `json:"content"`
-	} `json:"message"`
+type rawMessage struct {
+	Role       json.RawMessage `json:"role"`
+	ToolCallID json.RawMessage `json:"toolCallId"`
+	ToolName   json.RawMessage `json:"toolName"`
+	Content    json.RawMessage `json:"content"`
+	IsError    json.RawMessage `json:"isError"`
 }
 
-type block struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// blocks decodes a content array's toolCall blocks and ignores a string.
-type blocks []block
-
-func (b *blocks) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '[' {
-		return nil
+// str reads a JSON string; ok is false for anything else (null, a number).
+func str(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
 	}
-	var bs []block
-	if err := json.Unmarshal(data, &bs); err != nil {
-		return err
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
 	}
-	*b = bs
-	return nil
+	return s, true
+}
+
+// idText reads an id: a string, or a number pi would stringify.
+func idText(raw json.RawMessage) (string, bool) {
+	if s, ok := str(raw); ok {
+		return s, true
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return strconv.FormatFloat(f, 'f', -1, 64), true
+		}
+	}
+	return "", false
 }
 
 // CheckReader checks one session read from r; name labels the findings.
@@ -248,36 +306,35 @@ func CheckReader(r io.Reader, name string, opts Options) Result {
 	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
 }
 
+// pending is a gate finding waiting for its call's result.
+type pending struct {
+	f       Finding
+	gate    guard.Kind
+	readish bool // the op reads (or is bash): content returned is a leak
+}
+
+// checker holds one session's state.
+type checker struct {
+	opts    Options
+	res     *Result
+	name    string
+	matcher *guard.Matcher
+	header  bool
+	ids     map[string]int
+	parents map[string]string
+	idLine  map[string]int
+	calls   map[string]callInfo
+	wait    map[string][]pending // call id → findings waiting for the result
+}
+
 func check(lr *session.LineReader, name string, opts Options) Result {
 	res := Result{File: name}
-	var (
-		matcher   *protect.Matcher
-		header    = false
-		first     = true
-		ids       = map[string]int{}
-		parents   = map[string]string{}
-		idLine    = map[string]int{}
-		calls     = map[string]callInfo{}
-		rules     = opts.Rules
-		add       = func(f Finding) { f.File = name; res.Findings = append(res.Findings, f) }
-		newMatchr = func(cwd string) *protect.Matcher {
-			home := opts.Home
-			if !opts.HomeFixed {
-				home = InferHome(cwd, opts.Home)
-			}
-			env := protect.Env{Cwd: cwd, Home: home, CaseSensitive: opts.CaseSensitive}
-			if opts.ResolveSymlinks {
-				env.Resolver = opts.resolver
-				if env.Resolver == nil {
-					env.Resolver = protect.OSResolver{}
-				}
-			}
-			return rules.Matcher(env)
-		}
-	)
-	if rules == nil {
-		rules = protect.DefaultRules()
+	if opts.Rules == nil {
+		opts.Rules = guard.DefaultRules()
 	}
+	c := &checker{opts: opts, res: &res, name: name, ids: map[string]int{}, parents: map[string]string{},
+		idLine: map[string]int{}, calls: map[string]callInfo{}, wait: map[string][]pending{}}
+	first := true
 	for {
 		raw, num, off, err := lr.Next()
 		if err != nil {
@@ -292,96 +349,322 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		if len(raw) == 0 {
 			continue
 		}
-		var l line
-		if err := json.Unmarshal(raw, &l); err != nil {
-			add(badLine(raw, num, err))
+		var l rawLine
+		if err := json.Unmarshal(raw, &l); err != nil || raw[0] != '{' {
+			c.add(badLine(raw, num))
 			continue
 		}
 		res.Entries++
+		typ, _ := str(l.Type)
 		if first {
 			first = false
-			if l.Type == "session" {
-				header = true
-				matcher = newMatchr(l.Cwd)
+			if typ == "session" {
+				c.header = true
+				cwd, _ := str(l.Cwd)
+				c.matcher = c.newMatcher(cwd)
 				continue
 			}
-			what := fmt.Sprintf("has type %q", l.Type)
-			if l.Type == "" {
+			what := fmt.Sprintf("has type %q", typ)
+			if typ == "" {
 				what = "has no \"type\""
 			}
-			add(Finding{Line: num, Kind: KindBadHeader, Message: "first entry " + what + ", not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
-			matcher = newMatchr("")
+			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "first entry " + what + ", not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
+			c.matcher = c.newMatcher("")
 		}
-		if l.Type == "session" && header {
-			add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
+		if typ == "session" && c.header {
+			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
 			continue
 		}
-		id := ""
-		if l.ID != nil {
-			id = *l.ID
-			if prev, dup := ids[id]; dup {
-				add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
+		id, hasID := idText(l.ID)
+		if hasID {
+			if prev, dup := c.ids[id]; dup {
+				c.add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
 			} else {
-				ids[id] = num
-				idLine[id] = num
-				if l.ParentID != nil {
-					parents[id] = *l.ParentID
+				c.ids[id] = num
+				c.idLine[id] = num
+				if p, ok := idText(l.ParentID); ok {
+					c.parents[id] = p
 				}
 			}
 		}
-		if l.Message == nil {
+		if len(l.Message) == 0 || l.Message[0] != '{' {
 			continue
 		}
-		switch l.Message.Role {
+		var msg rawMessage
+		if json.Unmarshal(l.Message, &msg) != nil {
+			continue
+		}
+		role, _ := str(msg.Role)
+		switch role {
 		case "assistant":
-			if !bytes.Contains(raw, []byte(`"toolCall"`)) {
-				continue
-			}
-			var al assistantLine
-			if err := json.Unmarshal(raw, &al); err != nil {
-				continue
-			}
-			for _, b := range al.Message.Content {
-				if b.Type != "toolCall" {
-					continue
-				}
-				args := map[string]any{}
-				if len(b.Arguments) > 0 {
-					_ = json.Unmarshal(b.Arguments, &args) // non-object arguments check as empty
-				}
-				if b.ID != "" {
-					ci := callInfo{name: b.Name}
-					ci.path, ci.hasPath = args["path"].(string)
-					calls[b.ID] = ci
-				}
-				for _, v := range matcher.Check(protect.Call{Tool: b.Name, Args: args}) {
-					add(violation(v, num, id, b.ID))
-				}
+			if bytes.Contains(msg.Content, []byte(`"toolCall"`)) {
+				c.assistant(msg.Content, num, id)
 			}
 		case "toolResult":
-			ci, ok := calls[l.Message.ToolCallID]
-			if !ok {
-				add(Finding{Line: num, Kind: KindOrphanResult, EntryID: idOr(l.ID), Tool: l.Message.ToolName, ToolCallID: l.Message.ToolCallID,
-					Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", l.Message.ToolCallID)})
+			c.toolResult(msg, raw, num, id)
+		}
+	}
+	for _, ps := range c.wait {
+		for _, p := range ps {
+			p.f.Outcome = OutcomeNoResult
+			c.add(p.f)
+		}
+	}
+	for _, f := range cycles(c.parents, c.idLine) {
+		c.add(f)
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
+	for i := range res.Findings {
+		res.Findings[i].Level = levelOf(res.Findings[i])
+	}
+	return res
+}
+
+func (c *checker) add(f Finding) {
+	f.File = c.name
+	c.res.Findings = append(c.res.Findings, f)
+}
+
+func (c *checker) newMatcher(cwd string) *guard.Matcher {
+	home := c.opts.Home
+	if !c.opts.HomeFixed {
+		home = InferHome(cwd, c.opts.Home)
+	}
+	env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: c.opts.CaseSensitive}
+	if c.opts.FS != nil && cwd != "" {
+		// the disk counts only for sessions that ran on this machine
+		if fi, err := c.opts.FS.Lstat(guard.NormalizePath(guard.Env{Cwd: "/"}, cwd)); err == nil && fi.IsDir() {
+			env.FS = c.opts.FS
+		}
+	}
+	return c.opts.Rules.Matcher(env)
+}
+
+// assistant checks every toolCall block of an assistant message, each on
+// its own: one odd block never hides the others.
+func (c *checker) assistant(content json.RawMessage, num int, entryID string) {
+	var blocks []json.RawMessage
+	if json.Unmarshal(content, &blocks) != nil {
+		c.add(Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Outcome: OutcomeRan,
+			Message: "the message's content is not a list of blocks, so its tool calls cannot be checked"})
+		return
+	}
+	for _, b := range blocks {
+		var blk struct {
+			Type      json.RawMessage `json:"type"`
+			ID        json.RawMessage `json:"id"`
+			Name      json.RawMessage `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal(b, &blk) != nil {
+			continue
+		}
+		if t, _ := str(blk.Type); t != "toolCall" {
+			continue
+		}
+		callID, _ := idText(blk.ID)
+		name, okName := str(blk.Name)
+		args, okArgs := callArgs(blk.Arguments)
+		if !okName || !okArgs {
+			what := "has no tool name"
+			if okName {
+				what = "has arguments that are not an object"
 			}
-			if opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker)) && hasPrunedNotice(raw) {
-				tool := firstNonEmpty(l.Message.ToolName, ci.name)
-				if opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
-					what := tool
-					if ci.hasPath {
-						what += " " + ci.path
-					}
-					add(Finding{Line: num, Kind: KindProtectedPruned, EntryID: idOr(l.ID), Tool: tool, ToolCallID: l.Message.ToolCallID, Path: ci.path,
-						Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", l.Message.ToolCallID, what)})
+			f := Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Tool: name, ToolCallID: callID,
+				Message: fmt.Sprintf("tool call %q %s, so it cannot be checked (the hook denies such calls)", callID, what)}
+			c.hold(callID, pending{f: f, gate: guard.KindUnverifiable, readish: true})
+			continue
+		}
+		if callID != "" {
+			ci := callInfo{name: name}
+			ci.path, ci.hasPath = args["path"].(string)
+			c.calls[callID] = ci
+		}
+		for _, v := range c.matcher.Check(guard.Call{Tool: name, Args: args}) {
+			f := violation(v, num, entryID, callID)
+			readish := v.Op == guard.OpRead || v.Op == guard.OpBash
+			c.hold(callID, pending{f: f, gate: v.Kind, readish: readish})
+		}
+	}
+}
+
+// callArgs reads a toolCall's arguments: an object, or a JSON string
+// holding one (some providers store them so); a missing value is empty.
+func callArgs(raw json.RawMessage) (map[string]any, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, true
+	}
+	if raw[0] == '"' {
+		s, _ := str(raw)
+		raw = []byte(s)
+		if strings.TrimSpace(s) == "" {
+			return map[string]any{}, true
+		}
+	}
+	var args map[string]any
+	if json.Unmarshal(raw, &args) != nil || args == nil {
+		return nil, false
+	}
+	return args, true
+}
+
+// hold keeps a gate finding until its call's result shows the outcome; a
+// call without an id is settled at once (no result can name it).
+func (c *checker) hold(callID string, p pending) {
+	if callID == "" {
+		p.f.Outcome = OutcomeNoResult
+		c.add(p.f)
+		return
+	}
+	c.wait[callID] = append(c.wait[callID], p)
+}
+
+func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string) {
+	callID, _ := idText(msg.ToolCallID)
+	toolName, _ := str(msg.ToolName)
+	ci, ok := c.calls[callID]
+	if !ok {
+		if _, waiting := c.wait[callID]; !waiting {
+			c.add(Finding{Line: num, Kind: KindOrphanResult, EntryID: entryID, Tool: toolName, ToolCallID: callID,
+				Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", callID)})
+		}
+	}
+	if ps, waiting := c.wait[callID]; waiting {
+		delete(c.wait, callID)
+		isErr := bytes.Equal(bytes.TrimSpace(msg.IsError), []byte("true"))
+		text, media := resultContent(msg.Content)
+		for _, p := range ps {
+			p.f.ResultLine = num
+			p.f.Outcome = c.outcome(p, firstNonEmpty(toolName, ci.name, p.f.Tool), isErr, text, media)
+			c.add(p.f)
+		}
+	}
+	if c.opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker)) && hasPrunedNotice(msg.Content) {
+		tool := firstNonEmpty(toolName, ci.name)
+		if c.opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
+			what := tool
+			if ci.hasPath {
+				what += " " + ci.path
+			}
+			c.add(Finding{Line: num, Kind: KindProtectedPruned, EntryID: entryID, Tool: tool, ToolCallID: callID, Path: ci.path,
+				Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", callID, what)})
+		}
+	}
+}
+
+// gateMessage matches the results that guards write when they block a
+// call: pruner's own reasons, pi's protected-paths and permission
+// extensions, pi's default block text, Claude Code's hook denials.
+var gateMessage = regexp.MustCompile(`(?i)pruner protected-paths|pruner: hook|\[protected-paths\]|\[pi-permission-system\]|tool execution was blocked|blocked by (a |the )?(pretooluse )?hook|pretooluse:.*(denied|blocked)|permission to use .* (was|has been) denied|hook (denied|blocked)|denied by (rule|policy|hook)`)
+
+// outcome tells an attempt from a leak by the call's result.
+func (c *checker) outcome(p pending, tool string, isErr bool, text string, media bool) Outcome {
+	content := strings.TrimSpace(text) != "" || media
+	shellish := isShellTool(tool)
+	switch {
+	case isErr && (!content || gateMessage.MatchString(text)):
+		return OutcomeAttempt
+	case isErr && !shellish:
+		return OutcomeAttempt // a file tool's error carries no file content
+	case p.gate == guard.KindDeny && !p.readish:
+		return OutcomeLeak // a write that went through
+	case !content:
+		return OutcomeAttempt
+	case p.gate == guard.KindDeny:
+		return OutcomeLeak
+	case c.mentionsProtected(text):
+		return OutcomeLeak
+	}
+	return OutcomeRan
+}
+
+func isShellTool(name string) bool {
+	switch strings.ToLower(name) {
+	case "bash", "shell", "powershell", "pwsh", "exec", "run_command", "execute_command", "terminal":
+		return true
+	}
+	return false
+}
+
+// mentionsProtected reports whether a result's text names a protected path
+// (`grep -r` prints `./.env:KEY=…`): its words are checked as reads.
+func (c *checker) mentionsProtected(text string) bool {
+	if len(text) > 1<<20 {
+		text = text[:1<<20]
+	}
+	n := 0
+	for line := range strings.Lines(text) {
+		for tok := range strings.FieldsSeq(line) {
+			if n++; n > 20000 {
+				return false
+			}
+			if !strings.ContainsAny(tok, "./\\~") {
+				continue
+			}
+			tok = strings.Trim(tok, `"'`+"`,;()[]{}<>")
+			for _, cand := range []string{tok, strings.SplitN(tok, ":", 2)[0]} {
+				if cand == "" {
+					continue
+				}
+				if vs := c.matcher.Check(guard.Call{Tool: "read", Args: map[string]any{"path": cand}}); len(vs) > 0 && vs[0].Kind == guard.KindDeny {
+					return true
 				}
 			}
 		}
 	}
-	for _, f := range cycles(parents, idLine) {
-		add(f)
+	return false
+}
+
+// resultContent returns a tool result's text and whether it holds images.
+func resultContent(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
-	return res
+	if raw[0] == '"' {
+		s, _ := str(raw)
+		return s, false
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw), false
+	}
+	var b strings.Builder
+	media := false
+	for _, bl := range blocks {
+		switch bl.Type {
+		case "text":
+			b.WriteString(bl.Text)
+			b.WriteByte('\n')
+		case "image":
+			media = true
+		}
+	}
+	return b.String(), media
+}
+
+// levelOf is a finding's SARIF level: gate findings by their outcome,
+// structural ones by kind.
+func levelOf(f Finding) string {
+	switch f.Kind {
+	case KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall:
+		switch f.Outcome {
+		case OutcomeAttempt:
+			return LevelNote
+		case OutcomeLeak:
+			return LevelError
+		default:
+			if f.Kind == KindProtectedPath {
+				return LevelError // a protected path touched, with no sign it was blocked
+			}
+			return LevelWarning
+		}
+	}
+	return ruleLevel(f.Kind)
 }
 
 // callInfo is what a tool result needs to know about its call.
@@ -395,21 +678,17 @@ type callInfo struct {
 // (session.NoticePrefix + "pruned").
 const prunedMarker = "[pruner: pruned"
 
-// hasPrunedNotice reports whether a toolResult line has a text block that
-// starts with the pruned notice.
-func hasPrunedNotice(raw []byte) bool {
-	var l struct {
-		Message struct {
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"message"`
+// hasPrunedNotice reports whether a toolResult's content has a text block
+// that starts with the pruned notice.
+func hasPrunedNotice(content json.RawMessage) bool {
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
 	}
-	if json.Unmarshal(raw, &l) != nil {
+	if json.Unmarshal(content, &blocks) != nil {
 		return false
 	}
-	for _, b := range l.Message.Content {
+	for _, b := range blocks {
 		if b.Type == "text" && strings.HasPrefix(b.Text, prunedMarker) {
 			return true
 		}
@@ -417,26 +696,30 @@ func hasPrunedNotice(raw []byte) bool {
 	return false
 }
 
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
 	}
-	return b
+	return ""
 }
 
-func idOr(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-func violation(v protect.Violation, num int, entryID, callID string) Finding {
+func violation(v guard.Violation, num int, entryID, callID string) Finding {
 	f := Finding{Line: num, EntryID: entryID, Tool: v.Tool, ToolCallID: callID, Command: v.Command,
-		Rule: v.Rule, Op: string(v.Op)}
-	if v.Kind == protect.KindBashParse {
+		Rule: v.Rule, Op: string(v.Op), Message: strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")}
+	switch v.Kind {
+	case guard.KindBashParse:
 		f.Kind = KindBashParse
-		f.Message = strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")
+		return f
+	case guard.KindUnverifiable:
+		f.Kind = KindUnverifiable
+		f.Path = v.Raw
+		return f
+	case guard.KindFolder:
+		f.Kind = KindFolder
+		f.Path = v.Raw
+		f.Resolved = v.Holds
 		return f
 	}
 	f.Kind = KindProtectedPath
@@ -445,12 +728,12 @@ func violation(v protect.Violation, num int, entryID, callID string) Finding {
 	if v.Resolved != "" {
 		f.Resolved = v.Resolved
 	}
-	f.Message = strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")
 	return f
 }
 
-// badLine classifies an undecodable line: two objects joined, or not JSON.
-func badLine(raw []byte, num int, err error) Finding {
+// badLine classifies an undecodable line: two objects joined, not JSON, or
+// JSON that is not an object.
+func badLine(raw []byte, num int) Finding {
 	dec := stdjson.NewDecoder(bytes.NewReader(raw))
 	var first stdjson.RawMessage
 	if dec.Decode(&first) == nil && dec.More() {
@@ -551,6 +834,34 @@ func Count(results []Result) int {
 	n := 0
 	for _, r := range results {
 		n += len(r.Findings)
+	}
+	return n
+}
+
+// levelRank orders levels: error > warning > note.
+func levelRank(l string) int {
+	switch l {
+	case LevelError:
+		return 3
+	case LevelWarning:
+		return 2
+	case LevelNote:
+		return 1
+	}
+	return 0
+}
+
+// CountAtLeast returns the number of findings at level or above ("error",
+// "warning", "note").
+func CountAtLeast(results []Result, level string) int {
+	n := 0
+	min := levelRank(level)
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if levelRank(f.Level) >= min {
+				n++
+			}
+		}
 	}
 	return n
 }

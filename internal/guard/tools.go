@@ -186,9 +186,12 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				filter = append(filter, g)
 			}
 		}
+		// pi's grep runs `rg --hidden`; Claude Code's Grep skips hidden
+		// files and folders (ripgrep's default)
+		hidden := c.Tool != "Grep"
 		ts := m.toolTarget(dir, SetRead)
 		for i := range ts {
-			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, true, filter, "the "+c.Tool+" tool"
+			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, hidden, filter, "the "+c.Tool+" tool"
 		}
 		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
 		an.targets = append(an.targets, ts...)
