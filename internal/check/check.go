@@ -104,6 +104,8 @@ type Finding struct {
 	Rule     string `json:"rule,omitempty"`
 	Op       string `json:"op,omitempty"`
 	Message  string `json:"message"`
+
+	seq int // order of discovery, for a stable report order
 }
 
 // Options configure a check.
@@ -325,6 +327,7 @@ type checker struct {
 	idLine  map[string]int
 	calls   map[string]callInfo
 	wait    map[string][]pending // call id → findings waiting for the result
+	seq     int
 }
 
 func check(lr *session.LineReader, name string, opts Options) Result {
@@ -404,16 +407,25 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 			c.toolResult(msg, raw, num, id)
 		}
 	}
+	var left []pending
 	for _, ps := range c.wait {
-		for _, p := range ps {
-			p.f.Outcome = OutcomeNoResult
-			c.add(p.f)
-		}
+		left = append(left, ps...)
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].f.seq < left[j].f.seq })
+	for _, p := range left {
+		p.f.Outcome = OutcomeNoResult
+		c.add(p.f)
 	}
 	for _, f := range cycles(c.parents, c.idLine) {
 		c.add(f)
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
+	sort.SliceStable(res.Findings, func(i, j int) bool {
+		a, b := res.Findings[i], res.Findings[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.seq < b.seq
+	})
 	for i := range res.Findings {
 		res.Findings[i].Level = levelOf(res.Findings[i])
 	}
@@ -422,6 +434,10 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 
 func (c *checker) add(f Finding) {
 	f.File = c.name
+	if f.seq == 0 {
+		c.seq++
+		f.seq = c.seq
+	}
 	c.res.Findings = append(c.res.Findings, f)
 }
 
@@ -512,6 +528,8 @@ func callArgs(raw json.RawMessage) (map[string]any, bool) {
 // hold keeps a gate finding until its call's result shows the outcome; a
 // call without an id is settled at once (no result can name it).
 func (c *checker) hold(callID string, p pending) {
+	c.seq++
+	p.f.seq = c.seq
 	if callID == "" {
 		p.f.Outcome = OutcomeNoResult
 		c.add(p.f)

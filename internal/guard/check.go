@@ -444,6 +444,9 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 			rel := strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/")
 			isDir := e.IsDir()
 			if e.Type()&fs.ModeSymlink != 0 {
+				if t.follow == followNone {
+					continue
+				}
 				links++
 				if links > maxLinkTargets {
 					return "", 0, nil, false
@@ -453,7 +456,10 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 						return p + " -> " + r, dd, hh, true
 					}
 					// a link to a folder that holds a protected path (by the rules)
-					if v, ok := m.matchFolder(target{raw: p, path: r, dotOK: true, rec: true, ops: ops}, ops); ok && v.Kind != KindUnverifiable && len(t.filter) == 0 {
+					if t.follow != followAll {
+						continue
+					}
+					if v, ok := m.matchFolder(target{raw: p, path: r, dotOK: true, rec: true, ops: ops, follow: followNone}, ops); ok && v.Kind != KindUnverifiable && len(t.filter) == 0 {
 						return p + " -> " + v.Holds, opOf(v), []int{v.RuleIndex}, true
 					}
 				}

@@ -32,6 +32,9 @@ const (
 	maxCodeDepth  = 3
 )
 
+// intRuns finds integers inside a token (`[char]46`, `chr(46)+`).
+var intRuns = regexp.MustCompile(`0[xX][0-9a-fA-F]+|[0-9]+`)
+
 // writeVerbs finds code that may write files: it then counts as a write of
 // every path it names.
 var writeVerbs = regexp.MustCompile(`(?i)write|append|unlink|remove|rename|move|copy|mkdir|rmdir|rmtree|chmod|chown|symlink|truncate|delete|touch|replace|dump|save|\bput|open\([^)]*['"][wax+]|set-content|out-file|add-content|new-item|\bmv\b|\bcp\b|\brm\b|\btee\b|fs\.(cp|rm)|shutil|\bw\s|>`)
@@ -90,7 +93,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		for k := i; k < len(pieces) && k < i+codeWindow; k++ {
 			b.WriteString(pieces[k])
 			if k > i {
-				check(b.String(), false)
+				check(b.String(), k-i < 4) // a short join may be a command (`system("cat .e" "nv")`)
 			}
 		}
 	}
@@ -153,6 +156,12 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 		}
 		if num, ok := charCode(t); ok {
 			pieces = append(pieces, num)
+		} else {
+			for _, run := range intRuns.FindAllString(t, 8) {
+				if num, ok := charCode(run); ok {
+					pieces = append(pieces, num)
+				}
+			}
 		}
 		if len(t) >= 2 {
 			if lang == "pwsh" {
@@ -186,7 +195,7 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 			continue
 		}
 		if quote == 0 {
-			if isTokenByte(c) {
+			if isTokenByte(c) || (c == '`' && lang == "pwsh") {
 				tok.WriteByte(c)
 			} else {
 				flush()

@@ -166,19 +166,19 @@ func (c *cmd) codeField(raw string, f field, lang string) {
 }
 
 // rec gives args[i] the role of a folder read (or written) recursively.
-func (c *cmd) rec(i int, ops OpSet, dotOK bool, filter []string, via string) {
+func (c *cmd) rec(i int, ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
 	if i < 0 || i >= len(c.args) {
 		return
 	}
 	c.done[i] = true
 	ar := c.args[i]
 	c.a.value(ar.raw, ar.f, ops) // the folder itself
-	c.a.addRec(ar.raw, ar.f, ops, dotOK, filter, via)
+	c.a.addRec(ar.raw, ar.f, ops, dotOK, filter, via, follow)
 }
 
 // recCwd records a recursive operation on the current directory.
-func (c *cmd) recCwd(ops OpSet, dotOK bool, filter []string, via string) {
-	c.a.addRec(".", litField("."), ops, dotOK, filter, via)
+func (c *cmd) recCwd(ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
+	c.a.addRec(".", litField("."), ops, dotOK, filter, via, follow)
 }
 
 // wrap analyses args[k:] as the command a wrapper runs.
@@ -413,6 +413,9 @@ type spec struct {
 	chdir    []string          // options whose value is the directory to work in
 	dflt     bool              // no operand: the current directory (recursive tools)
 	inplace  []string          // flags that turn operands into writes (sed -i)
+	follows  []string          // flags that make a recursion follow symlinks
+	noFollow []string          // flags that stop it (zip -y)
+	followBy uint8             // what a recursion follows without those flags
 }
 
 // runSpec applies a spec to the command's arguments.
@@ -469,8 +472,15 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	}
 	rec := s.recAll || (len(s.rec) > 0 && p.has(s.rec...))
 	dotOK := !s.hideDots || p.has(s.hidden...)
+	follow := s.followBy
+	if len(s.follows) > 0 && p.has(s.follows...) {
+		follow = followAll
+	}
+	if len(s.noFollow) > 0 && p.has(s.noFollow...) {
+		follow = followNone
+	}
 	if rec && len(operands) == 0 && s.dflt {
-		c.recCwd(recOps(s, ops), dotOK, filter, c.name)
+		c.recCwd(recOps(s, ops), dotOK, filter, c.name, follow)
 	}
 	for k, i := range operands {
 		o := ops
@@ -478,7 +488,7 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 			o = s.last
 		}
 		if rec && (s.last == 0 || k < len(operands)-1) {
-			c.rec(i, recOps(s, o), dotOK, filter, c.name+" "+recFlag(p, s))
+			c.rec(i, recOps(s, o), dotOK, filter, c.name+" "+recFlag(p, s), follow)
 			continue
 		}
 		c.file(i, o)
@@ -665,7 +675,8 @@ func (c *cmd) dispatch() bool {
 	case "cp", "gcp":
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify},
-			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead}, 1)
+			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
+			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
 		return true
 	case "mv", "gmv":
@@ -685,7 +696,7 @@ func (c *cmd) dispatch() bool {
 	case "scp", "sftp":
 		c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
 			files:   map[string]OpSet{"-i": SetRead, "-F": SetRead},
-			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead}, 1)
+			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1)
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
 		c.runSpec(&spec{opts: opts{short: "nu", long: []string{"--interactive", "--iterations", "--size", "--random-source"}},
@@ -957,6 +968,7 @@ func fileSpec(name string) *spec {
 			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--from-file": SetRead, "--to-file": SetRead}
 			s.rec = []string{"-r", "--recursive"}
 			s.recOps = SetRead
+			s.followBy = followAll
 		case "du":
 			s.opts = opts{short: "dBXt", long: []string{"--max-depth", "--block-size", "--exclude-from", "--exclude", "--threshold", "--time-style", "--files0-from"}}
 			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--files0-from": SetRead}
@@ -982,6 +994,7 @@ func fileSpec(name string) *spec {
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
 			s.ops = SetRead | setModify // replaced in place
 			s.rec = []string{"-r", "--recursive"}
+			s.followBy = followAll
 		case "tr":
 			s.skip = 1 << 20 // tr reads stdin only
 		case "stat":

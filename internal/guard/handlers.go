@@ -440,8 +440,12 @@ func (c *cmd) xargs() {
 // find: paths, then an expression; -exec runs a command on what it finds.
 func (c *cmd) find() {
 	i := 1
+	findFollows := false
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
+		if t == "-L" {
+			findFollows = true
+		}
 		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
 			c.done[i] = true
 			if t == "-D" {
@@ -546,7 +550,7 @@ func (c *cmd) find() {
 		}
 		found = append(found, findOutput(rf, names, nameKnown)...)
 		if del {
-			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete")
+			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
 		}
 	}
 	c.out = &source{kind: srcNames, names: found, why: "find"}
@@ -578,10 +582,14 @@ func (c *cmd) find() {
 				rf = c.args[r].f
 			}
 			name := baseName(sub[0].f)
+			follow := followFiles
+			if findFollows {
+				follow = followAll
+			}
 			if readsContent(name) {
-				c.a.addRec(rawOf(c, r), rf, SetRead, true, filterOf(names, nameKnown), "find -exec "+name)
+				c.a.addRec(rawOf(c, r), rf, SetRead, true, filterOf(names, nameKnown), "find -exec "+name, follow)
 			} else if writesContent(name) {
-				c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -exec "+name)
+				c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -exec "+name, follow)
 			}
 		}
 	}
@@ -611,33 +619,30 @@ func findTakesArg(t string) bool {
 	return strings.HasPrefix(t, "-newer")
 }
 
-// findOutput returns the names find prints under root: root/**/name for each
-// name filter (a path filter as it is), or everything under root.
+// findOutput returns the names find prints under root: root/<any
+// folders>/name for each name filter (a path filter as it is), or anything
+// under root. find lists hidden names and enters hidden folders, so the
+// folders are unknown (they may be `.git`) and an unfiltered name may be
+// `.env`.
 func findOutput(root field, names []string, known bool) []field {
 	base := root.s
-	if root.pattern() {
-		base = root.s
-	} else {
+	if !root.pattern() {
 		base = escapeGlob(root.s)
 	}
 	base = strings.TrimSuffix(base, "/")
 	if base == "" {
 		base = "/"
 	}
+	if !known || len(names) == 0 {
+		return []field{{s: base + "/" + unknownSeg + "/" + unknownStr, unk: true, why: "find"}}
+	}
 	var out []field
-	if !known {
-		out = append(out, field{s: base + "/**/" + unknownStr, glob: true, unk: true, why: "find"})
-		return out
-	}
-	if len(names) == 0 {
-		return []field{{s: base + "/**/*", glob: true, why: "find"}}
-	}
 	for _, n := range names {
 		if p, ok := strings.CutPrefix(n, "path:"); ok {
 			out = append(out, field{s: p, glob: true, why: "find"})
 			continue
 		}
-		out = append(out, field{s: base + "/**/" + n, glob: true, why: "find"})
+		out = append(out, field{s: base + "/" + unknownSeg + "/" + n, glob: true, unk: true, why: "find"})
 	}
 	return out
 }
@@ -969,7 +974,8 @@ func (c *cmd) grep() {
 	s := &spec{opts: opts{short: "efmABCdDX", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--color", "--colour", "--directories", "--devices", "--label", "--binary-files", "--group-separator"}},
 		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--exclude-from": SetRead},
 		filters: []string{"--include"}, skip: 1, noSkip: []string{"-e", "--regexp", "-f", "--file"},
-		rec: []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true}
+		rec: []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true,
+		follows: []string{"-R", "--dereference-recursive"}}
 	if c.name == "zgrep" || c.name == "zegrep" || c.name == "zfgrep" {
 		s.rec = nil
 	}
@@ -988,21 +994,21 @@ func (c *cmd) rg() {
 		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--ignore-file": SetRead},
 		scripts: []string{"--pre"},
 		filters: []string{"-g", "--glob", "--iglob"}, skip: 1, noSkip: []string{"-e", "--regexp", "-f", "--file", "--files", "--type-list"},
-		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-."}}
+		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-."},
+		follows: []string{"-L", "--follow"}}
+	// -uu (or -u -u, --unrestricted twice) searches hidden files too
+	us := 0
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
-		if strings.HasPrefix(t, "-uu") || t == "--unrestricted" {
-			s.hidden = append(s.hidden, t)
+		switch {
+		case t == "--unrestricted":
+			us++
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+			us += strings.Count(t, "u")
 		}
 	}
-	n := 0
-	for i := 1; i < len(c.args); i++ {
-		if optText(c.args[i].f) == "-u" {
-			n++
-		}
-	}
-	if n >= 2 {
-		s.hidden = append(s.hidden, "-u")
+	if us >= 2 {
+		s.hidden = append(s.hidden, "-u", "--unrestricted")
 	}
 	c.runSpec(s, 1)
 }
@@ -1011,7 +1017,8 @@ func (c *cmd) rg() {
 func (c *cmd) searcher() {
 	s := &spec{opts: opts{short: "GgmABCfp", long: []string{"--file-search-regex", "--max-count", "--after", "--before", "--context", "--ignore", "--ignore-dir", "--path-to-ignore", "--depth", "--pager"}},
 		files: map[string]OpSet{"-p": SetRead, "--path-to-ignore": SetRead}, skip: 1,
-		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-u", "--unrestricted", "-a", "--all-types", "-uu"}}
+		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-u", "--unrestricted", "-a", "--all-types", "-uu"},
+		follows: []string{"-f", "--follow"}}
 	c.runSpec(s, 1)
 }
 
@@ -1084,12 +1091,26 @@ func (c *cmd) tar() {
 	}
 	switch mode {
 	case 'c':
+		follow := followNone
+		if p.has("-h", "--dereference") {
+			follow = followAll
+		}
 		for _, i := range p.operands {
-			c.rec(i, SetRead, true, nil, "tar -c")
+			f := c.args[i].f
+			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
+				// -C DIR: the names are below DIR
+				c.done[i] = true
+				c.a.value(c.args[i].raw, f, SetRead)
+				j := litField(path.Join(t, f.s))
+				c.a.value(c.args[i].raw, j, SetRead)
+				c.a.addRec(c.args[i].raw, j, SetRead, true, nil, "tar -c", follow)
+				continue
+			}
+			c.rec(i, SetRead, true, nil, "tar -c", follow)
 		}
 	case 'x':
 		if len(p.operands) == 0 {
-			c.a.addRec(".", dir, setModify, true, nil, "tar -x")
+			c.a.addRec(".", dir, setModify, true, nil, "tar -x", followNone)
 		}
 		for _, i := range p.operands {
 			// a member name: written under dir
@@ -1138,7 +1159,11 @@ func (c *cmd) zip() {
 			continue
 		}
 		if rec {
-			c.rec(i, SetRead, true, nil, "zip -r")
+			follow := followAll
+			if p.has("-y", "--symlinks") {
+				follow = followNone
+			}
+			c.rec(i, SetRead, true, nil, "zip -r", follow)
 		} else {
 			c.file(i, SetRead)
 		}
@@ -1174,7 +1199,7 @@ func (c *cmd) extract() {
 			}
 		}
 		if !toStdout && len(p.operands) <= 1 {
-			c.a.addRec(".", dir, setModify, true, nil, c.name)
+			c.a.addRec(".", dir, setModify, true, nil, c.name, followNone)
 		}
 	case "7z", "7za", "7zr":
 		if len(c.args) < 2 {
@@ -1202,13 +1227,13 @@ func (c *cmd) extract() {
 			for _, i := range rest {
 				c.file(i, SetRead)
 			}
-			c.a.addRec(".", dir, setModify, true, nil, "7z x")
+			c.a.addRec(".", dir, setModify, true, nil, "7z x", followNone)
 		case "a", "u":
 			for k, i := range rest {
 				if k == 0 {
 					c.file(i, setModify)
 				} else {
-					c.rec(i, SetRead, true, nil, "7z a")
+					c.rec(i, SetRead, true, nil, "7z a", followAll)
 				}
 			}
 		default:
@@ -1229,11 +1254,11 @@ func (c *cmd) extract() {
 		}
 		switch {
 		case p.has("-i", "--extract", "-r"):
-			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i")
+			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i", followNone)
 		case p.has("-o", "--create", "-w"):
 			if c.in.kind == srcNames {
 				for _, n := range c.in.names {
-					c.a.addRec("(names from stdin)", n, SetRead, true, nil, c.name+" -o")
+					c.a.addRec("(names from stdin)", n, SetRead, true, nil, c.name+" -o", followNone)
 				}
 			} else if c.in.kind != srcText {
 				c.a.unknown(c.args[0].raw, c.name+" archives files named on stdin", SetRead)
@@ -1250,7 +1275,7 @@ func (c *cmd) extract() {
 				c.file(i, SetRead)
 			}
 			if strings.Contains(t, "x") {
-				c.recCwd(setModify, true, nil, "ar x")
+				c.recCwd(setModify, true, nil, "ar x", followNone)
 			}
 		}
 	}
@@ -1277,7 +1302,7 @@ func (c *cmd) copyDest() {
 		}
 	}
 	if last > 1 {
-		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "cp -r")
+		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "cp -r", followNone)
 	}
 }
 
@@ -1333,7 +1358,7 @@ func (c *cmd) rsync() {
 	p := c.runSpec(s, 1)
 	if p.has("-r", "-a", "--recursive", "--archive") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
-		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r")
+		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
 	}
 }
 
@@ -1379,7 +1404,7 @@ func (c *cmd) patch() {
 		}
 		return
 	}
-	c.a.addRec(".", litField("."), setModify, true, nil, "patch (files named inside the patch)")
+	c.a.addRec(".", litField("."), setModify, true, nil, "patch (files named inside the patch)", followNone)
 }
 
 // patchFiles returns the files a unified diff or apply_patch text names.
@@ -1486,12 +1511,12 @@ func (c *cmd) git() {
 					c.a.value("(patch)", litField(name), setModify)
 				}
 			} else {
-				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)")
+				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
 	case "clean":
 		if !has("-n", "--dry-run") {
-			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean")
+			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean", followNone)
 		}
 	case "rm", "mv":
 		for k := i + 1; k < len(c.args); k++ {
@@ -1647,7 +1672,7 @@ func (c *cmd) wget() {
 		c.a.value(c.args[i].raw, litField(path.Join(prefix, name)), setModify)
 	}
 	if rec {
-		c.a.addRec(prefix, litField(prefix), setModify, true, nil, "wget -r")
+		c.a.addRec(prefix, litField(prefix), setModify, true, nil, "wget -r", followNone)
 	}
 }
 

@@ -33,8 +33,16 @@ type Matcher struct {
 // Matcher compiles the rules for env: home entries are expanded with
 // env.Home, Windows spellings folded when env.Cwd is a Windows path.
 func (r *Rules) Matcher(env Env) *Matcher {
-	m := &Matcher{rules: r, env: env, entries: make([]compiled, len(r.Entries))}
 	cwd := cleanCwd(env)
+	if env.FS != nil {
+		// a file system that does not hold the call's volume (a Windows
+		// session checked on Linux) knows nothing about it
+		vol, _ := splitVolume(cwd, env.windows())
+		if _, err := env.FS.Lstat(vol + "/"); err != nil {
+			env.FS = nil
+		}
+	}
+	m := &Matcher{rules: r, env: env, entries: make([]compiled, len(r.Entries))}
 	for i := range r.Entries {
 		m.entries[i] = compileEntry(&r.Entries[i], env, cwd)
 		m.denies |= r.Entries[i].Deny

@@ -148,11 +148,30 @@ func normalize(env Env, p string, sp spelling, pattern bool) (string, bool) {
 		}
 	}
 	if win {
+		p = adminShare(p)
 		var short bool
 		p, short = winSegments(p, pattern)
 		pattern = pattern || short
 	}
 	return cleanAbs(p, win), pattern
+}
+
+// adminShare turns a UNC path to an administrative share (`\\host\c$\x`,
+// `\\localhost\C$\x`) into the drive it exposes (`c:/x`): the host may be
+// this machine under any of its names.
+func adminShare(p string) string {
+	if !strings.HasPrefix(p, "//") {
+		return p
+	}
+	parts := strings.SplitN(strings.TrimLeft(p, "/"), "/", 3)
+	if len(parts) >= 2 && len(parts[1]) == 2 && isLetter(parts[1][0]) && parts[1][1] == '$' {
+		rest := ""
+		if len(parts) == 3 {
+			rest = parts[2]
+		}
+		return strings.ToLower(parts[1][:1]) + ":/" + rest
+	}
+	return p
 }
 
 func escIf(s string, pattern bool) string {
@@ -462,6 +481,17 @@ func alternates(env Env, raw string, sp spelling, pattern bool) []string {
 	if win {
 		if m := msysDrive.FindStringSubmatch(p); m != nil {
 			out = append(out, m[1]+":/"+m[2])
+		}
+		if strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "//?/") && !strings.HasPrefix(p, "//./") {
+			// a share of this machine may expose any folder of its drive
+			parts := strings.SplitN(strings.TrimLeft(p, "/"), "/", 3)
+			if len(parts) == 3 {
+				drive := "c:"
+				if c := cleanCwd(env); hasDrive(c) {
+					drive = c[:2]
+				}
+				out = append(out, drive+"/"+unknownSeg+"/"+escIf(parts[2], pattern))
+			}
 		}
 	} else if m := procRoot.FindStringSubmatch(p); m != nil {
 		switch {

@@ -66,7 +66,15 @@ type target struct {
 	rec     bool  // everything below path (filtered by filter)
 	filter  []string
 	via     string // for rec: the command that recurses ("grep -r")
+	follow  uint8  // for rec: which symlinks inside the folder it follows
 }
+
+// What a recursion does with the symlinks it meets below its folder.
+const (
+	followNone  uint8 = iota // not followed (grep -r, rg, tar c, cp -r)
+	followFiles              // links to files are read, links to folders not entered (find -exec cat)
+	followAll                // followed (grep -R, rg -L, zip -r, scp -r)
+)
 
 // unknownUse is something the analysis cannot see through: a value
 // computed when the command runs, in a place where it may name a file or be
@@ -767,7 +775,7 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 }
 
 // addRec records a recursive operation on a directory.
-func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filter []string, via string) {
+func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
 	if f.onlyUnk && !f.posOnly {
 		a.unknown(raw, via+" on a folder named when the command runs", ops)
 		return
@@ -808,7 +816,7 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 			return
 		}
-		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via})
+		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow})
 	}
 }
 

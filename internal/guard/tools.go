@@ -191,7 +191,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		hidden := c.Tool != "Grep"
 		ts := m.toolTarget(dir, SetRead)
 		for i := range ts {
-			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, hidden, filter, "the "+c.Tool+" tool"
+			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, hidden, filter, "the "+c.Tool+" tool" // rg: symlinks not followed
 		}
 		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
 		an.targets = append(an.targets, ts...)
@@ -291,7 +291,7 @@ func nonPathKey(k string) bool {
 	case "query", "pattern", "regex", "content", "text", "message", "prompt", "description", "old_string",
 		"new_string", "oldText", "newText", "old_str", "new_str", "body", "title", "comment", "explanation",
 		"reason", "url", "instructions", "summary", "answer", "question", "language", "encoding", "mode",
-		"limit", "offset", "id", "name", "type", "head", "tail":
+		"limit", "offset", "head", "tail":
 		return true
 	}
 	return false
@@ -372,7 +372,7 @@ func (m *Matcher) unknownTool(an *analysis, c Call) {
 				an.targets = append(an.targets, ts...)
 				if recursive && (key == "path" || key == "directory" || key == "dir" || key == "root") {
 					for _, t := range ts {
-						t.rec, t.dotOK, t.via = true, true, "the "+c.Tool+" tool"
+						t.rec, t.dotOK, t.via, t.follow = true, true, "the "+c.Tool+" tool", followAll
 						an.targets = append(an.targets, t)
 					}
 				}
