@@ -38,7 +38,7 @@ func gateFixture(t *testing.T) (proj, home string) {
 		"proj/.git/config": "[core]\n", "proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/refs/heads/main": "0\n",
 		"proj/node_modules/pkg/index.js": "module.exports = 1\n", "proj/node_modules/pkg/package.json": "{}\n",
 		"proj/node_modules/.bin/x": "#!/bin/sh\n",
-		"proj/src/main.go": "package main\n", "proj/src/app.ts": "export {}\n", "proj/src/a.txt": "a\n", "proj/src/b.txt": "b\n",
+		"proj/src/main.go":         "package main\n", "proj/src/app.ts": "export {}\n", "proj/src/a.txt": "a\n", "proj/src/b.txt": "b\n",
 		"proj/README.md": "# proj\n", "proj/package.json": `{"version":"1.0.0"}` + "\n", "proj/build/out.log": "ok\n",
 		"proj/scripts/build.sh": "#!/bin/sh\n", "proj/list.txt": ".env\n", "proj/.venv/bin/activate": "\n",
 		"home/.pi/agent/auth.json": `{"token":"secret"}` + "\n", "home/.bashrc": "\n",
