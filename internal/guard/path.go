@@ -286,6 +286,9 @@ func cleanCwd(env Env) string {
 	if cwd == "" {
 		return "/"
 	}
+	if cwd[0] == '/' && !strings.Contains(cwd, `\`) && !IsWindowsPath(env.Home) && isCleanRest(cwd) {
+		return cwd
+	}
 	win := env.windows()
 	if win {
 		cwd, _ = stripWinPrefix(strings.ReplaceAll(cwd, `\`, "/"))
@@ -348,7 +351,7 @@ func splitVolume(p string, win bool) (vol, rest string) {
 		return strings.ToLower(p[:1]) + ":", p[2:]
 	case win && strings.HasPrefix(p, "//"):
 		parts := strings.SplitN(strings.TrimLeft(p, "/"), "/", 3)
-		if len(parts) >= 2 {
+		if len(parts) >= 2 && parts[1] != "" {
 			vol = "//" + parts[0] + "/" + parts[1]
 			if len(parts) == 3 {
 				rest = "/" + parts[2]
@@ -366,6 +369,12 @@ func splitVolume(p string, win bool) (vol, rest string) {
 // follows it (an unknown run of directories minus one is still unknown).
 func cleanAbs(p string, win bool) string {
 	vol, rest := splitVolume(p, win)
+	if isCleanRest(rest) {
+		if rest == "" {
+			return vol + "/"
+		}
+		return vol + rest
+	}
 	var out []string
 	for s := range strings.SplitSeq(rest, "/") {
 		switch s {
@@ -379,6 +388,32 @@ func cleanAbs(p string, win bool) string {
 		}
 	}
 	return vol + "/" + strings.Join(out, "/")
+}
+
+// isCleanRest reports whether the part of a path after its volume is
+// already clean: `/`, or `/a/b` with no empty, `.` or `..` segment and no
+// trailing slash.
+func isCleanRest(rest string) bool {
+	if rest == "/" {
+		return true
+	}
+	if rest == "" || rest[0] != '/' || rest[len(rest)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != '/' {
+			continue
+		}
+		// rest[i] starts a segment
+		j := i + 1
+		if j < len(rest) && rest[j] == '/' {
+			return false
+		}
+		if j < len(rest) && rest[j] == '.' && (j+1 == len(rest) || rest[j+1] == '/' || rest[j+1] == '.' && (j+2 == len(rest) || rest[j+2] == '/')) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitSegs splits a normalised absolute path into its segments; the first

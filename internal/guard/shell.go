@@ -711,6 +711,7 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 	if isAbsNorm(c) || (a.win && (strings.HasPrefix(c, "//") || hasDrive(c))) || strings.HasPrefix(c, "/"+unknownSeg) {
 		cwds = cwds[len(cwds)-1:]
 	}
+	alts := alternates(a.env, c, spellShell, pattern)
 	for _, cwd := range cwds {
 		var p string
 		pat := pattern
@@ -722,7 +723,7 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 			p, pat = normalize(env, c, spellShell, pattern)
 		}
 		a.addTarget(raw, p, pat, ops)
-		for _, alt := range alternates(a.env, c, spellShell, pattern) {
+		for _, alt := range alts {
 			env := a.env
 			env.Cwd = cwd
 			ap, apat := normalize(env, alt, spellShell, pattern || strings.Contains(alt, unknownSeg))

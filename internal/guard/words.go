@@ -80,6 +80,17 @@ type fieldBuilder struct {
 
 func (fb *fieldBuilder) lit(s string) {
 	fb.started = true
+	if plainLit(s) {
+		fb.b.WriteString(s)
+		fb.plain.WriteString(s)
+		if !fb.leadDone {
+			fb.lead.WriteString(s)
+		}
+		n := len(s) - strings.Count(s, "/")
+		fb.lits += n
+		fb.litsAfter += n
+		return
+	}
 	for _, r := range s {
 		if r == '\\' && fb.winBackslah {
 			r = '/'
@@ -102,6 +113,18 @@ func (fb *fieldBuilder) lit(s string) {
 			fb.litsAfter++
 		}
 	}
+}
+
+// plainLit reports whether s is ASCII with no glob metacharacter, escape
+// or marker: it is written as it is.
+func plainLit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c == '*', c == '?', c == '[', c == ']', c == '{', c == '}', c == '\\':
+			return false
+		}
+	}
+	return true
 }
 
 func (fb *fieldBuilder) globChar(c byte) {
@@ -454,6 +477,10 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 
 // unquotedLit adds unquoted literal text: backslash escapes, glob characters.
 func (r *resolver) unquotedLit(s string) {
+	if plainLit(s) {
+		r.each(func(fb *fieldBuilder) { fb.lit(s) })
+		return
+	}
 	r.each(func(fb *fieldBuilder) {
 		for i := 0; i < len(s); i++ {
 			c := s[i]
