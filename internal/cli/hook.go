@@ -77,7 +77,7 @@ hand after editing it.`,
   echo '{"tool_name":"Bash","tool_input":{"command":"cat .env"},"cwd":"/repo"}' | pruner hook
   # stderr: pruner protected-paths: bash command touches protected path ".env" …; exit 2
 
-  # pi (see docs/pi-extension-hook.ts)
+  # pi (see extensions/protect.ts)
   echo '{"toolName":"read","input":{"path":"@.env"}}' | pruner hook --cwd /repo --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

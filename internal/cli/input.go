@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -42,4 +43,49 @@ func openInputHint(s *IOStreams, arg, what, hint string) (io.ReadCloser, string,
 		return nil, "", e
 	}
 	return f, arg, nil
+}
+
+// seekableInput is a session or context opened for pruner's two passes:
+// Reader streams it once, ReaderAt re-reads the lines that are rendered.
+type seekableInput struct {
+	Name     string
+	Reader   io.Reader
+	ReaderAt io.ReaderAt
+	// Flush must be called once Reader is drained (it completes the spool).
+	Flush func() error
+	// Close releases the input (and removes the spool).
+	Close func()
+}
+
+// openSeekable opens arg (see openInput) for two passes. A regular file is
+// its own ReaderAt. Anything else — stdin, a pipe, a FIFO, a shell's <(…)
+// (/dev/fd/N), a character device — cannot seek, so it is spooled to a
+// temporary file while it is read, and that file is the ReaderAt.
+func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
+	rc, name, err := openInput(s, arg)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := rc.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return &seekableInput{Name: name, Reader: f, ReaderAt: f, Flush: func() error { return nil }, Close: func() { f.Close() }}, nil
+		}
+	}
+	tmp, err := os.CreateTemp("", "pruner-input-*.jsonl")
+	if err != nil {
+		rc.Close()
+		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: spooling the input: %w", name, err)}
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	return &seekableInput{
+		Name:     name,
+		Reader:   io.TeeReader(rc, w),
+		ReaderAt: tmp,
+		Flush:    w.Flush,
+		Close: func() {
+			rc.Close()
+			tmp.Close()
+			os.Remove(tmp.Name())
+		},
+	}, nil
 }

@@ -25,6 +25,7 @@ type NarrowOptions struct {
 	PolicyFile string   // --policy: pi-permission-system config.json
 	Report     string   // --report: text | json | none
 	Check      bool     // --check: exit 1 if the prompt lists a tool outside A
+	Source     string   // --prompt-source: auto | default | custom
 	Quiet      bool     // root --quiet
 }
 
@@ -46,8 +47,17 @@ A is the tools the prompt lists, restricted by --allow, minus --deny, minus
 tools a --policy fully denies. Names outside pi's built-ins are extension
 tools, never an error. The narrowed prompt goes to stdout; the report
 (layout, lines removed/added, lines kept unattributed) goes to stderr.
-An unrecognised layout falls back to dropping tool bullets only, with a
-warning; a prompt without a tools section passes through unchanged.
+
+A prompt built from a custom SYSTEM.md (it does not start with pi's own
+preamble) keeps the user's text byte for byte, even lines that look like
+pi's tool list: pi writes no tool list or guidelines for it, so only the
+skills block pi appends follows the tool set (0.x: kept only with read;
+1.x: with read or bash). Such a prompt lists no tools, so give the allowed
+set with --allow. --prompt-source custom says a prompt is a custom one
+although it starts like pi's (a SYSTEM.md saved from pi's own prompt).
+A default prompt whose sections are not where pi puts them falls back to
+dropping tool bullets only, with a warning; text with neither pi's
+preamble nor pi's date/cwd lines passes through unchanged.
 
 Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 2 usage or input error.`,
@@ -64,7 +74,10 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
   pruner narrow prompt.txt --policy ~/.pi/agent/extensions/pi-permission-system/config.json
 
   # CI: fail if the prompt lists a tool outside the allowed set
-  pruner narrow prompt.txt --allow read,bash --check`,
+  pruner narrow prompt.txt --allow read,bash --check   # exit 1: it also lists edit and write
+
+  # a prompt pi built from a SYSTEM.md saved from its own default prompt
+  pruner narrow prompt.txt --allow bash --prompt-source custom`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -78,6 +91,9 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 			case "text", "json", "none":
 			default:
 				return UsageError("--report: want text, json or none, got %q", opts.Report)
+			}
+			if _, ok := promptnarrow.ParsePromptSource(opts.Source); !ok {
+				return UsageError("--prompt-source: want auto, default or custom, got %q", opts.Source)
 			}
 			if !opts.AllowSet && len(opts.Deny) == 0 && opts.PolicyFile == "" && len(opts.DenySkills) == 0 {
 				return &ExitErr{Code: ExitError, Err: errors.New("narrow to what? give --allow, --deny, --deny-skill or --policy"),
@@ -96,6 +112,7 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 	f.StringVar(&opts.PolicyFile, "policy", "", "pi-permission-system config.json `FILE`: drop fully denied tools and denied skills")
 	f.StringVar(&opts.Report, "report", "text", "report `FORMAT` on stderr: text, json or none")
 	f.BoolVar(&opts.Check, "check", false, "print nothing to stdout; exit 1 if the prompt lists a tool outside the allowed set")
+	f.StringVar(&opts.Source, "prompt-source", "auto", "which prompt pi built: `SOURCE` auto (detect), default (pi's own) or custom (a SYSTEM.md)")
 	return cmd
 }
 
@@ -112,7 +129,8 @@ func narrowRun(o *NarrowOptions) error {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: binary data (NUL bytes), not a system prompt", name)}
 	}
-	popts := promptnarrow.Options{Allow: o.Allow, AllowSet: o.AllowSet, Deny: o.Deny, DenySkills: o.DenySkills}
+	src, _ := promptnarrow.ParsePromptSource(o.Source)
+	popts := promptnarrow.Options{Allow: o.Allow, AllowSet: o.AllowSet, Deny: o.Deny, DenySkills: o.DenySkills, Source: src}
 	if o.PolicyFile != "" {
 		pb, err := os.ReadFile(o.PolicyFile)
 		if err != nil {
@@ -125,13 +143,13 @@ func narrowRun(o *NarrowOptions) error {
 		popts.Policy = pol
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
-	removed := map[string]bool{}
-	for _, k := range rep.SkillsRemoved {
-		removed[k] = true
+	listedSkills := map[string]bool{}
+	for _, k := range rep.SkillsListed {
+		listedSkills[k] = true
 	}
 	for _, k := range o.DenySkills {
-		if !removed[k] && !strings.Contains(string(data), "<name>"+k+"</name>") {
-			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in <available_skills>\n", name, k)
+		if !listedSkills[k] {
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in pi's <available_skills> block\n", name, k)
 		}
 	}
 	// a name in --allow/--deny that the prompt does not list is most likely a typo
@@ -147,11 +165,15 @@ func narrowRun(o *NarrowOptions) error {
 		}
 	}
 
-	// Warnings (unrecognised layout, passthrough) are shown even with --quiet.
+	// Warnings (unrecognised layout, passthrough, a result that may differ
+	// from pi's) are shown even with --quiet.
 	if rep.Layout == promptnarrow.LayoutPlain || rep.Layout == promptnarrow.LayoutNone {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, n)
 		}
+	}
+	for _, n := range rep.Warnings {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, n)
 	}
 	if o.Check {
 		if o.Report == "json" {
@@ -164,7 +186,7 @@ func narrowRun(o *NarrowOptions) error {
 			return Findings()
 		}
 		if !o.Quiet && o.Report == "text" {
-			fmt.Fprintf(o.IO.ErrOut, "%s: ok, every listed tool is allowed (%s)\n", name, strings.Join(rep.ToolsListed, ", "))
+			fmt.Fprintf(o.IO.ErrOut, "%s: ok, every listed tool is allowed (%s)\n", name, orNone(rep.ToolsListed))
 		}
 		return nil
 	}
@@ -199,7 +221,7 @@ func writeTextReport(w io.Writer, name string, rep promptnarrow.Report) {
 		fmt.Fprint(w, ", CRLF")
 	}
 	fmt.Fprint(w, ")\n")
-	if len(rep.ToolsListed) > 0 || rep.Layout != promptnarrow.LayoutNone {
+	if len(rep.ToolsListed) > 0 || (rep.Layout != promptnarrow.LayoutNone && !rep.Custom) {
 		fmt.Fprintf(w, "  tools kept:    %s\n", orNone(rep.ToolsKept))
 		fmt.Fprintf(w, "  tools removed: %s\n", orNone(rep.ToolsRemoved))
 	}

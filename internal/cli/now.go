@@ -11,9 +11,11 @@ import (
 	"runtime/debug"
 
 	json "github.com/goccy/go-json"
-	"github.com/google/renameio/v2"
+	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +30,8 @@ type NowOptions struct {
 	Config    string
 	Session   bool // write the whole session file, not the context
 	Write     bool // replace the input file atomically (keeps a backup)
+	NoFlush   bool // render what the session's pi-condense index says; summarise nothing new
+	NoMask    bool // no rolling-window masking
 	cmd       *cobra.Command
 }
 
@@ -55,6 +59,11 @@ head and tail excerpt; images in old results become text notices. Protected
 calls (protectedTools names, protectedPaths globs on args.path) are never
 touched, and every toolCall keeps its result.
 
+A session pi-condense pruned (context-prune-* entries) renders as pi-condense
+renders it: indexed results become its stubs, summaries stay where pi puts
+them, compressed chains collapse; masking then applies to what no entry
+covers. --no-flush summarises nothing new; --no-mask masks nothing.
+
 Input is a pi session file or a context (one message per line, e.g. pruner's
 own output); - or no argument reads stdin. A one-line summary goes to stderr.
 
@@ -72,6 +81,12 @@ input error (missing file, directory, empty or non-JSONL input).`,
   # shrink a saved session on disk (atomic; original kept beside it)
   pruner now --write old-session.jsonl
 
+  # write the pruned context to a file (atomic, only on success; - is stdout)
+  pruner now -o context.jsonl session.jsonl
+
+  # exactly what pi-condense's index says, nothing added, nothing masked
+  pruner now --no-flush --no-mask condensed.jsonl > context.jsonl
+
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
 		Args: cobra.MaximumNArgs(1),
@@ -82,6 +97,8 @@ input error (missing file, directory, empty or non-JSONL input).`,
 	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
 	f.BoolVar(&o.Session, "session", false, "print the whole session file (every line byte-identical except pruned tool results) instead of the context")
 	f.BoolVar(&o.Write, "write", false, "rewrite FILE in place with the pruned session (atomic; the original is kept as FILE.orig-<hash>)")
+	f.BoolVar(&o.NoFlush, "no-flush", false, "apply what the session's pi-condense index says (stubs, summaries, chains); summarise nothing new")
+	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
 	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
 	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
 	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
@@ -102,9 +119,10 @@ counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
 Exit status: 0 ok, 2 usage or input error.`,
-		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c`,
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
+  pruner context -q -o context.jsonl session.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }
 
@@ -145,24 +163,14 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	return c, nil
 }
 
-// openSession opens the input for random access: a file is used directly;
-// stdin is spooled to a temporary file while it is read (so memory stays
-// small on large inputs). The returned cleanup closes and removes it.
+// openSession opens the input for random access (openSeekable: a regular
+// file directly, anything else spooled to a temporary file).
 func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	rc, name, err := openInput(s, arg)
+	in, err := openSeekable(s, arg)
 	if err != nil {
 		return nil, nil, "", nil, nil, err
 	}
-	if f, ok := rc.(*os.File); ok {
-		return f, f, name, func() { f.Close() }, func() error { return nil }, nil
-	}
-	tmp, err := os.CreateTemp("", "pruner-stdin-*.jsonl")
-	if err != nil {
-		return nil, nil, "", nil, nil, err
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	return io.TeeReader(rc, w), tmp, name, cleanup, w.Flush, nil
+	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -181,6 +189,14 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	o.cmd = cmd
 	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
 	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
+	if o.Write && (o.Input == "" || o.Input == "-") {
+		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it rewrites that session file in place"),
+			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
+	}
+	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs a regular file, not a pipe or device", o.Input),
+			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
 	return runNow(o)
 }
 
@@ -191,6 +207,7 @@ func runNow(o *NowOptions) error {
 		defer debug.SetMemoryLimit(old)
 	}
 	var opts prune.Options
+	var ropts render.Options
 	enabled := !o.NoPrune
 	if enabled {
 		c, err := loadConfig(s, o.cmd, pruneFlagKeys)
@@ -201,6 +218,12 @@ func runNow(o *NowOptions) error {
 		if opts, err = c.PruneOptions(); err != nil {
 			return &ExitErr{Code: ExitError, Err: err}
 		}
+		if ropts, err = c.RenderOptions(); err != nil {
+			return &ExitErr{Code: ExitError, Err: err}
+		}
+	}
+	if (o.NoFlush || o.NoMask) && (o.Session || o.Write) {
+		return UsageError("--no-flush and --no-mask shape the printed context; they do not go with --session or --write")
 	}
 	r, ra, name, cleanup, flush, err := openSession(s, o.Input)
 	if err != nil {
@@ -226,6 +249,7 @@ func runNow(o *NowOptions) error {
 		},
 		OnProgress: progress,
 		SizeHint:   size,
+		Branch:     !o.NoPrune && !o.Session && !o.Write,
 	})
 	prog.clear()
 	if err != nil {
@@ -243,7 +267,7 @@ func runNow(o *NowOptions) error {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
 	var plan *prune.Plan
-	if enabled {
+	if enabled && !o.NoMask {
 		plan = prune.NewPlan(ctx, opts)
 	}
 	if o.Session || o.Write {
@@ -255,6 +279,11 @@ func runNow(o *NowOptions) error {
 		}
 		if o.Write {
 			return writeSession(o, ctx, plan, name)
+		}
+	}
+	if !o.NoPrune && !o.Session {
+		if done, err := renderIndex(o, ctx, ropts, plan, name, &warned); done || err != nil {
+			return err
 		}
 	}
 	out := bufio.NewWriterSize(s.Out, 1<<20)
@@ -292,7 +321,7 @@ func runNow(o *NowOptions) error {
 
 // writeSession rewrites the input file with the pruned session: the new
 // bytes go to a temporary file in the same directory that is renamed over the
-// original (google/renameio), after the original is copied to
+// original (internal/atomicfile: google/renameio on Unix), after the original is copied to
 // FILE.orig-<sha256 prefix>. Nothing is written when nothing is pruned.
 func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name string) error {
 	s := o.IO
@@ -327,10 +356,10 @@ func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name st
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is read-only; not rewriting it", name),
 			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
 	}
-	if err := renameio.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
 	}
-	if err := renameio.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {
@@ -362,4 +391,64 @@ func sizeOf(ra io.ReaderAt) int64 {
 		}
 	}
 	return 0
+}
+
+// renderIndex applies pi-condense's render phases (what the session's
+// context-prune-* entries say) when the session has such entries, a flag
+// asks for them, or the image cap is set; masking (plan, nil for none)
+// then rewrites only what the render leaves untouched. done is false when
+// there is nothing to render (the masking path runs alone, unchanged).
+func renderIndex(o *NowOptions, ctx *session.Context, ro render.Options, plan *prune.Plan, name string, warned *int) (bool, error) {
+	s := o.IO
+	st, err := index.Rebuild(ctx)
+	if err != nil {
+		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	for _, w := range st.Warnings {
+		if *warned++; *warned <= maxWarnings {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+		}
+	}
+	if st.Entries == 0 && !o.NoFlush && !o.NoMask && ro.MaxImages == 0 {
+		return false, nil
+	}
+	if plan != nil {
+		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
+	}
+	res, err := render.Render(ctx, st, ro)
+	if err != nil {
+		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	for _, d := range res.Report.Diagnostics {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s: %s\n", name, d.Kind, d.Detail)
+	}
+	wo := render.WriteOptions{NoChars: o.Quiet && !o.StatsJSON}
+	if plan != nil {
+		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, i) }
+	}
+	out := bufio.NewWriterSize(s.Out, 1<<20)
+	rs, err := render.Write(out, ctx, res, wo)
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	switch {
+	case o.StatsJSON:
+		b, _ := json.Marshal(struct {
+			Input   string `json:"input"`
+			Kind    string `json:"kind"`
+			Pruning bool   `json:"pruning"`
+			render.Stats
+			Index        render.Report `json:"index"`
+			SavedPercent float64       `json:"savedPercent"`
+			Warnings     int           `json:"warnings"`
+		}{name, ctx.Kind.String(), plan != nil, rs, res.Report, round1(rs.SavedPercent()), len(ctx.Warnings) + len(st.Warnings)})
+		fmt.Fprintf(s.ErrOut, "%s\n", b)
+	case o.Quiet:
+	default:
+		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Report))
+	}
+	return true, nil
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 
+	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/cobra"
 )
@@ -17,99 +18,270 @@ import (
 type QueryOptions struct {
 	IO    *IOStreams
 	Input string
+	Refs  []string // tN, call ids, id@timestamp: resolved through the session's index
 	Entry string
 	Call  string
 	TS    string
+	JSON  bool
 }
 
-// NewCmdQuery builds `pruner query`: print original messages back.
+// NewCmdQuery builds `pruner query`: originals back, by ref or by entry.
 func NewCmdQuery(s *IOStreams) *cobra.Command {
 	o := &QueryOptions{IO: s}
 	cmd := &cobra.Command{
-		Use:   "query [FILE|-] (--entry ID | --call ID [--ts TIMESTAMP])",
-		Short: "Print the original of a pruned message from the session",
-		Long: `Print original messages (JSONL) from a session file or context, as written
-there. Every notice 'pruner now' writes names the entry id (or the call id and
-timestamp) to pass here. After 'pruner now --write', originals are read from
-the FILE.orig-* backups beside FILE.
+		Use:   "query (REF... SESSION | --entry ID [FILE|-] | --call ID [--ts TIMESTAMP] [FILE|-])",
+		Short: "Print the original of a summarized or pruned tool result",
+		Long: `Print what was summarized or pruned, from the session file.
+
+REF... SESSION answers as pi-condense's context_tree_query tool does, from the
+session's context-prune-* index: each REF is a short ref (t3), an occurrence
+key (toolCallId@resultTimestamp) or a raw call id (a reused id lists every
+occurrence, each labelled id@timestamp). Each block gives the tool, its
+arguments, the status, the turn and the output; a spilled output is read from
+its blob (spillPath, or the <session id>-blobs directory beside SESSION when
+the session was moved), else its preview. Outputs are cut at 2000 lines or
+50 KB, as context_tree_query cuts them.
+
+--entry ID prints the message of an entry as written in the file (every notice
+'pruner now' writes names it); --call ID [--ts TS] prints the results of a call
+id. After 'pruner now --write', originals are read from the FILE.orig-* backups
+beside FILE.
 
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
-		Example: `  pruner query --entry ccce329e session.jsonl | jq -r '.content[0].text'
-  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl`,
-		Args: cobra.MaximumNArgs(1),
+		Example: `  # what t3 was, as context_tree_query would answer the model
+  pruner query t3 condensed.jsonl
+
+  # every occurrence of a reused call id, as JSON
+  pruner query --json bash_1 reused.jsonl | jq -r '.blocks[].label'
+
+  # the original of a masked result (the notice names the entry)
+  pruner query --entry ccce329e session.jsonl | jq -r '.content[0].text'
+  pruner query --call toolu_01ABC --ts 1764583203000 context.jsonl
+  pruner query --entry ccce329e -o original.jsonl session.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				o.Input = args[0]
-			}
-			if (o.Entry == "") == (o.Call == "") {
+			byEntry := o.Entry != "" || o.Call != ""
+			switch {
+			case o.Entry != "" && o.Call != "":
 				return UsageError("give exactly one of --entry or --call")
+			case o.TS != "" && o.Call == "":
+				return UsageError("--ts picks one occurrence of a --call id; it does not go with --entry or refs")
+			case byEntry && len(args) > 1:
+				return UsageError("--entry and --call take one FILE (got %d arguments); refs go without them: pruner query t3 SESSION", len(args))
+			case byEntry:
+				if len(args) == 1 {
+					o.Input = args[0]
+				}
+				if o.JSON {
+					return UsageError("--json goes with refs (pruner query --json t3 SESSION); --entry and --call print the messages themselves")
+				}
+				return runQuery(o)
+			case len(args) < 2:
+				return UsageError("give exactly one of --entry or --call, or refs and the session: pruner query t3 SESSION")
 			}
-			if o.TS != "" && o.Call == "" {
-				return UsageError("--ts picks one occurrence of a --call id; it does not go with --entry")
-			}
-			return runQuery(o)
+			o.Refs, o.Input = args[:len(args)-1], args[len(args)-1]
+			return runQueryRefs(o)
 		},
 	}
 	cmd.Flags().StringVar(&o.Entry, "entry", "", "entry `ID` of the message")
 	cmd.Flags().StringVar(&o.Call, "call", "", "tool call `ID` of the result (ids can repeat; add --ts)")
 	cmd.Flags().StringVar(&o.TS, "ts", "", "message timestamp, to pick one occurrence of a reused call id")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the answer as JSON (blocks with the records, bodies and where they came from)")
 	return cmd
 }
 
-func runQuery(o *QueryOptions) error {
-	rc, name, err := openInput(o.IO, o.Input)
+// readForQuery reads the input with the options query needs.
+func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.Context, string, func(), error) {
+	r, ra, name, cleanup, flush, err := openSession(s, input)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	ro.OnWarning = func(w session.Warning) {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+	}
+	ctx, err := session.Read(r, ra, ro)
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		cleanup()
+		switch {
+		case errors.Is(err, session.ErrEmpty):
+			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
+		case errors.Is(err, session.ErrNotSession):
+			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
+				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+		}
+		return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	return ctx, name, cleanup, nil
+}
+
+// runQueryRefs answers refs as context_tree_query does.
+func runQueryRefs(o *QueryOptions) error {
+	s := o.IO
+	ctx, name, cleanup, err := readForQuery(s, o.Input, session.ReadOptions{Branch: true})
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
-	found, err := queryReader(rc, o)
+	defer cleanup()
+	if ctx.Kind != session.KindSession {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a context, not a session file: refs resolve through the session's context-prune-* index, and a context has none", name),
+			Hint: "query the session file the context came from (~/.pi/agent/sessions/…/*.jsonl), or use --call ID --ts TS on the context"}
+	}
+	st, err := index.Rebuild(ctx)
 	if err != nil {
-		switch {
-		case errors.Is(err, session.ErrEmpty):
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
-		case errors.Is(err, session.ErrNotSession):
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	for _, w := range st.Warnings {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+	}
+	blobDir := ""
+	if o.Input != "" && o.Input != "-" {
+		blobDir = filepath.Join(filepath.Dir(o.Input), ctx.Header.ID+"-blobs")
+	}
+	blocks := st.Query(o.Refs, func(p string) ([]byte, error) {
+		b, err := os.ReadFile(p)
+		if err == nil || blobDir == "" {
+			return b, err
 		}
+		alt := filepath.Join(blobDir, filepath.Base(p))
+		if b, err2 := os.ReadFile(alt); err2 == nil {
+			fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is missing)\n", name, alt, p)
+			return b, nil
+		}
+		return nil, err
+	})
+	found := 0
+	for _, b := range blocks {
+		if b.Found {
+			found++
+		}
+		if b.SpillError != "" {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: spilled output of %s unavailable (%s); showing its %s\n", name, b.Label, b.SpillError, map[string]string{"preview": "preview", "missing": "placeholder"}[b.BodyFrom])
+		}
+	}
+	text := index.QueryText(blocks)
+	if o.JSON {
+		out, err := json.Marshal(struct {
+			Session string             `json:"session"`
+			Refs    []string           `json:"refs"`
+			Found   int                `json:"found"`
+			Blocks  []index.QueryBlock `json:"blocks"`
+			Text    string             `json:"text"`
+		}{name, o.Refs, found, blocks, text})
+		if err != nil {
+			return &ExitErr{Code: ExitError, Err: err}
+		}
+		fmt.Fprintf(s.Out, "%s\n", out)
+	} else {
+		fmt.Fprintln(s.Out, text)
+	}
+	if found == 0 {
+		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches\n", name)
+		if st.Entries == 0 {
+			fmt.Fprintln(s.ErrOut, "hint: this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)")
+		} else {
+			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, refs t1…t%d\n", st.Len(), st.NextRef-1)
+		}
+		return Findings()
+	}
+	return nil
+}
+
+// match is one message --entry or --call found.
+type match struct {
+	line                int
+	entryID, callID, ts string
+	msg                 []byte // as written in the input
+}
+
+// findMessages lists the messages of ctx (read with AllEntries for a
+// session) that o asks for: the entry with the id (the last one, as pi keeps
+// the last of duplicate ids), or every result of the call id (and ts).
+func findMessages(ctx *session.Context, o *QueryOptions) ([]match, error) {
+	var out []match
+	if ctx.Kind == session.KindContext {
+		for _, m := range ctx.Messages {
+			if o.Call == "" || m.ToolCallID != o.Call || (o.TS != "" && m.Timestamp != o.TS) {
+				continue
+			}
+			b, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, match{line: m.Line, callID: m.ToolCallID, ts: m.Timestamp, msg: b})
+		}
+		return out, nil
+	}
+	for i := range ctx.Entries {
+		e := &ctx.Entries[i]
+		if e.Message == nil {
+			continue
+		}
+		switch {
+		case o.Entry != "" && e.ID != o.Entry:
+			continue
+		case o.Call != "" && (e.Message.ToolCallID != o.Call || (o.TS != "" && e.Message.Timestamp != o.TS)):
+			continue
+		}
+		line, err := ctx.EntryLine(e)
+		if err != nil {
+			return nil, err
+		}
+		s, end, ok := session.ValueRange(line, "message")
+		if !ok {
+			continue
+		}
+		m := match{line: e.Line, entryID: e.ID, callID: e.Message.ToolCallID, ts: e.Message.Timestamp, msg: bytes.Clone(line[s:end])}
+		if o.Entry != "" {
+			out = []match{m} // last of duplicate ids wins
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func runQuery(o *QueryOptions) error {
+	ctx, name, cleanup, err := readForQuery(o.IO, o.Input, session.ReadOptions{AllEntries: true})
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	found, err := findMessages(ctx, o)
+	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if len(found) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: no message matches\n", name)
-		if o.Entry != "" {
+		switch {
+		case o.Entry != "" && ctx.Kind == session.KindContext:
 			fmt.Fprintln(o.IO.ErrOut, "hint: entry ids are in the session file; a context (pruner now output) has none: query the session, or use --call ID --ts TS")
+		case o.Entry != "":
+			fmt.Fprintf(o.IO.ErrOut, "hint: no message entry of this session has id %q (pruner notices name the entry of the result they replace); a summarized result is queried by its ref: pruner query tN SESSION\n", o.Entry)
+		case ctx.Kind == session.KindSession:
+			fmt.Fprintf(o.IO.ErrOut, "hint: no tool result of %s answers call %q", name, o.Call)
+			if o.TS != "" {
+				fmt.Fprint(o.IO.ErrOut, " at that --ts")
+			}
+			fmt.Fprintln(o.IO.ErrOut)
 		}
 		return Findings()
 	}
 	for _, f := range found {
-		msg := f.Message
+		msg := f.msg
 		if isNotice(msg) && o.Input != "" && o.Input != "-" {
 			// rewritten by `now --write`: the original is in a backup beside it
 			if orig, backup := fromBackups(o, f); orig != nil {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.Line, backup)
+				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.line, backup)
 				msg = orig
 			} else {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.Line, name)
+				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.line, name)
 			}
 		}
 		o.IO.Out.Write(append(msg, '\n'))
 	}
 	return nil
-}
-
-// queryReader returns the messages of r matching o.
-func queryReader(r io.Reader, o *QueryOptions) ([]session.Found, error) {
-	var out []session.Found
-	err := session.Find(r, func(f session.Found) bool {
-		switch {
-		case o.Entry != "" && f.EntryID != o.Entry:
-			return true
-		case o.Call != "" && (f.ToolCallID != o.Call || (o.TS != "" && f.Timestamp != o.TS)):
-			return true
-		}
-		out = append(out, f)
-		return o.Entry == ""
-	})
-	return out, err
 }
 
 // isNotice reports whether a message's content holds a pruner notice.
@@ -118,8 +290,9 @@ func isNotice(msg []byte) bool {
 }
 
 // fromBackups looks for the original of f in the FILE.orig-* backups that
-// `now --write` leaves, oldest first.
-func fromBackups(o *QueryOptions, f session.Found) ([]byte, string) {
+// `now --write` leaves, oldest first (read with the same reader as FILE, so
+// v1 entry ids agree).
+func fromBackups(o *QueryOptions, f match) ([]byte, string) {
 	backups, _ := filepath.Glob(o.Input + ".orig-*")
 	sort.Slice(backups, func(i, j int) bool {
 		a, _ := os.Stat(backups[i])
@@ -131,14 +304,20 @@ func fromBackups(o *QueryOptions, f session.Found) ([]byte, string) {
 		if err != nil {
 			continue
 		}
+		ctx, err := session.Read(fh, fh, session.ReadOptions{AllEntries: true})
 		var hit []byte
-		_ = session.Find(fh, func(g session.Found) bool {
-			if g.EntryID == f.EntryID && g.ToolCallID == f.ToolCallID && g.Timestamp == f.Timestamp && !isNotice(g.Message) {
-				hit = g.Message
-				return false
+		if err == nil {
+			q := &QueryOptions{Call: f.callID, TS: f.ts, Entry: f.entryID}
+			if f.entryID != "" {
+				q.Call, q.TS = "", ""
 			}
-			return true
-		})
+			ms, _ := findMessages(ctx, q)
+			for _, m := range ms {
+				if m.callID == f.callID && m.ts == f.ts && !isNotice(m.msg) {
+					hit = m.msg
+				}
+			}
+		}
 		fh.Close()
 		if hit != nil {
 			return hit, b

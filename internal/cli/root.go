@@ -62,8 +62,12 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 		}
 		switch c.Name() {
-		case "now", "check", "narrow":
-			c.Flags().BoolP("quiet", "q", false, "no summary on stderr (warnings are still shown)")
+		case "now", "context", "query":
+			addOutputFlag(s, c)
+		}
+		switch c.Name() {
+		case "now", "context", "check", "narrow":
+			c.Flags().BoolP("quiet", "q", false, "no summary or progress on stderr (warnings are still shown)")
 		}
 	}
 	return root

@@ -14,7 +14,10 @@ func NewCmdVersion(s *IOStreams, bi BuildInfo) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print pruner's version",
-		Args:  cobra.NoArgs,
+		Long: `Print pruner's version, the commit it was built from, the build date and the
+Go version. 'pruner --version' prints the same line.`,
+		Example: `  pruner version`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintln(s.Out, versionLine(bi))
 			return nil

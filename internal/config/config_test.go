@@ -155,3 +155,170 @@ func TestMisspeltKeysWarn(t *testing.T) {
 		t.Error("PRUNER_PRUNING=banana accepted")
 	}
 }
+
+// Every layer, and the source each value reports (the table `pruner config`
+// prints): flags over env over project over global over defaults.
+func TestSourcesPerLayer(t *testing.T) {
+	agent, proj := t.TempDir(), t.TempDir()
+	global := filepath.Join(agent, "settings.json")
+	project := filepath.Join(proj, ".pi", "settings.json")
+	write(t, global, `{"contextPrune":{"maxRetainedChars":1000,"recentTurnsToKeep":5,"protectedTools":["a"]}}`)
+	write(t, project, `{"contextPrune":{"recentTurnsToKeep":4,"protectedTools":["b"]}}`)
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	fs.StringSlice("protect-tool", nil, "")
+	if err := fs.Parse([]string{"--protect-tool", "c,d"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(Options{AgentDir: agent, ProjectDir: proj, Flags: fs, FlagKeys: map[string]string{"protect-tool": "protectedTools"},
+		Getenv: env(map[string]string{"PRUNER_PROTECTED_PATHS": "x/**, y/*", "PRUNER_PRUNING": "off"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"enabled":           "env PRUNER_PRUNING",
+		"protectedTools":    "flag --protect-tool",
+		"protectedPaths":    "env PRUNER_PROTECTED_PATHS",
+		"recentTurnsToKeep": project,
+		"maxRetainedChars":  global,
+	}
+	if !reflect.DeepEqual(c.Sources, want) {
+		t.Errorf("sources:\n got %v\nwant %v", c.Sources, want)
+	}
+	if c.Enabled || c.RecentTurnsToKeep != 4 || c.MaxRetainedChars != 1000 ||
+		!reflect.DeepEqual(c.ProtectedTools, []string{"c", "d"}) || !reflect.DeepEqual(c.ProtectedPaths, []string{"x/**", "y/*"}) {
+		t.Errorf("values: %+v", c)
+	}
+	if !reflect.DeepEqual(c.Files, []string{global, project}) || !reflect.DeepEqual(c.Searched, []string{global, project}) {
+		t.Errorf("files %v searched %v", c.Files, c.Searched)
+	}
+}
+
+// Bad values are errors naming the variable or flag they came from.
+func TestEnvAndFlagErrorsNameTheirSource(t *testing.T) {
+	for name, val := range map[string]string{
+		"PRUNER_MAX_RETAINED_CHARS":   "lots",
+		"PRUNER_RECENT_TURNS_TO_KEEP": "-1",
+		"PRUNER_ENABLED":              "maybe",
+	} {
+		// PRUNER_PRUNING=on would win over PRUNER_ENABLED; the bad value still counts
+		_, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(map[string]string{name: val, "PRUNER_PRUNING": "on"})})
+		var ve *ValueError
+		if !errors.As(err, &ve) || ve.Source != "env "+name {
+			t.Errorf("%s=%s: err = %v", name, val, err)
+		}
+	}
+}
+
+// pi strips a UTF-8 byte order mark before JSON.parse; so does pruner.
+func TestSettingsWithBOM(t *testing.T) {
+	agent := t.TempDir()
+	write(t, filepath.Join(agent, "settings.json"), "\ufeff"+`{"contextPrune":{"maxRetainedChars":7}}`)
+	c, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+	if err != nil || c.MaxRetainedChars != 7 {
+		t.Fatalf("BOM settings: %v %+v", err, c)
+	}
+}
+
+// The agent dir comes from PI_CODING_AGENT_DIR with ~ expanded, as pi's
+// getAgentDir does, or ~/.pi/agent.
+func TestAgentDirFromEnvironment(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, "pi-agent", "settings.json"), `{"contextPrune":{"recentTurnsToKeep":9}}`)
+	write(t, filepath.Join(home, ".pi", "agent", "settings.json"), `{"contextPrune":{"recentTurnsToKeep":8}}`)
+	for val, want := range map[string]int{"~/pi-agent": 9, filepath.Join(home, "pi-agent"): 9, "": 8} {
+		c, err := Load(Options{Getenv: env(map[string]string{"HOME": home, "USERPROFILE": home, "PI_CODING_AGENT_DIR": val})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.RecentTurnsToKeep != want {
+			t.Errorf("PI_CODING_AGENT_DIR=%q: recentTurnsToKeep %d, want %d (agent dir %s)", val, c.RecentTurnsToKeep, want, c.AgentDir)
+		}
+	}
+}
+
+func ruleSummary(rs *RuleSet) []string {
+	var out []string
+	for i, e := range rs.Entries {
+		out = append(out, e.Path+" "+e.Deny.String()+" <- "+rs.Origins[i])
+	}
+	return out
+}
+
+// A project's protectedPathRules only add to the rules of the global settings
+// (or protected-paths.json, or the built-in defaults): they never remove or
+// replace one, whatever the project writes.
+func TestProjectRulesOnlyAdd(t *testing.T) {
+	projectBodies := []string{
+		`{"contextPrune":{"protectedPathRules":[{"path":"secrets/**","deny":["read"]}]}}`,
+		// attempts to weaken: narrower ops for .env, a rule for an unrelated path
+		`{"contextPrune":{"protectedPathRules":[{"path":".env","deny":["write"]}]}}`,
+		`{"contextPrune":{"protectedPathRules":[{"path":"nothing-here","deny":["edit"]}]}}`,
+	}
+	globalBodies := map[string]string{
+		"built-in defaults": "",
+		"global settings":   `{"contextPrune":{"protectedPathRules":[{"path":"~/.ssh/**","deny":["read","bash"]}]}}`,
+	}
+	for gname, gbody := range globalBodies {
+		for _, pbody := range projectBodies {
+			agent, proj := t.TempDir(), t.TempDir()
+			if gbody != "" {
+				write(t, filepath.Join(agent, "settings.json"), gbody)
+			}
+			noProject, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			base, err := noProject.DenyRules("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(proj, ".pi", "settings.json"), pbody)
+			c, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.DenyRules("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// every base entry is still there, unchanged and first
+			if len(got.Entries) != len(base.Entries)+1 || !reflect.DeepEqual(got.Entries[:len(base.Entries)], base.Entries) {
+				t.Errorf("%s + %s: base rules changed:\n%q\nbase %q", gname, pbody, ruleSummary(got), ruleSummary(base))
+			}
+			pfile := filepath.Join(proj, ".pi", "settings.json")
+			if o := got.Origins[len(got.Origins)-1]; !strings.HasPrefix(o, pfile) || !strings.HasSuffix(o, "(project, adds)") {
+				t.Errorf("origin of the project rule: %q", o)
+			}
+			if o := got.Origins[0]; o != base.Source {
+				t.Errorf("origin of a base rule: %q, want %q", o, base.Source)
+			}
+		}
+	}
+	// --rules FILE replaces the base, and the project still adds
+	agent, proj := t.TempDir(), t.TempDir()
+	rules := filepath.Join(agent, "rules.json")
+	write(t, rules, `{"paths":[{"path":"only-this","deny":["read"]}]}`)
+	write(t, filepath.Join(proj, ".pi", "settings.json"), projectBodies[0])
+	c, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.DenyRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ruleSummary(got); len(s) != 2 || s[0] != "only-this read <- "+rules || !strings.HasPrefix(s[1], "secrets/** read <- ") {
+		t.Errorf("--rules + project: %q", s)
+	}
+	// protected-paths.json under the agent dir is the base when settings set none
+	write(t, filepath.Join(agent, "configs", "protected-paths.json"), `{"paths":[{"path":"vault/","deny":["read"]}]}`)
+	if got, err = c.DenyRules(""); err != nil || got.Entries[0].Path != "vault/" || len(got.Entries) != 2 {
+		t.Errorf("protected-paths.json + project: %v %q", err, ruleSummary(got))
+	}
+	// an invalid project rule is an error, never a silent fallback
+	write(t, filepath.Join(proj, ".pi", "settings.json"), `{"contextPrune":{"protectedPathRules":[]}}`)
+	var re *RulesError
+	if _, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)}); !errors.As(err, &re) {
+		t.Errorf("empty project rules list: %v", err)
+	}
+}

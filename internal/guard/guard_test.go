@@ -505,14 +505,9 @@ func TestDefaults(t *testing.T) {
 	if err != nil || len(back.Entries) != 4 {
 		t.Fatal(err)
 	}
-	env := map[string]string{}
-	get := func(k string) string { return env[k] }
-	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/.pi/agent/configs/protected-paths.json") {
-		t.Fatal(p)
-	}
-	env["PI_CODING_AGENT_DIR"] = "~/agent"
-	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/agent/configs/protected-paths.json") {
-		t.Fatal(p)
+	u := d.Union(mustRules(t, `{"paths":[{"path":"secret.txt","deny":["read"]},{"path":".env","deny":["read","write","edit","bash"]}]}`))
+	if len(u.Entries) != 5 || u.Entries[4].Path != "secret.txt" || u.Entries[4].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[4].Index != 4 {
+		t.Fatalf("union: %+v", u.Entries)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -80,27 +79,6 @@ func (r *Rules) Union(add *Rules) *Rules {
 		out.Source = r.Source + " + " + add.Source
 	}
 	return out
-}
-
-// DefaultRulesPath returns where the protected-paths extension keeps its
-// rules: `$PI_CODING_AGENT_DIR/configs/protected-paths.json` when that
-// variable is set, else `<home>/.pi/agent/configs/protected-paths.json`.
-// getenv is os.Getenv in production.
-func DefaultRulesPath(getenv func(string) string, home string) string {
-	if dir := getenv("PI_CODING_AGENT_DIR"); dir != "" {
-		return filepath.Join(expandTildeOS(dir, home), "configs", "protected-paths.json")
-	}
-	return filepath.Join(home, ".pi", "agent", "configs", "protected-paths.json")
-}
-
-func expandTildeOS(p, home string) string {
-	if p == "~" {
-		return home
-	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(home, rest)
-	}
-	return p
 }
 
 // ParseRules parses and validates rules in the protected-paths extension

@@ -16,6 +16,7 @@ const (
 	maxTargets     = 8192 // paths collected from one call
 	maxCwds        = 16   // candidate working directories after `cd`
 	maxScriptBytes = 1 << 20
+	maxLoopValues  = 64 // a loop body is walked once per value, up to this many
 )
 
 // ParseError is returned by AnalyzeBash when a command does not parse as
@@ -348,17 +349,18 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 			switch {
 			case len(wi.Items) == 0 && !wi.InPos.IsValid():
 				a.vars[name] = pval{f: field{dyn: true, posOnly: true, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
+			case len(vals) == 0:
+				a.vars[name] = knownVal("")
 			case len(vals) == 1:
 				a.vars[name] = fieldVal(vals[0])
-			default:
-				a.vars[name] = dynVal("$"+name+" (a loop variable)", false)
-				// each value is seen in the body: check the body once per value
-				if len(vals) > 1 && len(vals) <= 16 {
-					for _, v := range vals {
-						a.vars[name] = fieldVal(v)
-						a.stmts(c.Do, in)
-					}
+			case len(vals) <= maxLoopValues:
+				// each value is seen in the body: walk the body once per value
+				for _, v := range vals {
+					a.vars[name] = fieldVal(v)
+					a.stmts(c.Do, in)
 				}
+				return
+			default:
 				a.vars[name] = dynVal("$"+name+" (a loop variable)", false)
 			}
 		}

@@ -492,7 +492,15 @@ func (r *resolver) unquotedLit(s string) {
 						fb.lit(s[i : i+1])
 					}
 				}
-			case '*', '?', '[', ']':
+			case '*', '?':
+				fb.globChar(c)
+			case '[':
+				if strings.IndexByte(s[i+1:], ']') >= 0 {
+					fb.globChar(c)
+				} else {
+					fb.lit("[") // no closing bracket: a literal `[` (the test command)
+				}
+			case ']':
 				fb.globChar(c)
 			default:
 				j := i + 1

@@ -30,7 +30,7 @@ const (
 type Record struct {
 	ToolCallID string          `json:"toolCallId"`
 	ToolName   string          `json:"toolName"`
-	Args       json.RawMessage `json:"args"` // the call's arguments as written
+	Args       json.RawMessage `json:"args"`       // the call's arguments as written
 	ResultText string          `json:"resultText"` // text blocks joined with "\n"; "" when spilled
 	IsError    bool            `json:"isError"`
 	TurnIndex  int             `json:"turnIndex"` // assistant-message index on the branch; -1 backfilled

@@ -80,11 +80,23 @@ func (d *doc) runHeaders(ti int) {
 	for te < len(d.lines) && !isBlank(d.lines[te]) {
 		te++
 	}
+	// pi puts "Guidelines:" after at most one paragraph (the "In addition
+	// to the tools above…" line); a later one is not pi's.
 	gi := -1
+	paras := 0
 	for i := te; i < len(d.lines); i++ {
 		if trimCR(d.lines[i]) == "Guidelines:" {
 			gi = i
 			break
+		}
+		if isBlank(d.lines[i]) {
+			continue
+		}
+		if paras++; paras > 1 {
+			break
+		}
+		for i+1 < len(d.lines) && !isBlank(d.lines[i+1]) {
+			i++
 		}
 	}
 	if gi < 0 {
@@ -105,7 +117,7 @@ func (d *doc) runHeaders(ti int) {
 	// indexes stay valid.
 	newTools := d.narrowToolList(ti+1, te, true, false)
 	newGuide := d.narrowGuidelines(gi+1, ge, rs)
-	d.filterSkills(ge, skillsNeedRead)
+	d.filterSkills(skillsNeedRead)
 	d.splice(gi+1, ge, newGuide)
 	d.splice(ti+1, te, newTools)
 }
@@ -161,6 +173,6 @@ func (d *doc) runPlain(hdr, to int, why string) {
 	d.rep.Layout = LayoutPlain
 	d.rep.note("unrecognised layout (" + why + "): plain line narrowing, only tool bullets removed")
 	newTools := d.narrowToolList(hdr+1, to, false, true)
-	d.filterSkills(to, skillsUntouched)
+	d.filterSkills(skillsUntouched)
 	d.splice(hdr+1, to, newTools)
 }

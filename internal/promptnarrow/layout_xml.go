@@ -69,7 +69,11 @@ func (d *doc) runXML(ti int) {
 		d.runPlain(ti, te, "<tools> without </tools>")
 		return
 	}
-	ri := d.findClose(tc+1, "<rules>")
+	// pi joins its sections with one blank line: <rules> follows </tools>.
+	ri := -1
+	if tc+2 < len(d.lines) && isBlank(d.lines[tc+1]) && trimCR(d.lines[tc+2]) == "<rules>" {
+		ri = tc + 2
+	}
 	rc := -1
 	if ri >= 0 {
 		rc = d.findClose(ri+1, "</rules>")
@@ -82,7 +86,7 @@ func (d *doc) runXML(ti int) {
 	d.rep.Layout = LayoutPi1
 	newTools := d.narrowToolList(ti+1, tc, true, false)
 	newRules := d.narrowGuidelines(ri+1, rc, rules1)
-	d.filterSkills(rc+1, skillsReadOrBash)
+	d.filterSkills(skillsReadOrBash)
 	d.splice(ri+1, rc, newRules)
 	d.splice(ti+1, tc, newTools)
 }

@@ -3,17 +3,24 @@
 // set (pi's buildSystemPrompt in 0.58, 0.79 and 1.6). It is pure: a string
 // in, a string and a Report out; no I/O.
 //
-// Three layouts are recognised from the text:
+// pi's default prompt is recognised by pi's preamble on the first line, in
+// three layouts:
 //   - pi 0.5x: "Available tools:" / "Guidelines:" headers, fixed guideline
 //     rules, "# Project Context";
 //   - pi 0.7x: the same headers, per-tool promptGuidelines,
 //     "<project_context>" tags;
 //   - pi 1.x: XML sections <tools>, <rules>, <skills>, no date.
 //
-// Anything else that still has a tools header is narrowed line by line
-// (bullets of denied tools dropped, everything else kept) and reported as
-// LayoutPlain; a prompt without a tools section (custom SYSTEM.md) passes
-// through unchanged (LayoutNone).
+// Any other prompt is a custom prompt (a user's SYSTEM.md): pi writes no
+// tool list or guidelines for it, so only the skills block pi appends
+// follows the tool set (LayoutCustom0, LayoutCustom1), and the user's text
+// stays byte for byte even where it looks like pi's sections. The sections
+// pi appends are found by their position before pi's tail (the date/cwd
+// lines, the <cwd> section), never by searching. A default prompt whose
+// sections are not where pi puts them is narrowed line by line (bullets of
+// denied tools dropped, everything else kept) and reported as LayoutPlain;
+// a prompt with neither pi's preamble nor pi's tail passes through
+// unchanged (LayoutNone).
 package promptnarrow
 
 import "strings"
@@ -25,8 +32,11 @@ const (
 	LayoutPi05  Layout = "pi-0.5x" // "Available tools:"/"Guidelines:", fixed rules (pi 0.58)
 	LayoutPi07  Layout = "pi-0.7x" // same headers, per-tool guidelines (pi 0.79)
 	LayoutPi1   Layout = "pi-1.x"  // XML sections <tools>/<rules>/<skills> (pi 1.6)
-	LayoutPlain Layout = "plain"   // tools header found, layout unrecognised: bullet-only narrowing
-	LayoutNone  Layout = "none"    // no tools section: passed through (custom SYSTEM.md)
+	LayoutPlain Layout = "plain"   // pi's preamble, sections not where pi puts them: bullet-only narrowing
+	LayoutNone  Layout = "none"    // neither pi's preamble nor pi's tail: passed through
+
+	LayoutCustom0 Layout = "custom-0.x" // custom prompt (SYSTEM.md) with pi 0.x's date/cwd tail
+	LayoutCustom1 Layout = "custom-1.x" // custom prompt (SYSTEM.md) with pi 1.x's <cwd> section
 )
 
 // Options selects the allowed tool set A and the denied skills.
@@ -36,19 +46,26 @@ const (
 // does not fully deny it. Tools are never added: A is always a subset of
 // the tools the prompt lists. Names outside pi's built-ins are extension
 // tools, never an error. Order and duplicates in Allow/Deny do not matter.
+//
+// A custom prompt lists no tools, so there the tools pi had are known only
+// from its skills block (0.x: read; 1.x: the tool the intro names) and Allow
+// is taken as the allowed set as given.
 type Options struct {
-	Allow      []string // allowed tool names (used only when AllowSet)
-	AllowSet   bool     // Allow is authoritative, even when empty ("no tools")
-	Deny       []string // denied tool names
-	DenySkills []string // skill names whose <available_skills> entries are removed
-	Policy     *Policy  // optional pi-permission-system policy (tools fully denied, skills denied)
+	Allow      []string     // allowed tool names (used only when AllowSet)
+	AllowSet   bool         // Allow is authoritative, even when empty ("no tools")
+	Deny       []string     // denied tool names
+	DenySkills []string     // skill names whose <available_skills> entries are removed
+	Policy     *Policy      // optional pi-permission-system policy (tools fully denied, skills denied)
+	Source     PromptSource // which branch of buildSystemPrompt made the prompt (default: detect)
 }
 
 // Report describes what Narrow did. Line slices hold line text without the
 // line ending.
 type Report struct {
 	Layout             Layout   `json:"layout"`
+	Custom             bool     `json:"custom"` // the prompt was built from a custom prompt (SYSTEM.md)
 	Notes              []string `json:"notes,omitempty"`
+	Warnings           []string `json:"warnings,omitempty"` // the result may differ from pi's; say so to the user
 	Changed            bool     `json:"changed"`
 	CRLF               bool     `json:"crlf,omitempty"`
 	ToolsListed        []string `json:"toolsListed"`
@@ -57,11 +74,14 @@ type Report struct {
 	LinesRemoved       []string `json:"linesRemoved"`
 	LinesAdded         []string `json:"linesAdded"`
 	Unattributed       []string `json:"unattributed"` // kept lines pruner cannot attribute to a tool
+	SkillsListed       []string `json:"skillsListed"` // skills in pi's <available_skills> block
 	SkillsRemoved      []string `json:"skillsRemoved"`
 	SkillsBlockRemoved bool     `json:"skillsBlockRemoved,omitempty"`
 }
 
 func (r *Report) note(s string) { r.Notes = append(r.Notes, s) }
+
+func (r *Report) warn(s string) { r.Warnings = append(r.Warnings, s) }
 
 // Narrow returns prompt narrowed per opts, and a report. It never panics on
 // arbitrary input. For pi's built-in tools, Narrow(piPrompt(B), A) ==
@@ -71,7 +91,7 @@ func (r *Report) note(s string) { r.Notes = append(r.Notes, s) }
 // sections are untouched.
 func Narrow(prompt string, opts Options) (string, Report) {
 	rep := Report{ToolsListed: []string{}, ToolsKept: []string{}, ToolsRemoved: []string{},
-		LinesRemoved: []string{}, LinesAdded: []string{}, Unattributed: []string{}, SkillsRemoved: []string{}}
+		LinesRemoved: []string{}, LinesAdded: []string{}, Unattributed: []string{}, SkillsListed: []string{}, SkillsRemoved: []string{}}
 	text := prompt
 	crlf := strings.Contains(text, "\r\n") && strings.Count(text, "\r\n") == strings.Count(text, "\n")
 	if crlf {
@@ -98,6 +118,7 @@ type doc struct {
 	rep   *Report
 
 	layout  Layout
+	br      branch          // which branch of buildSystemPrompt, where pi's tail is
 	keptSet map[string]bool // A ∩ B
 	dropped map[string]bool // B \ A
 }
@@ -129,12 +150,24 @@ func contains(list []string, s string) bool {
 }
 
 func (d *doc) run() {
-	ti, kind := d.findToolsHeader()
+	d.br = d.detectBranch()
+	if d.br.custom {
+		d.runCustom()
+		return
+	}
+	ti, kind := -1, ""
+	switch {
+	case d.br.head >= 0 && d.br.hfam == fam1:
+		ti, kind = d.br.head+2, "xml"
+	case d.br.head >= 0:
+		ti, kind = d.br.head+2, "hdr"
+	default: // Source default without pi's preamble
+		ti, kind = d.findToolsHeader()
+	}
 	if ti < 0 {
 		d.layout = LayoutNone
 		d.rep.Layout = LayoutNone
-		d.rep.note("no tools section found (custom SYSTEM.md?): tools left unchanged")
-		d.filterSkills(0, skillsUntouched)
+		d.rep.note("no pi preamble or tools section found: prompt left unchanged")
 		return
 	}
 	switch kind {
@@ -143,6 +176,71 @@ func (d *doc) run() {
 	default:
 		d.runHeaders(ti)
 	}
+}
+
+// runCustom narrows a prompt of pi's custom-prompt branch: the user's text
+// and everything else stay; pi's skills block follows pi's rule for the
+// allowed set (0.x: only with read; 1.x: with read or bash, the intro
+// naming read, else bash).
+func (d *doc) runCustom() {
+	d.rep.Custom = true
+	switch d.br.tfam {
+	case fam0:
+		d.layout = LayoutCustom0
+	case fam1:
+		d.layout = LayoutCustom1
+	default:
+		d.layout = LayoutNone
+		d.rep.Layout = LayoutNone
+		d.rep.note("custom system prompt without pi's date/cwd lines or <cwd> section (not built by pi, or forced): left unchanged")
+		return
+	}
+	d.rep.Layout = d.layout
+	d.rep.note("custom system prompt (SYSTEM.md): pi writes no tool list or guidelines for it; only its skills block follows the tool set")
+	// The tools pi had (B) are known only from its skills block; A is
+	// Allow (when given) minus Deny and the policy, within what B shows.
+	d.keptSet = map[string]bool{}
+	d.dropped = map[string]bool{}
+	b := d.findSkills()
+	if b == nil {
+		d.filterSkills(skillsUntouched) // only reports a lookalike block
+		return
+	}
+	if d.br.tfam == fam0 {
+		// pi 0.x writes the block only when read is active.
+		if d.allowed("read") {
+			d.keptSet["read"] = true
+		} else {
+			d.dropped["read"] = true
+		}
+		d.filterSkills(skillsNeedRead)
+		return
+	}
+	intro := ""
+	if b.intro >= 0 {
+		intro = trimCR(d.lines[b.intro])
+	}
+	switch intro {
+	case skillsReadLine: // read was active; bash is not known
+		if d.allowed("read") {
+			d.keptSet["read"] = true
+		} else {
+			d.dropped["read"] = true
+			switch {
+			case d.opts.AllowSet && d.allowed("bash"):
+				d.keptSet["bash"] = true
+			case !d.opts.AllowSet && d.allowed("bash"):
+				d.rep.warn("custom prompt lists no tools: whether bash is active is unknown, so the skills block goes with read; give --allow with the allowed tools to keep it for bash")
+			}
+		}
+	case skillsBashLine: // bash was active, read was not
+		if d.allowed("bash") {
+			d.keptSet["bash"] = true
+		} else {
+			d.dropped["bash"] = true
+		}
+	}
+	d.filterSkills(skillsReadOrBash)
 }
 
 // findToolsHeader returns the index of the first tools header line and its

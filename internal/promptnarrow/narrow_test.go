@@ -262,27 +262,47 @@ func TestCRLFKept(t *testing.T) {
 	}
 }
 
+// TestCustomPromptPassesThrough: a custom prompt (no pi preamble) keeps its
+// text, even lines that look like pi's tool list; a prompt with neither pi's
+// preamble nor pi's tail is not touched at all.
 func TestCustomPromptPassesThrough(t *testing.T) {
 	p := "You are a helpful bot.\n\nTools: use them wisely.\n- read: not a tool list\nCurrent date: 2026-03-15\nCurrent working directory: /x"
 	out, rep := Narrow(p, allow("bash"))
-	if out != p || rep.Changed || rep.Layout != LayoutNone || len(rep.Notes) == 0 {
+	if out != p || rep.Changed || rep.Layout != LayoutCustom0 || !rep.Custom || len(rep.Notes) == 0 {
 		t.Fatalf("custom prompt changed or not reported: %+v", rep)
+	}
+	for _, x := range []string{
+		"Intro.\n\nAvailable tools:\n- read: Read file contents\n- bash: Run things\n- mytool\n\nMore text.",
+		"<tools>\n- read: Read file contents\n- bash: x\n</tools>\n\nno rules here",
+		"",
+	} {
+		out, rep := Narrow(x, allow("bash"))
+		if out != x || rep.Layout != LayoutNone || len(rep.Notes) == 0 {
+			t.Fatalf("%q: layout %s, %q", x, rep.Layout, out)
+		}
 	}
 }
 
+// TestUnrecognisedLayoutFallsBack: pi's preamble with sections not where
+// pi puts them: only tool bullets are dropped, with a note.
 func TestUnrecognisedLayoutFallsBack(t *testing.T) {
-	p := "Intro.\n\nAvailable tools:\n- read: Read file contents\n- bash: Run things\n- mytool\n\nMore text."
+	p := preamble0 + "\n\nAvailable tools:\n- read: Read file contents\n- bash: Run things\n- mytool\n\nMore text."
 	out, rep := Narrow(p, allow("read"))
 	if rep.Layout != LayoutPlain || len(rep.Notes) == 0 {
 		t.Fatalf("layout %s, notes %v", rep.Layout, rep.Notes)
 	}
-	if out != "Intro.\n\nAvailable tools:\n- read: Read file contents\n\nMore text." {
+	if out != preamble0+"\n\nAvailable tools:\n- read: Read file contents\n\nMore text." {
 		t.Fatalf("plain narrowing: %q", out)
 	}
-	x := "<tools>\n- read: Read file contents\n- bash: x\n</tools>\n\nno rules here"
+	x := preamble1 + "\n\n<tools>\n- read: Read file contents\n- bash: x\n</tools>\n\nno rules here"
 	out, rep = Narrow(x, allow("bash"))
-	if rep.Layout != LayoutPlain || out != "<tools>\n- bash: x\n</tools>\n\nno rules here" {
+	if rep.Layout != LayoutPlain || out != preamble1+"\n\n<tools>\n- bash: x\n</tools>\n\nno rules here" {
 		t.Fatalf("xml fallback: %s %q", rep.Layout, out)
+	}
+	// A "Guidelines:" header further away than pi puts it is not pi's.
+	g := preamble0 + "\n\nAvailable tools:\n- read: Read file contents\n- bash: x\n\nOne.\n\nTwo.\n\nGuidelines:\n- Use bash for file operations like ls, rg, find"
+	if out, rep = Narrow(g, allow("bash")); rep.Layout != LayoutPlain || !strings.HasSuffix(out, "Guidelines:\n- Use bash for file operations like ls, rg, find") {
+		t.Fatalf("far Guidelines: %s %q", rep.Layout, out)
 	}
 }
 
@@ -398,7 +418,7 @@ func TestDialectDetection(t *testing.T) {
 	if _, rep := Narrow(p, allow()); rep.Layout != LayoutPi05 {
 		t.Fatal("0.58 bash-only prompt not detected as 0.5x")
 	}
-	bare := "Intro\n\nAvailable tools:\n- bash: x\n\nGuidelines:\n- Use bash for file operations like ls, rg, find\n- Be concise in your responses\n- Show file paths clearly when working with files"
+	bare := preamble0 + "\n\nAvailable tools:\n- bash: x\n\nGuidelines:\n- Use bash for file operations like ls, rg, find\n- Be concise in your responses\n- Show file paths clearly when working with files"
 	out, rep := Narrow(bare, allow())
 	if len(rep.Notes) == 0 || !strings.Contains(out, "Available tools:\n(none)\n\nGuidelines:\n- Be concise") {
 		t.Fatalf("undetermined dialect: %v %q", rep.Notes, out)

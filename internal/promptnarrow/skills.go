@@ -10,78 +10,110 @@ type skillsRule int
 
 const (
 	skillsUntouched  skillsRule = iota // only --deny-skill entries are removed
-	skillsNeedRead                     // 0.5x/0.7x: block only when read is active
+	skillsNeedRead                     // 0.x: block only when read is active
 	skillsReadOrBash                   // 1.x: block when read or bash is active; intro names the tool
 )
 
-// filterSkills applies rule and the skill denials to the first skills block
-// at or after line from. It mirrors pi's formatSkillsForPrompt: the block is
-// "\n\n" + intro lines + <available_skills>…</available_skills> (0.x), or a
-// "\n\n<skills>…</skills>" section (1.x); with no visible skill pi writes
-// nothing. Entries of kept skills, and XML escaping, are left as they are.
-func (d *doc) filterSkills(from int, rule skillsRule) {
-	ao, ac := -1, -1
-	for i := from; i < len(d.lines); i++ {
-		t := trimCR(d.lines[i])
-		if ao < 0 && t == availSkillsOpen {
-			ao = i
-		} else if ao >= 0 && t == availSkillsClose {
-			ac = i
-			break
+// skillsBlock is pi's skills block: the one pi appends right before its
+// tail (the date line in 0.x, the <cwd> section in 1.x). A block anywhere
+// else is user text (SYSTEM.md, APPEND_SYSTEM.md, a context file) and is
+// never touched.
+type skillsBlock struct {
+	ao, ac int // the <available_skills> and </available_skills> lines
+	bs, be int // the whole block with the blank line before it, inclusive
+	intro  int // 1.x: the intro line that names the tool, or -1
+}
+
+// findSkills returns pi's skills block, or nil when pi wrote none (or the
+// tail it is anchored to is missing). It mirrors formatSkillsForPrompt:
+// "\n\n" + intro lines + <available_skills>…</available_skills> (0.x,
+// followed by "\nCurrent date:"), or a "<skills>…</skills>" section joined
+// by "\n\n" before "<cwd>" (1.x).
+func (d *doc) findSkills() *skillsBlock {
+	back := func(from int, want string) int {
+		for i := from; i >= 0; i-- {
+			if trimCR(d.lines[i]) == want {
+				return i
+			}
 		}
+		return -1
 	}
-	if ao < 0 || ac < 0 {
+	b := &skillsBlock{bs: -1, be: -1, intro: -1}
+	switch d.br.tfam {
+	case fam0:
+		b.ac = d.br.tail - 1
+		if b.ac < 0 || trimCR(d.lines[b.ac]) != availSkillsClose {
+			return nil
+		}
+		if b.ao = back(b.ac-1, availSkillsOpen); b.ao < 0 {
+			return nil
+		}
+		for i := b.ao - 1; i >= 1 && i >= b.ao-6; i-- {
+			if trimCR(d.lines[i]) == skillsIntro0 {
+				if isBlank(d.lines[i-1]) {
+					b.bs, b.be = i-1, b.ac
+				}
+				break
+			}
+		}
+	case fam1:
+		ci := d.br.tail
+		if ci < 3 || !isBlank(d.lines[ci-1]) || trimCR(d.lines[ci-2]) != "</skills>" || trimCR(d.lines[ci-3]) != availSkillsClose {
+			return nil
+		}
+		b.ac = ci - 3
+		if b.ao = back(b.ac-1, availSkillsOpen); b.ao < 0 {
+			return nil
+		}
+		so := back(b.ao-1, "<skills>")
+		if so < 0 {
+			return nil
+		}
+		if so+2 < b.ao && trimCR(d.lines[so+1]) == skillsIntro0 {
+			b.intro = so + 2
+		}
+		if so >= 1 && isBlank(d.lines[so-1]) {
+			b.bs, b.be = so-1, ci-2
+		}
+	default:
+		return nil
+	}
+	if b.bs < 0 {
+		return nil // not pi's wrapper: user text that ends where pi's block would
+	}
+	return b
+}
+
+// filterSkills applies rule and the skill denials to pi's skills block. With
+// no visible skill left pi writes no block at all. Entries of kept skills,
+// and XML escaping, are left as they are.
+func (d *doc) filterSkills(rule skillsRule) {
+	b := d.findSkills()
+	if b == nil {
+		if strings.Contains(strings.Join(d.lines, "\n"), availSkillsOpen) {
+			d.rep.note("no skills block where pi appends it (before the date/cwd lines or the <cwd> section): <available_skills> text left as is")
+		}
 		return
 	}
-	// Whole-block extent: [bs, be] inclusive, including the blank separator line.
-	bs, be := -1, -1
-	introLine := -1 // 1.x: the line naming the tool
-	if rule == skillsReadOrBash {
-		for i := ao - 1; i >= from; i-- {
-			if trimCR(d.lines[i]) == "<skills>" {
-				if i > 0 && isBlank(d.lines[i-1]) {
-					bs = i - 1
-				}
-				if i+2 < ao && trimCR(d.lines[i+1]) == skillsIntro0 {
-					introLine = i + 2
-				}
-				break
-			}
-		}
-		if bs >= 0 && ac+1 < len(d.lines) && trimCR(d.lines[ac+1]) == "</skills>" {
-			be = ac + 1
-		} else {
-			bs = -1
-		}
-	} else {
-		for i := ao - 1; i >= from && i >= ao-6; i-- {
-			if trimCR(d.lines[i]) == skillsIntro0 {
-				if i > 0 && isBlank(d.lines[i-1]) {
-					bs, be = i-1, ac
-				}
-				break
-			}
-		}
-	}
-
 	// Entries: groups <skill>…</skill> inside the block.
 	var kept []string
 	total, keptN := 0, 0
-	for i := ao + 1; i < ac; i++ {
-		if trimCR(strings.TrimSpace(d.lines[i])) != "<skill>" {
+	for i := b.ao + 1; i < b.ac; i++ {
+		if strings.TrimSpace(trimCR(d.lines[i])) != "<skill>" {
 			kept = append(kept, d.lines[i])
 			continue
 		}
 		j := i
-		for j < ac && strings.TrimSpace(trimCR(d.lines[j])) != "</skill>" {
+		for j < b.ac && strings.TrimSpace(trimCR(d.lines[j])) != "</skill>" {
 			j++
 		}
-		if j >= ac { // unterminated entry: keep the rest as is
-			kept = append(kept, d.lines[i:ac]...)
+		if j >= b.ac { // unterminated entry: keep the rest as is
+			kept = append(kept, d.lines[i:b.ac]...)
 			break
 		}
 		total++
 		name := skillName(d.lines[i : j+1])
+		d.rep.SkillsListed = append(d.rep.SkillsListed, name)
 		if name != "" && d.skillDenied(name) {
 			d.rep.SkillsRemoved = append(d.rep.SkillsRemoved, name)
 		} else {
@@ -91,48 +123,46 @@ func (d *doc) filterSkills(from int, rule skillsRule) {
 		i = j
 	}
 
+	intro := ""
+	if b.intro >= 0 {
+		intro = trimCR(d.lines[b.intro])
+	}
 	removeBlock := false
 	switch rule {
 	case skillsNeedRead:
 		removeBlock = !d.has("read")
 	case skillsReadOrBash:
-		removeBlock = !d.has("read") && !d.has("bash")
+		if intro == skillsIndirectLn {
+			// pi hid the reader tool: it names none; the block goes only
+			// when neither reader may be used at all.
+			removeBlock = !d.allowed("read") && !d.allowed("bash")
+		} else {
+			removeBlock = !d.has("read") && !d.has("bash")
+		}
 	}
 	if total > 0 && keptN == 0 {
 		removeBlock = true
 	}
 	if removeBlock {
-		if bs < 0 {
-			if rule != skillsUntouched || total == 0 {
-				d.rep.note("skills block has no recognised intro/section wrapper: left in place")
-				if len(d.rep.SkillsRemoved) > 0 {
-					d.splice(ao+1, ac, kept)
-				}
-				return
-			}
-			// Bare <available_skills> block whose entries are all denied.
-			bs, be = ao, ac
-		}
 		d.rep.SkillsBlockRemoved = true
-		d.rep.LinesRemoved = append(d.rep.LinesRemoved, "[skills block: "+strconv.Itoa(be-bs+1)+" lines]")
-		d.splice(bs, be+1, nil)
+		d.rep.LinesRemoved = append(d.rep.LinesRemoved, "[skills block: "+strconv.Itoa(b.be-b.bs+1)+" lines]")
+		d.splice(b.bs, b.be+1, nil)
 		return
 	}
 	if len(d.rep.SkillsRemoved) > 0 {
-		d.splice(ao+1, ac, kept)
+		d.splice(b.ao+1, b.ac, kept)
 	}
-	if rule == skillsReadOrBash && introLine >= 0 {
-		cur := trimCR(d.lines[introLine])
+	if rule == skillsReadOrBash && b.intro >= 0 {
 		want := skillsReadLine
 		if !d.has("read") {
 			want = skillsBashLine
 		}
-		switch cur {
+		switch intro {
 		case skillsReadLine, skillsBashLine:
-			if cur != want {
-				d.rep.LinesRemoved = append(d.rep.LinesRemoved, cur)
+			if intro != want {
+				d.rep.LinesRemoved = append(d.rep.LinesRemoved, intro)
 				d.rep.LinesAdded = append(d.rep.LinesAdded, want)
-				d.lines[introLine] = want + d.lines[introLine][len(cur):]
+				d.lines[b.intro] = want + d.lines[b.intro][len(intro):]
 			}
 		case skillsIndirectLn:
 			d.rep.note("skills intro names no tool (pi hid the reader tool): left as is")

@@ -120,6 +120,10 @@ type Context struct {
 	// before the last compaction, which the context leaves out (pi's
 	// getBranch) — when ReadOptions.Branch is set; nil otherwise.
 	Branch []BranchEntry
+	// Entries is every entry of the file in file order (on the leaf's path
+	// or not; duplicate ids included) when ReadOptions.AllEntries is set, nil
+	// otherwise. Ids of v1 files are the same stand-ins as everywhere else.
+	Entries []BranchEntry
 
 	src     io.ReaderAt
 	scratch []byte
@@ -139,6 +143,8 @@ type ReadOptions struct {
 	SizeHint int64
 	// Branch asks for Context.Branch (session input only).
 	Branch bool
+	// AllEntries asks for Context.Entries (session input only).
+	AllEntries bool
 }
 
 // BranchEntry is one entry of the leaf's branch: its routing fields and
@@ -550,16 +556,27 @@ func (b *builder) build() {
 		}
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
 	}
-	if b.opts.Branch {
+	if b.opts.Branch || b.opts.AllEntries {
 		in := make(map[int]bool, len(ctxEntries))
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
-		b.ctx.Branch = make([]BranchEntry, 0, len(path))
-		for _, ei := range path {
+		be := func(ei int) BranchEntry {
 			e := ents.at(ei)
-			b.ctx.Branch = append(b.ctx.Branch, BranchEntry{Type: e.typ, CustomType: e.extra().ctype, ID: e.id, ParentID: e.parentID,
-				Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: e.n})
+			return BranchEntry{Type: e.typ, CustomType: e.extra().ctype, ID: e.id, ParentID: e.parentID,
+				Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: e.n}
+		}
+		if b.opts.Branch {
+			b.ctx.Branch = make([]BranchEntry, 0, len(path))
+			for _, ei := range path {
+				b.ctx.Branch = append(b.ctx.Branch, be(ei))
+			}
+		}
+		if b.opts.AllEntries {
+			b.ctx.Entries = make([]BranchEntry, 0, ents.len())
+			for ei := 0; ei < ents.len(); ei++ {
+				b.ctx.Entries = append(b.ctx.Entries, be(ei))
+			}
 		}
 	}
 	edits := map[string]int{}

@@ -1,0 +1,58 @@
+//go:build windows
+
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// File is a pending replacement of a file (see Create).
+type File struct {
+	tmp  *os.File
+	path string
+	done bool
+}
+
+func create(path string, perm os.FileMode, keepPerm bool) (*File, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(path); keepPerm && err == nil {
+		perm = st.Mode().Perm()
+	}
+	_ = tmp.Chmod(perm) // Windows keeps only the read-only bit
+	return &File{tmp: tmp, path: path}, nil
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Commit syncs the temporary file and renames it over the target.
+func (f *File) Commit() error {
+	f.done = true
+	if err := f.tmp.Sync(); err != nil {
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+		return err
+	}
+	if err := f.tmp.Close(); err != nil {
+		os.Remove(f.tmp.Name())
+		return err
+	}
+	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
+		os.Remove(f.tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// Abort removes the temporary file; the target is left as it was.
+func (f *File) Abort() {
+	if !f.done {
+		f.done = true
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+	}
+}

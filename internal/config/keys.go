@@ -1,0 +1,202 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/prune"
+)
+
+// kind is the type of a contextPrune value.
+type kind int
+
+const (
+	kindBool  kind = iota // true/false
+	kindCount             // a whole number ≥ 0
+	kindList              // a list of strings (globs)
+)
+
+// keySpec describes one contextPrune key pruner reads: its environment
+// variable and type, and its default.
+type keySpec struct {
+	name string
+	env  string
+	kind kind
+	def  func() any // a fresh typed value: bool, int or []string
+}
+
+// specs is the key table, in display order.
+func specs() []keySpec {
+	return []keySpec{
+		{"enabled", "PRUNER_ENABLED", kindBool, func() any { return true }},
+		{"protectedTools", "PRUNER_PROTECTED_TOOLS", kindList, func() any { return protect.DefaultProtectedTools() }},
+		{"protectedPaths", "PRUNER_PROTECTED_PATHS", kindList, func() any { return protect.DefaultProtectedPaths() }},
+		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return prune.DefaultRecentTurns }},
+		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return prune.DefaultMaxChars }},
+	}
+}
+
+// RulesKey is the contextPrune key of the protected-path deny rules for
+// check and hook. It is not one value with one source: project rules are
+// added to the others (see Config.DenyRules).
+const RulesKey = "protectedPathRules"
+
+// PruningVar is the off switch: PRUNER_PRUNING=off (or on).
+const PruningVar = "PRUNER_PRUNING"
+
+// Keys lists the contextPrune keys that have one effective value each, in
+// display order (RulesKey is shown apart).
+func Keys() []string {
+	s := specs()
+	out := make([]string, len(s))
+	for i, k := range s {
+		out[i] = k.name
+	}
+	return out
+}
+
+// EnvName returns the environment variable for key ("" if none).
+func EnvName(key string) string {
+	for _, k := range specs() {
+		if k.name == key {
+			return k.env
+		}
+	}
+	return ""
+}
+
+// fromJSON checks a value read from a settings file (no conversions: a
+// quoted "3" is not a number, as it is not for pi-context-prune).
+func (k keySpec) fromJSON(v any) (any, error) {
+	switch k.kind {
+	case kindBool:
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("want true or false, got %s", show(v))
+	case kindCount:
+		n, ok := v.(float64)
+		if !ok {
+			return nil, fmt.Errorf("want a whole number ≥ 0, got %s", show(v))
+		}
+		if n < 0 || n != float64(int(n)) {
+			return nil, fmt.Errorf("want a whole number ≥ 0, got %v", n)
+		}
+		return int(n), nil
+	default:
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("want a list of strings, got %s", show(v))
+		}
+		out := make([]string, 0, len(list))
+		for i, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return nil, fmt.Errorf("item %d: want a string, got %s", i, show(x))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+}
+
+// fromString parses an environment variable or a flag's text: booleans as
+// true/false/1/0/on/off/yes/no, whole numbers, comma-separated lists ("" or
+// "[]" for the empty list).
+func (k keySpec) fromString(s string) (any, error) {
+	t := strings.TrimSpace(s)
+	switch k.kind {
+	case kindBool:
+		if b, ok := parseSwitch(t); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("want true or false, got %q", s)
+	case kindCount:
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("want a whole number ≥ 0, got %q", s)
+		}
+		return n, nil
+	default:
+		out := []string{}
+		if t == "" || t == "[]" {
+			return out, nil
+		}
+		for _, p := range strings.Split(t, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	}
+}
+
+// parseSwitch reads an on/off word.
+func parseSwitch(s string) (value, ok bool) {
+	switch strings.ToLower(s) {
+	case "1", "t", "true", "on", "yes":
+		return true, true
+	case "0", "f", "false", "off", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// isSharedKey reports keys pi-context-prune keeps under the same contextPrune
+// object: not pruner's, but not mistakes either.
+func isSharedKey(k string) bool {
+	switch k {
+	case "showPruneStatusLine", "summarizerModel", "summarizerThinking",
+		"summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs", "pruneOn", "batchingMode",
+		"quietOversizedSkips", "minBatchChars", "recoveryGraceTurns", "dedupByContentHash",
+		"autoBudgetThreshold", "budgetTurnDelta", "spillThreshold", "spillPreviewBytes",
+		"chainCompression", "purgeErrors", "thinkingStrip", "remindUnprunedCount",
+		"frontierGapThresholdTokens", "maxImagesPerRequest":
+		return true
+	}
+	return false
+}
+
+// knownKeys are every key pruner reads, for misspelling checks.
+func knownKeys() []string { return append(Keys(), RulesKey) }
+
+// nearKey returns the known key that k is a likely misspelling of (case
+// difference or edit distance ≤ 2), or "" when k is known or not close to
+// any key (other tools may keep their own keys under contextPrune).
+func nearKey(k string) string {
+	known := knownKeys()
+	for _, key := range known {
+		if k == key {
+			return ""
+		}
+	}
+	for _, key := range known {
+		if strings.EqualFold(k, key) || editDistance(strings.ToLower(k), strings.ToLower(key)) <= 2 {
+			return key
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

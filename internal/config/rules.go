@@ -1,0 +1,106 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pruner-dev/pruner/internal/guard"
+)
+
+// readRules parses the protectedPathRules of one settings file: the global
+// file's (or --config's) replace the rules check and hook would use
+// otherwise; the project's are kept apart, to be added (DenyRules).
+func (c *Config) readRules(f settingsFile) error {
+	raw, ok := f.values[RulesKey]
+	if !ok || raw == nil {
+		return nil
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return &RulesError{Err: err}
+	}
+	r, err := guard.ParseRules(data, f.path+": "+Key+"."+RulesKey)
+	if err != nil {
+		return &RulesError{Err: err}
+	}
+	if f.project {
+		c.projectRules = r
+	} else {
+		c.rules = r
+	}
+	return nil
+}
+
+// loadRules reads and validates a rules file (guard.ParseRules). A missing
+// or unreadable file is an error; there is no fallback to the defaults.
+func loadRules(path string) (*guard.Rules, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("protected-path rules: %w", err)
+	}
+	return guard.ParseRules(data, path)
+}
+
+// RuleSet is the protected-path deny rules check and hook apply, and where
+// each entry came from.
+type RuleSet struct {
+	*guard.Rules
+	// Origins[i] names where Rules.Entries[i] came from: a file (with
+	// "(project, adds)" for the project's settings) or "built-in defaults".
+	Origins []string
+}
+
+// RulesFileName is where pi's protected-paths extension keeps its rules,
+// under the agent dir.
+const RulesFileName = "configs/protected-paths.json"
+
+// DenyRules resolves the deny rules for check and hook. The base is the
+// first of: rulesFile (--rules); protectedPathRules of the global
+// settings.json (or of --config FILE); <agentDir>/configs/protected-paths.json
+// when it exists; the built-in defaults. Every rule of the project's
+// .pi/settings.json protectedPathRules is then added to the base: a project
+// — a repository anyone can ship — can make the gate stricter, never weaker.
+// A rules source that exists but is invalid is an error naming the entry; it
+// never falls back to the defaults.
+func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
+	var base *guard.Rules
+	var err error
+	switch {
+	case rulesFile != "":
+		base, err = loadRules(rulesFile)
+	case c.rules != nil:
+		base = c.rules
+	default:
+		p := filepath.Join(c.AgentDir, filepath.FromSlash(RulesFileName))
+		if _, serr := os.Stat(p); serr == nil {
+			base, err = loadRules(p)
+		} else if !errors.Is(serr, fs.ErrNotExist) {
+			err = fmt.Errorf("protected-path rules: %w", serr)
+		} else {
+			base = guard.DefaultRules()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	rs := &RuleSet{Rules: base, Origins: make([]string, len(base.Entries))}
+	for i := range rs.Origins {
+		rs.Origins[i] = base.Source
+	}
+	if c.projectRules == nil {
+		return rs, nil
+	}
+	merged := &guard.Rules{
+		Source:  base.Source + " + " + c.projectRules.Source,
+		Entries: append(append([]guard.Entry{}, base.Entries...), c.projectRules.Entries...),
+	}
+	rs.Rules = merged
+	for range c.projectRules.Entries {
+		rs.Origins = append(rs.Origins, c.projectRules.Source+" (project, adds)")
+	}
+	return rs, nil
+}

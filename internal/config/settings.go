@@ -1,0 +1,153 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FileError is a settings file that cannot be read or parsed; Line is 1-based
+// (0 when unknown).
+type FileError struct {
+	Path string
+	Line int
+	Col  int
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Col, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// settingsFile is the contextPrune object of one settings file.
+type settingsFile struct {
+	path    string
+	project bool           // the project's .pi/settings.json: its rules only add
+	values  map[string]any // contextPrune's keys as JSON values
+}
+
+// utf8BOM is skipped at the start of a settings file, as pi's stripBom does.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// readSettings reads one settings.json as pi does (JSON.parse after a UTF-8
+// BOM is stripped) and returns its contextPrune object: nil when the file is
+// absent (and !mustExist) or has no contextPrune key. A file that does not
+// parse is a *FileError with the line and column; so is a key that differs
+// from "contextPrune" only in case (pi would ignore it).
+func readSettings(path string, mustExist bool) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if !mustExist {
+				return nil, nil
+			}
+			return nil, &FileError{Path: path, Err: errors.New("no such file")}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &FileError{Path: path, Err: err}
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		fe := &FileError{Path: path, Err: err}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			fe.Line, fe.Col = lineCol(data, se.Offset)
+		case errors.As(err, &te):
+			fe.Line, fe.Col = lineCol(data, te.Offset)
+			fe.Err = errors.New("settings must be a JSON object")
+		}
+		return nil, fe
+	}
+	raw, ok := top[Key]
+	if !ok || raw == nil {
+		for k := range top {
+			if strings.EqualFold(k, Key) {
+				l, c := keyLine(data, k)
+				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key)}
+			}
+		}
+		return nil, nil
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		l, c := keyLine(data, Key)
+		return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q must be an object", Key)}
+	}
+	return obj, nil
+}
+
+// warnings lists the keys of f that pruner does not read: a likely
+// misspelling of a pruner key, or a key no known tool uses.
+func (f settingsFile) warnings() []string {
+	keys := make([]string, 0, len(f.values))
+	for k := range f.values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		if near := nearKey(k); near != "" {
+			out = append(out, fmt.Sprintf("%s: %s.%s is not a pruner key; did you mean %s?", f.path, Key, k, near))
+		} else if !isKnown(k) && !isSharedKey(k) {
+			out = append(out, fmt.Sprintf("%s: %s.%s is not a pruner key (ignored; known: %s)", f.path, Key, k, strings.Join(knownKeys(), ", ")))
+		}
+	}
+	return out
+}
+
+func isKnown(k string) bool {
+	for _, key := range knownKeys() {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+func lineCol(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	pre := data[:off]
+	line := bytes.Count(pre, []byte("\n")) + 1
+	col := int(off) - bytes.LastIndexByte(pre, '\n')
+	return line, col
+}
+
+func keyLine(data []byte, key string) (int, int) {
+	i := bytes.Index(data, []byte(`"`+key+`"`))
+	if i < 0 {
+		return 0, 0
+	}
+	return lineCol(data, int64(i))
+}
+
+// show prints a config value for an error: strings quoted (so "3" is not
+// mistaken for 3), others as JSON.
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,48 @@
+package index
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzRebuild feeds arbitrary index data and summary details to the
+// rebuild: it never panics, and what it keeps is consistent — every record
+// is summarized under its own key and listed for its bare id, every ref it
+// registered resolves, NextRef is above every tN.
+func FuzzRebuild(f *testing.F) {
+	f.Add(`{"toolCalls":[{"toolCallId":"a","toolName":"bash","args":{},"resultText":"x","isError":false,"turnIndex":0,"timestamp":5,"resultTimestamp":7}]}`,
+		`{"toolCallRefs":[{"shortId":"t3","toolCallId":"a","resultTimestamp":7}]}`)
+	f.Add(`{"toolCalls":[{"toolCallId":"a"},{"toolCallId":"a","resultTimestamp":1}],"backfilled":true,"refs":[{"shortId":"t9","toolCallId":"a"}]}`, `{"toolCallIds":["a","b"]}`)
+	f.Add(`null`, `[]`)
+	f.Fuzz(func(t *testing.T, data, details string) {
+		s := RebuildEntries([]Entry{
+			{Type: "custom", CustomType: TypeIndex, Line: 1, Raw: []byte(`{"type":"custom","customType":"context-prune-index","data":` + data + `}`)},
+			{Type: "custom_message", CustomType: TypeSummary, Line: 2, Raw: []byte(`{"type":"custom_message","customType":"context-prune-summary","content":"s","details":` + details + `}`)},
+			{Type: "custom", CustomType: TypeDedupAlias, Line: 3, Raw: []byte(`{"data":{"newToolCallId":"z","originalToolCallId":"a","newResultTimestamp":9,"originalResultTimestamp":7}}`)},
+		})
+		for _, k := range s.Keys() {
+			if !s.IsSummarized(k) {
+				t.Fatalf("record %q not summarized", k)
+			}
+			if got, ok := s.Resolve(k); !ok || got != k {
+				t.Fatalf("Resolve(%q) = %q", k, got)
+			}
+			id, _ := ParseOccurrenceKey(k)
+			found := false
+			for _, o := range s.RecordsFor(id) {
+				found = found || o.Key == k
+			}
+			if !found && !strings.Contains(id, "@") {
+				t.Fatalf("RecordsFor(%q) misses %q", id, k)
+			}
+		}
+		for ref, k := range s.keyByRef {
+			if got, ok := s.Resolve(ref); ok && s.records[got] == nil && s.aliases[got] == "" && got != k {
+				t.Fatalf("ref %s resolves to %q, registered %q", ref, got, k)
+			}
+			if n, ok := refNumber(ref, 't'); ok && n >= s.NextRef {
+				t.Fatalf("NextRef %d not above %s", s.NextRef, ref)
+			}
+		}
+	})
+}

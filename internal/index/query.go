@@ -1,0 +1,156 @@
+package index
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+)
+
+// Truncation of a recovered body, as pi's truncateHead with its defaults
+// (what context_tree_query applies).
+const (
+	QueryMaxLines = 2000
+	QueryMaxBytes = 50 * 1024
+)
+
+// QueryBlock is one block of context_tree_query's answer: one record (or
+// one not-found id).
+type QueryBlock struct {
+	Query  string  `json:"query"` // the id asked for
+	Label  string  `json:"label"` // shown after "## toolRef: "
+	Found  bool    `json:"found"`
+	Key    string  `json:"key,omitempty"` // the record's occurrence key
+	Record *Record `json:"record,omitempty"`
+	// Body is the recovered output after truncation; BodyFrom says where it
+	// came from: "resultText", "spill" (the blob at spillPath), "preview"
+	// (the blob could not be read) or "missing".
+	Body        string `json:"body"`
+	BodyFrom    string `json:"bodyFrom,omitempty"`
+	SpillError  string `json:"spillError,omitempty"`
+	Truncated   bool   `json:"truncated"`
+	OutputLines int    `json:"outputLines"`
+	TotalLines  int    `json:"totalLines"`
+	// Text is the block as context_tree_query writes it.
+	Text string `json:"text"`
+}
+
+// Query answers context_tree_query for ids (each a `tN`, an occurrence key
+// or a raw call id): a raw id that was reused gives every occurrence,
+// labelled id@timestamp. readFile reads a spilled body from its spillPath
+// (nil: blobs are unavailable and the preview is used).
+func (s *State) Query(ids []string, readFile func(path string) ([]byte, error)) []QueryBlock {
+	var out []QueryBlock
+	for _, id := range ids {
+		occ := s.RecordsFor(id)
+		if len(occ) == 0 {
+			out = append(out, QueryBlock{Query: id, Label: id,
+				Text: "## toolRef: " + id + "\n(not found in index — may not have been summarized yet)"})
+			continue
+		}
+		for _, o := range occ {
+			r := o.Record
+			b := QueryBlock{Query: id, Label: id, Found: true, Key: o.Key, Record: &r}
+			if len(occ) > 1 && r.ResultTimestamp != nil {
+				b.Label = id + "@" + strconv.FormatInt(*r.ResultTimestamp, 10)
+			}
+			head := []string{"## toolRef: " + b.Label}
+			if len(occ) > 1 && r.ResultTimestamp == nil {
+				head = append(head, "Occurrence: legacy (no resultTimestamp)")
+			}
+			args := "undefined"
+			if len(r.Args) > 0 {
+				args = string(jsval.AppendIndent(nil, r.Args, "  "))
+			}
+			status := "OK"
+			if r.IsError {
+				status = "ERROR"
+			}
+			head = append(head, "Tool: "+r.ToolName, "Args: "+args, "Status: "+status, "Turn: "+strconv.Itoa(r.TurnIndex), "")
+			raw, from := r.ResultText, "resultText"
+			if r.SpillPath != nil {
+				var data []byte
+				err := errNoReader
+				if readFile != nil {
+					data, err = readFile(*r.SpillPath)
+				}
+				switch {
+				case err == nil:
+					raw, from = strings.ToValidUTF8(string(data), "\uFFFD"), "spill"
+				case r.ResultPreview != nil:
+					raw, from, b.SpillError = *r.ResultPreview, "preview", err.Error()
+				default:
+					raw, from, b.SpillError = "(spilled output unavailable — sidecar file missing)", "missing", err.Error()
+				}
+			}
+			t := TruncateHead(raw, QueryMaxLines, QueryMaxBytes)
+			b.Body, b.BodyFrom, b.Truncated, b.OutputLines, b.TotalLines = t.Content, from, t.Truncated, t.OutputLines, t.TotalLines
+			body := t.Content
+			if t.Truncated {
+				body += "\n[Output truncated: " + strconv.Itoa(t.OutputLines) + "/" + strconv.Itoa(t.TotalLines) + " lines shown]"
+			}
+			b.Text = strings.Join(head, "\n") + "\n" + body
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+type noReader struct{}
+
+func (noReader) Error() string { return "no blob reader" }
+
+var errNoReader error = noReader{}
+
+// QueryText joins the blocks as context_tree_query does.
+func QueryText(blocks []QueryBlock) string {
+	parts := make([]string, len(blocks))
+	for i, b := range blocks {
+		parts[i] = b.Text
+	}
+	return strings.Join(parts, "\n\n---\n\n")
+}
+
+// Truncation is the result of TruncateHead.
+type Truncation struct {
+	Content                 string
+	Truncated               bool
+	TotalLines, OutputLines int
+}
+
+// TruncateHead keeps the first whole lines of content within maxLines lines
+// and maxBytes UTF-8 bytes (pi's truncateHead: never a partial line; a first
+// line over the byte limit gives no content; a final newline does not count
+// as a line).
+func TruncateHead(content string, maxLines, maxBytes int) Truncation {
+	var lines []string
+	if content != "" {
+		lines = strings.Split(content, "\n")
+		if strings.HasSuffix(content, "\n") {
+			lines = lines[:len(lines)-1]
+		}
+	}
+	t := Truncation{TotalLines: len(lines)}
+	if len(lines) <= maxLines && len(content) <= maxBytes {
+		t.Content, t.OutputLines = content, len(lines)
+		return t
+	}
+	t.Truncated = true
+	if len(lines[0]) > maxBytes {
+		return t
+	}
+	n, size := 0, 0
+	for n < len(lines) && n < maxLines {
+		lb := len(lines[n])
+		if n > 0 {
+			lb++
+		}
+		if size+lb > maxBytes {
+			break
+		}
+		size += lb
+		n++
+	}
+	t.Content, t.OutputLines = strings.Join(lines[:n], "\n"), n
+	return t
+}

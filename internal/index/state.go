@@ -1,0 +1,602 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// State is pi-condense's in-memory state as its session_start rebuild
+// leaves it (ToolCallIndexer.reconstructFromSession, the block-ref issuer,
+// the frontier and stats trackers): records by occurrence key, short refs,
+// dedup aliases, summary bodies, chains, counters, the last frontier and
+// stats. It is built by Rebuild from a session's branch and only read
+// afterwards (the write side extends a copy).
+type State struct {
+	records    map[string]*Record  // occurrence key (or legacy bare id) → record
+	order      []string            // record keys, first-insertion order (a JS Map's order)
+	backfilled map[string]bool     // keys whose last record came from a backfill entry
+	bareKeys   map[string][]string // bare toolCallId → its occurrence keys
+	keyByRef   map[string]string   // "tN" → occurrence key
+	refByKey   map[string]string   // occurrence key → "tN" (aliases share the original's)
+	aliases    map[string]string   // duplicate's occurrence key → original's
+	aliasOrder []string
+	hashes     map[string]string // content hash → first record's key (dedup)
+	summaries  []Summary
+	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
+	chainOrder []int64
+
+	// NextRef is the number of the next short ref to allocate (max N of
+	// every registered `tN`, plus one; 1 when none).
+	NextRef int
+	// NextBlock is the number of the next chain block id (max N of `bN`
+	// plus one; 1 when none).
+	NextBlock int
+	// Frontier is the last valid frontier entry on the branch (nil: none).
+	Frontier *FrontierData
+	// Stats is the last stats entry on the branch (nil: none).
+	Stats *StatsData
+	// Entries counts the context-prune-* entries read (0: the session was
+	// never touched by pi-condense or pruner's flush).
+	Entries int
+	// RewritePoints are the moments the branch records where pi-condense
+	// rewrote the prompt anyway (a flush's stubs, a dedup alias, a chain
+	// compression), in branch order: where a cache-aware pass may piggy-back.
+	RewritePoints []RewritePoint
+	// Warnings are the odd or corrupt entries that were skipped (in whole or
+	// in part), with their line numbers.
+	Warnings []session.Warning
+}
+
+// Summary is one context-prune-summary message's body and the occurrence
+// keys of the calls it covers.
+type Summary struct {
+	Keys    []string
+	Text    string
+	EntryID string
+	Line    int
+}
+
+// RewritePoint is one rewrite of the prompt recorded in the session: after
+// the entry at Line was appended, the next request changed the prompt from
+// the message with timestamp Floor on (pi-condense's supersede floor).
+type RewritePoint struct {
+	Line  int
+	Floor int64
+	Kind  string // the entry's customType
+}
+
+// Entry is one branch entry as the rebuild reads it.
+type Entry struct {
+	Type       string // pi entry type: "custom", "custom_message", …
+	CustomType string
+	ID         string
+	Line       int    // 1-based line in the session file
+	Raw        []byte // the entry's JSON line
+}
+
+// ErrNoBranch is returned by Rebuild for a session context read without
+// session.ReadOptions.Branch.
+var ErrNoBranch = errors.New("index: the context was read without ReadOptions.Branch")
+
+// Rebuild rebuilds pi-condense's state from the branch of a session context
+// (read with session.ReadOptions{Branch: true}). A context input (no
+// entries) gives an empty state. It reads only the branch entries' lines
+// through ctx (no other I/O); errors are I/O errors re-reading the input.
+// Odd or corrupt entries are reported in State.Warnings and skipped.
+func Rebuild(ctx *session.Context) (*State, error) {
+	if ctx.Kind != session.KindSession {
+		return newState(), nil
+	}
+	if ctx.Branch == nil && ctx.LeafID != "" {
+		return nil, ErrNoBranch
+	}
+	var ents []Entry
+	for i := range ctx.Branch {
+		be := &ctx.Branch[i]
+		if !strings.HasPrefix(be.CustomType, "context-prune-") || (be.Type != "custom" && be.Type != "custom_message") {
+			continue
+		}
+		line, err := ctx.EntryLine(be)
+		if err != nil {
+			return nil, err
+		}
+		ents = append(ents, Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: append([]byte(nil), line...)})
+	}
+	return RebuildEntries(ents), nil
+}
+
+func newState() *State {
+	return &State{
+		records: map[string]*Record{}, backfilled: map[string]bool{}, bareKeys: map[string][]string{},
+		keyByRef: map[string]string{}, refByKey: map[string]string{}, aliases: map[string]string{},
+		hashes: map[string]string{}, chains: map[int64]*ChainData{}, NextRef: 1, NextBlock: 1,
+	}
+}
+
+// RebuildEntries is Rebuild over entries already read, root first (pure).
+// Entries that are not pi-condense's are ignored.
+func RebuildEntries(entries []Entry) *State {
+	s := newState()
+	var aliases []DedupAlias
+	for _, e := range entries {
+		if !strings.HasPrefix(e.CustomType, "context-prune-") {
+			continue
+		}
+		s.Entries++
+		warn := func(format string, a ...any) {
+			s.Warnings = append(s.Warnings, session.Warning{Line: e.Line, Msg: e.CustomType + " entry: " + fmt.Sprintf(format, a...)})
+		}
+		wantType := "custom"
+		if e.CustomType == TypeSummary {
+			wantType = "custom_message"
+		}
+		if e.Type != wantType {
+			if e.Type == "custom" || e.Type == "custom_message" {
+				warn("written as a %s entry, not %s; pi-condense ignores it", e.Type, wantType)
+			}
+			continue
+		}
+		if e.CustomType == TypeSummary {
+			s.addSummary(e, warn)
+			continue
+		}
+		data, ok := jsval.Get(e.Raw, "data")
+		switch e.CustomType {
+		case TypeIndex:
+			if !ok || jsval.TypeOf(data) != jsval.Obj {
+				warn("data is %s, not an object; skipped", describeOpt(data, ok))
+				continue
+			}
+			if floor, ok := s.addIndex(data, warn); ok {
+				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
+			}
+		case TypeChain:
+			c, err := DecodeChain(data)
+			if err != nil {
+				warn("%v; skipped", err)
+				continue
+			}
+			if _, seen := s.chains[c.StartUserTimestamp]; !seen {
+				s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
+			}
+			s.chains[c.StartUserTimestamp] = &c
+			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: c.StartUserTimestamp, Kind: e.CustomType})
+		case TypeDedupAlias:
+			a, err := DecodeDedupAlias(data)
+			if err != nil {
+				warn("%v; skipped", err)
+				continue
+			}
+			aliases = append(aliases, a)
+			if a.NewResultTimestamp != nil {
+				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: *a.NewResultTimestamp, Kind: e.CustomType})
+			}
+		case TypeFrontier:
+			if f, valid := DecodeFrontier(data); valid {
+				s.Frontier = &f
+			} else if jsval.Truthy(data) {
+				warn("no lastAttemptedToolCallId; the previous frontier stays")
+			}
+		case TypeStats:
+			if st, valid := DecodeStats(data); valid {
+				s.Stats = &st
+			} else if jsval.Truthy(data) {
+				warn("data is %s, not an object; skipped", describe(data))
+			}
+		case TypeDiagnostic, TypeFlushMetrics:
+			// records of what happened; no state
+		default:
+			warn("unknown pi-condense entry type; ignored")
+		}
+	}
+	// Aliases after every record and ref, so a duplicate shares the
+	// original's ref whatever the append order.
+	for _, a := range aliases {
+		nk := OccurrenceKey(a.NewToolCallID, a.NewResultTimestamp)
+		ok := OccurrenceKey(a.OriginalToolCallID, a.OriginalResultTimestamp)
+		if _, seen := s.aliases[nk]; !seen {
+			s.aliasOrder = append(s.aliasOrder, nk)
+		}
+		s.aliases[nk] = ok
+		if ref, has := s.refByKey[ok]; has {
+			s.refByKey[nk] = ref
+		}
+	}
+	s.rebuildBlockCounter()
+	return s
+}
+
+func describeOpt(v []byte, ok bool) string {
+	if !ok {
+		return "absent"
+	}
+	return describe(v)
+}
+
+// addIndex reads an index entry; floor is the earliest resultTimestamp of
+// its records (ok false when none has one).
+func (s *State) addIndex(data []byte, warn func(string, ...any)) (floor int64, ok bool) {
+	backfilled := jsval.IsTrue(mustGet(data, "backfilled"))
+	if tc, has := jsval.Get(data, "toolCalls"); has && jsval.TypeOf(tc) == jsval.Arr {
+		els, _ := jsval.Elements(tc)
+		for i, el := range els {
+			r, err := DecodeRecord(el)
+			if err != nil {
+				warn("toolCalls[%d]: %v; skipped", i, err)
+				continue
+			}
+			key := s.indexRecord(r, backfilled)
+			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
+				floor, ok = *r.ResultTimestamp, true
+			}
+			if backfilled {
+				continue // backfilled records never seed dedup
+			}
+			h := ""
+			if r.ContentHash != nil {
+				h = *r.ContentHash
+			} else {
+				h = ContentHash(r.ToolName, r.ResultText)
+			}
+			if _, seen := s.hashes[h]; !seen {
+				s.hashes[h] = key
+			}
+		}
+	} else {
+		warn("no toolCalls array; nothing indexed")
+	}
+	if !backfilled {
+		return floor, ok
+	}
+	rv, has := jsval.Get(data, "refs")
+	if !has || jsval.TypeOf(rv) != jsval.Arr {
+		return floor, ok
+	}
+	els, _ := jsval.Elements(rv)
+	for i, el := range els {
+		ref, err := decodeRef(el)
+		if err != nil {
+			warn("refs[%d]: %v; skipped", i, err)
+			continue
+		}
+		s.registerRef(ref)
+	}
+	return floor, ok
+}
+
+func mustGet(obj []byte, key string) []byte {
+	v, _ := jsval.Get(obj, key)
+	return v
+}
+
+func (s *State) addSummary(e Entry, warn func(string, ...any)) {
+	details, _ := jsval.Get(e.Raw, "details")
+	refs, bad := summaryRefs(details)
+	for _, b := range bad {
+		warn("details.%s; skipped", b)
+	}
+	for _, r := range refs {
+		s.registerRef(r)
+	}
+	content, _ := jsval.Get(e.Raw, "content")
+	text := summaryText(content)
+	if text == "" {
+		return
+	}
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		keys[i] = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	}
+	s.summaries = append(s.summaries, Summary{Keys: keys, Text: text, EntryID: e.ID, Line: e.Line})
+}
+
+// indexRecord stores r under its occurrence key (a later record with the
+// same key replaces it, keeping its place) and returns the key.
+func (s *State) indexRecord(r Record, backfilled bool) string {
+	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	if _, seen := s.records[key]; !seen {
+		s.order = append(s.order, key)
+	}
+	rc := r
+	s.records[key] = &rc
+	s.backfilled[key] = backfilled
+	keys := s.bareKeys[r.ToolCallID]
+	for _, k := range keys {
+		if k == key {
+			return key
+		}
+	}
+	s.bareKeys[r.ToolCallID] = append(keys, key)
+	return key
+}
+
+// registerRef is pi-condense's registerSummaryRefs for one ref.
+func (s *State) registerRef(r ToolCallRef) {
+	if r.ShortID == "" || r.ToolCallID == "" {
+		return
+	}
+	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	if r.ShortID != key {
+		s.keyByRef[r.ShortID] = key
+		s.refByKey[key] = r.ShortID
+	}
+	if n, ok := refNumber(r.ShortID, 't'); ok && n+1 > s.NextRef {
+		s.NextRef = n + 1
+	}
+}
+
+// refNumber parses "tN"/"bN" (prefix then digits only).
+func refNumber(id string, prefix byte) (int, bool) {
+	if len(id) < 2 || id[0] != prefix {
+		return 0, false
+	}
+	for _, c := range id[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(id[1:])
+	if err != nil || n > 1<<40 {
+		return 0, false
+	}
+	return n, true
+}
+
+// rebuildBlockCounter sets NextBlock to max N of the chains' `bN` plus one
+// (pi-condense parses the digits after the first character).
+func (s *State) rebuildBlockCounter() {
+	for _, ts := range s.chainOrder {
+		id := s.chains[ts].BlockID
+		n, ok := leadingInt(id[1:])
+		if !ok {
+			s.Warnings = append(s.Warnings, session.Warning{Msg: fmt.Sprintf("context-prune-chain blockId %q has no number; not counted for the next block id", id)})
+			continue
+		}
+		if n+1 > s.NextBlock {
+			s.NextBlock = n + 1
+		}
+	}
+}
+
+// leadingInt is JavaScript's parseInt(s, 10) for non-negative results.
+func leadingInt(s string) (int, bool) {
+	s = strings.TrimLeft(s, " \t\n\r\v\f")
+	s = strings.TrimPrefix(s, "+")
+	i := 0
+	for i < len(s) && i < 12 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(s[:i])
+	return n, true
+}
+
+// IsSummarized reports whether the occurrence key is indexed or is a dedup
+// alias of an indexed original (strict: no bare-id fallback).
+func (s *State) IsSummarized(key string) bool {
+	if _, ok := s.records[key]; ok {
+		return true
+	}
+	_, ok := s.aliases[key]
+	return ok
+}
+
+// HasLegacyBareRecord reports whether toolCallID is indexed under its bare
+// id (a legacy record, written before resultTimestamp existed) and has no
+// occurrence-keyed siblings: only then may a result be matched by bare id.
+func (s *State) HasLegacyBareRecord(toolCallID string) bool {
+	if _, ok := s.records[toolCallID]; !ok {
+		return false
+	}
+	return len(s.bareKeys[toolCallID]) == 1
+}
+
+// Resolve maps a record key, a dedup alias key, a short ref, or a bare id
+// with exactly one occurrence to the key of the record behind it.
+func (s *State) Resolve(input string) (string, bool) {
+	if _, ok := s.records[input]; ok {
+		return input, true
+	}
+	if k, ok := s.aliases[input]; ok {
+		return k, true
+	}
+	if k, ok := s.keyByRef[input]; ok {
+		return k, true
+	}
+	if keys := s.bareKeys[input]; len(keys) == 1 {
+		return keys[0], true
+	}
+	return "", false
+}
+
+// Record returns the record input resolves to (see Resolve).
+func (s *State) Record(input string) (*Record, bool) {
+	k, ok := s.Resolve(input)
+	if !ok {
+		return nil, false
+	}
+	r, ok := s.records[k]
+	return r, ok
+}
+
+// Occurrence is one record returned by RecordsFor: the record (for a dedup
+// alias, the original's, with the alias's own result timestamp) and its key.
+type Occurrence struct {
+	Record Record
+	Key    string
+}
+
+// RecordsFor returns every record input denotes, as context_tree_query
+// lists them: a bare id gives every occurrence (aliases included),
+// sorted by resultTimestamp (or the batch time); a short ref or an
+// occurrence key gives the one record it resolves to.
+func (s *State) RecordsFor(input string) []Occurrence {
+	var out []Occurrence
+	for _, k := range s.bareKeys[input] {
+		if r, ok := s.records[k]; ok {
+			out = append(out, Occurrence{*r, k})
+		}
+	}
+	for _, ak := range s.aliasOrder {
+		id, ts := ParseOccurrenceKey(ak)
+		if id != input {
+			continue
+		}
+		orig, ok := s.records[s.aliases[ak]]
+		if !ok {
+			continue
+		}
+		r := *orig
+		r.ResultTimestamp = ts
+		out = append(out, Occurrence{r, ak})
+	}
+	if len(out) > 0 {
+		sort.SliceStable(out, func(i, j int) bool { return sortTime(out[i].Record) < sortTime(out[j].Record) })
+		return out
+	}
+	if k, ok := s.Resolve(input); ok {
+		if r, ok := s.records[k]; ok {
+			return []Occurrence{{*r, k}}
+		}
+	}
+	return nil
+}
+
+func sortTime(r Record) int64 {
+	if r.ResultTimestamp != nil {
+		return *r.ResultTimestamp
+	}
+	return r.Timestamp
+}
+
+// ShortRef returns the `tN` ref registered for an occurrence key (a dedup
+// alias shares its original's).
+func (s *State) ShortRef(key string) (string, bool) {
+	r, ok := s.refByKey[key]
+	return r, ok
+}
+
+// ToolRefs returns the short refs of keys, skipping keys without one.
+func (s *State) ToolRefs(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if r, ok := s.refByKey[k]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Backfilled reports whether the record under key came from a chain
+// backfill (turnIndex -1, no summary message).
+func (s *State) Backfilled(key string) bool { return s.backfilled[key] }
+
+// LookupByContent returns the key of the first non-backfilled record with
+// the same content hash (pi-condense's dedup lookup).
+func (s *State) LookupByContent(toolName, resultText string) (string, bool) {
+	k, ok := s.hashes[ContentHash(toolName, resultText)]
+	return k, ok
+}
+
+// Aliases returns the dedup aliases (duplicate key → original key).
+func (s *State) Aliases() map[string]string {
+	out := make(map[string]string, len(s.aliases))
+	for k, v := range s.aliases {
+		out[k] = v
+	}
+	return out
+}
+
+// Keys returns every record key in first-insertion order.
+func (s *State) Keys() []string { return append([]string(nil), s.order...) }
+
+// Len is the number of records.
+func (s *State) Len() int { return len(s.records) }
+
+// Summaries returns the summary bodies in branch order.
+func (s *State) Summaries() []Summary { return append([]Summary(nil), s.summaries...) }
+
+// SummaryTexts returns the distinct summary texts covering any of keys
+// (in branch order), as pi-condense builds a chain body from them.
+func (s *State) SummaryTexts(keys []string) []string {
+	if len(keys) == 0 {
+		return nil
+	}
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, sm := range s.summaries {
+		hit := false
+		for _, k := range sm.Keys {
+			if set[k] {
+				hit = true
+				break
+			}
+		}
+		if hit && !seen[sm.Text] {
+			seen[sm.Text] = true
+			out = append(out, sm.Text)
+		}
+	}
+	return out
+}
+
+// Chains returns the chain entries sorted by startUserTimestamp.
+func (s *State) Chains() []*ChainData {
+	out := make([]*ChainData, 0, len(s.chainOrder))
+	for _, ts := range s.chainOrder {
+		out = append(out, s.chains[ts])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartUserTimestamp < out[j].StartUserTimestamp })
+	return out
+}
+
+// ChainByBlock returns the chain entry with blockId id.
+func (s *State) ChainByBlock(id string) (*ChainData, bool) {
+	for _, ts := range s.chainOrder {
+		if c := s.chains[ts]; c.BlockID == id {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// MessageKey is the occurrence key of a toolResult message as pi-condense
+// computes it: toolCallId@timestamp when the message's timestamp (raw
+// JSON) is a number, else the bare id.
+func MessageKey(toolCallID string, rawTimestamp []byte) string {
+	if f, ok := jsval.Number(rawTimestamp); ok {
+		return toolCallID + "@" + jsval.FormatNumber(f)
+	}
+	return toolCallID
+}
+
+// ParseOccurrenceKey splits an occurrence key at its last "@" when digits
+// follow (pi-condense's parseOccKey); a key without one is a bare id.
+func ParseOccurrenceKey(key string) (toolCallID string, resultTimestamp *int64) {
+	i := strings.LastIndexByte(key, '@')
+	if i <= 0 || i == len(key)-1 {
+		return key, nil
+	}
+	for _, c := range key[i+1:] {
+		if c < '0' || c > '9' {
+			return key, nil
+		}
+	}
+	n, err := strconv.ParseInt(key[i+1:], 10, 64)
+	if err != nil {
+		return key, nil
+	}
+	return key[:i], &n
+}

@@ -1,0 +1,357 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+const oracleDir = "../../testdata/condense-oracle"
+
+func readSession(t testing.TB, path string) *session.Context {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	ctx, err := session.Read(f, f, session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+func finalSession(t testing.TB, scenario string) *session.Context {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(oracleDir, scenario, "final", "*.jsonl"))
+	if len(m) != 1 {
+		t.Fatalf("%s: want one final session, got %v", scenario, m)
+	}
+	return readSession(t, m[0])
+}
+
+func rebuild(t testing.TB, ctx *session.Context) *State {
+	t.Helper()
+	s, err := Rebuild(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func wantKey(t *testing.T, s *State, input, key string) {
+	t.Helper()
+	got, ok := s.Resolve(input)
+	if !ok || got != key {
+		t.Errorf("Resolve(%q) = %q, %v; want %q", input, got, ok, key)
+	}
+}
+
+func TestRebuildPlain(t *testing.T) {
+	s := rebuild(t, finalSession(t, "a-plain"))
+	if len(s.Warnings) > 0 {
+		t.Fatalf("warnings: %v", s.Warnings)
+	}
+	if s.Len() != 10 || s.NextRef != 11 || s.NextBlock != 1 {
+		t.Fatalf("records %d, NextRef %d, NextBlock %d; want 10, 11, 1", s.Len(), s.NextRef, s.NextBlock)
+	}
+	wantKey(t, s, "t1", "call_turn1_step1_0@1796116303987")
+	wantKey(t, s, "t3", "call_turn2_step1_0@1796116304479")
+	wantKey(t, s, "t10", "call_turn4_step2_0@1796116305537")
+	wantKey(t, s, "call_turn2_step1_0", "call_turn2_step1_0@1796116304479") // bare id, one occurrence
+	if ref, _ := s.ShortRef("call_turn3_step1_2@1796116305022"); ref != "t8" {
+		t.Errorf("ShortRef = %q, want t8", ref)
+	}
+	if s.Frontier == nil || s.Frontier.LastAttemptedToolCallID != "call_turn4_step2_0" || s.Frontier.LastAttemptedTurnIndex != 8 || s.Frontier.Outcome != "summarized" {
+		t.Errorf("frontier %+v", s.Frontier)
+	}
+	if s.Stats == nil || s.Stats.CallCount != 6 || s.Stats.TotalInputTokens != 7186 {
+		t.Errorf("stats %+v", s.Stats)
+	}
+	if n := len(s.Summaries()); n != 6 {
+		t.Errorf("%d summaries, want 6", n)
+	}
+	r, _ := s.Record("t2")
+	if r.ToolName != "read" || string(r.Args) != `{"path":"data/alpha.txt"}` || r.TurnIndex != 0 || r.IsError || !strings.HasPrefix(r.ResultText, "alpha 001") {
+		t.Errorf("t2 record %+v", r)
+	}
+	if s.HasLegacyBareRecord("call_turn1_step1_0") {
+		t.Error("an occurrence-keyed record counted as legacy")
+	}
+}
+
+func TestRebuildDedup(t *testing.T) {
+	s := rebuild(t, finalSession(t, "c-dedup"))
+	if len(s.Warnings) > 0 {
+		t.Fatalf("warnings: %v", s.Warnings)
+	}
+	al := s.Aliases()
+	if len(al) != 2 {
+		t.Fatalf("aliases %v, want 2", al)
+	}
+	orig := "call_turn1_step1_0@1796116309461"
+	for dup, o := range al {
+		if o != orig {
+			t.Errorf("alias %s → %s, want %s", dup, o, orig)
+		}
+		if !s.IsSummarized(dup) {
+			t.Errorf("alias %s not summarized", dup)
+		}
+		if ref, _ := s.ShortRef(dup); ref != "t1" {
+			t.Errorf("alias %s ref %q, want the original's t1", dup, ref)
+		}
+		wantKey(t, s, dup, orig)
+	}
+	if occ := s.RecordsFor("call_turn3_step1_0"); len(occ) != 1 || occ[0].Key != "call_turn3_step1_0@1796116310457" || *occ[0].Record.ResultTimestamp != 1796116310457 {
+		t.Errorf("RecordsFor(alias id) = %+v", occ)
+	}
+	if k, ok := s.LookupByContent("read", mustRecord(t, s, "t1").ResultText+"\n  \n"); !ok || k != orig {
+		t.Errorf("LookupByContent (trailing whitespace normalised) = %q, %v", k, ok)
+	}
+	if s.Frontier.Outcome != "skipped-deduped" {
+		t.Errorf("frontier outcome %q", s.Frontier.Outcome)
+	}
+}
+
+func mustRecord(t *testing.T, s *State, in string) *Record {
+	t.Helper()
+	r, ok := s.Record(in)
+	if !ok {
+		t.Fatalf("no record for %s", in)
+	}
+	return r
+}
+
+func TestRebuildSpill(t *testing.T) {
+	s := rebuild(t, finalSession(t, "d-spill"))
+	r := mustRecord(t, s, "call_turn1_step1_0")
+	if r.SpillPath == nil || r.SpillBytes == nil || *r.SpillBytes != 80000 || r.ResultText != "" || r.ResultPreview == nil || r.ContentHash == nil {
+		t.Fatalf("spill record %+v", r)
+	}
+	if _, ok := s.ShortRef("call_turn1_step1_0@1796116312147"); ok {
+		t.Error("an eagerly spilled record got a short ref")
+	}
+	blob, err := os.ReadFile(filepath.Join(oracleDir, "d-spill", "final", "01a230df-ecf2-7785-9920-0bd046832694-blobs", "call_turn1_step1_0_1796116312147.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ContentHash(r.ToolName, string(blob)); got != *r.ContentHash {
+		t.Errorf("ContentHash(blob) = %s, record says %s", got, *r.ContentHash)
+	}
+}
+
+func TestRebuildChains(t *testing.T) {
+	s := rebuild(t, finalSession(t, "f-chain"))
+	if len(s.Warnings) > 0 {
+		t.Fatalf("warnings: %v", s.Warnings)
+	}
+	cs := s.Chains()
+	if len(cs) != 3 || s.NextBlock != 4 {
+		t.Fatalf("%d chains, NextBlock %d; want 3, 4", len(cs), s.NextBlock)
+	}
+	for i, id := range []string{"b1", "b2", "b3"} {
+		if cs[i].BlockID != id {
+			t.Errorf("chain %d is %s, want %s", i, cs[i].BlockID, id)
+		}
+	}
+	if cs[1].BodySource != "deterministic" || cs[1].RangeSummaryText == nil || cs[0].RangeSummaryText == nil || cs[2].RangeSummaryText != nil {
+		t.Errorf("chain bodies: %+v %+v %+v", cs[0], cs[1], cs[2])
+	}
+	if c, ok := s.ChainByBlock("b3"); !ok || strings.Join(c.ToolRefs, ",") != "t3,t4" || c.FinalAssistantTimestamp == nil {
+		t.Errorf("b3 = %+v", c)
+	}
+	// the uncovered chain's backfill: refs t8, t9 with turnIndex -1
+	for _, ref := range []string{"t8", "t9"} {
+		k, ok := s.Resolve(ref)
+		if !ok || !s.Backfilled(k) || mustRecord(t, s, ref).TurnIndex != -1 {
+			t.Errorf("%s: key %q backfilled %v", ref, k, s.Backfilled(k))
+		}
+		if _, dedup := s.LookupByContent("bash", mustRecord(t, s, ref).ResultText); dedup {
+			t.Errorf("%s: a backfilled record seeds dedup", ref)
+		}
+	}
+	if s.NextRef != 11 {
+		t.Errorf("NextRef %d, want 11", s.NextRef)
+	}
+	kinds := map[string]int{}
+	last := 0
+	for _, p := range s.RewritePoints {
+		kinds[p.Kind]++
+		if p.Line <= last {
+			t.Errorf("rewrite points out of branch order: %+v", s.RewritePoints)
+		}
+		last = p.Line
+		if p.Kind == TypeChain {
+			if c, ok := s.chains[p.Floor]; !ok || c.StartUserTimestamp != p.Floor {
+				t.Errorf("chain point %+v has no chain starting at its floor", p)
+			}
+		}
+	}
+	// 8 index entries (7 summarized batches and the b2 backfill), 3 chains
+	if kinds[TypeChain] != 3 || kinds[TypeIndex] != 8 {
+		t.Errorf("rewrite points by kind: %v", kinds)
+	}
+	texts := s.SummaryTexts([]string{"call_turn1_step1_0@1796116316809", "call_turn1_step2_0@1796116316822"})
+	if len(texts) != 2 {
+		t.Errorf("SummaryTexts of chain b1: %q", texts)
+	}
+}
+
+// Every request snapshot of every scenario: no warnings, every ref of every
+// summary resolves to its occurrence, NextRef is max+1.
+func TestRebuildEveryOracleSnapshot(t *testing.T) {
+	snaps, _ := filepath.Glob(filepath.Join(oracleDir, "*", "requests", "*.session.jsonl"))
+	finals, _ := filepath.Glob(filepath.Join(oracleDir, "*", "final", "*.jsonl"))
+	if len(snaps) < 30 {
+		t.Fatalf("only %d snapshots", len(snaps))
+	}
+	for _, p := range append(snaps, finals...) {
+		ctx := readSession(t, p)
+		s := rebuild(t, ctx)
+		if len(s.Warnings) > 0 {
+			t.Errorf("%s: %v", p, s.Warnings)
+		}
+		maxRef := 0
+		for _, sm := range s.Summaries() {
+			for _, k := range sm.Keys {
+				ref, ok := s.ShortRef(k)
+				if !ok {
+					t.Errorf("%s: summary key %s has no ref", p, k)
+					continue
+				}
+				n, _ := refNumber(ref, 't')
+				maxRef = max(maxRef, n)
+				if got, _ := s.Resolve(ref); got != k {
+					t.Errorf("%s: %s resolves to %s, want %s", p, ref, got, k)
+				}
+			}
+		}
+		for _, k := range s.Keys() {
+			if !s.IsSummarized(k) {
+				t.Errorf("%s: record %s not summarized", p, k)
+			}
+			if ref, ok := s.ShortRef(k); ok {
+				n, _ := refNumber(ref, 't')
+				maxRef = max(maxRef, n)
+			}
+		}
+		if s.NextRef != maxRef+1 {
+			t.Errorf("%s: NextRef %d, max ref %d", p, s.NextRef, maxRef)
+		}
+	}
+}
+
+func entry(line int, typ, ctype, body string) Entry {
+	return Entry{Type: typ, CustomType: ctype, Line: line, Raw: []byte(`{"type":"` + typ + `","customType":"` + ctype + `",` + body + `,"id":"e` + string(rune('a'+line)) + `","parentId":null}`)}
+}
+
+func TestRebuildReportsAndSkipsCorruptEntries(t *testing.T) {
+	good := `{"toolCallId":"c1","toolName":"bash","args":{},"resultText":"x","isError":false,"turnIndex":0,"timestamp":5,"resultTimestamp":7}`
+	ents := []Entry{
+		entry(2, "custom", TypeIndex, `"data":null`),
+		entry(3, "custom", TypeIndex, `"data":{"toolCalls":"nope"}`),
+		entry(4, "custom", TypeIndex, `"data":{"toolCalls":[null,{"toolName":"x"},{"ToolCallId":"c9"},{"toolCallId":"c2","resultTimestamp":"7"},{"toolCallId":"c3","resultTimestamp":1.5},`+good+`]}`),
+		entry(5, "custom_message", TypeIndex, `"data":{"toolCalls":[]}`),
+		entry(6, "custom", TypeChain, `"data":{"blockId":"b2","startUserTimestamp":"1"}`),
+		entry(7, "custom", TypeDedupAlias, `"data":{"newToolCallId":"d1"}`),
+		entry(8, "custom_message", TypeSummary, `"content":"s","display":false,"details":{"toolCallRefs":[null,{"shortId":"t4","toolCallId":"c1","resultTimestamp":7},{"shortId":5,"toolCallId":"c1"}]}`),
+		entry(9, "custom", TypeFrontier, `"data":{"outcome":"summarized"}`),
+	}
+	s := RebuildEntries(ents)
+	lines := map[int]int{}
+	for _, w := range s.Warnings {
+		lines[w.Line]++
+	}
+	for _, l := range []int{2, 3, 4, 5, 6, 7, 8, 9} {
+		if lines[l] == 0 {
+			t.Errorf("no warning for line %d (warnings: %v)", l, s.Warnings)
+		}
+	}
+	if lines[4] != 5 {
+		t.Errorf("line 4: %d warnings, want 5 (one per bad record): %v", lines[4], s.Warnings)
+	}
+	if s.Len() != 1 || !s.IsSummarized("c1@7") {
+		t.Fatalf("records %v", s.Keys())
+	}
+	if ref, _ := s.ShortRef("c1@7"); ref != "t4" || s.NextRef != 5 {
+		t.Errorf("ref %q NextRef %d", ref, s.NextRef)
+	}
+	if s.Frontier != nil || len(s.Chains()) != 0 || len(s.Aliases()) != 0 {
+		t.Errorf("frontier %v chains %v aliases %v", s.Frontier, s.Chains(), s.Aliases())
+	}
+}
+
+func TestLegacyBareRecords(t *testing.T) {
+	legacy := `{"toolCallId":"bash_1","toolName":"bash","args":{},"resultText":"old","isError":false,"turnIndex":0,"timestamp":5}`
+	modern := `{"toolCallId":"bash_1","toolName":"bash","args":{},"resultText":"new","isError":false,"turnIndex":3,"timestamp":9,"resultTimestamp":8}`
+	pure := RebuildEntries([]Entry{
+		entry(1, "custom", TypeIndex, `"data":{"toolCalls":[`+legacy+`]}`),
+		entry(2, "custom_message", TypeSummary, `"content":"s","details":{"toolCallIds":["bash_1"]}`),
+	})
+	if !pure.HasLegacyBareRecord("bash_1") || !pure.IsSummarized("bash_1") {
+		t.Fatal("pure legacy record not found by bare id")
+	}
+	if _, ok := pure.ShortRef("bash_1"); ok {
+		t.Error("a legacy ref (shortId == id) registered as an alias")
+	}
+	mixed := RebuildEntries([]Entry{
+		entry(1, "custom", TypeIndex, `"data":{"toolCalls":[`+legacy+`]}`),
+		entry(2, "custom", TypeIndex, `"data":{"toolCalls":[`+modern+`]}`),
+	})
+	if mixed.HasLegacyBareRecord("bash_1") {
+		t.Error("mixed legacy and occurrence records must fail closed")
+	}
+	if mixed.IsSummarized("bash_1@9150") {
+		t.Error("a live reuse of the id counted as summarized")
+	}
+	if k, _ := mixed.Resolve("bash_1"); k != "bash_1" {
+		t.Errorf("Resolve(bare) = %q: the legacy record's own key is a direct hit", k)
+	}
+	occ := mixed.RecordsFor("bash_1")
+	if len(occ) != 2 || occ[0].Record.ResultText != "old" || occ[1].Key != "bash_1@8" {
+		t.Errorf("RecordsFor = %+v", occ)
+	}
+}
+
+func TestAliasBeforeSummaryStillSharesRef(t *testing.T) {
+	rec := `{"toolCallId":"a","toolName":"read","args":{},"resultText":"x","isError":false,"turnIndex":0,"timestamp":5,"resultTimestamp":6}`
+	s := RebuildEntries([]Entry{
+		entry(1, "custom", TypeDedupAlias, `"data":{"newToolCallId":"b","originalToolCallId":"a","newResultTimestamp":9,"originalResultTimestamp":6}`),
+		entry(2, "custom_message", TypeSummary, `"content":"s","details":{"toolCallRefs":[{"shortId":"t7","toolCallId":"a","resultTimestamp":6}]}`),
+		entry(3, "custom", TypeIndex, `"data":{"toolCalls":[`+rec+`]}`),
+	})
+	if ref, _ := s.ShortRef("b@9"); ref != "t7" {
+		t.Errorf("alias ref %q, want t7", ref)
+	}
+}
+
+func TestContextInputHasEmptyState(t *testing.T) {
+	in := `{"role":"user","content":"hi","timestamp":1}` + "\n"
+	ctx, err := session.Read(strings.NewReader(in), strings.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rebuild(t, ctx)
+	if s.Len() != 0 || s.Entries != 0 || s.NextRef != 1 {
+		t.Fatalf("state %+v", s)
+	}
+}
+
+func TestMessageKey(t *testing.T) {
+	for raw, want := range map[string]string{`1796116303987`: "x@1796116303987", `1.796116303987e12`: "x@1796116303987", `"5"`: "x", ``: "x", `null`: "x"} {
+		if got := MessageKey("x", []byte(raw)); got != want {
+			t.Errorf("MessageKey(x, %s) = %s, want %s", raw, got, want)
+		}
+	}
+	id, ts := ParseOccurrenceKey("bash_23@1150")
+	if id != "bash_23" || ts == nil || *ts != 1150 {
+		t.Errorf("ParseOccurrenceKey = %s %v", id, ts)
+	}
+	if id, ts := ParseOccurrenceKey("a@b"); id != "a@b" || ts != nil {
+		t.Errorf("ParseOccurrenceKey(a@b) = %s %v", id, ts)
+	}
+}

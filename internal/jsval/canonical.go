@@ -1,0 +1,345 @@
+package jsval
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as JSON.stringify writes a string: `"` and `\`
+// escaped, \b \f \n \r \t short forms, other control characters as \u00xx,
+// everything else as raw UTF-8 (invalid bytes as U+FFFD).
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, "\uFFFD"...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscapedASCII(dst, c)
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func appendEscapedASCII(dst []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(dst, '\\', '"')
+	case '\\':
+		return append(dst, '\\', '\\')
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	if c < 0x20 {
+		return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+	}
+	return append(dst, c)
+}
+
+// appendCanonicalString re-encodes the raw JSON string v as JSON.stringify
+// would write the string JSON.parse reads from it. Lone surrogate escapes
+// stay escapes (lowercase), as the well-formed JSON.stringify writes them.
+func appendCanonicalString(dst, v []byte) []byte {
+	body := v[1 : len(v)-1]
+	dst = append(dst, '"')
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body):
+			switch body[i+1] {
+			case 'u':
+				r, n, ok := unicodeEscape(body[i:])
+				if !ok {
+					dst = append(dst, body[i:i+2]...)
+					i += 2
+					continue
+				}
+				switch {
+				case r < utf8.RuneSelf:
+					dst = appendEscapedASCII(dst, byte(r))
+				case r >= 0xD800 && r <= 0xDFFF:
+					dst = append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+				default:
+					dst = utf8.AppendRune(dst, r)
+				}
+				i += n
+			case '/':
+				dst = append(dst, '/')
+				i += 2
+			default: // " \ b f n r t: already canonical
+				dst = append(dst, body[i:i+2]...)
+				i += 2
+			}
+		case c < utf8.RuneSelf:
+			dst = appendEscapedASCII(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, "\uFFFD"...)
+			} else {
+				dst = append(dst, body[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return append(dst, '"')
+}
+
+// AppendNumber appends f as JavaScript's Number.prototype.toString writes
+// it (what JSON.stringify writes for a finite number); NaN and ±Infinity
+// are written as null, as JSON.stringify does.
+func AppendNumber(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	if f == 0 {
+		return append(dst, '0') // also -0
+	}
+	if f < 0 {
+		dst = append(dst, '-')
+		f = -f
+	}
+	// shortest round-trip digits and exponent: d.ddde±x
+	e := strconv.AppendFloat(nil, f, 'e', -1, 64)
+	mant, exp := e, 0
+	for i, c := range e {
+		if c == 'e' {
+			mant = e[:i]
+			exp, _ = strconv.Atoi(string(e[i+1:]))
+			break
+		}
+	}
+	digits := make([]byte, 0, len(mant))
+	for _, c := range mant {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	k := len(digits)
+	n := exp + 1 // value = 0.digits × 10^n
+	switch {
+	case k <= n && n <= 21:
+		dst = append(dst, digits...)
+		for i := 0; i < n-k; i++ {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = append(dst, digits[:n]...)
+		dst = append(dst, '.')
+		dst = append(dst, digits[n:]...)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for i := 0; i < -n; i++ {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, digits...)
+	default:
+		dst = append(dst, digits[0])
+		if k > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, digits[1:]...)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	}
+	return dst
+}
+
+// FormatNumber is AppendNumber as a string (also what `${n}` gives in
+// JavaScript for a finite number).
+func FormatNumber(f float64) string { return string(AppendNumber(nil, f)) }
+
+// arrayIndex reports whether an object key is an array index (a canonical
+// decimal below 2³²−1): JavaScript orders such keys first, ascending.
+func arrayIndex(k string) (uint32, bool) {
+	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || n >= 1<<32-1 {
+		return 0, false
+	}
+	return uint32(n), true
+}
+
+// AppendCanonical appends JSON.stringify(JSON.parse(v)) for the valid JSON
+// value v: strings re-escaped, numbers respelt, objects with duplicate keys
+// collapsed (first position, last value) and integer-like keys moved first in
+// ascending order. Invalid input is copied as it is.
+func AppendCanonical(dst, v []byte) []byte {
+	v = trim(v)
+	switch TypeOf(v) {
+	case Str:
+		if len(v) < 2 || v[len(v)-1] != '"' {
+			return append(dst, v...)
+		}
+		return appendCanonicalString(dst, v)
+	case Num:
+		f, ok := Number(v)
+		if !ok {
+			return append(dst, v...)
+		}
+		return AppendNumber(dst, f)
+	case Null, Bool:
+		return append(dst, v...)
+	case Arr:
+		els, ok := Elements(v)
+		if !ok {
+			return append(dst, v...)
+		}
+		dst = append(dst, '[')
+		for i, el := range els {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendCanonical(dst, el)
+		}
+		return append(dst, ']')
+	case Obj:
+		ms, ok := Members(v)
+		if !ok {
+			return append(dst, v...)
+		}
+		return AppendObject(dst, ms)
+	}
+	return append(dst, v...)
+}
+
+// AppendObject appends the canonical JSON of an object built from members
+// in the given order (as a JavaScript object literal or spread would hold
+// them): duplicate keys keep their first position and last value,
+// integer-like keys go first, values are canonicalised.
+func AppendObject(dst []byte, ms []Member) []byte {
+	pos := make(map[string]int, len(ms))
+	order := make([]Member, 0, len(ms))
+	for _, m := range ms {
+		if i, ok := pos[m.Key]; ok {
+			order[i].Value = m.Value
+			continue
+		}
+		pos[m.Key] = len(order)
+		order = append(order, m)
+	}
+	var ints []int
+	for i, m := range order {
+		if _, ok := arrayIndex(m.Key); ok {
+			ints = append(ints, i)
+		}
+	}
+	if len(ints) > 0 {
+		sort.SliceStable(ints, func(a, b int) bool {
+			x, _ := arrayIndex(order[ints[a]].Key)
+			y, _ := arrayIndex(order[ints[b]].Key)
+			return x < y
+		})
+		sorted := make([]Member, 0, len(order))
+		isInt := make(map[int]bool, len(ints))
+		for _, i := range ints {
+			sorted = append(sorted, order[i])
+			isInt[i] = true
+		}
+		for i, m := range order {
+			if !isInt[i] {
+				sorted = append(sorted, m)
+			}
+		}
+		order = sorted
+	}
+	dst = append(dst, '{')
+	for i, m := range order {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, m.Key)
+		dst = append(dst, ':')
+		dst = AppendCanonical(dst, m.Value)
+	}
+	return append(dst, '}')
+}
+
+// Canonical returns JSON.stringify(JSON.parse(v)).
+func Canonical(v []byte) []byte { return AppendCanonical(nil, v) }
+
+// AppendIndent appends JSON.stringify(JSON.parse(v), null, indent): the
+// canonical value pretty-printed with indent per level, `": "` after keys,
+// and empty objects and arrays as {} and [].
+func AppendIndent(dst, v []byte, indent string) []byte {
+	return appendIndent(dst, Canonical(v), indent, 0)
+}
+
+func appendIndent(dst, v []byte, indent string, level int) []byte {
+	nl := func(l int) {
+		dst = append(dst, '\n')
+		for i := 0; i < l; i++ {
+			dst = append(dst, indent...)
+		}
+	}
+	switch TypeOf(v) {
+	case Arr:
+		els, _ := Elements(v)
+		if len(els) == 0 {
+			return append(dst, '[', ']')
+		}
+		dst = append(dst, '[')
+		for i, el := range els {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			nl(level + 1)
+			dst = appendIndent(dst, el, indent, level+1)
+		}
+		nl(level)
+		return append(dst, ']')
+	case Obj:
+		ms, _ := Members(v)
+		if len(ms) == 0 {
+			return append(dst, '{', '}')
+		}
+		dst = append(dst, '{')
+		for i, m := range ms {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			nl(level + 1)
+			dst = AppendString(dst, m.Key)
+			dst = append(dst, ':', ' ')
+			dst = appendIndent(dst, m.Value, indent, level+1)
+		}
+		nl(level)
+		return append(dst, '}')
+	}
+	return append(dst, v...)
+}

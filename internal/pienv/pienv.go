@@ -1,0 +1,63 @@
+// Package pienv finds pi's directories the way pi 1.6 does: the user's home
+// directory (Node's os.homedir) and the agent dir ($PI_CODING_AGENT_DIR with
+// "~" expanded, default ~/.pi/agent; pi's getAgentDir). It is the one place
+// pruner looks the home directory up. The environment is injected.
+package pienv
+
+import (
+	"net/url"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// AgentDirVar is the environment variable that moves pi's agent dir.
+const AgentDirVar = "PI_CODING_AGENT_DIR"
+
+// Home returns the user's home directory as Node's os.homedir() does: $HOME
+// ($USERPROFILE on Windows) when set, else the user database's entry, else "".
+func Home(getenv func(string) string) string {
+	name := "HOME"
+	if runtime.GOOS == "windows" {
+		name = "USERPROFILE"
+	}
+	if h := getenv(name); h != "" {
+		return h
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
+}
+
+// AgentDir returns pi's agent dir: $PI_CODING_AGENT_DIR with a leading "~"
+// or "~/" (also "~\" on Windows) replaced by home and a file:// URL turned
+// into its path, as pi's getAgentDir does; <home>/.pi/agent when unset.
+func AgentDir(getenv func(string) string, home string) string {
+	if d := getenv(AgentDirVar); d != "" {
+		return ExpandHome(d, home)
+	}
+	return filepath.Join(home, ".pi", "agent")
+}
+
+// ExpandHome expands p the way pi's normalizePath does: "~" is home, "~/x"
+// (and "~\x" on Windows) is home/x, a file:// URL is its path; anything else
+// ("~user/x" included) is returned as it is.
+func ExpandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(home, rest)
+	}
+	if rest, ok := strings.CutPrefix(p, `~\`); ok && runtime.GOOS == "windows" {
+		return filepath.Join(home, rest)
+	}
+	if strings.HasPrefix(p, "file://") {
+		if u, err := url.Parse(p); err == nil && (u.Host == "" || u.Host == "localhost") && u.Path != "" {
+			return filepath.FromSlash(u.Path)
+		}
+	}
+	return p
+}

@@ -1,0 +1,40 @@
+package pienv
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// The cases of pi 1.6's getAgentDir (config.js) and normalizePath
+// (utils/paths.js) on a POSIX system.
+func TestAgentDirAsPi(t *testing.T) {
+	home := "/home/me"
+	cases := []struct{ value, want string }{
+		{"", "/home/me/.pi/agent"},
+		{"~", "/home/me"},
+		{"~/agents/pi", "/home/me/agents/pi"},
+		{"~//x/../y", "/home/me/y"}, // path.join normalises
+		{"/srv/pi", "/srv/pi"},
+		{"rel/dir", "rel/dir"},
+		{"~other/x", "~other/x"}, // only the current user's ~
+		{"file:///srv/pi%20agent", "/srv/pi agent"},
+	}
+	for _, c := range cases {
+		got := AgentDir(env(map[string]string{AgentDirVar: c.value}), home)
+		if got != filepath.FromSlash(c.want) {
+			t.Errorf("PI_CODING_AGENT_DIR=%q: %q, want %q", c.value, got, c.want)
+		}
+	}
+}
+
+func TestHome(t *testing.T) {
+	if h := Home(env(map[string]string{"HOME": "/h", "USERPROFILE": "/h"})); h != "/h" {
+		t.Errorf("Home = %q, want /h", h)
+	}
+	// unset: the user database, like Node's os.homedir()
+	if h := Home(env(nil)); h == "" {
+		t.Skip("no user database entry on this machine")
+	}
+}

@@ -1,0 +1,442 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// chainPrefix starts the text of pi-condense's synthetic chain message.
+const chainPrefix = "<compressed-chain"
+
+// msgFacts are the fields the chain phase reads from a message (the bytes
+// are not kept: a long session's messages would all be in memory).
+type msgFacts struct {
+	ts      float64
+	hasTS   bool
+	chainID string // a synthetic chain message's block id
+}
+
+func (r *renderer) facts(s *slot) (msgFacts, error) {
+	raw, err := r.bytesOf(s)
+	if err != nil {
+		return msgFacts{}, err
+	}
+	var f msgFacts
+	if v, ok := jsval.Get(raw, "timestamp"); ok {
+		f.ts, f.hasTS = jsval.Number(v)
+	}
+	if r.role(s) == session.RoleUser {
+		f.chainID, _ = chainBlockID(raw)
+	}
+	return f, nil
+}
+
+// chainBlockID returns the id of a synthetic chain message
+// (`<compressed-chain id="bN"` at the start of its first block's text).
+func chainBlockID(raw []byte) (string, bool) {
+	content, _ := jsval.Get(raw, "content")
+	els, ok := jsval.Elements(content)
+	if !ok || len(els) == 0 {
+		return "", false
+	}
+	text, _ := getStr(els[0], "text")
+	rest, ok := strings.CutPrefix(text, chainPrefix+` id="`)
+	if !ok {
+		return "", false
+	}
+	end := strings.IndexByte(rest, '"')
+	if end <= 0 {
+		return "", false
+	}
+	return rest[:end], true
+}
+
+// toolResultText is pi-condense's extractToolResultText: the text blocks
+// of the content array joined with "\n".
+func toolResultText(raw []byte) string {
+	content, _ := jsval.Get(raw, "content")
+	els, _ := jsval.Elements(content)
+	var parts []string
+	for _, el := range els {
+		if t, _ := getStr(el, "type"); t != "text" {
+			continue
+		}
+		s, _ := getStr(el, "text")
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// chainBody is the body pi-condense renders for a chain: its fused or
+// deterministic range summary, else the per-batch summaries that cover its
+// dropped occurrences, joined by a blank line.
+func (r *renderer) chainBody(c *index.ChainData) string {
+	if c.RangeSummaryText != nil {
+		return *c.RangeSummaryText
+	}
+	keys := c.DroppedOccurrenceKeys
+	if keys == nil {
+		keys = c.DroppedToolCallIDs
+	}
+	return strings.Join(r.st.SummaryTexts(keys), "\n\n")
+}
+
+// substituteBlockRefs replaces `{bN}` placeholders with the body of chain
+// bN, one level deep (the substituted text is not scanned again); a
+// chain's own id and unknown or empty blocks stay as written.
+func (r *renderer) substituteBlockRefs(text, self string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "{b")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := i + 2
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j == i+2 || j >= len(text) || text[j] != '}' {
+			b.WriteString(text[:i+2])
+			text = text[i+2:]
+			continue
+		}
+		id := "b" + text[i+2:j]
+		b.WriteString(text[:i])
+		if c, ok := r.st.ChainByBlock(id); ok && id != self {
+			if body := r.chainBody(c); body != "" {
+				b.WriteString(body)
+				text = text[j+1:]
+				continue
+			}
+		}
+		b.WriteString(text[i : j+1])
+		text = text[j+1:]
+	}
+}
+
+type protectedOutput struct{ tool, text string }
+
+// chainMessage builds the synthetic `<compressed-chain>` user message.
+func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) []byte {
+	var t strings.Builder
+	t.WriteString(`<compressed-chain id="` + c.BlockID + `" tools="` + strings.Join(c.ToolRefs, ",") + "\">\n")
+	t.WriteString(r.substituteBlockRefs(r.chainBody(c), c.BlockID))
+	for _, p := range outputs {
+		t.WriteString("\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>")
+	}
+	t.WriteString("\n</compressed-chain>")
+	b := []byte(`{"role":"user","content":`)
+	b = append(b, textContent(t.String())...)
+	b = append(b, `,"timestamp":`...)
+	b = jsval.AppendNumber(b, float64(c.CompressedAt))
+	return append(b, '}')
+}
+
+type chainRange struct {
+	c          *index.ChainData
+	start, end int // slot indexes of the chain's user message and final assistant
+}
+
+// chainRangePrune is phase 4: pi-condense's applyChainCompressions, with
+// one repair pi-condense does not make: a call inside the range that is
+// protected under the current config (protectedTools, protectedPaths) but
+// was not when the chain was compressed gets its output back, verbatim, in
+// a <protected-output> block, like the calls the entry's
+// protectedToolCallIds name. Not repaired: the chain's body (its summary
+// may still describe that output), and a call protected at compression and
+// not any more keeps its block (content the chain chose to keep is never
+// dropped).
+func (r *renderer) chainRangePrune() error {
+	n := len(r.slots)
+	facts := make([]msgFacts, n)
+	existing := map[string]bool{}
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !r.visible(s) {
+			continue
+		}
+		switch r.role(s) {
+		case session.RoleUser, session.RoleAssistant:
+			f, err := r.facts(s)
+			if err != nil {
+				return err
+			}
+			facts[i] = f
+			if f.chainID != "" {
+				existing[f.chainID] = true
+			}
+		}
+	}
+	// 1. resolve each entry to a range: exactly one user message at its
+	// start timestamp and one assistant at its final timestamp, in order.
+	var resolved []chainRange
+	for _, c := range r.st.Chains() {
+		start, end, sn, en := -1, -1, 0, 0
+		if c.FinalAssistantTimestamp != nil {
+			for i := range r.slots {
+				s := &r.slots[i]
+				if !r.visible(s) || !facts[i].hasTS {
+					continue
+				}
+				switch r.role(s) {
+				case session.RoleUser:
+					if facts[i].ts == float64(c.StartUserTimestamp) {
+						if sn++; start < 0 {
+							start = i
+						}
+					}
+				case session.RoleAssistant:
+					if facts[i].ts == float64(*c.FinalAssistantTimestamp) {
+						if en++; end < 0 {
+							end = i
+						}
+					}
+				}
+			}
+		}
+		if sn != 1 || en != 1 || start >= end {
+			final := "null"
+			if c.FinalAssistantTimestamp != nil {
+				final = fmt.Sprint(*c.FinalAssistantTimestamp)
+			}
+			r.diag("unresolved-range", fmt.Sprintf("blockId=%s start=%d final=%s", c.BlockID, c.StartUserTimestamp, final))
+			continue
+		}
+		resolved = append(resolved, chainRange{c, start, end})
+	}
+	// 2. drop ranges nested in another and duplicates of a claimed start.
+	var accepted []chainRange
+	claimed := map[int]bool{}
+	for ci, cand := range resolved {
+		loser := -1
+		for oi, o := range resolved {
+			if oi != ci && cand.start > o.start && cand.start < o.end {
+				loser = oi
+				break
+			}
+		}
+		if loser >= 0 {
+			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range nests inside blockId=%s", cand.c.BlockID, resolved[loser].c.BlockID))
+			continue
+		}
+		if claimed[cand.start] {
+			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range duplicates startIndex=%d already claimed", cand.c.BlockID, cand.start))
+			continue
+		}
+		claimed[cand.start] = true
+		accepted = append(accepted, cand)
+	}
+	if len(accepted) == 0 {
+		return nil
+	}
+	// 3. what each range drops, its protected outputs and its message.
+	drop := make([]bool, n)
+	strip := map[int]bool{}
+	insert := map[int]struct {
+		json []byte
+		id   string
+	}{}
+	droppedBare := map[string]bool{}
+	droppedOcc := map[string]bool{}
+	for _, a := range accepted {
+		prot := map[string]bool{}
+		for _, id := range a.c.ProtectedToolCallIDs {
+			prot[id] = true
+		}
+		var outputs []protectedOutput
+		actual := map[string]bool{}
+		now := map[string]bool{} // calls in range protected under the current config
+		for i := a.start + 1; i < a.end; i++ {
+			s := &r.slots[i]
+			drop[i] = true
+			if !r.visible(s) {
+				continue
+			}
+			switch r.role(s) {
+			case session.RoleToolResult:
+				actual[s.m.ToolCallID] = true
+				droppedBare[s.m.ToolCallID] = true
+				droppedOcc[messageKey(s.m)] = true
+				repair := !prot[s.m.ToolCallID] && r.o.Protect != nil && (now[s.m.ToolCallID] || r.o.Protect.ToolProtected(s.m.ToolName))
+				if repair {
+					r.rep.ChainRepaired++
+				}
+				if prot[s.m.ToolCallID] || repair {
+					raw, err := r.bytesOf(s)
+					if err != nil {
+						return err
+					}
+					tool := "undefined"
+					if v, ok := jsval.Get(raw, "toolName"); ok {
+						tool = jsText(v)
+					}
+					outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
+				}
+			case session.RoleAssistant:
+				for _, tc := range s.m.ToolCalls {
+					actual[tc.ID] = true
+					droppedBare[tc.ID] = true
+					if r.o.Protect != nil && r.o.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
+						now[tc.ID] = true
+					}
+				}
+			}
+		}
+		recorded := map[string]bool{}
+		for _, id := range a.c.DroppedToolCallIDs {
+			bare, _ := index.ParseOccurrenceKey(id)
+			recorded[bare] = true
+		}
+		mismatch := len(recorded) != len(actual)
+		for id := range recorded {
+			if !actual[id] {
+				mismatch = true
+			}
+		}
+		if mismatch {
+			r.diag("range-id-mismatch", fmt.Sprintf("blockId=%s recorded=%d actual=%d", a.c.BlockID, len(recorded), len(actual)))
+		}
+		if r.o.StripFinalThinking {
+			strip[a.end] = true
+		}
+		insert[a.start] = struct {
+			json []byte
+			id   string
+		}{r.chainMessage(a.c, outputs), a.c.BlockID}
+	}
+	// 4. emit: inside a range only assistant, toolResult and summary
+	// messages go (users, other customs and the synthetic message stay);
+	// a summary covering a dropped occurrence goes wherever it is.
+	out := make([]slot, 0, n)
+	for i := range r.slots {
+		s := r.slots[i]
+		role := r.role(&s)
+		summary := false
+		var sraw []byte
+		if role == session.RoleCustom && r.visible(&s) {
+			raw, err := r.bytesOf(&s)
+			if err != nil {
+				return err
+			}
+			if ct, _ := getStr(raw, "customType"); ct == index.TypeSummary {
+				summary, sraw = true, raw
+			}
+		}
+		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
+		if drop[i] && droppable {
+			r.rep.ChainDropped++
+			continue
+		}
+		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare) {
+			r.rep.SummariesSuppressed++
+			continue
+		}
+		if role == session.RoleAssistant && strip[i] {
+			raw, err := r.bytesOf(&s)
+			if err != nil {
+				return err
+			}
+			if nb, ok := withoutThinking(raw); ok {
+				if s.json == nil && string(nb) == string(raw) {
+					// unchanged: keep the source bytes
+				} else {
+					s.json = nb
+					s.change = ThinkingStripped
+				}
+			}
+		}
+		out = append(out, s)
+		if ins, ok := insert[i]; ok && !existing[ins.id] {
+			out = append(out, slot{src: -1, json: ins.json, change: ChainMessage})
+			r.rep.Chains++
+		}
+	}
+	r.slots = out
+	return nil
+}
+
+// jsText is `${v}` for a raw JSON value in a template string: strings as
+// they are, numbers in JavaScript spelling, other values as JSON.
+func jsText(v []byte) string {
+	switch jsval.TypeOf(v) {
+	case jsval.Str:
+		s, _ := jsval.String(v)
+		return s
+	case jsval.Num:
+		f, _ := jsval.Number(v)
+		return jsval.FormatNumber(f)
+	case jsval.Null:
+		return "null"
+	case jsval.Bool:
+		b, _ := jsval.Boolean(v)
+		return fmt.Sprint(b)
+	case jsval.Arr, jsval.Obj:
+		return "[object Object]"
+	}
+	return "undefined"
+}
+
+// summaryOverlaps is pi-condense's perBatchSummaryOverlapsDropped: a ref
+// with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
+func summaryOverlaps(raw []byte, occ, bare map[string]bool) bool {
+	details, _ := jsval.Get(raw, "details")
+	refs, _ := jsval.Get(details, "toolCallRefs")
+	els, _ := jsval.Elements(refs)
+	for _, el := range els {
+		idv, _ := jsval.Get(el, "toolCallId")
+		id := jsText(idv)
+		if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
+			if occ[id+"@"+jsText(tv)] {
+				return true
+			}
+			continue
+		}
+		if b, _ := index.ParseOccurrenceKey(id); bare[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutThinking is `{...msg, content: msg.content.filter(c => c.type !==
+// "thinking")}`; ok is false when content is not an array.
+func withoutThinking(raw []byte) ([]byte, bool) {
+	content, _ := jsval.Get(raw, "content")
+	els, ok := jsval.Elements(content)
+	if !ok {
+		return nil, false
+	}
+	nc := []byte{'['}
+	first := true
+	for _, el := range els {
+		if t, _ := getStr(el, "type"); t == "thinking" {
+			continue
+		}
+		if !first {
+			nc = append(nc, ',')
+		}
+		first = false
+		nc = jsval.AppendCanonical(nc, el)
+	}
+	nc = append(nc, ']')
+	return spread(raw, kv{"content", nc}), true
+}
+
+func (r *renderer) diag(kind, detail string) {
+	r.rep.Diagnostics = append(r.rep.Diagnostics, Diagnostic{Kind: kind, Detail: detail})
+}
+
+// getStr returns the string value of key in obj (exact key; ok false when
+// absent or not a string).
+func getStr(obj []byte, key string) (string, bool) {
+	v, ok := jsval.Get(obj, key)
+	if !ok {
+		return "", false
+	}
+	return jsval.String(v)
+}

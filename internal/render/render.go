@@ -1,0 +1,216 @@
+// Package render applies pi-condense's render phases to a built context:
+// what its `context` handler does to the messages on every request, driven
+// by the state its index entries hold (internal/index). It is the last stage
+// of decode → protect → batch/index → render.
+//
+// Phases, in pi-condense's order (2.9.1, plus the later upstream passes):
+//
+//  1. stub-replace: a toolResult whose occurrence is indexed becomes its stub
+//     (normal, spilled, or a dedup alias sharing the original's ref), unless
+//     its call is protected now (render-time repair) or it is a
+//     context_tree_query result inside the recovery grace window;
+//  2. superseded reads: an older read of a file read again later (same
+//     arguments) becomes a superseded notice, at the cache-aware floor only;
+//  3. error purge: long strings in the arguments of an old errored call are
+//     replaced, every key, type and array length kept;
+//  4. chain range prune: compressed chains (context-prune-chain entries)
+//     collapse into one `<compressed-chain>` user message;
+//  5. orphan sweep: a toolResult that answers no open call is dropped
+//     (reported);
+//  6. image cap: beyond maxImagesPerRequest, the oldest images become a text
+//     notice, in steps of ⌈N/2⌉.
+//
+// Render is pure: it reads the context's bytes through session.Context and
+// returns the rendered sequence; Write streams it. Untouched messages are
+// copied from the input byte for byte; messages render builds are written as
+// JSON.stringify writes them (jsval).
+package render
+
+import (
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// Options configure Render (pi-condense's contextPrune keys).
+type Options struct {
+	// Protect is the protection predicate (protectedTools, protectedPaths):
+	// an indexed result whose call is protected now renders verbatim.
+	Protect *protect.Predicate
+	// RecoveryGraceTurns keeps context_tree_query results verbatim while
+	// fewer than this many user messages follow them (0: off).
+	RecoveryGraceTurns int
+	// Chains enables the chain range prune (chainCompression.enabled).
+	Chains bool
+	// StripFinalThinking removes thinking blocks from a compressed chain's
+	// final assistant message (chainCompression.stripFinalAssistantThinking).
+	StripFinalThinking bool
+	// PurgeErrors enables the error purge (purgeErrors.enabled), for calls
+	// at least PurgeCooldownTurns assistant turns old whose arguments
+	// serialise to at least PurgeMinArgChars chars.
+	PurgeErrors        bool
+	PurgeCooldownTurns int
+	PurgeMinArgChars   int
+	// Supersede enables the superseded-reads pass.
+	Supersede bool
+	// RewritePoints are rewrites of the prompt other stages know of (beyond
+	// the index's own), where a superseded read may take effect.
+	RewritePoints []index.RewritePoint
+	// MaxImages is maxImagesPerRequest (0: no cap).
+	MaxImages int
+	// ImagesOnly applies only the image cap (pi-condense with enabled:
+	// false: the cap guards request validity and runs anyway).
+	ImagesOnly bool
+	// WillMask, when set, reports the source messages that masking will
+	// rewrite after render (they hold no image then; the cap skips them).
+	WillMask func(src int) bool
+}
+
+// Change says what render did to a message.
+type Change uint8
+
+// Changes.
+const (
+	Kept             Change = iota // source message, unchanged
+	Stubbed                        // indexed result → summary stub
+	SpillStubbed                   // indexed spilled result → spill stub
+	Superseded                     // older read → superseded notice
+	Purged                         // errored call's long argument strings replaced
+	ChainMessage                   // the inserted <compressed-chain> message
+	ThinkingStripped               // final assistant of a compressed chain, thinking removed
+	ImagesCapped                   // image blocks replaced by the cap notice
+)
+
+func (c Change) String() string {
+	return [...]string{"kept", "stubbed", "spill-stubbed", "superseded", "purged", "chain", "thinking-stripped", "images-capped"}[c]
+}
+
+// Item is one message of the rendered context.
+type Item struct {
+	// Src is the index of the source message in Context.Messages, -1 for a
+	// message render inserted (a compressed chain).
+	Src int
+	// JSON is the rendered message; nil means the source message unchanged
+	// (write it with Context.AppendMessage, or let masking render it).
+	JSON []byte
+	// Change is the last change applied.
+	Change Change
+}
+
+// Report counts what render did and lists what it could not do.
+type Report struct {
+	Stubbed             int `json:"stubbed"`
+	SpillStubbed        int `json:"spillStubbed"`
+	Repaired            int `json:"repaired"` // indexed, but protected now: verbatim
+	Graced              int `json:"graced"`   // context_tree_query results in recovery grace
+	Superseded          int `json:"superseded"`
+	Purged              int `json:"purged"` // errored calls whose arguments were shrunk
+	ImagesOmitted       int `json:"imagesOmitted"`
+	Chains              int `json:"chains"`        // compressed chains rendered
+	ChainRepaired       int `json:"chainRepaired"` // outputs of calls protected since their chain was compressed, put back
+	ChainDropped        int `json:"chainDropped"`  // messages those chains replaced
+	SummariesSuppressed int `json:"summariesSuppressed"`
+	// Swept are the toolCallIds of orphan results dropped.
+	Swept []string `json:"swept,omitempty"`
+	// Diagnostics are pi-condense's diagnostics for this render
+	// (unresolved-range, range-id-mismatch, orphan-sweep), one line each.
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Diagnostic is one problem render reports (it changed nothing for it).
+type Diagnostic struct {
+	Kind   string `json:"kind"` // pi-condense's kind: unresolved-range, range-id-mismatch, orphan-sweep
+	Detail string `json:"detail"`
+}
+
+// Result is a rendered context.
+type Result struct {
+	Items  []Item
+	Report Report
+}
+
+// slot is one message while the phases run.
+type slot struct {
+	src    int
+	m      *session.Message // nil for an inserted message
+	json   []byte           // built bytes (nil: the source)
+	change Change
+}
+
+type renderer struct {
+	ctx   *session.Context
+	st    *index.State
+	o     Options
+	rep   *Report
+	slots []slot
+}
+
+// role is the slot's message role.
+func (r *renderer) role(s *slot) string {
+	if s.m == nil {
+		return session.RoleUser
+	}
+	return s.m.Role
+}
+
+// bytesOf returns the slot's current JSON (a fresh copy for a source message).
+func (r *renderer) bytesOf(s *slot) ([]byte, error) {
+	if s.json != nil {
+		return s.json, nil
+	}
+	return r.ctx.AppendMessage(nil, s.m)
+}
+
+// Render applies the phases to ctx with the state st (index.Rebuild of the
+// same session; an empty state for a context input). Errors are I/O errors
+// re-reading the input.
+func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
+	r := &renderer{ctx: ctx, st: st, o: o, rep: &Report{}}
+	r.slots = make([]slot, len(ctx.Messages))
+	for i, m := range ctx.Messages {
+		r.slots[i] = slot{src: i, m: m}
+	}
+	if !o.ImagesOnly {
+		steps := []func() error{r.stubReplace}
+		if o.Supersede {
+			steps = append(steps, r.supersede)
+		}
+		if o.PurgeErrors {
+			steps = append(steps, r.purgeErrors)
+		}
+		if o.Chains && len(st.Chains()) > 0 {
+			steps = append(steps, r.chainRangePrune)
+		}
+		steps = append(steps, r.orphanSweep)
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.MaxImages > 0 {
+		if err := r.capImages(); err != nil {
+			return nil, err
+		}
+	}
+	// count the stubs that survive (a compressed chain drops those inside it)
+	r.rep.Stubbed, r.rep.SpillStubbed = 0, 0
+	res := &Result{Items: make([]Item, len(r.slots))}
+	for i, s := range r.slots {
+		res.Items[i] = Item{Src: s.src, JSON: s.json, Change: s.change}
+		switch s.change {
+		case Stubbed:
+			r.rep.Stubbed++
+		case SpillStubbed:
+			r.rep.SpillStubbed++
+		}
+	}
+	res.Report = *r.rep
+	return res, nil
+}
+
+// visible reports whether a slot takes part in the phases: pi 1.x system
+// messages are not part of pi's context event (pi-condense never sees them).
+func (r *renderer) visible(s *slot) bool {
+	return s.m == nil || s.m.Role != session.RoleSystem
+}

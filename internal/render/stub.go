@@ -1,0 +1,187 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// QueryToolName is pi-condense's recovery tool.
+const QueryToolName = "context_tree_query"
+
+// kv is one object member to set in spread.
+type kv struct {
+	key string
+	val []byte // raw JSON
+}
+
+// spread is JavaScript's `{...obj, k1: v1, …}` for a raw object, written
+// canonically: a key already present keeps its place with the new value, a
+// new key goes last.
+func spread(obj []byte, set ...kv) []byte {
+	ms, _ := jsval.Members(obj)
+	for _, s := range set {
+		found := false
+		for i := range ms {
+			if ms[i].Key == s.key {
+				ms[i].Value = s.val
+				found = true
+			}
+		}
+		if !found {
+			ms = append(ms, jsval.Member{Key: s.key, Value: s.val})
+		}
+	}
+	return jsval.AppendObject(nil, ms)
+}
+
+// textContent is `[{"type":"text","text":text}]`.
+func textContent(text string) []byte {
+	b := []byte(`[{"type":"text","text":`)
+	b = jsval.AppendString(b, text)
+	return append(b, '}', ']')
+}
+
+// messageKey is the occurrence key of a toolResult message.
+func messageKey(m *session.Message) string {
+	return index.MessageKey(m.ToolCallID, []byte(m.Timestamp))
+}
+
+// graceKeys is pi-condense's inGraceRecoveryToolCallIds: the occurrence
+// keys of context_tree_query results followed by at most
+// RecoveryGraceTurns user messages.
+func (r *renderer) graceKeys() map[string]bool {
+	if r.o.RecoveryGraceTurns <= 0 {
+		return nil
+	}
+	users := 0
+	for i := range r.slots {
+		if s := &r.slots[i]; r.visible(s) && r.role(s) == session.RoleUser {
+			users++
+		}
+	}
+	out := map[string]bool{}
+	seen := 0
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !r.visible(s) {
+			continue
+		}
+		switch r.role(s) {
+		case session.RoleUser:
+			seen++
+		case session.RoleToolResult:
+			if s.m.ToolName == QueryToolName && users-seen <= r.o.RecoveryGraceTurns {
+				out[messageKey(s.m)] = true
+			}
+		}
+	}
+	return out
+}
+
+// recordProtected is the render-time re-check: the record's call is
+// protected under the current config.
+func (r *renderer) recordProtected(rec *index.Record) bool {
+	if r.o.Protect == nil || rec == nil {
+		return false
+	}
+	path, hasPath := "", false
+	if v, ok := jsval.Get(rec.Args, "path"); ok {
+		path, hasPath = jsval.String(v)
+	}
+	return r.o.Protect.Protected(rec.ToolName, path, hasPath)
+}
+
+// stubReplace is phase 1.
+func (r *renderer) stubReplace() error {
+	if r.st.Len() == 0 && len(r.st.Aliases()) == 0 {
+		return nil
+	}
+	grace := r.graceKeys()
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.m == nil || s.m.Role != session.RoleToolResult {
+			continue
+		}
+		key := messageKey(s.m)
+		lookup := ""
+		switch {
+		case r.st.IsSummarized(key):
+			lookup = key
+		case r.st.HasLegacyBareRecord(s.m.ToolCallID):
+			lookup = s.m.ToolCallID
+		default:
+			continue // not indexed: untouched (fail closed)
+		}
+		rec, _ := r.st.Record(lookup)
+		if r.recordProtected(rec) {
+			r.rep.Repaired++
+			continue
+		}
+		if grace[key] {
+			r.rep.Graced++
+			continue
+		}
+		raw, err := r.bytesOf(s)
+		if err != nil {
+			return err
+		}
+		ref, ok := r.st.ShortRef(lookup)
+		if !ok {
+			ref = s.m.ToolCallID
+		}
+		s.json, s.change = stubMessage(raw, rec, ref)
+		if s.change == SpillStubbed {
+			r.rep.SpillStubbed++
+		} else {
+			r.rep.Stubbed++
+		}
+	}
+	return nil
+}
+
+// stubMessage builds pi-condense's replacement toolResult for an indexed
+// result: role, toolCallId, toolName, one text block, isError false,
+// timestamp — fields absent from the original are left out.
+func stubMessage(orig []byte, rec *index.Record, ref string) ([]byte, Change) {
+	text := "[Summarized in pruner summary, ref `" + ref + "`. Use context_tree_query to retrieve full output.]"
+	change := Stubbed
+	if rec != nil && rec.SpillPath != nil {
+		change = SpillStubbed
+		size := "?"
+		if rec.SpillBytes != nil {
+			size = jsval.FormatNumber(float64(*rec.SpillBytes))
+		}
+		preview := ""
+		if rec.ResultPreview != nil {
+			preview = *rec.ResultPreview
+		}
+		text = strings.Join([]string{
+			"[Oversized output spilled to file — " + size + " bytes.]",
+			"Tool: " + rec.ToolName,
+			"Preview (head):",
+			preview,
+			"Full output — read this file (offset/limit supported): " + *rec.SpillPath,
+			"Or use context_tree_query with ref `" + ref + "`.",
+		}, "\n")
+	}
+	b := []byte(`{"role":"toolResult"`)
+	for _, k := range []string{"toolCallId", "toolName"} {
+		if v, ok := jsval.Get(orig, k); ok {
+			b = append(b, ',')
+			b = jsval.AppendString(b, k)
+			b = append(b, ':')
+			b = jsval.AppendCanonical(b, v)
+		}
+	}
+	b = append(b, `,"content":`...)
+	b = append(b, textContent(text)...)
+	b = append(b, `,"isError":false`...)
+	if v, ok := jsval.Get(orig, "timestamp"); ok {
+		b = append(b, `,"timestamp":`...)
+		b = jsval.AppendCanonical(b, v)
+	}
+	return append(b, '}'), change
+}

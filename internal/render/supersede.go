@@ -1,0 +1,182 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// SupersededNotice is the text an older read of a file read again becomes.
+func SupersededNotice(path string) string {
+	return "[Superseded: " + path + " was read again later in this conversation - see the newer read. Re-read the file if this earlier content is needed.]"
+}
+
+// readTool is the tool whose results supersede each other.
+const readTool = "read"
+
+type readResult struct {
+	slot  int
+	line  int
+	ts    float64
+	hasTS bool
+	// ok: a successful result still verbatim in the render (a newer read
+	// only supersedes when it is there for the model to see).
+	ok       bool
+	verbatim bool
+}
+
+type openRead struct {
+	path, group string
+}
+
+// supersede keeps only the newest read of each file verbatim: an older
+// `read` result of the same path with the same other arguments
+// (offset/limit: a different range is not the same read) becomes
+// SupersededNotice, when a newer successful read is verbatim in the
+// render. Protected reads (skills), which are never indexed, are the
+// main case; a stubbed result already lost its content and is left alone.
+//
+// Cache-aware floor: the notice takes effect only where the prompt was
+// being rewritten anyway. pruner runs offline and keeps no state between
+// runs, so it derives pi-condense's floor from the session itself: each
+// rewrite point (a flush's index entry, a dedup alias, a chain compression —
+// index.State.RewritePoints, plus Options.RewritePoints from other stages)
+// recorded after the newer read, whose floor (the earliest timestamp it
+// rewrote) is at or before the older read, activates it; once activated it
+// stays, since the session keeps the point. Without such a point the older
+// read stays verbatim (no fresh cache break). Deterministic: the same
+// session renders the same bytes on every run.
+func (r *renderer) supersede() error {
+	points := append(append([]index.RewritePoint(nil), r.st.RewritePoints...), r.o.RewritePoints...)
+	if len(points) == 0 {
+		return nil
+	}
+	groups := map[string][]readResult{}
+	var order []string
+	paths := map[string]string{}
+	var open map[string]openRead
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !r.visible(s) {
+			continue
+		}
+		switch r.role(s) {
+		case session.RoleAssistant:
+			open = nil
+			var raw []byte
+			for _, tc := range s.m.ToolCalls {
+				if tc.Name != readTool || !tc.HasPath {
+					continue
+				}
+				if raw == nil {
+					var err error
+					if raw, err = r.bytesOf(s); err != nil {
+						return err
+					}
+				}
+				g, path, ok := readGroup(raw, tc.ID)
+				if !ok {
+					continue
+				}
+				if open == nil {
+					open = map[string]openRead{}
+				}
+				open[tc.ID] = openRead{path, g}
+			}
+		case session.RoleToolResult:
+			call, ok := open[s.m.ToolCallID]
+			if !ok {
+				continue
+			}
+			delete(open, s.m.ToolCallID)
+			rr := readResult{slot: i, line: s.m.Line, verbatim: s.json == nil}
+			rr.ok = rr.verbatim && !s.m.IsError
+			if f, ok := jsval.Number([]byte(s.m.Timestamp)); ok {
+				rr.ts, rr.hasTS = f, true
+			}
+			if _, seen := groups[call.group]; !seen {
+				order = append(order, call.group)
+				paths[call.group] = call.path
+			}
+			groups[call.group] = append(groups[call.group], rr)
+		default:
+			open = nil
+		}
+	}
+	for _, g := range order {
+		reads := groups[g]
+		for k, c := range reads {
+			if !c.verbatim || !c.hasTS {
+				continue
+			}
+			newer := -1
+			for j := k + 1; j < len(reads); j++ {
+				if reads[j].ok {
+					newer = j
+					break
+				}
+			}
+			if newer < 0 || !activated(points, reads[newer].line, c.ts) {
+				continue
+			}
+			s := &r.slots[c.slot]
+			raw, err := r.bytesOf(s)
+			if err != nil {
+				return err
+			}
+			s.json = spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")})
+			s.change = Superseded
+			r.rep.Superseded++
+		}
+	}
+	return nil
+}
+
+// activated reports whether a rewrite point recorded after line rewrote the
+// prompt at or before ts.
+func activated(points []index.RewritePoint, line int, ts float64) bool {
+	for _, p := range points {
+		if p.Line > line && float64(p.Floor) <= ts {
+			return true
+		}
+	}
+	return false
+}
+
+// readGroup returns the group key of the read call id in the assistant
+// message raw: its normalised path (`\` read as `/`) and its other
+// arguments, canonically.
+func readGroup(raw []byte, id string) (group, path string, ok bool) {
+	content, _ := jsval.Get(raw, "content")
+	els, _ := jsval.Elements(content)
+	for _, el := range els {
+		if t, _ := getStr(el, "type"); t != "toolCall" {
+			continue
+		}
+		if bid, _ := getStr(el, "id"); bid != id {
+			continue
+		}
+		args, _ := jsval.Get(el, "arguments")
+		ms, isObj := jsval.Members(args)
+		if !isObj {
+			return "", "", false
+		}
+		var rest []jsval.Member
+		for _, m := range ms {
+			if m.Key == "path" {
+				if p, isStr := jsval.String(m.Value); isStr {
+					path, ok = strings.ReplaceAll(p, `\`, "/"), true
+				}
+				continue
+			}
+			rest = append(rest, m)
+		}
+		if !ok {
+			return "", "", false
+		}
+		return path + "\x00" + string(jsval.AppendObject(nil, rest)), path, true
+	}
+	return "", "", false
+}

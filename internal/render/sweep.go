@@ -1,0 +1,62 @@
+package render
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// orphanSweep is pi-condense's structural post-condition: each assistant
+// message opens its toolCall ids, a toolResult must answer an open id
+// (consuming it) or it is dropped, and any other message closes every open
+// call (it becomes a user boundary at the provider). Dropped results are
+// reported as an orphan-sweep diagnostic.
+func (r *renderer) orphanSweep() error {
+	var open map[string]bool
+	var swept []string
+	out := r.slots[:0:0]
+	for i := range r.slots {
+		s := r.slots[i]
+		if !r.visible(&s) {
+			out = append(out, s)
+			continue
+		}
+		switch r.role(&s) {
+		case session.RoleAssistant:
+			open = make(map[string]bool, len(s.m.ToolCalls))
+			for _, tc := range s.m.ToolCalls {
+				open[tc.ID] = true
+			}
+		case session.RoleToolResult:
+			if open[s.m.ToolCallID] {
+				delete(open, s.m.ToolCallID)
+			} else {
+				swept = append(swept, s.m.ToolCallID)
+				continue
+			}
+		default:
+			open = nil
+		}
+		out = append(out, s)
+	}
+	if len(swept) == 0 {
+		return nil
+	}
+	r.slots = out
+	r.rep.Swept = swept
+	ids := append([]string(nil), swept...)
+	sort.Strings(ids)
+	shown := ids
+	more := ""
+	if len(shown) > 5 {
+		shown, more = shown[:5], fmt.Sprintf(" ... +%d more", len(ids)-5)
+	}
+	sum := sha1.Sum([]byte(strings.Join(ids, ",")))
+	r.rep.Diagnostics = append(r.rep.Diagnostics, Diagnostic{Kind: "orphan-sweep",
+		Detail: fmt.Sprintf("swept %d orphan toolResult(s): %s%s (key %s)", len(swept), strings.Join(shown, ", "), more, hex.EncodeToString(sum[:])[:16])})
+	return nil
+}

@@ -1,0 +1,175 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// WriteOptions tune Write.
+type WriteOptions struct {
+	// Mask, when set, renders a source message that render left unchanged
+	// (rolling-window masking of what no index entry covers): it appends the
+	// message to dst and reports whether it changed it.
+	Mask func(dst []byte, src int) ([]byte, bool, error)
+	// NoChars skips counting chars (Stats chars and tokens stay 0).
+	NoChars bool
+}
+
+// Stats summarise a written render. Chars are Unicode code points of the
+// JSON messages, except that an image block counts as pi's estimate of an
+// image (ImageChars), not the length of its base64 data; tokens are pi's
+// estimate, ceil(chars/4).
+type Stats struct {
+	Messages     int   `json:"messages"`      // written
+	Input        int   `json:"inputMessages"` // in the unpruned context
+	Changed      int   `json:"changed"`       // written messages that differ from the input (inserted included)
+	Masked       int   `json:"masked"`        // of which rewritten by masking
+	Dropped      int   `json:"dropped"`       // input messages not written (chains, orphan sweep)
+	CharsBefore  int64 `json:"charsBefore"`
+	CharsAfter   int64 `json:"charsAfter"`
+	TokensBefore int64 `json:"tokensBefore"`
+	TokensAfter  int64 `json:"tokensAfter"`
+	BytesBefore  int64 `json:"bytesBefore"`
+	BytesAfter   int64 `json:"bytesAfter"`
+	// FirstChanged is the 0-based index of the first written message that
+	// differs from the input context at that position (-1: none): the
+	// provider's prompt cache holds up to there.
+	FirstChanged     int   `json:"firstChangedMessage"`
+	FirstChangedByte int64 `json:"firstChangedByte"`
+}
+
+// Write streams the rendered context to w, one JSON message per line.
+func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
+	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
+	runes := msgChars
+	if o.NoChars {
+		runes = func([]byte) int { return 0 }
+	}
+	kept := make([]bool, len(ctx.Messages))
+	var buf []byte
+	var err error
+	for i, it := range res.Items {
+		buf = buf[:0]
+		masked := false
+		switch {
+		case it.JSON != nil:
+			buf = append(buf, it.JSON...)
+		case o.Mask != nil:
+			buf, masked, err = o.Mask(buf, it.Src)
+		default:
+			buf, err = ctx.AppendMessage(buf, ctx.Messages[it.Src])
+		}
+		if err != nil {
+			return st, err
+		}
+		if masked {
+			st.Masked++
+		}
+		if it.JSON != nil || masked {
+			st.Changed++
+		} else {
+			kept[it.Src] = true // the source message as it is
+			st.CharsBefore += int64(runes(buf))
+			st.BytesBefore += int64(len(buf)) + 1
+		}
+		if st.FirstChanged < 0 && (it.JSON != nil || masked || it.Src != i) {
+			st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
+		}
+		st.CharsAfter += int64(runes(buf))
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return st, err
+		}
+		st.BytesAfter += int64(len(buf))
+		st.Messages++
+	}
+	seen := make([]bool, len(ctx.Messages))
+	for _, it := range res.Items {
+		if it.Src >= 0 {
+			seen[it.Src] = true
+		}
+	}
+	for i, m := range ctx.Messages {
+		if !seen[i] {
+			st.Dropped++
+		}
+		if kept[i] {
+			continue
+		}
+		buf, err = ctx.AppendMessage(buf[:0], m)
+		if err != nil {
+			return st, err
+		}
+		st.CharsBefore += int64(runes(buf))
+		st.BytesBefore += int64(len(buf)) + 1
+	}
+	if st.FirstChanged < 0 && len(res.Items) < len(ctx.Messages) {
+		st.FirstChanged, st.FirstChangedByte = len(res.Items), st.BytesAfter
+	}
+	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	return st, nil
+}
+
+// SavedPercent is the share of chars removed, 0–100.
+func (s Stats) SavedPercent() float64 {
+	if s.CharsBefore == 0 {
+		return 0
+	}
+	return 100 * float64(s.CharsBefore-s.CharsAfter) / float64(s.CharsBefore)
+}
+
+// FormatSummary is the one-line summary of a render for stderr.
+func FormatSummary(st Stats, rep Report) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(rep.Stubbed, "stubbed")
+	add(rep.SpillStubbed, "spill-stubbed")
+	add(rep.Repaired, "repaired (protected now)")
+	add(rep.Graced, "in recovery grace")
+	add(rep.Superseded, "superseded")
+	add(rep.Purged, "purged")
+	add(rep.Chains, "chains compressed")
+	add(len(rep.Swept), "orphans swept")
+	add(rep.ImagesOmitted, "images omitted")
+	add(st.Masked, "masked")
+	did := "index: nothing to apply"
+	if len(parts) > 0 {
+		did = strings.Join(parts, ", ")
+	}
+	saved := fmt.Sprintf("-%.1f%%", st.SavedPercent())
+	if st.CharsBefore == st.CharsAfter {
+		saved = "unchanged"
+	}
+	return fmt.Sprintf("pruner: %d → %d messages; %s; %d → %d chars, ~%d → ~%d tokens (%s)",
+		st.Input, st.Messages, did, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
+}
+
+// ImageChars is pi's estimate of an image block's size in chars (its
+// compaction's estimateTokens: 4800 chars, ~1200 tokens).
+const ImageChars = 4800
+
+// msgChars is the size of a message's JSON in code points, each image block
+// counted as ImageChars.
+func msgChars(b []byte) int {
+	n := session.RuneCount(b)
+	if !bytes.Contains(b, []byte(`"image"`)) {
+		return n
+	}
+	content, _ := jsval.Get(b, "content")
+	els, _ := jsval.Elements(content)
+	for _, el := range els {
+		if t, _ := getStr(el, "type"); t == "image" {
+			n += ImageChars - session.RuneCount(el)
+		}
+	}
+	return n
+}
