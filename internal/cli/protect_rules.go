@@ -2,8 +2,8 @@ package cli
 
 import (
 	"github.com/pruner-dev/pruner/internal/config"
-	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/spf13/cobra"
 )
 
