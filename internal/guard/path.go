@@ -2,7 +2,6 @@ package guard
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -299,9 +298,25 @@ func cleanCwd(env Env) string {
 	return cleanAbs(cwd, win)
 }
 
-// shortName matches a Windows 8.3 short name (`PROGRA~1`, `ENV~1`,
-// `GITIGN~1.TXT`), which may stand for any long name in its directory.
-var shortName = regexp.MustCompile(`^[^~./]{1,6}~[0-9]{1,6}(\.[^./]{0,3})?$`)
+// isShortName reports whether a segment is a Windows 8.3 short name
+// (`PROGRA~1`, `ENV~1`, `GITIGN~1.TXT`), which may stand for any long name
+// in its directory.
+func isShortName(s string) bool {
+	base, ext, hasExt := strings.Cut(s, ".")
+	if hasExt && (len(ext) > 3 || strings.ContainsAny(ext, "./~")) {
+		return false
+	}
+	stem, num, ok := strings.Cut(base, "~")
+	if !ok || len(stem) < 1 || len(stem) > 6 || strings.ContainsAny(stem, "./~") || len(num) < 1 || len(num) > 6 {
+		return false
+	}
+	for i := 0; i < len(num); i++ {
+		if num[i] < '0' || num[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // winSegments applies Windows' own name rules to every segment after the
 // volume: trailing dots and spaces are dropped (`.env.` and `.env ` open
@@ -325,7 +340,7 @@ func winSegments(p string, pattern bool) (string, bool) {
 		if t := strings.TrimRight(s, ". "); t != "" {
 			s = t
 		}
-		if shortName.MatchString(s) {
+		if isShortName(s) {
 			if !pattern && !short {
 				// escape the segments done so far: the path becomes a pattern
 				for k := range i {
@@ -514,8 +529,8 @@ func alternates(env Env, raw string, sp spelling, pattern bool) []string {
 		out = append(out, "./"+escIf(p, pattern))
 	}
 	if win {
-		if m := msysDrive.FindStringSubmatch(p); m != nil {
-			out = append(out, m[1]+":/"+m[2])
+		if drive, rest, ok := msysDrive(p); ok {
+			out = append(out, drive+":/"+rest)
 		}
 		if strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "//?/") && !strings.HasPrefix(p, "//./") {
 			// a share of this machine may expose any folder of its drive
@@ -528,20 +543,53 @@ func alternates(env Env, raw string, sp spelling, pattern bool) []string {
 				out = append(out, drive+"/"+unknownSeg+"/"+escIf(parts[2], pattern))
 			}
 		}
-	} else if m := procRoot.FindStringSubmatch(p); m != nil {
+	} else if pid, view, rest, ok := procView(p); ok {
 		switch {
-		case m[2] == "root":
-			out = append(out, "/"+m[3])
-		case m[1] == "self" || m[1] == "thread-self":
-			out = append(out, unknownSeg+"/"+escIf(m[3], pattern), "./"+m[3])
+		case view == "root":
+			out = append(out, "/"+rest)
+		case pid == "self" || pid == "thread-self":
+			out = append(out, unknownSeg+"/"+escIf(rest, pattern), "./"+rest)
 		default:
-			out = append(out, unknownSeg+"/"+escIf(m[3], pattern))
+			out = append(out, unknownSeg+"/"+escIf(rest, pattern))
 		}
 	}
 	return out
 }
 
-var (
-	msysDrive = regexp.MustCompile(`^/(?:mnt/|cygdrive/)?([A-Za-z])(?:/(.*))?$`)
-	procRoot  = regexp.MustCompile(`^/+proc/+(self|thread-self|[0-9]+)/+(root|cwd)(?:/+(.*))?$`)
-)
+// msysDrive reads the Git Bash, MSYS and WSL drive forms `/c/x`,
+// `/mnt/c/x`, `/cygdrive/c/x`.
+func msysDrive(p string) (drive, rest string, ok bool) {
+	q, found := strings.CutPrefix(p, "/")
+	if !found {
+		return "", "", false
+	}
+	if r, cut := strings.CutPrefix(q, "mnt/"); cut {
+		q = r
+	} else if r, cut := strings.CutPrefix(q, "cygdrive/"); cut {
+		q = r
+	}
+	if q == "" || !isLetter(q[0]) || (len(q) > 1 && q[1] != '/') {
+		return "", "", false
+	}
+	if len(q) > 2 {
+		rest = q[2:]
+	}
+	return q[:1], rest, true
+}
+
+// procView reads `/proc/<pid|self|thread-self>/<root|cwd>/rest`.
+func procView(p string) (pid, view, rest string, ok bool) {
+	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+	if !strings.HasPrefix(p, "/") || len(segs) < 3 || segs[0] != "proc" || (segs[2] != "root" && segs[2] != "cwd") {
+		return "", "", "", false
+	}
+	pid = segs[1]
+	if pid != "self" && pid != "thread-self" {
+		for i := 0; i < len(pid); i++ {
+			if pid[i] < '0' || pid[i] > '9' {
+				return "", "", "", false
+			}
+		}
+	}
+	return pid, segs[2], strings.Join(segs[3:], "/"), true
+}
