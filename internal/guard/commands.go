@@ -535,11 +535,19 @@ func (c *cmd) dispatch() bool {
 		"dirs", "popd", "unset", "break", "continue", "times", "logname", "groups", "arch", "tty",
 		"locale", "history", "sync", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host",
 		"whereis", "apropos", "man", "info", "help", "compgen", "complete", "bind", "enable",
-		"shopt", "set", "export", "declare", "typeset", "wc-l":
+		"shopt", "set", "export", "declare", "typeset", "mktemp", "getconf", "uuidgen":
 		if c.name == "printf" {
 			p := c.parse(1, opts{short: "v"})
 			for _, v := range p.values("-v") {
 				c.valWord(v)
+			}
+		}
+		if c.name == "set" {
+			// set -- ARGS rebinds $1…: values computed at run time unbind them
+			for _, ar := range c.args[1:] {
+				if t := optText(ar.f); !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && (ar.f.unk || ar.f.dyn) {
+					a.posDyn = true
+				}
 			}
 		}
 		if c.name == "shopt" || c.name == "set" {
@@ -976,6 +984,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "wTI", long: []string{"--width", "--tabsize", "--ignore", "--hide", "--sort", "--time", "--time-style", "--format", "--color", "--block-size", "--quoting-style", "--indicator-style", "--level"}}
 			s.rec = []string{"-R", "--recursive", "--tree"}
 			s.hideDots, s.hidden = true, []string{"-a", "-A", "--all", "--almost-all"}
+			s.dflt = true
 		case "tree":
 			s.opts = opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}
 			s.files = map[string]OpSet{"-o": setModify}

@@ -136,6 +136,9 @@ type shellAnalyzer struct {
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
+	// posDyn: `set --` gave the positional parameters values computed at
+	// run time, so they are no longer bound to checked arguments.
+	posDyn bool
 }
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
@@ -377,7 +380,20 @@ func fieldVal(f field) pval {
 }
 
 func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
+	nameref := false
 	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if t := as.Value.Lit(); strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
+				nameref = true // declare -n r=x: $r is whatever x is when it is read
+			}
+		}
+	}
+	for _, as := range c.Args {
+		if nameref && as.Name != nil {
+			a.assign(as, true)
+			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
+			continue
+		}
 		if as.Naked && as.Name == nil && as.Value != nil {
 			// `export "$x"`, `declare $opts`: a word, not an assignment
 			a.word(as.Value, SetRead)

@@ -740,7 +740,7 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 			switch {
 			case positional(name):
 				base = envVal(why)
-				base.f.posOnly = true
+				base.f.posOnly = !a.posDyn
 			case numericParam(name):
 				base = unkVal(why)
 			case name == "0":
