@@ -120,7 +120,6 @@ type shellAnalyzer struct {
 	win     bool
 	cwds    []string // candidate working directories (patterns when they hold unknowns)
 	oldpwd  string
-	cdpath  bool
 	ifs     string
 	vars    map[string]pval
 	arrays  map[string][]pval
@@ -586,8 +585,6 @@ func (a *shellAnalyzer) special(name string) {
 		} else {
 			a.ifs = " \t\n" // unknown: default splitting, plus the dynamic parts already split
 		}
-	case "CDPATH":
-		a.cdpath = true
 	case "GLOBIGNORE":
 		a.dotglob = true
 	case "PWD":
@@ -863,7 +860,9 @@ func (a *shellAnalyzer) chdir(f field) {
 				p, _ := joinOrNorm(a, cwd, dir)
 				next = append(next, p)
 			}
-			if a.cdpath && !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") {
+			// CDPATH (from the environment or set in the command) may lead
+			// a relative `cd` anywhere
+			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
 				next = append(next, "/"+unknownSeg+"/"+escapeGlob(dir))
 			}
 		}
