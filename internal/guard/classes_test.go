@@ -261,3 +261,17 @@ func TestReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestImplicitEnvReads: programs known to read .env by themselves.
+func TestImplicitEnvReads(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`node -e "require('dotenv').config(); console.log(process.env)"`, KindDeny},
+		{`python3 -c "from dotenv import load_dotenv; load_dotenv(); import os; print(os.environ)"`, KindDeny},
+		{"npx dotenv -- env", KindDeny},
+		{"docker compose config", KindDeny},
+		{"docker-compose config", KindDeny},
+		{"docker compose up -d", ""},
+		{"dotenv -e .env.test -- npm test", ""},
+	})
+}

@@ -135,6 +135,11 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	if writesFiles(probe) {
 		ops |= setModify
 	}
+	if strings.Contains(strings.ToLower(code), "dotenv") {
+		// dotenv libraries (require('dotenv').config(), load_dotenv()) read
+		// .env from the working directory by default
+		a.codePath(raw, ".env", SetRead)
+	}
 	lits, pieces, bare := scanCode(code, lang)
 	seen := map[string]bool{}
 	check := func(s string, nested bool) {

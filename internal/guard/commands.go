@@ -755,6 +755,12 @@ func (c *cmd) dispatch() bool {
 	case "ssh", "mosh", "autossh":
 		c.ssh()
 		return true
+	case "docker-compose":
+		if optText(c.args[len(c.args)-1].f) == "config" {
+			a.value(c.args[0].raw, litField(".env"), SetRead)
+		}
+		c.docker()
+		return true
 	case "docker", "podman", "nerdctl", "finch":
 		c.docker()
 		return true

@@ -194,8 +194,12 @@ func (c *cmd) wrapper() {
 	case "op", "doppler", "infisical", "aws-vault", "sops", "dotenv":
 		// secret injectors: `op run -- cmd`, `doppler run -- cmd`, `dotenv -e .env -- cmd`
 		p := c.parse(1, opts{short: "ec", long: []string{"--env-file", "--config", "--command"}})
-		for _, v := range p.values("-e", "--env-file") {
+		envFiles := p.values("-e", "--env-file")
+		for _, v := range envFiles {
 			c.valFile(v, SetRead)
+		}
+		if c.name == "dotenv" && len(envFiles) == 0 {
+			c.a.value(c.args[0].raw, litField(".env"), SetRead) // dotenv-cli reads .env by default
 		}
 		for _, v := range p.values("--command") {
 			c.valScript(v)
@@ -1712,7 +1716,14 @@ func (c *cmd) ssh() {
 
 // docker: bind mounts, env files, Dockerfiles and `docker cp` touch local
 // files; the container's own command runs inside it (its words are checked).
+// `docker compose config` prints the configuration with the values of .env
+// substituted.
 func (c *cmd) docker() {
+	for i := 1; i+1 < len(c.args); i++ {
+		if optText(c.args[i].f) == "compose" && optText(c.args[len(c.args)-1].f) == "config" {
+			c.a.value(c.args[0].raw, litField(".env"), SetRead)
+		}
+	}
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		switch {
