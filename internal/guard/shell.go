@@ -449,13 +449,15 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 				return in
 			}
 		}
-		a.word(r.Word, setModify)
+		fs := a.word(r.Word, setModify)
+		a.unknownRedirect(r.Word, fs, setModify)
 		return in
 	case syntax.RdrIn:
 		if r.Word == nil {
 			return in
 		}
 		fs := a.word(r.Word, SetRead)
+		a.unknownRedirect(r.Word, fs, SetRead)
 		if len(fs) == 1 && !fs[0].pattern() {
 			if fs[0].s == "/dev/null" {
 				return source{}
@@ -466,12 +468,14 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 		return dynSource("a file named at run time")
 	case syntax.RdrInOut:
 		if r.Word != nil {
-			a.word(r.Word, SetRead|setModify)
+			fs := a.word(r.Word, SetRead|setModify)
+			a.unknownRedirect(r.Word, fs, SetRead|setModify)
 		}
 		return dynSource("a file")
 	default: // >, >>, >|, &>, &>>
 		if r.Word != nil {
 			fs := a.word(r.Word, setModify)
+			a.unknownRedirect(r.Word, fs, setModify)
 			for _, f := range fs {
 				if !f.pattern() {
 					n, _ := a.norm(f.s, false)
@@ -480,6 +484,16 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 			}
 		}
 		return in
+	}
+}
+
+// unknownRedirect reports a redirection to a file named only when the
+// command runs (`> "$F"`, `< $(cat x)`).
+func (a *shellAnalyzer) unknownRedirect(w *syntax.Word, fs []field, ops OpSet) {
+	for _, f := range fs {
+		if f.onlyUnk && !f.posOnly {
+			a.unknown(a.text(w), unknownWhy(f)+" and the shell opens it for a redirection", ops)
+		}
 	}
 }
 

@@ -273,6 +273,8 @@ func (a *shellAnalyzer) expandWord(w *syntax.Word) []field {
 	for _, x := range words {
 		out = append(out, a.resolve(x, false)...)
 		if len(out) > 4*maxAlternatives {
+			// too many fields to list: what is left may be anything
+			out = append(out, dynVal("a word with too many expansions", false).f)
 			break
 		}
 	}
