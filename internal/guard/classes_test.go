@@ -279,3 +279,30 @@ func TestImplicitEnvReads(t *testing.T) {
 		{"dotenv -e .env.test -- npm test", ""},
 	})
 }
+
+// TestWindowsCode: cmd and PowerShell spell folders with variables.
+func TestWindowsCode(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: `C:\proj`, Home: `C:\Users\u`})
+	for _, c := range []struct {
+		tool, cmd string
+		deny      bool
+	}{
+		{"powershell", `Get-Content "$env:USERPROFILE\.pi\agent\auth.json"`, true},
+		{"powershell", `Get-Content (Join-Path $HOME '.pi\agent\auth.json')`, true},
+		{"powershell", `Get-Content "$env:HOMEDRIVE$env:HOMEPATH\.pi\agent\auth.json"`, true},
+		{"bash", `cmd /c 'type %HOMEDRIVE%%HOMEPATH%\.pi\agent\auth.json'`, true},
+		{"bash", `cmd /c 'type %USERPROFILE%\.pi\agent\auth.json'`, true},
+		{"bash", `cmd /c type %USERPROFILE%\.pi\agent\auth.json`, false}, // bash removes the backslashes first
+		{"powershell", `Get-ChildItem -Recurse src`, false},
+		{"powershell", `Write-Output $env:PATH`, false},
+	} {
+		vs := m.Check(Call{Tool: c.tool, Args: map[string]any{"command": c.cmd}})
+		if (len(vs) > 0) != c.deny {
+			why := ""
+			if len(vs) > 0 {
+				why = vs[0].Reason()
+			}
+			t.Errorf("%s %q: denied %v, want %v %s", c.tool, c.cmd, len(vs) > 0, c.deny, why)
+		}
+	}
+}

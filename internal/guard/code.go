@@ -199,6 +199,10 @@ func (a *shellAnalyzer) codePath(raw, s string, ops OpSet) {
 	if strings.TrimSpace(s) == "" || len(s) > 4096 {
 		return
 	}
+	if v, ok := windowsVars(expandHome(strings.ReplaceAll(s, `\`, "/"), a.env.Home)); ok {
+		// %VAR% and $env:VAR (cmd, PowerShell) may be any folder
+		s = v
+	}
 	pattern := strings.ContainsRune(s, unknownRune)
 	for _, cwd := range a.cwds[max(0, len(a.cwds)-4):] {
 		env := a.env
@@ -215,9 +219,58 @@ func (a *shellAnalyzer) codePath(raw, s string, ops OpSet) {
 	rel := strings.TrimLeft(strings.ReplaceAll(s, `\`, "/"), "/")
 	rel = strings.TrimPrefix(rel, "./")
 	if rel != "" && !strings.HasPrefix(rel, "~") && !strings.HasPrefix(rel, "$") {
-		p := "/" + unknownSeg + "/" + escIf(rel, pattern)
-		a.addTarget(raw, cleanAbs(p, false), true, ops)
+		vol := ""
+		if a.win {
+			if c := cleanCwd(a.env); hasDrive(c) {
+				vol = c[:2]
+			}
+		}
+		p := vol + "/" + unknownSeg + "/" + escIf(rel, pattern)
+		a.addTarget(raw, cleanAbs(p, a.win), true, ops)
 	}
+}
+
+// windowsVars replaces %VAR% and $env:VAR references by an unknown run of
+// folders; ok is false when there is none.
+func windowsVars(s string) (string, bool) {
+	if !strings.Contains(s, "%") && !strings.Contains(strings.ToLower(s), "$env:") {
+		return s, false
+	}
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' {
+			if j := strings.IndexByte(s[i+1:], '%'); j > 0 && isVarName(s[i+1:i+1+j]) {
+				b.WriteString(unknownSeg)
+				i += j + 1
+				found = true
+				continue
+			}
+		}
+		if s[i] == '$' && i+5 <= len(s) && strings.EqualFold(s[i:i+5], "$env:") {
+			j := i + 5
+			for j < len(s) && isIdent(s[j]) {
+				j++
+			}
+			if j > i+5 {
+				b.WriteString(unknownSeg)
+				i = j - 1
+				found = true
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), found
+}
+
+func isVarName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) && s[i] != '(' && s[i] != ')' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // scanCode splits code into its string literals (escapes decoded), the
