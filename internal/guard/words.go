@@ -378,29 +378,6 @@ func (r *resolver) finish() []field {
 	return out
 }
 
-// fork makes n copies of every alternative (bounded): fn(i, fb) extends the
-// i-th copy.
-func (r *resolver) fork(n int, fn func(i int, fb *fieldBuilder)) {
-	if r.split {
-		r.boundary()
-	}
-	if n <= 1 || len(r.alts)*n > maxAlternatives {
-		for _, fb := range r.alts {
-			fn(0, fb)
-		}
-		return
-	}
-	var next []*fieldBuilder
-	for _, fb := range r.alts {
-		for i := range n {
-			cp := cloneBuilder(fb)
-			fn(i, cp)
-			next = append(next, cp)
-		}
-	}
-	r.alts = next
-}
-
 func cloneBuilder(fb *fieldBuilder) *fieldBuilder {
 	cp := *fb
 	cp.b = strings.Builder{}
