@@ -768,6 +768,9 @@ func violation(v guard.Violation, num int, entryID, callID string) Finding {
 // badLine classifies an undecodable line: two objects joined, not JSON, or
 // JSON that is not an object.
 func badLine(raw []byte, num int) Finding {
+	if bytes.HasPrefix(raw, []byte("\xEF\xBB\xBF")) {
+		return Finding{Line: num, Kind: KindBadLine, Message: "line starts with a UTF-8 byte order mark (pi skips it)"}
+	}
 	dec := stdjson.NewDecoder(bytes.NewReader(raw))
 	var first stdjson.RawMessage
 	if dec.Decode(&first) == nil && dec.More() {
