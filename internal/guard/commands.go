@@ -646,8 +646,8 @@ func (c *cmd) dispatch() bool {
 		c.interp("php")
 		return true
 	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "tclsh", "wish", "groovy", "scala", "kotlin",
-		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc", "gawk-e",
-		"awk-e", "jshell", "raku", "perl6":
+		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
+		"jshell", "raku", "perl6":
 		c.interp("generic")
 		return true
 	case "pwsh", "powershell", "pwsh-preview":
@@ -806,7 +806,7 @@ func (c *cmd) dispatch() bool {
 		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
-		"sam", "serverless", "sls", "ollama", "llm", "uname-r":
+		"sam", "serverless", "sls", "ollama", "llm":
 		c.devTool()
 		return true
 	}
@@ -948,7 +948,7 @@ func (c *cmd) opensslOps(p parsed) {
 // fileSpec returns the spec of a command that opens its operands, or nil.
 func fileSpec(name string) *spec {
 	switch name {
-	case "cat", "tac", "nl", "more", "less", "most", "pg", "bat", "batcat", "view-file", "strings", "rev",
+	case "cat", "tac", "nl", "more", "less", "most", "pg", "bat", "batcat", "strings", "rev",
 		"fold", "fmt", "pr", "expand", "unexpand", "column", "colrm", "wc", "md5sum", "sha1sum", "sha224sum",
 		"sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "shasum", "md5", "base64", "base32",
 		"basenc", "xxd", "od", "hexdump", "hd", "file", "stat", "du", "ls", "dir", "vdir", "tree", "exa", "eza",
@@ -956,9 +956,9 @@ func fileSpec(name string) *spec {
 		"uniq", "head", "tail", "split", "csplit", "shuf", "tsort", "iconv", "dos2unix", "unix2dos", "zcat",
 		"bzcat", "xzcat", "zstdcat", "lz4cat", "zless", "zmore", "bzless", "xzless", "gzip", "gunzip", "bzip2",
 		"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "open", "xdg-open",
-		"start", "explorer", "lp", "lpr", "mail", "mutt", "sendmail", "nc-send", "pbcopy", "xclip", "xsel",
-		"wl-copy", "sponge", "tr", "look", "fmt-", "exiftool", "identify", "convert", "magick", "ffmpeg",
-		"ffprobe", "pdftotext", "pandoc", "jless", "fx", "glow", "mdcat", "hexyl", "wc-", "readelf", "objdump",
+		"start", "explorer", "lp", "lpr", "mail", "mutt", "sendmail", "pbcopy", "xclip", "xsel",
+		"wl-copy", "sponge", "tr", "look", "exiftool", "identify", "convert", "magick", "ffmpeg",
+		"ffprobe", "pdftotext", "pandoc", "jless", "fx", "glow", "mdcat", "hexyl", "readelf", "objdump",
 		"nm", "ldd", "otool", "gcc", "g++", "cc", "c++", "clang", "clang++", "javac", "java", "kotlinc", "tcc":
 		s := &spec{}
 		switch name {

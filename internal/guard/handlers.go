@@ -658,7 +658,7 @@ func readsContent(name string) bool {
 	case "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "strings",
 		"xxd", "od", "hexdump", "base64", "wc", "sort", "uniq", "cut", "tar", "zip", "cp", "rsync", "scp",
 		"curl", "nc", "python", "python3", "node", "perl", "ruby", "bash", "sh", "jq", "diff", "cmp",
-		"md5sum", "sha256sum", "sha1sum", "file", "bat", "tac", "nl", "paste", "sh-c":
+		"md5sum", "sha256sum", "sha1sum", "file", "bat", "tac", "nl", "paste":
 		return true
 	}
 	return false
@@ -666,7 +666,7 @@ func readsContent(name string) bool {
 
 func writesContent(name string) bool {
 	switch name {
-	case "rm", "shred", "truncate", "mv", "chmod", "chown", "touch", "sed-i", "tee", "dd", "unlink":
+	case "rm", "shred", "truncate", "mv", "chmod", "chown", "touch", "tee", "dd", "unlink":
 		return true
 	}
 	return false
