@@ -261,13 +261,18 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	denied, hits := m.deniedOps(t.path, t.pattern, t.dotOK, ops, fsys == nil)
 	resolved := ""
 	if fsys != nil && !t.pattern {
-		if r, changed, ok := resolveLinks(fsys, t.path, win); ok && changed && r != t.path {
-			d2, h2 := m.deniedOps(r, false, false, ops, false)
-			if d2&^denied != 0 {
-				resolved = r
+		for _, q := range []string{t.path, t.physical} {
+			if q == "" {
+				continue
 			}
-			denied |= d2
-			hits = append(hits, h2...)
+			if r, changed, ok := resolveLinks(fsys, q, win); ok && (changed || q != t.path) && r != t.path {
+				d2, h2 := m.deniedOps(r, false, false, ops, false)
+				if d2&^denied != 0 {
+					resolved = r
+				}
+				denied |= d2
+				hits = append(hits, h2...)
+			}
 		}
 	}
 	if fsys != nil && t.pattern && denied == 0 {

@@ -396,6 +396,10 @@ func TestSymlinks(t *testing.T) {
 		{"unrelated", "read", "other.txt", "", ""},
 		{"link loop does not allow .env", "read", "loop/../.env", ".env", OpRead},
 		{"glob expands to link", "bash", "cat ./*.txt", ".env", OpBash},
+		// `..` after a symlinked folder is the target's parent (the kernel's rule)
+		{"dotdot after a dir link", "bash", "cat cfg/../agent/auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"dotdot after a dir link, read tool", "read", "cfg/../agent/auth.json", "~/.pi/agent/auth.json", OpRead},
+		{"dotdot, no link", "bash", "cat src/../README.md", "", ""},
 	})
 	vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}})
 	if len(vs) != 1 || vs[0].Resolved != "/home/user/proj/.env" || !strings.Contains(vs[0].Reason(), "/home/user/proj/.env") {

@@ -68,6 +68,10 @@ type target struct {
 	filter  []string
 	via     string // for rec: the command that recurses ("grep -r")
 	follow  uint8  // for rec: which symlinks inside the folder it follows
+	// physical is the path joined but not cleaned, when it has `..`: the
+	// kernel applies `..` after following symlinks (`link/../x` is the
+	// link target's parent's x), so it is resolved on disk as written.
+	physical string
 }
 
 // What a recursion does with the symlinks it meets below its folder.
@@ -752,6 +756,13 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 			p, pat = normalize(env, c, spellShell, pattern)
 		}
 		a.addTarget(raw, p, pat, ops)
+		if !pat && hasDotDot(c) && !a.win && !strings.ContainsRune(cwd, unknownRune) {
+			joined := c
+			if !strings.HasPrefix(c, "/") {
+				joined = cwd + "/" + c
+			}
+			a.out.targets[len(a.out.targets)-1].physical = joined
+		}
 		for _, alt := range alts {
 			env := a.env
 			env.Cwd = cwd
@@ -759,6 +770,11 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 			a.addTarget(raw, ap, apat, ops)
 		}
 	}
+}
+
+// hasDotDot reports whether a path has a `..` segment.
+func hasDotDot(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
 }
 
 // curlGlob turns curl's URL globs (`{a,b}`, `[a-z]`) into unknown

@@ -253,6 +253,15 @@ func firstString(args map[string]any, keys ...string) string {
 func (m *Matcher) toolTarget(raw string, ops OpSet) []target {
 	p, pat := normalize(m.env, raw, spellTool, false)
 	out := []target{{raw: raw, path: p, pattern: pat, ops: ops}}
+	if r := strings.TrimPrefix(raw, "@"); hasDotDot(r) && !m.env.windows() && !pat {
+		// a tool that hands the path to the kernel as it is gets `..`
+		// applied after symlinks
+		joined := expandHome(r, m.env.Home)
+		if !strings.HasPrefix(joined, "/") {
+			joined = cleanCwd(m.env) + "/" + joined
+		}
+		out[0].physical = joined
+	}
 	for _, alt := range alternates(m.env, raw, spellTool, false) {
 		ap, apat := normalize(m.env, alt, spellShell, strings.Contains(alt, unknownSeg))
 		if m.env.windows() {
