@@ -121,6 +121,9 @@ func resolveLinks(fsys FS, p string, win bool) (out string, changed, ok bool) {
 			return p, false, false
 		}
 		target = strings.ReplaceAll(target, `\`, "/")
+		if win {
+			target, _ = stripWinPrefix(target) // junctions read as \??\C:\…
+		}
 		changed = true
 		remaining := append(splitRel(target), segs[i+1:]...)
 		if isAbsNorm(target) || (win && strings.HasPrefix(target, "//")) {
