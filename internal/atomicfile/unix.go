@@ -32,3 +32,6 @@ func (f *File) Commit() error { return f.pf.CloseAtomicallyReplace() }
 
 // Abort removes the temporary file; the target is left as it was.
 func (f *File) Abort() { f.pf.Cleanup() }
+
+// Temp is the temporary file (to sync, re-read or chown before Commit).
+func (f *File) Temp() *os.File { return f.pf.File }

@@ -56,3 +56,6 @@ func (f *File) Abort() {
 		os.Remove(f.tmp.Name())
 	}
 }
+
+// Temp is the temporary file (to sync, re-read or chown before Commit).
+func (f *File) Temp() *os.File { return f.tmp }

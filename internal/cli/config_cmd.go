@@ -98,6 +98,7 @@ func writeConfigText(w io.Writer, c *config.Config, rs *config.RuleSet) {
 	values := map[string]any{
 		"enabled": c.Enabled, "protectedTools": c.ProtectedTools, "protectedPaths": c.ProtectedPaths,
 		"recentTurnsToKeep": c.RecentTurnsToKeep, "maxRetainedChars": c.MaxRetainedChars,
+		"flush": c.Flush, "summarizerCmd": c.SummarizerCmd, "summarizerConcurrency": c.SummarizerConcurrency,
 	}
 	for _, k := range config.Keys() {
 		b, _ := json.Marshal(values[k])

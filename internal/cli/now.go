@@ -2,21 +2,28 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
-	"crypto/sha256"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/atomicfile"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/spf13/cobra"
 )
 
@@ -28,19 +35,23 @@ type NowOptions struct {
 	StatsJSON bool
 	Quiet     bool
 	Config    string
-	Session   bool // write the whole session file, not the context
-	Write     bool // replace the input file atomically (keeps a backup)
-	NoFlush   bool // render what the session's pi-condense index says; summarise nothing new
+	Session   bool // write the whole session file (with pruner's entries appended), not the context
+	Write     bool // append pruner's entries to the input file (atomic, restorable)
+	Force     bool // --write even a file that looks live
+	NoFlush   bool // summarise nothing new: render what the session's index says
 	NoMask    bool // no rolling-window masking
-	cmd       *cobra.Command
+	// SummarizerTimeout bounds one summariser command (0: the config's).
+	SummarizerTimeout time.Duration
+	cmd               *cobra.Command
 }
 
 // pruneFlagKeys maps `now` flags to config keys (flags override settings).
 var pruneFlagKeys = map[string]string{
-	"recent-turns": "recentTurnsToKeep",
-	"max-chars":    "maxRetainedChars",
-	"protect-tool": "protectedTools",
-	"protect-path": "protectedPaths",
+	"recent-turns":   "recentTurnsToKeep",
+	"max-chars":      "maxRetainedChars",
+	"protect-tool":   "protectedTools",
+	"protect-path":   "protectedPaths",
+	"summarizer-cmd": "summarizerCmd",
 }
 
 // NewCmdNow builds `pruner now`.
@@ -50,25 +61,42 @@ func NewCmdNow(s *IOStreams) *cobra.Command {
 		Use:   "now [FILE|-]",
 		Short: "Print the pruned context of a session (JSONL, one message per line)",
 		Long: `Print the messages pi would send for the session's leaf, with old, bulky tool
-results replaced by short deterministic notices.
+results summarised or replaced by short deterministic notices.
 
-The tool results of the last --recent-turns user turns stay raw. Older results
-longer than --max-chars chars (Unicode code points) become a notice naming the
-tool, the call, the size and how to recover the original; error results keep a
-head and tail excerpt; images in old results become text notices. Protected
-calls (protectedTools names, protectedPaths globs on args.path) are never
-touched, and every toolCall keeps its result.
-
-A session pi-condense pruned (context-prune-* entries) renders as pi-condense
-renders it: indexed results become its stubs, summaries stay where pi puts
-them, compressed chains collapse; masking then applies to what no entry
-covers. --no-flush summarises nothing new; --no-mask masks nothing.
+The tool results of the last --recent-turns user turns stay raw. Older,
+completed calls are flushed as pi-condense (pi-context-prune) flushes them:
+grouped into batches (batchingMode), each batch summarised — deterministically
+by default, or by --summarizer-cmd — with tN refs, its results replaced by
+pi-condense's stubs and the summary added at the end of the context. What the
+flush leaves (batches under minBatchChars, summaries longer than their
+results) is masked: results longer than --max-chars chars (Unicode code
+points) become a notice naming the tool, the call, the size and how to get the
+original back. A session's own context-prune-* entries (written by pi-condense
+or by --write) are applied as pi-condense applies them. Protected calls
+(protectedTools names, protectedPaths globs on args.path) are never touched,
+and every toolCall keeps its result.
 
 Input is a pi session file or a context (one message per line, e.g. pruner's
-own output); - or no argument reads stdin. A one-line summary goes to stderr.
+own output; a context is masked only); - or no argument reads stdin. A
+one-line summary goes to stderr.
+
+--summarizer-cmd runs a shell command per batch with pi-condense's summariser
+request on stdin and reads the summary from stdout; a command that fails,
+times out, prints nothing or no [[N:tool]] label falls back to the
+deterministic summary with a warning. Its summaries are kept in
+<user cache dir>/pruner/summaries, so a later run reuses them byte for byte.
+
+--write appends pruner's entries to FILE (summaries, pi-condense's index
+entries, context edits pi ≥ 1.0 applies by itself, and a marker for 'pruner
+restore'); every existing line stays byte-identical. It refuses a file
+modified in the last 10 s or that grows while pruner runs (pi is writing to
+it) unless --force, and spills results of spillThreshold chars or more to
+<session dir>/<session id>-blobs/. Without --write nothing is written next to
+the session.
 
 Exit status: 0 ok (bad lines are skipped with a warning), 2 usage, config or
-input error (missing file, directory, empty or non-JSONL input).`,
+input error (missing file, directory, empty or non-JSONL input, a live
+session for --write).`,
 		Example: `  # prune a session and count the messages
   pruner now ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl | wc -l
 
@@ -78,7 +106,10 @@ input error (missing file, directory, empty or non-JSONL input).`,
   # from a pipe, stats as JSON for a script
   cat session.jsonl | pruner now --stats-json - 2>stats.json >/dev/null
 
-  # shrink a saved session on disk (atomic; original kept beside it)
+  # summarise with an LLM CLI instead of deterministically
+  pruner now --summarizer-cmd 'llm -m gpt-4o-mini' session.jsonl > context.jsonl
+
+  # shrink a saved session on disk (append-only; undo with pruner restore)
   pruner now --write old-session.jsonl
 
   # write the pruned context to a file (atomic, only on success; - is stdout)
@@ -95,10 +126,13 @@ input error (missing file, directory, empty or non-JSONL input).`,
 	f := cmd.Flags()
 	f.BoolVar(&o.NoPrune, "no-prune", false, "print the context unpruned (same as 'pruner context')")
 	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
-	f.BoolVar(&o.Session, "session", false, "print the whole session file (every line byte-identical except pruned tool results) instead of the context")
-	f.BoolVar(&o.Write, "write", false, "rewrite FILE in place with the pruned session (atomic; the original is kept as FILE.orig-<hash>)")
-	f.BoolVar(&o.NoFlush, "no-flush", false, "apply what the session's pi-condense index says (stubs, summaries, chains); summarise nothing new")
+	f.BoolVar(&o.Session, "session", false, "print the whole session file with pruner's entries appended (what --write writes) instead of the context")
+	f.BoolVar(&o.Write, "write", false, "append pruner's entries to FILE (atomic; every existing line kept; undo with 'pruner restore')")
+	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
+	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
+	f.String("summarizer-cmd", "", "summarise batches with this shell `CMD` (request on stdin, summary on stdout; summarizerCmd)")
+	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
 	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
 	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
 	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
@@ -190,7 +224,7 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	o.Quiet, _ = cmd.Flags().GetBool("quiet")     // absent on context: false
 	o.Config, _ = cmd.Flags().GetString("config") // absent on context: ""
 	if o.Write && (o.Input == "" || o.Input == "-") {
-		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it rewrites that session file in place"),
+		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it appends pruner's entries to that session file"),
 			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
 	}
 	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
@@ -206,42 +240,122 @@ func runNow(o *NowOptions) error {
 		old := debug.SetMemoryLimit(memoryLimit)
 		defer debug.SetMemoryLimit(old)
 	}
-	var opts prune.Options
-	var ropts render.Options
+	if o.Write && o.Session {
+		return UsageError("--session prints what --write would write; give one of them")
+	}
+	if o.Force && !o.Write {
+		return UsageError("--force goes with --write")
+	}
+	var c *config.Config
 	enabled := !o.NoPrune
 	if enabled {
-		c, err := loadConfig(s, o.cmd, pruneFlagKeys)
-		if err != nil {
+		var err error
+		if c, err = loadConfig(s, o.cmd, pruneFlagKeys); err != nil {
 			return err
 		}
 		enabled = c.Enabled
-		if opts, err = c.PruneOptions(); err != nil {
-			return &ExitErr{Code: ExitError, Err: err}
-		}
-		if ropts, err = c.RenderOptions(); err != nil {
-			return &ExitErr{Code: ExitError, Err: err}
-		}
 	}
-	if (o.NoFlush || o.NoMask) && (o.Session || o.Write) {
-		return UsageError("--no-flush and --no-mask shape the printed context; they do not go with --session or --write")
+	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// input: the file pruner may replace is opened once, with the live checks
+	var r io.Reader
+	var ra io.ReaderAt
+	var name string
+	var target *sessionfile.File
+	spooled := func() error { return nil }
+	if o.Write {
+		fl, err := sessionfile.Open(o.Input, sessionfile.Options{Force: o.Force})
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", o.Input)}
+			}
+			return writeErr(o.Input, err)
+		}
+		defer fl.Close()
+		target, r, ra, name = fl, io.NewSectionReader(fl.Reader(), 0, fl.Size()), fl.Reader(), o.Input
+	} else {
+		rr, rra, n, cleanup, flush, err := openSession(s, o.Input)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		r, ra, name, spooled = rr, rra, n, flush
 	}
-	r, ra, name, cleanup, flush, err := openSession(s, o.Input)
+	ctx, warned, err := readSession(o, r, ra, name, spooled)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
-	size := sizeOf(ra)
-	prog, progress := newProgress(s, size, o.Quiet)
-	warned := 0
 	defer func() {
-		if warned > maxWarnings {
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %d more warnings not shown\n", name, warned-maxWarnings)
+		if *warned > maxWarnings {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %d more warnings not shown\n", name, *warned-maxWarnings)
 		}
 	}()
+	if (o.Session || o.Write) && ctx.Kind != session.KindSession {
+		return UsageError("%s: --session and --write need a session file, not a context", name)
+	}
+	if (o.NoFlush || o.NoMask) && o.NoPrune {
+		return UsageError("--no-flush and --no-mask shape the pruned context; they do not go with --no-prune")
+	}
+	po, blobs, err := o.pipelineOptions(c, enabled, ctx, target)
+	if err != nil {
+		return err
+	}
+	if po.Flush && s.Env("GOMEMLIMIT") == "" {
+		// a flush holds its batches' records, refs and summaries on top of
+		// the index: room in proportion to the session, or the collector
+		// runs back to back against the limit
+		debug.SetMemoryLimit(memoryLimit + ctx.Bytes/2)
+	}
+	res, err := pipeline.Run(cx, ctx, po)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if cx.Err() != nil {
+		blobs.remove()
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: interrupted; nothing written", name)}
+	}
+	for _, w := range res.Warnings {
+		if *warned++; *warned <= maxWarnings {
+			if w.Line > 0 {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+			} else {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, w.Msg)
+			}
+		}
+	}
+	if res.Rendered != nil {
+		for _, d := range res.Rendered.Report.Diagnostics {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s: %s\n", name, d.Kind, d.Detail)
+		}
+	}
+	if res.FlushSkipped != "" && po.Flush && ctx.Kind == session.KindSession && !o.Quiet {
+		fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", name, res.FlushSkipped)
+	}
+	switch {
+	case o.Write:
+		err := writeSession(o, cx, target, res, blobs, name)
+		if err != nil {
+			blobs.remove()
+		}
+		return err
+	case o.Session:
+		return printSession(o, res, ra, name)
+	}
+	return printContext(o, res, enabled, name)
+}
+
+// readSession decodes the input, streaming warnings to stderr (the first
+// maxWarnings of them); spooled completes a stdin spool once it is read.
+func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spooled func() error) (*session.Context, *int, error) {
+	s := o.IO
+	size := sizeOf(ra)
+	prog, progress := newProgress(s, size, o.Quiet)
+	warned := new(int)
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
-			warned++
-			if warned > maxWarnings {
+			*warned++
+			if *warned > maxWarnings {
 				return
 			}
 			prog.clear()
@@ -249,50 +363,133 @@ func runNow(o *NowOptions) error {
 		},
 		OnProgress: progress,
 		SizeHint:   size,
-		Branch:     !o.NoPrune && !o.Session && !o.Write,
+		Branch:     !o.NoPrune,
+		AllEntries: o.Session || o.Write,
 	})
 	prog.clear()
 	if err != nil {
 		switch {
 		case errors.Is(err, session.ErrEmpty):
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name),
+			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name),
 				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
 		case errors.Is(err, session.ErrNotSession):
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
+			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
 				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
 		}
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if err := flush(); err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
+	if err := spooled(); err != nil {
+		return nil, warned, &ExitErr{Code: ExitError, Err: err}
 	}
-	var plan *prune.Plan
-	if enabled && !o.NoMask {
-		plan = prune.NewPlan(ctx, opts)
+	return ctx, warned, nil
+}
+
+// blobStore writes spill blobs for --write and remembers the ones it
+// created (a blob already there with the same bytes is reused, not listed).
+type blobStore struct {
+	dir     string
+	created []string
+}
+
+func (b *blobStore) spill(key, text string) (string, error) {
+	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		return "", err
 	}
-	if o.Session || o.Write {
-		if ctx.Kind != session.KindSession {
-			return UsageError("%s: --session and --write need a session file, not a context", name)
+	path := filepath.Join(b.dir, index.BlobName(key))
+	if old, err := os.ReadFile(path); err == nil {
+		if string(old) == text {
+			return path, nil
 		}
-		if plan == nil {
-			plan = prune.NewPlan(ctx, prune.Options{RecentTurns: len(ctx.Messages) + 1})
+		return "", fmt.Errorf("%s exists with other content", path)
+	}
+	if err := atomicfile.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	b.created = append(b.created, path)
+	return path, nil
+}
+
+// remove deletes the blobs this run created (its write failed).
+func (b *blobStore) remove() {
+	if b == nil {
+		return
+	}
+	for _, p := range b.created {
+		_ = os.Remove(p)
+	}
+	_ = os.Remove(b.dir) // only when empty
+	b.created = nil
+}
+
+// pipelineOptions turns the config and flags into the pipeline's options.
+func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobStore, error) {
+	if o.NoPrune {
+		return pipeline.Options{}, nil, nil
+	}
+	po, err := pipeline.FromConfig(c)
+	if err != nil {
+		return po, nil, &ExitErr{Code: ExitError, Err: err}
+	}
+	if !enabled {
+		return po, nil, nil
+	}
+	po.Mask = !o.NoMask
+	po.ForceRender = o.NoFlush || o.NoMask
+	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	var blobs *blobStore
+	if target != nil && ctx.Header.ID != "" {
+		blobs = &blobStore{dir: filepath.Join(filepath.Dir(target.Target), ctx.Header.ID+"-blobs")}
+		po.Spill = blobs.spill
+	}
+	if po.Summarizer.Command != nil {
+		if o.SummarizerTimeout > 0 {
+			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
-		if o.Write {
-			return writeSession(o, ctx, plan, name)
+		if dir, err := os.UserCacheDir(); err == nil {
+			po.Summarizer.Cache = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
 		}
 	}
-	if !o.NoPrune && !o.Session {
-		if done, err := renderIndex(o, ctx, ropts, plan, name, &warned); done || err != nil {
-			return err
-		}
-	}
+	return po, blobs, nil
+}
+
+// printContext writes the pruned context and the summary line.
+func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string) error {
+	s := o.IO
+	ctx := res.Ctx
 	out := bufio.NewWriterSize(s.Out, 1<<20)
-	var st prune.Stats
-	if o.Session {
-		st, err = prune.RenderSession(out, ctx, plan, ctx.Bytes)
-	} else {
-		st, err = prune.RenderWith(out, ctx, plan, prune.RenderOptions{NoChars: o.Quiet && !o.StatsJSON})
+	noChars := o.Quiet && !o.StatsJSON
+	if res.Rendered == nil {
+		st, err := prune.RenderWith(out, ctx, res.Mask, prune.RenderOptions{NoChars: noChars})
+		if err == nil {
+			err = out.Flush()
+		}
+		if err != nil {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		}
+		switch {
+		case o.StatsJSON:
+			b, _ := json.Marshal(struct {
+				Input   string `json:"input"`
+				Kind    string `json:"kind"`
+				Pruning bool   `json:"pruning"`
+				prune.Stats
+				SavedPercent float64 `json:"savedPercent"`
+				Warnings     int     `json:"warnings"`
+			}{name, ctx.Kind.String(), enabled, st, round1(st.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
+			fmt.Fprintf(s.ErrOut, "%s\n", b)
+		case o.Quiet:
+		case !enabled && !o.NoPrune:
+			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
+		case enabled:
+			fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
+		}
+		return nil
 	}
+	wo := render.WriteOptions{NoChars: noChars}
+	if plan := res.Mask; plan != nil {
+		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, i) }
+	}
+	rs, err := render.Write(out, ctx, res.Rendered, wo)
 	if err == nil {
 		err = out.Flush()
 	}
@@ -305,65 +502,154 @@ func runNow(o *NowOptions) error {
 			Input   string `json:"input"`
 			Kind    string `json:"kind"`
 			Pruning bool   `json:"pruning"`
-			prune.Stats
-			SavedPercent float64 `json:"savedPercent"`
-			Warnings     int     `json:"warnings"`
-		}{name, ctx.Kind.String(), enabled, st, round1(st.SavedPercent()), len(ctx.Warnings)})
+			render.Stats
+			Index        render.Report `json:"index"`
+			Flush        *flushStats   `json:"flush,omitempty"`
+			SavedPercent float64       `json:"savedPercent"`
+			Warnings     int           `json:"warnings"`
+		}{name, ctx.Kind.String(), enabled, rs, res.Rendered.Report, newFlushStats(res.Flushed), round1(rs.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
 		fmt.Fprintf(s.ErrOut, "%s\n", b)
 	case o.Quiet:
-	case !enabled && !o.NoPrune:
-		fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
-	case enabled:
-		fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
+	default:
+		if line := flushLine(res.Flushed); line != "" {
+			fmt.Fprintln(s.ErrOut, line)
+		}
+		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Rendered.Report))
 	}
 	return nil
 }
 
-// writeSession rewrites the input file with the pruned session: the new
-// bytes go to a temporary file in the same directory that is renamed over the
-// original (internal/atomicfile: google/renameio on Unix), after the original is copied to
-// FILE.orig-<sha256 prefix>. Nothing is written when nothing is pruned.
-func writeSession(o *NowOptions, ctx *session.Context, plan *prune.Plan, name string) error {
-	s := o.IO
-	if o.Input == "" || o.Input == "-" {
-		return UsageError("--write needs a FILE argument, not stdin")
+// flushStats is the flush part of --stats-json.
+type flushStats struct {
+	Batches      int    `json:"batches"`
+	Processed    int    `json:"processed"`
+	Outcome      string `json:"outcome"`
+	Calls        int    `json:"calls"`
+	Summarized   int    `json:"summarized"`
+	Spilled      int    `json:"spilled"`
+	Deduped      int    `json:"deduped"`
+	Trivial      int    `json:"trivial"`
+	Oversized    int    `json:"oversized"`
+	RawChars     int    `json:"rawChars"`
+	SummaryChars int    `json:"summaryChars"`
+	CommandCalls int    `json:"commandCalls"`
+}
+
+func newFlushStats(f *index.Flushed) *flushStats {
+	if f == nil {
+		return nil
 	}
-	var buf bytes.Buffer
-	st, err := prune.RenderSession(&buf, ctx, plan, ctx.Bytes)
+	return &flushStats{f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Spilled, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.CommandCalls}
+}
+
+// flushLine is the one-line summary of a flush ("" when nothing was captured).
+func flushLine(f *index.Flushed) string {
+	if f == nil || f.Captured == 0 && f.Spilled == 0 {
+		return ""
+	}
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(f.Summarized, "summarised")
+	add(f.Spilled, "spilled")
+	add(f.Deduped, "deduplicated")
+	add(f.Trivial, "in batches under minBatchChars (kept)")
+	add(f.Oversized, "with summaries longer than their results (kept)")
+	ratio := ""
+	if f.RawChars > 0 && f.SummaryChars > 0 {
+		ratio = fmt.Sprintf("; summaries %d chars for %d raw (%.1f%%)", f.SummaryChars, f.RawChars, 100*float64(f.SummaryChars)/float64(f.RawChars))
+	}
+	return fmt.Sprintf("pruner: flush: %d calls in %d batches: %s%s", f.Calls+f.Spilled, f.Captured, strings.Join(parts, ", "), ratio)
+}
+
+// printSession writes the session with pruner's entries appended.
+func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name string) error {
+	a, err := res.Append(nil)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if st.Pruned == 0 {
+	if a.Refused != "" {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s; the session is printed as it is\n", name, a.Refused)
+	}
+	if a.EditsSkipped != "" {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
+	}
+	out := bufio.NewWriterSize(o.IO.Out, 1<<20)
+	info, err := res.WriteSession(out, ra, res.Ctx.Bytes, a)
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if !o.Quiet {
+		if line := flushLine(res.Flushed); line != "" {
+			fmt.Fprintln(o.IO.ErrOut, line)
+		}
+		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, len(a.Entries)+min(1, len(a.Entries)), a.Edits, info.BaseBytes, info.Bytes)
+	}
+	return nil
+}
+
+// writeSession appends pruner's entries to the input file: streamed into a
+// temporary file beside it, re-read and checked, renamed over it only if pi
+// did not touch the file meanwhile.
+func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, blobs *blobStore, name string) error {
+	s := o.IO
+	var created []string
+	if blobs != nil {
+		created = blobs.created
+	}
+	a, err := res.Append(created)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if a.EditsSkipped != "" {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
+	}
+	if a.Refused != "" {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing written", name, a.Refused)}
+	}
+	if len(a.Entries) == 0 {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
 		}
 		return nil
 	}
-	orig, err := os.ReadFile(o.Input)
+	// what is printed is decided: let the collector have the render
+	res.Rendered, res.Mask = nil, nil
+	var info pipeline.SessionInfo
+	write := func(w io.Writer) error {
+		var err error
+		info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
+		return err
+	}
+	verify := func(f *os.File) error {
+		st, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if err := res.Verify(f, st.Size(), info, a); err != nil {
+			return fmt.Errorf("checking the new file: %w; nothing written", err)
+		}
+		return nil
+	}
+	rep, err := fl.Replace(cx, write, verify)
 	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
+		return writeErr(name, err)
 	}
-	if int64(len(orig)) != ctx.Bytes {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: file changed while pruning (is pi writing to it?); nothing written", name)}
-	}
-	sum := sha256.Sum256(orig)
-	backup := fmt.Sprintf("%s.orig-%x", o.Input, sum[:4])
-	info, err := os.Stat(o.Input)
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
-	}
-	if info.Mode().Perm()&0o200 == 0 {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is read-only; not rewriting it", name),
-			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
-	}
-	if err := atomicfile.WriteFile(backup, orig, info.Mode().Perm()); err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing backup: %w", err)}
-	}
-	if err := atomicfile.WriteFile(o.Input, buf.Bytes(), info.Mode().Perm()); err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+	if rep.Moved > 0 {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
 	}
 	if !o.Quiet {
-		fmt.Fprintf(s.ErrOut, "pruner: %s: %d tool results pruned, %d → %d bytes; original kept as %s\n", name, st.Pruned, st.BytesBefore, st.BytesAfter, backup)
+		if line := flushLine(res.Flushed); line != "" {
+			fmt.Fprintln(s.ErrOut, line)
+		}
+		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",
+			name, len(a.Entries)+1, a.Edits, len(created), info.BaseBytes, info.Bytes, name)
 	}
 	return nil
 }
@@ -391,64 +677,4 @@ func sizeOf(ra io.ReaderAt) int64 {
 		}
 	}
 	return 0
-}
-
-// renderIndex applies pi-condense's render phases (what the session's
-// context-prune-* entries say) when the session has such entries, a flag
-// asks for them, or the image cap is set; masking (plan, nil for none)
-// then rewrites only what the render leaves untouched. done is false when
-// there is nothing to render (the masking path runs alone, unchanged).
-func renderIndex(o *NowOptions, ctx *session.Context, ro render.Options, plan *prune.Plan, name string, warned *int) (bool, error) {
-	s := o.IO
-	st, err := index.Rebuild(ctx)
-	if err != nil {
-		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	for _, w := range st.Warnings {
-		if *warned++; *warned <= maxWarnings {
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
-		}
-	}
-	if st.Entries == 0 && !o.NoFlush && !o.NoMask && ro.MaxImages == 0 {
-		return false, nil
-	}
-	if plan != nil {
-		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
-	}
-	res, err := render.Render(ctx, st, ro)
-	if err != nil {
-		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	for _, d := range res.Report.Diagnostics {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s: %s\n", name, d.Kind, d.Detail)
-	}
-	wo := render.WriteOptions{NoChars: o.Quiet && !o.StatsJSON}
-	if plan != nil {
-		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, i) }
-	}
-	out := bufio.NewWriterSize(s.Out, 1<<20)
-	rs, err := render.Write(out, ctx, res, wo)
-	if err == nil {
-		err = out.Flush()
-	}
-	if err != nil {
-		return true, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	switch {
-	case o.StatsJSON:
-		b, _ := json.Marshal(struct {
-			Input   string `json:"input"`
-			Kind    string `json:"kind"`
-			Pruning bool   `json:"pruning"`
-			render.Stats
-			Index        render.Report `json:"index"`
-			SavedPercent float64       `json:"savedPercent"`
-			Warnings     int           `json:"warnings"`
-		}{name, ctx.Kind.String(), plan != nil, rs, res.Report, round1(rs.SavedPercent()), len(ctx.Warnings) + len(st.Warnings)})
-		fmt.Fprintf(s.ErrOut, "%s\n", b)
-	case o.Quiet:
-	default:
-		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Report))
-	}
-	return true, nil
 }

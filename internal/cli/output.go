@@ -26,7 +26,7 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
 			return run(c, args)
 		}
 		if w, _ := c.Flags().GetBool("write"); w {
-			return UsageError("--output and --write exclude each other: --write replaces FILE itself (keeping a backup)")
+			return UsageError("--output and --write exclude each other: --write appends to FILE itself (undo with pruner restore)")
 		}
 		input := ""
 		if len(args) > 0 {

@@ -34,6 +34,13 @@ type Config struct {
 	ProtectedPaths    []string `json:"protectedPaths"`
 	RecentTurnsToKeep int      `json:"recentTurnsToKeep"`
 	MaxRetainedChars  int      `json:"maxRetainedChars"` // chars = Unicode code points
+	// Flush runs the batch/index stage's flush (summaries, refs, spill) in
+	// `now`; SummarizerCmd, when set, is the shell command that writes the
+	// summaries (else they are deterministic), SummarizerConcurrency how
+	// many of it run at once.
+	Flush                 bool   `json:"flush"`
+	SummarizerCmd         string `json:"summarizerCmd"`
+	SummarizerConcurrency int    `json:"summarizerConcurrency"`
 
 	// Sources maps each key of Keys to where its value came from: "default",
 	// a settings file path, "env PRUNER_…", or "flag --…".
@@ -201,6 +208,12 @@ func Load(o Options) (*Config, error) {
 			c.RecentTurnsToKeep = v.(int)
 		case "maxRetainedChars":
 			c.MaxRetainedChars = v.(int)
+		case "flush":
+			c.Flush = v.(bool)
+		case "summarizerCmd":
+			c.SummarizerCmd = v.(string)
+		case "summarizerConcurrency":
+			c.SummarizerConcurrency = v.(int)
 		}
 	}
 	if c.pred, err = protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths); err != nil {

@@ -180,6 +180,8 @@ func TestSourcesPerLayer(t *testing.T) {
 		"protectedPaths":    "env PRUNER_PROTECTED_PATHS",
 		"recentTurnsToKeep": project,
 		"maxRetainedChars":  global,
+		// the batch/index stage's keys, not set here
+		"flush": "default", "summarizerCmd": "default", "summarizerConcurrency": "default",
 	}
 	if !reflect.DeepEqual(c.Sources, want) {
 		t.Errorf("sources:\n got %v\nwant %v", c.Sources, want)

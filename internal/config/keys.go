@@ -13,9 +13,10 @@ import (
 type kind int
 
 const (
-	kindBool  kind = iota // true/false
-	kindCount             // a whole number ≥ 0
-	kindList              // a list of strings (globs)
+	kindBool   kind = iota // true/false
+	kindCount              // a whole number ≥ 0
+	kindList               // a list of strings (globs)
+	kindString             // a string
 )
 
 // keySpec describes one contextPrune key pruner reads: its environment
@@ -35,6 +36,10 @@ func specs() []keySpec {
 		{"protectedPaths", "PRUNER_PROTECTED_PATHS", kindList, func() any { return protect.DefaultProtectedPaths() }},
 		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return prune.DefaultRecentTurns }},
 		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return prune.DefaultMaxChars }},
+		// the batch/index stage
+		{"flush", "PRUNER_FLUSH", kindBool, func() any { return true }},
+		{"summarizerCmd", "PRUNER_SUMMARIZER_CMD", kindString, func() any { return "" }},
+		{"summarizerConcurrency", "PRUNER_SUMMARIZER_CONCURRENCY", kindCount, func() any { return 4 }},
 	}
 }
 
@@ -76,6 +81,11 @@ func (k keySpec) fromJSON(v any) (any, error) {
 			return b, nil
 		}
 		return nil, fmt.Errorf("want true or false, got %s", show(v))
+	case kindString:
+		if str, ok := v.(string); ok {
+			return str, nil
+		}
+		return nil, fmt.Errorf("want a string, got %s", show(v))
 	case kindCount:
 		n, ok := v.(float64)
 		if !ok {
@@ -108,6 +118,8 @@ func (k keySpec) fromJSON(v any) (any, error) {
 func (k keySpec) fromString(s string) (any, error) {
 	t := strings.TrimSpace(s)
 	switch k.kind {
+	case kindString:
+		return s, nil
 	case kindBool:
 		if b, ok := parseSwitch(t); ok {
 			return b, nil

@@ -58,7 +58,7 @@ type RenderOptions struct {
 
 // RenderWith is Render with options.
 func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions) (Stats, error) {
-	runes := session.RuneCount
+	runes := session.ModelChars
 	if ro.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
@@ -107,8 +107,9 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 				after = before
 			}
 			if !ro.NoChars {
-				st.CharsBefore += before
-				st.CharsAfter += after
+				// stats count what reaches the model (details left out)
+				st.CharsBefore += int64(session.ModelChars(orig))
+				st.CharsAfter += int64(session.ModelChars(buf))
 			}
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++

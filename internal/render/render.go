@@ -79,10 +79,11 @@ const (
 	ChainMessage                   // the inserted <compressed-chain> message
 	ThinkingStripped               // final assistant of a compressed chain, thinking removed
 	ImagesCapped                   // image blocks replaced by the cap notice
+	Summary                        // a context-prune-summary a flush added (pipeline)
 )
 
 func (c Change) String() string {
-	return [...]string{"kept", "stubbed", "spill-stubbed", "superseded", "purged", "chain", "thinking-stripped", "images-capped"}[c]
+	return [...]string{"kept", "stubbed", "spill-stubbed", "superseded", "purged", "chain", "thinking-stripped", "images-capped", "summary"}[c]
 }
 
 // Item is one message of the rendered context.

@@ -1,12 +1,10 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -153,23 +151,9 @@ func FormatSummary(st Stats, rep Report) string {
 		st.Input, st.Messages, did, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
 }
 
-// ImageChars is pi's estimate of an image block's size in chars (its
-// compaction's estimateTokens: 4800 chars, ~1200 tokens).
-const ImageChars = 4800
+// ImageChars is pi's estimate of an image block's size in chars.
+const ImageChars = session.ImageChars
 
-// msgChars is the size of a message's JSON in code points, each image block
-// counted as ImageChars.
-func msgChars(b []byte) int {
-	n := session.RuneCount(b)
-	if !bytes.Contains(b, []byte(`"image"`)) {
-		return n
-	}
-	content, _ := jsval.Get(b, "content")
-	els, _ := jsval.Elements(content)
-	for _, el := range els {
-		if t, _ := getStr(el, "type"); t == "image" {
-			n += ImageChars - session.RuneCount(el)
-		}
-	}
-	return n
-}
+// msgChars is the size of a message as the model gets it
+// (session.ModelChars: details left out, images at ImageChars).
+func msgChars(b []byte) int { return session.ModelChars(b) }

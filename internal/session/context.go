@@ -203,6 +203,7 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 			return nil, err
 		}
 	}
+	b.ctx.Bytes = lr.off // exact: a last line without a final newline adds no byte
 	if b.ctx.Kind == 0 {
 		if b.badBefore > 0 {
 			return nil, fmt.Errorf("%w: none of its %d non-blank lines is JSON (is it a JSONL file?)", ErrNotSession, b.badBefore)

@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -172,7 +171,7 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 			if msg.Role == RoleToolResult {
 				msg.TextChars = jsonStringChars(content)
 			}
-			msg.HasNotice = rawHasPrefix(content, NoticePrefix)
+			msg.HasNotice = rawIsNotice(content)
 			return
 		}
 		var s string
@@ -180,7 +179,7 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 			if msg.Role == RoleToolResult {
 				msg.TextChars = utf8.RuneCountInString(s)
 			}
-			msg.HasNotice = strings.HasPrefix(s, NoticePrefix)
+			msg.HasNotice = IsNotice(s)
 			msg.Synthetic = IsSubagentNotice(s)
 		}
 	case '[':
@@ -218,7 +217,7 @@ func fillContentT(msg *Message, content []byte, tp *tape) {
 					if msg.Role == RoleToolResult {
 						msg.TextChars += utf8.RuneCountInString(*b.Text)
 					}
-					if strings.HasPrefix(*b.Text, NoticePrefix) {
+					if IsNotice(*b.Text) {
 						msg.HasNotice = true
 					}
 					if firstText && msg.Role == RoleUser {

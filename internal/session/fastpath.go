@@ -202,7 +202,7 @@ func fastBlocks(msg *Message, content []byte, tp *tape) bool {
 			if msg.Role == RoleToolResult { // the only role whose size is used
 				chars += jsonStringChars(text)
 			}
-			if rawHasPrefix(text, NoticePrefix) {
+			if rawIsNotice(text) {
 				notice = true
 			}
 			if firstText && msg.Role == RoleUser && rawHasPrefix(text, "Subagent ") {

@@ -1,6 +1,9 @@
 package session
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Role names of pi's AgentMessage (and the runtime-only summary roles).
 const (
@@ -58,8 +61,8 @@ type Message struct {
 	// Synthetic marks a user message that is a machine notice, not a person
 	// typing: `Subagent <agent> (task <id>, …) finished.`.
 	Synthetic bool
-	// HasNotice reports that a text block already holds a pruner notice
-	// (starts with NoticePrefix): the message was pruned before.
+	// HasNotice reports that a text block already holds a pruner notice or
+	// a pi-condense stub (IsNotice): the message was pruned before.
 	HasNotice bool
 	// Timestamp is the message's "timestamp" value as written (raw JSON), used
 	// to tell apart occurrences of a reused tool call id.
@@ -75,6 +78,24 @@ type Message struct {
 
 // NoticePrefix starts every text pruner writes in place of pruned content.
 const NoticePrefix = "[pruner: "
+
+// pi-condense's stubs (pruner's batch/index stage writes them too).
+const (
+	condenseStubPrefix  = "[Summarized in pruner summary, ref `"
+	condenseSpillPrefix = "[Oversized output spilled to file — "
+)
+
+// IsNotice reports whether a text is a replacement pruner or pi-condense
+// wrote for pruned content (a masking notice, a summary stub, a spill
+// stub): such a result is never pruned again.
+func IsNotice(text string) bool {
+	return strings.HasPrefix(text, NoticePrefix) || strings.HasPrefix(text, condenseStubPrefix) || strings.HasPrefix(text, condenseSpillPrefix)
+}
+
+// rawIsNotice is IsNotice on a raw JSON string.
+func rawIsNotice(raw []byte) bool {
+	return rawHasPrefix(raw, NoticePrefix) || rawHasPrefix(raw, condenseStubPrefix) || rawHasPrefix(raw, condenseSpillPrefix)
+}
 
 var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
 

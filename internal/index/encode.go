@@ -1,0 +1,300 @@
+package index
+
+import (
+	"strconv"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// Encoding of the entries a flush appends, in pi's entry shapes
+// (SessionManager's appendCustomEntry, appendCustomMessageEntry,
+// appendContextEdit) with pi-condense's data in its key order, every string
+// as JSON.stringify writes it.
+
+// NewEntry is one entry a flush (or the pipeline) appends to a session.
+type NewEntry struct {
+	// Type is pi's entry type: "custom", "custom_message" or "context_edit".
+	Type       string
+	CustomType string
+	// TargetID and Content are a context_edit's target entry and
+	// replacement content (raw JSON).
+	TargetID string
+	Content  []byte
+	// body appends a custom entry's data, or a custom_message's content,
+	// display and details members (lazily: index records re-read their
+	// results' text from the input).
+	body func(dst []byte, ctx *session.Context) ([]byte, error)
+	// floor, when set, is the earliest result time the entry makes the next
+	// request rewrite (a rewrite point, as Rebuild finds it in the file).
+	floor *int64
+}
+
+// AppendLine appends the entry's JSON line (without a newline) with the
+// given id, parent id ("" → null) and ISO timestamp.
+func (e *NewEntry) AppendLine(dst []byte, ctx *session.Context, id, parentID, ts string) ([]byte, error) {
+	var err error
+	dst = append(dst, `{"type":`...)
+	dst = jsval.AppendString(dst, e.Type)
+	tail := func() {
+		dst = append(dst, `,"id":`...)
+		dst = jsval.AppendString(dst, id)
+		dst = append(dst, `,"parentId":`...)
+		if parentID == "" {
+			dst = append(dst, "null"...)
+		} else {
+			dst = jsval.AppendString(dst, parentID)
+		}
+		dst = append(dst, `,"timestamp":`...)
+		dst = jsval.AppendString(dst, ts)
+	}
+	switch e.Type {
+	case "context_edit":
+		tail()
+		dst = append(dst, `,"targetId":`...)
+		dst = jsval.AppendString(dst, e.TargetID)
+		dst = append(dst, `,"replacement":{"content":`...)
+		dst = append(dst, e.Content...)
+		dst = append(dst, '}')
+	default:
+		dst = append(dst, `,"customType":`...)
+		dst = jsval.AppendString(dst, e.CustomType)
+		if e.Type == "custom" {
+			dst = append(dst, `,"data":`...)
+		} else {
+			dst = append(dst, ',')
+		}
+		if dst, err = e.body(dst, ctx); err != nil {
+			return dst, err
+		}
+		tail()
+	}
+	return append(dst, '}'), nil
+}
+
+func customEntry(ctype string, data []byte) *NewEntry {
+	return &NewEntry{Type: "custom", CustomType: ctype, body: func(dst []byte, _ *session.Context) ([]byte, error) {
+		return append(dst, data...), nil
+	}}
+}
+
+// SummaryMessage is a context-prune-summary a flush writes: the custom
+// message pi builds from its entry, for the rendered context.
+type SummaryMessage struct {
+	Content string
+	Details []byte
+}
+
+// AppendMessage appends the custom message pi's buildSessionContext makes
+// of the summary entry (createCustomMessage's key order), with the entry's
+// time in ms.
+func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) []byte {
+	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
+	dst = jsval.AppendString(dst, s.Content)
+	dst = append(dst, `,"display":false,"details":`...)
+	dst = append(dst, s.Details...)
+	dst = append(dst, `,"timestamp":`...)
+	return append(strconv.AppendInt(dst, millis, 10), '}')
+}
+
+func summaryEntry(s *SummaryMessage) *NewEntry {
+	return &NewEntry{Type: "custom_message", CustomType: TypeSummary, body: func(dst []byte, _ *session.Context) ([]byte, error) {
+		dst = append(dst, `"content":`...)
+		dst = jsval.AppendString(dst, s.Content)
+		dst = append(dst, `,"display":false,"details":`...)
+		return append(dst, s.Details...), nil
+	}}
+}
+
+// appendRef appends a SummaryToolCallRef.
+func appendRef(dst []byte, shortID, toolCallID string, ts *int64) []byte {
+	dst = append(dst, `{"shortId":`...)
+	dst = jsval.AppendString(dst, shortID)
+	dst = append(dst, `,"toolCallId":`...)
+	dst = jsval.AppendString(dst, toolCallID)
+	if ts != nil {
+		dst = append(dst, `,"resultTimestamp":`...)
+		dst = strconv.AppendInt(dst, *ts, 10)
+	}
+	return append(dst, '}')
+}
+
+// summaryDetails is makeSummaryDetails: refs, tool names, turn and time.
+func summaryDetails(b *Batch, refs []string) []byte {
+	dst := []byte(`{"toolCallRefs":[`)
+	for i, c := range b.Calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendRef(dst, refs[i], c.ToolCallID, c.ResultTimestamp)
+	}
+	dst = append(dst, `],"toolNames":[`...)
+	for i, c := range b.Calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsval.AppendString(dst, c.ToolName)
+	}
+	dst = append(dst, `],"turnIndex":`...)
+	dst = strconv.AppendInt(dst, int64(b.TurnIndex), 10)
+	dst = append(dst, `,"timestamp":`...)
+	dst = strconv.AppendInt(dst, b.Timestamp, 10)
+	return append(dst, '}')
+}
+
+// spill is what a spilled record carries instead of its text.
+type spill struct {
+	path    string
+	bytes   int
+	preview string
+	hash    string
+}
+
+// appendRecord appends a ToolCallRecord in addBatch's key order.
+func appendRecord(dst []byte, c *Call, turnIndex int, ts int64, textJSON []byte, sp *spill) []byte {
+	dst = append(dst, `{"toolCallId":`...)
+	dst = jsval.AppendString(dst, c.ToolCallID)
+	dst = append(dst, `,"toolName":`...)
+	dst = jsval.AppendString(dst, c.ToolName)
+	dst = append(dst, `,"args":`...)
+	dst = append(dst, c.Args...)
+	dst = append(dst, `,"resultText":`...)
+	if sp != nil {
+		dst = append(dst, `""`...)
+	} else {
+		dst = append(dst, textJSON...)
+	}
+	dst = append(dst, `,"isError":`...)
+	dst = strconv.AppendBool(dst, c.IsError)
+	dst = append(dst, `,"turnIndex":`...)
+	dst = strconv.AppendInt(dst, int64(turnIndex), 10)
+	dst = append(dst, `,"timestamp":`...)
+	dst = strconv.AppendInt(dst, ts, 10)
+	if c.ResultTimestamp != nil {
+		dst = append(dst, `,"resultTimestamp":`...)
+		dst = strconv.AppendInt(dst, *c.ResultTimestamp, 10)
+	}
+	if sp != nil {
+		dst = append(dst, `,"spillPath":`...)
+		dst = jsval.AppendString(dst, sp.path)
+		dst = append(dst, `,"spillBytes":`...)
+		dst = strconv.AppendInt(dst, int64(sp.bytes), 10)
+		dst = append(dst, `,"resultPreview":`...)
+		dst = jsval.AppendString(dst, sp.preview)
+		dst = append(dst, `,"contentHash":`...)
+		dst = jsval.AppendString(dst, sp.hash)
+	}
+	return append(dst, '}')
+}
+
+// indexEntry is a context-prune-index entry for calls of one batch; the
+// results' text is read from the input when the line is written.
+func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill) *NewEntry {
+	var floor *int64
+	for _, c := range calls {
+		if c.ResultTimestamp != nil && (floor == nil || *c.ResultTimestamp < *floor) {
+			floor = c.ResultTimestamp
+		}
+	}
+	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
+		dst = append(dst, `{"toolCalls":[`...)
+		for i, c := range calls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var textJSON []byte
+			sp := spills[c]
+			if sp == nil {
+				js, err := c.ReadTextJSON(ctx)
+				if err != nil {
+					return dst, err
+				}
+				textJSON = js
+			}
+			dst = appendRecord(dst, c, turnIndex, ts, textJSON, sp)
+		}
+		return append(dst, `]}`...), nil
+	}}
+}
+
+// aliasData is a context-prune-dedup-alias's data.
+func aliasData(newKey, originalKey string) []byte {
+	nid, nts := ParseOccurrenceKey(newKey)
+	oid, ots := ParseOccurrenceKey(originalKey)
+	dst := []byte(`{"newToolCallId":`)
+	dst = jsval.AppendString(dst, nid)
+	dst = append(dst, `,"originalToolCallId":`...)
+	dst = jsval.AppendString(dst, oid)
+	if nts != nil {
+		dst = append(dst, `,"newResultTimestamp":`...)
+		dst = strconv.AppendInt(dst, *nts, 10)
+	}
+	if ots != nil {
+		dst = append(dst, `,"originalResultTimestamp":`...)
+		dst = strconv.AppendInt(dst, *ots, 10)
+	}
+	return append(dst, '}')
+}
+
+// frontierData encodes a frontier in pi-condense's key order.
+func frontierData(f FrontierData) []byte {
+	dst := []byte(`{"lastAttemptedToolCallId":`)
+	dst = jsval.AppendString(dst, f.LastAttemptedToolCallID)
+	dst = append(dst, `,"lastAttemptedToolName":`...)
+	dst = jsval.AppendString(dst, f.LastAttemptedToolName)
+	for _, kv := range []struct {
+		k string
+		v int64
+	}{
+		{"lastAttemptedTurnIndex", int64(f.LastAttemptedTurnIndex)},
+		{"lastAttemptedTimestamp", f.LastAttemptedTimestamp},
+		{"attemptedBatchCount", int64(f.AttemptedBatchCount)},
+		{"attemptedToolCallCount", int64(f.AttemptedToolCallCount)},
+		{"rawCharCount", int64(f.RawCharCount)},
+		{"summaryCharCount", int64(f.SummaryCharCount)},
+	} {
+		dst = append(dst, `,"`+kv.k+`":`...)
+		dst = strconv.AppendInt(dst, kv.v, 10)
+	}
+	dst = append(dst, `,"outcome":`...)
+	dst = jsval.AppendString(dst, f.Outcome)
+	return append(dst, '}')
+}
+
+// statsData encodes cumulative stats in pi-condense's key order.
+func statsData(s StatsData) []byte {
+	dst := []byte(`{"totalInputTokens":`)
+	dst = strconv.AppendInt(dst, s.TotalInputTokens, 10)
+	dst = append(dst, `,"totalOutputTokens":`...)
+	dst = strconv.AppendInt(dst, s.TotalOutputTokens, 10)
+	dst = append(dst, `,"totalCost":`...)
+	dst = jsval.AppendNumber(dst, s.TotalCost)
+	dst = append(dst, `,"callCount":`...)
+	dst = strconv.AppendInt(dst, int64(s.CallCount), 10)
+	dst = append(dst, `,"chainsCompressed":`...)
+	dst = strconv.AppendInt(dst, int64(s.ChainsCompressed), 10)
+	dst = append(dst, `,"rangesSummarized":`...)
+	dst = strconv.AppendInt(dst, int64(s.RangesSummarized), 10)
+	return append(dst, '}')
+}
+
+// flushMetricsData encodes a flush-metrics entry's data.
+func flushMetricsData(m FlushMetrics) []byte {
+	dst := []byte(`{"ts":`)
+	dst = strconv.AppendInt(dst, m.TS, 10)
+	dst = append(dst, `,"trigger":`...)
+	dst = jsval.AppendString(dst, m.Trigger)
+	dst = append(dst, `,"capturedBatches":`...)
+	dst = strconv.AppendInt(dst, int64(m.CapturedBatches), 10)
+	dst = append(dst, `,"processedBatches":`...)
+	dst = strconv.AppendInt(dst, int64(m.ProcessedBatches), 10)
+	dst = append(dst, `,"outcome":`...)
+	dst = jsval.AppendString(dst, m.Outcome)
+	dst = append(dst, `,"metrics":{"openCycleThinkingTokens":`...)
+	dst = strconv.AppendInt(dst, int64(m.Metrics.OpenCycleThinkingTokens), 10)
+	dst = append(dst, `,"largestChainSharePct":`...)
+	dst = strconv.AppendInt(dst, int64(m.Metrics.LargestChainSharePct), 10)
+	dst = append(dst, `,"frontierGapTokens":`...)
+	dst = strconv.AppendInt(dst, int64(m.Metrics.FrontierGapTokens), 10)
+	return append(dst, `}}`...)
+}

@@ -1,0 +1,457 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/summarize"
+)
+
+// FlushOptions configure Flush (pi-condense's contextPrune keys).
+type FlushOptions struct {
+	Capture CaptureOptions
+	// AgentMessage is batchingMode "agent-message" (one batch per user turn).
+	AgentMessage bool
+	// MinBatchChars skips batches with fewer raw chars (0: off).
+	MinBatchChars int
+	// Dedup is dedupByContentHash.
+	Dedup bool
+	// SpillThreshold and SpillPreviewBytes: a result of SpillThreshold chars
+	// or more is written to a blob by Spill (nil: no spilling) and indexed
+	// with a SpillPreviewBytes preview, without a summary.
+	SpillThreshold    int
+	SpillPreviewBytes int
+	Spill             func(key, text string) (path string, err error)
+	// Summarize summarises batches (summarize.Summarize with its options);
+	// nil: deterministic summaries.
+	Summarize func(ctx context.Context, batches []summarize.Batch) []summarize.Result
+	// Clip is how the summariser request cuts long results.
+	Clip summarize.Clip
+	// Now is the flush time in ms (the flush-metrics entry's ts).
+	Now int64
+	// FirstLine is the line number the first appended entry will have (the
+	// state's rewrite points name it, as Rebuild of the written file does);
+	// 0: the line after the input's last.
+	FirstLine int
+}
+
+// Flushed is what one flush adds to a session.
+type Flushed struct {
+	// State is the input state with the flush applied.
+	State *State
+	// Entries are the entries to append, in order.
+	Entries []*NewEntry
+	// Summaries are the summary messages among Entries, in order.
+	Summaries []*SummaryMessage
+	// Captured and Processed count batches; Outcome is the flush's
+	// (summarized, skipped-oversized, skipped-deduped, skipped-trivial;
+	// "empty" when nothing was captured).
+	Captured, Processed int
+	Outcome             string
+	// Calls counts the calls the flush addressed; Summarized, Spilled,
+	// Deduped, Trivial and Oversized how each ended.
+	Calls, Summarized, Spilled, Deduped, Trivial, Oversized int
+	// RawChars is the raw text of the calls summarised, spilled or deduped,
+	// SummaryChars the summaries written (JavaScript lengths).
+	RawChars, SummaryChars int
+	// CommandCalls counts summaries a command made this run (the stats
+	// entry's callCount grows by it).
+	CommandCalls int
+	// Blobs are the spill files written.
+	Blobs []string
+	// Warnings say what did not go as configured (a summariser that failed,
+	// a blob that could not be written); nothing is lost for them.
+	Warnings []string
+}
+
+// Changes reports whether the flush changes what is rendered (a summary, a
+// spill or a dedup alias); a flush of trivial or oversized batches only
+// moves the frontier.
+func (f *Flushed) Changes() bool { return f.Summarized+f.Spilled+f.Deduped > 0 }
+
+// chunk bounds how many batches are summarised at once (their texts are in
+// memory together).
+const chunk = 32
+
+// slot is one batch on its way through the flush.
+type slot struct {
+	b                *Batch
+	dedup            []*Call
+	dedupChars, raw  int
+	trivial, deduped bool
+}
+
+// Flush captures, spills, dedups, summarises and indexes what ctx's branch
+// holds beyond st — pi-condense's turn_end spill and its flushPending, run
+// at once as `/pruner now` runs it — and returns the entries to append. st
+// is not modified. Errors are I/O errors re-reading the input.
+func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
+	f := &Flushed{State: st.Clone(), Outcome: "empty"}
+	s := f.State
+	turns, err := Capture(ctx, s, o.Capture)
+	if err != nil {
+		return nil, err
+	}
+	if o.Spill != nil && o.SpillThreshold > 0 {
+		for _, b := range turns {
+			if err := f.spill(ctx, b, o); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var batches []*Batch
+	for _, b := range turns {
+		if len(b.Calls) > 0 {
+			batches = append(batches, b)
+		}
+	}
+	if o.AgentMessage {
+		batches = Group(batches)
+	}
+	f.Captured = len(batches)
+	if len(batches) == 0 {
+		return f, nil
+	}
+	slots := make([]*slot, len(batches))
+	for i, b := range batches {
+		sl := &slot{b: b}
+		if o.Dedup {
+			nb := *b
+			nb.Calls = nil
+			for _, c := range b.Calls {
+				if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+					s.addAlias(c.Key, orig)
+					f.Entries = append(f.Entries, aliasEntry(c, orig))
+					sl.dedup = append(sl.dedup, c)
+					sl.dedupChars += c.Chars
+					continue
+				}
+				nb.Calls = append(nb.Calls, c)
+			}
+			sl.b = &nb
+		}
+		for _, c := range sl.b.Calls {
+			sl.raw += c.Chars
+		}
+		sl.deduped = len(sl.dedup) > 0 && len(sl.b.Calls) == 0
+		sl.trivial = !sl.deduped && o.MinBatchChars > 0 && sl.raw < o.MinBatchChars
+		slots[i] = sl
+	}
+	var lastCall *Call
+	var lastBatch *Batch
+	for start := 0; start < len(slots); start += chunk {
+		part := slots[start:min(start+chunk, len(slots))]
+		var todo []*slot
+		var inputs []summarize.Batch
+		for _, sl := range part {
+			if sl.trivial || sl.deduped {
+				continue
+			}
+			in, err := summaryInput(ctx, sl.b, o.Clip)
+			if err != nil {
+				return nil, err
+			}
+			todo = append(todo, sl)
+			inputs = append(inputs, in)
+		}
+		var results []summarize.Result
+		if len(inputs) > 0 {
+			if o.Summarize != nil {
+				results = o.Summarize(cx, inputs)
+			} else {
+				results = summarize.Summarize(cx, inputs, summarize.Options{})
+			}
+		}
+		k := 0
+		for _, sl := range part {
+			f.Processed++
+			f.Calls += len(sl.b.Calls) + len(sl.dedup)
+			f.Deduped += len(sl.dedup)
+			f.RawChars += sl.dedupChars
+			lastBatch = sl.b
+			if n := len(sl.b.Calls); n > 0 {
+				lastCall = sl.b.Calls[n-1]
+			} else {
+				lastCall = sl.dedup[len(sl.dedup)-1]
+			}
+			switch {
+			case sl.deduped:
+				continue
+			case sl.trivial:
+				f.Trivial += len(sl.b.Calls)
+				f.RawChars += sl.raw
+				continue
+			}
+			f.summarized(sl, inputs[k], results[k])
+			k++
+		}
+	}
+	switch {
+	case f.Summarized > 0:
+		f.Outcome = "summarized"
+	case f.Oversized > 0:
+		f.Outcome = "skipped-oversized"
+	case f.Deduped > 0:
+		f.Outcome = "skipped-deduped"
+	default:
+		f.Outcome = "skipped-trivial"
+	}
+	fr := FrontierData{
+		LastAttemptedToolCallID: lastCall.ToolCallID, LastAttemptedToolName: lastCall.ToolName,
+		LastAttemptedTurnIndex: lastBatch.TurnIndex, LastAttemptedTimestamp: lastBatch.Timestamp,
+		AttemptedBatchCount: f.Processed, AttemptedToolCallCount: f.Calls,
+		RawCharCount: f.RawChars, SummaryCharCount: f.SummaryChars, Outcome: f.Outcome,
+	}
+	s.Frontier = &fr
+	stats := StatsData{}
+	if s.Stats != nil {
+		stats = *s.Stats
+	}
+	stats.CallCount += f.CommandCalls
+	s.Stats = &stats
+	f.Entries = append(f.Entries, customEntry(TypeFrontier, frontierData(fr)), customEntry(TypeStats, statsData(stats)))
+	m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
+	m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
+	f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
+	f.rewritePoints(ctx, o.FirstLine)
+	return f, nil
+}
+
+// rewritePoints records where the appended entries rewrite the prompt, as
+// Rebuild finds them once they are in the file (the superseded-reads pass
+// activates at them).
+func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
+	if first == 0 {
+		first = ctx.Lines + 1
+	}
+	for k, e := range f.Entries {
+		if e.floor != nil {
+			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: *e.floor, Kind: e.CustomType})
+		}
+	}
+}
+
+// summarized finishes one summarised batch: refs allocated (monotonic,
+// burned even when the summary is then skipped, as pi-condense burns them),
+// labels substituted, the footer added, the oversize check (a command
+// summary that is longer than the raw text falls back to the deterministic
+// one; if that is too, the batch is skipped), and the summary and index
+// entries.
+func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
+	s := f.State
+	b := sl.b
+	refs := make([]string, len(b.Calls))
+	names := make([]string, len(b.Calls))
+	for i, c := range b.Calls {
+		refs[i] = "t" + strconv.Itoa(s.NextRef)
+		s.NextRef++
+		names[i] = c.ToolName
+	}
+	if r.Warning != "" {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d (%d calls): %s; used the deterministic summary", b.TurnIndex, len(b.Calls), r.Warning))
+	}
+	if r.Source == summarize.SourceCommand {
+		f.CommandCalls++
+	}
+	text := summarize.SubstituteLabels(r.Text, refs, names) + summarize.Footer(refs)
+	if jsval.UTF16Len(text) > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, jsval.UTF16Len(text), sl.raw))
+		text = summarize.SubstituteLabels(summarize.Deterministic(in), refs, names) + summarize.Footer(refs)
+	}
+	f.RawChars += sl.raw
+	f.SummaryChars += jsval.UTF16Len(text)
+	if jsval.UTF16Len(text) > sl.raw {
+		f.Oversized += len(b.Calls)
+		return
+	}
+	f.Summarized += len(b.Calls)
+	details := summaryDetails(b, refs)
+	sm := &SummaryMessage{Content: text, Details: details}
+	f.Summaries = append(f.Summaries, sm)
+	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(b.Calls, b.TurnIndex, b.Timestamp, nil))
+	keys := make([]string, len(b.Calls))
+	for i, c := range b.Calls {
+		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
+		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Hash)
+		keys[i] = c.Key
+	}
+	s.summaries = append(s.summaries, Summary{Keys: keys, Text: text})
+}
+
+// recordOf is the in-memory record of a call (its text is not kept: render
+// and query read it from the entry or the input).
+func recordOf(c *Call, turnIndex int, ts int64, sp *spill) Record {
+	r := Record{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: c.Args, IsError: c.IsError,
+		TurnIndex: turnIndex, Timestamp: ts, ResultTimestamp: c.ResultTimestamp}
+	if sp != nil {
+		path, preview, hash := sp.path, sp.preview, sp.hash
+		n := int64(sp.bytes)
+		r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &path, &n, &preview, &hash
+	}
+	return r
+}
+
+// spill writes the batch's results of SpillThreshold chars or more to blobs
+// and indexes them at once (pi-condense's spillOversizedBatch): a duplicate
+// of an indexed result becomes an alias instead; a blob that cannot be
+// written leaves the result in the batch (warned).
+func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
+	s := f.State
+	var spilled []*Call
+	spills := map[*Call]*spill{}
+	keep := b.Calls[:0:0]
+	for _, c := range b.Calls {
+		if c.Chars < o.SpillThreshold {
+			keep = append(keep, c)
+			continue
+		}
+		if o.Dedup {
+			if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+				s.addAlias(c.Key, orig)
+				f.Entries = append(f.Entries, aliasEntry(c, orig))
+				f.Deduped++
+				continue
+			}
+		}
+		text, err := c.ReadText(ctx)
+		if err != nil {
+			return err
+		}
+		path, err := o.Spill(c.Key, text)
+		if err != nil {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("spilling %s (%d chars): %v; kept inline", c.Key, c.Chars, err))
+			keep = append(keep, c)
+			continue
+		}
+		f.Blobs = append(f.Blobs, path)
+		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
+		spills[c] = sp
+		spilled = append(spilled, c)
+		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Hash)
+		f.Spilled++
+	}
+	b.Calls = keep
+	if len(spilled) > 0 {
+		f.Entries = append(f.Entries, indexEntry(spilled, b.TurnIndex, b.Timestamp, spills))
+	}
+	return nil
+}
+
+// summaryInput reads a batch's texts for the summariser.
+func summaryInput(ctx *session.Context, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
+	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
+	for _, c := range b.Calls {
+		text, err := c.ReadText(ctx)
+		if err != nil {
+			return in, err
+		}
+		in.Calls = append(in.Calls, summarize.Call{
+			ToolName: c.ToolName, Args: string(c.Args), ArgsPretty: string(jsval.AppendIndented(nil, c.Args, "  ")),
+			Result: text, IsError: c.IsError,
+		})
+	}
+	return in, nil
+}
+
+// HeadPreview is the head of text at most maxBytes bytes of UTF-8, never
+// cutting a character, and cut back to the last line break when there is
+// one after the first byte (pi-condense's headPreview).
+func HeadPreview(text string, maxBytes int) string {
+	if len(text) <= maxBytes {
+		return text
+	}
+	end := maxBytes
+	for end > 0 && text[end]&0xC0 == 0x80 {
+		end--
+	}
+	slice := text[:end]
+	for i := len(slice) - 1; i > 0; i-- {
+		if slice[i] == '\n' {
+			return slice[:i]
+		}
+	}
+	return slice
+}
+
+// metrics is the flush-metrics snapshot at flush entry, from the routing
+// sizes pruner has without re-reading every line: frontierGapTokens is the
+// text of the results past st's frontier that are not indexed or protected
+// (chars/4; pi-condense measures their whole JSON); the thinking and chain
+// shares are not measured (0).
+func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
+	turn := 0
+	past := st.Frontier == nil
+	var open map[string]bool // calls of the frontier turn up to the last attempted
+	chars := 0
+	for i := range ctx.Branch {
+		be := &ctx.Branch[i]
+		m := be.Message
+		if be.Type != "message" || m == nil {
+			continue
+		}
+		switch m.Role {
+		case session.RoleAssistant:
+			if st.Frontier != nil && turn == st.Frontier.LastAttemptedTurnIndex {
+				open = map[string]bool{}
+				for _, tc := range m.ToolCalls {
+					open[tc.ID] = true
+					if tc.ID == st.Frontier.LastAttemptedToolCallID {
+						break
+					}
+				}
+				past = true
+			} else if open != nil {
+				open = nil
+			}
+			turn++
+		case session.RoleToolResult:
+			if !past || open[m.ToolCallID] || st.IsSummarized(MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
+				continue
+			}
+			chars += m.TextChars
+		}
+	}
+	return 0, 0, (chars + 2) / 4
+}
+
+// maxBlobName caps a blob's file name (upstream #14: ENAMETOOLONG on long
+// ids); most file systems allow 255 bytes.
+const maxBlobName = 200
+
+// BlobName is the file name of an occurrence's spill blob under
+// <session dir>/<session id>-blobs/: the occurrence key with every byte
+// outside [A-Za-z0-9_-] replaced by "_", then ".txt" (pi-condense's
+// naming); a name over 200 bytes keeps its first 183 and a 16-hex hash of
+// the whole key.
+func BlobName(key string) string {
+	var sb strings.Builder
+	for _, r := range key {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-':
+			sb.WriteRune(r)
+		case r > 0xFFFF:
+			sb.WriteString("__") // two UTF-16 units, as the JavaScript regexp sees it
+		default:
+			sb.WriteByte('_')
+		}
+	}
+	name := sb.String()
+	if len(name)+4 > maxBlobName {
+		sum := sha256.Sum256([]byte(key))
+		name = name[:maxBlobName-4-17] + "-" + hex.EncodeToString(sum[:8])
+	}
+	return name + ".txt"
+}
+
+// aliasEntry is the dedup-alias entry making c share orig's record.
+func aliasEntry(c *Call, orig string) *NewEntry {
+	e := customEntry(TypeDedupAlias, aliasData(c.Key, orig))
+	e.floor = c.ResultTimestamp
+	return e
+}

@@ -1,0 +1,227 @@
+// Package pipeline composes pruner's stages for `pruner now`: a decoded
+// session (internal/session) → the pi-condense state its entries hold
+// (internal/index.Rebuild) → a flush of what is new (internal/index.Flush,
+// summaries by internal/summarize) → pi-condense's render of that state
+// (internal/render) → rolling-window masking of what no index entry covers
+// (internal/prune) → one output: the context, or the session with the
+// entries appended (what `--write` writes).
+//
+// Masking and flushing share one config: the raw window (recentTurnsToKeep)
+// is where both stop — a flush takes the completed calls older than it,
+// masking then replaces what the flush did not take (old results of
+// batches skipped as trivial or oversized, calls before pi-condense's
+// frontier) when they are over maxRetainedChars.
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/render"
+	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/summarize"
+)
+
+// Options say which stages run and how.
+type Options struct {
+	// Mask runs rolling-window masking (Prune) over what the render leaves.
+	Mask  bool
+	Prune prune.Options
+	// Index applies the session's pi-condense state (render) when it has
+	// any (or the flush adds some, or ForceRender); false prints the masked
+	// context alone, as before the batch/index stage.
+	Index       bool
+	ForceRender bool
+	Render      render.Options
+	// Flush adds a flush of what the state does not cover yet.
+	Flush bool
+	// AgentMessage, MinBatchChars, Dedup, SpillThreshold and
+	// SpillPreviewBytes are pi-condense's batching keys.
+	AgentMessage      bool
+	MinBatchChars     int
+	Dedup             bool
+	SpillThreshold    int
+	SpillPreviewBytes int
+	// Spill writes a spill blob and returns its path; nil spills nothing
+	// (without --write pruner never writes next to a session).
+	Spill func(key, text string) (string, error)
+	// Summarizer configures summaries (no Command: deterministic).
+	Summarizer summarize.Options
+	// Now is the flush time for the flush-metrics entry (nil: the time
+	// pruner gives appended entries, AppendTime, so output is
+	// deterministic).
+	Now func() time.Time
+}
+
+// Result is a planned `now`: what each stage decided.
+type Result struct {
+	Ctx *session.Context
+	// State is the pi-condense state after the flush.
+	State *index.State
+	// Flushed is the flush (nil when none ran); FlushSkipped says why a
+	// flush that was asked for did not run ("" when it ran).
+	Flushed      *index.Flushed
+	FlushSkipped string
+	// Mask is the masking plan (nil: no masking).
+	Mask *prune.Plan
+	// Rendered is the render (nil when the index stage did not run: the
+	// masked context is all there is); its Items end with the summaries the
+	// flush added.
+	Rendered *render.Result
+	// Summaries is how many of Rendered's items are the flush's summaries.
+	Summaries int
+	// Warnings are the state's and the flush's (each with a line when it
+	// has one).
+	Warnings []session.Warning
+}
+
+// Run plans the context of ctx (read with session.ReadOptions.Branch).
+// Errors are I/O errors re-reading the input.
+func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
+	r := &Result{Ctx: ctx}
+	if o.Mask {
+		r.Mask = prune.NewPlan(ctx, o.Prune)
+	}
+	if !o.Index {
+		return r, nil
+	}
+	st, err := index.Rebuild(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, st.Warnings...)
+	if o.Flush {
+		switch why := flushable(ctx); why {
+		case "":
+			if r.Flushed, err = r.flush(cx, st, o); err != nil {
+				return nil, err
+			}
+			st = r.Flushed.State
+			for _, w := range r.Flushed.Warnings {
+				r.Warnings = append(r.Warnings, session.Warning{Msg: w})
+			}
+		default:
+			r.FlushSkipped = why
+		}
+	}
+	r.State = st
+	added := r.Flushed != nil && r.Flushed.Changes()
+	if !o.Index || (st.Entries == 0 && !added && !o.ForceRender && o.Render.MaxImages == 0) {
+		return r, nil // nothing for the index stage: the masked context as before
+	}
+	ro := o.Render
+	if r.Mask != nil {
+		plan := r.Mask
+		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
+	}
+	if r.Rendered, err = render.Render(ctx, st, ro); err != nil {
+		return nil, err
+	}
+	if r.Flushed != nil {
+		_, ms := AppendTime(ctx)
+		for _, s := range r.Flushed.Summaries {
+			r.Rendered.Items = append(r.Rendered.Items, render.Item{Src: -1, JSON: s.AppendMessage(nil, ms), Change: render.Summary})
+			r.Summaries++
+		}
+	}
+	return r, nil
+}
+
+// flushable says why a session cannot be flushed now ("" when it can): a
+// context input has no entries to keep state in, and a session that ends
+// in an assistant message whose tool calls have no result yet is mid-turn
+// (pi is running the tools): a summary appended there would break the
+// call/result pairing.
+func flushable(ctx *session.Context) string {
+	if ctx.Kind != session.KindSession {
+		return "a context (not a session) holds no pi-condense state; only masking applies"
+	}
+	if n := len(ctx.Messages); n > 0 {
+		m := ctx.Messages[n-1]
+		if m.Role == session.RoleAssistant && len(m.ToolCalls) > 0 {
+			return "the session ends inside a tool call (its results are not written yet); nothing summarised"
+		}
+	}
+	return ""
+}
+
+func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.Flushed, error) {
+	ctx := r.Ctx
+	// the raw window: where masking's recent turns start
+	window := prune.NewPlan(ctx, o.Prune).Cutoff
+	if o.Prune.RecentTurns <= 0 {
+		window = -1
+	}
+	_, nowMS := AppendTime(ctx)
+	if o.Now != nil {
+		nowMS = o.Now().UnixMilli()
+	}
+	so := o.Summarizer
+	return index.Flush(cx, ctx, st, index.FlushOptions{
+		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window},
+		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
+		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
+		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result {
+			return summarize.Summarize(cx, bs, so)
+		},
+		Clip: so.Clip,
+		Now:  nowMS,
+	})
+}
+
+// AppendTime is the time pruner gives the entries it appends (ISO, as pi
+// writes entry timestamps, and in ms): the leaf entry's own time, so the
+// same session always gets the same bytes (a flush run twice, or with and
+// without --write, agrees); the epoch when the leaf has none.
+func AppendTime(ctx *session.Context) (string, int64) {
+	if n := len(ctx.Branch); n > 0 {
+		if line, err := ctx.EntryLine(&ctx.Branch[n-1]); err == nil {
+			if v, ok := jsval.Get(line, "timestamp"); ok {
+				if s, ok := jsval.String(v); ok {
+					if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+						t = t.UTC()
+						return t.Format("2006-01-02T15:04:05.000Z"), t.UnixMilli()
+					}
+				}
+			}
+		}
+	}
+	return "1970-01-01T00:00:00.000Z", 0
+}
+
+// FromConfig returns the options of `pruner now` for a loaded config (the
+// caller adds what flags change: Spill, a summariser command's timeout).
+func FromConfig(c *config.Config) (Options, error) {
+	var o Options
+	ro, err := c.RenderOptions()
+	if err != nil {
+		return o, err
+	}
+	if !c.Enabled {
+		// the image cap guards request validity even when pruning is off
+		return Options{Index: ro.MaxImages > 0, Render: ro}, nil
+	}
+	po, err := c.PruneOptions()
+	if err != nil {
+		return o, err
+	}
+	k := c.Condense
+	o = Options{
+		Mask: true, Prune: po, Index: true, Render: ro, Flush: c.Flush,
+		AgentMessage: k.BatchingMode == "agent-message", MinBatchChars: k.MinBatchChars, Dedup: k.DedupByContentHash,
+		SpillThreshold: k.SpillThreshold, SpillPreviewBytes: k.SpillPreviewBytes,
+	}
+	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
+		o.Summarizer = summarize.Options{
+			Command:     summarize.ExecRunner{Command: cmd},
+			Timeout:     time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond,
+			Concurrency: c.SummarizerConcurrency,
+		}
+	}
+	return o, nil
+}

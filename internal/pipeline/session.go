@@ -1,0 +1,376 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"strconv"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/render"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// Appended is what `now --write` appends to a session, in order: a
+// pruner-write marker (what the file was, for `pruner restore`), the
+// flush's entries, and one context_edit per tool result whose content the
+// rendered context changes (a stub or a masking notice), so that pi ≥ 1.0
+// on its own — without pi-condense or pruner — sends the same content.
+type Appended struct {
+	Entries []*index.NewEntry
+	// IDs are the entries' ids (IDs[0] is the marker's), unique in the file.
+	IDs []string
+	// Edits counts the context_edit entries.
+	Edits int
+	// Blobs are the spill blobs the marker lists (created by this write).
+	Blobs []string
+	// EditsSkipped says why no context_edit was written ("" when they were).
+	EditsSkipped string
+	// Refused says why nothing can be appended at all ("" when it can).
+	Refused string
+}
+
+// Append plans the entries to append for r. ctx must have been read with
+// session.ReadOptions{Branch: true, AllEntries: true}. blobs are the spill
+// files this run created. Nothing to append (no flush entry, no changed
+// result) gives an Appended with no entries.
+func (r *Result) Append(blobs []string) (*Appended, error) {
+	ctx := r.Ctx
+	a := &Appended{Blobs: blobs}
+	if ctx.Header.Version >= 2 && ctx.LeafID == "" && len(ctx.Branch) > 0 {
+		a.Refused = "the last entry has no id, so appended entries could not continue its branch (pi would start a new one)"
+		return a, nil
+	}
+	edits, err := r.edits()
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Header.Version < 2 {
+		// pi rewrites every id when it migrates a v1 file: an edit's
+		// targetId would point nowhere
+		if len(edits) > 0 {
+			a.EditsSkipped = "v1 session: pi gives every entry a new id when it migrates the file, so context edits are not written (pi-condense's entries still apply)"
+		}
+		edits = nil
+	}
+	// a flush that only moved the frontier (trivial batches) is written
+	// only along with something that changes the context
+	if r.Flushed != nil && (r.Flushed.Changes() || len(edits) > 0) {
+		a.Entries = append(a.Entries, r.Flushed.Entries...)
+	}
+	a.Edits = len(edits)
+	a.Entries = append(a.Entries, edits...)
+	if len(a.Entries) == 0 {
+		return a, nil
+	}
+	a.IDs = newIDs(ctx, len(a.Entries)+1)
+	return a, nil
+}
+
+// edits are the context_edit entries for the results the rendered context
+// changes: stubs of indexed results and masking notices (the render's other
+// rewrites — chains, purges, superseded reads, the image cap — are
+// pi-condense's render-time business and stay out of the file).
+func (r *Result) edits() ([]*index.NewEntry, error) {
+	ctx := r.Ctx
+	var out []*index.NewEntry
+	add := func(m *session.Message, rendered []byte) error {
+		if m.EntryID == "" || m.Role != session.RoleToolResult {
+			return nil
+		}
+		s, e, ok := session.ValueRange(rendered, "content")
+		if !ok {
+			return nil
+		}
+		cur, err := ctx.ContentOf(m)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(bytes.TrimSpace(cur), rendered[s:e]) {
+			return nil
+		}
+		out = append(out, &index.NewEntry{Type: "context_edit", TargetID: m.EntryID, Content: append([]byte(nil), rendered[s:e]...)})
+		return nil
+	}
+	var buf []byte
+	var err error
+	if r.Rendered == nil {
+		if r.Mask == nil {
+			return nil, nil
+		}
+		for i, m := range ctx.Messages {
+			if r.Mask.Decisions[i].Kind == prune.Keep {
+				continue
+			}
+			var changed bool
+			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, i); err != nil {
+				return nil, err
+			}
+			if changed {
+				if err := add(m, buf); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	}
+	for _, it := range r.Rendered.Items {
+		if it.Src < 0 {
+			continue
+		}
+		m := ctx.Messages[it.Src]
+		switch {
+		case it.JSON != nil && (it.Change == render.Stubbed || it.Change == render.SpillStubbed):
+			if err := add(m, it.JSON); err != nil {
+				return nil, err
+			}
+		case it.JSON == nil && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
+			var changed bool
+			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, it.Src); err != nil {
+				return nil, err
+			}
+			if changed {
+				if err := add(m, buf); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// newIDs returns n entry ids like pi's (8 lowercase hex), unique in the
+// file and deterministic for the same session (derived from its id and
+// size).
+func newIDs(ctx *session.Context, n int) []string {
+	taken := make(map[string]bool, len(ctx.Entries)+n)
+	for _, e := range ctx.Entries {
+		taken[e.ID] = true
+	}
+	for _, e := range ctx.Branch {
+		taken[e.ID] = true
+	}
+	seed := ctx.Header.ID + "\x00" + strconv.FormatInt(ctx.Bytes, 10)
+	out := make([]string, 0, n)
+	for k := 0; len(out) < n; k++ {
+		sum := sha256.Sum256([]byte(seed + "\x00" + strconv.Itoa(k)))
+		id := hex.EncodeToString(sum[:4])
+		if taken[id] {
+			continue
+		}
+		taken[id] = true
+		out = append(out, id)
+	}
+	return out
+}
+
+// SessionInfo is what WriteSession wrote.
+type SessionInfo struct {
+	// BaseBytes and BaseSHA256 are the input's size and hash (what the
+	// marker records); Newline is set when a final newline was added.
+	BaseBytes  int64
+	BaseSHA256 string
+	Newline    bool
+	// Lines is the number of lines appended.
+	Lines int
+	// Bytes is the size written.
+	Bytes int64
+}
+
+// WriteSession writes the whole session to w: the input's bytes (size of
+// them, from src) unchanged — a final newline added when the last line has
+// none — then a's entries, each a line. With no entries it writes the
+// input alone.
+func (r *Result) WriteSession(w io.Writer, src io.ReaderAt, size int64, a *Appended) (SessionInfo, error) {
+	info := SessionInfo{BaseBytes: size}
+	h := sha256.New()
+	cw := &countWriter{w: w}
+	n, err := io.Copy(io.MultiWriter(cw, h), io.NewSectionReader(src, 0, size))
+	if err != nil {
+		return info, err
+	}
+	if n != size {
+		return info, fmt.Errorf("read %d of %d bytes", n, size)
+	}
+	info.BaseSHA256 = hex.EncodeToString(h.Sum(nil))
+	if a == nil || len(a.Entries) == 0 {
+		info.Bytes = cw.n
+		return info, nil
+	}
+	if size > 0 {
+		last := make([]byte, 1)
+		if _, err := src.ReadAt(last, size-1); err != nil {
+			return info, err
+		}
+		if last[0] != '\n' {
+			info.Newline = true
+			if _, err := cw.Write([]byte{'\n'}); err != nil {
+				return info, err
+			}
+		}
+	}
+	ts, _ := AppendTime(r.Ctx)
+	marker := index.WriteMarker{V: 1, BaseBytes: size, BaseSHA256: info.BaseSHA256, Newline: info.Newline, IDs: a.IDs[1:], Blobs: a.Blobs}
+	data, err := json.Marshal(marker)
+	if err != nil {
+		return info, err
+	}
+	line, err := index.MarkerEntry(data).AppendLine(nil, r.Ctx, a.IDs[0], r.Ctx.LeafID, ts)
+	if err != nil {
+		return info, err
+	}
+	parent := a.IDs[0]
+	if _, err := cw.Write(append(line, '\n')); err != nil {
+		return info, err
+	}
+	info.Lines = 1
+	var buf []byte
+	for i, e := range a.Entries {
+		buf, err = e.AppendLine(buf[:0], r.Ctx, a.IDs[i+1], parent, ts)
+		if err != nil {
+			return info, err
+		}
+		if _, err := cw.Write(append(buf, '\n')); err != nil {
+			return info, err
+		}
+		parent = a.IDs[i+1]
+		info.Lines++
+	}
+	info.Bytes = cw.n
+	return info, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Verify re-reads a session WriteSession wrote (f, rewound) and checks it
+// before it may replace the input: the input's bytes are there unchanged
+// (same hash), every appended line is a valid entry with a unique id, the
+// leaf is pruner's last entry, the context is the old one plus the
+// flush's summaries, and pi-condense's state rebuilt from the file holds
+// every ref the flush allocated.
+func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
+	h := sha256.New()
+	if err := hashPrefix(h, f, info.BaseBytes); err != nil {
+		return err
+	}
+	if hex.EncodeToString(h.Sum(nil)) != info.BaseSHA256 {
+		return errors.New("the new file does not start with the session's bytes")
+	}
+	if a == nil || len(a.Entries) == 0 {
+		return nil
+	}
+	// the appended lines: valid JSON, ids new to the file and chained
+	taken := make(map[string]bool, len(r.Ctx.Entries))
+	for _, e := range r.Ctx.Entries {
+		taken[e.ID] = true
+	}
+	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
+	k := 0
+	for {
+		line, num, _, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(line) == 0 && k == 0 {
+			continue // the newline added after a last line that had none
+		}
+		if !json.Valid(line) {
+			return fmt.Errorf("appended line %d is not valid JSON", num)
+		}
+		if k >= len(a.IDs) {
+			return fmt.Errorf("%d lines appended, %d planned", k+1, len(a.IDs))
+		}
+		if id, ok := lineString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
+			return fmt.Errorf("appended line %d has id %q, want %s, new to the file", num, id, a.IDs[k])
+		}
+		taken[a.IDs[k]] = true
+		k++
+	}
+	if k != len(a.IDs) {
+		return fmt.Errorf("%d lines appended, %d planned", k, len(a.IDs))
+	}
+	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true})
+	if err != nil {
+		return fmt.Errorf("re-reading the new file: %w", err)
+	}
+	for _, w := range ctx.Warnings {
+		if w.Line > r.Ctx.Lines && strings.Contains(w.Msg, "skipped") {
+			return fmt.Errorf("appended line %d would be skipped: %s", w.Line, w.Msg)
+		}
+	}
+	if n := countBefore(ctx.Warnings, r.Ctx.Lines); n != countBefore(r.Ctx.Warnings, r.Ctx.Lines) {
+		return fmt.Errorf("the session's lines read with %d warnings in the new file, %d before", n, countBefore(r.Ctx.Warnings, r.Ctx.Lines))
+	}
+	if r.Ctx.Header.Version >= 2 && ctx.LeafID != a.IDs[len(a.IDs)-1] {
+		return fmt.Errorf("the new file's leaf is %q, not pruner's last entry", ctx.LeafID)
+	}
+	want := len(r.Ctx.Messages)
+	if r.Flushed != nil {
+		want += len(r.Flushed.Summaries)
+	}
+	if len(ctx.Messages) != want {
+		return fmt.Errorf("the new file's context has %d messages, want %d", len(ctx.Messages), want)
+	}
+	if r.State != nil {
+		st, err := index.Rebuild(ctx)
+		if err != nil {
+			return err
+		}
+		if st.Len() != r.State.Len() {
+			return fmt.Errorf("pi-condense would rebuild %d records, the flush holds %d", st.Len(), r.State.Len())
+		}
+		for _, k := range r.State.Keys() {
+			want, _ := r.State.ShortRef(k)
+			got, _ := st.ShortRef(k)
+			if !st.IsSummarized(k) || got != want {
+				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", k, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+func hashPrefix(h hash.Hash, f io.ReaderAt, n int64) error {
+	_, err := io.Copy(h, io.NewSectionReader(f, 0, n))
+	return err
+}
+
+// countBefore counts the warnings on lines up to n (or tied to no line).
+func countBefore(ws []session.Warning, n int) int {
+	c := 0
+	for _, w := range ws {
+		if w.Line <= n {
+			c++
+		}
+	}
+	return c
+}
+
+// lineString is the top-level string value of key in a JSON line.
+func lineString(line []byte, key string) (string, bool) {
+	v, ok := jsval.Get(line, key)
+	if !ok {
+		return "", false
+	}
+	return jsval.String(v)
+}

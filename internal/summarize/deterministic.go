@@ -1,0 +1,528 @@
+package summarize
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Deterministic summarises b without a model: one bullet per call, led by
+// its `[[N:tool]]` label — the tool and its key argument (path, command,
+// pattern, …), OK or ERROR with the exit code, the size — and, as budget
+// allows, sub-bullets with error lines verbatim, the first and last
+// meaningful lines, the paths and the identifiers defined in the output.
+// The same batch always gives the same bytes.
+func Deterministic(b Batch) string {
+	var out []string
+	for i, c := range b.Calls {
+		out = append(out, callSummary(i+1, c, b.Cwd)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+const (
+	maxKeyArg    = 100 // chars of the key argument on the header line
+	maxLine      = 120 // chars of a quoted output line
+	maxErrLines  = 3
+	maxPaths     = 6
+	maxNames     = 8
+	budgetDivide = 20 // sub-bullets take at most 1/20 of the result's size
+)
+
+func callSummary(n int, c Call, cwd string) []string {
+	key := keyArg(c.ToolName, c.Args, cwd)
+	text := c.Result
+	exit, aborted := exitStatus(text)
+	head := "- " + Label(n, c.ToolName) + " " + c.ToolName
+	if key != "" {
+		head += " " + key
+	}
+	status := "OK"
+	if c.IsError {
+		status = "ERROR"
+	}
+	switch {
+	case aborted:
+		status += ", aborted"
+	case exit != "":
+		status += ", exit " + exit
+	}
+	size := JSLen(text)
+	if size == 0 {
+		head += " — " + status + "; no text output"
+		return []string{head}
+	}
+	head += " — " + status + "; " + strconv.Itoa(strings.Count(text, "\n")+1) + " lines, " + strconv.Itoa(size) + " chars"
+	out := []string{head}
+
+	budget := size / budgetDivide
+	add := func(s string) bool {
+		if JSLen(s) > budget {
+			return false
+		}
+		out = append(out, s)
+		budget -= JSLen(s)
+		return true
+	}
+	first, last, count := meaningful(text)
+	shown := map[string]bool{}
+	quote := func(kind, line string) {
+		if l := clip(line, maxLine); !shown[l] {
+			shown[l] = true
+			add("  - " + kind + ": " + l)
+		}
+	}
+	file := isFileTool(c.ToolName, c.Args)
+	if c.IsError || !file {
+		errs := errorLines(text)
+		if len(errs) == 0 && c.IsError && count > 0 {
+			errs = []string{first}
+		}
+		for i, e := range errs {
+			if i == 0 && c.IsError && JSLen(e) > budget {
+				budget = JSLen("  - error: " + clip(e, maxLine)) // an error's first line is always kept
+			}
+			quote("error", e)
+		}
+	}
+	const enough = 24 // budget under which a list is not worth scanning for
+	paths := func() {
+		if budget < enough {
+			return
+		}
+		if ps := pathsIn(text, key, cwd); len(ps) > 0 {
+			add("  - paths: " + strings.Join(ps, ", "))
+		}
+	}
+	names := func() {
+		if budget < enough {
+			return
+		}
+		if ns := namesIn(text); len(ns) > 0 {
+			add("  - defines: " + strings.Join(ns, ", "))
+		}
+	}
+	switch {
+	case count == 1:
+		quote("only", first)
+		paths()
+	case count > 1 && file:
+		// a file: how it starts and ends, what it defines
+		quote("first", first)
+		quote("last", last)
+		names()
+		paths()
+	case count > 1:
+		// a command's output: how it ended matters most (its first line is
+		// mostly the command or a banner echoed)
+		quote("last", last)
+		paths()
+		names()
+	}
+	return out
+}
+
+// keyArgNames are the argument keys that say what a call was about, in the
+// order they are looked for.
+var keyArgNames = []string{"command", "cmd", "path", "file_path", "filePath", "pattern", "query", "url", "glob", "name"}
+
+// keyArg returns the call's key argument for the header line: the first of
+// keyArgNames holding a string (with offset/limit for reads), or the
+// arguments themselves when short.
+func keyArg(tool, args, cwd string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return ""
+	}
+	for _, k := range keyArgNames {
+		s, ok := m[k].(string)
+		if !ok || s == "" {
+			continue
+		}
+		s = relative(oneLine(s), cwd)
+		out := "`" + clip(s, maxKeyArg) + "`"
+		if k == "path" || k == "file_path" || k == "filePath" {
+			var extra []string
+			for _, x := range []string{"offset", "limit"} {
+				if v, ok := m[x].(float64); ok {
+					extra = append(extra, x+"="+strconv.FormatFloat(v, 'f', -1, 64))
+				}
+			}
+			if len(extra) > 0 {
+				out += " (" + strings.Join(extra, ", ") + ")"
+			}
+		}
+		return out
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	if JSLen(args) <= 80 {
+		return "`" + args + "`"
+	}
+	return ""
+}
+
+// isFileTool reports calls whose output is file content (a read), where
+// words like "error" are code, not failures.
+func isFileTool(tool, args string) bool {
+	switch strings.ToLower(tool) {
+	case "read", "read_file", "view", "cat":
+		return true
+	}
+	return false
+}
+
+// exitCode returns the code of a shell's exit-status line ("Command exited
+// with code N", "exit code: N", "Exit status N", "exited with code N").
+func exitCode(t string) (string, bool) {
+	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
+		if !strings.HasPrefix(t, p) {
+			continue
+		}
+		rest := strings.TrimSuffix(t[len(p):], ".")
+		digits := strings.TrimPrefix(rest, "-")
+		if digits == "" || strings.TrimFunc(digits, func(r rune) bool { return r >= '0' && r <= '9' }) != "" {
+			return "", false
+		}
+		return rest, true
+	}
+	return "", false
+}
+
+// lines calls fn for each line of text (without "\n"), trimmed, from the
+// start (or from the end when back), until fn returns false.
+func lines(text string, back bool, fn func(t string) bool) {
+	if !back {
+		for len(text) > 0 {
+			i := strings.IndexByte(text, '\n')
+			line := text
+			if i >= 0 {
+				line, text = text[:i], text[i+1:]
+			} else {
+				text = ""
+			}
+			if !fn(strings.TrimSpace(line)) {
+				return
+			}
+		}
+		return
+	}
+	for len(text) > 0 {
+		i := strings.LastIndexByte(text, '\n')
+		line := text[i+1:]
+		if i >= 0 {
+			text = text[:i]
+		} else {
+			text = ""
+		}
+		if !fn(strings.TrimSpace(line)) {
+			return
+		}
+	}
+}
+
+// exitStatus finds the exit code a shell tool reports on its last
+// non-blank line ("Command exited with code N"), or "Command aborted".
+func exitStatus(text string) (code string, aborted bool) {
+	seen := 0
+	lines(text, true, func(t string) bool {
+		if t == "" {
+			seen++
+			return seen < 4
+		}
+		if c, ok := exitCode(t); ok {
+			code = c
+		}
+		aborted = t == "Command aborted" || t == "(command cancelled)"
+		return false
+	})
+	return code, aborted
+}
+
+// isMeaningful: a trimmed line holding a letter or digit, not an
+// exit-status line.
+func isMeaningful(t string) bool {
+	if len(t) < 2 {
+		return false
+	}
+	if _, ok := exitCode(t); ok {
+		return false
+	}
+	return strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// meaningful returns the first and the last meaningful lines and how many
+// there are (counted up to 2).
+func meaningful(text string) (first, last string, count int) {
+	lines(text, false, func(t string) bool {
+		if isMeaningful(t) {
+			first, count = t, 1
+			return false
+		}
+		return true
+	})
+	if count == 0 {
+		return "", "", 0
+	}
+	lines(text, true, func(t string) bool {
+		if isMeaningful(t) {
+			last = t
+			return false
+		}
+		return true
+	})
+	// the same line found from both ends: one meaningful line only if no
+	// other lies between them
+	if last == first && strings.Index(text, first) == strings.LastIndex(text, last) {
+		n := 0
+		lines(text, false, func(t string) bool {
+			if isMeaningful(t) {
+				n++
+			}
+			return n < 2
+		})
+		return first, last, n
+	}
+	return first, last, 2
+}
+
+// errorWords are the words (ASCII, case-insensitive, whole words) that make
+// a line an error report.
+var errorWords = []string{"error", "errors", "err!", "fail", "failed", "failure", "fatal", "panic", "exception", "traceback",
+	"cannot", "could not", "couldn't", "not found", "no such file", "denied", "refused", "undefined", "segmentation fault", "timed out"}
+
+// errorLines returns up to maxErrLines distinct lines that report a
+// failure, verbatim (trimmed), in order: a line with one of errorWords, or
+// one that starts with ✗ × ✘, FAIL or E and three digits.
+func errorLines(text string) []string {
+	// candidate line starts: the first few occurrences of each word
+	lower := asciiLower(text)
+	starts := map[int]bool{}
+	for _, w := range errorWords {
+		found := 0
+		for off := 0; found < maxErrLines; {
+			i := strings.Index(lower[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(w)
+			if (i > 0 && isWordByte(lower[i-1])) || (off < len(lower) && isWordByte(lower[off]) && isWordByte(w[len(w)-1])) {
+				continue
+			}
+			starts[strings.LastIndexByte(text[:i], '\n')+1] = true
+			found++
+		}
+	}
+	// and lines that start as a failure report; the earliest lines win
+	var out []string
+	seen := map[string]bool{}
+	off := 0
+	lines(text, false, func(t string) bool {
+		start := off
+		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+			off += i + 1
+		} else {
+			off = len(text)
+		}
+		if t == "" || seen[t] {
+			return true
+		}
+		_, exit := exitCode(t)
+		if exit || !(starts[start] || failStart(t)) {
+			return true
+		}
+		seen[t] = true
+		out = append(out, t)
+		return len(out) < maxErrLines
+	})
+	return out
+}
+
+// failStart: a line that starts as a failure report.
+func failStart(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "✗"), strings.HasPrefix(t, "×"), strings.HasPrefix(t, "✘"), strings.HasPrefix(t, "FAIL"):
+		return true
+	case len(t) >= 4 && t[0] == 'E' && isDigit(t[1]) && isDigit(t[2]) && isDigit(t[3]):
+		return true
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay the same.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// pathByte: a byte that may be part of a path token.
+func pathByte(c byte) bool {
+	return isWordByte(c) || c == '/' || c == '.' || c == '-' || c == '@' || c == '+' || c == '~'
+}
+
+// pathsIn returns up to maxPaths distinct path-like tokens of text (with a
+// "/" in them, not URLs), in order of appearance, leaving out skip.
+func pathsIn(text, skip, cwd string) []string {
+	var out []string
+	seen := map[string]bool{strings.Trim(skip, "`"): true}
+	for off := 0; off < len(text) && len(out) < maxPaths; {
+		i := strings.IndexByte(text[off:], '/')
+		if i < 0 {
+			break
+		}
+		i += off
+		s, e := i, i+1
+		for s > 0 && pathByte(text[s-1]) {
+			s--
+		}
+		for e < len(text) && pathByte(text[e]) {
+			e++
+		}
+		off = e
+		if s > 0 && !strings.ContainsRune(" \t\n\"'([=:`", rune(text[s-1])) {
+			continue // inside a larger token
+		}
+		for e > s && !isWordByte(text[e-1]) {
+			e-- // trailing punctuation
+		}
+		p := text[s:e]
+		if strings.HasPrefix(text[e:], "://") || (s >= 1 && text[s-1] == ':' && strings.HasPrefix(p, "//")) {
+			continue // a URL
+		}
+		core := strings.TrimPrefix(p, "/")
+		if !strings.Contains(core, "/") || !strings.Contains(p, ".") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			continue // "/settings", "and/or", "input/output": a command or words, not paths
+		}
+		if seen[p] || len(p) < 4 || len(p) > 200 {
+			continue
+		}
+		seen[p] = true
+		if r := relative(p, cwd); r != p {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			p = r
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// defKeywords start a definition; defPrefixes may come before them.
+var (
+	defKeywords = []string{"func", "function", "def", "class", "interface", "type", "struct", "enum", "trait", "fn"}
+	defPrefixes = []string{"export", "default", "pub", "async"}
+)
+
+// namesIn returns up to maxNames distinct identifiers defined in text
+// (functions, types, classes: a line that starts with a definition
+// keyword, after export/default/pub/async), in order.
+func namesIn(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	lines(text, false, func(t string) bool {
+		if n := definedName(t); len(n) >= 3 && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+		return len(out) < maxNames
+	})
+	return out
+}
+
+// definedName is the name a definition line defines ("" when it is none).
+func definedName(t string) string {
+	word := func() (string, string) {
+		i := 0
+		for i < len(t) && (isWordByte(t[i]) || t[i] == '$') {
+			i++
+		}
+		return t[:i], strings.TrimLeft(t[i:], " \t")
+	}
+	for {
+		w, rest := word()
+		if w == "pub" && strings.HasPrefix(rest, "(") {
+			if j := strings.IndexByte(rest, ')'); j > 0 {
+				rest = strings.TrimLeft(rest[j+1:], " \t")
+			}
+		}
+		if slicesContains(defPrefixes, w) && len(rest) < len(t)-len(w) {
+			t = rest
+			continue
+		}
+		if !slicesContains(defKeywords, w) || len(rest) == len(t)-len(w) {
+			return "" // not a keyword, or no space after it
+		}
+		t = rest
+		if w == "func" && strings.HasPrefix(t, "(") { // a Go method's receiver
+			j := strings.IndexByte(t, ')')
+			if j < 0 {
+				return ""
+			}
+			t = strings.TrimLeft(t[j+1:], " \t")
+		}
+		name, _ := word()
+		if name == "" || isDigit(name[0]) {
+			return ""
+		}
+		return name
+	}
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens s to at most n chars (UTF-16 units), ending in "…".
+func clip(s string, n int) string {
+	if JSLen(s) <= n {
+		return s
+	}
+	return jsPrefix(s, n-1) + "…"
+}
+
+// oneLine folds a multi-line argument (a heredoc command) onto one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// relative shortens a path or command under cwd for the summary: a path
+// in cwd loses the cwd prefix, a command loses a leading "cd <cwd> && ".
+func relative(s, cwd string) string {
+	cwd = strings.TrimRight(cwd, "/")
+	if cwd == "" {
+		return s
+	}
+	for _, p := range []string{"cd " + cwd + " && ", "cd " + cwd + "; ", `cd "` + cwd + `" && `} {
+		if strings.HasPrefix(s, p) {
+			return s[len(p):]
+		}
+	}
+	if strings.HasPrefix(s, cwd+"/") && len(s) > len(cwd)+1 {
+		return s[len(cwd)+1:]
+	}
+	return s
+}

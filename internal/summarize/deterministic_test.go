@@ -1,0 +1,110 @@
+package summarize
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDeterministicBash(t *testing.T) {
+	out := "\n> pkg@1.0.0 build\n> tsc -p .\n" + strings.Repeat("checking module graph for cycles and unused exports\n", 200) + "\nsrc/core/index.ts(12,5): error TS2304: Cannot find name 'x'.\nsrc/util.ts(3,1): error TS1005: ';' expected.\nFound 2 errors.\n\n\nCommand exited with code 2"
+	b := Batch{Calls: []Call{{ToolName: "bash", Args: `{"command":"npm run build 2>&1 | tail -n 80"}`, Result: out, IsError: true}}}
+	got := Deterministic(b)
+	for _, want := range []string{
+		"- [[1:bash]] bash `npm run build 2>&1 | tail -n 80` — ERROR, exit 2; ",
+		"  - error: src/core/index.ts(12,5): error TS2304: Cannot find name 'x'.",
+		"  - error: src/util.ts(3,1): error TS1005: ';' expected.",
+		"  - error: Found 2 errors.",
+		"src/core/index.ts",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if Deterministic(b) != got {
+		t.Fatal("not deterministic")
+	}
+}
+
+func TestDeterministicRead(t *testing.T) {
+	src := "package main\n\nimport \"fmt\"\n\n" + strings.Repeat("// errors are fine here, and so are failures in comments\n", 80) + "func parseArgs(args []string) error {\n\treturn fmt.Errorf(\"error\")\n}\n\ntype Options struct{}\n\nfunc (o *Options) Validate() error { return nil }\n"
+	b := Batch{Calls: []Call{{ToolName: "read", Args: `{"path":"cmd/main.go","offset":10,"limit":50}`, Result: src}}}
+	got := Deterministic(b)
+	if !strings.HasPrefix(got, "- [[1:read]] read `cmd/main.go` (offset=10, limit=50) — OK; 92 lines, ") {
+		t.Errorf("header: %s", got)
+	}
+	if strings.Contains(got, "error:") {
+		t.Errorf("a read's code is not an error report:\n%s", got)
+	}
+	if !strings.Contains(got, "defines: parseArgs, Options, Validate") {
+		t.Errorf("identifiers missing:\n%s", got)
+	}
+}
+
+func TestDeterministicEmptyAndLabels(t *testing.T) {
+	b := Batch{Calls: []Call{{ToolName: "screenshot", Args: `{}`, Result: ""}, {ToolName: "bash", Args: `{"command":"true"}`, Result: "ok"}}}
+	got := Deterministic(b)
+	if !strings.Contains(got, "- [[1:screenshot]] screenshot — OK; no text output") {
+		t.Errorf("empty result: %s", got)
+	}
+	if n := ValidLabels(got, []string{"screenshot", "bash"}); n != 2 {
+		t.Errorf("deterministic summary has %d valid labels, want 2", n)
+	}
+	sub := SubstituteLabels(got, []string{"t1", "t2"}, []string{"screenshot", "bash"})
+	if strings.Contains(sub, "[[") || !strings.Contains(sub, "- `t2` bash `true`") {
+		t.Errorf("substituted: %s", sub)
+	}
+}
+
+func TestDeterministicStaysSmall(t *testing.T) {
+	// a 50 KB read: the summary stays a small fraction of it
+	var b strings.Builder
+	for i := 0; b.Len() < 50000; i++ {
+		b.WriteString("export function handler")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString("(req: Request): Response { return new Response('src/lib/file.ts') }\n")
+	}
+	s := Deterministic(Batch{Calls: []Call{{ToolName: "read", Args: `{"path":"src/x.ts"}`, Result: b.String()}}})
+	if len(s) > 2500 {
+		t.Fatalf("summary of a 50 KB read is %d chars:\n%s", len(s), s)
+	}
+}
+
+func TestExecRunner(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	ctx := context.Background()
+	out, err := ExecRunner{Command: "head -c 12"}.Run(ctx, []byte("hello world, more"))
+	if err != nil || string(out) != "hello world," {
+		t.Fatalf("echo: %q %v", out, err)
+	}
+	_, err = ExecRunner{Command: "echo oops >&2; exit 3"}.Run(ctx, nil)
+	if err == nil || err.Error() != "exit status 3: oops" {
+		t.Fatalf("exit 3: %v", err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = ExecRunner{Command: "sleep 5 & sleep 5"}.Run(tctx, nil)
+	if err == nil || time.Since(start) > 3*time.Second {
+		t.Fatalf("timeout did not kill the process group: %v after %s", err, time.Since(start))
+	}
+}
+
+func TestDirCache(t *testing.T) {
+	c := DirCache{Dir: filepath.Join(t.TempDir(), "summaries")}
+	key := Key(batchOf("x"), ClipHeadTail)
+	if _, ok := c.Get(key); ok {
+		t.Fatal("empty cache hit")
+	}
+	if err := c.Put(key, "- [[1:bash]] x"); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := c.Get(key); !ok || s != "- [[1:bash]] x" {
+		t.Fatalf("Get = %q %v", s, ok)
+	}
+}

@@ -1,0 +1,167 @@
+package summarize
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Runner runs the summariser command once: request on stdin, summary on
+// stdout. ExecRunner is the real one; tests use a function.
+type Runner interface {
+	Run(ctx context.Context, request []byte) (stdout []byte, err error)
+}
+
+// RunnerFunc adapts a function to Runner.
+type RunnerFunc func(ctx context.Context, request []byte) ([]byte, error)
+
+// Run calls f.
+func (f RunnerFunc) Run(ctx context.Context, request []byte) ([]byte, error) { return f(ctx, request) }
+
+// Cache keeps every summary a command made, keyed by the batch's content
+// (Key), so a later run reuses it byte for byte instead of asking again.
+type Cache interface {
+	Get(key string) (string, bool)
+	Put(key, summary string) error
+}
+
+// Source says where a summary came from.
+type Source string
+
+// Sources of a summary.
+const (
+	SourceDeterministic Source = "deterministic"
+	SourceCommand       Source = "command"
+	SourceCache         Source = "cache"
+	SourceFallback      Source = "fallback" // the command failed; deterministic instead
+)
+
+// Options configure Summarize.
+type Options struct {
+	// Command runs the summariser command; nil summarises deterministically.
+	Command Runner
+	// Timeout bounds one command run (0: no limit).
+	Timeout time.Duration
+	// Concurrency bounds how many commands run at once (≤0: 4).
+	Concurrency int
+	// Cache, when set, is read before and written after every command run.
+	Cache Cache
+	// Clip is how long results are cut for the request.
+	Clip Clip
+}
+
+// Result is the summary of one batch, its labels not yet substituted.
+type Result struct {
+	Text   string
+	Source Source
+	// Warning says why a command summary was not used ("" when it was).
+	Warning string
+}
+
+// Key is the cache key of b: a hash of the request it makes (the batch's
+// calls, arguments and results), independent of the command, so a summary
+// stays put when the model changes.
+func Key(b Batch, c Clip) string {
+	h := sha256.New()
+	h.Write([]byte("pruner-summary-v1\x00"))
+	h.Write([]byte(Request(b, c)))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Summarize summarises every batch, in parallel up to opts.Concurrency when
+// a command is set. It never fails: a command that errs, times out, prints
+// nothing, or prints something that is not a summary (binary, or no
+// [[N:tool]] label of the batch) gives the deterministic summary and a
+// Warning. The slice is index-aligned with batches.
+func Summarize(ctx context.Context, batches []Batch, opts Options) []Result {
+	out := make([]Result, len(batches))
+	if opts.Command == nil {
+		for i, b := range batches {
+			out[i] = Result{Text: Deterministic(b), Source: SourceDeterministic}
+		}
+		return out
+	}
+	n := opts.Concurrency
+	if n <= 0 {
+		n = 4
+	}
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	for i := range batches {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i] = summarizeOne(ctx, batches[i], opts)
+		}(i)
+	}
+	wg.Wait()
+	return out
+}
+
+func summarizeOne(ctx context.Context, b Batch, opts Options) Result {
+	key := Key(b, opts.Clip)
+	if opts.Cache != nil {
+		if s, ok := opts.Cache.Get(key); ok {
+			return Result{Text: s, Source: SourceCache}
+		}
+	}
+	r := runCommand(ctx, b, opts)
+	if opts.Cache != nil {
+		// a fallback is kept too: the summary the model saw stays the one it sees
+		_ = opts.Cache.Put(key, r.Text)
+	}
+	return r
+}
+
+func runCommand(ctx context.Context, b Batch, opts Options) Result {
+	fallback := func(why string) Result {
+		return Result{Text: Deterministic(b), Source: SourceFallback, Warning: why}
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	stdout, err := opts.Command.Run(ctx, []byte(Request(b, opts.Clip)))
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fallback(fmt.Sprintf("summarizer timed out after %s", opts.Timeout))
+		}
+		return fallback("summarizer failed: " + err.Error())
+	}
+	text, why := Check(stdout, b)
+	if why != "" {
+		return fallback(why)
+	}
+	return Result{Text: text, Source: SourceCommand}
+}
+
+// Check validates a summariser reply for b and returns its text (trailing
+// white space trimmed), or why it is not a summary: empty, binary or invalid
+// UTF-8, or without any line-leading label of the batch's calls.
+func Check(reply []byte, b Batch) (string, string) {
+	if bytes.IndexByte(reply, 0) >= 0 || !utf8.Valid(reply) {
+		return "", "summarizer printed binary data (not UTF-8 text)"
+	}
+	text := strings.TrimRightFunc(strings.ReplaceAll(string(reply), "\r\n", "\n"), isJSSpace)
+	if strings.TrimLeftFunc(text, isJSSpace) == "" {
+		return "", "summarizer printed nothing"
+	}
+	names := make([]string, len(b.Calls))
+	for i, c := range b.Calls {
+		names[i] = c.ToolName
+	}
+	if ValidLabels(text, names) == 0 {
+		return "", "summarizer reply has no [[N:tool]] label of the batch (not a summary?)"
+	}
+	return text, ""
+}
