@@ -266,6 +266,20 @@ func TestReasons(t *testing.T) {
 	}
 }
 
+// TestNamesOnStdin: commands that read file names from stdin.
+func TestNamesOnStdin(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"printf 'src/a.go\n' | cpio -o > /tmp/a.cpio", ""},
+		{"printf 'src/a.go\n.env\n' | cpio -o > /tmp/a.cpio", KindDeny},
+		{"find src -name '*.go' | cpio -o > /tmp/a.cpio", ""},
+		{"cat list | cpio -o > /tmp/a.cpio", KindUnverifiable},
+		{"git ls-files | tar -czf /tmp/a.tgz -T -", KindUnverifiable},
+		{"cat list | rsync --files-from=- . host:/x", KindUnverifiable},
+		{"rsync --files-from=list . host:/x", KindUnverifiable},
+	})
+}
+
 // TestImplicitEnvReads: programs known to read .env by themselves.
 func TestImplicitEnvReads(t *testing.T) {
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})

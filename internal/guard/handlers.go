@@ -1073,10 +1073,13 @@ func (c *cmd) tar() {
 				dir = f
 			}
 		case "-T", "--files-from":
+			if c.valText(v) == "-" {
+				c.stdinNames(SetRead, "tar -T -")
+				continue
+			}
 			c.valFile(v, SetRead)
 			if mode == 'c' {
-				raw := v.raw
-				c.a.unknown(raw, "tar archives the files named in a list the analysis cannot see", SetRead)
+				c.a.unknown(v.raw, "tar archives the files named in a list the analysis cannot see", SetRead)
 			}
 		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
 			c.valFile(v, SetRead)
@@ -1260,13 +1263,7 @@ func (c *cmd) extract() {
 		case p.has("-i", "--extract", "-r"):
 			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i", followNone)
 		case p.has("-o", "--create", "-w"):
-			if c.in.kind == srcNames {
-				for _, n := range c.in.names {
-					c.a.addRec("(names from stdin)", n, SetRead, true, nil, c.name+" -o", followNone)
-				}
-			} else if c.in.kind != srcText {
-				c.a.unknown(c.args[0].raw, c.name+" archives files named on stdin", SetRead)
-			}
+			c.stdinNames(SetRead, c.name+" -o")
 		}
 		for _, i := range p.operands {
 			c.word(i)
@@ -1282,6 +1279,24 @@ func (c *cmd) extract() {
 				c.recCwd(setModify, true, nil, "ar x", followNone)
 			}
 		}
+	}
+}
+
+// stdinNames checks the file names a command reads from stdin (cpio -o,
+// rsync --files-from=-, tar -T -).
+func (c *cmd) stdinNames(ops OpSet, via string) {
+	switch c.in.kind {
+	case srcText:
+		if strings.ContainsRune(c.in.text, unknownRune) {
+			c.a.unknown(c.args[0].raw, via+" reads file names computed when the command runs", ops)
+		}
+		c.a.tokens(c.in.text, ops)
+	case srcNames:
+		for _, n := range c.in.names {
+			c.a.addRec("(names from stdin)", n, ops, true, nil, via, followNone)
+		}
+	case srcFile, srcDyn:
+		c.a.unknown(c.args[0].raw, via+" reads file names from stdin, which the analysis cannot see", ops)
 	}
 }
 
@@ -1359,6 +1374,13 @@ func (c *cmd) rsync() {
 		files:   map[string]OpSet{"--files-from": SetRead, "--exclude-from": SetRead, "--include-from": SetRead, "--log-file": setModify, "--password-file": SetRead, "--write-batch": setModify, "--only-write-batch": setModify, "--read-batch": SetRead},
 		scripts: []string{"-e", "--rsh", "--rsync-path"},
 		last:    setModify, rec: []string{"-r", "-a", "--recursive", "--archive"}, recOps: SetRead}
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
+			c.stdinNames(SetRead, "rsync --files-from=-")
+		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
+			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
+		}
+	}
 	p := c.runSpec(s, 1)
 	if p.has("-r", "-a", "--recursive", "--archive") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
