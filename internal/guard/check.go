@@ -354,6 +354,13 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		case !fi.IsDir():
 			return Violation{}, false
 		}
+		// an absolute or home rule below the folder: is it there?
+		if v, ok := m.anchoredBelow(t, dir, ops); ok {
+			return v, true
+		}
+		if !m.walkNeeded(ops, t) {
+			return Violation{}, false // no rule the recursion could reach needs a search
+		}
 		found, denied, hits, complete := m.walk(dir, t, ops)
 		if found != "" {
 			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
@@ -401,6 +408,71 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0}
 	m.nameRule(&v, denied, hits)
 	return v, true
+}
+
+// anchoredBelow finds an absolute or home rule (without globs) whose path
+// lies below dir, is reached by the recursion and exists on the disk.
+func (m *Matcher) anchoredBelow(t target, dir string, ops OpSet) (Violation, bool) {
+	fsys := m.env.FS
+	ps := m.split(dir, false, t.dotOK)
+	for i := range m.entries {
+		c := &m.entries[i]
+		if c.bare || !c.ok || c.entry.Deny&ops == 0 || hasGlobSeg(c) {
+			continue
+		}
+		if !matchEntry(c, ps, holds_, false) {
+			continue
+		}
+		p := strings.TrimSuffix(NormalizePath(Env{Cwd: "/", Home: m.env.Home}, strings.TrimSuffix(c.entry.Path, "/")), "/")
+		if m.env.windows() {
+			p, _ = normalize(m.env, strings.TrimSuffix(c.entry.Path, "/"), spellRule, false)
+		}
+		if _, err := fsys.Lstat(p); err != nil {
+			continue
+		}
+		if len(t.filter) > 0 && !filterMatches(t.filter, p, p[strings.LastIndexByte(p, '/')+1:], m.env.CaseSensitive) {
+			continue
+		}
+		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0}
+		m.nameRule(&v, c.entry.Deny&ops, []int{i})
+		return v, true
+	}
+	return Violation{}, false
+}
+
+func hasGlobSeg(c *compiled) bool {
+	for _, g := range c.globs {
+		if g {
+			return true
+		}
+	}
+	return false
+}
+
+// walkNeeded reports whether searching a folder can find anything the
+// rules protect for ops: a bare rule whose name the recursion reaches
+// (hidden names only when it reads them), an absolute rule with a glob, or
+// symlinks it follows.
+func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
+	if t.follow != followNone {
+		return true
+	}
+	for i := range m.entries {
+		c := &m.entries[i]
+		if !c.ok || c.entry.Deny&ops == 0 {
+			continue
+		}
+		if !c.bare {
+			if hasGlobSeg(c) {
+				return true
+			}
+			continue
+		}
+		if t.dotOK || len(c.segs) < 2 || !strings.HasPrefix(c.segs[1], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // holds_ is the match mode for folders (named apart from the local

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -319,4 +320,20 @@ func TestWindowsCode(t *testing.T) {
 			t.Errorf("%s %q: denied %v, want %v %s", c.tool, c.cmd, len(vs) > 0, c.deny, why)
 		}
 	}
+}
+
+// TestLargeFolder: a folder too large to search is unverifiable for a
+// recursion that could reach a protected name in it, and needs no search
+// for one that cannot (rg without --hidden, default rules).
+func TestLargeFolder(t *testing.T) {
+	files := map[string]string{}
+	for i := range 60000 {
+		files["/p/big/f"+strconv.Itoa(i)+".txt"] = ""
+	}
+	m := DefaultRules().Matcher(Env{Cwd: "/p", Home: "/h", FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{"grep -r KEY big", KindUnverifiable},
+		{"rg KEY big", ""},
+		{"rg --hidden KEY big", KindUnverifiable},
+	})
 }

@@ -74,7 +74,7 @@ func (f ioFS) ReadDir(p string) ([]fs.DirEntry, error) {
 const (
 	maxLinkHops     = 255   // symlinks followed while resolving one path
 	maxGlobMatches  = 4096  // names one glob may expand to
-	maxWalkEntries  = 20000 // entries a folder search may visit
+	maxWalkEntries  = 50000 // entries a folder search may visit
 	maxLinkTargets  = 64    // symlinks found by one folder search that are resolved
 	maxGlobSegments = 64    // pattern segments expanded on disk
 )
