@@ -241,6 +241,8 @@ func TestInterpreterCode(t *testing.T) {
 		{`awk 'BEGIN{print "hello"}'`, ""},
 		{`sed -n '1p' README.md`, ""},
 		{`jq -r .name package.json`, ""},
+		{`jq .env config.json`, ""},
+		{`jq -r '.scripts.build' package.json`, ""},
 		{`python3 -c "print('it\'s done')"`, ""},
 	})
 }

@@ -175,6 +175,9 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 			}
 		}
 	}
+	if lang == "jq" {
+		return // jq opens no file by itself: `.env` in a filter is a key
+	}
 	for _, t := range bare {
 		check(t, false)
 	}
