@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -844,8 +843,6 @@ func cycles(parents map[string]string, idLine map[string]int) []Finding {
 	return out
 }
 
-var homeRe = regexp.MustCompile(`^(/home/[^/]+|/Users/[^/]+|/root|[A-Za-z]:[\\/]Users[\\/][^\\/]+)(?:[\\/]|$)`)
-
 // InferHome returns the home directory a session's cwd implies
 // (`/home/<u>`, `/Users/<u>`, `/root`, `C:\Users\<u>`) when the cwd is not
 // under fallback; otherwise fallback.
@@ -860,10 +857,41 @@ func InferHome(cwd, fallback string) string {
 			return fallback
 		}
 	}
-	if m := homeRe.FindStringSubmatch(cwd); m != nil {
-		return m[1]
+	if h, ok := homeOf(cwd); ok {
+		return h
 	}
 	return fallback
+}
+
+// homeOf returns the home directory at the start of a path: /home/<u>,
+// /Users/<u>, /root, or <drive>:\Users\<u> (either separator).
+func homeOf(p string) (string, bool) {
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
+	user := func(rest string) int { // length of the user name segment
+		i := 0
+		for i < len(rest) && !sep(rest[i]) {
+			i++
+		}
+		return i
+	}
+	ends := func(n int) bool { return n == len(p) || sep(p[n]) }
+	for _, pre := range []string{"/home/", "/Users/"} {
+		if strings.HasPrefix(p, pre) {
+			if n := user(p[len(pre):]); n > 0 {
+				return p[:len(pre)+n], true
+			}
+			return "", false
+		}
+	}
+	if strings.HasPrefix(p, "/root") && ends(5) {
+		return "/root", true
+	}
+	if len(p) >= 9 && (p[0] >= 'A' && p[0] <= 'Z' || p[0] >= 'a' && p[0] <= 'z') && p[1] == ':' && sep(p[2]) && p[3:8] == "Users" && sep(p[8]) {
+		if n := user(p[9:]); n > 0 {
+			return p[:9+n], true
+		}
+	}
+	return "", false
 }
 
 // Count returns the number of findings over all results.

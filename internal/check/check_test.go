@@ -134,6 +134,11 @@ func TestWindowsSessionAndInferHome(t *testing.T) {
 		{`C:\Users\bob\p`, "/home/user", `C:\Users\bob`},
 		{"/srv/x", "/home/user", "/home/user"},
 		{"", "/h", "/h"},
+		{"/root", "/home/user", "/root"},
+		{"/root/p", "/home/user", "/root"},
+		{"/rootx/p", "/home/user", "/home/user"},
+		{"/home/", "/h", "/h"},
+		{`d:/Users/eve`, "/h", `d:/Users/eve`},
 	} {
 		if got := InferHome(c[0], c[1]); got != c[2] {
 			t.Errorf("InferHome(%q,%q) = %q, want %q", c[0], c[1], got, c[2])
