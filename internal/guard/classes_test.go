@@ -339,3 +339,15 @@ func TestLargeFolder(t *testing.T) {
 		{"rg --hidden KEY big", KindUnverifiable},
 	})
 }
+
+// TestCwdNotOnDisk: a file system without the call's cwd is not the one the
+// call runs on: the analysis reasons from the rules instead of finding
+// nothing there.
+func TestCwdNotOnDisk(t *testing.T) {
+	fsys := linkFS(map[string]string{"/elsewhere/a.txt": "x"}, nil)
+	m := DefaultRules().Matcher(Env{Cwd: "/repo", Home: "/h", FS: fsys})
+	runShell(t, m, []shellCase{
+		{"grep -r KEY .", KindFolder},
+		{"tar czf /tmp/x.tgz .", KindFolder},
+	})
+}

@@ -36,9 +36,13 @@ func (r *Rules) Matcher(env Env) *Matcher {
 	cwd := cleanCwd(env)
 	if env.FS != nil {
 		// a file system that does not hold the call's volume (a Windows
-		// session checked on Linux) knows nothing about it
+		// session checked on Linux)
+		// (or has no such cwd: the call did not run on it) knows nothing
+		// about it
 		vol, _ := splitVolume(cwd, env.windows())
 		if _, err := env.FS.Lstat(vol + "/"); err != nil {
+			env.FS = nil
+		} else if fi, err := env.FS.Lstat(cwd); err != nil || !fi.IsDir() {
 			env.FS = nil
 		}
 	}
