@@ -324,6 +324,14 @@ func runNow(o *NowOptions) error {
 			}
 		}
 	}
+	if enabled && !o.NoPrune && res.Pairing != nil {
+		// pairs pi-ai would not pair: told, and left as they are
+		for _, h := range res.Pairing.Hazards {
+			if *warned++; *warned <= maxWarnings {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pairing: %s; not masked, stubbed or summarised\n", name, h)
+			}
+		}
+	}
 	if res.Rendered != nil {
 		for _, d := range res.Rendered.Report.Diagnostics {
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s: %s\n", name, d.Kind, d.Detail)

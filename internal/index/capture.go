@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -89,6 +90,9 @@ type CaptureOptions struct {
 	// RawFrom is the index in Context.Messages where the raw window starts:
 	// a call whose result is at or after it stays raw. Negative: no window.
 	RawFrom int
+	// Pairing keeps out the results pi-ai would not pair with their call
+	// (fail closed); nil keeps none out.
+	Pairing *pairing.Report
 }
 
 // Capture returns the batches a flush takes from ctx's branch: every
@@ -160,6 +164,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			ri, in := inCtx[re.ID]
 			if !in || !be.InContext || !re.InContext || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
 				continue
+			}
+			if opts.Pairing.Involves(ri) {
+				continue // a result pi-ai would not pair with this call
 			}
 			ready = append(ready, tc)
 			resEntries = append(resEntries, re)

@@ -21,6 +21,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -78,12 +79,16 @@ type Result struct {
 	// Warnings are the state's and the flush's (each with a line when it
 	// has one).
 	Warnings []session.Warning
+	// Pairing is the context's pairs pi-ai would not pair: every stage
+	// leaves them as they are.
+	Pairing *pairing.Report
 }
 
 // Run plans the context of ctx (read with session.ReadOptions.Branch).
 // Errors are I/O errors re-reading the input.
 func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
-	r := &Result{Ctx: ctx}
+	r := &Result{Ctx: ctx, Pairing: pairing.Find(ctx)}
+	o.Prune.Pairing, o.Render.Pairing = r.Pairing, r.Pairing
 	if o.Mask {
 		r.Mask = prune.NewPlan(ctx, o.Prune)
 	}
@@ -163,7 +168,7 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 	}
 	so := o.Summarizer
 	return index.Flush(cx, ctx, st, index.FlushOptions{
-		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window},
+		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window, Pairing: r.Pairing},
 		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
 		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
 		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result {

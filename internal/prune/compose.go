@@ -8,7 +8,7 @@ import (
 
 // AppendMessage appends message i of ctx as the plan renders it (a kept
 // message copied byte for byte; a notice longer than what it replaces is
-// not used) and reports whether it differs from the input. It lets a later
+// not used, sizes as pi estimates them) and reports whether it differs from the input. It lets a later
 // stage (the index render) mask only the messages it leaves untouched.
 func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, bool, error) {
 	m := ctx.Messages[i]
@@ -26,7 +26,7 @@ func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, b
 	if err != nil {
 		return dst, false, err
 	}
-	if session.RuneCount(dst[start:]) >= session.RuneCount(orig) {
+	if session.ModelChars(dst[start:]) >= session.ModelChars(orig) {
 		return append(dst[:start], orig...), false, nil
 	}
 	return dst, !bytes.Equal(dst[start:], orig), nil

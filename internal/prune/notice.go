@@ -7,14 +7,9 @@ import (
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
-
-// EstTokens is pi's token estimate: ceil(chars/4).
-func EstTokens(chars int) int { return (chars + 3) / 4 }
-
-// ImageTokens is pi's per-image token estimate.
-const ImageTokens = 4800
 
 // recoverHint names how to get the original back. It uses the entry id when
 // the message came from a session entry, else the call id and timestamp.
@@ -41,9 +36,9 @@ func occurrence(m *session.Message) string {
 }
 
 func sizeText(chars, images int) string {
-	s := fmt.Sprintf("%d chars, ~%d tokens", chars, EstTokens(chars))
+	s := fmt.Sprintf("%d chars, ~%d tokens", chars, estimate.Tokens(chars))
 	if images > 0 {
-		s += fmt.Sprintf(", %d image(s) ~%d tokens", images, images*ImageTokens)
+		s += fmt.Sprintf(", %d image(s) ~%d tokens", images, images*estimate.ImageTokens)
 	}
 	return s
 }
@@ -93,7 +88,7 @@ func imageNotice(m *session.Message, mime string, b64len int) string {
 		mime = "image"
 	}
 	return fmt.Sprintf("%spruned %s image] %s · %d bytes base64, ~%d tokens; recover: %s",
-		session.NoticePrefix, mime, occurrence(m), b64len, ImageTokens, recoverHint(m))
+		session.NoticePrefix, mime, occurrence(m), b64len, estimate.ImageTokens, recoverHint(m))
 }
 
 // extends reports whether r continues the previous grapheme (combining mark,

@@ -3,6 +3,7 @@ package prune_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +11,11 @@ import (
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -25,6 +28,21 @@ func allSessions(t testing.TB) []string {
 		t.Fatalf("testdata sessions missing: %d + %d", len(a), len(b))
 	}
 	return append(a, b...)
+}
+
+// propertySessions is every session in testdata: allSessions, the
+// pi-condense oracle's final sessions and the render cases.
+func propertySessions(t testing.TB) []string {
+	out := allSessions(t)
+	for _, g := range []string{"../../testdata/condense-oracle/*/final/*.jsonl", "../../testdata/render/*.jsonl"} {
+		m, _ := filepath.Glob(g)
+		for _, p := range m {
+			if !strings.HasSuffix(p, ".golden.jsonl") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 func splitLines(b []byte) [][]byte {
@@ -50,7 +68,11 @@ type pairMsg struct {
 // (roles, call ids, toolCall blocks) is unchanged, so every call keeps its
 // result; messages not pruned are byte-identical to the unpruned context;
 // results of the recent window and of protected calls are verbatim;
-// pruning is deterministic and idempotent.
+// pruning is deterministic and idempotent; every call keeps exactly the
+// results it had (one); and the converse: every old (turns.Window),
+// unprotected result that pi-ai pairs and that is large (over the limit
+// and over 2000 chars, so any notice is shorter) or holds an image is
+// replaced, its images gone.
 func TestProperties(t *testing.T) {
 	pred, err := protect.NewPredicate([]string{"ls", "mem_*"}, []string{"**/*.md", "**/skills/**/*.md"})
 	if err != nil {
@@ -61,7 +83,7 @@ func TestProperties(t *testing.T) {
 		"aggressive": {RecentTurns: 1, MaxChars: 100, Protect: pred},
 		"all":        {RecentTurns: 0, MaxChars: 0},
 	}
-	for _, path := range allSessions(t) {
+	for _, path := range propertySessions(t) {
 		for oname, opts := range optsets {
 			name := strings.TrimSuffix(filepath.Base(filepath.Dir(path)), "/") + "/" + filepath.Base(path) + "/" + oname
 			t.Run(name, func(t *testing.T) {
@@ -84,6 +106,17 @@ func TestProperties(t *testing.T) {
 					t.Fatal(err)
 				}
 				plan := prune.NewPlan(ctx, opts)
+				old := turns.Of(ctx).Window(opts.RecentTurns)
+				hz := pairing.Find(ctx)
+				if in, out := resultsPerCall(pl), resultsPerCall(pr); fmt.Sprint(in) != fmt.Sprint(out) {
+					t.Fatalf("results per call changed:\n%v\n%v", in, out)
+				} else {
+					for k, n := range out {
+						if n != 1 {
+							t.Fatalf("call %s has %d results", k, n)
+						}
+					}
+				}
 				changed := 0
 				for i := range pr {
 					if !json.Valid(pr[i]) {
@@ -99,6 +132,15 @@ func TestProperties(t *testing.T) {
 						t.Fatalf("message %d: assistant changed (toolCall blocks must be kept)", i)
 					}
 					m := ctx.Messages[i]
+					if c := plan.Decisions[i].Call; a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice &&
+						!opts.Protect.Protected(c.Name, c.Path, c.HasPath) && !opts.Protect.ToolProtected(m.ToolName) {
+						if (m.TextChars > max(opts.MaxChars, 2000) || m.Images > 0) && bytes.Equal(pl[i], pr[i]) {
+							t.Fatalf("message %d: old, unprotected, %d chars and %d images, but kept", i, m.TextChars, m.Images)
+						}
+						if m.Images > 0 && bytes.Contains(pr[i], []byte(`"type":"image"`)) {
+							t.Fatalf("message %d: old result still holds an image", i)
+						}
+					}
 					if bytes.Equal(pl[i], pr[i]) {
 						continue
 					}
@@ -136,6 +178,37 @@ func TestProperties(t *testing.T) {
 			})
 		}
 	}
+}
+
+// resultsPerCall counts the results pi-ai pairs with each call (latest
+// assistant's open calls; any other message but a system one closes them),
+// keyed by the call's position and id.
+func resultsPerCall(lines [][]byte) map[string]int {
+	out := map[string]int{}
+	var open map[string]string
+	for i, l := range lines {
+		var m pairMsg
+		_ = json.Unmarshal(l, &m)
+		switch m.Role {
+		case "system":
+		case "assistant":
+			open = map[string]string{}
+			for _, c := range m.Content {
+				if c.Type == "toolCall" {
+					open[c.ID] = fmt.Sprintf("%d/%s", i, c.ID)
+				}
+			}
+		case "toolResult":
+			if k, ok := open[m.ToolCallID]; ok {
+				out[k]++
+			} else {
+				out["orphan "+m.ToolCallID]++
+			}
+		default:
+			open = nil
+		}
+	}
+	return out
 }
 
 func hasNotice(m pairMsg) bool {

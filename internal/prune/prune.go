@@ -2,7 +2,8 @@
 // window masking): the results of the last N user turns stay raw; older
 // results longer than a char limit are replaced by a short deterministic
 // notice, error results keep a head+tail excerpt, and image blocks in old
-// results become text notices. Protected calls are never touched, and
+// results become text notices. Protected calls are never touched, nor a
+// result pi-ai would not pair (internal/pairing: fail closed), and
 // assistant toolCall blocks are always kept, so every call keeps exactly one
 // result.
 //
@@ -14,8 +15,10 @@
 package prune
 
 import (
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // Defaults (gentle-ai's rolling window, PR #2078).
@@ -27,14 +30,19 @@ const (
 // Options configure a Plan.
 type Options struct {
 	// RecentTurns is recentTurnsToKeep: the tool results of the last
-	// RecentTurns user turns stay raw. A turn starts at a real user message
-	// (not a custom message or a subagent notice).
+	// RecentTurns user turns stay raw (internal/turns: a turn starts at a
+	// user message a person typed; after a compaction, the messages before
+	// the first kept user message belong to an older turn and are old as
+	// soon as a turn starts in the context).
 	RecentTurns int
 	// MaxChars is maxRetainedChars: an older result whose text is longer than
 	// this many chars (Unicode code points, not bytes) is replaced.
 	MaxChars int
 	// Protect decides which calls are never touched; nil protects nothing.
 	Protect *protect.Predicate
+	// Pairing is the context's pairing hazards (pairing.Find); nil: NewPlan
+	// finds them. A result a hazard involves is never touched.
+	Pairing *pairing.Report
 }
 
 // Kind is what happened to a tool result.
@@ -70,7 +78,10 @@ type Plan struct {
 	Protected   int // old results kept because their call is protected
 	Small       int // old results kept because they are within MaxChars
 	Already     int // old results that already carry a pruner notice
-	Cutoff      int // index of the first message of the recent window
+	Hazards     int // old results kept because pi-ai would not pair them (pairing)
+	Cutoff      int // index of the first message of the recent window (turns.Window)
+	// Pairing is the hazard report the plan followed.
+	Pairing *pairing.Report
 }
 
 // NewPlan decides, for every message of ctx, whether it is kept or pruned.
@@ -78,18 +89,10 @@ type Plan struct {
 func NewPlan(ctx *session.Context, opts Options) *Plan {
 	msgs := ctx.Messages
 	p := &Plan{Decisions: make([]Decision, len(msgs)), Opts: opts}
-	var starts []int
-	for i, m := range msgs {
-		if m.Role == session.RoleUser && !m.Synthetic {
-			starts = append(starts, i)
-		}
-	}
-	p.Cutoff = 0
-	switch {
-	case opts.RecentTurns <= 0:
-		p.Cutoff = len(msgs)
-	case len(starts) > opts.RecentTurns:
-		p.Cutoff = starts[len(starts)-opts.RecentTurns]
+	p.Cutoff = turns.Of(ctx).Window(opts.RecentTurns)
+	p.Pairing = opts.Pairing
+	if p.Pairing == nil {
+		p.Pairing = pairing.Find(ctx)
 	}
 	calls := map[string]*session.ToolCall{} // latest call per id, in context order
 	for i, m := range msgs {
@@ -112,6 +115,8 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		switch {
 		case i >= p.Cutoff:
 			p.Recent++
+		case p.Pairing.Involves(i):
+			p.Hazards++ // fail closed: pi-ai would not pair it as this plan would
 		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && opts.Protect.ToolProtected(m.ToolName)):
 			p.Protected++
 		case m.HasNotice:

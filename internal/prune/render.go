@@ -6,11 +6,14 @@ import (
 	"io"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
 // Stats summarise a render. Chars are Unicode code points of the rendered
-// JSON messages (not bytes); tokens are pi's estimate, ceil(chars/4).
+// JSON messages (not bytes), each image block counted as pi's estimate
+// (estimate.ImageChars), not its base64 length; tokens are pi's estimate,
+// ceil(chars/4).
 type Stats struct {
 	Messages     int   `json:"messages"`
 	ToolResults  int   `json:"toolResults"`
@@ -20,6 +23,7 @@ type Stats struct {
 	Images       int   `json:"imagesMasked"`
 	Protected    int   `json:"protected"`
 	Recent       int   `json:"recent"`
+	Hazards      int   `json:"pairingHazards"` // old results left untouched: pi-ai would not pair them
 	CharsBefore  int64 `json:"charsBefore"`
 	CharsAfter   int64 `json:"charsAfter"`
 	TokensBefore int64 `json:"tokensBefore"`
@@ -64,7 +68,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 	}
 	st := Stats{Messages: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
 	if plan != nil {
-		st.ToolResults, st.Protected, st.Recent = plan.ToolResults, plan.Protected, plan.Recent
+		st.ToolResults, st.Protected, st.Recent, st.Hazards = plan.ToolResults, plan.Protected, plan.Recent, plan.Hazards
 	} else {
 		for _, m := range ctx.Messages {
 			if m.Role == session.RoleToolResult {
@@ -100,9 +104,10 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(session.RuneCount(orig)), int64(session.RuneCount(buf))
+			before, after := int64(session.ModelChars(orig)), int64(session.ModelChars(buf))
 			if after >= before {
-				// a notice longer than what it replaces saves nothing: keep the original
+				// a notice longer than what it replaces (as pi estimates sizes)
+				// saves nothing: keep the original
 				buf = append(buf[:0], orig...)
 				after = before
 			}
@@ -133,7 +138,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 		written += int64(len(buf))
 	}
 	st.BytesAfter = written
-	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
 

@@ -3,8 +3,8 @@ package prune
 import (
 	"fmt"
 	"io"
-	"unicode/utf8"
 
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -27,7 +27,7 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 			byOff[off] = i
 		}
 	}
-	st := Stats{Messages: len(ctx.Messages), ToolResults: plan.ToolResults, Protected: plan.Protected, Recent: plan.Recent,
+	st := Stats{Messages: len(ctx.Messages), ToolResults: plan.ToolResults, Protected: plan.Protected, Recent: plan.Recent, Hazards: plan.Hazards,
 		FirstChanged: -1, FirstChangedByte: -1}
 	lr := session.NewLineReader(io.NewSectionReader(ctx.Source(), 0, size))
 	var buf, orig []byte
@@ -52,7 +52,7 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 			if perr != nil {
 				return st, perr
 			}
-			if utf8.RuneCount(pm) < utf8.RuneCount(orig) {
+			if session.ModelChars(pm) < session.ModelChars(orig) {
 				s, e, ok := session.ValueRange(line, "message")
 				if ok {
 					buf = append(append(append(buf[:0], line[:s]...), pm...), line[e:]...)
@@ -63,8 +63,8 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 				}
 			}
 		}
-		st.CharsBefore += int64(utf8.RuneCount(line))
-		st.CharsAfter += int64(utf8.RuneCount(buf))
+		st.CharsBefore += int64(estimate.EntryChars(line))
+		st.CharsAfter += int64(estimate.EntryChars(buf))
 		if off+int64(len(line)) < size {
 			buf = append(buf, '\n')
 		}
@@ -74,6 +74,6 @@ func RenderSession(w io.Writer, ctx *session.Context, plan *Plan, size int64) (S
 		written += int64(len(buf))
 	}
 	st.BytesBefore, st.BytesAfter = size, written
-	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }

@@ -153,3 +153,16 @@ func defaults(t *testing.T) render.Options {
 		PurgeErrors: true, PurgeCooldownTurns: 2, PurgeMinArgChars: 500, Supersede: true,
 	}
 }
+
+// next is the id the next entry gets.
+func (b *sb) next() string { return fmt.Sprintf("e%03d", b.n+1) }
+
+// compaction appends a compaction whose kept entries start at firstKept.
+func (b *sb) compaction(firstKept string) {
+	b.entry(`"type":"compaction","summary":"earlier work","firstKeptEntryId":"` + firstKept + `","tokensBefore":1000`)
+}
+
+// notice appends a subagent completion notice (a user message no person typed).
+func (b *sb) notice(ts int) {
+	b.message(fmt.Sprintf(`{"role":"user","content":"Subagent scout (task %d, 2s) finished. Output: ok","timestamp":%d}`, ts, ts))
+}

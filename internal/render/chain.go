@@ -6,6 +6,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -234,6 +235,54 @@ func (r *renderer) chainRangePrune() error {
 	if len(accepted) == 0 {
 		return nil
 	}
+	// a range that holds a message of a broken pair changes nothing
+	// (fail closed: dropping the call or the result would decide how pi-ai
+	// pairs them)
+	kept := accepted[:0]
+	for _, a := range accepted {
+		if i, ok := r.hazardIn(a.start, a.end); ok {
+			r.diag("pairing-hazard", fmt.Sprintf("blockId=%s skipped: message %d in its range is part of a broken tool call/result pair", a.c.BlockID, i))
+			continue
+		}
+		kept = append(kept, a)
+	}
+	accepted = kept
+	// the chain message must not land inside a pair (it would orphan the
+	// result): asserted on the output, and a chain that would is skipped
+	saved := *r.rep
+	for len(accepted) > 0 {
+		out, at, err := r.emitChains(accepted, existing)
+		if err != nil {
+			return err
+		}
+		cross := pairing.Crossing(r.pairingView(out), func(i int) bool { _, ok := at[i]; return ok })
+		if len(cross) == 0 {
+			r.slots = out
+			return nil
+		}
+		bad := map[string]bool{}
+		for _, i := range cross {
+			bad[at[i]] = true
+			r.diag("pairing-hazard", fmt.Sprintf("blockId=%s skipped: its message would fall between a tool call and its result", at[i]))
+		}
+		kept := accepted[:0]
+		for _, a := range accepted {
+			if !bad[a.c.BlockID] {
+				kept = append(kept, a)
+			}
+		}
+		accepted = kept
+		diags := r.rep.Diagnostics
+		*r.rep = saved
+		r.rep.Diagnostics = diags
+	}
+	return nil
+}
+
+// emitChains drops what the accepted ranges drop and inserts their
+// messages; at maps an inserted message's output index to its block id.
+func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (out []slot, at map[int]string, err error) {
+	n := len(r.slots)
 	// 3. what each range drops, its protected outputs and its message.
 	drop := make([]bool, n)
 	strip := map[int]bool{}
@@ -269,7 +318,7 @@ func (r *renderer) chainRangePrune() error {
 				if prot[s.m.ToolCallID] || repair {
 					raw, err := r.bytesOf(s)
 					if err != nil {
-						return err
+						return nil, nil, err
 					}
 					tool := "undefined"
 					if v, ok := jsval.Get(raw, "toolName"); ok {
@@ -312,7 +361,8 @@ func (r *renderer) chainRangePrune() error {
 	// 4. emit: inside a range only assistant, toolResult and summary
 	// messages go (users, other customs and the synthetic message stay);
 	// a summary covering a dropped occurrence goes wherever it is.
-	out := make([]slot, 0, n)
+	out = make([]slot, 0, n)
+	at = map[int]string{}
 	for i := range r.slots {
 		s := r.slots[i]
 		role := r.role(&s)
@@ -321,7 +371,7 @@ func (r *renderer) chainRangePrune() error {
 		if role == session.RoleCustom && r.visible(&s) {
 			raw, err := r.bytesOf(&s)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			if ct, _ := getStr(raw, "customType"); ct == index.TypeSummary {
 				summary, sraw = true, raw
@@ -339,7 +389,7 @@ func (r *renderer) chainRangePrune() error {
 		if role == session.RoleAssistant && strip[i] {
 			raw, err := r.bytesOf(&s)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			if nb, ok := withoutThinking(raw); ok {
 				if s.json == nil && string(nb) == string(raw) {
@@ -352,12 +402,12 @@ func (r *renderer) chainRangePrune() error {
 		}
 		out = append(out, s)
 		if ins, ok := insert[i]; ok && !existing[ins.id] {
+			at[len(out)] = ins.id
 			out = append(out, slot{src: -1, json: ins.json, change: ChainMessage})
 			r.rep.Chains++
 		}
 	}
-	r.slots = out
-	return nil
+	return out, at, nil
 }
 
 // jsText is `${v}` for a raw JSON value in a template string: strings as

@@ -24,30 +24,34 @@ func FuzzRender(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	o := render.Options{RecoveryGraceTurns: 1, Chains: true, StripFinalThinking: true, PurgeErrors: true,
-		PurgeMinArgChars: 10, Supersede: true, MaxImages: 1}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		out, ok := fuzzRender(t, in, o)
-		if !ok || len(out) == 0 {
-			return
-		}
-		for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
-			if !json.Valid(l) {
-				t.Fatalf("invalid output line %q", l)
-			}
-		}
-		if !everyLineHasRole(out) {
-			return // a session message without a role reads back as no message
-		}
-		again, ok := fuzzRender(t, out, o)
-		if !ok || !bytes.Equal(again, out) {
-			t.Fatalf("not idempotent:\n%s\n---\n%s", out, again)
-		}
-	})
+	f.Fuzz(func(t *testing.T, in []byte) { fuzzRenderBody(t, in, fuzzOptions) })
 }
 
-func fuzzRender(t *testing.T, in []byte, o render.Options) ([]byte, bool) {
-	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+var fuzzOptions = render.Options{RecoveryGraceTurns: 1, Chains: true, StripFinalThinking: true, PurgeErrors: true,
+	PurgeMinArgChars: 10, Supersede: true, MaxImages: 1}
+
+// fuzzRenderBody is FuzzRender's check of one input.
+func fuzzRenderBody(t testing.TB, in []byte, o render.Options) {
+	out, ok := fuzzRender(t, in, o)
+	if !ok || len(out) == 0 {
+		return
+	}
+	for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
+		if !json.Valid(l) {
+			t.Fatalf("invalid output line %q", l)
+		}
+	}
+	if !everyLineHasRole(out) {
+		return // a session message without a role reads back as no message
+	}
+	again, ok := fuzzRender(t, out, o)
+	if !ok || !bytes.Equal(again, out) {
+		t.Fatalf("not idempotent:\n%s\n---\n%s", out, again)
+	}
+}
+
+func fuzzRender(t testing.TB, in []byte, o render.Options) ([]byte, bool) {
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true, SizeHint: int64(len(in))})
 	if err != nil {
 		return nil, false
 	}
@@ -64,28 +68,51 @@ func fuzzRender(t *testing.T, in []byte, o render.Options) ([]byte, bool) {
 		t.Fatal(err)
 	}
 	// pairing: every result answers an open call of the latest assistant
-	oc, err := session.Read(bytes.NewReader(out.Bytes()), bytes.NewReader(out.Bytes()), session.ReadOptions{})
-	if err == nil {
-		var open map[string]bool
-		for _, m := range oc.Messages {
-			switch m.Role {
-			case session.RoleSystem:
-			case session.RoleAssistant:
-				open = map[string]bool{}
-				for _, tc := range m.ToolCalls {
-					open[tc.ID] = true
-				}
-			case session.RoleToolResult:
-				if !open[m.ToolCallID] {
-					t.Fatalf("orphan result %q in\n%s", m.ToolCallID, out.Bytes())
-				}
-				delete(open, m.ToolCallID)
-			default:
-				open = nil
+	// (read from the items: render keeps roles, call ids and toolCall
+	// blocks, and an inserted message is a user message)
+	var open map[string]bool
+	for _, it := range res.Items {
+		role := session.RoleUser
+		var m *session.Message
+		if it.Src >= 0 {
+			m = ctx.Messages[it.Src]
+			role = m.Role
+		}
+		switch role {
+		case session.RoleSystem:
+		case session.RoleAssistant:
+			open = map[string]bool{}
+			for _, tc := range m.ToolCalls {
+				open[tc.ID] = true
 			}
+		case session.RoleToolResult:
+			if !open[m.ToolCallID] {
+				t.Fatalf("orphan result %q in\n%s", m.ToolCallID, out.Bytes())
+			}
+			delete(open, m.ToolCallID)
+		default:
+			open = nil
 		}
 	}
 	return out.Bytes(), true
+}
+
+// BenchmarkFuzzRenderBody runs FuzzRender's body over its seed corpus (the
+// fuzzer cannot be profiled; this can: -cpuprofile, -memprofile).
+func BenchmarkFuzzRenderBody(b *testing.B) {
+	seeds, _ := filepath.Glob(filepath.Join(renderDir, "*.jsonl"))
+	var ins [][]byte
+	for _, p := range seeds {
+		if d, err := os.ReadFile(p); err == nil && len(d) < 4000 {
+			ins = append(ins, d)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, in := range ins {
+			fuzzRenderBody(b, in, fuzzOptions)
+		}
+	}
 }
 
 func everyLineHasRole(out []byte) bool {

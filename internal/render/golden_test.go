@@ -14,8 +14,11 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pairing"
+	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -171,6 +174,85 @@ func TestProperties(t *testing.T) {
 				}
 			}
 			checkOutput(t, name, a, o, inAns)
+			if vn == "settings" {
+				checkComposed(t, name, in, o)
+			}
+		}
+	}
+}
+
+// checkComposed renders with masking composed over the render (as now
+// does) and checks the converse: every result pi-ai pairs that is old
+// (turns.Window of recentTurnsToKeep), unprotected, not in recovery grace
+// and not already a notice is replaced when it is indexed (stubbed) or
+// large (over maxRetainedChars and 2000 chars) or holds an image (masked),
+// and a masked result's images are gone; every call keeps one result.
+func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
+	t.Helper()
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := index.Rebuild(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	po := prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: o.Protect}
+	plan := prune.NewPlan(ctx, po)
+	o.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
+	res, err := render.Render(ctx, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := render.Write(&out, ctx, res, render.WriteOptions{Mask: func(dst []byte, i int) ([]byte, bool, error) {
+		return plan.AppendMessage(dst, ctx, i)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	var msgs []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		_ = json.Unmarshal(l, &m)
+		msgs = append(msgs, m)
+	}
+	got, orphans := answered(msgs)
+	for k, n := range got {
+		if n != 1 {
+			t.Errorf("%s (masked): call %s has %d results", name, k, n)
+		}
+	}
+	if len(orphans) > 0 {
+		t.Errorf("%s (masked): orphans %v", name, orphans)
+	}
+	old := turns.Of(ctx).Window(po.RecentTurns)
+	graceFrom := turns.Of(ctx).Window(o.RecoveryGraceTurns + 1)
+	hz := pairing.Find(ctx)
+	for k, it := range res.Items {
+		if it.Src < 0 || it.Src >= old {
+			continue
+		}
+		m := ctx.Messages[it.Src]
+		if m.Role != session.RoleToolResult || m.HasNotice || hz.Involves(it.Src) {
+			continue
+		}
+		c := plan.Decisions[it.Src].Call
+		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName) {
+			continue
+		}
+		orig, _ := ctx.AppendMessage(nil, m)
+		kept := bytes.Equal(lines[k], orig)
+		indexed := st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) || st.HasLegacyBareRecord(m.ToolCallID)
+		graced := m.ToolName == render.QueryToolName && o.RecoveryGraceTurns > 0 && it.Src >= graceFrom
+		switch {
+		case graced:
+		case indexed && kept:
+			t.Errorf("%s (masked): old indexed result %s left verbatim", name, m.ToolCallID)
+		case (m.TextChars > max(po.MaxChars, 2000) || m.Images > 0) && kept:
+			t.Errorf("%s (masked): old result %s (%d chars, %d images) left verbatim", name, m.ToolCallID, m.TextChars, m.Images)
+		case m.Images > 0 && bytes.Contains(lines[k], []byte(`"type":"image"`)):
+			t.Errorf("%s (masked): old result %s still holds an image", name, m.ToolCallID)
 		}
 	}
 }
@@ -254,14 +336,16 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns 
 			t.Errorf("%s: call %s had %d result(s), now %d", name, k, n, outAns[k])
 		}
 	}
-	// every indexed result left verbatim is protected now or in grace
+	// every indexed result left verbatim is protected now, in grace or
+	// part of a pair pi-ai would not pair
 	if !o.ImagesOnly {
+		hz := pairing.Find(r.ctx)
 		for _, it := range r.res.Items {
 			if it.Src < 0 || it.JSON != nil {
 				continue
 			}
 			m := r.ctx.Messages[it.Src]
-			if m.Role != session.RoleToolResult || !r.st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
+			if m.Role != session.RoleToolResult || hz.Involves(it.Src) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
 				continue
 			}
 			if m.ToolName != render.QueryToolName && r.res.Report.Repaired == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -424,8 +425,8 @@ func TestStatsCountImagesAsPiEstimates(t *testing.T) {
 	// two images omitted: each saves pi's 4800-char estimate minus the note
 	// (its 4-char base64 data would make the cap look like a loss)
 	note := len(`{"type":"text","text":"` + render.ImageOmittedNote + `"}`)
-	if saved := stats.CharsBefore - stats.CharsAfter; saved != int64(2*(render.ImageChars-note)) {
-		t.Fatalf("saved %d chars, want %d", saved, 2*(render.ImageChars-note))
+	if saved := stats.CharsBefore - stats.CharsAfter; saved != int64(2*(estimate.ImageChars-note)) {
+		t.Fatalf("saved %d chars, want %d", saved, 2*(estimate.ImageChars-note))
 	}
 }
 

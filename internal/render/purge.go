@@ -91,7 +91,11 @@ func (r *renderer) purgeErrors() error {
 				continue
 			}
 			delete(open, s.m.ToolCallID)
-			if s.m != nil && s.m.IsError {
+			if s.m.IsError && (r.hazard(s) || r.hazard(&r.slots[ai])) {
+				r.rep.Hazards++ // a broken pair keeps its arguments
+				continue
+			}
+			if s.m.IsError {
 				errs = append(errs, errored{ai, s.m.ToolCallID, turn})
 			}
 		default:

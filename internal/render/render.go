@@ -3,6 +3,10 @@
 // by the state its index entries hold (internal/index). It is the last stage
 // of decode → protect → batch/index → render.
 //
+// A message of a tool call/result pair that pi-ai would not pair
+// (internal/pairing) is left as it is by phases 1–4 (fail closed), and no
+// inserted message may fall inside a pair.
+//
 // Phases, in pi-condense's order (2.9.1, plus the later upstream passes):
 //
 //  1. stub-replace: a toolResult whose occurrence is indexed becomes its stub
@@ -28,6 +32,7 @@ package render
 
 import (
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -64,6 +69,10 @@ type Options struct {
 	// WillMask, when set, reports the source messages that masking will
 	// rewrite after render (they hold no image then; the cap skips them).
 	WillMask func(src int) bool
+	// Pairing is the context's pairing hazards (pairing.Find); nil: Render
+	// finds them. A message a hazard involves is left as it is by every
+	// phase but the orphan sweep and the image cap (fail closed).
+	Pairing *pairing.Report
 }
 
 // Change says what render did to a message.
@@ -107,9 +116,10 @@ type Report struct {
 	Superseded          int `json:"superseded"`
 	Purged              int `json:"purged"` // errored calls whose arguments were shrunk
 	ImagesOmitted       int `json:"imagesOmitted"`
-	Chains              int `json:"chains"`        // compressed chains rendered
-	ChainRepaired       int `json:"chainRepaired"` // outputs of calls protected since their chain was compressed, put back
-	ChainDropped        int `json:"chainDropped"`  // messages those chains replaced
+	Hazards             int `json:"pairingHazards"` // messages left as they are: pi-ai would not pair them
+	Chains              int `json:"chains"`         // compressed chains rendered
+	ChainRepaired       int `json:"chainRepaired"`  // outputs of calls protected since their chain was compressed, put back
+	ChainDropped        int `json:"chainDropped"`   // messages those chains replaced
 	SummariesSuppressed int `json:"summariesSuppressed"`
 	// Swept are the toolCallIds of orphan results dropped.
 	Swept []string `json:"swept,omitempty"`
@@ -144,6 +154,7 @@ type renderer struct {
 	o     Options
 	rep   *Report
 	slots []slot
+	pair  *pairing.Report
 }
 
 // role is the slot's message role.
@@ -166,7 +177,10 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 // same session; an empty state for a context input). Errors are I/O errors
 // re-reading the input.
 func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
-	r := &renderer{ctx: ctx, st: st, o: o, rep: &Report{}}
+	r := &renderer{ctx: ctx, st: st, o: o, rep: &Report{}, pair: o.Pairing}
+	if r.pair == nil && !o.ImagesOnly {
+		r.pair = pairing.Find(ctx)
+	}
 	r.slots = make([]slot, len(ctx.Messages))
 	for i, m := range ctx.Messages {
 		r.slots[i] = slot{src: i, m: m}
@@ -208,6 +222,35 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	}
 	res.Report = *r.rep
 	return res, nil
+}
+
+// hazard reports whether the slot is a source message a pairing hazard
+// involves.
+func (r *renderer) hazard(s *slot) bool { return s.src >= 0 && r.pair.Involves(s.src) }
+
+// hazardIn returns a slot in [from, to] that a pairing hazard involves.
+func (r *renderer) hazardIn(from, to int) (int, bool) {
+	for i := from; i <= to; i++ {
+		if r.hazard(&r.slots[i]) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// pairingView is the pairing view of a slot sequence (an inserted slot is
+// a user message; system messages are held back by pi-ai).
+func (r *renderer) pairingView(slots []slot) []pairing.Msg {
+	out := make([]pairing.Msg, len(slots))
+	for i := range slots {
+		s := &slots[i]
+		if s.m == nil {
+			out[i] = pairing.Msg{Role: session.RoleUser}
+			continue
+		}
+		out[i] = pairing.Msg{Role: s.m.Role, Calls: s.m.ToolCalls, ToolCallID: s.m.ToolCallID}
+	}
+	return out
 }
 
 // visible reports whether a slot takes part in the phases: pi 1.x system

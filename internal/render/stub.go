@@ -6,6 +6,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // QueryToolName is pi-condense's recovery tool.
@@ -50,33 +51,25 @@ func messageKey(m *session.Message) string {
 }
 
 // graceKeys is pi-condense's inGraceRecoveryToolCallIds: the occurrence
-// keys of context_tree_query results followed by at most
-// RecoveryGraceTurns user messages.
+// keys of context_tree_query results in the last RecoveryGraceTurns+1 user
+// turns (at most RecoveryGraceTurns user turns start after them). Turns are
+// counted as everywhere else (internal/turns), where pi-condense counts
+// every user message: a subagent notice or a <compressed-chain> message
+// starts no turn, and after a compaction a result before the first user
+// message in the context is outside the grace as soon as a turn starts in
+// the context (its turn began in the compacted part).
 func (r *renderer) graceKeys() map[string]bool {
 	if r.o.RecoveryGraceTurns <= 0 {
 		return nil
 	}
-	users := 0
-	for i := range r.slots {
-		if s := &r.slots[i]; r.visible(s) && r.role(s) == session.RoleUser {
-			users++
-		}
-	}
+	from := turns.Of(r.ctx).Window(r.o.RecoveryGraceTurns + 1)
 	out := map[string]bool{}
-	seen := 0
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !r.visible(s) {
+		if s.m == nil || s.src < from || s.m.Role != session.RoleToolResult || s.m.ToolName != QueryToolName {
 			continue
 		}
-		switch r.role(s) {
-		case session.RoleUser:
-			seen++
-		case session.RoleToolResult:
-			if s.m.ToolName == QueryToolName && users-seen <= r.o.RecoveryGraceTurns {
-				out[messageKey(s.m)] = true
-			}
-		}
+		out[messageKey(s.m)] = true
 	}
 	return out
 }
@@ -114,6 +107,10 @@ func (r *renderer) stubReplace() error {
 			lookup = s.m.ToolCallID
 		default:
 			continue // not indexed: untouched (fail closed)
+		}
+		if r.hazard(s) {
+			r.rep.Hazards++
+			continue
 		}
 		rec, _ := r.st.Record(lookup)
 		if r.recordProtected(rec) {

@@ -91,7 +91,8 @@ func (r *renderer) supersede() error {
 				continue
 			}
 			delete(open, s.m.ToolCallID)
-			rr := readResult{slot: i, line: s.m.Line, verbatim: s.json == nil}
+			// a result of a broken pair neither supersedes nor is superseded
+			rr := readResult{slot: i, line: s.m.Line, verbatim: s.json == nil && !r.hazard(s)}
 			rr.ok = rr.verbatim && !s.m.IsError
 			if f, ok := jsval.Number([]byte(s.m.Timestamp)); ok {
 				rr.ts, rr.hasTS = f, true

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -20,7 +21,7 @@ type WriteOptions struct {
 
 // Stats summarise a written render. Chars are Unicode code points of the
 // JSON messages, except that an image block counts as pi's estimate of an
-// image (ImageChars), not the length of its base64 data; tokens are pi's
+// image (session.ImageChars), not the length of its base64 data; tokens are pi's
 // estimate, ceil(chars/4).
 type Stats struct {
 	Messages     int   `json:"messages"`      // written
@@ -44,7 +45,7 @@ type Stats struct {
 // Write streams the rendered context to w, one JSON message per line.
 func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
 	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
-	runes := msgChars
+	runes := session.ModelChars
 	if o.NoChars {
 		runes = func([]byte) int { return 0 }
 	}
@@ -109,7 +110,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	if st.FirstChanged < 0 && len(res.Items) < len(ctx.Messages) {
 		st.FirstChanged, st.FirstChangedByte = len(res.Items), st.BytesAfter
 	}
-	st.TokensBefore, st.TokensAfter = (st.CharsBefore+3)/4, (st.CharsAfter+3)/4
+	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
 
@@ -150,10 +151,3 @@ func FormatSummary(st Stats, rep Report) string {
 	return fmt.Sprintf("pruner: %d → %d messages; %s; %d → %d chars, ~%d → ~%d tokens (%s)",
 		st.Input, st.Messages, did, st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter, saved)
 }
-
-// ImageChars is pi's estimate of an image block's size in chars.
-const ImageChars = session.ImageChars
-
-// msgChars is the size of a message as the model gets it
-// (session.ModelChars: details left out, images at ImageChars).
-func msgChars(b []byte) int { return session.ModelChars(b) }
