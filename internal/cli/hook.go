@@ -66,7 +66,8 @@ Code's own permission prompts); both exit 0.
 
 An event that cannot be analysed (not JSON, nested too deeply, no tool name
 or input) is denied; --fail-open exits 1 instead (Claude Code then shows
-the error and runs the tool). A bash command that does not parse, or rules
+the error and runs the tool). Claude Code events that carry no tool call
+(UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash command that does not parse, or rules
 that do not load, are always denied. Usage errors (a mistyped flag in the
 hook command) also exit 2, which Claude Code reads as a deny: a broken hook
 blocks tool calls rather than letting them through. Test the command by
@@ -118,6 +119,10 @@ func runHook(o *HookOptions) error {
 		return o.bad(fmt.Errorf("the event is larger than %d MiB", maxHookEvent>>20))
 	}
 	events, err := guard.ParseEvent(data)
+	var ee *guard.EventError
+	if errors.As(err, &ee) && ee.NotACall {
+		return o.noOpinion() // a UserPromptSubmit, Stop, … event: no tool call to judge
+	}
 	if err != nil {
 		return o.bad(err)
 	}
@@ -142,6 +147,11 @@ func runHook(o *HookOptions) error {
 			return o.deny(v.Reason())
 		}
 	}
+	return o.noOpinion()
+}
+
+// noOpinion allows without a word: exit 0, and `{}` in JSON.
+func (o *HookOptions) noOpinion() error {
 	if o.Format == "json" {
 		_, err := fmt.Fprintln(o.IO.Out, "{}")
 		return err

@@ -157,6 +157,8 @@ func TestHookEventShapes(t *testing.T) {
 		{"bad tool_input", `{"tool_name":"Read","tool_input":"x"}`, nil, 2, `the event's "tool_input" is not an object`},
 		{"empty", ``, nil, 2, "the event on stdin is empty"},
 		{"no tool name", `{"x":1}`, nil, 2, `neither "tool_name" (Claude Code) nor "toolName" (pi)`},
+		{"no tool name, unknown event", `{"hook_event_name":"PreToolUse"}`, nil, 2, `neither "tool_name"`},
+		{"an event with no tool call", `{"hook_event_name":"UserPromptSubmit","prompt":"cat .env"}`, nil, 0, ""},
 		{"tool name not a string", `{"tool_name":1,"tool_input":{}}`, nil, 2, `"tool_name" is not a tool name`},
 		{"not JSON", `garbage`, nil, 2, "not JSON"},
 		{"deeper than the decoder", `{"tool_name":"Bash","tool_input":{"command":"true","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, nil, 2, "nests deeper than the 10000 levels"},

@@ -24,6 +24,10 @@ type Event struct {
 // event unless told to fail open.
 type EventError struct {
 	What string
+	// NotACall: the event is one of Claude Code's events that carry no tool
+	// call (UserPromptSubmit, SessionStart, Stop, …): there is nothing to
+	// judge, and a hook has no opinion on it.
+	NotACall bool
 }
 
 func (e *EventError) Error() string { return e.What }
@@ -39,24 +43,24 @@ func (e *EventError) Error() string { return e.What }
 func ParseEvent(data []byte) ([]Event, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, &EventError{"the event on stdin is empty"}
+		return nil, &EventError{What: "the event on stdin is empty"}
 	}
 	var top map[string]any
 	if err := json.Unmarshal(data, &top); err != nil {
 		switch {
 		case strings.Contains(err.Error(), "exceeded max depth"):
-			return nil, &EventError{"the event nests deeper than the 10000 levels the JSON decoder reads, so it cannot be analysed"}
+			return nil, &EventError{What: "the event nests deeper than the 10000 levels the JSON decoder reads, so it cannot be analysed"}
 		case data[0] != '{':
 			if stdjson.Valid(data) {
-				return nil, &EventError{"the event on stdin is JSON, but not an event object"}
+				return nil, &EventError{What: "the event on stdin is JSON, but not an event object"}
 			}
-			return nil, &EventError{"the event on stdin is not JSON"}
+			return nil, &EventError{What: "the event on stdin is not JSON"}
 		default:
-			return nil, &EventError{fmt.Sprintf("the event on stdin is not valid JSON (%s)", shortJSONErr(err))}
+			return nil, &EventError{What: fmt.Sprintf("the event on stdin is not valid JSON (%s)", shortJSONErr(err))}
 		}
 	}
 	if top == nil {
-		return nil, &EventError{"the event on stdin is JSON, but not an event object"}
+		return nil, &EventError{What: "the event on stdin is JSON, but not an event object"}
 	}
 	var out []Event
 	for _, sh := range []struct{ name, tool, input string }{{"claude", "tool_name", "tool_input"}, {"pi", "toolName", "input"}} {
@@ -66,23 +70,36 @@ func ParseEvent(data []byte) ([]Event, error) {
 		}
 		tool, ok := tv.(string)
 		if !ok || tool == "" {
-			return nil, &EventError{fmt.Sprintf("the event's %q is not a tool name", sh.tool)}
+			return nil, &EventError{What: fmt.Sprintf("the event's %q is not a tool name", sh.tool)}
 		}
 		iv, ok := top[sh.input]
 		if !ok || iv == nil {
-			return nil, &EventError{fmt.Sprintf("the event has no %q for tool %q", sh.input, tool)}
+			return nil, &EventError{What: fmt.Sprintf("the event has no %q for tool %q", sh.input, tool)}
 		}
 		input, ok := iv.(map[string]any)
 		if !ok {
-			return nil, &EventError{fmt.Sprintf("the event's %q is not an object", sh.input)}
+			return nil, &EventError{What: fmt.Sprintf("the event's %q is not an object", sh.input)}
 		}
 		cwd, _ := top["cwd"].(string)
 		out = append(out, Event{Call: Call{Tool: tool, Args: input}, Cwd: cwd, Shape: sh.name})
 	}
 	if len(out) == 0 {
-		return nil, &EventError{`the event has neither "tool_name" (Claude Code) nor "toolName" (pi)`}
+		if name, _ := top["hook_event_name"].(string); nonToolEvent(name) {
+			return nil, &EventError{What: fmt.Sprintf("a %s event carries no tool call", name), NotACall: true}
+		}
+		return nil, &EventError{What: `the event has neither "tool_name" (Claude Code) nor "toolName" (pi)`}
 	}
 	return out, nil
+}
+
+// nonToolEvent reports whether a Claude Code hook event name is one that
+// never carries a tool call.
+func nonToolEvent(name string) bool {
+	switch name {
+	case "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStop", "Notification", "PreCompact":
+		return true
+	}
+	return false
 }
 
 func shortJSONErr(err error) string {
