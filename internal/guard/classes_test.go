@@ -351,3 +351,14 @@ func TestCwdNotOnDisk(t *testing.T) {
 		{"tar czf /tmp/x.tgz .", KindFolder},
 	})
 }
+
+// TestUNCNotTouched: a file system that refuses UNC paths (hostfs: opening
+// one may connect to the server) makes a folder read there unverifiable,
+// never an allow.
+func TestUNCNotTouched(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: `C:\proj`, Home: `C:\Users\u`})
+	vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": `tar czf /tmp/x.tgz '\\attacker.example\share\proj'`}})
+	if len(vs) == 0 {
+		t.Fatal("tar of a UNC folder allowed without a file system")
+	}
+}

@@ -856,6 +856,16 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			}
 		}
 	}
+	if !f.pattern() {
+		// other spellings of the folder (a UNC share may be any local folder)
+		for _, alt := range alternates(a.env, f.s, spellShell, false) {
+			p, pat := a.norm(alt, strings.Contains(alt, unknownSeg))
+			paths = append(paths, struct {
+				p   string
+				pat bool
+			}{p, pat})
+		}
+	}
 	for _, x := range paths {
 		if len(a.out.targets) >= maxTargets {
 			a.full = true

@@ -5,6 +5,7 @@
 package hostfs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,10 +22,18 @@ type FS struct{}
 
 var _ guard.FS = FS{}
 
+// ErrRemote is the error for a UNC path (`\\server\share\x`): the gate
+// never touches one, since opening it may connect to the server (and hand it
+// the user's credentials).
+var ErrRemote = errors.New("a UNC path is not looked at")
+
 // native turns a normalised path into the host's form; a path of the other
 // platform's kind does not exist here.
 func native(name string) (string, error) {
-	win := len(name) >= 2 && name[1] == ':' || strings.HasPrefix(name, "//")
+	if strings.HasPrefix(name, "//") {
+		return "", ErrRemote
+	}
+	win := len(name) >= 2 && name[1] == ':'
 	if win != (runtime.GOOS == "windows") {
 		return "", fs.ErrNotExist
 	}

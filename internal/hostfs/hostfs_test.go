@@ -39,6 +39,10 @@ func TestHostFS(t *testing.T) {
 		if _, err := fsys.Lstat("c:/Windows"); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("Lstat c:/Windows: %v", err)
 		}
+		// a UNC path is never opened (it may connect to a server)
+		if _, err := fsys.Lstat("//attacker.example/share/x"); !errors.Is(err, ErrRemote) {
+			t.Fatalf("Lstat UNC: %v", err)
+		}
 		// the gate sees through the link
 		m := guard.DefaultRules().Matcher(guard.Env{Cwd: root, Home: "/nonexistent", FS: fsys})
 		if v := m.Decide(guard.Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}}); v == nil || v.Rule != ".env" {
