@@ -274,6 +274,35 @@ type rawMessage struct {
 	IsError    json.RawMessage `json:"isError"`
 }
 
+// fastLine is the common shape of a line, decoded without copying the
+// message's content (most of a session's bytes); a line of another shape
+// falls back to rawLine.
+type fastLine struct {
+	Type     json.RawMessage `json:"type"`
+	ID       json.RawMessage `json:"id"`
+	ParentID json.RawMessage `json:"parentId"`
+	Cwd      json.RawMessage `json:"cwd"`
+	Message  *struct {
+		Role       json.RawMessage `json:"role"`
+		ToolCallID json.RawMessage `json:"toolCallId"`
+		ToolName   json.RawMessage `json:"toolName"`
+		IsError    json.RawMessage `json:"isError"`
+	} `json:"message"`
+}
+
+// contentOf reads a line's message content (for the lines that need it).
+func contentOf(raw []byte) json.RawMessage {
+	var l struct {
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		return nil
+	}
+	return l.Message.Content
+}
+
 // str reads a JSON string; ok is false for anything else (null, a number).
 func str(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)
@@ -352,9 +381,25 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 			continue
 		}
 		var l rawLine
-		if err := json.Unmarshal(raw, &l); err != nil || raw[0] != '{' {
+		var msg *rawMessage
+		var fl fastLine
+		if raw[0] != '{' {
 			c.add(badLine(raw, num))
 			continue
+		}
+		if err := json.Unmarshal(raw, &fl); err == nil {
+			l = rawLine{Type: fl.Type, ID: fl.ID, ParentID: fl.ParentID, Cwd: fl.Cwd}
+			if fl.Message != nil {
+				msg = &rawMessage{Role: fl.Message.Role, ToolCallID: fl.Message.ToolCallID, ToolName: fl.Message.ToolName, IsError: fl.Message.IsError}
+			}
+		} else if err := json.Unmarshal(raw, &l); err != nil {
+			c.add(badLine(raw, num))
+			continue
+		} else if len(l.Message) > 0 && l.Message[0] == '{' {
+			var m rawMessage
+			if json.Unmarshal(l.Message, &m) == nil {
+				msg = &m
+			}
 		}
 		res.Entries++
 		typ, _ := str(l.Type)
@@ -389,21 +434,20 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 				}
 			}
 		}
-		if len(l.Message) == 0 || l.Message[0] != '{' {
-			continue
-		}
-		var msg rawMessage
-		if json.Unmarshal(l.Message, &msg) != nil {
+		if msg == nil {
 			continue
 		}
 		role, _ := str(msg.Role)
 		switch role {
 		case "assistant":
-			if bytes.Contains(msg.Content, []byte(`"toolCall"`)) {
+			if bytes.Contains(raw, []byte(`"toolCall"`)) {
+				if msg.Content == nil {
+					msg.Content = contentOf(raw)
+				}
 				c.assistant(msg.Content, num, id)
 			}
 		case "toolResult":
-			c.toolResult(msg, raw, num, id)
+			c.toolResult(*msg, raw, num, id)
 		}
 	}
 	var left []pending
@@ -546,6 +590,9 @@ func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string
 			c.add(Finding{Line: num, Kind: KindOrphanResult, EntryID: entryID, Tool: toolName, ToolCallID: callID,
 				Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", callID)})
 		}
+	}
+	if msg.Content == nil && (len(c.wait[callID]) > 0 || c.opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker))) {
+		msg.Content = contentOf(raw)
 	}
 	if ps, waiting := c.wait[callID]; waiting {
 		delete(c.wait, callID)
