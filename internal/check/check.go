@@ -306,8 +306,11 @@ func contentOf(raw []byte) json.RawMessage {
 // str reads a JSON string; ok is false for anything else (null, a number).
 func str(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(inner, '\\') < 0 && bytes.IndexByte(inner, '"') < 0 {
+		return string(inner), true // no escape: the bytes are the string
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
