@@ -398,7 +398,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		if holds == "" {
 			holds = strings.Join(cc.segs, "/")
 			if c.bare {
-				holds = cleanCwd(m.env) + "/" + strings.TrimPrefix(c.entry.Path, "./")
+				holds = joinDir(cleanCwd(m.env), strings.TrimPrefix(c.entry.Path, "./"))
 			}
 		}
 	}

@@ -332,6 +332,8 @@ func TestNormalize(t *testing.T) {
 		{win, `\\srv\share\a\..\.env`, "//srv/share/.env"},
 		{win, `/tmp/x`, "c:/tmp/x"},
 		{win, `d:/x/../y`, "d:/y"},
+		{Env{Cwd: "/", Home: "A:"}, "0", "/0"}, // a rooted cwd on Windows: no share
+		{Env{Cwd: "/"}, "x/.env", "/x/.env"},
 		{Env{Cwd: `\\?\D:\work`, Home: `C:\Users\u`}, `a`, "d:/work/a"},
 	}
 	for _, c := range cases {

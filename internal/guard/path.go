@@ -128,7 +128,7 @@ func normalize(env Env, p string, sp spelling, pattern bool) (string, bool) {
 	case win && hasDrive(p) && (len(p) == 2 || p[2] != '/'):
 		// `C:foo`: relative to the current directory of drive C
 		if strings.EqualFold(p[:1], cwd[:1]) && hasDrive(cwd) {
-			p = cwd + "/" + p[2:]
+			p = joinDir(cwd, p[2:])
 		} else {
 			p = p[:2] + "/" + unknownSeg + "/" + escIf(p[2:], pattern)
 			pattern = true
@@ -143,7 +143,7 @@ func normalize(env Env, p string, sp spelling, pattern bool) (string, bool) {
 		if pattern && strings.HasPrefix(p, unknownSeg+"/") {
 			p = "/" + p
 		} else {
-			p = cwd + "/" + p
+			p = joinDir(cwd, p)
 		}
 	}
 	if win {
@@ -171,6 +171,12 @@ func adminShare(p string) string {
 		return strings.ToLower(parts[1][:1]) + ":/" + rest
 	}
 	return p
+}
+
+// joinDir joins a relative path to a directory without doubling the slash
+// (`/` + `x` is `/x`, never `//x`, which Windows reads as a share).
+func joinDir(dir, rel string) string {
+	return strings.TrimSuffix(dir, "/") + "/" + rel
 }
 
 func escIf(s string, pattern bool) string {

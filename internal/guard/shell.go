@@ -721,7 +721,7 @@ func joinCwd(cwd, s string, pattern, win bool) (string, bool) {
 	if isAbsNorm(s) || (win && strings.HasPrefix(s, "//")) {
 		return cleanAbs(escIf(s, pattern), win), true
 	}
-	return cleanAbs(cwd+"/"+escIf(s, pattern), win), true
+	return cleanAbs(joinDir(cwd, escIf(s, pattern)), win), true
 }
 
 // candidate adds one path, resolved against every candidate directory.
@@ -759,7 +759,7 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 		if !pat && hasDotDot(c) && !a.win && !strings.ContainsRune(cwd, unknownRune) {
 			joined := c
 			if !strings.HasPrefix(c, "/") {
-				joined = cwd + "/" + c
+				joined = joinDir(cwd, c)
 			}
 			a.out.targets[len(a.out.targets)-1].physical = joined
 		}

@@ -258,7 +258,7 @@ func (m *Matcher) toolTarget(raw string, ops OpSet) []target {
 		// applied after symlinks
 		joined := expandHome(r, m.env.Home)
 		if !strings.HasPrefix(joined, "/") {
-			joined = cleanCwd(m.env) + "/" + joined
+			joined = joinDir(cleanCwd(m.env), joined)
 		}
 		out[0].physical = joined
 	}
