@@ -3,6 +3,8 @@ GO       ?= go
 FUZZTIME ?= 10s
 MANDIR   ?= man
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+STATICCHECK ?= staticcheck
+STATICCHECK_VERSION := v0.8.2
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 
 .PHONY: help build install test unit fuzz lint golden man
@@ -28,9 +30,11 @@ unit: ## every test once (-race; fuzz seeds as tests), closing with "unit: N pas
 fuzz: ## timed fuzzing: every fuzz target for FUZZTIME (default 10s); not part of test
 	./scripts/fuzz.sh $(FUZZTIME)
 
-lint: ## gofmt, go vet, go.mod tidy, and a Windows build (a release target with its own code paths)
+lint: ## gofmt, go vet, staticcheck, go.mod tidy, and a Windows build (a release target with its own code paths)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@command -v $(STATICCHECK) >/dev/null || { echo "staticcheck not found: go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)"; exit 1; }
+	$(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/pruner
 

@@ -19,7 +19,17 @@ func main() {
 	size := flag.String("size", "200MB", "target `SIZE` (KB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)")
 	seed := flag.Int64("seed", 1, "random `N` (same seed, same seeds: same bytes)")
 	seeds := flag.String("seeds", "testdata/sessions/*.jsonl", "`GLOB` of seed sessions")
+	printSize := flag.Bool("print-size", false, "print the SIZE argument in bytes and exit (for scripts)")
 	flag.Parse()
+	if *printSize {
+		n, err := benchgen.ParseSize(flag.Arg(0))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "pruner-benchgen:", err)
+			os.Exit(1)
+		}
+		fmt.Println(n)
+		return
+	}
 	if err := run(*out, *size, *seed, *seeds); err != nil {
 		fmt.Fprintln(os.Stderr, "pruner-benchgen:", err)
 		os.Exit(1)

@@ -210,10 +210,16 @@ func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func
 // maxWarnings is how many line warnings are printed; the rest are counted.
 const maxWarnings = 20
 
-// memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins):
-// the index of a 200 MB session lives in ~40 MB, and without a limit the
-// collector lets the heap grow to twice the live size.
+// memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins)
+// until the input's size is known (then readLimit).
 const memoryLimit = 90 << 20
+
+// readLimit is the heap limit for reading an input of size bytes: a built
+// context, its branch and its plan live in about 0.17 bytes per input byte,
+// and without a limit the collector lets the heap grow to twice the live
+// size; a limit close to the live heap (the fixed one, on 1 GB inputs) would
+// make the collector run back to back.
+func readLimit(size int64) int64 { return max(memoryLimit, 64<<20+size/5) }
 
 // run fills o from the command line and runs it.
 func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
@@ -305,7 +311,7 @@ func runNow(o *NowOptions) error {
 		// a flush holds its batches' records, refs and summaries on top of
 		// the index: room in proportion to the session, or the collector
 		// runs back to back against the limit
-		debug.SetMemoryLimit(memoryLimit + ctx.Bytes/2)
+		debug.SetMemoryLimit(max(readLimit(ctx.Bytes), memoryLimit+ctx.Bytes/2))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
@@ -358,6 +364,9 @@ func runNow(o *NowOptions) error {
 func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spooled func() error) (*session.Context, *int, error) {
 	s := o.IO
 	size := sizeOf(ra)
+	if s.Env("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(readLimit(size)) // runNow restores the old limit
+	}
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
 	ctx, err := session.Read(r, ra, session.ReadOptions{

@@ -202,14 +202,14 @@ func findMessages(ctx *session.Context, o *QueryOptions) ([]match, error) {
 	var out []match
 	if ctx.Kind == session.KindContext {
 		for _, m := range ctx.Messages {
-			if o.Call == "" || m.ToolCallID != o.Call || (o.TS != "" && m.Timestamp != o.TS) {
+			if o.Call == "" || m.ToolCallID() != o.Call || (o.TS != "" && m.Timestamp() != o.TS) {
 				continue
 			}
 			b, err := ctx.AppendMessage(nil, m)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, match{line: m.Line, callID: m.ToolCallID, ts: m.Timestamp, msg: b})
+			out = append(out, match{line: m.Line(), callID: m.ToolCallID(), ts: m.Timestamp(), msg: b})
 		}
 		return out, nil
 	}
@@ -221,7 +221,7 @@ func findMessages(ctx *session.Context, o *QueryOptions) ([]match, error) {
 		switch {
 		case o.Entry != "" && e.ID != o.Entry:
 			continue
-		case o.Call != "" && (e.Message.ToolCallID != o.Call || (o.TS != "" && e.Message.Timestamp != o.TS)):
+		case o.Call != "" && (e.Message.ToolCallID() != o.Call || (o.TS != "" && e.Message.Timestamp() != o.TS)):
 			continue
 		}
 		line, err := ctx.EntryLine(e)
@@ -232,7 +232,7 @@ func findMessages(ctx *session.Context, o *QueryOptions) ([]match, error) {
 		if !ok {
 			continue
 		}
-		m := match{line: e.Line, entryID: e.ID, callID: e.Message.ToolCallID, ts: e.Message.Timestamp, msg: bytes.Clone(line[s:end])}
+		m := match{line: e.Line, entryID: e.ID, callID: e.Message.ToolCallID(), ts: e.Message.Timestamp(), msg: bytes.Clone(line[s:end])}
 		if o.Entry != "" {
 			out = []match{m} // last of duplicate ids wins
 			continue

@@ -29,6 +29,7 @@ func NewCmdRoot(s *IOStreams, bi BuildInfo) *cobra.Command {
 
   pruned context   pruner now SESSION       messages pi would send, old bulky tool results masked
   full context     pruner context SESSION   the same messages, unpruned (mirrors pi's buildSessionContext)
+  savings          pruner stats SESSION…    per strategy and tool, before → after, where the prompt cache breaks
   narrowed prompt  pruner narrow PROMPT     system prompt reduced to an allowed tool set
   verdicts         pruner check | hook      tool calls checked against protected-path deny rules
 
@@ -52,6 +53,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		NewCmdConfig(s),
 		NewCmdQuery(s),
 		NewCmdRestore(s),
+		NewCmdStats(s),
 		NewCmdNarrow(s),
 		NewCmdCheck(s), NewCmdHook(s),
 		NewCmdVersion(s, bi),
@@ -59,7 +61,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	// --config and -q only where they mean something
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "now", "config", "check", "hook":
+		case "now", "stats", "config", "check", "hook":
 			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 		}
 		switch c.Name() {
@@ -67,7 +69,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 			addOutputFlag(s, c)
 		}
 		switch c.Name() {
-		case "now", "context", "check", "narrow":
+		case "now", "stats", "context", "check", "narrow":
 			c.Flags().BoolP("quiet", "q", false, "no summary or progress on stderr (warnings are still shown)")
 		}
 	}

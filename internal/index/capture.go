@@ -107,8 +107,8 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	// by entry id: a context_edit'ed message is a copy of the branch's
 	inCtx := make(map[string]int, len(ctx.Messages))
 	for i, m := range ctx.Messages {
-		if m.EntryID != "" {
-			inCtx[m.EntryID] = i
+		if m.EntryID() != "" {
+			inCtx[m.EntryID()] = i
 		}
 	}
 	var msgs []*session.BranchEntry
@@ -121,44 +121,44 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	turn, group := 0, 0
 	for i, be := range msgs {
 		m := be.Message
-		if m.Role == session.RoleUser {
+		if m.Role() == session.RoleUser {
 			group++
 			continue
 		}
-		if m.Role != session.RoleAssistant {
+		if m.Role() != session.RoleAssistant {
 			continue
 		}
 		turnIndex := turn
 		turn++
-		if len(m.ToolCalls) == 0 {
+		if len(m.ToolCalls()) == 0 {
 			continue
 		}
 		// results between this assistant message and the next one, first per id
 		results := map[string]*session.BranchEntry{}
 		for j := i + 1; j < len(msgs); j++ {
 			r := msgs[j].Message
-			if r.Role == session.RoleAssistant {
+			if r.Role() == session.RoleAssistant {
 				break
 			}
-			if r.Role == session.RoleToolResult && r.ToolCallID != "" {
-				if _, seen := results[r.ToolCallID]; !seen {
-					results[r.ToolCallID] = msgs[j]
+			if r.Role() == session.RoleToolResult && r.ToolCallID() != "" {
+				if _, seen := results[r.ToolCallID()]; !seen {
+					results[r.ToolCallID()] = msgs[j]
 				}
 			}
 		}
 		var ready []*session.ToolCall
 		var resEntries []*session.BranchEntry
-		for k := range m.ToolCalls {
-			tc := &m.ToolCalls[k]
+		for k := range m.ToolCalls() {
+			tc := &m.ToolCalls()[k]
 			re := results[tc.ID]
 			if tc.ID == "" || re == nil {
 				continue
 			}
 			r := re.Message
-			if st.IsSummarized(MessageKey(tc.ID, []byte(r.Timestamp))) {
+			if st.IsSummarized(MessageKey(tc.ID, []byte(r.Timestamp()))) {
 				continue
 			}
-			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName != tc.Name && opts.Protect.ToolProtected(r.ToolName)) {
+			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
 				continue
 			}
 			ri, in := inCtx[re.ID]

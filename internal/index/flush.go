@@ -147,7 +147,6 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	var lastBatch *Batch
 	for start := 0; start < len(slots); start += chunk {
 		part := slots[start:min(start+chunk, len(slots))]
-		var todo []*slot
 		var inputs []summarize.Batch
 		for _, sl := range part {
 			if sl.trivial || sl.deduped {
@@ -157,7 +156,6 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 			if err != nil {
 				return nil, err
 			}
-			todo = append(todo, sl)
 			inputs = append(inputs, in)
 		}
 		var results []summarize.Result
@@ -395,11 +393,11 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 		if be.Type != "message" || m == nil {
 			continue
 		}
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleAssistant:
 			if st.Frontier != nil && turn == st.Frontier.LastAttemptedTurnIndex {
 				open = map[string]bool{}
-				for _, tc := range m.ToolCalls {
+				for _, tc := range m.ToolCalls() {
 					open[tc.ID] = true
 					if tc.ID == st.Frontier.LastAttemptedToolCallID {
 						break
@@ -411,10 +409,10 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 			}
 			turn++
 		case session.RoleToolResult:
-			if !past || open[m.ToolCallID] || st.IsSummarized(MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
+			if !past || open[m.ToolCallID()] || st.IsSummarized(MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
 				continue
 			}
-			chars += m.TextChars
+			chars += m.TextChars()
 		}
 	}
 	return 0, 0, (chars + 2) / 4

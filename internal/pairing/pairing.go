@@ -312,8 +312,8 @@ func Messages(ctx *session.Context) []Msg {
 	out := make([]Msg, len(ctx.Messages))
 	var buf []byte
 	for i, m := range ctx.Messages {
-		out[i] = Msg{Role: m.Role, Calls: m.ToolCalls, ToolCallID: m.ToolCallID}
-		if m.Role == session.RoleBashExecution {
+		out[i] = Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
+		if m.Role() == session.RoleBashExecution {
 			var err error
 			if buf, err = ctx.AppendMessage(buf[:0], m); err == nil {
 				v, _ := jsval.Get(buf, "excludeFromContext")
@@ -338,7 +338,7 @@ func Find(ctx *session.Context) *Report {
 			return
 		}
 		m := ctx.Messages[ref.Index]
-		ref.Role, ref.Entry, ref.Line = m.Role, m.EntryID, m.Line
+		ref.Role, ref.Entry, ref.Line = m.Role(), m.EntryID(), m.Line()
 	}
 	for i := range r.Hazards {
 		h := &r.Hazards[i]
@@ -374,8 +374,8 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 	}
 	lastOf := map[string]int{} // entry id → its last message index
 	for i, m := range ctx.Messages {
-		if m.EntryID != "" {
-			lastOf[m.EntryID] = i
+		if m.EntryID() != "" {
+			lastOf[m.EntryID()] = i
 		}
 	}
 	var hz []Hazard

@@ -148,7 +148,7 @@ func flushable(ctx *session.Context) string {
 	}
 	if n := len(ctx.Messages); n > 0 {
 		m := ctx.Messages[n-1]
-		if m.Role == session.RoleAssistant && len(m.ToolCalls) > 0 {
+		if m.Role() == session.RoleAssistant && len(m.ToolCalls()) > 0 {
 			return "the session ends inside a tool call (its results are not written yet); nothing summarised"
 		}
 	}

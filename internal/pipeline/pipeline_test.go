@@ -325,15 +325,15 @@ func checkConverse(t *testing.T, r *Result, out []byte) {
 	}
 	for i, m := range r.Ctx.Messages {
 		d := r.Mask.Decisions[i]
-		if m.Role != session.RoleToolResult || i >= r.Mask.Cutoff || m.HasNotice || m.TextChars <= r.Mask.Opts.MaxChars {
+		if m.Role() != session.RoleToolResult || i >= r.Mask.Cutoff || m.HasNotice() || m.TextChars() <= r.Mask.Opts.MaxChars {
 			continue
 		}
 		if d.Call != nil && r.Mask.Opts.Protect.Protected(d.Call.Name, d.Call.Path, d.Call.HasPath) {
 			continue
 		}
-		id := jsval.AppendString(nil, m.ToolCallID)
-		if k := string(id) + "@" + m.Timestamp; present[k] && !changed[k] { // absent: a compressed chain took it
-			t.Fatalf("old unprotected result %s (%d chars, line %d) is neither indexed nor masked", m.ToolCallID, m.TextChars, m.Line)
+		id := jsval.AppendString(nil, m.ToolCallID())
+		if k := string(id) + "@" + m.Timestamp(); present[k] && !changed[k] { // absent: a compressed chain took it
+			t.Fatalf("old unprotected result %s (%d chars, line %d) is neither indexed nor masked", m.ToolCallID(), m.TextChars(), m.Line())
 		}
 	}
 }

@@ -83,7 +83,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 	ctx := r.Ctx
 	var out []*index.NewEntry
 	add := func(m *session.Message, rendered []byte) error {
-		if m.EntryID == "" || m.Role != session.RoleToolResult {
+		if m.EntryID() == "" || m.Role() != session.RoleToolResult {
 			return nil
 		}
 		s, e, ok := session.ValueRange(rendered, "content")
@@ -97,7 +97,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		if bytes.Equal(bytes.TrimSpace(cur), rendered[s:e]) {
 			return nil
 		}
-		out = append(out, &index.NewEntry{Type: "context_edit", TargetID: m.EntryID, Content: append([]byte(nil), rendered[s:e]...)})
+		out = append(out, &index.NewEntry{Type: "context_edit", TargetID: m.EntryID(), Content: append([]byte(nil), rendered[s:e]...)})
 		return nil
 	}
 	var buf []byte

@@ -109,8 +109,8 @@ func (p *Predicate) ToolProtected(toolName string) bool {
 	if p == nil {
 		return false
 	}
-	for _, g := range p.tools {
-		if ok, _ := doublestar.Match(g, toolName); ok {
+	for _, g := range p.tools { // validated by NewPredicate
+		if doublestar.MatchUnvalidated(g, toolName) {
 			return true
 		}
 	}
@@ -124,8 +124,8 @@ func (p *Predicate) PathProtected(path string) bool {
 		return false
 	}
 	path = strings.ReplaceAll(path, `\`, "/")
-	for _, g := range p.paths {
-		if ok, _ := doublestar.Match(g, path); ok {
+	for _, g := range p.paths { // validated by NewPredicate
+		if doublestar.MatchUnvalidated(g, path) {
 			return true
 		}
 	}

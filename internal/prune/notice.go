@@ -14,23 +14,23 @@ import (
 // recoverHint names how to get the original back. It uses the entry id when
 // the message came from a session entry, else the call id and timestamp.
 func recoverHint(m *session.Message) string {
-	if m.EntryID != "" {
-		return fmt.Sprintf("pruner query --entry %s SESSION", m.EntryID)
+	if m.EntryID() != "" {
+		return fmt.Sprintf("pruner query --entry %s SESSION", m.EntryID())
 	}
-	if m.Timestamp != "" {
-		return fmt.Sprintf("pruner query --call %s --ts %s SESSION", m.ToolCallID, m.Timestamp)
+	if m.Timestamp() != "" {
+		return fmt.Sprintf("pruner query --call %s --ts %s SESSION", m.ToolCallID(), m.Timestamp())
 	}
-	return fmt.Sprintf("pruner query --call %s SESSION", m.ToolCallID)
+	return fmt.Sprintf("pruner query --call %s SESSION", m.ToolCallID())
 }
 
 // occurrence identifies the result occurrence: call id plus entry id or
 // timestamp (call ids repeat across turns with some providers).
 func occurrence(m *session.Message) string {
-	s := "call " + m.ToolCallID
-	if m.EntryID != "" {
-		s += ", entry " + m.EntryID
-	} else if m.Timestamp != "" {
-		s += ", ts " + m.Timestamp
+	s := "call " + m.ToolCallID()
+	if m.EntryID() != "" {
+		s += ", entry " + m.EntryID()
+	} else if m.Timestamp() != "" {
+		s += ", ts " + m.Timestamp()
 	}
 	return s
 }
@@ -44,8 +44,8 @@ func sizeText(chars, images int) string {
 }
 
 func toolOf(m *session.Message, call session.ToolCall) string {
-	if m.ToolName != "" {
-		return m.ToolName
+	if m.ToolName() != "" {
+		return m.ToolName()
 	}
 	if call.Name != "" {
 		return call.Name
@@ -60,7 +60,7 @@ func maskNotice(m *session.Message, call session.ToolCall, hint string) string {
 	if hint != "" {
 		fmt.Fprintf(&b, " · %s", hint)
 	}
-	fmt.Fprintf(&b, " · %s; recover: %s", sizeText(m.TextChars, m.Images), recoverHint(m))
+	fmt.Fprintf(&b, " · %s; recover: %s", sizeText(m.TextChars(), m.Images()), recoverHint(m))
 	return b.String()
 }
 
@@ -72,7 +72,7 @@ func excerptNotice(m *session.Message, call session.ToolCall, hint string, text 
 	if hint != "" {
 		fmt.Fprintf(&b, " · %s", hint)
 	}
-	fmt.Fprintf(&b, " · %s; recover: %s\n", sizeText(m.TextChars, m.Images), recoverHint(m))
+	fmt.Fprintf(&b, " · %s; recover: %s\n", sizeText(m.TextChars(), m.Images()), recoverHint(m))
 	head, tail := headTail(text, n)
 	b.WriteString(head)
 	b.WriteString("\n[… ")

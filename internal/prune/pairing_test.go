@@ -33,10 +33,10 @@ func TestBrokenPairIsNeverMasked(t *testing.T) {
 	plain, _, _ := pruneString(t, strings.Join(lines, "\n")+"\n", prune.Options{RecentTurns: 100})
 	pl, pr := splitLines(plain), splitLines(out)
 	for i, m := range ctx.Messages {
-		if (m.EntryID == "r2" || m.EntryID == "a1") && string(pl[i]) != string(pr[i]) {
-			t.Errorf("%s changed", m.EntryID)
+		if (m.EntryID() == "r2" || m.EntryID() == "a1") && string(pl[i]) != string(pr[i]) {
+			t.Errorf("%s changed", m.EntryID())
 		}
-		if m.EntryID == "r1" && string(pl[i]) == string(pr[i]) {
+		if m.EntryID() == "r1" && string(pl[i]) == string(pr[i]) {
 			t.Error("r1 (an intact pair) not masked")
 		}
 	}

@@ -132,12 +132,12 @@ func TestProperties(t *testing.T) {
 						t.Fatalf("message %d: assistant changed (toolCall blocks must be kept)", i)
 					}
 					m := ctx.Messages[i]
-					if c := plan.Decisions[i].Call; a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice &&
-						!opts.Protect.Protected(c.Name, c.Path, c.HasPath) && !opts.Protect.ToolProtected(m.ToolName) {
-						if (m.TextChars > max(opts.MaxChars, 2000) || m.Images > 0) && bytes.Equal(pl[i], pr[i]) {
-							t.Fatalf("message %d: old, unprotected, %d chars and %d images, but kept", i, m.TextChars, m.Images)
+					if c := plan.Decisions[i].Call; a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice() &&
+						!opts.Protect.Protected(c.Name, c.Path, c.HasPath) && !opts.Protect.ToolProtected(m.ToolName()) {
+						if (m.TextChars() > max(opts.MaxChars, 2000) || m.Images() > 0) && bytes.Equal(pl[i], pr[i]) {
+							t.Fatalf("message %d: old, unprotected, %d chars and %d images, but kept", i, m.TextChars(), m.Images())
 						}
-						if m.Images > 0 && bytes.Contains(pr[i], []byte(`"type":"image"`)) {
+						if m.Images() > 0 && bytes.Contains(pr[i], []byte(`"type":"image"`)) {
 							t.Fatalf("message %d: old result still holds an image", i)
 						}
 					}
@@ -155,8 +155,8 @@ func TestProperties(t *testing.T) {
 					if opts.Protect.Protected(c.Name, c.Path, c.HasPath) {
 						t.Fatalf("message %d: protected call %s (%s) was pruned", i, c.Name, c.Path)
 					}
-					if m.TextChars <= opts.MaxChars && m.Images == 0 {
-						t.Fatalf("message %d: %d chars (≤ %d) but pruned", i, m.TextChars, opts.MaxChars)
+					if m.TextChars() <= opts.MaxChars && m.Images() == 0 {
+						t.Fatalf("message %d: %d chars (≤ %d) but pruned", i, m.TextChars(), opts.MaxChars)
 					}
 					if len(b.Content) == 0 || !strings.HasPrefix(b.Content[0].Text, session.NoticePrefix) && !hasNotice(b) {
 						t.Fatalf("message %d: changed without a notice", i)

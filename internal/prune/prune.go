@@ -94,12 +94,17 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	if p.Pairing == nil {
 		p.Pairing = pairing.Find(ctx)
 	}
-	calls := map[string]*session.ToolCall{} // latest call per id, in context order
+	ncalls := 0
+	for _, m := range msgs {
+		ncalls += len(m.ToolCalls())
+	}
+	calls := make(map[string]*session.ToolCall, ncalls) // latest call per id, in context order
 	for i, m := range msgs {
-		switch m.Role {
+		switch m.Role() {
 		case session.RoleAssistant:
-			for k := range m.ToolCalls {
-				calls[m.ToolCalls[k].ID] = &m.ToolCalls[k]
+			tcs := m.ToolCalls()
+			for k := range tcs {
+				calls[tcs[k].ID] = &tcs[k]
 			}
 			continue
 		case session.RoleToolResult:
@@ -107,9 +112,9 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 			continue
 		}
 		p.ToolResults++
-		call, ok := calls[m.ToolCallID]
+		call, ok := calls[m.ToolCallID()]
 		if !ok {
-			call = &session.ToolCall{ID: m.ToolCallID, Name: m.ToolName}
+			call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
 		}
 		p.Decisions[i].Call = call
 		switch {
@@ -117,15 +122,15 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 			p.Recent++
 		case p.Pairing.Involves(i):
 			p.Hazards++ // fail closed: pi-ai would not pair it as this plan would
-		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName && opts.Protect.ToolProtected(m.ToolName)):
+		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && opts.Protect.ToolProtected(m.ToolName())):
 			p.Protected++
-		case m.HasNotice:
+		case m.HasNotice():
 			p.Already++
-		case m.TextChars > opts.MaxChars && m.IsError:
+		case m.TextChars() > opts.MaxChars && m.IsError():
 			p.Decisions[i].Kind = Excerpt
-		case m.TextChars > opts.MaxChars:
+		case m.TextChars() > opts.MaxChars:
 			p.Decisions[i].Kind = Masked
-		case m.Images > 0:
+		case m.Images() > 0:
 			p.Decisions[i].Kind = ImagesMasked
 		default:
 			p.Small++

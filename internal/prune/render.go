@@ -71,7 +71,7 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 		st.ToolResults, st.Protected, st.Recent, st.Hazards = plan.ToolResults, plan.Protected, plan.Recent, plan.Hazards
 	} else {
 		for _, m := range ctx.Messages {
-			if m.Role == session.RoleToolResult {
+			if m.Role() == session.RoleToolResult {
 				st.ToolResults++
 			}
 		}

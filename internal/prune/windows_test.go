@@ -43,8 +43,8 @@ func TestRecentWindowAfterCompaction(t *testing.T) {
 		plan := prune.NewPlan(ctx, prune.Options{RecentTurns: n, MaxChars: 1000})
 		got := map[string]prune.Kind{}
 		for i, m := range ctx.Messages {
-			if m.Role == session.RoleToolResult && i < 12 {
-				got[m.EntryID] = plan.Decisions[i].Kind
+			if m.Role() == session.RoleToolResult && i < 12 {
+				got[m.EntryID()] = plan.Decisions[i].Kind
 			}
 		}
 		want := map[string]prune.Kind{"0000023e": prune.Keep, "00000240": prune.Masked, "00000242": prune.Keep, "00000244": prune.Masked}
@@ -125,18 +125,18 @@ func TestRecentWindowProperty(t *testing.T) {
 			for _, n := range []int{1, 2, 3, 5, 8, 1000} {
 				plan := prune.NewPlan(ctx, prune.Options{RecentTurns: n, MaxChars: 0})
 				for i, m := range ctx.Messages {
-					if m.Role != session.RoleToolResult {
+					if m.Role() != session.RoleToolResult {
 						continue
 					}
 					head := tr.Count() > 0 && i < tr.Starts[0]
 					recent := i >= plan.Cutoff
 					switch {
 					case head && recent:
-						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s of a compacted turn is inside the window", path, cut, n, m.EntryID)
+						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s of a compacted turn is inside the window", path, cut, n, m.EntryID())
 					case tr.Count() == 0 && !recent:
-						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s of the turn in progress is outside the window", path, cut, n, m.EntryID)
+						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s of the turn in progress is outside the window", path, cut, n, m.EntryID())
 					case !head && tr.Count() > 0 && recent != (tr.Count()-tr.Index(i) < n):
-						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s (turn %d of %d): recent %v", path, cut, n, m.EntryID, tr.Index(i), tr.Count(), recent)
+						t.Errorf("%s lines %d, recentTurnsToKeep %d: result %s (turn %d of %d): recent %v", path, cut, n, m.EntryID(), tr.Index(i), tr.Count(), recent)
 					}
 				}
 			}

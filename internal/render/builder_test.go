@@ -63,11 +63,6 @@ func (b *sb) custom(ctype, data string) {
 	b.entry(`"type":"custom","customType":"` + ctype + `","data":` + data)
 }
 
-// record is a ToolCallRecord.
-func record(id, tool, args, text string, rts int) string {
-	return fmt.Sprintf(`{"toolCallId":%q,"toolName":%q,"args":%s,"resultText":%q,"isError":false,"turnIndex":0,"timestamp":%d,"resultTimestamp":%d}`, id, tool, args, text, rts, rts)
-}
-
 // summarize writes a summary message and its index entry for records
 // (ref t<n> for each, starting at first).
 func (b *sb) summarize(first int, recs ...[3]string) {

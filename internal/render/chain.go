@@ -308,14 +308,14 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				actual[s.m.ToolCallID] = true
-				droppedBare[s.m.ToolCallID] = true
+				actual[s.m.ToolCallID()] = true
+				droppedBare[s.m.ToolCallID()] = true
 				droppedOcc[messageKey(s.m)] = true
-				repair := !prot[s.m.ToolCallID] && r.o.Protect != nil && (now[s.m.ToolCallID] || r.o.Protect.ToolProtected(s.m.ToolName))
+				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.o.Protect.ToolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
-				if prot[s.m.ToolCallID] || repair {
+				if prot[s.m.ToolCallID()] || repair {
 					raw, err := r.bytesOf(s)
 					if err != nil {
 						return nil, nil, err
@@ -327,7 +327,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
 				}
 			case session.RoleAssistant:
-				for _, tc := range s.m.ToolCalls {
+				for _, tc := range s.m.ToolCalls() {
 					actual[tc.ID] = true
 					droppedBare[tc.ID] = true
 					if r.o.Protect != nil && r.o.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {

@@ -76,20 +76,20 @@ func fuzzRender(t testing.TB, in []byte, o render.Options) ([]byte, bool) {
 		var m *session.Message
 		if it.Src >= 0 {
 			m = ctx.Messages[it.Src]
-			role = m.Role
+			role = m.Role()
 		}
 		switch role {
 		case session.RoleSystem:
 		case session.RoleAssistant:
 			open = map[string]bool{}
-			for _, tc := range m.ToolCalls {
+			for _, tc := range m.ToolCalls() {
 				open[tc.ID] = true
 			}
 		case session.RoleToolResult:
-			if !open[m.ToolCallID] {
-				t.Fatalf("orphan result %q in\n%s", m.ToolCallID, out.Bytes())
+			if !open[m.ToolCallID()] {
+				t.Fatalf("orphan result %q in\n%s", m.ToolCallID(), out.Bytes())
 			}
-			delete(open, m.ToolCallID)
+			delete(open, m.ToolCallID())
 		default:
 			open = nil
 		}

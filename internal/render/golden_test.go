@@ -234,25 +234,25 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 			continue
 		}
 		m := ctx.Messages[it.Src]
-		if m.Role != session.RoleToolResult || m.HasNotice || hz.Involves(it.Src) {
+		if m.Role() != session.RoleToolResult || m.HasNotice() || hz.Involves(it.Src) {
 			continue
 		}
 		c := plan.Decisions[it.Src].Call
-		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName) {
+		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName()) {
 			continue
 		}
 		orig, _ := ctx.AppendMessage(nil, m)
 		kept := bytes.Equal(lines[k], orig)
-		indexed := st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) || st.HasLegacyBareRecord(m.ToolCallID)
-		graced := m.ToolName == render.QueryToolName && o.RecoveryGraceTurns > 0 && it.Src >= graceFrom
+		indexed := st.IsSummarized(index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) || st.HasLegacyBareRecord(m.ToolCallID())
+		graced := m.ToolName() == render.QueryToolName && o.RecoveryGraceTurns > 0 && it.Src >= graceFrom
 		switch {
 		case graced:
 		case indexed && kept:
-			t.Errorf("%s (masked): old indexed result %s left verbatim", name, m.ToolCallID)
-		case (m.TextChars > max(po.MaxChars, 2000) || m.Images > 0) && kept:
-			t.Errorf("%s (masked): old result %s (%d chars, %d images) left verbatim", name, m.ToolCallID, m.TextChars, m.Images)
-		case m.Images > 0 && bytes.Contains(lines[k], []byte(`"type":"image"`)):
-			t.Errorf("%s (masked): old result %s still holds an image", name, m.ToolCallID)
+			t.Errorf("%s (masked): old indexed result %s left verbatim", name, m.ToolCallID())
+		case (m.TextChars() > max(po.MaxChars, 2000) || m.Images() > 0) && kept:
+			t.Errorf("%s (masked): old result %s (%d chars, %d images) left verbatim", name, m.ToolCallID(), m.TextChars(), m.Images())
+		case m.Images() > 0 && bytes.Contains(lines[k], []byte(`"type":"image"`)):
+			t.Errorf("%s (masked): old result %s still holds an image", name, m.ToolCallID())
 		}
 	}
 }
@@ -345,11 +345,11 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns 
 				continue
 			}
 			m := r.ctx.Messages[it.Src]
-			if m.Role != session.RoleToolResult || hz.Involves(it.Src) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID, []byte(m.Timestamp))) {
+			if m.Role() != session.RoleToolResult || hz.Involves(it.Src) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
 				continue
 			}
-			if m.ToolName != render.QueryToolName && r.res.Report.Repaired == 0 {
-				t.Errorf("%s: indexed result %s left verbatim", name, m.ToolCallID)
+			if m.ToolName() != render.QueryToolName && r.res.Report.Repaired == 0 {
+				t.Errorf("%s: indexed result %s left verbatim", name, m.ToolCallID())
 			}
 		}
 	}

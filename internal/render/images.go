@@ -31,7 +31,7 @@ func (r *renderer) capImages() error {
 		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(s.src)) {
 			continue
 		}
-		if s.json == nil && s.m.Images == 0 {
+		if s.json == nil && s.m.Images() == 0 {
 			continue
 		}
 		raw, err := r.bytesOf(s)

@@ -125,11 +125,11 @@ func TestErrorPurgeKeepsShape(t *testing.T) {
 	if args := argsOf(t, msgs, "w1"); args["content"] != strings.Repeat("x", 600) {
 		t.Fatal("purged inside the cooldown")
 	}
-	msgs, out, res := run(t, erroredWrite(1, nil), o)
+	msgs, _, _ = run(t, erroredWrite(1, nil), o)
 	if args := argsOf(t, msgs, "w1"); args["content"] != strings.Repeat("x", 600) {
 		t.Fatal("purged at cooldown-1")
 	}
-	msgs, out, res = run(t, erroredWrite(2, nil), o)
+	msgs, out, res := run(t, erroredWrite(2, nil), o)
 	args := argsOf(t, msgs, "w1")
 	want := map[string]any{
 		"path":    "a.txt",

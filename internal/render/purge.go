@@ -81,22 +81,22 @@ func (r *renderer) purgeErrors() error {
 		switch r.role(s) {
 		case session.RoleAssistant:
 			turn++
-			open = make(map[string]int, len(s.m.ToolCalls))
-			for _, tc := range s.m.ToolCalls {
+			open = make(map[string]int, len(s.m.ToolCalls()))
+			for _, tc := range s.m.ToolCalls() {
 				open[tc.ID] = i
 			}
 		case session.RoleToolResult:
-			ai, ok := open[s.m.ToolCallID]
+			ai, ok := open[s.m.ToolCallID()]
 			if !ok {
 				continue
 			}
-			delete(open, s.m.ToolCallID)
-			if s.m.IsError && (r.hazard(s) || r.hazard(&r.slots[ai])) {
+			delete(open, s.m.ToolCallID())
+			if s.m.IsError() && (r.hazard(s) || r.hazard(&r.slots[ai])) {
 				r.rep.Hazards++ // a broken pair keeps its arguments
 				continue
 			}
-			if s.m.IsError {
-				errs = append(errs, errored{ai, s.m.ToolCallID, turn})
+			if s.m.IsError() {
+				errs = append(errs, errored{ai, s.m.ToolCallID(), turn})
 			}
 		default:
 			open = nil

@@ -162,7 +162,7 @@ func (r *renderer) role(s *slot) string {
 	if s.m == nil {
 		return session.RoleUser
 	}
-	return s.m.Role
+	return s.m.Role()
 }
 
 // bytesOf returns the slot's current JSON (a fresh copy for a source message).
@@ -248,7 +248,7 @@ func (r *renderer) pairingView(slots []slot) []pairing.Msg {
 			out[i] = pairing.Msg{Role: session.RoleUser}
 			continue
 		}
-		out[i] = pairing.Msg{Role: s.m.Role, Calls: s.m.ToolCalls, ToolCallID: s.m.ToolCallID}
+		out[i] = pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
 	}
 	return out
 }
@@ -256,5 +256,5 @@ func (r *renderer) pairingView(slots []slot) []pairing.Msg {
 // visible reports whether a slot takes part in the phases: pi 1.x system
 // messages are not part of pi's context event (pi-condense never sees them).
 func (r *renderer) visible(s *slot) bool {
-	return s.m == nil || s.m.Role != session.RoleSystem
+	return s.m == nil || s.m.Role() != session.RoleSystem
 }

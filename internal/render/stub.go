@@ -47,7 +47,7 @@ func textContent(text string) []byte {
 
 // messageKey is the occurrence key of a toolResult message.
 func messageKey(m *session.Message) string {
-	return index.MessageKey(m.ToolCallID, []byte(m.Timestamp))
+	return index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))
 }
 
 // graceKeys is pi-condense's inGraceRecoveryToolCallIds: the occurrence
@@ -66,7 +66,7 @@ func (r *renderer) graceKeys() map[string]bool {
 	out := map[string]bool{}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.src < from || s.m.Role != session.RoleToolResult || s.m.ToolName != QueryToolName {
+		if s.m == nil || s.src < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
 			continue
 		}
 		out[messageKey(s.m)] = true
@@ -95,7 +95,7 @@ func (r *renderer) stubReplace() error {
 	grace := r.graceKeys()
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.m.Role != session.RoleToolResult {
+		if s.m == nil || s.m.Role() != session.RoleToolResult {
 			continue
 		}
 		key := messageKey(s.m)
@@ -103,8 +103,8 @@ func (r *renderer) stubReplace() error {
 		switch {
 		case r.st.IsSummarized(key):
 			lookup = key
-		case r.st.HasLegacyBareRecord(s.m.ToolCallID):
-			lookup = s.m.ToolCallID
+		case r.st.HasLegacyBareRecord(s.m.ToolCallID()):
+			lookup = s.m.ToolCallID()
 		default:
 			continue // not indexed: untouched (fail closed)
 		}
@@ -127,7 +127,7 @@ func (r *renderer) stubReplace() error {
 		}
 		ref, ok := r.st.ShortRef(lookup)
 		if !ok {
-			ref = s.m.ToolCallID
+			ref = s.m.ToolCallID()
 		}
 		s.json, s.change = stubMessage(raw, rec, ref)
 		if s.change == SpillStubbed {

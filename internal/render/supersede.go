@@ -66,7 +66,7 @@ func (r *renderer) supersede() error {
 		case session.RoleAssistant:
 			open = nil
 			var raw []byte
-			for _, tc := range s.m.ToolCalls {
+			for _, tc := range s.m.ToolCalls() {
 				if tc.Name != readTool || !tc.HasPath {
 					continue
 				}
@@ -86,15 +86,15 @@ func (r *renderer) supersede() error {
 				open[tc.ID] = openRead{path, g}
 			}
 		case session.RoleToolResult:
-			call, ok := open[s.m.ToolCallID]
+			call, ok := open[s.m.ToolCallID()]
 			if !ok {
 				continue
 			}
-			delete(open, s.m.ToolCallID)
+			delete(open, s.m.ToolCallID())
 			// a result of a broken pair neither supersedes nor is superseded
-			rr := readResult{slot: i, line: s.m.Line, verbatim: s.json == nil && !r.hazard(s)}
-			rr.ok = rr.verbatim && !s.m.IsError
-			if f, ok := jsval.Number([]byte(s.m.Timestamp)); ok {
+			rr := readResult{slot: i, line: s.m.Line(), verbatim: s.json == nil && !r.hazard(s)}
+			rr.ok = rr.verbatim && !s.m.IsError()
+			if f, ok := jsval.Number([]byte(s.m.Timestamp())); ok {
 				rr.ts, rr.hasTS = f, true
 			}
 			if _, seen := groups[call.group]; !seen {

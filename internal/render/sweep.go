@@ -27,15 +27,15 @@ func (r *renderer) orphanSweep() error {
 		}
 		switch r.role(&s) {
 		case session.RoleAssistant:
-			open = make(map[string]bool, len(s.m.ToolCalls))
-			for _, tc := range s.m.ToolCalls {
+			open = make(map[string]bool, len(s.m.ToolCalls()))
+			for _, tc := range s.m.ToolCalls() {
 				open[tc.ID] = true
 			}
 		case session.RoleToolResult:
-			if open[s.m.ToolCallID] {
-				delete(open, s.m.ToolCallID)
+			if open[s.m.ToolCallID()] {
+				delete(open, s.m.ToolCallID())
 			} else {
-				swept = append(swept, s.m.ToolCallID)
+				swept = append(swept, s.m.ToolCallID())
 				continue
 			}
 		default:

@@ -53,6 +53,31 @@ func BenchmarkRead(b *testing.B) {
 			b.Fatal("empty context")
 		}
 	}
+	perLine(b, in)
+}
+
+// perLine reports µs per input line, the cost that decides throughput on
+// real sessions (about 1–2 KB a line).
+func perLine(b *testing.B, in []byte) {
+	lines := bytes.Count(in, []byte("\n"))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines)/1e3, "µs/line")
+}
+
+// BenchmarkEntries streams every entry with EntryReader (what check and
+// query use).
+func BenchmarkEntries(b *testing.B) {
+	in := input(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		er := session.NewEntryReader(bytes.NewReader(in), session.EntryOptions{})
+		for {
+			if _, err := er.Next(); err != nil {
+				break
+			}
+		}
+	}
+	perLine(b, in)
 }
 
 // BenchmarkContext is `pruner context`: Read, then every message rendered.
@@ -74,4 +99,5 @@ func BenchmarkContext(b *testing.B) {
 			io.Discard.Write(out)
 		}
 	}
+	perLine(b, in)
 }

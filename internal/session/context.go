@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"math/bits"
+	"os"
+	"runtime"
 
-	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 // Kind is the shape of an input.
@@ -35,6 +37,7 @@ func (k Kind) String() string {
 type Warning struct {
 	Line int // 1-based; 0 when not tied to a line
 	Msg  string
+	Code WarnCode
 }
 
 func (w Warning) String() string {
@@ -48,7 +51,8 @@ func (w Warning) String() string {
 // a context.
 var ErrNotSession = errors.New("not a pi session or context")
 
-// ErrEmpty is returned when the input holds no parseable line.
+// ErrEmpty is kept for callers that name it; Read and Find no longer
+// return it (an input with no line is an empty context).
 var ErrEmpty = errors.New("empty input")
 
 // Header is the session header (line 1 of a session file).
@@ -57,50 +61,6 @@ type Header struct {
 	Version int // 1 when absent (legacy v1)
 	Cwd     string
 	Line    int
-}
-
-// entry is the index record of one session entry (everything pi keeps in its
-// entries array except the header).
-type entry struct {
-	typ      string
-	id       string
-	parentID string
-	off      int64
-	msg      *Message    // type message
-	x        *entryExtra // fields of rare entry types; nil for most entries
-	line     int32
-	n        int32
-	sysRole  bool // message entry with role "system"
-}
-
-// entryExtra holds what compaction, branch_summary and context_edit entries
-// add (kept out of entry so the per-line index stays small).
-type entryExtra struct {
-	firstKept string // compaction
-	fkIndex   int    // v1 compaction firstKeptEntryIndex, -1 when absent
-	hasSysMsg bool   // compaction with a systemMessage checkpoint
-	summaryOK bool   // branch_summary with a truthy summary
-	targetID  string // context_edit
-	replNull  bool   // context_edit replacement null
-	replRaw   []byte // context_edit replacement.content raw
-	replStr   bool   // replacement.content is a string
-	ctype     string // custom, custom_message: customType
-}
-
-// ext returns e's extra fields, allocating them on first write.
-func (e *entry) ext() *entryExtra {
-	if e.x == nil {
-		e.x = &entryExtra{fkIndex: -1}
-	}
-	return e.x
-}
-
-// extra returns a copy of e's extra fields (zero values, fkIndex -1, when none).
-func (e *entry) extra() entryExtra {
-	if e.x == nil {
-		return entryExtra{fkIndex: -1}
-	}
-	return *e.x
 }
 
 // Context is the list of messages pi would hold for the session's leaf
@@ -125,9 +85,37 @@ type Context struct {
 	// otherwise. Ids of v1 files are the same stand-ins as everywhere else.
 	Entries []BranchEntry
 
-	src     io.ReaderAt
-	scratch []byte
-	win     *windowReaderAt
+	src      io.ReaderAt
+	win      *windowReaderAt
+	arena    arena // the strings of Messages and ToolCalls
+	ids      ids   // entry ids that are not 8 hex digits
+	roles    []string
+	infos    chunked[msgInfo]
+	callSets chunked[[]ToolCall]
+	patches  map[*Message][]byte // content replacements (rare)
+	m        *mapping            // the input, memory-mapped (file inputs)
+	rawBuf   []byte              // Raw's buffer for a mapped input
+	hintBuf  []byte              // CallHint's line and tape, reused
+	hintTape jsonscan.Tape
+}
+
+// roleIndex returns the index of role r in c.roles, adding it.
+func (c *Context) roleIndex(r string) uint8 {
+	for i, x := range c.roles {
+		if x == r {
+			return uint8(i)
+		}
+	}
+	if len(c.roles) == 255 {
+		return 0 // more than 254 distinct roles: the rest read as "" (none is routed)
+	}
+	c.roles = append(c.roles, r)
+	return uint8(len(c.roles) - 1)
+}
+
+// newContext returns an empty context reading from src.
+func newContext(src io.ReaderAt) *Context {
+	return &Context{src: src, roles: append([]string(nil), knownRoles[:]...)}
 }
 
 // ReadOptions tune Read.
@@ -158,57 +146,51 @@ type BranchEntry struct {
 	// Message is the entry's message (type message), the same value as in
 	// Context.Messages when the entry is in the context; nil otherwise.
 	Message *Message
-	// InContext reports that the entry contributes to the context (it is
-	// not before the last compaction's first kept entry).
-	InContext bool
 
 	off int64
 	n   int32
+	// InContext reports that the entry contributes to the context (it is
+	// not before the last compaction's first kept entry).
+	InContext bool
 }
 
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	return c.Raw(&Message{Line: be.Line, off: be.off, n: be.n})
+	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
 // limit) and builds the context pi would send for the leaf. src must give
 // random access to the same bytes r yields (the render pass copies untouched
-// messages from it). Lines pi would skip are skipped with a warning. Errors:
-// ErrEmpty when no line parses; ErrNotSession (wrapped, naming the line) when
-// the first parsed line is neither a session header nor a message; I/O errors
-// from r.
+// messages from it). Lines pi would skip are skipped with a warning. An
+// input with no non-blank line is an empty context. Errors: ErrNotSession
+// (wrapped, naming the line) when the first parsed line is neither a session
+// header nor a message, or no line parses; I/O errors from r.
 func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
-	hint := 0
-	if opts.SizeHint > 0 {
-		hint = int(opts.SizeHint / 1500) // ~1.5–2.5 KB per entry in real sessions
-	}
-	b := &builder{ctx: &Context{src: src}, opts: opts, byID: make(map[string]int, hint)}
-	lr := NewLineReader(r)
-	for {
-		line, num, off, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		b.ctx.Lines = num
-		b.ctx.Bytes = off + int64(len(line)) + 1
-		if opts.OnProgress != nil && b.ctx.Bytes>>24 != off>>24 {
-			opts.OnProgress(b.ctx.Bytes)
-		}
-		if err := b.add(line, num, off); err != nil {
-			return nil, err
+	b := &builder{ctx: newContext(src), opts: opts, types: []string{""}}
+	var lines lineSource
+	if f, ok := src.(*os.File); ok && r == io.Reader(f) {
+		if m, ok := mapFile(f); ok {
+			b.ctx.m = m
+			runtime.AddCleanup(b.ctx, func(m *mapping) { m.unmap() }, m)
+			lines = &mappedLines{m: m}
 		}
 	}
-	b.ctx.Bytes = lr.off // exact: a last line without a final newline adds no byte
-	if b.ctx.Kind == 0 {
-		if b.badBefore > 0 {
-			return nil, fmt.Errorf("%w: none of its %d non-blank lines is JSON (is it a JSONL file?)", ErrNotSession, b.badBefore)
-		}
-		return nil, ErrEmpty
+	if lines == nil {
+		lines = NewLineReader(r)
+	}
+	er := &EntryReader{lr: lines, opts: EntryOptions{OnWarning: b.addWarning}}
+	b.er = er
+	if err := guard(func() error { return b.read() }); err != nil {
+		return nil, err
+	}
+	b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
+	switch {
+	case b.ctx.Kind == 0 && er.Kind() == KindSession: // a header and no entry
+		b.ctx.Kind, b.ctx.Header = KindSession, er.Header()
+	case b.ctx.Kind == 0:
+		b.ctx.Kind = KindContext // no line at all: an empty context
 	}
 	if b.ctx.Kind == KindSession {
 		b.build()
@@ -216,24 +198,186 @@ func Read(r io.Reader, src io.ReaderAt, opts ReadOptions) (*Context, error) {
 	return b.ctx, nil
 }
 
-type builder struct {
-	badBefore int     // unparseable lines before the first parsed one
-	doc       lineDoc // reused by the fast path
-	mdoc      msgDoc
-	ctx       *Context
-	opts      ReadOptions
-	entries   entryList
-	byID      map[string]int
-	parsed    int // parsed entries including the header (pi's array index)
-	tape      tape
+// read adds every entry (or context line) of the input.
+func (b *builder) read() error {
+	er, opts := b.er, b.opts
+	for {
+		rl, err := er.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		b.ctx.Lines, b.ctx.Bytes = er.Lines(), er.Bytes()
+		if opts.OnProgress != nil && b.ctx.Bytes>>24 != rl.off>>24 {
+			opts.OnProgress(b.ctx.Bytes)
+		}
+		if b.ctx.Kind == 0 {
+			b.ctx.Kind, b.ctx.Header = er.Kind(), er.Header()
+		}
+		if b.ctx.Kind == KindContext {
+			b.addContextLine(rl)
+		} else {
+			b.addEntry(rl)
+		}
+	}
 }
 
-func (b *builder) warn(line int, format string, a ...any) {
-	w := Warning{Line: line, Msg: fmt.Sprintf(format, a...)}
+type builder struct {
+	slab     []Message  // messages are allocated in blocks
+	calls    []ToolCall // and so are tool calls
+	names    map[string]string
+	ctx      *Context
+	opts     ReadOptions
+	er       *EntryReader
+	entries  entryList
+	extras   []entryExtra
+	nonLocal []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
+	seenIDs  []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
+	types    []string // entry types by index (0: "")
+}
+
+// typeIndex returns the index of entry type t in b.types.
+func (b *builder) typeIndex(t string) uint8 {
+	for i, x := range b.types {
+		if x == t {
+			return uint8(i)
+		}
+	}
+	if len(b.types) == 255 {
+		return 254 // more than 254 distinct types: the rest share one (none is routed)
+	}
+	b.types = append(b.types, t)
+	return uint8(len(b.types) - 1)
+}
+
+// ext returns e's extra fields, allocating them on first write.
+func (b *builder) ext(e *entry) *entryExtra {
+	if e.x < 0 {
+		e.x = int32(len(b.extras))
+		b.extras = append(b.extras, entryExtra{fkIndex: -1})
+	}
+	return &b.extras[e.x]
+}
+
+// extra returns e's extra fields (zero values, fkIndex -1, when none).
+func (b *builder) extra(e *entry) entryExtra {
+	if e.x < 0 {
+		return entryExtra{fkIndex: -1}
+	}
+	return b.extras[e.x]
+}
+
+// keyOf returns the id key of the string node n (0 when n is 0 or not a
+// string).
+func (b *builder) keyOf(v *lineView, n uint32) idKey {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return 0
+	}
+	if k, ok := v.tp.Key(n); ok {
+		return b.ctx.ids.key(k, &b.ctx.arena)
+	}
+	s, _ := v.tp.String(n)
+	return b.ctx.ids.key([]byte(s), &b.ctx.arena)
+}
+
+// idString returns the id of key k as a string.
+func (b *builder) idString(k idKey) string { return b.ctx.ids.string(k) }
+
+// idArena is idString with the string kept in the context's arena (no
+// allocation per entry: Context.Branch lists every entry of the path).
+func (b *builder) idArena(k idKey) string {
+	if k&^(1<<32-1) != keyHex {
+		return b.ctx.ids.string(k) // "" or an interned (arena) string
+	}
+	var h [8]byte
+	v := uint32(k)
+	for i := 7; i >= 0; i-- {
+		h[i] = hexDigitsLower[v&15]
+		v >>= 4
+	}
+	return b.ctx.arena.str(h[:])
+}
+
+// newMessage returns a zero Message from the current block.
+func (b *builder) newMessage() *Message {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Message, 0, 256)
+	}
+	b.slab = b.slab[:len(b.slab)+1]
+	m := &b.slab[len(b.slab)-1]
+	m.c = b.ctx
+	return m
+}
+
+// info returns m's optional fields, allocating them on first use.
+func (b *builder) info(m *Message) *msgInfo {
+	if m.info == 0 {
+		b.ctx.infos.add()
+		m.info = uint32(b.ctx.infos.len())
+	}
+	return b.ctx.infos.at(int(m.info - 1))
+}
+
+// setStrings sets a message's tool result fields (when present).
+func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
+	id, name := b.str(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
+	ts := ""
+	if withTimestamp && mv.f[mTimestamp] != 0 {
+		ts = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
+	}
+	if id != "" || name != "" || ts != "" {
+		in := b.info(m)
+		in.toolCallID, in.toolName, in.timestamp = id, name, ts
+	}
+	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
+}
+
+// str returns the string node n ("" for 0 or a non-string) as an arena
+// string.
+func (b *builder) str(v *lineView, n uint32) string {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return ""
+	}
+	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
+		return b.ctx.arena.str(k)
+	}
+	s, _ := v.tp.String(n)
+	return s
+}
+
+// name returns the string node n as a shared string (tool names repeat).
+func (b *builder) name(v *lineView, n uint32) string {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return ""
+	}
+	if k, ok := v.tp.Key(n); ok {
+		if s, ok := b.names[string(k)]; ok {
+			return s
+		}
+		if b.names == nil {
+			b.names = map[string]string{}
+		}
+		if len(b.names) < 4096 {
+			s := string(k)
+			b.names[s] = s
+			return s
+		}
+	}
+	s, _ := v.tp.String(n)
+	return s
+}
+
+func (b *builder) addWarning(w Warning) {
 	b.ctx.Warnings = append(b.ctx.Warnings, w)
 	if b.opts.OnWarning != nil {
 		b.opts.OnWarning(w)
 	}
+}
+
+func (b *builder) warn(line int, format string, a ...any) {
+	b.addWarning(Warning{Line: line, Code: WarnStructure, Msg: fmt.Sprintf(format, a...)})
 }
 
 func isBlank(line []byte) bool {
@@ -245,253 +389,191 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-func (b *builder) add(line []byte, num int, off int64) error {
-	if isBlank(line) {
-		b.warn(num, "blank line skipped")
-		return nil
-	}
-	if b.ctx.Kind == KindSession {
-		if fastMessageLine(line, &b.tape, &b.doc, &b.mdoc) {
-			if b.tape.ud {
-				checkSurrogates(line, num, b)
-			}
-			b.addEntry(&b.doc, line, num, off)
-			return nil
-		}
-	}
-	d, err := decodeLine(line)
-	if err != nil {
-		if b.ctx.Kind == 0 {
-			if bytes.IndexByte(line, 0) >= 0 {
-				return fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
-			}
-			b.badBefore++
-		}
-		b.warn(num, "%v", err)
-		return nil
-	}
-	checkSurrogates(line, num, b)
-	switch b.ctx.Kind {
-	case 0:
-		switch {
-		case d.Type == "session" && d.ID != nil:
-			b.ctx.Kind = KindSession
-			h := Header{ID: *d.ID, Version: 1, Line: num}
-			if d.Version != nil {
-				h.Version = int(*d.Version)
-			}
-			if d.Cwd != nil {
-				h.Cwd = *d.Cwd
-			}
-			b.ctx.Header = h
-			b.parsed = 1
-			return nil
-		case d.Role != nil && d.Type == "":
-			b.ctx.Kind = KindContext
-		default:
-			return fmt.Errorf("line %d: %w: expected a session header ({\"type\":\"session\",\"id\":…}) or a message ({\"role\":…}) as the first line", num, ErrNotSession)
-		}
-	case KindSession:
-		b.addEntry(d, line, num, off)
-		return nil
-	}
-	// KindContext
-	if d.Role == nil {
-		b.warn(num, "not a message (no \"role\"); skipped")
-		return nil
-	}
-	m := &Message{Role: strings.Clone(*d.Role), Line: num, src: srcWholeLine, off: off, n: int32(len(line)),
-		ToolCallID: strings.Clone(d.ToolCallID), ToolName: strings.Clone(d.ToolName), IsError: d.IsError,
-		Timestamp: string(d.Timestamp)}
-	fillContent(m, d.Content)
+// lineLen checks that a line fits the index (lines are shorter than
+// jsonscan.MaxInput, checked by the decoder).
+func lineLen(line []byte) int32 { return int32(len(line)) }
+
+// addContextLine adds one message line of a context.
+func (b *builder) addContextLine(rl *rawLine) {
+	v := &rl.v
+	mv := v.message(0)
+	m := b.newMessage()
+	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
+	b.setStrings(m, v, &mv, true)
+	b.fill(m, v, mv.f[mContent])
 	b.ctx.Messages = append(b.ctx.Messages, m)
-	return nil
 }
 
-// checkSurrogates warns about lone UTF-16 surrogate escapes (`\ud83d` without
-// its pair), which JavaScript writes but strict JSON parsers reject.
-func checkSurrogates(line []byte, num int, b *builder) {
-	i := 0
-	for {
-		j := indexSurrogateEscape(line[i:])
-		if j < 0 {
-			return
+// fill sets the size and tool-call fields of m from its content value.
+func (b *builder) fill(m *Message, v *lineView, content uint32) {
+	b.fillInfo(m, v, b.er.dec.analyze(content))
+}
+
+func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
+	role := m.Role()
+	if role == RoleToolResult {
+		m.chars = int32(min(ci.chars, 1<<31-1))
+	}
+	m.images = uint16(min(ci.images, 1<<16-1))
+	m.setFlag(flagHasNotice, ci.notice)
+	if role == RoleUser && ci.hasText {
+		m.setFlag(flagSynthetic, ci.synthetic)
+	}
+	if n := len(ci.calls); n > 0 {
+		if len(b.calls)+n > cap(b.calls) {
+			b.calls = make([]ToolCall, 0, max(1024, n))
 		}
-		i += j
-		if i+6 > len(line) {
-			return
-		}
-		if escapedBackslash(line, i) { // `\\ud83d` is a backslash, then text "ud83d"
-			i += 2
-			continue
-		}
-		h := line[i+3] | 0x20
-		if h >= '8' && h <= '9' || h == 'a' || h == 'b' { // high surrogate
-			if i+12 <= len(line) && line[i+6] == '\\' && line[i+7] == 'u' && (line[i+8]|0x20) == 'd' {
-				l := line[i+9] | 0x20
-				if l == 'c' || l == 'd' || l == 'e' || l == 'f' {
-					i += 12
-					continue
-				}
+		start := len(b.calls)
+		for _, c := range ci.calls {
+			tc := ToolCall{ID: b.str(v, c.id), Name: b.name(v, c.name), from: m}
+			if c.path != 0 {
+				tc.Path, tc.HasPath = b.str(v, c.path), true
 			}
-			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
-			return
+			b.calls = append(b.calls, tc)
 		}
-		if h == 'c' || h == 'd' || h == 'e' || h == 'f' {
-			b.warn(num, "lone UTF-16 surrogate escape %s (invalid Unicode; strict providers reject it)", line[i:i+6])
-			return
+		if m.calls == 0 {
+			b.ctx.callSets.add()
+			m.calls = uint32(b.ctx.callSets.len())
 		}
-		i += 3
+		*b.ctx.callSets.at(int(m.calls - 1)) = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
-// escapedBackslash reports whether the backslash at line[i] is itself
-// escaped (preceded by an odd run of backslashes).
-func escapedBackslash(line []byte, i int) bool {
-	n := 0
-	for k := i - 1; k >= 0 && line[k] == '\\'; k-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-// indexSurrogateEscape returns the index of the first `\ud` or `\uD` in b
-// (a possible UTF-16 surrogate escape), or -1.
-func indexSurrogateEscape(b []byte) int {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(`\u`))
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if i+2 < len(b) && b[i+2]|0x20 == 'd' {
-			return i
-		}
-		i += 2
-	}
-}
-
-// intern returns the constant for common type and role names (no allocation).
-func intern(s string) string {
-	switch s {
-	case "message":
-		return "message"
-	case RoleUser:
-		return RoleUser
-	case RoleAssistant:
-		return RoleAssistant
-	case RoleToolResult:
-		return RoleToolResult
-	case "model_change":
-		return "model_change"
-	case "thinking_level_change":
-		return "thinking_level_change"
-	}
-	return strings.Clone(s)
-}
-
-func (b *builder) addEntry(d *lineDoc, line []byte, num int, off int64) {
-	e := entry{typ: intern(d.Type), line: int32(num), off: off, n: int32(len(line))}
-	idx := b.entries.len()
-	if b.ctx.Header.Version < 2 {
-		// v1: ids in file order (deterministic stand-ins for pi's random ids).
-		e.id = v1ID(b.parsed)
-		if idx > 0 {
-			e.parentID = b.entries.at(idx - 1).id
-		}
-		if d.Type == "compaction" && d.FirstKeptEntryIndex != nil {
-			e.ext().fkIndex = int(*d.FirstKeptEntryIndex)
+func (b *builder) addEntry(rl *rawLine) {
+	v := &rl.v
+	e := entry{typ: b.typeIndex(rl.typ), x: -1}
+	if rl.v1 >= 0 {
+		e.id = keyHex | idKey(rl.v1)
+		if rl.v1Par >= 0 {
+			e.par = keyHex | idKey(rl.v1Par)
 		}
 	} else {
-		if d.ID != nil {
-			e.id = strings.Clone(*d.ID)
-		}
-		if d.ParentID != nil {
-			e.parentID = strings.Clone(*d.ParentID)
+		e.id, e.par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
+	}
+	idx := b.entries.len()
+	if rl.v1 >= 0 && rl.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
+		f, _ := v.tp.Number(v.f[fFirstKeptEntryIndex])
+		if f >= 0 && f < 1<<31 && f == float64(int(f)) {
+			b.ext(&e).fkIndex = int(f)
 		}
 	}
-	b.parsed++
-	switch e.typ {
+	switch rl.typ {
 	case "message":
-		if d.Message == nil {
-			b.warn(num, "message entry without a \"message\" object")
+		if v.kind(fMessage) != jsonscan.Object {
+			b.warn(rl.num, "message entry without a \"message\" object")
 			break
 		}
-		md := d.Message
-		content := md.Content
-		vs, ve := d.msgS, d.msgE
-		if ve == 0 {
-			vs, ve, _ = valueRange(line, "message")
+		obj := v.f[fMessage]
+		mv := v.message(obj)
+		nd := &v.tp.Nodes[obj]
+		m := b.newMessage()
+		role := v.mstr(&mv, mRole)
+		m.vs, m.ve, m.role, m.entry, m.line = int32(nd.Start), int32(nd.End), b.ctx.roleIndex(role), e.id, int32(rl.num)
+		m.src, m.off, m.n = srcEntryMessage, rl.off, lineLen(rl.line)
+		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
+		if role == "hookMessage" && b.er.v2 {
+			m.role = b.ctx.roleIndex(RoleCustom)
+			m.flags |= flagRoleFix
 		}
-		if md.Content == nil {
-			if cs, ce, ok := valueRange(line[vs:ve], "content"); ok {
-				content = line[vs+cs : vs+ce]
-			}
-		}
-		m := &Message{vs: int32(vs), ve: int32(ve), Role: intern(md.Role), EntryID: e.id, Line: num, src: srcEntryMessage, off: off, n: int32(len(line)),
-			ToolCallID: strings.Clone(md.ToolCallID), ToolName: strings.Clone(md.ToolName), IsError: md.IsError}
-		if m.Role == RoleToolResult {
-			m.Timestamp = string(md.Timestamp) // only results need it (notices for context input)
-		}
-		if m.Role == "hookMessage" && b.ctx.Header.Version < 3 {
-			m.Role, m.roleFix = RoleCustom, true
-		}
-		fillContentT(m, content, d.tape)
-		if isNullOrAbsent(content) {
-			switch m.Role {
+		b.fill(m, v, mv.f[mContent])
+		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
+			switch m.Role() {
 			case RoleSystem:
 				m.setContent([]byte(`""`))
 			case RoleUser, RoleAssistant, RoleToolResult:
 				m.setContent([]byte(`[]`))
 			}
 		}
-		e.sysRole = m.Role == RoleSystem
-		e.msg = m
+		e.sysRole = m.Role() == RoleSystem
+		e.loc, e.isMsg = m, true
 	case "compaction":
-		if d.FirstKeptEntryID != nil {
-			e.ext().firstKept = strings.Clone(*d.FirstKeptEntryID)
+		if v.kind(fFirstKeptEntryID) == jsonscan.String {
+			s, _ := v.str(fFirstKeptEntryID)
+			b.ext(&e).firstKept = b.ctx.ids.key([]byte(s), &b.ctx.arena)
 		}
-		e.ext().hasSysMsg = len(d.SystemMessage) > 0 && truthy(d.SystemMessage)
+		b.ext(&e).hasSysMsg = v.has(fSystemMessage) && v.tp.Truthy(v.f[fSystemMessage])
 	case "branch_summary":
-		e.ext().summaryOK = truthy(d.Summary)
+		b.ext(&e).summaryOK = v.has(fSummary) && v.tp.Truthy(v.f[fSummary])
 	case "custom", "custom_message":
-		if d.CustomType != nil {
-			e.ext().ctype = strings.Clone(*d.CustomType)
+		if s, ok := v.str(fCustomType); ok {
+			b.ext(&e).ctype = s
 		}
 	case "context_edit":
-		if d.TargetID != nil {
-			e.ext().targetID = strings.Clone(*d.TargetID)
+		x := b.ext(&e)
+		if v.kind(fTargetID) == jsonscan.String {
+			s, _ := v.str(fTargetID)
+			x.targetID = b.ctx.ids.key([]byte(s), &b.ctx.arena)
 		}
-		r := d.Replacement
-		if len(r) == 0 || string(r) == "null" {
-			e.ext().replNull = true
+		switch r := v.f[fReplacement]; {
+		case r == 0 || v.tp.Nodes[r].Kind == jsonscan.Null:
+			x.replNull = true
+		case v.tp.Nodes[r].Kind == jsonscan.Object:
+			if c, ok := v.tp.Get(r, "content"); ok {
+				x.replRaw = bytes.Clone(v.tp.Raw(c))
+				x.replStr = v.tp.Nodes[c].Kind == jsonscan.String
+			}
+		}
+	}
+	if e.loc == nil {
+		m := b.newMessage()
+		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
+		e.loc = m
+	}
+	if e.id != 0 && b.seen(e.id) {
+		b.nonLocal = append(b.nonLocal, e.id) // maybe a duplicate: let the map decide (last wins)
+	}
+	if e.par != 0 {
+		if idx > 0 && b.entries.at(idx-1).id == e.par {
+			e.local = true
 		} else {
-			var rd struct {
-				Content json.RawMessage `json:"content"`
-			}
-			if json.Unmarshal(r, &rd) == nil {
-				e.ext().replRaw = append([]byte(nil), rd.Content...)
-				e.ext().replStr = len(rd.Content) > 0 && rd.Content[0] == '"'
-			}
+			b.nonLocal = append(b.nonLocal, e.par)
 		}
 	}
 	b.entries.add(e)
-	if e.id != "" {
-		b.byID[e.id] = idx // last wins, as in pi's Map
-	}
 }
 
-func isNullOrAbsent(raw []byte) bool {
-	return len(raw) == 0 || string(raw) == "null"
+// seen reports whether an id with k's hash was added before, and adds it.
+// A false positive only puts a unique id in the parent map (harmless).
+func (b *builder) seen(k idKey) bool {
+	if b.seenIDs == nil {
+		n := 1 << 23 // bits; more for inputs known to be large
+		for n < 1<<30 && int64(n) < b.opts.SizeHint/64 {
+			n <<= 1
+		}
+		b.seenIDs = make([]uint64, n/64)
+	}
+	h := uint64(k) * 0x9e3779b97f4a7c15
+	h >>= 64 - uint(bits.TrailingZeros(uint(len(b.seenIDs)*64)))
+	w, bit := h/64, uint64(1)<<(h%64)
+	old := b.seenIDs[w]&bit != 0
+	b.seenIDs[w] |= bit
+	return old
 }
 
-// truthy reports JavaScript truthiness of a raw JSON value.
-func truthy(raw []byte) bool {
-	switch string(raw) {
-	case "", "null", "false", "0", `""`, "-0":
-		return false
+// parentIndex maps the ids the walk to the root cannot resolve by position
+// to the index of the last entry with that id (pi's Map: the last one
+// wins): parents that are not the previous entry, and ids that may repeat.
+// Most entries' parent is the entry before them, so this map stays small.
+func (b *builder) parentIndex() map[idKey]int32 {
+	ents := &b.entries
+	want := make(map[idKey]int32, len(b.nonLocal))
+	for _, k := range b.nonLocal {
+		want[k] = -1
 	}
-	return true
+	b.nonLocal, b.seenIDs = nil, nil
+	for i := 0; i < ents.len(); i++ {
+		if k := ents.at(i).id; k != 0 {
+			if _, ok := want[k]; ok {
+				want[k] = int32(i)
+			}
+		}
+	}
+	for k, v := range want {
+		if v < 0 {
+			delete(want, k) // no entry has it
+		}
+	}
+	return want
 }
 
 // build computes the leaf path and the context messages (pi's
@@ -501,35 +583,41 @@ func (b *builder) build() {
 	if ents.len() == 0 {
 		return
 	}
+	typ := func(e *entry) string { return b.types[e.typ] }
 	// v1 compactions: firstKeptEntryIndex indexes pi's parsed-entries array,
 	// where the header is index 0.
-	for i := 0; i < ents.len(); i++ {
-		if e := ents.at(i); e.x != nil && e.x.fkIndex >= 1 && e.x.fkIndex-1 < ents.len() {
-			e.x.firstKept = ents.at(e.x.fkIndex - 1).id
+	for i := range b.extras {
+		if x := &b.extras[i]; x.fkIndex >= 1 && x.fkIndex-1 < ents.len() {
+			x.firstKept = ents.at(x.fkIndex - 1).id
 		}
 	}
 	leaf := ents.len() - 1
-	b.ctx.LeafID = ents.at(leaf).id
-	var path []int
+	b.ctx.LeafID = b.idString(ents.at(leaf).id)
+	byID := b.parentIndex()
+	var path []int32
 	seen := make([]bool, ents.len())
-	for cur := leaf; ; {
+	for cur := int32(leaf); ; {
+		e := ents.at(int(cur))
 		if seen[cur] {
-			b.warn(int(ents.at(cur).line), "parent cycle at entry %q; path cut here", ents.at(cur).id)
+			b.warn(int(e.loc.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
 			break
 		}
 		seen[cur] = true
 		path = append(path, cur)
-		p := ents.at(cur).parentID
-		if p == "" {
+		if e.par == 0 {
 			break
 		}
-		next, ok := b.byID[p]
+		next, ok := byID[e.par]
+		if !ok && e.local {
+			next, ok = cur-1, true
+		}
 		if !ok {
-			b.warn(int(ents.at(cur).line), "entry %q has unknown parent %q; path starts here", ents.at(cur).id, p)
+			b.warn(int(e.loc.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
 			break
 		}
 		cur = next
 	}
+	seen = nil
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
@@ -537,18 +625,20 @@ func (b *builder) build() {
 	// buildContextEntries: the last compaction on the path.
 	comp := -1
 	for pi, ei := range path {
-		if ents.at(ei).typ == "compaction" {
+		if typ(ents.at(int(ei))) == "compaction" {
 			comp = pi
 		}
 	}
 	ctxEntries := path
 	if comp >= 0 {
-		c := ents.at(path[comp])
-		ctxEntries = []int{path[comp]}
+		c := ents.at(int(path[comp]))
+		firstKept := b.extra(c).firstKept
+		ctxEntries = make([]int32, 0, len(path)-comp)
+		ctxEntries = append(ctxEntries, path[comp])
 		found := false
 		for i := 0; i < comp; i++ {
-			e := ents.at(path[i])
-			if e.id != "" && e.id == c.extra().firstKept {
+			e := ents.at(int(path[i]))
+			if e.id != 0 && e.id == firstKept {
 				found = true
 			}
 			if found && !e.sysRole {
@@ -558,14 +648,14 @@ func (b *builder) build() {
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
 	}
 	if b.opts.Branch || b.opts.AllEntries {
-		in := make(map[int]bool, len(ctxEntries))
+		in := make([]bool, ents.len())
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
-		be := func(ei int) BranchEntry {
-			e := ents.at(ei)
-			return BranchEntry{Type: e.typ, CustomType: e.extra().ctype, ID: e.id, ParentID: e.parentID,
-				Line: int(e.line), Message: e.msg, InContext: in[ei], off: e.off, n: e.n}
+		be := func(ei int32) BranchEntry {
+			e := ents.at(int(ei))
+			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
+				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))
@@ -576,59 +666,66 @@ func (b *builder) build() {
 		if b.opts.AllEntries {
 			b.ctx.Entries = make([]BranchEntry, 0, ents.len())
 			for ei := 0; ei < ents.len(); ei++ {
-				b.ctx.Entries = append(b.ctx.Entries, be(ei))
+				b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
 			}
 		}
 	}
-	edits := map[string]int{}
+	edits := map[idKey]int32{}
 	for _, ei := range ctxEntries {
-		if ents.at(ei).typ == "context_edit" {
-			edits[ents.at(ei).extra().targetID] = ei
+		if e := ents.at(int(ei)); typ(e) == "context_edit" {
+			edits[b.extra(e).targetID] = ei
 		}
 	}
+	b.ctx.Messages = make([]*Message, 0, len(ctxEntries)+1)
 	for k, ei := range ctxEntries {
-		e := ents.at(ei)
-		if e.typ == "compaction" && k > 0 {
+		e := ents.at(int(ei))
+		t := typ(e)
+		if t == "compaction" && k > 0 {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
+		if e.isMsg && len(edits) == 0 {
+			b.ctx.Messages = append(b.ctx.Messages, e.loc) // the common case, without a slice per entry
+			continue
+		}
 		msgs := b.project(e)
-		if ed, ok := edits[e.id]; ok && e.id != "" {
-			msgs = applyEdit(msgs, ents.at(ed))
+		if ed, ok := edits[e.id]; ok && e.id != 0 {
+			msgs = b.applyEdit(msgs, b.extra(ents.at(int(ed))))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
 	}
 	if len(b.ctx.Messages) == 0 {
 		l := ents.at(leaf)
 		why := ""
-		if l.id == "" {
+		if l.id == 0 {
 			why = " and no id"
 		}
-		b.warn(int(l.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", l.typ, why)
+		b.warn(int(l.loc.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
-	b.byID = nil
 }
 
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
-	switch e.typ {
+	synth := func(role string, src source) *Message {
+		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
+	}
+	switch b.types[e.typ] {
 	case "message":
-		if e.msg == nil {
+		if !e.isMsg {
 			return nil
 		}
-		return []*Message{e.msg}
+		return []*Message{e.loc}
 	case "custom_message":
-		return []*Message{{Role: RoleCustom, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{synth(RoleCustom, srcSynth)}
 	case "branch_summary":
-		if !e.extra().summaryOK {
+		if !b.extra(e).summaryOK {
 			return nil
 		}
-		return []*Message{{Role: RoleBranchSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}}
+		return []*Message{synth(RoleBranchSummary, srcSynth)}
 	case "compaction":
-		sum := &Message{Role: RoleCompactionSummary, EntryID: e.id, Line: int(e.line), src: srcSynth, off: e.off, n: e.n}
-		if e.extra().hasSysMsg {
-			sys := &Message{Role: RoleSystem, EntryID: e.id, Line: int(e.line), src: srcSystemMessage, off: e.off, n: e.n}
-			return []*Message{sys, sum}
+		sum := synth(RoleCompactionSummary, srcSynth)
+		if b.extra(e).hasSysMsg {
+			return []*Message{synth(RoleSystem, srcSystemMessage), sum}
 		}
 		return []*Message{sum}
 	}
@@ -636,37 +733,49 @@ func (b *builder) project(e *entry) []*Message {
 }
 
 // applyEdit is pi 1.6's projectContextEntry with a context_edit.
-func applyEdit(msgs []*Message, ed *entry) []*Message {
-	edx := ed.extra()
+func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 	if edx.replNull {
 		return nil
 	}
 	out := make([]*Message, 0, len(msgs))
 	for _, m := range msgs {
-		switch m.Role {
+		switch role := m.Role(); role {
 		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
-			c := *m
+			c := b.newMessage()
+			*c = *m
 			content := edx.replRaw // nil: replacement.content undefined, key dropped
-			if (m.Role == RoleAssistant || m.Role == RoleToolResult) && edx.replStr {
-				var s string
-				_ = json.Unmarshal(edx.replRaw, &s)
+			if (role == RoleAssistant || role == RoleToolResult) && edx.replStr {
 				buf := []byte(`[{"type":"text","text":`)
-				buf = AppendJSString(buf, s)
+				buf = AppendJSString(buf, string(jsonscan.AppendUnquote(nil, edx.replRaw)))
 				content = append(buf, "}]"...)
 			}
 			if content == nil {
 				content = []byte{}
 			}
 			c.setContent(content)
-			c.ToolCalls = nil
-			c.TextChars, c.Images = 0, 0
-			fillContent(&c, content)
-			out = append(out, &c)
+			c.calls = 0 // the calls go with the old content
+			c.chars, c.images = 0, 0
+			c.flags &^= flagSynthetic | flagHasNotice
+			b.fillRaw(c, content)
+			out = append(out, c)
 		default:
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// fillRaw sets the size and tool-call fields of m from a raw content value
+// (valid JSON, or empty).
+func (b *builder) fillRaw(m *Message, content []byte) {
+	if len(content) == 0 {
+		return
+	}
+	var d lineDecoder
+	if d.tp.Parse(content) != nil {
+		return
+	}
+	b.fillInfo(m, &lineView{tp: &d.tp}, d.analyzeNode(0))
 }
 
 // v1ID is the deterministic id given to the entry at index i of pi's parsed
@@ -675,25 +784,3 @@ func v1ID(i int) string { return fmt.Sprintf("%08x", i) }
 
 // Source returns the random-access input the context was read from.
 func (c *Context) Source() io.ReaderAt { return c.src }
-
-// entryList stores the index in fixed-size chunks: appending never copies
-// what is stored (no doubling peaks on large sessions).
-type entryList struct {
-	chunks [][]entry
-	n      int
-}
-
-const entryChunk = 4096
-
-func (l *entryList) len() int { return l.n }
-
-func (l *entryList) at(i int) *entry { return &l.chunks[i/entryChunk][i%entryChunk] }
-
-func (l *entryList) add(e entry) {
-	if l.n%entryChunk == 0 {
-		l.chunks = append(l.chunks, make([]entry, 0, entryChunk))
-	}
-	c := &l.chunks[len(l.chunks)-1]
-	*c = append(*c, e)
-	l.n++
-}

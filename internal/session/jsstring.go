@@ -1,9 +1,6 @@
 package session
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
@@ -58,6 +55,3 @@ func AppendJSString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
-
-// appendJSInt appends n as JavaScript prints an integer-valued number.
-func appendJSInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }

@@ -3,6 +3,8 @@ package session
 import (
 	"regexp"
 	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 // Role names of pi's AgentMessage (and the runtime-only summary roles).
@@ -16,6 +18,10 @@ const (
 	RoleBranchSummary     = "branchSummary"
 	RoleCompactionSummary = "compactionSummary"
 )
+
+// knownRoles are the roles with a fixed index in Context.roles.
+var knownRoles = [...]string{"", RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution, RoleCustom, RoleSystem,
+	RoleBranchSummary, RoleCompactionSummary}
 
 // ToolCall is the routing view of an assistant `toolCall` content block.
 type ToolCall struct {
@@ -36,44 +42,108 @@ const (
 	srcWholeLine                   // the line itself (context input)
 	srcSystemMessage               // value of a compaction's "systemMessage" key
 	srcSynth                       // built by pruner (summaries, custom_message)
+	srcNone                        // not a message: the location of an entry's line
+)
+
+// Message flags.
+const (
+	flagIsError uint8 = 1 << iota
+	flagSynthetic
+	flagHasNotice
+	flagRoleFix // v2 hookMessage: write role "custom"
+	flagPatched // the content is replaced (Context.patches)
 )
 
 // Message is one message of a built context: routing fields decoded from the
 // input plus the location of its original bytes. Untouched messages are
 // rendered by copying those bytes (byte-identical to the input).
+//
+// A Message is 64 bytes: its strings (tool call id, tool name, timestamp)
+// and tool calls are kept by its Context, only for the messages that have
+// them, so memory stays small on sessions of a million lines. Read the
+// fields through the methods.
 type Message struct {
-	Role    string
-	EntryID string // id of the session entry it comes from ("" for context input)
-	Line    int    // 1-based input line number
+	c      *Context
+	off    int64
+	entry  idKey  // id of the session entry (0: none)
+	line   int32  // 1-based input line
+	chars  int32  // TextChars
+	n      int32  // line length
+	vs, ve int32  // srcEntryMessage: range of the message value in the line (ve 0: unknown)
+	info   uint32 // index+1 of the message's tool result fields in c.infos (0: none)
+	calls  uint32 // index+1 of the message's tool calls in c.callSets (0: none)
+	images uint16
+	role   uint8 // index into c.roles
+	flags  uint8
+	src    source
+}
 
-	ToolCallID string // toolResult
-	ToolName   string // toolResult
-	IsError    bool   // toolResult
+// msgInfo holds the fields only tool results (mostly) have.
+type msgInfo struct {
+	toolCallID, toolName, timestamp string
+}
 
-	// TextChars is the size of a tool result's text blocks (or string
-	// content) in Unicode code points — not bytes, not UTF-16 units. It is
-	// counted for toolResult messages only (0 for other roles).
-	TextChars int
-	// Images is the number of image blocks in the content.
-	Images int
-	// ToolCalls are the assistant's toolCall blocks, in order.
-	ToolCalls []ToolCall
-	// Synthetic marks a user message that is a machine notice, not a person
-	// typing: `Subagent <agent> (task <id>, …) finished.`.
-	Synthetic bool
-	// HasNotice reports that a text block already holds a pruner notice or
-	// a pi-condense stub (IsNotice): the message was pruned before.
-	HasNotice bool
-	// Timestamp is the message's "timestamp" value as written (raw JSON), used
-	// to tell apart occurrences of a reused tool call id.
-	Timestamp string
+func (m *Message) inf() *msgInfo {
+	if m.info == 0 {
+		return &msgInfo{}
+	}
+	return m.c.infos.at(int(m.info - 1))
+}
 
-	src     source
-	off     int64
-	n       int32
-	vs, ve  int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
-	roleFix bool    // v2 hookMessage: write role "custom"
-	patch   *[]byte // non-nil: raw JSON to write as "content" (context_edit, null content)
+// Role is the message's role (user, assistant, toolResult, …).
+func (m *Message) Role() string { return m.c.roles[m.role] }
+
+// EntryID is the id of the session entry the message comes from ("" for
+// context input or an entry without id).
+func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
+
+// Line is the 1-based input line number.
+func (m *Message) Line() int { return int(m.line) }
+
+// ToolCallID is a tool result's "toolCallId" ("" when absent or not a string).
+func (m *Message) ToolCallID() string { return m.inf().toolCallID }
+
+// ToolName is a tool result's "toolName".
+func (m *Message) ToolName() string { return m.inf().toolName }
+
+// Timestamp is a tool result's "timestamp" value as written (raw JSON), used
+// to tell apart occurrences of a reused tool call id ("" for other roles of
+// session messages).
+func (m *Message) Timestamp() string { return m.inf().timestamp }
+
+// TextChars is the size of a tool result's text blocks (or string content)
+// in Unicode code points — not bytes, not UTF-16 units. It is counted for
+// toolResult messages only (0 for other roles).
+func (m *Message) TextChars() int { return int(m.chars) }
+
+// Images is the number of image blocks in the content.
+func (m *Message) Images() int { return int(m.images) }
+
+// ToolCalls are the assistant's toolCall blocks, in order.
+func (m *Message) ToolCalls() []ToolCall {
+	if m.calls == 0 {
+		return nil
+	}
+	return *m.c.callSets.at(int(m.calls - 1))
+}
+
+// IsError is a tool result's "isError" (true only when it is JSON true).
+func (m *Message) IsError() bool { return m.flags&flagIsError != 0 }
+
+// Synthetic marks a user message that is a machine notice, not a person
+// typing: `Subagent <agent> (task <id>, …) finished.`.
+func (m *Message) Synthetic() bool { return m.flags&flagSynthetic != 0 }
+
+// HasNotice reports that a text block already holds a pruner notice or a
+// pi-condense stub (IsNotice): the message was pruned before.
+func (m *Message) HasNotice() bool { return m.flags&flagHasNotice != 0 }
+
+func (m *Message) setFlag(f uint8, on bool) {
+	if on {
+		m.flags |= f
+	} else {
+		m.flags &^= f
+	}
 }
 
 // NoticePrefix starts every text pruner writes in place of pruned content.
@@ -92,9 +162,9 @@ func IsNotice(text string) bool {
 	return strings.HasPrefix(text, NoticePrefix) || strings.HasPrefix(text, condenseStubPrefix) || strings.HasPrefix(text, condenseSpillPrefix)
 }
 
-// rawIsNotice is IsNotice on a raw JSON string.
-func rawIsNotice(raw []byte) bool {
-	return rawHasPrefix(raw, NoticePrefix) || rawHasPrefix(raw, condenseStubPrefix) || rawHasPrefix(raw, condenseSpillPrefix)
+// isNoticeNode is IsNotice on the string node n of a tape.
+func isNoticeNode(tp *jsonscan.Tape, n uint32) bool {
+	return tp.HasPrefix(n, NoticePrefix) || tp.HasPrefix(n, condenseStubPrefix) || tp.HasPrefix(n, condenseSpillPrefix)
 }
 
 var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
@@ -111,7 +181,7 @@ func IsSubagentNotice(text string) bool {
 // Messages pruner synthesises, checkpoints and context-edited messages are
 // not.
 func (m *Message) InEntry() (off int64, ok bool) {
-	return m.off, m.src == srcEntryMessage && m.patch == nil && !m.roleFix
+	return m.off, m.src == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // setContent makes the message render with content c (raw JSON; empty drops
@@ -120,13 +190,39 @@ func (m *Message) setContent(c []byte) {
 	if c == nil {
 		c = []byte{}
 	}
-	m.patch = &c
+	if m.c.patches == nil {
+		m.c.patches = map[*Message][]byte{}
+	}
+	m.c.patches[m] = c
+	m.flags |= flagPatched
 }
 
 // contentPatch returns the replacement content, or nil.
 func (m *Message) contentPatch() []byte {
-	if m.patch == nil {
+	if m.flags&flagPatched == 0 {
 		return nil
 	}
-	return *m.patch
+	return m.c.patches[m]
+}
+
+// chunked is a list stored in fixed-size chunks: appending never moves what
+// is stored (pointers into it stay valid; no doubling peaks).
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkSize = 4096
+
+func (l *chunked[T]) len() int { return l.n }
+
+func (l *chunked[T]) at(i int) *T { return &l.chunks[i/chunkSize][i%chunkSize] }
+
+// add appends a zero T and returns it.
+func (l *chunked[T]) add() *T {
+	if l.n%chunkSize == 0 {
+		l.chunks = append(l.chunks, make([]T, chunkSize))
+	}
+	l.n++
+	return l.at(l.n - 1)
 }

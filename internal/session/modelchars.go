@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
@@ -17,7 +18,7 @@ const ImageChars = 4800
 // Savings and stats count this, not the bytes of the line.
 func ModelChars(b []byte) int {
 	n := RuneCount(b)
-	if s, e, ok := valueRange(b, "details"); ok {
+	if s, e, ok := jsonscan.ValueRange(b, "details"); ok {
 		n -= RuneCount(b[s:e]) + len(`,"details":`)
 	}
 	if !bytes.Contains(b, []byte(`"image"`)) {

@@ -3,21 +3,29 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
-	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 // Raw returns the input line a message comes from (without the newline),
 // read from the input source. The slice is valid until the next call.
 func (c *Context) Raw(m *Message) ([]byte, error) {
+	if c.m != nil {
+		b, err := c.m.slice(m.off, int(m.n), &c.rawBuf)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+		}
+		return b, nil
+	}
 	if c.win == nil {
 		c.win = newWindowReaderAt(c.src)
 	}
 	buf, err := c.win.slice(m.off, int(m.n))
 	if err != nil {
-		return nil, fmt.Errorf("line %d: re-reading input: %w", m.Line, err)
+		return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
 	}
 	return buf, nil
 }
@@ -29,10 +37,33 @@ func (c *Context) Raw(m *Message) ([]byte, error) {
 // createCompactionSummaryMessage, createBranchSummaryMessage,
 // createCustomMessage).
 func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
-	line, err := c.Raw(m)
-	if err != nil {
-		return dst, err
+	if c.m == nil {
+		line, err := c.Raw(m)
+		if err != nil {
+			return dst, err
+		}
+		return c.appendMessage(dst, m, line)
 	}
+	// a mapped input: the line is read where it is mapped, once, with a
+	// truncated file turned into an error
+	if m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) {
+		return dst, fmt.Errorf("line %d: re-reading input: %w", m.line, io.ErrUnexpectedEOF)
+	}
+	var out []byte
+	err := guard(func() error {
+		var err error
+		out, err = c.appendMessage(dst, m, c.m.data[m.off:m.off+int64(m.n)])
+		return err
+	})
+	if err == errChanged {
+		return dst, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+	}
+	c.m.advance(m.off)
+	return out, err
+}
+
+// appendMessage is AppendMessage with the message's line.
+func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, error) {
 	var obj []byte
 	switch m.src {
 	case srcWholeLine:
@@ -42,55 +73,32 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 			obj = line[m.vs:m.ve]
 			break
 		}
-		s, e, ok := valueRange(line, "message")
+		s, e, ok := jsonscan.ValueRange(line, "message")
 		if !ok {
-			return dst, fmt.Errorf("line %d: message value not found", m.Line)
+			return dst, fmt.Errorf("line %d: message value not found", m.line)
 		}
 		obj = line[s:e]
 	case srcSystemMessage:
-		s, e, ok := valueRange(line, "systemMessage")
+		s, e, ok := jsonscan.ValueRange(line, "systemMessage")
 		if !ok {
-			return dst, fmt.Errorf("line %d: systemMessage value not found", m.Line)
+			return dst, fmt.Errorf("line %d: systemMessage value not found", m.line)
 		}
 		obj = line[s:e]
 	case srcSynth:
-		return appendSynth(dst, m, line), nil
+		out, ok := appendSynth(dst, m, line)
+		if !ok {
+			return dst, fmt.Errorf("line %d: no longer valid JSON (did the file change?)", m.line)
+		}
+		return out, nil
 	}
-	if !m.roleFix && m.patch == nil {
+	if m.flags&(flagRoleFix|flagPatched) == 0 {
 		return append(dst, obj...), nil
 	}
 	role := ""
-	if m.roleFix {
+	if m.flags&flagRoleFix != 0 {
 		role = RoleCustom
 	}
 	return appendPatched(dst, obj, role, m.contentPatch()), nil
-}
-
-// ContentOf returns the raw JSON "content" value of message m as it will be
-// rendered (after edits), or nil when absent.
-func (c *Context) ContentOf(m *Message) ([]byte, error) {
-	if m.patch != nil {
-		return *m.patch, nil
-	}
-	b, err := c.AppendMessage(nil, m)
-	if err != nil {
-		return nil, err
-	}
-	s, e, ok := valueRange(b, "content")
-	if !ok {
-		return nil, nil
-	}
-	return b[s:e], nil
-}
-
-// ReplaceContent appends message m's JSON with its "content" value replaced
-// by content (raw JSON), every other byte kept.
-func (c *Context) ReplaceContent(dst []byte, m *Message, content []byte) ([]byte, error) {
-	b, err := c.AppendMessage(nil, m)
-	if err != nil {
-		return dst, err
-	}
-	return appendPatched(dst, b, "", content), nil
 }
 
 // appendPatched writes obj with the role value and/or the content value
@@ -103,12 +111,12 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 	}
 	var sp []splice
 	if role != "" {
-		if s, e, ok := valueRange(obj, "role"); ok {
+		if s, e, ok := jsonscan.ValueRange(obj, "role"); ok {
 			sp = append(sp, splice{s, e, AppendJSString(nil, role)})
 		}
 	}
 	if content != nil {
-		if s, e, ok := valueRange(obj, "content"); ok {
+		if s, e, ok := jsonscan.ValueRange(obj, "content"); ok {
 			if len(content) == 0 {
 				// drop `,"content":…` (or `"content":…,`)
 				ks := bytes.LastIndex(obj[:s], []byte(`"content"`))
@@ -127,7 +135,7 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 				sp = append(sp, splice{s, e, content})
 			}
 		} else if len(content) > 0 {
-			end := objectEnd(obj)
+			end := bytes.LastIndexByte(obj, '}')
 			v := []byte(`"content":`)
 			if bytes.TrimSpace(obj[1:end]) != nil && len(bytes.TrimSpace(obj[1:end])) > 0 {
 				v = append([]byte{','}, v...)
@@ -147,26 +155,23 @@ func appendPatched(dst, obj []byte, role string, content []byte) []byte {
 	return append(dst, obj[last:]...)
 }
 
-type synthDoc struct {
-	Type         string          `json:"type"`
-	Timestamp    json.RawMessage `json:"timestamp"`
-	CustomType   json.RawMessage `json:"customType"`
-	Content      json.RawMessage `json:"content"`
-	Display      json.RawMessage `json:"display"`
-	Details      json.RawMessage `json:"details"`
-	Summary      json.RawMessage `json:"summary"`
-	FromID       json.RawMessage `json:"fromId"`
-	TokensBefore json.RawMessage `json:"tokensBefore"`
-}
-
 // appendSynth builds the runtime message pi creates for a custom_message,
-// branch_summary or compaction entry. Absent (undefined) fields are omitted,
-// as JSON.stringify does.
-func appendSynth(dst []byte, m *Message, line []byte) []byte {
-	var d synthDoc
-	_ = unmarshalExact(line, &d)
+// branch_summary or compaction entry. Field values are copied byte for byte
+// from the line; absent (undefined) fields are omitted, as JSON.stringify
+// does. ok is false when the line no longer parses (it changed on disk).
+func appendSynth(dst []byte, m *Message, line []byte) ([]byte, bool) {
+	var tp jsonscan.Tape
+	if tp.Parse(line) != nil || tp.Nodes[0].Kind != jsonscan.Object {
+		return dst, false
+	}
+	get := func(k string) []byte {
+		if v, ok := tp.Get(0, k); ok {
+			return tp.Raw(v)
+		}
+		return nil
+	}
 	dst = append(dst, `{"role":`...)
-	dst = AppendJSString(dst, m.Role)
+	dst = AppendJSString(dst, m.Role())
 	field := func(k string, v []byte) {
 		if len(v) == 0 {
 			return
@@ -176,28 +181,30 @@ func appendSynth(dst []byte, m *Message, line []byte) []byte {
 		dst = append(dst, '"', ':')
 		dst = append(dst, v...)
 	}
-	switch m.Role {
+	switch m.Role() {
 	case RoleCustom:
-		field("customType", d.CustomType)
-		if m.patch != nil {
-			field("content", *m.patch)
-		} else if isNullOrAbsent(d.Content) {
+		field("customType", get("customType"))
+		c := get("content")
+		switch {
+		case m.flags&flagPatched != 0:
+			field("content", m.contentPatch())
+		case len(c) == 0 || string(c) == "null":
 			field("content", []byte("[]"))
-		} else {
-			field("content", d.Content)
+		default:
+			field("content", c)
 		}
-		field("display", d.Display)
-		field("details", d.Details)
+		field("display", get("display"))
+		field("details", get("details"))
 	case RoleBranchSummary:
-		field("summary", d.Summary)
-		field("fromId", d.FromID)
+		field("summary", get("summary"))
+		field("fromId", get("fromId"))
 	case RoleCompactionSummary:
-		field("summary", d.Summary)
-		field("tokensBefore", d.TokensBefore)
+		field("summary", get("summary"))
+		field("tokensBefore", get("tokensBefore"))
 	}
 	dst = append(dst, `,"timestamp":`...)
-	dst = append(dst, jsDateMillis(d.Timestamp)...)
-	return append(dst, '}')
+	dst = append(dst, jsDateMillis(get("timestamp"))...)
+	return append(dst, '}'), true
 }
 
 // jsDateMillis is `new Date(ts).getTime()` written by JSON.stringify: an ISO
@@ -208,10 +215,7 @@ func jsDateMillis(raw []byte) string {
 		return "null"
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "null"
-		}
+		s := string(jsonscan.AppendUnquote(nil, raw))
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
 			if t, err := time.Parse(layout, s); err == nil {
 				return strconv.FormatInt(t.UnixMilli(), 10)
@@ -223,4 +227,21 @@ func jsDateMillis(raw []byte) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return "null"
+}
+
+// ContentOf returns the raw JSON "content" value of message m as it will be
+// rendered (after edits), or nil when absent.
+func (c *Context) ContentOf(m *Message) ([]byte, error) {
+	if m.flags&flagPatched != 0 {
+		return m.contentPatch(), nil
+	}
+	b, err := c.AppendMessage(nil, m)
+	if err != nil {
+		return nil, err
+	}
+	s, e, ok := jsonscan.ValueRange(b, "content")
+	if !ok {
+		return nil, nil
+	}
+	return b[s:e], nil
 }

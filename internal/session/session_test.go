@@ -145,8 +145,12 @@ func TestContextInputAndErrors(t *testing.T) {
 	if ctx.Kind != KindContext || len(ctx.Messages) != 2 || out != `{"role":"user","content":"q","timestamp":1}`+"\n"+`{"role":"assistant","content":[],"timestamp":2}`+"\n" {
 		t.Fatalf("kind %v, out %q", ctx.Kind, out)
 	}
-	if _, err := Read(strings.NewReader(""), strings.NewReader(""), ReadOptions{}); err != ErrEmpty {
-		t.Errorf("empty: %v", err)
+	// an empty input is an empty context (pruner's own output for one)
+	for _, in := range []string{"", "\n \n"} {
+		ctx, err := Read(strings.NewReader(in), strings.NewReader(in), ReadOptions{})
+		if err != nil || ctx.Kind != KindContext || len(ctx.Messages) != 0 {
+			t.Errorf("empty %q: %v, %+v", in, err, ctx)
+		}
 	}
 	if _, err := Read(strings.NewReader(`{"x":1}`), nil, ReadOptions{}); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("not a session: %v", err)
@@ -170,7 +174,7 @@ func TestAppendJSStringMatchesJSONStringify(t *testing.T) {
 
 func TestValueRangeLastKeyWins(t *testing.T) {
 	obj := []byte(`{"a":{"message":1},"message":"x\"}","message":[1,{"b":"]"}]}`)
-	s, e, ok := valueRange(obj, "message")
+	s, e, ok := ValueRange(obj, "message")
 	if !ok || string(obj[s:e]) != `[1,{"b":"]"}]` {
 		t.Fatalf("got %q", obj[s:e])
 	}
@@ -246,7 +250,26 @@ func TestKeysAreCaseSensitive(t *testing.T) {
 	in = hdr + msgLine("a", "", "user", `"q"`) +
 		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","Message":{"role":"user","content":"shadow"},"message":{"Role":"x","role":"assistant","content":[{"type":"text","text":"A"}],"timestamp":2}}` + "\n"
 	ctx, out := readString(t, in)
-	if len(ctx.Messages) != 2 || ctx.Messages[1].Role != RoleAssistant || strings.Contains(out, "shadow") {
+	if len(ctx.Messages) != 2 || ctx.Messages[1].Role() != RoleAssistant || strings.Contains(out, "shadow") {
 		t.Fatalf("messages %d, out:\n%s", len(ctx.Messages), out)
+	}
+}
+
+// Duplicate ids: pi's Map keeps the last entry with an id, so a parent
+// resolves to the last one even when an earlier one sits right before the
+// child.
+func TestDuplicateIDLastWins(t *testing.T) {
+	in := hdr +
+		msgLine("x", "", "user", `"first x"`) +
+		msgLine("y", "x", "user", `"y"`) +
+		msgLine("x", "", "user", `"second x"`) +
+		msgLine("z", "y", "user", `"leaf"`)
+	_, out := readString(t, in)
+	want := `{"role":"user","content":"second x","timestamp":1}
+{"role":"user","content":"y","timestamp":1}
+{"role":"user","content":"leaf","timestamp":1}
+`
+	if out != want {
+		t.Fatalf("got\n%swant\n%s", out, want)
 	}
 }

@@ -53,6 +53,10 @@ type Options struct {
 	Concurrency int
 	// Cache, when set, is read before and written after every command run.
 	Cache Cache
+	// CacheOnly runs no command and writes nothing: a batch whose summary
+	// Cache holds gets it (SourceCache), any other the deterministic summary
+	// (what `pruner stats` measures without calling a model).
+	CacheOnly bool
 	// Clip is how long results are cut for the request.
 	Clip Clip
 }
@@ -82,8 +86,14 @@ func Key(b Batch, c Clip) string {
 // Warning. The slice is index-aligned with batches.
 func Summarize(ctx context.Context, batches []Batch, opts Options) []Result {
 	out := make([]Result, len(batches))
-	if opts.Command == nil {
+	if opts.Command == nil || opts.CacheOnly {
 		for i, b := range batches {
+			if opts.CacheOnly && opts.Cache != nil {
+				if s, ok := opts.Cache.Get(Key(b, opts.Clip)); ok {
+					out[i] = Result{Text: s, Source: SourceCache}
+					continue
+				}
+			}
 			out[i] = Result{Text: Deterministic(b), Source: SourceDeterministic}
 		}
 		return out

@@ -47,7 +47,7 @@ func Of(ctx *session.Context) Turns {
 	t := Turns{Len: len(ctx.Messages)}
 	var buf []byte
 	for i, m := range ctx.Messages {
-		if m.Role != session.RoleUser || m.Synthetic {
+		if m.Role() != session.RoleUser || m.Synthetic() {
 			continue
 		}
 		var err error

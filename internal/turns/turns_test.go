@@ -84,7 +84,7 @@ func TestOfAfterCompaction(t *testing.T) {
 	head := tr.Starts[0]
 	roles := []string{}
 	for _, m := range ctx.Messages[:head] {
-		roles = append(roles, m.Role)
+		roles = append(roles, m.Role())
 	}
 	if got := strings.Join(roles, " "); got != "compactionSummary assistant toolResult assistant toolResult assistant toolResult assistant toolResult assistant" {
 		t.Fatalf("head: %s", got)

@@ -1,0 +1,174 @@
+package session
+
+import (
+	"unsafe"
+)
+
+// The per-entry index Read keeps while it reads: fixed-size records in
+// chunks, ids as integers, strings in an arena. Nothing here is allocated
+// per line, so the collector has few objects to trace however long the
+// session is.
+
+// idKey is an entry id as an integer: pi's ids are 8 lowercase hex digits,
+// kept as their value (tag 1 in the high bits); any other id is interned in
+// a table (tag 2). 0 is "no id".
+type idKey uint64
+
+const (
+	keyHex   idKey = 1 << 32
+	keyTable idKey = 2 << 32
+)
+
+func hexVal(c byte) (uint32, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return uint32(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return uint32(c-'a') + 10, true
+	}
+	return 0, false
+}
+
+// hexKey returns the key of an 8-hex-digit id (lowercase).
+func hexKey(b []byte) (idKey, bool) {
+	if len(b) != 8 {
+		return 0, false
+	}
+	var v uint32
+	for _, c := range b {
+		h, ok := hexVal(c)
+		if !ok {
+			return 0, false
+		}
+		v = v<<4 | h
+	}
+	return keyHex | idKey(v), true
+}
+
+// ids interns entry ids that are not 8 hex digits.
+type ids struct {
+	byStr map[string]idKey
+	strs  []string
+}
+
+// key returns the key of id b (0 for ""), interning it.
+func (t *ids) key(b []byte, a *arena) idKey {
+	if len(b) == 0 {
+		return 0
+	}
+	if k, ok := hexKey(b); ok {
+		return k
+	}
+	if k, ok := t.byStr[string(b)]; ok {
+		return k
+	}
+	if t.byStr == nil {
+		t.byStr = map[string]idKey{}
+	}
+	s := a.str(b)
+	k := keyTable | idKey(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.byStr[s] = k
+	return k
+}
+
+const hexDigitsLower = "0123456789abcdef"
+
+// string returns the id of key k.
+func (t *ids) string(k idKey) string {
+	switch k &^ (1<<32 - 1) {
+	case keyHex:
+		var b [8]byte
+		v := uint32(k)
+		for i := 7; i >= 0; i-- {
+			b[i] = hexDigitsLower[v&15]
+			v >>= 4
+		}
+		return string(b[:])
+	case keyTable:
+		return t.strs[uint32(k)]
+	}
+	return ""
+}
+
+// arena holds the strings of a context in large blocks: a string is a view
+// of arena bytes that are never written again.
+type arena struct {
+	cur []byte
+}
+
+const arenaBlock = 64 << 10
+
+// str returns a string with the bytes of b.
+func (a *arena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > arenaBlock/8 {
+		return string(b)
+	}
+	if len(a.cur)+len(b) > cap(a.cur) {
+		a.cur = make([]byte, 0, arenaBlock)
+	}
+	s := len(a.cur)
+	a.cur = append(a.cur, b...)
+	return unsafe.String(&a.cur[s], len(b))
+}
+
+// entry is the index record of one session entry (everything pi keeps in its
+// entries array except the header): 32 bytes. Its line's place is in loc, a
+// Message that is the entry's message for a message entry (isMsg) and a
+// bare location otherwise.
+type entry struct {
+	id, par idKey
+	loc     *Message
+	x       int32 // index of the entry's extra fields; -1 for most entries
+	typ     uint8 // index into builder.types
+	isMsg   bool  // loc is the entry's message
+	sysRole bool  // message entry with role "system"
+	local   bool  // par is the id of the entry just before (resolved by position unless that id repeats)
+}
+
+// msg returns the entry's message, or nil.
+func (e *entry) msg() *Message {
+	if e.isMsg {
+		return e.loc
+	}
+	return nil
+}
+
+// entryExtra holds what compaction, branch_summary, custom and context_edit
+// entries add (kept out of entry so the per-line index stays small).
+type entryExtra struct {
+	firstKept idKey  // compaction
+	fkIndex   int    // v1 compaction firstKeptEntryIndex, -1 when absent
+	hasSysMsg bool   // compaction with a systemMessage checkpoint
+	summaryOK bool   // branch_summary with a truthy summary
+	targetID  idKey  // context_edit
+	replNull  bool   // context_edit replacement null
+	replRaw   []byte // context_edit replacement.content raw
+	replStr   bool   // replacement.content is a string
+	ctype     string // custom, custom_message: customType
+}
+
+// entryList stores the index in fixed-size chunks: appending never copies
+// what is stored (no doubling peaks on large sessions).
+type entryList struct {
+	chunks [][]entry
+	n      int
+}
+
+const entryChunk = 4096
+
+func (l *entryList) len() int { return l.n }
+
+func (l *entryList) at(i int) *entry { return &l.chunks[i/entryChunk][i%entryChunk] }
+
+func (l *entryList) add(e entry) {
+	if l.n%entryChunk == 0 {
+		l.chunks = append(l.chunks, make([]entry, 0, entryChunk))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, e)
+	l.n++
+}

@@ -1,0 +1,122 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// lineSource frames input into lines (LineReader, or a mapped file).
+type lineSource interface {
+	Next() (line []byte, num int, off int64, err error)
+	pos() (lines int, bytes int64)
+}
+
+func (lr *LineReader) pos() (int, int64) { return lr.line, lr.off }
+
+// mappedLines frames a memory-mapped file: lines are slices of the mapping,
+// never copied. Pages behind the reader are given back to the kernel every
+// dropEvery bytes, so the process keeps only a window of the file resident.
+type mappedLines struct {
+	m    *mapping
+	off  int64
+	line int
+}
+
+const dropEvery = 4 << 20
+
+func (ml *mappedLines) pos() (int, int64) { return ml.line, ml.off }
+
+func (ml *mappedLines) Next() ([]byte, int, int64, error) {
+	data := ml.m.data
+	start := ml.off
+	if start >= int64(len(data)) {
+		return nil, ml.line, start, io.EOF
+	}
+	if start-ml.m.dropped > dropEvery+window {
+		ml.m.drop(&ml.m.dropped, start)
+	}
+	rest := data[start:]
+	ml.line++
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		ml.off = int64(len(data))
+		return rest, ml.line, start, nil
+	}
+	ml.off = start + int64(i) + 1
+	return rest[:i], ml.line, start, nil
+}
+
+// mapping is a read-only memory map of a whole regular file.
+type mapping struct {
+	data     []byte
+	dropped  int64 // the read pass gave back the pages before this offset
+	rdropped int64 // and so did the render pass
+}
+
+// window is how much of the file stays resident behind a cursor.
+const window = 1 << 20
+
+// drop gives back the pages from *done to off minus one window, rounded
+// down to a window boundary, and moves *done.
+func (m *mapping) drop(done *int64, off int64) {
+	end := (off - window) &^ (window - 1)
+	if end <= *done {
+		return
+	}
+	dropPages(m.data[*done:end])
+	*done = end
+}
+
+// slice copies the n bytes at off into *buf (fault-guarded) and returns
+// them; valid until the next call.
+func (m *mapping) slice(off int64, n int, buf *[]byte) ([]byte, error) {
+	if off < 0 || n < 0 || off+int64(n) > int64(len(m.data)) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if cap(*buf) < n || cap(*buf) > 8<<20 && n < 1<<20 {
+		*buf = make([]byte, n)
+	}
+	b := (*buf)[:n]
+	if err := guard(func() error { copy(b, m.data[off:]); return nil }); err != nil {
+		return nil, err
+	}
+	m.advance(off)
+	return b, nil
+}
+
+// advance notes that the render pass has read up to off, giving back the
+// pages well behind it.
+func (m *mapping) advance(off int64) {
+	if off < m.rdropped {
+		// a read behind the cursor (e.g. the last message first, then the
+		// context from its start): restart the cursor here, or every page
+		// read from now on would stay resident
+		m.rdropped = off &^ (window - 1)
+	}
+	if off-m.rdropped > dropEvery+window {
+		m.drop(&m.rdropped, off)
+	}
+}
+
+// errChanged is returned when the mapped file shrinks under pruner (a
+// fault on a page past its new end).
+var errChanged = fmt.Errorf("the input file changed while it was read (truncated?)")
+
+// guard runs fn and turns a memory fault (a mapped file that was truncated)
+// into errChanged instead of a crash.
+func guard(fn func() error) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); ok {
+				err = errChanged
+				return
+			}
+			panic(r)
+		}
+	}()
+	return fn()
+}

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A file input is memory-mapped; a reader is streamed. Both must give the
+// same context, byte for byte, on every shipped session.
+func TestMappedAndStreamedAgree(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	for _, p := range paths {
+		mapped := readFile(t, p)
+		if mapped.m == nil {
+			t.Fatalf("%s: file input not mapped", p)
+		}
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := render(t, mapped), render(t, streamed); !bytes.Equal(a, b) {
+			t.Errorf("%s: mapped and streamed contexts differ", filepath.Base(p))
+		}
+		if len(mapped.Warnings) != len(streamed.Warnings) || mapped.Lines != streamed.Lines || mapped.Bytes != streamed.Bytes {
+			t.Errorf("%s: warnings %d/%d, lines %d/%d, bytes %d/%d", filepath.Base(p), len(mapped.Warnings), len(streamed.Warnings),
+				mapped.Lines, streamed.Lines, mapped.Bytes, streamed.Bytes)
+		}
+	}
+}
+
+// A mapped file truncated under pruner (pi rewriting it) gives an error
+// naming the cause, never a crash.
+func TestMappedFileTruncatedIsAnError(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	in := hdr + msgLine("a", "", "user", `"`+strings.Repeat("x", 3<<20)+`"`) + msgLine("b", "a", "user", `"last"`)
+	if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := readFile(t, p)
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ctx.AppendMessage(nil, ctx.Messages[1])
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("after truncation: %v", err)
+	}
+}
+
+// A line of 2 GiB or more (past the 32-bit offsets of the index) is skipped
+// with a warning naming its length — never a panic. The file is sparse, so
+// the test costs no disk.
+func TestLineOver2GiBIsSkipped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 2 GiB sparse file")
+	}
+	p := filepath.Join(t.TempDir(), "huge.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := hdr + msgLine("a", "", "user", `"before"`)
+	tail := "\n" + msgLine("b", "a", "user", `"after"`)
+	const huge = 1<<31 + 16
+	if _, err := f.WriteString(head + "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(tail), int64(len(head))+huge); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	f.Close()
+	ctx := readFile(t, p)
+	found := false
+	for _, w := range ctx.Warnings {
+		found = found || w.Code == WarnTooLong && w.Line == 3
+	}
+	if !found || len(ctx.Messages) != 2 {
+		t.Fatalf("warnings %v, %d messages", ctx.Warnings, len(ctx.Messages))
+	}
+}
+
+// Reading the last message first and then the context from its start (what
+// the pipeline does) must still give pages back behind the render cursor:
+// the cursor restarts when a read goes behind it.
+func TestMappedCursorRestartsBehind(t *testing.T) {
+	m := &mapping{data: make([]byte, 64<<20)}
+	m.advance(60 << 20)
+	if m.rdropped == 0 {
+		t.Fatal("no pages given back after a jump forward")
+	}
+	m.advance(0)
+	if m.rdropped != 0 {
+		t.Fatalf("cursor not restarted: %d", m.rdropped)
+	}
+	m.advance(10 << 20)
+	if m.rdropped == 0 {
+		t.Fatal("no pages given back behind the restarted cursor")
+	}
+}
