@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -215,9 +214,8 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lr := session.NewLineReaderSize(nil, 256<<10) // one read buffer per worker
 			for i := range jobs {
-				results[i] = checkInput(inputs[i], stdin, opts, lr)
+				results[i] = checkInput(inputs[i], stdin, opts)
 				progress()
 			}
 		}()
@@ -239,104 +237,25 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	return results
 }
 
-func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
+func checkInput(name string, stdin io.Reader, opts Options) Result {
 	if name == "-" {
 		if stdin == nil {
 			return Result{File: "<stdin>"}
 		}
-		lr.Reset(stdin)
-		return check(lr, "<stdin>", opts)
+		return check(stdin, "<stdin>", opts)
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return Result{File: name, Err: err}
 	}
 	defer f.Close()
-	lr.Reset(f)
-	return check(lr, name, opts)
-}
-
-// rawLine is the part of a session line the checker reads; every field is
-// raw so that an odd type in one field never hides the rest of the line.
-type rawLine struct {
-	Type     json.RawMessage `json:"type"`
-	ID       json.RawMessage `json:"id"`
-	ParentID json.RawMessage `json:"parentId"`
-	Cwd      json.RawMessage `json:"cwd"`
-	Message  json.RawMessage `json:"message"`
-}
-
-type rawMessage struct {
-	Role       json.RawMessage `json:"role"`
-	ToolCallID json.RawMessage `json:"toolCallId"`
-	ToolName   json.RawMessage `json:"toolName"`
-	Content    json.RawMessage `json:"content"`
-	IsError    json.RawMessage `json:"isError"`
-}
-
-// fastLine is the common shape of a line, decoded without copying the
-// message's content (most of a session's bytes); a line of another shape
-// falls back to rawLine.
-type fastLine struct {
-	Type     json.RawMessage `json:"type"`
-	ID       json.RawMessage `json:"id"`
-	ParentID json.RawMessage `json:"parentId"`
-	Cwd      json.RawMessage `json:"cwd"`
-	Message  *struct {
-		Role       json.RawMessage `json:"role"`
-		ToolCallID json.RawMessage `json:"toolCallId"`
-		ToolName   json.RawMessage `json:"toolName"`
-		IsError    json.RawMessage `json:"isError"`
-	} `json:"message"`
-}
-
-// contentOf reads a line's message content (for the lines that need it).
-func contentOf(raw []byte) json.RawMessage {
-	var l struct {
-		Message struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(raw, &l) != nil {
-		return nil
-	}
-	return l.Message.Content
-}
-
-// str reads a JSON string; ok is false for anything else (null, a number).
-func str(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(inner, '\\') < 0 && bytes.IndexByte(inner, '"') < 0 {
-		return string(inner), true // no escape: the bytes are the string
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// idText reads an id: a string, or a number pi would stringify.
-func idText(raw json.RawMessage) (string, bool) {
-	if s, ok := str(raw); ok {
-		return s, true
-	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
-		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
-			return strconv.FormatFloat(f, 'f', -1, 64), true
-		}
-	}
-	return "", false
+	return check(f, name, opts)
 }
 
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
-	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
+	return check(r, name, opts)
 }
 
 // pending is a gate finding waiting for its call's result.
@@ -361,97 +280,73 @@ type checker struct {
 	seq     int
 }
 
-func check(lr *session.LineReader, name string, opts Options) Result {
+func check(r io.Reader, name string, opts Options) Result {
 	res := Result{File: name}
 	if opts.Rules == nil {
 		opts.Rules = guard.DefaultRules()
 	}
 	c := &checker{opts: opts, res: &res, name: name, ids: map[string]int{}, parents: map[string]string{},
 		idLine: map[string]int{}, calls: map[string]callInfo{}, wait: map[string][]pending{}}
-	first := true
+	// one reader for every command: the lines pi skips are the lines
+	// reported here, entries and ids are the ones session.Read sees
+	er := session.NewEntryReader(r, session.EntryOptions{OnWarning: c.warning, Lenient: true})
 	for {
-		raw, num, off, err := lr.Next()
+		e, err := er.Next()
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			switch {
+			case errors.Is(err, io.EOF):
+			case errors.Is(err, session.ErrNotSession):
+				if len(res.Findings) == 0 { // the lines were not reported one by one
+					c.add(Finding{Line: max(1, er.Lines()), Kind: KindBadLine, Message: err.Error()})
+				}
+			default:
 				res.Err = err
 			}
 			break
 		}
-		res.Lines = num
-		res.Bytes = off + int64(len(raw)) + 1
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 {
-			continue
-		}
-		var l rawLine
-		var msg *rawMessage
-		var fl fastLine
-		if raw[0] != '{' {
-			c.add(badLine(raw, num))
-			continue
-		}
-		if err := json.Unmarshal(raw, &fl); err == nil {
-			l = rawLine{Type: fl.Type, ID: fl.ID, ParentID: fl.ParentID, Cwd: fl.Cwd}
-			if fl.Message != nil {
-				msg = &rawMessage{Role: fl.Message.Role, ToolCallID: fl.Message.ToolCallID, ToolName: fl.Message.ToolName, IsError: fl.Message.IsError}
-			}
-		} else if err := json.Unmarshal(raw, &l); err != nil {
-			c.add(badLine(raw, num))
-			continue
-		} else if len(l.Message) > 0 && l.Message[0] == '{' {
-			var m rawMessage
-			if json.Unmarshal(l.Message, &m) == nil {
-				msg = &m
+		if c.matcher == nil {
+			h := er.Header()
+			c.header = h.Line > 0
+			c.matcher = c.newMatcher(h.Cwd)
+			if c.header {
+				res.Entries++ // the header line
 			}
 		}
 		res.Entries++
-		typ, _ := str(l.Type)
-		if first {
-			first = false
-			if typ == "session" {
-				c.header = true
-				cwd, _ := str(l.Cwd)
-				c.matcher = c.newMatcher(cwd)
-				continue
-			}
-			what := fmt.Sprintf("has type %q", typ)
-			if typ == "" {
-				what = "has no \"type\""
-			}
-			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "first entry " + what + ", not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
-			c.matcher = c.newMatcher("")
-		}
-		if typ == "session" && c.header {
+		num := e.Line
+		if e.Type == "session" {
 			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
 			continue
 		}
-		id, hasID := idText(l.ID)
-		if hasID {
+		id := e.ID
+		if id != "" {
 			if prev, dup := c.ids[id]; dup {
 				c.add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
 			} else {
 				c.ids[id] = num
 				c.idLine[id] = num
-				if p, ok := idText(l.ParentID); ok {
-					c.parents[id] = p
+				if e.ParentID != "" {
+					c.parents[id] = e.ParentID
 				}
 			}
 		}
-		if msg == nil {
+		m := e.Message
+		if m == nil {
 			continue
 		}
-		role, _ := str(msg.Role)
-		switch role {
+		switch m.Role {
 		case "assistant":
-			if bytes.Contains(raw, []byte(`"toolCall"`)) {
-				if msg.Content == nil {
-					msg.Content = contentOf(raw)
-				}
-				c.assistant(msg.Content, num, id)
+			for _, tc := range m.ToolCalls {
+				c.toolCall(tc, num, id)
 			}
 		case "toolResult":
-			c.toolResult(*msg, raw, num, id)
+			c.toolResult(m, e.Raw, num, id)
 		}
+	}
+	res.Lines = er.Lines()
+	res.Bytes = er.Bytes()
+	if c.matcher == nil && res.Entries == 0 && er.Header().Line > 0 {
+		res.Entries = 1 // a header alone
 	}
 	var left []pending
 	for _, ps := range c.wait {
@@ -478,6 +373,20 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 	return res
 }
 
+// warning turns the reader's notes on lines pi skips into findings.
+func (c *checker) warning(w session.Warning) {
+	switch w.Code {
+	case session.WarnInvalid, session.WarnBOM, session.WarnTooLong:
+		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
+	case session.WarnNotObject:
+		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
+	case session.WarnJoined:
+		c.add(Finding{Line: w.Line, Kind: KindJoinedLines, Message: w.Msg})
+	case session.WarnNoHeader:
+		c.add(Finding{Line: w.Line, Kind: KindBadHeader, Message: "first entry is not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
+	}
+}
+
 func (c *checker) add(f Finding) {
 	f.File = c.name
 	if f.seq == 0 {
@@ -502,73 +411,65 @@ func (c *checker) newMatcher(cwd string) *guard.Matcher {
 	return c.opts.Rules.Matcher(env)
 }
 
-// assistant checks every toolCall block of an assistant message, each on
-// its own: one odd block never hides the others.
-func (c *checker) assistant(content json.RawMessage, num int, entryID string) {
-	var blocks []json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil {
-		c.add(Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Outcome: OutcomeRan,
-			Message: "the message's content is not a list of blocks, so its tool calls cannot be checked"})
+// toolCall checks one toolCall block (the reader lists each block on its
+// own: one odd block never hides the others).
+func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
+	args, problem := callArgs(tc.Arguments)
+	if tc.Name == "" || problem != "" {
+		what := "has no tool name"
+		if tc.Name != "" {
+			what = problem
+		}
+		f := Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Tool: tc.Name, ToolCallID: tc.ID,
+			Message: fmt.Sprintf("tool call %q %s, so it cannot be checked (the hook denies such calls)", tc.ID, what)}
+		c.hold(tc.ID, pending{f: f, gate: guard.KindUnverifiable, readish: true})
 		return
 	}
-	for _, b := range blocks {
-		var blk struct {
-			Type      json.RawMessage `json:"type"`
-			ID        json.RawMessage `json:"id"`
-			Name      json.RawMessage `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if json.Unmarshal(b, &blk) != nil {
-			continue
-		}
-		if t, _ := str(blk.Type); t != "toolCall" {
-			continue
-		}
-		callID, _ := idText(blk.ID)
-		name, okName := str(blk.Name)
-		args, okArgs := callArgs(blk.Arguments)
-		if !okName || !okArgs {
-			what := "has no tool name"
-			if okName {
-				what = "has arguments that are not an object"
-			}
-			f := Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Tool: name, ToolCallID: callID,
-				Message: fmt.Sprintf("tool call %q %s, so it cannot be checked (the hook denies such calls)", callID, what)}
-			c.hold(callID, pending{f: f, gate: guard.KindUnverifiable, readish: true})
-			continue
-		}
-		if callID != "" {
-			ci := callInfo{name: name}
-			ci.path, ci.hasPath = args["path"].(string)
-			c.calls[callID] = ci
-		}
-		for _, v := range c.matcher.Check(guard.Call{Tool: name, Args: args}) {
-			f := violation(v, num, entryID, callID)
-			readish := v.Op == guard.OpRead || v.Op == guard.OpBash
-			c.hold(callID, pending{f: f, gate: v.Kind, readish: readish})
-		}
+	if tc.ID != "" {
+		c.calls[tc.ID] = callInfo{name: tc.Name, path: tc.Path, hasPath: tc.HasPath}
 	}
+	for _, v := range c.matcher.Check(guard.Call{Tool: tc.Name, Args: args}) {
+		f := violation(v, num, entryID, tc.ID)
+		readish := v.Op == guard.OpRead || v.Op == guard.OpBash
+		c.hold(tc.ID, pending{f: f, gate: v.Kind, readish: readish})
+	}
+}
+
+// str reads a JSON string; ok is false for anything else.
+func str(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // callArgs reads a toolCall's arguments: an object, or a JSON string
 // holding one (some providers store them so); a missing value is empty.
-func callArgs(raw json.RawMessage) (map[string]any, bool) {
+func callArgs(raw json.RawMessage) (map[string]any, string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return map[string]any{}, true
+		return map[string]any{}, ""
 	}
 	if raw[0] == '"' {
 		s, _ := str(raw)
 		raw = []byte(s)
 		if strings.TrimSpace(s) == "" {
-			return map[string]any{}, true
+			return map[string]any{}, ""
 		}
 	}
 	var args map[string]any
-	if json.Unmarshal(raw, &args) != nil || args == nil {
-		return nil, false
+	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+		if err != nil && strings.Contains(err.Error(), "exceeded max depth") {
+			return nil, "has arguments nested deeper than the 10000 levels the decoder reads"
+		}
+		return nil, "has arguments that are not an object"
 	}
-	return args, true
+	return args, ""
 }
 
 // hold keeps a gate finding until its call's result shows the outcome; a
@@ -584,9 +485,8 @@ func (c *checker) hold(callID string, p pending) {
 	c.wait[callID] = append(c.wait[callID], p)
 }
 
-func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string) {
-	callID, _ := idText(msg.ToolCallID)
-	toolName, _ := str(msg.ToolName)
+func (c *checker) toolResult(msg *session.EntryMessage, raw []byte, num int, entryID string) {
+	callID, toolName := msg.ToolCallID, msg.ToolName
 	ci, ok := c.calls[callID]
 	if !ok {
 		if _, waiting := c.wait[callID]; !waiting {
@@ -594,20 +494,16 @@ func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string
 				Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", callID)})
 		}
 	}
-	if msg.Content == nil && (len(c.wait[callID]) > 0 || c.opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker))) {
-		msg.Content = contentOf(raw)
-	}
 	if ps, waiting := c.wait[callID]; waiting {
 		delete(c.wait, callID)
-		isErr := bytes.Equal(bytes.TrimSpace(msg.IsError), []byte("true"))
 		text, media := resultContent(msg.Content)
 		for _, p := range ps {
 			p.f.ResultLine = num
-			p.f.Outcome = c.outcome(p, firstNonEmpty(toolName, ci.name, p.f.Tool), isErr, text, media)
+			p.f.Outcome = c.outcome(p, firstNonEmpty(toolName, ci.name, p.f.Tool), msg.IsError, text, media)
 			c.add(p.f)
 		}
 	}
-	if c.opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker)) && hasPrunedNotice(msg.Content) {
+	if c.opts.Predicate != nil && msg.HasNotice && hasPrunedNotice(msg.Content) {
 		tool := firstNonEmpty(toolName, ci.name)
 		if c.opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
 			what := tool
@@ -618,6 +514,7 @@ func (c *checker) toolResult(msg rawMessage, raw []byte, num int, entryID string
 				Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", callID, what)})
 		}
 	}
+	_ = raw
 }
 
 // isGateMessage reports whether a result is what a guard writes when it

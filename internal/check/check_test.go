@@ -198,7 +198,7 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "s.jsonl:2: protected-path (no-result): read of protected path \".env\" (/home/user/proj/.env) denied by rule \".env\" (deny read) [entry a call c1]\n" +
-		"s.jsonl:3: joined-lines: two JSON objects joined on one line (7 + 7 bytes); pi drops both\n"
+		"s.jsonl:3: joined-lines: two JSON values joined on one line (pi skips the whole line)\n"
 	if text.String() != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", text.String(), want)
 	}
@@ -388,15 +388,27 @@ func TestOddBlockDoesNotHideCalls(t *testing.T) {
 	for _, f := range r.Findings {
 		got = append(got, string(f.Kind)+":"+f.ToolCallID+":"+f.Rule)
 	}
-	want := []string{"protected-path:c2:.env", "protected-path:c3:~/.pi/agent/auth.json", "unreadable-call:c4:", "unreadable-call:c5:"}
+	want := []string{"protected-path:c2:.env", "protected-path:c3:~/.pi/agent/auth.json", "unreadable-call:c4:", "unreadable-call:c5:", "orphan-tool-result:123:"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("findings %v, want %v", got, want)
 	}
-	// the numeric id is the call the result answers: no orphan
+	// a numeric id is not the string id of the result (pi compares them
+	// with ===): the result is an orphan, as pi sees it
+}
+
+// TestDeepArguments: a line nested deeper than JSON decoders go is read
+// (as pi reads it); a call whose arguments cannot be decoded is reported,
+// never skipped.
+func TestDeepArguments(t *testing.T) {
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	line := `{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls","x":` + deep + `}},{"type":"toolCall","id":"c2","name":"read","arguments":{"path":".env"}}],"timestamp":1}`
+	r := run(t, hdr, entry("a", "", line))
+	var got []string
 	for _, f := range r.Findings {
-		if f.Kind == KindOrphanResult {
-			t.Fatalf("numeric id not matched to its result: %+v", f)
-		}
+		got = append(got, string(f.Kind)+":"+f.ToolCallID)
+	}
+	if strings.Join(got, " ") != "unreadable-call:c1 protected-path:c2" || !strings.Contains(r.Findings[0].Message, "nested deeper") {
+		t.Fatalf("%v %+v", got, r.Findings)
 	}
 }
 
