@@ -214,8 +214,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lr := session.NewLineReaderSize(nil, 256<<10) // one read buffer per worker
 			for i := range jobs {
-				results[i] = checkInput(inputs[i], stdin, opts)
+				results[i] = checkInput(inputs[i], stdin, opts, lr)
 				progress()
 			}
 		}()
@@ -237,25 +238,27 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	return results
 }
 
-func checkInput(name string, stdin io.Reader, opts Options) Result {
+func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	if name == "-" {
 		if stdin == nil {
 			return Result{File: "<stdin>"}
 		}
-		return check(stdin, "<stdin>", opts)
+		lr.Reset(stdin)
+		return check(lr, "<stdin>", opts)
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return Result{File: name, Err: err}
 	}
 	defer f.Close()
-	return check(f, name, opts)
+	lr.Reset(f)
+	return check(lr, name, opts)
 }
 
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
-	return check(r, name, opts)
+	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
 }
 
 // pending is a gate finding waiting for its call's result.
@@ -280,7 +283,7 @@ type checker struct {
 	seq     int
 }
 
-func check(r io.Reader, name string, opts Options) Result {
+func check(lr *session.LineReader, name string, opts Options) Result {
 	res := Result{File: name}
 	if opts.Rules == nil {
 		opts.Rules = guard.DefaultRules()
@@ -289,7 +292,7 @@ func check(r io.Reader, name string, opts Options) Result {
 		idLine: map[string]int{}, calls: map[string]callInfo{}, wait: map[string][]pending{}}
 	// one reader for every command: the lines pi skips are the lines
 	// reported here, entries and ids are the ones session.Read sees
-	er := session.NewEntryReader(r, session.EntryOptions{OnWarning: c.warning, Lenient: true})
+	er := session.NewEntryReaderLines(lr, session.EntryOptions{OnWarning: c.warning, Lenient: true})
 	for {
 		e, err := er.Next()
 		if err != nil {
