@@ -9,7 +9,6 @@ package check
 
 import (
 	"bytes"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -712,27 +711,6 @@ func violation(v guard.Violation, num int, entryID, callID string) Finding {
 		f.Resolved = v.Resolved
 	}
 	return f
-}
-
-// badLine classifies an undecodable line: two objects joined, not JSON, or
-// JSON that is not an object.
-func badLine(raw []byte, num int) Finding {
-	if bytes.HasPrefix(raw, []byte("\xEF\xBB\xBF")) {
-		return Finding{Line: num, Kind: KindBadLine, Message: "line starts with a UTF-8 byte order mark (pi skips it)"}
-	}
-	dec := stdjson.NewDecoder(bytes.NewReader(raw))
-	var first stdjson.RawMessage
-	if dec.Decode(&first) == nil && dec.More() {
-		var second stdjson.RawMessage
-		if dec.Decode(&second) == nil {
-			return Finding{Line: num, Kind: KindJoinedLines,
-				Message: fmt.Sprintf("two JSON objects joined on one line (%d + %d bytes); pi drops both", len(first), len(second))}
-		}
-	}
-	if stdjson.Valid(raw) {
-		return Finding{Line: num, Kind: KindBadLine, Message: "line is JSON but not an object (not a pi entry)"}
-	}
-	return Finding{Line: num, Kind: KindBadLine, Message: "line is not valid JSON (pi skips it)"}
 }
 
 // cycles reports each parent cycle once, at the line of its first entry in
