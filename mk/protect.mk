@@ -3,7 +3,7 @@
 PROTECT_BENCH_DIR ?= $(or $(TMPDIR),/tmp)/pruner-bench
 PROTECT_SESSIONS  ?= 1000
 
-.PHONY: bench-hook bench-check bench-protect fuzz-protect
+.PHONY: bench-hook bench-check bench-protect fuzz-protect gate-corpus
 
 ## bench-hook: whole-process `pruner hook` latency (p50/p90/p99)
 bench-hook:
@@ -20,7 +20,13 @@ bench-check:
 
 bench-protect: bench-hook bench-check
 
-## fuzz-protect: fuzz path normalisation and bash analysis (FUZZTIME=1m)
+## fuzz-protect: fuzz the gate (spellings denied/allowed, paths, bash, events; FUZZTIME=1m each)
 fuzz-protect:
-	go test -run '^$$' -fuzz FuzzNormalize -fuzztime $(or $(FUZZTIME),1m) ./internal/protect/
-	go test -run '^$$' -fuzz FuzzBash -fuzztime $(or $(FUZZTIME),1m) ./internal/protect/
+	for f in FuzzDeniedSpellings FuzzAllowedSpellings FuzzNormalize FuzzBash FuzzEvent; do \
+		go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(or $(FUZZTIME),1m) ./internal/guard/ || exit 1; \
+	done
+
+## gate-corpus: the attack/benign corpus through hook and check, with the two counts
+gate-corpus:
+	go test -count=1 -run 'TestGateCorpus|TestCorpusPure' -v ./internal/cli/ ./internal/guard/ | grep -E 'gate corpus:|decisions|attack allowed|benign|^(ok|FAIL)'
+

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/check/checkgen"
-	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 )
 
 // benchCorpus is generated once per test binary run (1,000 sessions).
@@ -48,7 +49,7 @@ func BenchmarkCheckRun(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			c := corpus.get(b)
-			opts := Options{Rules: protect.DefaultRules(), Home: "/home/user", Workers: workers, ResolveSymlinks: true}
+			opts := Options{Rules: guard.DefaultRules(), Home: "/home/user", Workers: workers, FS: hostfs.NewCached()}
 			b.SetBytes(c.bytes)
 			b.ResetTimer()
 			findings := 0
@@ -66,8 +67,8 @@ func BenchmarkCheckRun(b *testing.B) {
 // BenchmarkMatcherCheck measures one call's decision (the in-process part of
 // the hook): a bash command and a read.
 func BenchmarkMatcherCheck(b *testing.B) {
-	m := protect.DefaultRules().Matcher(protect.Env{Cwd: "/home/user/proj", Home: "/home/user"})
-	calls := []protect.Call{
+	m := guard.DefaultRules().Matcher(guard.Env{Cwd: "/home/user/proj", Home: "/home/user"})
+	calls := []guard.Call{
 		{Tool: "bash", Args: map[string]any{"command": "cd web && npm run build 2>&1 | tail -5 && cat .e''nv"}},
 		{Tool: "read", Args: map[string]any{"path": "~/.pi/agent/auth.json"}},
 	}

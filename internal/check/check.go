@@ -1,26 +1,27 @@
 // Package check checks saved pi sessions: tool calls against protected-path
-// deny rules (internal/protect) and the session's structure (unparseable or
+// deny rules (internal/guard) and the session's structure (unparseable or
 // joined lines, a missing header, tool results without their call, duplicate
-// entry ids, parent cycles). Files are checked in parallel; results keep the
-// input order. The package holds no mutable package-level state.
+// entry ids, parent cycles). Each gate finding is told apart by what the
+// session shows happened: an attempt the gate (or the tool) blocked, or a
+// leak whose result returned content. Files are checked in parallel; results
+// keep the input order. The package holds no mutable package-level state.
 package check
 
 import (
 	"bytes"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -31,7 +32,10 @@ type Kind string
 // Finding kinds, in SARIF rule order.
 const (
 	KindProtectedPath Kind = "protected-path"   // a tool call touches a protected path with a denied op
+	KindFolder        Kind = "protected-folder" // a tool call reads or writes every file of a folder that holds a protected path
+	KindUnverifiable  Kind = "unverifiable"     // a tool call the gate cannot analyse (the hook denies it)
 	KindBashParse     Kind = "bash-parse-error" // a bash command that does not parse (denied in hook mode)
+	KindBadCall       Kind = "unreadable-call"  // a toolCall block the checker cannot read (no name, odd arguments)
 	KindBadLine       Kind = "unparseable-line" // a line that is not JSON (pi silently drops it)
 	KindJoinedLines   Kind = "joined-lines"     // two JSON objects on one line (a write race; pi drops both)
 	KindBadHeader     Kind = "bad-header"       // the first entry is not a {"type":"session"} header
@@ -45,7 +49,34 @@ const (
 )
 
 // Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindBashParse, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
+var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
+
+// Outcome says what a session shows about a gate finding's call.
+type Outcome string
+
+// Outcomes of gate findings.
+const (
+	// OutcomeAttempt: the call was blocked (its result is a gate's deny) or
+	// failed without returning content. Level note.
+	OutcomeAttempt Outcome = "attempt"
+	// OutcomeLeak: the call ran and its result returned content from a
+	// protected path (or, for a write, the write went through). Level error.
+	OutcomeLeak Outcome = "leak"
+	// OutcomeRan: the call ran, but the session does not show whether
+	// protected content came back (an unverifiable call, a folder read
+	// whose output names no protected path). Level warning.
+	OutcomeRan Outcome = "ran"
+	// OutcomeNoResult: the session has no result for the call (it may
+	// have run). Level warning.
+	OutcomeNoResult Outcome = "no-result"
+)
+
+// Levels, as in SARIF.
+const (
+	LevelError   = "error"
+	LevelWarning = "warning"
+	LevelNote    = "note"
+)
 
 // Finding is one problem in one session file.
 type Finding struct {
@@ -53,9 +84,15 @@ type Finding struct {
 	// Line is the 1-based JSONL line (line 1 is the header).
 	Line       int    `json:"line"`
 	Kind       Kind   `json:"kind"`
+	Level      string `json:"level"`
 	EntryID    string `json:"entryId,omitempty"`
 	Tool       string `json:"tool,omitempty"`
 	ToolCallID string `json:"toolCallId,omitempty"`
+	// Outcome is set for gate findings (protected-path, protected-folder,
+	// unverifiable, bash-parse-error).
+	Outcome Outcome `json:"outcome,omitempty"`
+	// ResultLine is the line of the call's tool result (0: none).
+	ResultLine int `json:"resultLine,omitempty"`
 	// Path is the path or shell word as written; Resolved the normalised
 	// (or symlink-resolved) path that matched.
 	Path     string `json:"path,omitempty"`
@@ -64,12 +101,14 @@ type Finding struct {
 	Rule     string `json:"rule,omitempty"`
 	Op       string `json:"op,omitempty"`
 	Message  string `json:"message"`
+
+	seq int // order of discovery, for a stable report order
 }
 
 // Options configure a check.
 type Options struct {
-	// Rules are the deny rules (required).
-	Rules *protect.Rules
+	// Rules are the deny rules (nil: the built-in defaults).
+	Rules *guard.Rules
 	// Home is this machine's home directory. Unless HomeFixed is set, a
 	// session whose cwd lies under another /home/<u>, /Users/<u> or
 	// C:\Users\<u> uses that home instead (see InferHome).
@@ -77,9 +116,10 @@ type Options struct {
 	HomeFixed bool
 	// CaseSensitive turns off case-insensitive matching.
 	CaseSensitive bool
-	// ResolveSymlinks matches calls on their symlink-resolved paths too,
-	// for files that exist on this machine.
-	ResolveSymlinks bool
+	// FS, when set, is this machine's file system: a session whose cwd
+	// exists on it is checked against it (symlinks, globs, folder
+	// contents); other sessions are judged from the rules alone.
+	FS guard.FS
 	// Workers is the number of files checked at once; <= 0 means all CPUs.
 	Workers int
 	// Predicate, when set, is the pruning protection predicate: a tool
@@ -89,8 +129,6 @@ type Options struct {
 	// and the total (from several goroutines, serialised by the caller of
 	// Run: calls never overlap).
 	Progress func(done, total int)
-
-	resolver protect.Resolver // shared by Run's workers
 }
 
 // Result is the outcome of checking one input.
@@ -104,6 +142,13 @@ type Result struct {
 	// Err is an I/O error that stopped the check of this file.
 	Err error `json:"-"`
 }
+
+// Empty reports whether the input held nothing to check (no entry, no
+// finding, no error): an empty file or empty stdin.
+func (r Result) Empty() bool { return r.Err == nil && r.Entries == 0 && len(r.Findings) == 0 }
+
+// ErrStdinTwice is the error of a second "-" input: stdin can be read once.
+var ErrStdinTwice = errors.New("stdin (-) is given more than once; it can be read only once")
 
 // Expand turns the arguments into the list of inputs: files as given, "-"
 // as given, directories walked recursively for *.jsonl files (sorted). A
@@ -143,23 +188,27 @@ func Expand(args []string) ([]string, error) {
 }
 
 // Run checks the inputs in parallel (opts.Workers goroutines) and returns
-// one Result per input, in input order. "-" reads stdin.
+// one Result per input, in input order. "-" reads stdin; stdin is read by
+// one worker only, and a second "-" is an ErrStdinTwice result.
 func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	if workers > len(inputs) {
-		workers = len(inputs)
-	}
-	if opts.ResolveSymlinks && opts.resolver == nil {
-		opts.resolver = protect.NewCachingResolver()
-	}
+	workers = max(1, min(workers, len(inputs)))
 	results := make([]Result, len(inputs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	progress := func() {
+		if opts.Progress != nil {
+			mu.Lock()
+			done++
+			opts.Progress(done, len(inputs))
+			mu.Unlock()
+		}
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -167,16 +216,20 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 			lr := session.NewLineReaderSize(nil, 256<<10) // one read buffer per worker
 			for i := range jobs {
 				results[i] = checkInput(inputs[i], stdin, opts, lr)
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done, len(inputs))
-					mu.Unlock()
-				}
+				progress()
 			}
 		}()
 	}
-	for i := range inputs {
+	stdinSeen := false
+	for i, in := range inputs {
+		if in == "-" {
+			if stdinSeen {
+				results[i] = Result{File: "<stdin>", Err: ErrStdinTwice}
+				progress()
+				continue
+			}
+			stdinSeen = true
+		}
 		jobs <- i
 	}
 	close(jobs)
@@ -186,6 +239,9 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 
 func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	if name == "-" {
+		if stdin == nil {
+			return Result{File: "<stdin>"}
+		}
 		lr.Reset(stdin)
 		return check(lr, "<stdin>", opts)
 	}
@@ -198,190 +254,399 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 	return check(lr, name, opts)
 }
 
-// line is the part of a session line the checker decodes.
-type line struct {
-	Type     string  `json:"type"`
-	ID       *string `json:"id"`
-	ParentID *string `json:"parentId"`
-	Cwd      string  `json:"cwd"`
-	Message  *struct {
-		Role       string `json:"role"`
-		ToolCallID string `json:"toolCallId"`
-		ToolName   string `json:"toolName"`
-	} `json:"message"`
-}
-
-// assistantLine is decoded, second, from assistant lines with tool calls
-// only: most bytes of a session are tool results, scanned once.
-type assistantLine struct {
-	Message struct {
-		Content blocks `json:"content"`
-	} `json:"message"`
-}
-
-type block struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// blocks decodes a content array's toolCall blocks and ignores a string.
-type blocks []block
-
-func (b *blocks) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '[' {
-		return nil
-	}
-	var bs []block
-	if err := json.Unmarshal(data, &bs); err != nil {
-		return err
-	}
-	*b = bs
-	return nil
-}
-
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
 	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
 }
 
+// pending is a gate finding waiting for its call's result.
+type pending struct {
+	f       Finding
+	gate    guard.Kind
+	readish bool // the op reads (or is bash): content returned is a leak
+}
+
+// checker holds one session's state.
+type checker struct {
+	opts    Options
+	res     *Result
+	name    string
+	matcher *guard.Matcher
+	header  bool
+	ids     map[string]int
+	parents map[string]string
+	idLine  map[string]int
+	calls   map[string]callInfo
+	wait    map[string][]pending // call id → findings waiting for the result
+	seq     int
+}
+
 func check(lr *session.LineReader, name string, opts Options) Result {
 	res := Result{File: name}
-	var (
-		matcher   *protect.Matcher
-		header    = false
-		first     = true
-		ids       = map[string]int{}
-		parents   = map[string]string{}
-		idLine    = map[string]int{}
-		calls     = map[string]callInfo{}
-		rules     = opts.Rules
-		add       = func(f Finding) { f.File = name; res.Findings = append(res.Findings, f) }
-		newMatchr = func(cwd string) *protect.Matcher {
-			home := opts.Home
-			if !opts.HomeFixed {
-				home = InferHome(cwd, opts.Home)
-			}
-			env := protect.Env{Cwd: cwd, Home: home, CaseSensitive: opts.CaseSensitive}
-			if opts.ResolveSymlinks {
-				env.Resolver = opts.resolver
-				if env.Resolver == nil {
-					env.Resolver = protect.OSResolver{}
-				}
-			}
-			return rules.Matcher(env)
-		}
-	)
-	if rules == nil {
-		rules = protect.DefaultRules()
+	if opts.Rules == nil {
+		opts.Rules = guard.DefaultRules()
 	}
+	c := &checker{opts: opts, res: &res, name: name, ids: map[string]int{}, parents: map[string]string{},
+		idLine: map[string]int{}, calls: map[string]callInfo{}, wait: map[string][]pending{}}
+	// one reader for every command: the lines pi skips are the lines
+	// reported here, entries and ids are the ones session.Read sees
+	er := session.NewEntryReaderLines(lr, session.EntryOptions{OnWarning: c.warning, Lenient: true})
 	for {
-		raw, num, off, err := lr.Next()
+		e, err := er.Next()
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			switch {
+			case errors.Is(err, io.EOF):
+			case errors.Is(err, session.ErrNotSession):
+				if len(res.Findings) == 0 { // the lines were not reported one by one
+					c.add(Finding{Line: max(1, er.Lines()), Kind: KindBadLine, Message: err.Error()})
+				}
+			default:
 				res.Err = err
 			}
 			break
 		}
-		res.Lines = num
-		res.Bytes = off + int64(len(raw)) + 1
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 {
-			continue
-		}
-		var l line
-		if err := json.Unmarshal(raw, &l); err != nil {
-			add(badLine(raw, num, err))
-			continue
+		if c.matcher == nil {
+			h := er.Header()
+			c.header = h.Line > 0
+			c.matcher = c.newMatcher(h.Cwd)
+			if c.header {
+				res.Entries++ // the header line
+			}
 		}
 		res.Entries++
-		if first {
-			first = false
-			if l.Type == "session" {
-				header = true
-				matcher = newMatchr(l.Cwd)
-				continue
-			}
-			what := fmt.Sprintf("has type %q", l.Type)
-			if l.Type == "" {
-				what = "has no \"type\""
-			}
-			add(Finding{Line: num, Kind: KindBadHeader, Message: "first entry " + what + ", not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
-			matcher = newMatchr("")
-		}
-		if l.Type == "session" && header {
-			add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
+		num := e.Line
+		if e.Type == "session" {
+			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
 			continue
 		}
-		id := ""
-		if l.ID != nil {
-			id = *l.ID
-			if prev, dup := ids[id]; dup {
-				add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
+		id := e.ID
+		if id != "" {
+			if prev, dup := c.ids[id]; dup {
+				c.add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
 			} else {
-				ids[id] = num
-				idLine[id] = num
-				if l.ParentID != nil {
-					parents[id] = *l.ParentID
+				c.ids[id] = num
+				c.idLine[id] = num
+				if e.ParentID != "" {
+					c.parents[id] = e.ParentID
 				}
 			}
 		}
-		if l.Message == nil {
+		m := e.Message
+		if m == nil {
 			continue
 		}
-		switch l.Message.Role {
+		switch m.Role {
 		case "assistant":
-			if !bytes.Contains(raw, []byte(`"toolCall"`)) {
-				continue
-			}
-			var al assistantLine
-			if err := json.Unmarshal(raw, &al); err != nil {
-				continue
-			}
-			for _, b := range al.Message.Content {
-				if b.Type != "toolCall" {
-					continue
-				}
-				args := map[string]any{}
-				if len(b.Arguments) > 0 {
-					_ = json.Unmarshal(b.Arguments, &args) // non-object arguments check as empty
-				}
-				if b.ID != "" {
-					ci := callInfo{name: b.Name}
-					ci.path, ci.hasPath = args["path"].(string)
-					calls[b.ID] = ci
-				}
-				for _, v := range matcher.Check(protect.Call{Tool: b.Name, Args: args}) {
-					add(violation(v, num, id, b.ID))
-				}
+			for _, tc := range m.ToolCalls {
+				c.toolCall(tc, num, id)
 			}
 		case "toolResult":
-			ci, ok := calls[l.Message.ToolCallID]
-			if !ok {
-				add(Finding{Line: num, Kind: KindOrphanResult, EntryID: idOr(l.ID), Tool: l.Message.ToolName, ToolCallID: l.Message.ToolCallID,
-					Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", l.Message.ToolCallID)})
+			c.toolResult(m, e.Raw, num, id)
+		}
+	}
+	res.Lines = er.Lines()
+	res.Bytes = er.Bytes()
+	if c.matcher == nil && res.Entries == 0 && er.Header().Line > 0 {
+		res.Entries = 1 // a header alone
+	}
+	var left []pending
+	for _, ps := range c.wait {
+		left = append(left, ps...)
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].f.seq < left[j].f.seq })
+	for _, p := range left {
+		p.f.Outcome = OutcomeNoResult
+		c.add(p.f)
+	}
+	for _, f := range cycles(c.parents, c.idLine) {
+		c.add(f)
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool {
+		a, b := res.Findings[i], res.Findings[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.seq < b.seq
+	})
+	for i := range res.Findings {
+		res.Findings[i].Level = levelOf(res.Findings[i])
+	}
+	return res
+}
+
+// warning turns the reader's notes on lines pi skips into findings.
+func (c *checker) warning(w session.Warning) {
+	switch w.Code {
+	case session.WarnInvalid, session.WarnBOM, session.WarnTooLong:
+		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
+	case session.WarnNotObject:
+		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
+	case session.WarnJoined:
+		c.add(Finding{Line: w.Line, Kind: KindJoinedLines, Message: w.Msg})
+	case session.WarnNoHeader:
+		c.add(Finding{Line: w.Line, Kind: KindBadHeader, Message: "first entry is not a {\"type\":\"session\"} header: pi treats the file as empty (is it a pi session?)"})
+	}
+}
+
+func (c *checker) add(f Finding) {
+	f.File = c.name
+	if f.seq == 0 {
+		c.seq++
+		f.seq = c.seq
+	}
+	c.res.Findings = append(c.res.Findings, f)
+}
+
+func (c *checker) newMatcher(cwd string) *guard.Matcher {
+	home := c.opts.Home
+	if !c.opts.HomeFixed {
+		home = InferHome(cwd, c.opts.Home)
+	}
+	env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: c.opts.CaseSensitive}
+	if c.opts.FS != nil && cwd != "" {
+		// the disk counts only for sessions that ran on this machine
+		if fi, err := c.opts.FS.Lstat(guard.NormalizePath(guard.Env{Cwd: "/"}, cwd)); err == nil && fi.IsDir() {
+			env.FS = c.opts.FS
+		}
+	}
+	return c.opts.Rules.Matcher(env)
+}
+
+// toolCall checks one toolCall block (the reader lists each block on its
+// own: one odd block never hides the others).
+func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
+	args, problem := callArgs(tc.Arguments)
+	if tc.Name == "" || problem != "" {
+		what := "has no tool name"
+		if tc.Name != "" {
+			what = problem
+		}
+		f := Finding{Line: num, Kind: KindBadCall, EntryID: entryID, Tool: tc.Name, ToolCallID: tc.ID,
+			Message: fmt.Sprintf("tool call %q %s, so it cannot be checked (the hook denies such calls)", tc.ID, what)}
+		c.hold(tc.ID, pending{f: f, gate: guard.KindUnverifiable, readish: true})
+		return
+	}
+	if tc.ID != "" {
+		c.calls[tc.ID] = callInfo{name: tc.Name, path: tc.Path, hasPath: tc.HasPath}
+	}
+	for _, v := range c.matcher.Check(guard.Call{Tool: tc.Name, Args: args}) {
+		f := violation(v, num, entryID, tc.ID)
+		readish := v.Op == guard.OpRead || v.Op == guard.OpBash
+		c.hold(tc.ID, pending{f: f, gate: v.Kind, readish: readish})
+	}
+}
+
+// str reads a JSON string; ok is false for anything else.
+func str(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// callArgs reads a toolCall's arguments: an object, or a JSON string
+// holding one (some providers store them so); a missing value is empty.
+func callArgs(raw json.RawMessage) (map[string]any, string) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, ""
+	}
+	if raw[0] == '"' {
+		s, _ := str(raw)
+		raw = []byte(s)
+		if strings.TrimSpace(s) == "" {
+			return map[string]any{}, ""
+		}
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+		if err != nil && strings.Contains(err.Error(), "exceeded max depth") {
+			return nil, "has arguments nested deeper than the 10000 levels the decoder reads"
+		}
+		return nil, "has arguments that are not an object"
+	}
+	return args, ""
+}
+
+// hold keeps a gate finding until its call's result shows the outcome; a
+// call without an id is settled at once (no result can name it).
+func (c *checker) hold(callID string, p pending) {
+	c.seq++
+	p.f.seq = c.seq
+	if callID == "" {
+		p.f.Outcome = OutcomeNoResult
+		c.add(p.f)
+		return
+	}
+	c.wait[callID] = append(c.wait[callID], p)
+}
+
+func (c *checker) toolResult(msg *session.EntryMessage, raw []byte, num int, entryID string) {
+	callID, toolName := msg.ToolCallID, msg.ToolName
+	ci, ok := c.calls[callID]
+	if !ok {
+		if _, waiting := c.wait[callID]; !waiting {
+			c.add(Finding{Line: num, Kind: KindOrphanResult, EntryID: entryID, Tool: toolName, ToolCallID: callID,
+				Message: fmt.Sprintf("tool result for call %q has no earlier toolCall with that id", callID)})
+		}
+	}
+	if ps, waiting := c.wait[callID]; waiting {
+		delete(c.wait, callID)
+		text, media := resultContent(msg.Content)
+		for _, p := range ps {
+			p.f.ResultLine = num
+			p.f.Outcome = c.outcome(p, firstNonEmpty(toolName, ci.name, p.f.Tool), msg.IsError, text, media)
+			c.add(p.f)
+		}
+	}
+	if c.opts.Predicate != nil && msg.HasNotice && hasPrunedNotice(msg.Content) {
+		tool := firstNonEmpty(toolName, ci.name)
+		if c.opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
+			what := tool
+			if ci.hasPath {
+				what += " " + ci.path
 			}
-			if opts.Predicate != nil && bytes.Contains(raw, []byte(prunedMarker)) && hasPrunedNotice(raw) {
-				tool := firstNonEmpty(l.Message.ToolName, ci.name)
-				if opts.Predicate.Protected(tool, ci.path, ci.hasPath) {
-					what := tool
-					if ci.hasPath {
-						what += " " + ci.path
-					}
-					add(Finding{Line: num, Kind: KindProtectedPruned, EntryID: idOr(l.ID), Tool: tool, ToolCallID: l.Message.ToolCallID, Path: ci.path,
-						Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", l.Message.ToolCallID, what)})
+			c.add(Finding{Line: num, Kind: KindProtectedPruned, EntryID: entryID, Tool: tool, ToolCallID: callID, Path: ci.path,
+				Message: fmt.Sprintf("the output of protected call %s (%s) was replaced by a pruner notice", callID, what)})
+		}
+	}
+	_ = raw
+}
+
+// isGateMessage reports whether a result is what a guard writes when it
+// blocks a call: pruner's own reasons, pi's protected-paths and permission
+// extensions, pi's default block text, Claude Code's hook denials.
+func isGateMessage(text string) bool {
+	l := strings.ToLower(text)
+	for _, m := range []string{"pruner protected-paths", "pruner: hook", "[protected-paths]", "[pi-permission-system]",
+		"tool execution was blocked", "blocked by hook", "blocked by a hook", "blocked by the hook", "blocked by pretooluse hook",
+		"blocked by the pretooluse hook", "hook denied", "hook blocked", "denied by rule", "denied by policy", "denied by hook"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	if i := strings.Index(l, "pretooluse:"); i >= 0 && (strings.Contains(l[i:], "denied") || strings.Contains(l[i:], "blocked")) {
+		return true
+	}
+	if i := strings.Index(l, "permission to use "); i >= 0 && (strings.Contains(l[i:], " was denied") || strings.Contains(l[i:], " has been denied")) {
+		return true
+	}
+	return false
+}
+
+// outcome tells an attempt from a leak by the call's result.
+func (c *checker) outcome(p pending, tool string, isErr bool, text string, media bool) Outcome {
+	content := strings.TrimSpace(text) != "" || media
+	shellish := isShellTool(tool)
+	switch {
+	case isErr && (!content || isGateMessage(text)):
+		return OutcomeAttempt
+	case isErr && !shellish:
+		return OutcomeAttempt // a file tool's error carries no file content
+	case p.gate == guard.KindDeny && !p.readish:
+		return OutcomeLeak // a write that went through
+	case !content:
+		return OutcomeAttempt
+	case p.gate == guard.KindDeny:
+		return OutcomeLeak
+	case c.mentionsProtected(text):
+		return OutcomeLeak
+	}
+	return OutcomeRan
+}
+
+func isShellTool(name string) bool {
+	switch strings.ToLower(name) {
+	case "bash", "shell", "powershell", "pwsh", "exec", "run_command", "execute_command", "terminal":
+		return true
+	}
+	return false
+}
+
+// mentionsProtected reports whether a result's text names a protected path
+// (`grep -r` prints `./.env:KEY=…`): its words are checked as reads.
+func (c *checker) mentionsProtected(text string) bool {
+	if len(text) > 1<<20 {
+		text = text[:1<<20]
+	}
+	n := 0
+	for line := range strings.Lines(text) {
+		for tok := range strings.FieldsSeq(line) {
+			if n++; n > 20000 {
+				return false
+			}
+			if !strings.ContainsAny(tok, "./\\~") {
+				continue
+			}
+			tok = strings.Trim(tok, `"'`+"`,;()[]{}<>")
+			for _, cand := range []string{tok, strings.SplitN(tok, ":", 2)[0]} {
+				if cand == "" {
+					continue
+				}
+				if vs := c.matcher.Check(guard.Call{Tool: "read", Args: map[string]any{"path": cand}}); len(vs) > 0 && vs[0].Kind == guard.KindDeny {
+					return true
 				}
 			}
 		}
 	}
-	for _, f := range cycles(parents, idLine) {
-		add(f)
+	return false
+}
+
+// resultContent returns a tool result's text and whether it holds images.
+func resultContent(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
-	return res
+	if raw[0] == '"' {
+		s, _ := str(raw)
+		return s, false
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw), false
+	}
+	var b strings.Builder
+	media := false
+	for _, bl := range blocks {
+		switch bl.Type {
+		case "text":
+			b.WriteString(bl.Text)
+			b.WriteByte('\n')
+		case "image":
+			media = true
+		}
+	}
+	return b.String(), media
+}
+
+// levelOf is a finding's SARIF level: gate findings by their outcome,
+// structural ones by kind.
+func levelOf(f Finding) string {
+	switch f.Kind {
+	case KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall:
+		switch f.Outcome {
+		case OutcomeAttempt:
+			return LevelNote
+		case OutcomeLeak:
+			return LevelError
+		default:
+			if f.Kind == KindProtectedPath {
+				return LevelError // a protected path touched, with no sign it was blocked
+			}
+			return LevelWarning
+		}
+	}
+	return ruleLevel(f.Kind)
 }
 
 // callInfo is what a tool result needs to know about its call.
@@ -395,21 +660,17 @@ type callInfo struct {
 // (session.NoticePrefix + "pruned").
 const prunedMarker = "[pruner: pruned"
 
-// hasPrunedNotice reports whether a toolResult line has a text block that
-// starts with the pruned notice.
-func hasPrunedNotice(raw []byte) bool {
-	var l struct {
-		Message struct {
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"message"`
+// hasPrunedNotice reports whether a toolResult's content has a text block
+// that starts with the pruned notice.
+func hasPrunedNotice(content json.RawMessage) bool {
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
 	}
-	if json.Unmarshal(raw, &l) != nil {
+	if json.Unmarshal(content, &blocks) != nil {
 		return false
 	}
-	for _, b := range l.Message.Content {
+	for _, b := range blocks {
 		if b.Type == "text" && strings.HasPrefix(b.Text, prunedMarker) {
 			return true
 		}
@@ -417,26 +678,30 @@ func hasPrunedNotice(raw []byte) bool {
 	return false
 }
 
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
 	}
-	return b
+	return ""
 }
 
-func idOr(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-func violation(v protect.Violation, num int, entryID, callID string) Finding {
+func violation(v guard.Violation, num int, entryID, callID string) Finding {
 	f := Finding{Line: num, EntryID: entryID, Tool: v.Tool, ToolCallID: callID, Command: v.Command,
-		Rule: v.Rule, Op: string(v.Op)}
-	if v.Kind == protect.KindBashParse {
+		Rule: v.Rule, Op: string(v.Op), Message: strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")}
+	switch v.Kind {
+	case guard.KindBashParse:
 		f.Kind = KindBashParse
-		f.Message = strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")
+		return f
+	case guard.KindUnverifiable:
+		f.Kind = KindUnverifiable
+		f.Path = v.Raw
+		return f
+	case guard.KindFolder:
+		f.Kind = KindFolder
+		f.Path = v.Raw
+		f.Resolved = v.Holds
 		return f
 	}
 	f.Kind = KindProtectedPath
@@ -445,25 +710,7 @@ func violation(v protect.Violation, num int, entryID, callID string) Finding {
 	if v.Resolved != "" {
 		f.Resolved = v.Resolved
 	}
-	f.Message = strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")
 	return f
-}
-
-// badLine classifies an undecodable line: two objects joined, or not JSON.
-func badLine(raw []byte, num int, err error) Finding {
-	dec := stdjson.NewDecoder(bytes.NewReader(raw))
-	var first stdjson.RawMessage
-	if dec.Decode(&first) == nil && dec.More() {
-		var second stdjson.RawMessage
-		if dec.Decode(&second) == nil {
-			return Finding{Line: num, Kind: KindJoinedLines,
-				Message: fmt.Sprintf("two JSON objects joined on one line (%d + %d bytes); pi drops both", len(first), len(second))}
-		}
-	}
-	if stdjson.Valid(raw) {
-		return Finding{Line: num, Kind: KindBadLine, Message: "line is JSON but not an object (not a pi entry)"}
-	}
-	return Finding{Line: num, Kind: KindBadLine, Message: "line is not valid JSON (pi skips it)"}
 }
 
 // cycles reports each parent cycle once, at the line of its first entry in
@@ -524,8 +771,6 @@ func cycles(parents map[string]string, idLine map[string]int) []Finding {
 	return out
 }
 
-var homeRe = regexp.MustCompile(`^(/home/[^/]+|/Users/[^/]+|/root|[A-Za-z]:[\\/]Users[\\/][^\\/]+)(?:[\\/]|$)`)
-
 // InferHome returns the home directory a session's cwd implies
 // (`/home/<u>`, `/Users/<u>`, `/root`, `C:\Users\<u>`) when the cwd is not
 // under fallback; otherwise fallback.
@@ -540,10 +785,41 @@ func InferHome(cwd, fallback string) string {
 			return fallback
 		}
 	}
-	if m := homeRe.FindStringSubmatch(cwd); m != nil {
-		return m[1]
+	if h, ok := homeOf(cwd); ok {
+		return h
 	}
 	return fallback
+}
+
+// homeOf returns the home directory at the start of a path: /home/<u>,
+// /Users/<u>, /root, or <drive>:\Users\<u> (either separator).
+func homeOf(p string) (string, bool) {
+	sep := func(c byte) bool { return c == '/' || c == '\\' }
+	user := func(rest string) int { // length of the user name segment
+		i := 0
+		for i < len(rest) && !sep(rest[i]) {
+			i++
+		}
+		return i
+	}
+	ends := func(n int) bool { return n == len(p) || sep(p[n]) }
+	for _, pre := range []string{"/home/", "/Users/"} {
+		if strings.HasPrefix(p, pre) {
+			if n := user(p[len(pre):]); n > 0 {
+				return p[:len(pre)+n], true
+			}
+			return "", false
+		}
+	}
+	if strings.HasPrefix(p, "/root") && ends(5) {
+		return "/root", true
+	}
+	if len(p) >= 9 && (p[0] >= 'A' && p[0] <= 'Z' || p[0] >= 'a' && p[0] <= 'z') && p[1] == ':' && sep(p[2]) && p[3:8] == "Users" && sep(p[8]) {
+		if n := user(p[9:]); n > 0 {
+			return p[:9+n], true
+		}
+	}
+	return "", false
 }
 
 // Count returns the number of findings over all results.
@@ -551,6 +827,34 @@ func Count(results []Result) int {
 	n := 0
 	for _, r := range results {
 		n += len(r.Findings)
+	}
+	return n
+}
+
+// levelRank orders levels: error > warning > note.
+func levelRank(l string) int {
+	switch l {
+	case LevelError:
+		return 3
+	case LevelWarning:
+		return 2
+	case LevelNote:
+		return 1
+	}
+	return 0
+}
+
+// CountAtLeast returns the number of findings at level or above ("error",
+// "warning", "note").
+func CountAtLeast(results []Result, level string) int {
+	n := 0
+	min := levelRank(level)
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if levelRank(f.Level) >= min {
+				n++
+			}
+		}
 	}
 	return n
 }

@@ -2,12 +2,15 @@ package check
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -31,7 +34,7 @@ func result(id, name string) string {
 }
 
 func opts() Options {
-	return Options{Rules: protect.DefaultRules(), Home: "/home/user", HomeFixed: true, Workers: 2}
+	return Options{Rules: guard.DefaultRules(), Home: "/home/user", HomeFixed: true, Workers: 2}
 }
 
 func run(t *testing.T, lines ...string) Result {
@@ -131,6 +134,11 @@ func TestWindowsSessionAndInferHome(t *testing.T) {
 		{`C:\Users\bob\p`, "/home/user", `C:\Users\bob`},
 		{"/srv/x", "/home/user", "/home/user"},
 		{"", "/h", "/h"},
+		{"/root", "/home/user", "/root"},
+		{"/root/p", "/home/user", "/root"},
+		{"/rootx/p", "/home/user", "/home/user"},
+		{"/home/", "/h", "/h"},
+		{`d:/Users/eve`, "/h", `d:/Users/eve`},
 	} {
 		if got := InferHome(c[0], c[1]); got != c[2] {
 			t.Errorf("InferHome(%q,%q) = %q, want %q", c[0], c[1], got, c[2])
@@ -189,8 +197,8 @@ func TestRenderers(t *testing.T) {
 	if err := WriteText(&text, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := "s.jsonl:2: protected-path: read of protected path \".env\" (/home/user/proj/.env) denied by rule \".env\" (deny read) [entry a call c1]\n" +
-		"s.jsonl:3: joined-lines: two JSON objects joined on one line (7 + 7 bytes); pi drops both\n"
+	want := "s.jsonl:2: protected-path (no-result): read of protected path \".env\" (/home/user/proj/.env) denied by rule \".env\" (deny read) [entry a call c1]\n" +
+		"s.jsonl:3: joined-lines: two JSON values joined on one line (pi skips the whole line)\n"
 	if text.String() != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", text.String(), want)
 	}
@@ -340,5 +348,128 @@ func TestProtectedOutputPruned(t *testing.T) {
 	r = run(t, lines...)
 	if len(r.Findings) != 0 {
 		t.Fatalf("%v", kinds(r))
+	}
+}
+
+// TestStdinOnce: `pruner check - -` used to give stdin to two workers that
+// reset and read the same reader at once (a data race `go test -race`
+// reports). stdin is read by one worker; the second "-" is an error.
+func TestStdinOnce(t *testing.T) {
+	lines := []string{hdr, entry("a", "", call("c1", "read", `{"path":".env"}`))}
+	for i := range 2000 { // long enough for two readers to overlap
+		lines = append(lines, entry(fmt.Sprint("u", i), "a", `{"role":"user","content":"`+strings.Repeat("x", 200)+`","timestamp":0}`))
+	}
+	session := strings.Join(lines, "\n") + "\n"
+	o := opts()
+	o.Workers = 4
+	rs := Run([]string{"-", "-", "-", "-"}, strings.NewReader(session), o)
+	if rs[0].Err != nil || rs[0].Entries != 2002 || len(rs[0].Findings) != 1 {
+		t.Fatalf("first stdin: %+v", rs[0])
+	}
+	for _, r := range rs[1:] {
+		if !errors.Is(r.Err, ErrStdinTwice) {
+			t.Fatalf("second stdin: %+v", r)
+		}
+	}
+}
+
+// TestOddBlockDoesNotHideCalls: one toolCall with a numeric id (or no name,
+// or string arguments) on a line must not hide the line's other calls.
+func TestOddBlockDoesNotHideCalls(t *testing.T) {
+	line := `{"role":"assistant","content":[` +
+		`{"type":"toolCall","id":123,"name":"bash","arguments":{"command":"ls"}},` +
+		`{"type":"toolCall","id":"c2","name":"read","arguments":{"path":".env"}},` +
+		`{"type":"toolCall","id":"c3","name":"bash","arguments":"{\"command\":\"cat ~/.pi/agent/auth.json\"}"},` +
+		`{"type":"toolCall","id":"c4","arguments":{"path":"x"}},` +
+		`{"type":"toolCall","id":"c5","name":"read","arguments":[1]}` +
+		`],"stopReason":"toolUse","timestamp":1}`
+	r := run(t, hdr, entry("a", "", line), entry("b", "a", result("123", "bash")))
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, string(f.Kind)+":"+f.ToolCallID+":"+f.Rule)
+	}
+	want := []string{"protected-path:c2:.env", "protected-path:c3:~/.pi/agent/auth.json", "unreadable-call:c4:", "unreadable-call:c5:", "orphan-tool-result:123:"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("findings %v, want %v", got, want)
+	}
+	// a numeric id is not the string id of the result (pi compares them
+	// with ===): the result is an orphan, as pi sees it
+}
+
+// TestDeepArguments: a line nested deeper than JSON decoders go is read
+// (as pi reads it); a call whose arguments cannot be decoded is reported,
+// never skipped.
+func TestDeepArguments(t *testing.T) {
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	line := `{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls","x":` + deep + `}},{"type":"toolCall","id":"c2","name":"read","arguments":{"path":".env"}}],"timestamp":1}`
+	r := run(t, hdr, entry("a", "", line))
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, string(f.Kind)+":"+f.ToolCallID)
+	}
+	if strings.Join(got, " ") != "unreadable-call:c1 protected-path:c2" || !strings.Contains(r.Findings[0].Message, "nested deeper") {
+		t.Fatalf("%v %+v", got, r.Findings)
+	}
+}
+
+// TestLinesNowAccepts: a routing field of an odd type (a numeric id, a
+// null cwd) does not make a line "not valid JSON".
+func TestLinesNowAccepts(t *testing.T) {
+	r := run(t, `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":null}`,
+		`{"type":"message","id":7,"parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"/p/.env"}}],"timestamp":1}}`)
+	if len(r.Findings) != 1 || r.Findings[0].Kind != KindProtectedPath || r.Entries != 2 {
+		t.Fatalf("%+v", r.Findings)
+	}
+}
+
+// TestOutcomes: attempt versus leak, told apart by the call's result.
+func TestOutcomes(t *testing.T) {
+	res := func(id, tool string, isErr bool, text string) string {
+		e := "false"
+		if isErr {
+			e = "true"
+		}
+		c := `[]`
+		if text != "" {
+			b, _ := json.Marshal(text)
+			c = `[{"type":"text","text":` + string(b) + `}]`
+		}
+		return `{"role":"toolResult","toolCallId":"` + id + `","toolName":"` + tool + `","content":` + c + `,"isError":` + e + `,"timestamp":2}`
+	}
+	cases := []struct {
+		name, tool, args, result string
+		want                     Outcome
+		level                    string
+	}{
+		{"blocked by pruner", "read", `{"path":".env"}`, res("c", "read", true, `pruner protected-paths: read of protected path ".env" …`), OutcomeAttempt, LevelNote},
+		{"blocked by pikit", "bash", `{"command":"cat .env"}`, res("c", "bash", true, `[protected-paths] Bash command references protected path ".env" (bash denied).`), OutcomeAttempt, LevelNote},
+		{"blocked, pi's default text", "bash", `{"command":"cat .env"}`, res("c", "bash", true, "Tool execution was blocked"), OutcomeAttempt, LevelNote},
+		{"error without content", "bash", `{"command":"cat .env"}`, res("c", "bash", true, ""), OutcomeAttempt, LevelNote},
+		{"file tool error", "read", `{"path":".env"}`, res("c", "read", true, "ENOENT: no such file or directory"), OutcomeAttempt, LevelNote},
+		{"read returned content", "read", `{"path":".env"}`, res("c", "read", false, "API_KEY=sk-123"), OutcomeLeak, LevelError},
+		{"bash error with output", "bash", `{"command":"cat .env; false"}`, res("c", "bash", true, "API_KEY=sk-123\nCommand exited with code 1"), OutcomeLeak, LevelError},
+		{"write went through", "write", `{"path":"node_modules/x.js","content":"x"}`, res("c", "write", false, "Successfully wrote 1 bytes"), OutcomeLeak, LevelError},
+		{"empty output", "bash", `{"command":"cat .env"}`, res("c", "bash", false, ""), OutcomeAttempt, LevelNote},
+		{"folder read naming a protected file", "bash", `{"command":"grep -r KEY ."}`, res("c", "bash", false, "./.env:KEY=1\n./src/a.go:KEY"), OutcomeLeak, LevelError},
+		{"folder read naming none", "bash", `{"command":"grep -r KEY ."}`, res("c", "bash", false, "./src/a.go:KEY"), OutcomeRan, LevelWarning},
+		{"unverifiable that ran", "bash", `{"command":"cat $(cat list)"}`, res("c", "bash", false, "something"), OutcomeRan, LevelWarning},
+		{"unverifiable blocked", "bash", `{"command":"cat $(cat list)"}`, res("c", "bash", true, "pruner protected-paths: bash call cannot be verified"), OutcomeAttempt, LevelNote},
+		{"no result", "read", `{"path":".env"}`, "", OutcomeNoResult, LevelError},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lines := []string{hdr, entry("a", "", call("c", c.tool, c.args))}
+			if c.result != "" {
+				lines = append(lines, entry("b", "a", c.result))
+			}
+			r := run(t, lines...)
+			if len(r.Findings) == 0 {
+				t.Fatal("no finding")
+			}
+			f := r.Findings[0]
+			if f.Outcome != c.want || f.Level != c.level {
+				t.Fatalf("%s: outcome %q level %q, want %q %q (%s)", f.Kind, f.Outcome, f.Level, c.want, c.level, f.Message)
+			}
+		})
 	}
 }

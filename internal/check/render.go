@@ -13,6 +13,7 @@ import (
 )
 
 // WriteText writes one line per finding: `FILE:LINE: KIND: MESSAGE`, with
+// the outcome of a gate finding after its kind (`protected-path (leak)`) and
 // the entry id and tool call id when known.
 func WriteText(w io.Writer, results []Result) error {
 	for _, r := range results {
@@ -27,7 +28,11 @@ func WriteText(w io.Writer, results []Result) error {
 			if where != "" {
 				where = " [" + strings.TrimSpace(where) + "]"
 			}
-			if _, err := fmt.Fprintf(w, "%s:%d: %s: %s%s\n", f.File, f.Line, f.Kind, f.Message, where); err != nil {
+			kind := string(f.Kind)
+			if f.Outcome != "" {
+				kind += " (" + string(f.Outcome) + ")"
+			}
+			if _, err := fmt.Fprintf(w, "%s:%d: %s: %s%s\n", f.File, f.Line, kind, f.Message, where); err != nil {
 				return err
 			}
 		}
@@ -38,15 +43,23 @@ func WriteText(w io.Writer, results []Result) error {
 // jsonReport is the --format json document.
 type jsonReport struct {
 	Sessions int       `json:"sessions"`
+	Empty    int       `json:"empty,omitempty"`
 	Findings []Finding `json:"findings"`
 	Errors   []string  `json:"errors,omitempty"`
 }
 
-// WriteJSON writes {"sessions":N,"findings":[…],"errors":[…]} (findings in
-// input order, then line order), indented, with a final newline.
+// WriteJSON writes {"sessions":N,"empty":E,"findings":[…],"errors":[…]}
+// (sessions: the inputs that held something to check; findings in input
+// order, then line order), indented, with a final newline.
 func WriteJSON(w io.Writer, results []Result) error {
-	rep := jsonReport{Sessions: len(results), Findings: []Finding{}}
+	rep := jsonReport{Findings: []Finding{}}
 	for _, r := range results {
+		switch {
+		case r.Empty():
+			rep.Empty++
+		case r.Err == nil:
+			rep.Sessions++
+		}
 		rep.Findings = append(rep.Findings, r.Findings...)
 		if r.Err != nil {
 			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", r.File, r.Err))
@@ -67,9 +80,15 @@ func writeIndented(w io.Writer, v any) error {
 // ruleInfo describes each finding kind as a SARIF reportingDescriptor.
 var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 	KindProtectedPath: {"ProtectedPath", "Tool call touches a protected path",
-		"A tool call (read, write, edit, bash, grep, find, ls or an unknown tool with a path) touches a path that a protected-path deny rule denies for that operation.", "error"},
+		"A tool call (read, write, edit, bash, grep, find, ls or an unknown tool with a path) touches a path that a protected-path deny rule denies for that operation. Level error when its result returned content (a leak) or it left no result, note when it was blocked or failed without content (an attempt).", "error"},
+	KindFolder: {"ProtectedFolder", "Tool call reads or writes a folder that holds a protected path",
+		"A tool call reads every file below a folder (grep -r, rg --hidden, tar c, cp -r, the grep tool) or writes files into one (tar x, unzip) that holds a path a deny rule protects. Level error when its output names a protected path, warning when it ran, note when it was blocked.", "warning"},
+	KindUnverifiable: {"UnverifiableCall", "Tool call cannot be analysed",
+		"Part of a tool call cannot be analysed (a file named by $(…), a script read from a pipe, eval of a computed string) while a deny rule could be involved; pruner hook denies such calls. Level warning when it ran, note when it was blocked.", "warning"},
 	KindBashParse: {"BashParseError", "Bash command does not parse",
-		"A bash tool call's command does not parse, so the paths it touches cannot be known; pruner hook denies such calls.", "error"},
+		"A bash tool call's command does not parse, so the paths it touches cannot be known; pruner hook denies such calls.", "warning"},
+	KindBadCall: {"UnreadableToolCall", "Tool call block cannot be read",
+		"A toolCall block has no tool name or its arguments are not an object, so it cannot be checked; pruner hook denies such calls.", "warning"},
 	KindBadLine: {"UnparseableLine", "Session line is not valid JSON",
 		"A JSONL line does not parse; pi silently skips it, losing the entry.", "warning"},
 	KindJoinedLines: {"JoinedLines", "Two JSON objects on one line",
@@ -85,6 +104,9 @@ var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 	KindParentCycle: {"ParentCycle", "Cycle in parentId links",
 		"Following parentId links loops back, so the path from the leaf to the root never ends.", "error"},
 }
+
+// ruleLevel is the default level of a kind.
+func ruleLevel(k Kind) string { return ruleInfo[k].level }
 
 // SARIFOptions control WriteSARIF.
 type SARIFOptions struct {
@@ -165,7 +187,7 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 		for _, f := range r.Findings {
 			props := map[string]any{}
 			for k, v := range map[string]string{"entryId": f.EntryID, "toolCallId": f.ToolCallID, "tool": f.Tool,
-				"path": f.Path, "resolvedPath": f.Resolved, "rule": f.Rule, "op": f.Op} {
+				"path": f.Path, "resolvedPath": f.Resolved, "rule": f.Rule, "op": f.Op, "outcome": string(f.Outcome)} {
 				if v != "" {
 					props[k] = v
 				}
@@ -176,7 +198,7 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 			}
 			sum := sha256.Sum256([]byte(strings.Join([]string{string(f.Kind), uri, f.EntryID, f.ToolCallID, f.Path, f.Rule, f.Op, f.Message}, "\x00")))
 			out = append(out, result{
-				RuleID: string(f.Kind), RuleIndex: index[f.Kind], Level: ruleInfo[f.Kind].level,
+				RuleID: string(f.Kind), RuleIndex: index[f.Kind], Level: firstNonEmpty(f.Level, ruleLevel(f.Kind)),
 				Message: msg{f.Message},
 				Locations: []location{{PhysicalLocation: physical{
 					ArtifactLocation: artifact{URI: uri, URIBaseID: baseID},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/check"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,7 @@ type CheckOptions struct {
 	CaseSensitive bool     // --case-sensitive
 	NoResolve     bool     // --no-resolve: skip symlink resolution
 	Progress      string   // --progress auto|always|never
+	FailOn        string   // --fail-on error|warning|note
 	Quiet         bool     // root --quiet
 
 	cmd *cobra.Command
@@ -43,12 +45,24 @@ func NewCmdCheck(s *IOStreams) *cobra.Command {
                       (read/grep/find/ls → read, write, edit, bash + the op its
                       command implies), with the line, entry id, tool, path or
                       command, rule and op
+  protected-folder    a call reading every file below a folder that holds a
+                      protected path (grep -r, tar c ., the grep tool), or
+                      writing files into one (tar x, unzip)
+  unverifiable        a call the gate cannot analyse ($(…) naming a file, a
+                      script read from a pipe); pruner hook denies it
   bash-parse-error    a bash command that does not parse
+  unreadable-call     a toolCall block without a name or with odd arguments
   unparseable-line, joined-lines, bad-header, orphan-tool-result,
   duplicate-entry-id, parent-cycle    structural problems
   protected-output-pruned   a tool result that contextPrune.protectedTools or
                       protectedPaths protects, replaced by a pruner notice
                       (a session written by 'pruner now --write')
+
+Each gate finding gets an outcome from the call's result in the session:
+  attempt   blocked (the result is a guard's deny) or failed without content  note
+  leak      the result returned protected content, or the write went through  error
+  ran       it ran, and the session does not show what came back            warning
+  no-result the session has no result for it                                 warning
 
 PATH may be a session file, a directory (walked for *.jsonl, e.g.
 ~/.pi/agent/sessions) or - for stdin (the default when stdin is not a
@@ -60,7 +74,9 @@ Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
 else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
 the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json).
 
-Exit status: 0 clean, 1 findings (0 with --exit-zero), 2 usage or I/O error.`,
+Exit status: 0 clean, 1 findings at --fail-on's level or above (default
+warning: attempts alone pass; --fail-on note fails on them too; 0 with
+--exit-zero), 2 usage or I/O error, or nothing to check (every input empty).`,
 		Example: `  # every session on this machine
   pruner check ~/.pi/agent/sessions
 
@@ -68,7 +84,10 @@ Exit status: 0 clean, 1 findings (0 with --exit-zero), 2 usage or I/O error.`,
   pruner check --format sarif --exit-zero sessions/ > pruner.sarif
 
   # one session from stdin, JSON findings, custom rules
-  pruner check --rules protected-paths.json --format json - < session.jsonl`,
+  pruner check --rules protected-paths.json --format json - < session.jsonl
+
+  # CI that also fails on blocked attempts
+  pruner check --fail-on note sessions/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			o.cmd = cmd
@@ -81,6 +100,11 @@ Exit status: 0 clean, 1 findings (0 with --exit-zero), 2 usage or I/O error.`,
 			case "auto", "always", "never":
 			default:
 				return UsageError("--progress: want auto, always or never, got %q", o.Progress)
+			}
+			switch o.FailOn {
+			case check.LevelError, check.LevelWarning, check.LevelNote:
+			default:
+				return UsageError("--fail-on: want error, warning or note, got %q", o.FailOn)
 			}
 			if o.Jobs < 0 {
 				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
@@ -98,7 +122,8 @@ Exit status: 0 clean, 1 findings (0 with --exit-zero), 2 usage or I/O error.`,
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "check `N` sessions at once (default: all CPUs)")
 	f.StringVar(&o.Home, "home", "", "home `DIR` that ~ in rules means, for every session")
 	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case)")
-	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not match symlink-resolved paths of files that exist here")
+	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not look at this machine's disk (symlinks, globs, folder contents): reason from the rules")
+	f.StringVar(&o.FailOn, "fail-on", check.LevelWarning, "exit 1 on findings at `LEVEL` or above: error, warning or note")
 	f.StringVar(&o.Progress, "progress", "auto", "progress bar on stderr: auto (terminal and long runs), always or never")
 	return cmd
 }
@@ -142,7 +167,10 @@ func runCheck(o *CheckOptions) error {
 	}
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
-		ResolveSymlinks: !o.NoResolve, Workers: o.Jobs, Predicate: pred,
+		Workers: o.Jobs, Predicate: pred,
+	}
+	if !o.NoResolve {
+		opts.FS = hostfs.NewCached()
 	}
 	status := newStatusLine(o.IO.ErrOut, o.Progress == "always" || o.Progress == "auto" && o.IO.ErrIsTerminal && len(inputs) >= 100)
 	opts.Progress = func(done, total int) {
@@ -164,7 +192,7 @@ func runCheck(o *CheckOptions) error {
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
-	ioErrs := 0
+	ioErrs, checked, empty := 0, 0, 0
 	var bytes int64
 	for _, r := range results {
 		bytes += r.Bytes
@@ -172,11 +200,11 @@ func runCheck(o *CheckOptions) error {
 		case r.Err != nil:
 			ioErrs++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, unwrapPathErr(r.Err))
-		case r.Entries == 0 && len(r.Findings) == 0 && (r.File == "-" || r.File == "<stdin>"):
-			ioErrs++
-			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: empty input: nothing to check\n", r.File)
-		case r.Entries == 0 && len(r.Findings) == 0:
-			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty file (pi treats it as no session)\n", r.File)
+		case r.Empty():
+			empty++
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty: no session to check (pi treats it as no session)\n", r.File)
+		default:
+			checked++
 		}
 	}
 	n := check.Count(results)
@@ -185,13 +213,20 @@ func runCheck(o *CheckOptions) error {
 		if workers == 0 {
 			workers = runtime.NumCPU()
 		}
-		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s), %.1f MB in %s (%d workers, rules: %s): %d finding(s)\n",
-			len(results), float64(bytes)/1e6, time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
+		emptyNote := ""
+		if empty > 0 {
+			emptyNote = fmt.Sprintf(" (%d empty input(s) skipped)", empty)
+		}
+		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s)%s, %.1f MB in %s (%d workers, rules: %s): %d finding(s)\n",
+			checked, emptyNote, float64(bytes)/1e6, time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
 	}
 	switch {
 	case ioErrs > 0:
 		return &ExitErr{Code: ExitError}
-	case n > 0 && !o.ExitZero:
+	case checked == 0:
+		return &ExitErr{Code: ExitError, Err: errors.New("nothing to check: every input is empty"),
+			Hint: "pi writes a session header as the first line of every session file"}
+	case check.CountAtLeast(results, o.FailOn) > 0 && !o.ExitZero:
 		return Findings()
 	}
 	return nil

@@ -79,7 +79,7 @@ func TestCheckCmd(t *testing.T) {
 	}
 	vars := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": dir}
 	out, _, code := runProtectCmd(t, checkCmd, vars, "", "--jobs", "1", p)
-	if code != 1 || !strings.Contains(out, "s.jsonl:2: protected-path:") || !strings.Contains(out, "s.jsonl:4: duplicate-entry-id:") {
+	if code != 1 || !strings.Contains(out, "s.jsonl:2: protected-path (") || !strings.Contains(out, "s.jsonl:4: duplicate-entry-id:") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	_, _, code = runProtectCmd(t, checkCmd, vars, "", "--exit-zero", p)

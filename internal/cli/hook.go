@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +8,8 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
-	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/spf13/cobra"
 )
 
@@ -25,9 +24,10 @@ type HookOptions struct {
 	Rules         string // --rules FILE
 	Cwd           string // --cwd: cwd for pi events (default: the process's)
 	Format        string // --format: text (Claude exit-code protocol) | json
-	FailClosed    bool   // --fail-closed: an unparseable event is denied
+	FailOpen      bool   // --fail-open: an event that cannot be analysed exits 1 instead of denying
+	FailClosed    bool   // --fail-closed: the default; accepted so existing hook commands keep working
 	CaseSensitive bool   // --case-sensitive
-	NoResolve     bool   // --no-resolve: do not match symlink-resolved paths
+	NoResolve     bool   // --no-resolve: do not look at the file system
 
 	cmd *cobra.Command
 }
@@ -38,17 +38,23 @@ func NewCmdHook(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hook",
 		Short: "Allow or deny one tool call (Claude Code PreToolUse or pi tool_call event on stdin)",
-		Long: `Read one tool-call event as JSON on stdin and decide whether it touches a
-protected path with a denied op.
+		Long: `Read one tool-call event as JSON on stdin and decide whether it may touch a
+protected path with a denied op. A call is allowed only when the analysis
+shows it touches no protected path; what cannot be analysed is denied, with
+a reason that says so.
 
 Accepted shapes:
   Claude Code PreToolUse   {"tool_name":"Read","tool_input":{"file_path":…},"cwd":…}
   pi tool_call             {"toolName":"read","input":{"path":…}}   (cwd: --cwd, else the process's)
 
-Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
-else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
-the built-in defaults. Paths are normalised (@, ~, $HOME, .., Windows forms)
-and matched on their symlink-resolved form too; bash commands are parsed.
+Rules: --rules FILE, else contextPrune.protectedPathRules in the global
+settings.json, else $PI_CODING_AGENT_DIR/configs/protected-paths.json
+(~/.pi/agent/…), else the built-in defaults; a project's .pi/settings.json
+rules are added to those (a project can protect more, never less). Paths are
+normalised (@, ~, $HOME, .., //, file:// URLs, Windows forms) and matched on
+their symlink-resolved form too; bash commands are parsed, interpreter code
+is read for paths, and folders read recursively are searched for protected
+paths (--no-resolve: reason from the rules alone, without the disk).
 
 Output (--format text, Claude Code's exit-code protocol):
   allow  exit 0, nothing printed
@@ -58,12 +64,14 @@ With --format json a deny prints {"hookSpecificOutput":{"hookEventName":
 an allow prints {} (no opinion: never "allow", which would skip Claude
 Code's own permission prompts); both exit 0.
 
-An event that is not JSON or has neither shape exits 1 (fail open: Claude
-Code shows the error and runs the tool) unless --fail-closed, which denies.
-A bash command that does not parse, or rules that do not load, are denied.
-Usage errors (a mistyped flag in the hook command) also exit 2, which Claude
-Code reads as a deny: a broken hook blocks tool calls rather than letting
-them through. Test the command by hand after editing it.`,
+An event that cannot be analysed (not JSON, nested too deeply, no tool name
+or input) is denied; --fail-open exits 1 instead (Claude Code then shows
+the error and runs the tool). Claude Code events that carry no tool call
+(UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash command that does not parse, or rules
+that do not load, are always denied. Usage errors (a mistyped flag in the
+hook command) also exit 2, which Claude Code reads as a deny: a broken hook
+blocks tool calls rather than letting them through. Test the command by
+hand after editing it.`,
 		Example: `  # Claude Code: .claude/settings.json
   #   "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "pruner hook"}]}]}
 
@@ -79,6 +87,9 @@ them through. Test the command by hand after editing it.`,
 			default:
 				return UsageError("--format: want text or json, got %q", o.Format)
 			}
+			if o.FailOpen && o.FailClosed {
+				return UsageError("--fail-open and --fail-closed contradict each other (failing closed is the default)")
+			}
 			o.cmd = cmd
 			return runHook(o)
 		},
@@ -87,22 +98,12 @@ them through. Test the command by hand after editing it.`,
 	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
 	f.StringVar(&o.Cwd, "cwd", "", "working `DIR` for pi events (default: the current directory)")
 	f.StringVar(&o.Format, "format", "text", "`FORMAT`: text (exit 2 + reason on stderr) or json (permissionDecision object)")
-	f.BoolVar(&o.FailClosed, "fail-closed", false, "deny when the event cannot be parsed (default: exit 1, fail open)")
+	f.BoolVar(&o.FailOpen, "fail-open", false, "exit 1 (Claude Code runs the tool) when the event cannot be analysed, instead of denying")
+	f.BoolVar(&o.FailClosed, "fail-closed", false, "deny when the event cannot be analysed (the default)")
+	_ = f.MarkHidden("fail-closed")
 	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case, over-blocking)")
-	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not also match symlink-resolved paths")
+	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not look at the file system (symlinks, globs, folder contents): reason from the rules")
 	return cmd
-}
-
-// hookEvent is the union of the accepted event shapes.
-type hookEvent struct {
-	// Claude Code PreToolUse
-	ToolName      string         `json:"tool_name"`
-	ToolInput     map[string]any `json:"tool_input"`
-	Cwd           string         `json:"cwd"`
-	HookEventName string         `json:"hook_event_name"`
-	// pi tool_call
-	PiToolName string         `json:"toolName"`
-	PiInput    map[string]any `json:"input"`
 }
 
 func runHook(o *HookOptions) error {
@@ -110,50 +111,47 @@ func runHook(o *HookOptions) error {
 		return &ExitErr{Code: ExitError, Err: errors.New("no event: pipe one tool-call event (JSON) on stdin"),
 			Hint: `echo '{"tool_name":"Read","tool_input":{"file_path":".env"},"cwd":"/tmp"}' | pruner hook`}
 	}
-	data, err := io.ReadAll(io.LimitReader(o.IO.In, maxHookEvent))
+	data, err := io.ReadAll(io.LimitReader(o.IO.In, maxHookEvent+1))
 	if err != nil {
 		return o.bad(fmt.Errorf("reading the event: %w", err))
 	}
-	var ev hookEvent
-	if err := json.Unmarshal(bytes.TrimSpace(data), &ev); err != nil {
-		what := "not valid JSON"
-		if len(bytes.TrimSpace(data)) == 0 {
-			what = "empty"
-		} else if stdjson.Valid(bytes.TrimSpace(data)) {
-			what = "JSON, but not an event object"
-		}
-		return o.bad(fmt.Errorf("the event on stdin is %s (want Claude Code's PreToolUse payload or pi's tool_call event)", what))
+	if len(data) > maxHookEvent {
+		return o.bad(fmt.Errorf("the event is larger than %d MiB", maxHookEvent>>20))
 	}
-	var call protect.Call
-	cwd := ""
-	switch {
-	case ev.ToolName != "":
-		call = protect.Call{Tool: ev.ToolName, Args: ev.ToolInput}
-		cwd = firstNonEmpty(ev.Cwd, o.Cwd)
-	case ev.PiToolName != "":
-		call = protect.Call{Tool: ev.PiToolName, Args: ev.PiInput}
-		cwd = firstNonEmpty(o.Cwd, ev.Cwd)
-	default:
-		return o.bad(errors.New(`event has neither "tool_name" (Claude Code) nor "toolName" (pi)`))
+	events, err := guard.ParseEvent(data)
+	var ee *guard.EventError
+	if errors.As(err, &ee) && ee.NotACall {
+		return o.noOpinion() // a UserPromptSubmit, Stop, … event: no tool call to judge
 	}
-	if call.Args == nil {
-		call.Args = map[string]any{}
-	}
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	if err != nil {
+		return o.bad(err)
 	}
 	home := homeDir(o.IO)
 	rules, err := loadProtectRules(o.IO, o.cmd, nil, o.Rules, home)
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}
-	env := protect.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
-	if !o.NoResolve {
-		env.Resolver = protect.OSResolver{}
+	for _, ev := range events {
+		cwd := firstNonEmpty(ev.Cwd, o.Cwd)
+		if ev.Shape == "pi" {
+			cwd = firstNonEmpty(o.Cwd, ev.Cwd)
+		}
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
+		if !o.NoResolve {
+			env.FS = hostfs.FS{}
+		}
+		if v := rules.Matcher(env).Decide(ev.Call); v != nil {
+			return o.deny(v.Reason())
+		}
 	}
-	if v := rules.Matcher(env).Decide(call); v != nil {
-		return o.deny(v.Reason())
-	}
+	return o.noOpinion()
+}
+
+// noOpinion allows without a word: exit 0, and `{}` in JSON.
+func (o *HookOptions) noOpinion() error {
 	if o.Format == "json" {
 		_, err := fmt.Fprintln(o.IO.Out, "{}")
 		return err
@@ -181,13 +179,13 @@ func (o *HookOptions) deny(reason string) error {
 	return &ExitErr{Code: ExitError}
 }
 
-// bad handles an event that cannot be judged: exit 1 (fail open) unless
-// --fail-closed.
+// bad handles an event that cannot be analysed: denied, unless --fail-open
+// (exit 1: Claude Code shows the error and runs the tool).
 func (o *HookOptions) bad(err error) error {
-	if o.FailClosed {
-		return o.deny("pruner: hook: " + err.Error() + " (--fail-closed)")
+	if o.FailOpen {
+		return &ExitErr{Code: ExitFindings, Err: fmt.Errorf("hook: %w (failing open: --fail-open)", err)}
 	}
-	return &ExitErr{Code: ExitFindings, Err: fmt.Errorf("hook: %w (failing open; --fail-closed denies instead)", err)}
+	return o.deny("pruner protected-paths: the call cannot be analysed, so it is denied: " + err.Error())
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -151,10 +151,24 @@ func TestHookEventShapes(t *testing.T) {
 		{"claude allow", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"cwd":"/r"}`, nil, 0, ""},
 		{"pi unknown tool with path", `{"toolName":"mcp_read","input":{"file_path":".env"}}`, []string{"--cwd", "/r"}, 2, `rule ".env"`},
 		{"pi event cwd fallback", `{"toolName":"read","input":{"path":"x"},"cwd":"/r/.git"}`, nil, 2, `rule ".git/"`},
-		{"no input", `{"toolName":"read"}`, nil, 0, ""},
-		{"not an object", `[1,2]`, nil, 1, "but not an event object"},
-		{"bad tool_input", `{"tool_name":"Read","tool_input":"x"}`, nil, 1, "failing open"},
-		{"empty", ``, nil, 1, "failing open"},
+		// what cannot be analysed is denied (issue 9), with a reason that says so
+		{"no input", `{"toolName":"read"}`, nil, 2, `cannot be analysed, so it is denied: the event has no "input" for tool "read"`},
+		{"not an object", `[1,2]`, nil, 2, "cannot be analysed, so it is denied: the event on stdin is JSON, but not an event object"},
+		{"bad tool_input", `{"tool_name":"Read","tool_input":"x"}`, nil, 2, `the event's "tool_input" is not an object`},
+		{"empty", ``, nil, 2, "the event on stdin is empty"},
+		{"no tool name", `{"x":1}`, nil, 2, `neither "tool_name" (Claude Code) nor "toolName" (pi)`},
+		{"no tool name, unknown event", `{"hook_event_name":"PreToolUse"}`, nil, 2, `neither "tool_name"`},
+		{"an event with no tool call", `{"hook_event_name":"UserPromptSubmit","prompt":"cat .env"}`, nil, 0, ""},
+		{"tool name not a string", `{"tool_name":1,"tool_input":{}}`, nil, 2, `"tool_name" is not a tool name`},
+		{"not JSON", `garbage`, nil, 2, "not JSON"},
+		{"deeper than the decoder", `{"tool_name":"Bash","tool_input":{"command":"true","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, nil, 2, "nests deeper than the 10000 levels"},
+		{"both shapes: either denies", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"toolName":"bash","input":{"command":"cat .env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		{"both path keys are checked", `{"tool_name":"Read","tool_input":{"path":"/r/a.go","file_path":"/r/.env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		// --fail-open keeps the old exit 1 for those who want it
+		{"fail open", `garbage`, []string{"--fail-open"}, 1, "failing open: --fail-open"},
+		{"fail open still denies what it analyses", `{"tool_name":"Read","tool_input":{"file_path":"/r/.env"},"cwd":"/r"}`, []string{"--fail-open"}, 2, `rule ".env"`},
+		{"--fail-closed is accepted (the default)", `garbage`, []string{"--fail-closed"}, 2, "cannot be analysed"},
+		{"contradicting flags", `{}`, []string{"--fail-open", "--fail-closed"}, 2, "contradict"},
 		{"bad format", `{}`, []string{"--format", "xml"}, 2, "want text or json"},
 	}
 	for _, c := range cases {

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/pienv"
-	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/spf13/cobra"
 )
 
@@ -16,7 +16,7 @@ import (
 // cfg is the loaded settings (nil: load them here). A rules source that
 // exists but is invalid is an error naming the entry: it never falls back to
 // the defaults.
-func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rulesFile, _ string) (*protect.Rules, error) {
+func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rulesFile, _ string) (*guard.Rules, error) {
 	if cfg == nil {
 		var err error
 		if cfg, err = loadConfigQuiet(s, cmd, nil); err != nil {

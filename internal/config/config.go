@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/prune"
@@ -58,8 +59,8 @@ type Config struct {
 	Condense Condense `json:"-"`
 
 	pred         *protect.Predicate // compiled protectedTools/protectedPaths
-	rules        *protect.Rules     // protectedPathRules of the global settings or --config (nil: unset)
-	projectRules *protect.Rules     // protectedPathRules of the project's settings: added, never replacing
+	rules        *guard.Rules       // protectedPathRules of the global settings or --config (nil: unset)
+	projectRules *guard.Rules       // protectedPathRules of the project's settings: added, never replacing
 }
 
 // Options say where to look.

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/guard"
 )
 
 // readRules parses the protectedPathRules of one settings file: the global
@@ -23,7 +23,7 @@ func (c *Config) readRules(f settingsFile) error {
 	if err != nil {
 		return &RulesError{Err: err}
 	}
-	r, err := protect.ParseRules(data, f.path+": "+Key+"."+RulesKey)
+	r, err := guard.ParseRules(data, f.path+": "+Key+"."+RulesKey)
 	if err != nil {
 		return &RulesError{Err: err}
 	}
@@ -35,10 +35,20 @@ func (c *Config) readRules(f settingsFile) error {
 	return nil
 }
 
+// loadRules reads and validates a rules file (guard.ParseRules). A missing
+// or unreadable file is an error; there is no fallback to the defaults.
+func loadRules(path string) (*guard.Rules, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("protected-path rules: %w", err)
+	}
+	return guard.ParseRules(data, path)
+}
+
 // RuleSet is the protected-path deny rules check and hook apply, and where
 // each entry came from.
 type RuleSet struct {
-	*protect.Rules
+	*guard.Rules
 	// Origins[i] names where Rules.Entries[i] came from: a file (with
 	// "(project, adds)" for the project's settings) or "built-in defaults".
 	Origins []string
@@ -57,21 +67,21 @@ const RulesFileName = "configs/protected-paths.json"
 // A rules source that exists but is invalid is an error naming the entry; it
 // never falls back to the defaults.
 func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
-	var base *protect.Rules
+	var base *guard.Rules
 	var err error
 	switch {
 	case rulesFile != "":
-		base, err = protect.LoadRules(rulesFile)
+		base, err = loadRules(rulesFile)
 	case c.rules != nil:
 		base = c.rules
 	default:
 		p := filepath.Join(c.AgentDir, filepath.FromSlash(RulesFileName))
 		if _, serr := os.Stat(p); serr == nil {
-			base, err = protect.LoadRules(p)
+			base, err = loadRules(p)
 		} else if !errors.Is(serr, fs.ErrNotExist) {
 			err = fmt.Errorf("protected-path rules: %w", serr)
 		} else {
-			base = protect.DefaultRules()
+			base = guard.DefaultRules()
 		}
 	}
 	if err != nil {
@@ -84,9 +94,9 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	if c.projectRules == nil {
 		return rs, nil
 	}
-	merged := &protect.Rules{
+	merged := &guard.Rules{
 		Source:  base.Source + " + " + c.projectRules.Source,
-		Entries: append(append([]protect.Entry{}, base.Entries...), c.projectRules.Entries...),
+		Entries: append(append([]guard.Entry{}, base.Entries...), c.projectRules.Entries...),
 	}
 	rs.Rules = merged
 	for range c.projectRules.Entries {

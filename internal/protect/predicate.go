@@ -1,6 +1,7 @@
-// Package protect decides which tool calls pruner must leave alone: the
-// pruning predicate (protected tool names and path globs, this file) and the
-// protected-path deny rules used by `pruner check` and `pruner hook`.
+// Package protect is the pruning predicate: which tool results pruner must
+// leave alone (protected tool names and path globs). The protected-path deny
+// rules of `pruner check` and `pruner hook` are a different concern, in
+// internal/guard.
 package protect
 
 import (

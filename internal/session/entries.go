@@ -121,6 +121,13 @@ func NewEntryReader(r io.Reader, opts EntryOptions) *EntryReader {
 	return &EntryReader{lr: NewLineReader(r), opts: opts}
 }
 
+// NewEntryReaderLines reads entries from lr, already reset to its input:
+// one LineReader (and its buffer) serves many inputs in turn, as pruner
+// check's workers do.
+func NewEntryReaderLines(lr *LineReader, opts EntryOptions) *EntryReader {
+	return &EntryReader{lr: lr, opts: opts}
+}
+
 // Kind is the input's kind, known once Next has returned its first entry
 // (or io.EOF): 0 for an input with no parseable line.
 func (er *EntryReader) Kind() Kind { return er.kind }

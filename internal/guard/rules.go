@@ -1,17 +1,14 @@
-package protect
+package guard
 
 import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	json "github.com/goccy/go-json"
-	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // Entry is one protected-path rule: a path (bare name, bare relative path,
@@ -22,14 +19,17 @@ type Entry struct {
 	Path string `json:"path"`
 	// Deny is the set of denied ops.
 	Deny OpSet `json:"-"`
-	// Index is the entry's position in its list (0-based).
+	// Index is the entry's position in its Rules (0-based).
 	Index int `json:"-"`
+	// Source names where the entry came from (a file, a settings key, or
+	// "built-in defaults").
+	Source string `json:"-"`
 }
 
 // Rules is a validated list of protected-path entries and where it came from.
 type Rules struct {
-	// Source names the origin: a file path, "settings.json protectedPathRules"
-	// or "built-in defaults".
+	// Source names the origin: a file path, "settings.json protectedPathRules",
+	// "built-in defaults", or several of them joined by " + " for a Union.
 	Source  string
 	Entries []Entry
 }
@@ -42,41 +42,50 @@ const DefaultRulesSource = "built-in defaults"
 // `node_modules/` (write, edit), `~/.pi/agent/auth.json` (read, write, edit,
 // bash) — the protected-paths extension's defaults, in its order.
 func DefaultRules() *Rules {
-	all := setRead | setWrite | setEdit | setBash
-	return &Rules{Source: DefaultRulesSource, Entries: []Entry{
-		{Path: ".env", Deny: all, Index: 0},
-		{Path: ".git/", Deny: setRead | setWrite | setEdit, Index: 1},
-		{Path: "node_modules/", Deny: setWrite | setEdit, Index: 2},
-		{Path: "~/.pi/agent/auth.json", Deny: all, Index: 3},
+	all := SetRead | SetWrite | SetEdit | SetBash
+	src := DefaultRulesSource
+	return &Rules{Source: src, Entries: []Entry{
+		{Path: ".env", Deny: all, Index: 0, Source: src},
+		{Path: ".git/", Deny: SetRead | SetWrite | SetEdit, Index: 1, Source: src},
+		{Path: "node_modules/", Deny: SetWrite | SetEdit, Index: 2, Source: src},
+		{Path: "~/.pi/agent/auth.json", Deny: all, Index: 3, Source: src},
 	}}
 }
 
-// DefaultRulesPath returns where the protected-paths extension keeps its
-// rules: `$PI_CODING_AGENT_DIR/configs/protected-paths.json` when that
-// variable is set, else `<home>/.pi/agent/configs/protected-paths.json`.
-// getenv is os.Getenv in production.
-func DefaultRulesPath(getenv func(string) string, home string) string {
-	return filepath.Join(pienv.AgentDir(getenv, home), "configs", "protected-paths.json")
-}
-
-// LoadRules reads and validates a rules file (see ParseRules). A missing or
-// unreadable file is an error; there is no fallback to the defaults.
-func LoadRules(path string) (*Rules, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("protected-path rules: %w", err)
+// Union returns the rules of r followed by the entries of add that r does
+// not already have (same path and ops): a project may add rules, never take
+// any away. Each entry keeps its Source. A nil add returns r.
+func (r *Rules) Union(add *Rules) *Rules {
+	if add == nil || len(add.Entries) == 0 {
+		return r
 	}
-	return ParseRules(data, path)
+	out := &Rules{Source: r.Source, Entries: make([]Entry, 0, len(r.Entries)+len(add.Entries))}
+	have := map[string]bool{}
+	for _, e := range r.Entries {
+		e.Index = len(out.Entries)
+		out.Entries = append(out.Entries, e)
+		have[e.Path+"\x00"+e.Deny.String()] = true
+	}
+	added := false
+	for _, e := range add.Entries {
+		if have[e.Path+"\x00"+e.Deny.String()] {
+			continue
+		}
+		e.Index = len(out.Entries)
+		out.Entries = append(out.Entries, e)
+		added = true
+	}
+	if added {
+		out.Source = r.Source + " + " + add.Source
+	}
+	return out
 }
-
-// rawEntry is an entry as decoded, before validation.
-type rawEntry = map[string]json.RawMessage
 
 // ParseRules parses and validates rules in the protected-paths extension
 // format `{"paths":[{"path":".env","deny":["read","write","edit","bash"]},…]}`
 // or as a bare array of entries (settings.json `contextPrune.protectedPathRules`).
 // Top-level keys starting with `_` (comments) are ignored. source names the
-// origin in errors and in Rules.Source.
+// origin in errors, in Rules.Source and in every Entry.Source.
 //
 // Errors (each names the entry, e.g. `rules.json: paths[2] "x[": …`): invalid
 // JSON; a missing or empty list ("nothing protected" is never implied); an
@@ -122,13 +131,14 @@ func ParseRules(data []byte, source string) (*Rules, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s[%d]%s", source, listName, i, err)
 		}
+		e.Source = source
 		r.Entries = append(r.Entries, e)
 	}
 	return r, nil
 }
 
 func parseEntry(raw json.RawMessage, i int) (Entry, error) {
-	var m rawEntry
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
 		return Entry{}, fmt.Errorf(": not an object: %s", truncate(string(raw), 60))
 	}
@@ -170,7 +180,7 @@ func parseEntry(raw json.RawMessage, i int) (Entry, error) {
 		if err != nil {
 			return Entry{}, fmt.Errorf("%s: %v", name, err)
 		}
-		set |= opBit(op)
+		set |= op.Bit()
 	}
 	pat := strings.ReplaceAll(p, `\`, "/")
 	if !doublestar.ValidatePattern(pat) {
@@ -216,10 +226,7 @@ func jsonPos(data []byte) string {
 	if !errors.As(err, &se) {
 		return ""
 	}
-	off := int(se.Offset)
-	if off > len(data) {
-		off = len(data)
-	}
+	off := min(int(se.Offset), len(data))
 	line := bytes.Count(data[:off], []byte("\n")) + 1
 	col := off - bytes.LastIndexByte(data[:off], '\n')
 	return fmt.Sprintf(":%d:%d", line, col)

@@ -1,11 +1,13 @@
-package protect
+package guard
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 const (
@@ -55,6 +57,9 @@ func runCases(t *testing.T, m *Matcher, cases []callCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rule, op := verdict(m, c.tool, argsFor(c.tool, c.arg))
+			if c.want == "*" && rule != "" {
+				return
+			}
 			if rule != c.want {
 				t.Fatalf("%s %q: rule %q, want %q", c.tool, c.arg, rule, c.want)
 			}
@@ -138,7 +143,7 @@ func TestUnionNotFirstMatch(t *testing.T) {
 // allowed, with the default rules plus `~/.ssh/` (read, bash).
 func TestB5(t *testing.T) {
 	r := DefaultRules()
-	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: setRead | setBash, Index: 4})
+	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: SetRead | SetBash, Index: 4})
 	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
 	runCases(t, m, []callCase{
 		// bypasses
@@ -216,8 +221,8 @@ func TestBashConstructs(t *testing.T) {
 		{"unknown leading var", "bash", "cat $SECRETS_DIR/.env", ".env", OpBash},
 		{"unknown leading var anchored", "bash", "cat $D/auth.json", "", ""},
 		{"unknown dir then name", "bash", "cat $(npm root -g)/.ssh/id_rsa", "~/.ssh/", OpBash},
-		{"unknown dir and file", "bash", "cat $(npm root -g)/$F", "", ""},
-		{"unknown file in protected dir", "bash", "cat ~/.ssh/$F", "~/.ssh/", OpBash},
+		{"unknown dir and file", "bash", "cat $(npm root -g)/$F", "*", ""}, // $F alone may be any file
+		{"unknown file in protected dir", "bash", "cat ~/.ssh/$F", "*", ""},
 		{"dollar single", "bash", `cat $'.e\x6ev'`, ".env", OpBash},
 		{"line continuation", "bash", "cat .e\\\nnv", ".env", OpBash},
 		{"background", "bash", "cat .env & wait", ".env", OpBash},
@@ -327,6 +332,8 @@ func TestNormalize(t *testing.T) {
 		{win, `\\srv\share\a\..\.env`, "//srv/share/.env"},
 		{win, `/tmp/x`, "c:/tmp/x"},
 		{win, `d:/x/../y`, "d:/y"},
+		{Env{Cwd: "/", Home: "A:"}, "0", "/0"}, // a rooted cwd on Windows: no share
+		{Env{Cwd: "/"}, "x/.env", "/x/.env"},
 		{Env{Cwd: `\\?\D:\work`, Home: `C:\Users\u`}, `a`, "d:/work/a"},
 	}
 	for _, c := range cases {
@@ -339,7 +346,7 @@ func TestNormalize(t *testing.T) {
 // TestWindowsMatching: rules match Windows spellings when the cwd is Windows.
 func TestWindowsMatching(t *testing.T) {
 	r := DefaultRules()
-	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: setRead, Index: 4})
+	r.Entries = append(r.Entries, Entry{Path: "~/.ssh/", Deny: SetRead, Index: 4})
 	m := r.Matcher(Env{Cwd: `C:\Users\u\proj`, Home: `C:\Users\u`})
 	runCases(t, m, []callCase{
 		{"drive abs", "read", `C:\Users\u\proj\.env`, ".env", OpRead},
@@ -354,52 +361,60 @@ func TestWindowsMatching(t *testing.T) {
 	})
 }
 
-// fakeResolver maps exact paths (and their descendants) to link targets.
-type fakeResolver map[string]string
-
-func (f fakeResolver) Resolve(p string) (string, bool) {
-	for from, to := range f {
-		if p == from {
-			return to, true
-		}
-		if strings.HasPrefix(p, from+"/") {
-			return to + p[len(from):], true
-		}
+// linkFS is a file system of directories, files and symlinks for tests.
+func linkFS(files map[string]string, links map[string]string) FS {
+	m := fstest.MapFS{}
+	for p, data := range files {
+		m[strings.TrimPrefix(p, "/")] = &fstest.MapFile{Data: []byte(data), Mode: 0o644}
 	}
-	return "", false
+	for p, to := range links {
+		m[strings.TrimPrefix(p, "/")] = &fstest.MapFile{Data: []byte(to), Mode: fs.ModeSymlink | 0o777}
+	}
+	return IOFS(m)
 }
-
-// failingResolver never resolves anything.
-type failingResolver struct{}
-
-func (failingResolver) Resolve(string) (string, bool) { return "", false }
 
 func TestSymlinks(t *testing.T) {
 	r := DefaultRules()
-	env := Env{Cwd: tCwd, Home: tHome, Resolver: fakeResolver{
-		"/home/user/proj/notes.txt": "/home/user/proj/.env",
+	fsys := linkFS(map[string]string{
+		"/home/user/proj/.env":            "X=1",
+		"/home/user/.pi/agent/auth.json":  "{}",
+		"/home/user/proj/other.txt":       "x",
+		"/home/user/proj/src/main.go":     "package main",
+		"/home/user/proj/.git/config":     "[core]",
+		"/home/user/proj/theme/README.md": "x",
+	}, map[string]string{
+		"/home/user/proj/notes.txt": ".env",
 		"/home/user/proj/cfg":       "/home/user/.pi/agent",
-	}}
+		"/home/user/proj/loop":      "loop",
+	})
+	env := Env{Cwd: tCwd, Home: tHome, FS: fsys}
 	m := r.Matcher(env)
 	runCases(t, m, []callCase{
 		{"file link", "read", "notes.txt", ".env", OpRead},
 		{"dir link", "read", "cfg/auth.json", "~/.pi/agent/auth.json", OpRead},
 		{"bash via link", "bash", "cat cfg/auth.json", "~/.pi/agent/auth.json", OpBash},
-		{"new file under link", "write", "cfg/auth.json", "~/.pi/agent/auth.json", OpWrite},
+		{"new file under link", "write", "cfg/new.json", "", ""},
+		{"write through link", "write", "cfg/auth.json", "~/.pi/agent/auth.json", OpWrite},
 		{"unrelated", "read", "other.txt", "", ""},
+		{"link loop does not allow .env", "read", "loop/../.env", ".env", OpRead},
+		{"glob expands to link", "bash", "cat ./*.txt", ".env", OpBash},
+		// `..` after a symlinked folder is the target's parent (the kernel's rule)
+		{"dotdot after a dir link", "bash", "cat cfg/../agent/auth.json", "~/.pi/agent/auth.json", OpBash},
+		{"dotdot after a dir link, read tool", "read", "cfg/../agent/auth.json", "~/.pi/agent/auth.json", OpRead},
+		{"dotdot, no link", "bash", "cat src/../README.md", "", ""},
 	})
 	vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}})
 	if len(vs) != 1 || vs[0].Resolved != "/home/user/proj/.env" || !strings.Contains(vs[0].Reason(), "/home/user/proj/.env") {
 		t.Fatalf("%+v", vs)
 	}
-	// resolution failure never turns a block into an allow
-	mf := r.Matcher(Env{Cwd: tCwd, Home: tHome, Resolver: failingResolver{}})
+	// a file system that cannot answer never turns a block into an allow
+	mf := r.Matcher(Env{Cwd: tCwd, Home: tHome, FS: IOFS(fstest.MapFS{})})
 	if rule, _ := verdict(mf, "read", map[string]any{"path": ".env"}); rule != ".env" {
-		t.Fatal("failing resolver allowed .env")
+		t.Fatal("empty file system allowed .env")
 	}
 }
 
-func TestOSResolver(t *testing.T) {
+func TestHostDisk(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
 	}
@@ -420,7 +435,8 @@ func TestOSResolver(t *testing.T) {
 		t.Fatal(err)
 	}
 	real, _ := filepath.EvalSymlinks(dir)
-	m := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home", Resolver: OSResolver{}})
+	fsys := IOFS(os.DirFS("/"))
+	m := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home", FS: fsys})
 	runCases(t, m, []callCase{
 		{"link to .env", "read", "notes.txt", ".env", OpRead},
 		{"bash link to .env", "bash", "cat notes.txt", ".env", OpBash},
@@ -430,16 +446,16 @@ func TestOSResolver(t *testing.T) {
 		{"glob with no protected match", "bash", "mv ./*.md /tmp/x", "", ""},
 		{"glob expands to link", "bash", "cat ./*.txt", ".env", OpBash},
 	})
-	// without the file system a bare `*` names no protected file
+	// without the file system a bare `*` below the cwd names no protected file
 	m2 := DefaultRules().Matcher(Env{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home"})
 	if rule, _ := verdict(m2, "bash", map[string]any{"command": "mv theme/* /tmp/x"}); rule != "" {
 		t.Fatalf("pure wildcard blocked by %q without file system", rule)
 	}
-	if got, ok := (OSResolver{}).Resolve(filepath.ToSlash(dir) + "/notes.txt"); !ok || got != filepath.ToSlash(real)+"/.env" {
-		t.Fatalf("Resolve = %q %v", got, ok)
+	if got, changed, ok := resolveLinks(fsys, filepath.ToSlash(dir)+"/notes.txt", false); !ok || !changed || got != filepath.ToSlash(real)+"/.env" {
+		t.Fatalf("resolveLinks = %q %v %v", got, changed, ok)
 	}
-	if _, ok := (OSResolver{}).Resolve("c:/x"); ok {
-		t.Fatal("resolved a Windows path on POSIX")
+	if _, err := fsys.Lstat("c:/x"); err == nil {
+		t.Fatal("a Windows path exists on POSIX")
 	}
 }
 
@@ -472,19 +488,16 @@ func TestParseRulesErrors(t *testing.T) {
 		}
 	}
 	r, err := ParseRules([]byte(`{"_comment":"x","paths":[{"path":".env","deny":["read","bash"],"_note":"y"}]}`), "ok.json")
-	if err != nil || len(r.Entries) != 1 || r.Entries[0].Deny != setRead|setBash || r.Source != "ok.json" {
+	if err != nil || len(r.Entries) != 1 || r.Entries[0].Deny != SetRead|SetBash || r.Source != "ok.json" {
 		t.Fatalf("%+v %v", r, err)
 	}
 	r, err = ParseRules([]byte(`[{"path":".env","deny":["write"]}]`), "settings")
-	if err != nil || r.Entries[0].Deny != setWrite {
+	if err != nil || r.Entries[0].Deny != SetWrite {
 		t.Fatalf("%+v %v", r, err)
 	}
 }
 
-func TestLoadRulesAndDefaults(t *testing.T) {
-	if _, err := LoadRules(filepath.Join(t.TempDir(), "missing.json")); err == nil {
-		t.Fatal("missing file loaded")
-	}
+func TestDefaults(t *testing.T) {
 	d := DefaultRules()
 	b, err := d.MarshalJSON()
 	if err != nil {
@@ -498,14 +511,9 @@ func TestLoadRulesAndDefaults(t *testing.T) {
 	if err != nil || len(back.Entries) != 4 {
 		t.Fatal(err)
 	}
-	env := map[string]string{}
-	get := func(k string) string { return env[k] }
-	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/.pi/agent/configs/protected-paths.json") {
-		t.Fatal(p)
-	}
-	env["PI_CODING_AGENT_DIR"] = "~/agent"
-	if p := DefaultRulesPath(get, "/h"); p != filepath.FromSlash("/h/agent/configs/protected-paths.json") {
-		t.Fatal(p)
+	u := d.Union(mustRules(t, `{"paths":[{"path":"secret.txt","deny":["read"]},{"path":".env","deny":["read","write","edit","bash"]}]}`))
+	if len(u.Entries) != 5 || u.Entries[4].Path != "secret.txt" || u.Entries[4].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[4].Index != 4 {
+		t.Fatalf("union: %+v", u.Entries)
 	}
 }
 
@@ -516,10 +524,10 @@ func TestAnalyzeBashPaths(t *testing.T) {
 	}
 	var got []string
 	for _, p := range ps {
-		got = append(got, string(p.Op)+":"+p.Path)
+		got = append(got, p.Ops.String()+":"+p.Path)
 	}
 	joined := strings.Join(got, " ")
-	for _, want := range []string{"read:/home/user/proj/a", "read:/tmp/a", "write:/tmp/b", "write:/home/user/proj/b"} {
+	for _, want := range []string{"read:/home/user/proj/a", "read:/tmp/a", "write,edit:/tmp/b", "write,edit:/home/user/proj/b"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("missing %s in %s", want, joined)
 		}

@@ -1,0 +1,595 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Kind classifies a Violation.
+type Kind string
+
+const (
+	// KindDeny: the call touches a protected path with a denied op.
+	KindDeny Kind = "deny"
+	// KindFolder: the call reads (or writes) everything below a folder
+	// that holds a protected path (`grep -r x .`, `tar c ~/.pi`).
+	KindFolder Kind = "folder"
+	// KindUnverifiable: part of the call cannot be analysed (a file named
+	// by `$(…)`, a script read from a pipe) and a rule could be involved.
+	KindUnverifiable Kind = "unverifiable"
+	// KindBashParse: a bash command does not parse; what it touches cannot
+	// be known.
+	KindBashParse Kind = "bash-parse-error"
+)
+
+// Violation is one reason to block a call.
+type Violation struct {
+	Kind Kind
+	Tool string
+	// Op is the denied op reported (bash first for bash calls).
+	Op Op
+	// Raw is the path or shell word as written in the call.
+	Raw string
+	// Path is the normalised absolute path (or pattern) that matched;
+	// Resolved is its symlink-resolved form (or the file a glob expanded
+	// to) when only that matched.
+	Path     string
+	Resolved string
+	// Holds is, for KindFolder, the protected path found below Path.
+	Holds string
+	// Via is, for KindFolder, what reads or writes the folder ("grep -r");
+	// Writes says it writes into it (an extraction, `rm -r`).
+	Via    string
+	Writes bool
+	// Rule is the path of the first entry (in rule order) that denies Op;
+	// RuleIndex its position; Rules every entry that denies Op.
+	Rule      string
+	RuleIndex int
+	Rules     []string
+	// Source is where the rules came from; RuleSource where Rule came from.
+	Source     string
+	RuleSource string
+	// Command is the bash command, for bash calls.
+	Command string
+	// Detail is the parse error of a KindBashParse violation or what
+	// cannot be verified in a KindUnverifiable one.
+	Detail string
+}
+
+// Reason is a one-line, model-facing explanation naming the path, the op and
+// the rule. It deliberately does not say how to change the rules.
+func (v Violation) Reason() string {
+	switch v.Kind {
+	case KindBashParse:
+		return oneLine(fmt.Sprintf("pruner protected-paths: %s call blocked: %s", v.Tool, v.Detail))
+	case KindUnverifiable:
+		in := ""
+		if v.Raw != "" {
+			in = fmt.Sprintf(" (in %q)", clip(v.Raw, 120))
+		}
+		return oneLine(fmt.Sprintf("pruner protected-paths: %s call cannot be verified, so it is denied: %s%s; rule %q denies %s", v.Tool, v.Detail, in, v.Rule, v.Op))
+	case KindFolder:
+		what := fmt.Sprintf("%q", clip(v.Raw, 120))
+		if v.Path != "" && v.Path != v.Raw {
+			what += fmt.Sprintf(" (%s)", v.Path)
+		}
+		verb := "reads every file below"
+		if v.Writes {
+			verb = "writes files below"
+		}
+		via := v.Via
+		if via == "" {
+			via = v.Tool
+		}
+		return oneLine(fmt.Sprintf("pruner protected-paths: %s %s %s, which holds protected path %s; rule %q denies %s", via, verb, what, v.Holds, v.Rule, v.Op))
+	}
+	what := fmt.Sprintf("%q", clip(v.Raw, 160))
+	if v.Path != "" && v.Path != v.Raw {
+		what += fmt.Sprintf(" (%s)", v.Path)
+	}
+	if v.Resolved != "" {
+		what += fmt.Sprintf(" -> %s", v.Resolved)
+	}
+	if v.Command != "" {
+		return oneLine(fmt.Sprintf("pruner protected-paths: bash command touches protected path %s; rule %q denies %s", what, v.Rule, v.Op))
+	}
+	return oneLine(fmt.Sprintf("pruner protected-paths: %s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		if r == unknownRune {
+			return '*'
+		}
+		return r
+	}, s)
+}
+
+// Check returns the violations of one call, at most one per path or shell
+// word (as written), op and rule, direct hits first. Each path is matched
+// against every entry (the union of their deny ops, never first-match-wins),
+// on its normalised form, its other spellings and, with a file system, its
+// symlink-resolved form and what a glob expands to. A folder the call reads
+// or writes recursively is a violation when it holds a protected path
+// (searched on the file system, or reasoned from the rules without one). A
+// part of the call the analysis cannot see through is a violation when a
+// rule denies an op it may do. Bash calls are denied for the op `bash` and
+// for the op their command implies; a bash command that does not parse
+// yields one KindBashParse violation. Check never panics on any input.
+func (m *Matcher) Check(c Call) (out []Violation) {
+	defer func() {
+		if r := recover(); r != nil { // never fail open on a bug
+			out = []Violation{{Kind: KindUnverifiable, Tool: c.Tool, Op: OpRead, Detail: fmt.Sprintf("internal error while analysing the call: %v", r), Source: m.rules.Source, RuleIndex: -1}}
+		}
+	}()
+	if c.Args == nil {
+		c.Args = map[string]any{}
+	}
+	kind := classifyTool(c.Tool)
+	an := m.analyzeTool(c)
+	shell := kind == kindBash || kind == kindPwsh
+	command := ""
+	if shell {
+		command = firstString(c.Args, "command", "cmd", "script", "code")
+	}
+	if an.parseErr != nil {
+		return []Violation{{Kind: KindBashParse, Tool: c.Tool, Op: OpBash, Raw: command, Command: command,
+			Detail: an.parseErr.Error(), Source: m.rules.Source, RuleIndex: -1}}
+	}
+	seen := map[string]bool{}
+	add := func(v Violation) {
+		key := string(v.Kind) + "\x00" + v.Raw + "\x00" + string(v.Op) + "\x00" + v.Rule + "\x00" + v.Detail
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		v.Tool = c.Tool
+		if shell {
+			v.Command = command
+		}
+		out = append(out, v)
+	}
+	for _, t := range an.targets {
+		ops := t.ops
+		if shell {
+			ops |= SetBash
+		}
+		var v Violation
+		var ok bool
+		if t.rec {
+			v, ok = m.matchFolder(t, ops)
+		} else {
+			v, ok = m.matchTarget(t, ops)
+		}
+		if ok {
+			add(v)
+		}
+	}
+	for _, u := range an.unknowns {
+		ops := u.ops
+		if shell {
+			ops |= SetBash
+		}
+		if v, ok := m.unverifiable(u, ops); ok {
+			add(v)
+		}
+	}
+	rank := map[Kind]int{KindDeny: 0, KindFolder: 1, KindUnverifiable: 2}
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Kind] < rank[out[j].Kind] })
+	return out
+}
+
+// Decide is a convenience for hooks: it returns the first violation of the
+// call, or nil when the call is allowed.
+func (m *Matcher) Decide(c Call) *Violation {
+	vs := m.Check(c)
+	if len(vs) == 0 {
+		return nil
+	}
+	return &vs[0]
+}
+
+// unverifiable turns an unknown use into a violation when some rule denies
+// one of its ops.
+func (m *Matcher) unverifiable(u unknownUse, ops OpSet) (Violation, bool) {
+	if m.denies&ops == 0 {
+		return Violation{}, false
+	}
+	v := Violation{Kind: KindUnverifiable, Raw: u.raw, Detail: u.why, Source: m.rules.Source, RuleIndex: -1}
+	for _, op := range allOps() {
+		if !ops.Has(op) || m.denies&op.Bit() == 0 {
+			continue
+		}
+		for i := range m.rules.Entries {
+			e := &m.rules.Entries[i]
+			if e.Deny.Has(op) {
+				v.Op, v.Rule, v.RuleIndex, v.RuleSource = op, e.Path, i, e.Source
+				break
+			}
+		}
+		break
+	}
+	for i := range m.rules.Entries {
+		if m.rules.Entries[i].Deny.Has(v.Op) {
+			v.Rules = append(v.Rules, m.rules.Entries[i].Path)
+		}
+	}
+	return v, true
+}
+
+// deniedOps returns the union of ops ∩ deny over every entry matching p, and
+// the indexes of those entries. wild also counts pure wildcards (`*`) as
+// naming a bare entry where the reasoning without a file system assumes it
+// lives (the cwd).
+func (m *Matcher) deniedOps(p string, pattern, dotOK bool, ops OpSet, wild bool) (OpSet, []int) {
+	ps := m.split(p, pattern, dotOK)
+	var denied OpSet
+	var hits []int
+	for i := range m.entries {
+		c := &m.entries[i]
+		if c.entry.Deny&ops == 0 {
+			continue
+		}
+		if matchEntry(c, ps, inside, false) || (wild && pattern && c.atCwd != nil && matchEntry(c.atCwd, ps, inside, true)) {
+			denied |= c.entry.Deny & ops
+			hits = append(hits, i)
+		}
+	}
+	return denied, hits
+}
+
+// matchTarget matches one target on its own, its resolved path and, for a
+// glob, the files it expands to.
+func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
+	fsys := m.env.FS
+	win := m.env.windows()
+	denied, hits := m.deniedOps(t.path, t.pattern, t.dotOK, ops, fsys == nil)
+	resolved := ""
+	if fsys != nil && !t.pattern {
+		for _, q := range []string{t.path, t.physical} {
+			if q == "" {
+				continue
+			}
+			if r, changed, ok := resolveLinks(fsys, q, win); ok && (changed || q != t.path) && r != t.path {
+				d2, h2 := m.deniedOps(r, false, false, ops, false)
+				if d2&^denied != 0 {
+					resolved = r
+				}
+				denied |= d2
+				hits = append(hits, h2...)
+			}
+		}
+	}
+	if fsys != nil && t.pattern && denied == 0 {
+		files, complete := globDisk(fsys, t.path, win, t.dotOK)
+		for _, f := range files {
+			d2, h2 := m.deniedOps(f, false, false, ops, false)
+			if d2 != 0 && resolved == "" {
+				resolved = f
+			}
+			denied |= d2
+			hits = append(hits, h2...)
+			if r, changed, ok := resolveLinks(fsys, f, win); ok && changed {
+				d3, h3 := m.deniedOps(r, false, false, ops, false)
+				if d3 != 0 && resolved == "" {
+					resolved = r
+				}
+				denied |= d3
+				hits = append(hits, h3...)
+			}
+		}
+		if !complete {
+			d2, h2 := m.deniedOps(t.path, true, t.dotOK, ops, true)
+			denied |= d2
+			hits = append(hits, h2...)
+		}
+	}
+	if denied == 0 {
+		return Violation{}, false
+	}
+	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved}
+	m.nameRule(&v, denied, hits)
+	return v, true
+}
+
+// nameRule fills the op and rule fields of a violation: the first op in
+// report order, the first entry in rule order that denies it.
+func (m *Matcher) nameRule(v *Violation, denied OpSet, hits []int) {
+	v.Source, v.RuleIndex = m.rules.Source, -1
+	v.Op = denied.first()
+	seenRule := map[int]bool{}
+	for _, i := range hits {
+		e := &m.rules.Entries[i]
+		if !e.Deny.Has(v.Op) || seenRule[i] {
+			continue
+		}
+		seenRule[i] = true
+		if v.RuleIndex < 0 || i < v.RuleIndex {
+			v.RuleIndex, v.Rule, v.RuleSource = i, e.Path, e.Source
+		}
+	}
+	for i := range m.rules.Entries {
+		if seenRule[i] {
+			v.Rules = append(v.Rules, m.rules.Entries[i].Path)
+		}
+	}
+}
+
+// matchFolder checks a recursive operation on a folder: the folder itself,
+// then what it holds.
+func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
+	direct := t
+	direct.rec = false
+	if v, ok := m.matchTarget(direct, ops); ok {
+		return v, true
+	}
+	fsys := m.env.FS
+	win := m.env.windows()
+	if fsys != nil && !t.pattern {
+		dir := t.path
+		if r, _, ok := resolveLinks(fsys, dir, win); ok {
+			dir = r
+		}
+		fi, err := fsys.Lstat(dir)
+		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist):
+			return Violation{}, false // nothing there to read or overwrite
+		case err != nil:
+			return m.folderUnknown(t, ops, "the folder cannot be listed")
+		case !fi.IsDir():
+			return Violation{}, false
+		}
+		// an absolute or home rule below the folder: is it there?
+		if v, ok := m.anchoredBelow(t, dir, ops); ok {
+			return v, true
+		}
+		if !m.walkNeeded(ops, t) {
+			return Violation{}, false // no rule the recursion could reach needs a search
+		}
+		found, denied, hits, complete := m.walk(dir, t, ops)
+		if found != "" {
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
+			m.nameRule(&v, denied, hits)
+			return v, true
+		}
+		if !complete {
+			return m.folderUnknown(t, ops, "the folder holds too many files to search for protected paths")
+		}
+		return Violation{}, false
+	}
+	// reason from the rules: a folder that is an ancestor of a rule's path
+	// (a bare rule is taken to live at the cwd)
+	ps := m.split(t.path, t.pattern, t.dotOK)
+	var denied OpSet
+	var hits []int
+	holds := ""
+	for i := range m.entries {
+		c := &m.entries[i]
+		if c.entry.Deny&ops == 0 {
+			continue
+		}
+		cc := c
+		if c.bare {
+			cc = c.atCwd
+		}
+		if cc == nil || !matchEntry(cc, ps, holds_, false) {
+			continue
+		}
+		if len(t.filter) > 0 && (c.dir || !filterMatches(t.filter, cc.segs[len(cc.segs)-1], cc.segs[len(cc.segs)-1], m.env.CaseSensitive)) {
+			continue
+		}
+		denied |= c.entry.Deny & ops
+		hits = append(hits, i)
+		if holds == "" {
+			holds = strings.Join(cc.segs, "/")
+			if c.bare {
+				holds = joinDir(cleanCwd(m.env), strings.TrimPrefix(c.entry.Path, "./"))
+			}
+		}
+	}
+	if denied == 0 {
+		return Violation{}, false
+	}
+	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0}
+	m.nameRule(&v, denied, hits)
+	return v, true
+}
+
+// anchoredBelow finds an absolute or home rule (without globs) whose path
+// lies below dir, is reached by the recursion and exists on the disk.
+func (m *Matcher) anchoredBelow(t target, dir string, ops OpSet) (Violation, bool) {
+	fsys := m.env.FS
+	ps := m.split(dir, false, t.dotOK)
+	for i := range m.entries {
+		c := &m.entries[i]
+		if c.bare || !c.ok || c.entry.Deny&ops == 0 || hasGlobSeg(c) {
+			continue
+		}
+		if !matchEntry(c, ps, holds_, false) {
+			continue
+		}
+		p := strings.TrimSuffix(NormalizePath(Env{Cwd: "/", Home: m.env.Home}, strings.TrimSuffix(c.entry.Path, "/")), "/")
+		if m.env.windows() {
+			p, _ = normalize(m.env, strings.TrimSuffix(c.entry.Path, "/"), spellRule, false)
+		}
+		if _, err := fsys.Lstat(p); err != nil {
+			continue
+		}
+		if len(t.filter) > 0 && !filterMatches(t.filter, p, p[strings.LastIndexByte(p, '/')+1:], m.env.CaseSensitive) {
+			continue
+		}
+		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0}
+		m.nameRule(&v, c.entry.Deny&ops, []int{i})
+		return v, true
+	}
+	return Violation{}, false
+}
+
+func hasGlobSeg(c *compiled) bool {
+	for _, g := range c.globs {
+		if g {
+			return true
+		}
+	}
+	return false
+}
+
+// walkNeeded reports whether searching a folder can find anything the
+// rules protect for ops: a bare rule whose name the recursion reaches
+// (hidden names only when it reads them), an absolute rule with a glob, or
+// symlinks it follows.
+func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
+	if t.follow != followNone {
+		return true
+	}
+	for i := range m.entries {
+		c := &m.entries[i]
+		if !c.ok || c.entry.Deny&ops == 0 {
+			continue
+		}
+		if !c.bare {
+			if hasGlobSeg(c) {
+				return true
+			}
+			continue
+		}
+		if t.dotOK || len(c.segs) < 2 || !strings.HasPrefix(c.segs[1], ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// holds_ is the match mode for folders (named apart from the local
+// variable it would shadow).
+const holds_ = holds
+
+func (m *Matcher) folderUnknown(t target, ops OpSet, why string) (Violation, bool) {
+	return m.unverifiable(unknownUse{raw: t.raw, why: t.via + ": " + why, ops: ops}, ops)
+}
+
+// walk searches a folder breadth first for a protected path the recursion
+// reaches: a file (or folder) an entry protects for ops, filtered by the
+// recursion's name filters, or a symlink to one.
+func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied OpSet, hits []int, complete bool) {
+	fsys := m.env.FS
+	win := m.env.windows()
+	type dir struct {
+		path      string
+		protected bool // inside a protected folder: a filtered file here is a hit
+		prot      OpSet
+		protHits  []int
+	}
+	queue := []dir{{path: root}}
+	visited := 0
+	links := 0
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		ents, err := fsys.ReadDir(d.path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return "", 0, nil, false
+		}
+		for _, e := range ents {
+			visited++
+			if visited > maxWalkEntries {
+				return "", 0, nil, false
+			}
+			name := e.Name()
+			if !t.dotOK && strings.HasPrefix(name, ".") {
+				continue
+			}
+			p := strings.TrimSuffix(d.path, "/") + "/" + name
+			rel := strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/")
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				if t.follow == followNone {
+					continue
+				}
+				links++
+				if links > maxLinkTargets {
+					return "", 0, nil, false
+				}
+				if r, _, ok := resolveLinks(fsys, p, win); ok {
+					if dd, hh := m.deniedOps(r, false, false, ops, false); dd != 0 && m.passes(t, rel, name, false) {
+						return p + " -> " + r, dd, hh, true
+					}
+					// a link to a folder that holds a protected path (by the rules)
+					if t.follow != followAll {
+						continue
+					}
+					if v, ok := m.matchFolder(target{raw: p, path: r, dotOK: true, rec: true, ops: ops, follow: followNone}, ops); ok && v.Kind != KindUnverifiable && len(t.filter) == 0 {
+						return p + " -> " + v.Holds, opOf(v), []int{v.RuleIndex}, true
+					}
+				}
+				continue
+			}
+			dd, hh := m.deniedOps(p, false, false, ops, false)
+			switch {
+			case dd != 0 && !isDir && m.passes(t, rel, name, d.protected):
+				return p, dd, hh, true
+			case dd != 0 && isDir && len(t.filter) == 0:
+				return p, dd, hh, true
+			case d.protected && !isDir && m.passes(t, rel, name, true):
+				return p, d.prot, d.protHits, true
+			}
+			if isDir {
+				nd := dir{path: p, protected: d.protected, prot: d.prot, protHits: d.protHits}
+				if dd != 0 {
+					nd.protected, nd.prot, nd.protHits = true, dd, hh
+				}
+				queue = append(queue, nd)
+			}
+		}
+	}
+	return "", 0, nil, true
+}
+
+func opOf(v Violation) OpSet { return v.Op.Bit() }
+
+// passes reports whether a file reached by a recursion passes its name
+// filters (no filters: every file).
+func (m *Matcher) passes(t target, rel, name string, _ bool) bool {
+	if len(t.filter) == 0 {
+		return true
+	}
+	return filterMatches(t.filter, rel, name, m.env.CaseSensitive)
+}
+
+// filterMatches matches a file against include globs: a glob without `/`
+// matches the name, one with `/` the path below the folder.
+func filterMatches(filter []string, rel, name string, caseSensitive bool) bool {
+	for _, f := range filter {
+		f = foldKey(strings.TrimPrefix(strings.TrimPrefix(f, "path:"), "./"), caseSensitive)
+		target := foldKey(name, caseSensitive)
+		if strings.Contains(f, "/") {
+			target = foldKey(rel, caseSensitive)
+			f = strings.TrimPrefix(f, "**/")
+			if ok, _ := doublestar.Match("**/"+f, target); ok {
+				return true
+			}
+		}
+		if ok, _ := doublestar.Match(strings.ReplaceAll(f, unknownStr, "*"), target); ok {
+			return true
+		}
+	}
+	return false
+}

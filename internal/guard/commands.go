@@ -1,0 +1,1051 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is one field of a simple command and the source text of its word.
+type arg struct {
+	f   field
+	raw string
+}
+
+// cmd is one simple command being analysed: its fields (args[0] is the
+// command name) and its stdin. done marks the fields already given a role;
+// the rest are checked as words when the command is finished.
+type cmd struct {
+	a    *shellAnalyzer
+	name string
+	args []arg
+	in   source
+	done []bool
+	out  *source // what the command writes to stdout, when a handler knows
+}
+
+func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
+	for _, as := range c.Assigns {
+		a.assign(as, len(c.Args) == 0)
+	}
+	var args []arg
+	for _, w := range c.Args {
+		a.seen[w] = true
+		raw := a.text(w)
+		for _, f := range a.expandWord(w) {
+			args = append(args, arg{f: f, raw: raw})
+		}
+		a.walkSubst(w)
+	}
+	if len(args) == 0 {
+		return source{}
+	}
+	return a.command(args, in)
+}
+
+// command analyses args as one simple command with stdin in and returns
+// what it writes to stdout.
+func (a *shellAnalyzer) command(args []arg, in source) source {
+	if a.full || len(args) == 0 {
+		return dynSource("")
+	}
+	c := &cmd{a: a, args: args, in: in, done: make([]bool, len(args))}
+	head := args[0]
+	c.done[0] = true
+	if head.f.onlyUnk || head.f.dyn || head.f.unk || head.f.glob {
+		c.dynamicCommand()
+		return dynSource("a command named when it runs")
+	}
+	a.value(head.raw, head.f, SetRead) // the program run names a file
+	c.name = baseName(head.f)
+	if s, ok := a.writtenFile(head.f); ok {
+		c.runScript(head.raw, s, in, "sh")
+	}
+	handled := c.dispatch()
+	c.finish()
+	if !handled {
+		return dynSource(c.name)
+	}
+	return a.produce(c)
+}
+
+// dynamicCommand handles a command whose name is unknown (`$CMD x`,
+// `$(echo cat) x`): it may be any program, eval or a shell, so every
+// argument is a file and a script.
+func (c *cmd) dynamicCommand() {
+	head := c.args[0]
+	c.a.unknown(head.raw, "the command to run is computed when it runs", SetRead|setModify)
+	for i := 1; i < len(c.args); i++ {
+		ar := c.args[i]
+		c.done[i] = true
+		c.a.value(ar.raw, ar.f, SetRead|setModify)
+		if !ar.f.pattern() {
+			c.a.script(ar.f.s, ar.raw, source{})
+		}
+	}
+}
+
+// finish checks the fields no role took as words (every word is a path).
+func (c *cmd) finish() {
+	for i, ar := range c.args {
+		if !c.done[i] {
+			c.done[i] = true
+			c.a.value(ar.raw, ar.f, SetRead)
+		}
+	}
+}
+
+// file gives args[i] the role of a file opened with ops.
+func (c *cmd) file(i int, ops OpSet) {
+	if i < 0 || i >= len(c.args) || c.done[i] {
+		return
+	}
+	c.done[i] = true
+	c.fileField(c.args[i].raw, c.args[i].f, ops)
+}
+
+func (c *cmd) fileField(raw string, f field, ops OpSet) {
+	c.a.value(raw, f, ops)
+	if f.onlyUnk && !f.posOnly {
+		c.a.unknown(raw, unknownWhy(f)+" and "+c.name+" opens it as a file", ops)
+	}
+}
+
+// unknownWhy says what made a field unknown.
+func unknownWhy(f field) string {
+	w := f.why
+	if w == "" {
+		w = "a value"
+	}
+	return "`" + w + "` is only known when the command runs"
+}
+
+// word gives args[i] the role of a plain word (checked as a path, read).
+func (c *cmd) word(i int) {
+	if i < 0 || i >= len(c.args) || c.done[i] {
+		return
+	}
+	c.done[i] = true
+	c.a.value(c.args[i].raw, c.args[i].f, SetRead)
+}
+
+// script gives args[i] the role of shell script text.
+func (c *cmd) script(i int, in source) {
+	if i < 0 || i >= len(c.args) || c.done[i] {
+		return
+	}
+	c.done[i] = true
+	c.scriptField(c.args[i].raw, c.args[i].f, in)
+}
+
+func (c *cmd) scriptField(raw string, f field, in source) {
+	c.a.value(raw, f, SetRead)
+	if f.pattern() && (f.unk || f.dyn) {
+		c.a.unknown(raw, "the script "+c.name+" runs is computed when the command runs", SetRead|setModify)
+		return
+	}
+	c.a.script(f.text(), raw, in)
+}
+
+// code gives args[i] the role of interpreter code in lang.
+func (c *cmd) code(i int, lang string) {
+	if i < 0 || i >= len(c.args) || c.done[i] {
+		return
+	}
+	c.done[i] = true
+	c.codeField(c.args[i].raw, c.args[i].f, lang)
+}
+
+func (c *cmd) codeField(raw string, f field, lang string) {
+	if f.pattern() && (f.unk || f.dyn) {
+		c.a.unknown(raw, "the code "+c.name+" runs is computed when the command runs", SetRead|setModify)
+		c.a.codeText(unescapeGlob(strings.ReplaceAll(f.s, "/"+unknownSeg+"/", " ")), raw, lang)
+		return
+	}
+	c.a.codeText(f.text(), raw, lang)
+}
+
+// rec gives args[i] the role of a folder read (or written) recursively.
+func (c *cmd) rec(i int, ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
+	if i < 0 || i >= len(c.args) {
+		return
+	}
+	c.done[i] = true
+	ar := c.args[i]
+	c.a.value(ar.raw, ar.f, ops) // the folder itself
+	c.a.addRec(ar.raw, ar.f, ops, dotOK, filter, via, follow)
+}
+
+// recCwd records a recursive operation on the current directory.
+func (c *cmd) recCwd(ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
+	c.a.addRec(".", litField("."), ops, dotOK, filter, via, follow)
+}
+
+// wrap analyses args[k:] as the command a wrapper runs.
+func (c *cmd) wrap(k int) {
+	for i := k; i < len(c.args); i++ {
+		c.done[i] = true
+	}
+	if k < len(c.args) {
+		c.a.command(c.args[k:], c.in)
+	}
+}
+
+// runScript analyses what a shell or interpreter runs from a stream or a
+// file written earlier in the command.
+func (c *cmd) runScript(raw string, s source, in source, lang string) {
+	switch s.kind {
+	case srcText:
+		if strings.ContainsRune(s.text, unknownRune) {
+			c.a.unknown(raw, "the script "+c.name+" reads is computed when the command runs", SetRead|setModify)
+		}
+		if lang == "sh" {
+			c.a.script(strings.ReplaceAll(s.text, unknownStr, " "), raw, in)
+		} else {
+			c.a.codeText(strings.ReplaceAll(s.text, unknownStr, " "), raw, lang)
+		}
+	case srcFile:
+		if w, ok := c.a.written[s.file]; ok && w.kind != srcFile {
+			c.runScript(raw, w, in, lang)
+		}
+		// a script that exists on disk is a program that opens files by
+		// itself: not followed (documented)
+	case srcNames, srcDyn:
+		why := s.why
+		if why == "" {
+			why = "a pipe"
+		}
+		c.a.unknown(raw, c.name+" runs a script read from "+why+", which the analysis cannot see", SetRead|setModify)
+	}
+}
+
+// writtenFile returns what the command wrote to the file f names, when it
+// wrote it earlier in the same command.
+func (a *shellAnalyzer) writtenFile(f field) (source, bool) {
+	if f.pattern() || len(a.written) == 0 {
+		return source{}, false
+	}
+	for _, cwd := range a.cwds {
+		p, _ := joinOrNorm(a, cwd, f.s)
+		if s, ok := a.written[p]; ok {
+			return s, true
+		}
+	}
+	return source{}, false
+}
+
+// opts describes a command's options for parsing.
+type opts struct {
+	short string   // short options that take a value
+	long  []string // long options that take a value
+	posix bool     // options end at the first operand
+}
+
+// optHit is one option and its value.
+type optHit struct {
+	name string
+	vi   int    // index of the value's own arg (-1: inline or none)
+	val  *field // inline value (`-ffile`, `--file=x`)
+	raw  string
+}
+
+type parsed struct {
+	flags    map[string]bool
+	vals     []optHit
+	operands []int
+}
+
+func (p parsed) has(names ...string) bool {
+	for _, n := range names {
+		if p.flags[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// values returns the option values given to any of names.
+func (p parsed) values(names ...string) []optHit {
+	var out []optHit
+	for _, v := range p.vals {
+		for _, n := range names {
+			if v.name == n {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func (o opts) takesLong(name string) bool {
+	for _, l := range o.long {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// parse reads options from args[from:]: flags, option values and operands.
+func (c *cmd) parse(from int, o opts) parsed {
+	p := parsed{flags: map[string]bool{}}
+	dd := false
+	for i := from; i < len(c.args); i++ {
+		f := c.args[i].f
+		t := optText(f)
+		if dd || !strings.HasPrefix(t, "-") || t == "-" || f.onlyUnk {
+			p.operands = append(p.operands, i)
+			if o.posix {
+				dd = true
+			}
+			continue
+		}
+		if t == "--" {
+			c.done[i] = true
+			dd = true
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			name, _, hasEq := strings.Cut(t, "=")
+			p.flags[name] = true
+			if o.takesLong(name) || hasEq {
+				if hasEq {
+					v := subField(f, len(name)+1)
+					p.vals = append(p.vals, optHit{name: name, vi: -1, val: &v, raw: c.args[i].raw})
+				} else if i+1 < len(c.args) {
+					p.vals = append(p.vals, optHit{name: name, vi: i + 1, raw: c.args[i+1].raw})
+					i++
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			ch := t[j]
+			p.flags["-"+string(ch)] = true
+			if strings.IndexByte(o.short, ch) < 0 {
+				continue
+			}
+			name := "-" + string(ch)
+			if j+1 < len(t) || (f.pattern() && j+1 == len(t) && len(unescapeGlob(f.s)) > len(t)) {
+				v := subField(f, j+1)
+				p.vals = append(p.vals, optHit{name: name, vi: -1, val: &v, raw: c.args[i].raw})
+			} else if i+1 < len(c.args) {
+				p.vals = append(p.vals, optHit{name: name, vi: i + 1, raw: c.args[i+1].raw})
+				i++
+			}
+			break
+		}
+	}
+	return p
+}
+
+// valFile gives an option value the role of a file opened with ops.
+func (c *cmd) valFile(v optHit, ops OpSet) {
+	if v.vi >= 0 {
+		c.file(v.vi, ops)
+		return
+	}
+	c.fileField(v.raw, *v.val, ops)
+}
+
+func (c *cmd) valField(v optHit) (field, bool) {
+	if v.vi >= 0 {
+		if v.vi < len(c.args) {
+			return c.args[v.vi].f, true
+		}
+		return field{}, false
+	}
+	return *v.val, true
+}
+
+func (c *cmd) valCode(v optHit, lang string) {
+	if v.vi >= 0 {
+		c.code(v.vi, lang)
+		return
+	}
+	c.codeField(v.raw, *v.val, lang)
+}
+
+func (c *cmd) valScript(v optHit) {
+	if v.vi >= 0 {
+		c.script(v.vi, source{})
+		return
+	}
+	c.scriptField(v.raw, *v.val, source{})
+}
+
+// valWord checks an option value as a plain word.
+func (c *cmd) valWord(v optHit) {
+	if v.vi >= 0 {
+		c.word(v.vi)
+		return
+	}
+	c.a.value(v.raw, *v.val, SetRead)
+}
+
+// valText returns an option value's text ("" when unknown).
+func (c *cmd) valText(v optHit) string {
+	f, ok := c.valField(v)
+	if !ok || f.pattern() {
+		return ""
+	}
+	return f.s
+}
+
+// spec is a table-driven description of a command that reads or writes its
+// operands.
+type spec struct {
+	opts
+	files    map[string]OpSet  // options whose value is a file
+	code     map[string]string // options whose value is code, by language
+	scripts  []string          // options whose value is a shell command
+	filters  []string          // options whose value limits a recursion to names
+	ops      OpSet             // ops of the operands
+	skip     int               // leading operands that are not files
+	skipCode string            // the skipped operand is code in this language
+	noSkip   []string          // options that, given, mean no operand is skipped (grep -e)
+	last     OpSet             // ops of the last operand when there are two or more (cp)
+	rec      []string          // flags that make operands recursive
+	recAll   bool              // recursive without a flag
+	hidden   []string          // flags that take hidden names into a recursion
+	hideDots bool              // a recursion skips hidden names unless a hidden flag is given
+	recOps   OpSet             // ops of a recursion (default: the operands' ops)
+	chdir    []string          // options whose value is the directory to work in
+	dflt     bool              // no operand: the current directory (recursive tools)
+	inplace  []string          // flags that turn operands into writes (sed -i)
+	follows  []string          // flags that make a recursion follow symlinks
+	noFollow []string          // flags that stop it (zip -y)
+	followBy uint8             // what a recursion follows without those flags
+}
+
+// runSpec applies a spec to the command's arguments.
+func (c *cmd) runSpec(s *spec, from int) parsed {
+	p := c.parse(from, s.opts)
+	for _, v := range p.vals {
+		switch {
+		case s.files[v.name] != 0:
+			c.valFile(v, s.files[v.name])
+		case s.code[v.name] != "":
+			c.valCode(v, s.code[v.name])
+		case contains(s.scripts, v.name):
+			c.valScript(v)
+		case contains(s.chdir, v.name):
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				c.a.chdir(f)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	ops := s.ops
+	if ops == 0 {
+		ops = SetRead
+	}
+	if len(s.inplace) > 0 && p.has(s.inplace...) {
+		ops |= setModify
+	}
+	var filter []string
+	for _, v := range p.values(s.filters...) {
+		if t := c.valText(v); t != "" && !strings.HasPrefix(t, "!") {
+			filter = append(filter, t)
+		} else if t == "" {
+			filter = append(filter, "*")
+		}
+	}
+	operands := p.operands
+	skip := s.skip
+	if len(s.noSkip) > 0 && p.has(s.noSkip...) {
+		skip = 0
+	}
+	for k := 0; k < skip && k < len(operands); k++ {
+		if s.skipCode != "" {
+			c.code(operands[k], s.skipCode)
+		} else {
+			c.word(operands[k])
+		}
+	}
+	if skip < len(operands) {
+		operands = operands[skip:]
+	} else {
+		operands = nil
+	}
+	rec := s.recAll || (len(s.rec) > 0 && p.has(s.rec...))
+	dotOK := !s.hideDots || p.has(s.hidden...)
+	follow := s.followBy
+	if len(s.follows) > 0 && p.has(s.follows...) {
+		follow = followAll
+	}
+	if len(s.noFollow) > 0 && p.has(s.noFollow...) {
+		follow = followNone
+	}
+	if rec && len(operands) == 0 && s.dflt {
+		c.recCwd(recOps(s, ops), dotOK, filter, c.name, follow)
+	}
+	for k, i := range operands {
+		o := ops
+		if s.last != 0 && k == len(operands)-1 && len(operands) > 1 {
+			o = s.last
+		}
+		if rec && (s.last == 0 || k < len(operands)-1) {
+			c.rec(i, recOps(s, o), dotOK, filter, c.name+" "+recFlag(p, s), follow)
+			continue
+		}
+		c.file(i, o)
+	}
+	return p
+}
+
+func recOps(s *spec, ops OpSet) OpSet {
+	if s.recOps != 0 {
+		return s.recOps
+	}
+	return ops
+}
+
+func recFlag(p parsed, s *spec) string {
+	for _, f := range s.rec {
+		if p.flags[f] {
+			return f
+		}
+	}
+	return "(recursive)"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch runs the handler for c.name; false means the command is not
+// known (every argument is then a file).
+func (c *cmd) dispatch() bool {
+	a := c.a
+	switch c.name {
+	// --- words only: these never open their arguments
+	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",
+		"exit", "return", "shift", "wait", "jobs", "fg", "bg", "disown", "pwd", "seq", "expr",
+		"test", "[", "which", "type", "hash", "local", "readonly", "let", "umask", "ulimit",
+		"printenv", "id", "whoami", "hostname", "uname", "tput", "clear", "reset", "yes", "nproc",
+		"ps", "uptime", "free", "basename", "dirname", "realpath", "readlink", "getopts", "caller",
+		"dirs", "popd", "unset", "break", "continue", "times", "logname", "groups", "arch", "tty",
+		"locale", "history", "sync", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host",
+		"whereis", "apropos", "man", "info", "help", "compgen", "complete", "bind", "enable",
+		"shopt", "set", "export", "declare", "typeset", "mktemp", "getconf", "uuidgen":
+		if c.name == "printf" {
+			p := c.parse(1, opts{short: "v"})
+			for _, v := range p.values("-v") {
+				c.valWord(v)
+			}
+		}
+		if c.name == "set" {
+			// set -- ARGS rebinds $1…: values computed at run time unbind them
+			for _, ar := range c.args[1:] {
+				if t := optText(ar.f); !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && (ar.f.unk || ar.f.dyn) {
+					a.posDyn = true
+				}
+			}
+		}
+		if c.name == "shopt" || c.name == "set" {
+			for _, ar := range c.args {
+				if t := strings.ToLower(ar.f.text()); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
+					a.dotglob = true
+				}
+			}
+		}
+		return true
+	case "read", "mapfile", "readarray":
+		c.readBuiltin()
+		return true
+	case "cd", "pushd":
+		p := c.parse(1, opts{posix: true})
+		if len(p.operands) == 0 {
+			if a.env.Home != "" {
+				a.chdir(litField(a.env.Home))
+			} else {
+				a.chdir(dynVal("~", false).f)
+			}
+			return true
+		}
+		i := p.operands[0]
+		c.word(i)
+		a.chdir(c.args[i].f)
+		return true
+	case "eval":
+		c.evalBuiltin()
+		return true
+	case "source", ".":
+		c.sourceBuiltin()
+		return true
+	case "trap":
+		p := c.parse(1, opts{posix: true})
+		if len(p.operands) > 0 {
+			c.script(p.operands[0], source{})
+		}
+		return true
+	case "alias":
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			c.done[i] = true
+			if t := optText(f); strings.Contains(t, "=") {
+				name, _, _ := strings.Cut(t, "=")
+				c.scriptField(c.args[i].raw, subField(f, len(name)+1), source{})
+			}
+		}
+		return true
+	case "command", "builtin":
+		p := c.parse(1, opts{posix: true})
+		if p.has("-v", "-V") {
+			return true
+		}
+		if len(p.operands) > 0 {
+			c.wrap(p.operands[0])
+		}
+		return true
+	case "exec":
+		p := c.parse(1, opts{short: "a", posix: true})
+		if len(p.operands) > 0 {
+			c.wrap(p.operands[0])
+		}
+		return true
+	case "time", "nohup", "setsid", "chronic", "unbuffer", "caffeinate", "fakeroot", "proxychains",
+		"proxychains4", "torsocks", "catchsegv", "nice", "ionice", "stdbuf", "taskset", "numactl",
+		"prlimit", "unshare", "nsenter", "firejail", "valgrind", "systemd-run", "entr", "doas",
+		"sudo", "chroot", "timeout", "flock", "strace", "ltrace", "env", "runuser", "su", "script",
+		"watch", "busybox", "npx", "bunx", "pnpx", "uvx", "pipx", "xvfb-run", "dbus-run-session",
+		"sg", "gosu", "su-exec", "tini", "dumb-init", "with-contenv", "direnv", "op", "aws-vault",
+		"dotenv", "doppler", "infisical", "sops":
+		c.wrapper()
+		return true
+	case "xargs":
+		c.xargs()
+		return true
+	case "find":
+		c.find()
+		return true
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh":
+		c.shell()
+		return true
+	case "python", "python2", "python3", "pypy", "pypy3", "ipython", "py":
+		c.interp("python")
+		return true
+	case "node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "qjs", "d8", "jsc", "rhino":
+		c.interp("js")
+		return true
+	case "perl", "perl5":
+		c.interp("perl")
+		return true
+	case "ruby", "irb", "jruby":
+		c.interp("ruby")
+		return true
+	case "php":
+		c.interp("php")
+		return true
+	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "tclsh", "wish", "groovy", "scala", "kotlin",
+		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
+		"jshell", "raku", "perl6":
+		c.interp("generic")
+		return true
+	case "pwsh", "powershell", "pwsh-preview":
+		c.powershell()
+		return true
+	case "cmd":
+		c.cmdExe()
+		return true
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		c.awk()
+		return true
+	case "sed", "gsed":
+		c.sed()
+		return true
+	case "grep", "egrep", "fgrep", "zgrep", "zegrep", "zfgrep", "ggrep":
+		c.grep()
+		return true
+	case "rg", "ripgrep":
+		c.rg()
+		return true
+	case "ag", "ack", "ack-grep", "pt", "ugrep", "ug", "sift":
+		c.searcher()
+		return true
+	case "tar", "gtar", "bsdtar":
+		c.tar()
+		return true
+	case "zip":
+		c.zip()
+		return true
+	case "unzip", "7z", "7za", "7zr", "unrar", "cpio", "ar", "bsdcpio", "pax":
+		c.extract()
+		return true
+	case "cp", "gcp":
+		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
+			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify},
+			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
+			follows: []string{"-L", "--dereference"}}, 1)
+		c.copyDest()
+		return true
+	case "mv", "gmv":
+		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
+			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
+		return true
+	case "ln", "gln", "link":
+		c.ln()
+		return true
+	case "install", "ginstall":
+		c.runSpec(&spec{opts: opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}},
+			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, last: setModify}, 1)
+		return true
+	case "rsync":
+		c.rsync()
+		return true
+	case "scp", "sftp":
+		c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
+			files:   map[string]OpSet{"-i": SetRead, "-F": SetRead},
+			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1)
+		return true
+	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
+		c.runSpec(&spec{opts: opts{short: "nu", long: []string{"--interactive", "--iterations", "--size", "--random-source"}},
+			ops: setModify, rec: []string{"-r", "-R", "--recursive"}}, 1)
+		return true
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "setfattr":
+		s := &spec{opts: opts{short: "nvx", long: []string{"--reference", "--from"}},
+			files: map[string]OpSet{"--reference": SetRead}, ops: setModify, skip: 1, noSkip: []string{"--reference"},
+			rec: []string{"-R", "--recursive"}}
+		if c.name == "setfattr" || c.name == "setfacl" {
+			s.skip = 0
+			s.opts.short = "nvxmMX"
+		}
+		c.runSpec(s, 1)
+		return true
+	case "touch", "truncate", "mkdir", "mkfifo", "mknod", "fallocate", "xattr":
+		c.runSpec(&spec{opts: opts{short: "rdtmsZlo", long: []string{"--reference", "--date", "--mode", "--size", "--time", "--context"}},
+			files: map[string]OpSet{"-r": SetRead, "--reference": SetRead}, ops: setModify}, 1)
+		return true
+	case "tee":
+		c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
+		return true
+	case "dd":
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			switch {
+			case strings.HasPrefix(t, "of="):
+				c.done[i] = true
+				c.fileField(c.args[i].raw, subField(c.args[i].f, 3), setModify)
+			case strings.HasPrefix(t, "if="):
+				c.done[i] = true
+				c.fileField(c.args[i].raw, subField(c.args[i].f, 3), SetRead)
+			}
+		}
+		return true
+	case "patch", "gpatch":
+		c.patch()
+		return true
+	case "git":
+		c.git()
+		return true
+	case "curl":
+		c.curl()
+		return true
+	case "wget", "wget2":
+		c.wget()
+		return true
+	case "ssh", "mosh", "autossh":
+		c.ssh()
+		return true
+	case "docker-compose":
+		if optText(c.args[len(c.args)-1].f) == "config" {
+			a.value(c.args[0].raw, litField(".env"), SetRead)
+		}
+		c.docker()
+		return true
+	case "docker", "podman", "nerdctl", "finch":
+		c.docker()
+		return true
+	case "make", "gmake", "bmake":
+		c.runSpec(&spec{opts: opts{short: "fCIjloWE", long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--what-if", "--eval"}},
+			files: map[string]OpSet{"-f": SetRead, "--file": SetRead, "--makefile": SetRead},
+			code:  map[string]string{"-E": "generic", "--eval": "generic"},
+			chdir: []string{"-C", "--directory"}, skip: 1 << 20}, 1)
+		return true
+	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate":
+		c.editor()
+		return true
+	case "jq", "gojq", "jaq", "yq":
+		c.runSpec(&spec{opts: opts{short: "fLs", long: []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "--tab"}},
+			files: map[string]OpSet{"-f": SetRead, "--from-file": SetRead, "--slurpfile": SetRead, "--rawfile": SetRead},
+			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
+		c.jqNamedFiles()
+		return true
+	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
+		p := c.parse(1, opts{short: "o", long: []string{"--config", "--ignore-path", "--log-level", "--plugin", "--parser", "-style", "--style"}})
+		ops := SetRead
+		if p.has("-w", "-i", "--write", "--fix", "-l") || c.name == "black" || c.name == "isort" || c.name == "rustfmt" || c.name == "autopep8" && p.has("--in-place") || c.name == "yapf" && p.has("-i") {
+			ops |= setModify
+		}
+		for _, v := range p.vals {
+			c.valWord(v)
+		}
+		for _, i := range p.operands {
+			c.file(i, ops)
+		}
+		return true
+	case "go", "cargo", "rustc", "rustup", "npm", "pnpm", "yarn", "pip", "pip3", "uv", "poetry", "pipenv",
+		"pytest", "tox", "nox", "mvn", "gradle", "gradlew", "dotnet", "gh", "helm", "terraform", "tofu",
+		"kubectl", "brew", "apt", "apt-get", "apt-cache", "dpkg", "yum", "dnf", "pacman", "apk", "systemctl",
+		"journalctl", "service", "launchctl", "tsc", "vitest", "jest", "mocha", "playwright", "cypress",
+		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
+		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
+		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
+		"tmux", "screen", "htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
+		"telnet", "openssl", "gpg", "gpg2", "age", "sqlite3", "psql", "mysql", "redis-cli", "mongosh",
+		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
+		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
+		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
+		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
+		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
+		"sam", "serverless", "sls", "ollama", "llm":
+		c.devTool()
+		return true
+	}
+	if a.funcs[c.name] {
+		c.generic()
+		return true
+	}
+	if sp := fileSpec(c.name); sp != nil {
+		c.runSpec(sp, 1)
+		return true
+	}
+	c.generic()
+	return false
+}
+
+// generic handles a command the analysis does not know: every argument,
+// and every `--opt=value` value, is a file it may open.
+func (c *cmd) generic() {
+	for i := 1; i < len(c.args); i++ {
+		if c.done[i] {
+			continue
+		}
+		f := c.args[i].f
+		t := optText(f)
+		c.done[i] = true
+		switch {
+		case strings.HasPrefix(t, "-") && strings.Contains(t, "="):
+			name, _, _ := strings.Cut(t, "=")
+			c.a.value(c.args[i].raw, f, SetRead)
+			c.fileField(c.args[i].raw, subField(f, len(name)+1), SetRead)
+		case strings.HasPrefix(t, "-") && len(t) > 1 && !f.pattern():
+			c.a.value(c.args[i].raw, f, SetRead)
+		default:
+			c.fileField(c.args[i].raw, f, SetRead)
+		}
+	}
+	c.embedded()
+}
+
+// embedded finds commands inside the arguments of a command the analysis
+// does not follow (`docker exec c sh -c '…'`, `uv run python -c '…'`): a
+// shell or interpreter name followed by its code option.
+func (c *cmd) embedded() {
+	for i := 1; i+1 < len(c.args); i++ {
+		n := baseName(c.args[i].f)
+		nx := optText(c.args[i+1].f)
+		switch {
+		case isShellName(n) && strings.HasPrefix(nx, "-") && strings.Contains(nx, "c") && !strings.HasPrefix(nx, "--"):
+			if i+2 < len(c.args) {
+				c.scriptField(c.args[i+2].raw, c.args[i+2].f, source{})
+			}
+		case interpLang(n) != "" && (nx == "-c" || nx == "-e" || nx == "-E" || nx == "--eval" || nx == "-p" || nx == "-r"):
+			if i+2 < len(c.args) {
+				c.codeField(c.args[i+2].raw, c.args[i+2].f, interpLang(n))
+			}
+		}
+	}
+}
+
+func isShellName(n string) bool {
+	switch n {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "busybox":
+		return true
+	}
+	return false
+}
+
+func interpLang(n string) string {
+	switch {
+	case strings.HasPrefix(n, "python"), n == "pypy", n == "pypy3":
+		return "python"
+	case n == "node", n == "nodejs", n == "bun", n == "deno":
+		return "js"
+	case n == "perl":
+		return "perl"
+	case n == "ruby":
+		return "ruby"
+	case n == "php":
+		return "php"
+	case n == "pwsh", n == "powershell":
+		return "pwsh"
+	}
+	return ""
+}
+
+// devTool handles build tools and package managers: their arguments are
+// targets, packages and flags, opened (if at all) by the tool itself. Words
+// are checked; a few options name files.
+func (c *cmd) devTool() {
+	p := c.parse(1, opts{short: "oCfc", long: []string{"--output", "--outfile", "--outdir", "--out-dir", "--file", "--filename", "--kubeconfig", "--config", "--env-file", "--values", "--var-file", "--from-file", "--from-env-file", "--directory", "--prefix", "--modfile", "--overlay", "--input", "--password-file", "--key", "--cert", "--cacert", "-out", "-in", "-inkey", "--manifest-path"}})
+	for _, v := range p.vals {
+		switch v.name {
+		case "-o", "--output", "--outfile", "--outdir", "--out-dir", "-out":
+			c.valFile(v, setModify)
+		case "-f", "--file", "--filename", "--kubeconfig", "--config", "--env-file", "--values", "--var-file", "--from-file", "--from-env-file", "--modfile", "--overlay", "--input", "--password-file", "--key", "--cert", "--cacert", "-in", "-inkey", "--manifest-path":
+			c.valFile(v, SetRead)
+		case "-C", "--directory", "--prefix":
+			if f, ok := c.valField(v); ok && (c.name == "go" || c.name == "make" || c.name == "npm" || c.name == "pnpm" || c.name == "git") {
+				c.valWord(v)
+				c.a.chdir(f)
+			} else {
+				c.valWord(v)
+			}
+		case "-c":
+			if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
+				c.valCode(v, "generic")
+			} else {
+				c.valWord(v)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
+		for _, i := range p.operands {
+			if strings.Contains(optText(c.args[i].f), " ") {
+				c.code(i, "generic")
+			}
+		}
+	}
+	if c.name == "openssl" {
+		c.opensslOps(p)
+	}
+	c.embedded()
+}
+
+func (c *cmd) opensslOps(p parsed) {
+	for i := 1; i < len(c.args); i++ {
+		switch optText(c.args[i].f) {
+		case "-in", "-inkey", "-key", "-CAfile", "-cert", "-kfile", "-pass":
+			c.file(i+1, SetRead)
+		case "-out":
+			c.file(i+1, setModify)
+		}
+	}
+	_ = p
+}
+
+// fileSpec returns the spec of a command that opens its operands, or nil.
+func fileSpec(name string) *spec {
+	switch name {
+	case "cat", "tac", "nl", "more", "less", "most", "pg", "bat", "batcat", "strings", "rev",
+		"fold", "fmt", "pr", "expand", "unexpand", "column", "colrm", "wc", "md5sum", "sha1sum", "sha224sum",
+		"sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "shasum", "md5", "base64", "base32",
+		"basenc", "xxd", "od", "hexdump", "hd", "file", "stat", "du", "ls", "dir", "vdir", "tree", "exa", "eza",
+		"lsd", "diff", "cmp", "sdiff", "diff3", "colordiff", "delta", "comm", "join", "paste", "cut", "sort",
+		"uniq", "head", "tail", "split", "csplit", "shuf", "tsort", "iconv", "dos2unix", "unix2dos", "zcat",
+		"bzcat", "xzcat", "zstdcat", "lz4cat", "zless", "zmore", "bzless", "xzless", "gzip", "gunzip", "bzip2",
+		"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "open", "xdg-open",
+		"start", "explorer", "lp", "lpr", "mail", "mutt", "sendmail", "pbcopy", "xclip", "xsel",
+		"wl-copy", "sponge", "tr", "look", "exiftool", "identify", "convert", "magick", "ffmpeg",
+		"ffprobe", "pdftotext", "pandoc", "jless", "fx", "glow", "mdcat", "hexyl", "readelf", "objdump",
+		"nm", "ldd", "otool", "gcc", "g++", "cc", "c++", "clang", "clang++", "javac", "java", "kotlinc", "tcc":
+		s := &spec{}
+		switch name {
+		case "head", "tail":
+			s.opts = opts{short: "ncs", long: []string{"--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"}}
+		case "cut":
+			s.opts = opts{short: "bcdf", long: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}}
+		case "sort":
+			s.opts = opts{short: "ktSTo", long: []string{"--key", "--field-separator", "--buffer-size", "--temporary-directory", "--output", "--files0-from", "--parallel", "--batch-size", "--compress-program", "--random-source", "--sort"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify, "--files0-from": SetRead, "--random-source": SetRead}
+			s.scripts = []string{"--compress-program"}
+		case "uniq":
+			s.opts = opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}}
+			s.last = setModify
+		case "split", "csplit":
+			s.opts = opts{short: "lbnaCtf", long: []string{"--lines", "--bytes", "--number", "--suffix-length", "--line-bytes", "--separator", "--filter", "--prefix", "--additional-suffix"}}
+			s.last = setModify
+			s.scripts = []string{"--filter"}
+		case "diff", "colordiff":
+			s.opts = opts{short: "xXIUCFLDS", long: []string{"--exclude", "--exclude-from", "--ignore-matching-lines", "--unified", "--context", "--label", "--from-file", "--to-file", "--starting-file", "--new-group-format", "--changed-group-format", "--line-format", "--color", "--palette", "--width", "--horizon-lines"}}
+			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--from-file": SetRead, "--to-file": SetRead}
+			s.rec = []string{"-r", "--recursive"}
+			s.recOps = SetRead
+			s.followBy = followAll
+		case "du":
+			s.opts = opts{short: "dBXt", long: []string{"--max-depth", "--block-size", "--exclude-from", "--exclude", "--threshold", "--time-style", "--files0-from"}}
+			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--files0-from": SetRead}
+		case "ls", "dir", "vdir", "exa", "eza", "lsd":
+			s.opts = opts{short: "wTI", long: []string{"--width", "--tabsize", "--ignore", "--hide", "--sort", "--time", "--time-style", "--format", "--color", "--block-size", "--quoting-style", "--indicator-style", "--level"}}
+			s.rec = []string{"-R", "--recursive", "--tree"}
+			s.hideDots, s.hidden = true, []string{"-a", "-A", "--all", "--almost-all"}
+			s.dflt = true
+		case "tree":
+			s.opts = opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}
+			s.files = map[string]OpSet{"-o": setModify}
+			s.recAll, s.dflt = true, true
+			s.hideDots, s.hidden = true, []string{"-a"}
+		case "xxd":
+			s.opts = opts{short: "lscgoC", long: nil}
+			s.last = setModify
+		case "od", "hexdump", "hd":
+			s.opts = opts{short: "AjNtwnse", long: nil}
+		case "iconv":
+			s.opts = opts{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
+		case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "dos2unix", "unix2dos":
+			s.opts = opts{short: "SbTo", long: []string{"--suffix", "--threads", "--output"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
+			s.ops = SetRead | setModify // replaced in place
+			s.rec = []string{"-r", "--recursive"}
+			s.followBy = followAll
+		case "tr":
+			s.skip = 1 << 20 // tr reads stdin only
+		case "stat":
+			s.opts = opts{short: "cf", long: []string{"--format", "--printf"}}
+		case "file":
+			s.opts = opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}}
+			s.files = map[string]OpSet{"-m": SetRead, "-f": SetRead, "--magic-file": SetRead, "--files-from": SetRead}
+		case "nl":
+			s.opts = opts{short: "bdfhilnsvw", long: nil}
+		case "fold", "fmt":
+			s.opts = opts{short: "wpg", long: []string{"--width", "--prefix", "--goal"}}
+		case "column":
+			s.opts = opts{short: "csoNROdWHE", long: []string{"--separator", "--output-separator", "--table-columns", "--output-width"}}
+		case "paste", "join":
+			s.opts = opts{short: "dtjeo12av", long: []string{"--delimiters"}}
+		case "pr":
+			s.opts = opts{short: "hlwWoNSsenicd", long: []string{"--header", "--length", "--width"}}
+		case "base64", "base32", "basenc":
+			s.opts = opts{short: "w", long: []string{"--wrap"}}
+		case "shuf":
+			s.opts = opts{short: "niro", long: []string{"--head-count", "--input-range", "--output", "--random-source"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
+		case "bat", "batcat":
+			s.opts = opts{short: "lHmrd", long: []string{"--language", "--highlight-line", "--map-syntax", "--theme", "--style", "--line-range", "--tabs", "--wrap", "--terminal-width", "--diff-context", "--pager", "--color", "--italic-text", "--decorations", "--paging", "--file-name"}}
+		case "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc":
+			s.opts = opts{short: "oIDLlUxWfmOgstze", long: nil}
+			s.files = map[string]OpSet{"-o": setModify}
+		case "javac", "java", "kotlinc":
+			s.opts = opts{short: "dsp", long: []string{"-cp", "-classpath", "--class-path", "-d", "--module-path", "-sourcepath"}}
+		case "convert", "magick", "ffmpeg", "ffprobe":
+			s.ops = SetRead
+		case "pandoc":
+			s.opts = opts{short: "oftsV", long: []string{"--output", "--from", "--to", "--template", "--css", "--metadata", "--variable", "--lua-filter", "--filter", "--defaults", "--resource-path"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify, "--template": SetRead, "--defaults": SetRead, "--lua-filter": SetRead}
+		}
+		return s
+	}
+	return nil
+}

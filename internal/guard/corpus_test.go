@@ -1,0 +1,131 @@
+package guard
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	json "github.com/goccy/go-json"
+)
+
+type corpusCall struct {
+	ID     string         `json:"id"`
+	Class  string         `json:"class"`
+	Expect string         `json:"expect"`
+	Tool   string         `json:"tool"`
+	Input  map[string]any `json:"input"`
+	Cwd    string         `json:"cwd"`
+	Home   string         `json:"home"`
+}
+
+func loadCorpus(t testing.TB) []corpusCall {
+	t.Helper()
+	f, err := os.Open("../../testdata/protect/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusCall
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c corpusCall
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// corpusFS is the corpus's project and home as an in-memory file system:
+// the analysis is a pure function of the call, the rules and this.
+func corpusFS() FS {
+	m := fstest.MapFS{}
+	for _, p := range []string{
+		"proj/.env", "proj/.env.example", "proj/.envrc", "proj/.git/config", "proj/.git/HEAD", "proj/.git/refs/heads/main",
+		"proj/node_modules/pkg/index.js", "proj/node_modules/pkg/package.json", "proj/node_modules/.bin/x",
+		"proj/src/main.go", "proj/src/app.ts", "proj/src/a.txt", "proj/src/b.txt", "proj/README.md", "proj/package.json",
+		"proj/build/out.log", "proj/scripts/build.sh", "proj/list.txt", "proj/.venv/bin/activate",
+		"home/.pi/agent/auth.json", "home/.bashrc",
+	} {
+		m[p] = &fstest.MapFile{Data: []byte("x\n"), Mode: 0o644}
+	}
+	m["proj/notes.txt"] = &fstest.MapFile{Data: []byte(".env"), Mode: fs.ModeSymlink | 0o777}
+	m["proj/cfg"] = &fstest.MapFile{Data: []byte("/home/.pi/agent"), Mode: fs.ModeSymlink | 0o777}
+	return IOFS(m)
+}
+
+func expandArgs(v any, r *strings.Replacer) any {
+	switch x := v.(type) {
+	case string:
+		return r.Replace(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = expandArgs(e, r)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = expandArgs(e, r)
+		}
+		return out
+	}
+	return v
+}
+
+// TestCorpusPure runs the gate corpus through Matcher.Check directly, with
+// the project on an injected in-memory file system and, for every call,
+// again without any file system (reasoning from the rules alone). Every
+// attack must be denied and every benign call allowed, both ways.
+func TestCorpusPure(t *testing.T) {
+	fsys := corpusFS()
+	rep := strings.NewReplacer("{{cwd}}", "/proj", "{{home}}", "/home", "{{cwdrel}}", "proj", "{{homerel}}", "home", "{{cwdbase}}", "proj")
+	rules := DefaultRules()
+	var denied, allowed int
+	for _, c := range loadCorpus(t) {
+		cwd, home := c.Cwd, c.Home
+		if cwd == "" {
+			cwd = "/proj"
+		}
+		if home == "" {
+			home = "/home"
+		}
+		args := expandArgs(c.Input, rep).(map[string]any)
+		for _, withFS := range []bool{true, false} {
+			env := Env{Cwd: cwd, Home: home}
+			if withFS {
+				env.FS = fsys
+			}
+			vs := rules.Matcher(env).Check(Call{Tool: c.Tool, Args: args})
+			where := "without a file system"
+			if withFS {
+				where = "with the file system"
+			}
+			switch {
+			case c.Expect == "deny" && len(vs) == 0 && !withFS && c.Class == "path/symlink":
+				// a symlink is only known by looking at the disk
+			case c.Expect == "deny" && len(vs) == 0:
+				t.Errorf("%s [%s] %s: attack allowed: %s %v", c.ID, c.Class, where, c.Tool, args)
+			case c.Expect == "allow" && len(vs) > 0:
+				t.Errorf("%s %s: benign call denied: %s %v\n    %s", c.ID, where, c.Tool, args, vs[0].Reason())
+			case len(vs) > 0:
+				denied++
+				if !strings.HasPrefix(vs[0].Reason(), "pruner protected-paths: ") {
+					t.Errorf("%s: reason %q", c.ID, vs[0].Reason())
+				}
+			default:
+				allowed++
+			}
+		}
+	}
+	t.Logf("%d decisions deny, %d allow", denied, allowed)
+}

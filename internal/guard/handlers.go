@@ -1,0 +1,1828 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// readBuiltin: `read VAR…` assigns words of stdin; `mapfile ARR`.
+func (c *cmd) readBuiltin() {
+	p := c.parse(1, opts{short: "adinNpptuOCcs"})
+	for _, v := range p.vals {
+		c.valWord(v)
+	}
+	val := dynVal("a line read from stdin", false)
+	switch c.in.kind {
+	case srcText:
+		if line, _, _ := strings.Cut(c.in.text, "\n"); !strings.ContainsRune(line, unknownRune) && !strings.ContainsAny(strings.TrimSpace(line), " \t") {
+			val = knownVal(strings.TrimSpace(line))
+		}
+	case srcNames:
+		if len(c.in.names) == 1 {
+			val = pval{f: c.in.names[0]}
+		}
+	case srcNone:
+		val = knownVal("")
+	}
+	for _, i := range p.operands {
+		c.done[i] = true
+		if name := optText(c.args[i].f); name != "" {
+			c.a.vars[name] = val
+		}
+	}
+	if len(p.operands) == 0 && (c.name == "read") {
+		c.a.vars["REPLY"] = val
+	}
+	if c.name != "read" {
+		for _, i := range p.operands {
+			delete(c.a.vars, optText(c.args[i].f))
+			c.a.arrays[optText(c.args[i].f)] = []pval{val}
+		}
+	}
+}
+
+// evalBuiltin: eval joins its arguments and runs them as a script.
+func (c *cmd) evalBuiltin() {
+	var parts []string
+	dyn := false
+	raw := ""
+	for i := 1; i < len(c.args); i++ {
+		c.done[i] = true
+		f := c.args[i].f
+		raw += c.args[i].raw + " "
+		c.a.value(c.args[i].raw, f, SetRead)
+		if f.unk || f.dyn {
+			dyn = true
+		}
+		parts = append(parts, f.text())
+	}
+	if dyn {
+		c.a.unknown(strings.TrimSpace(raw), "eval runs a script computed when the command runs", SetRead|setModify)
+	}
+	c.a.script(strings.Join(parts, " "), strings.TrimSpace(raw), c.in)
+}
+
+// sourceBuiltin: `source FILE` runs FILE in this shell.
+func (c *cmd) sourceBuiltin() {
+	if len(c.args) < 2 {
+		return
+	}
+	f := c.args[1].f
+	c.file(1, SetRead)
+	switch t := f.text(); {
+	case !f.pattern() && (t == "/dev/stdin" || t == "/proc/self/fd/0" || t == "/dev/fd/0" || t == "-"):
+		c.runScript(c.args[1].raw, c.in, source{}, "sh")
+	case f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/"):
+		c.a.unknown(c.args[1].raw, "source runs the output of a process substitution", SetRead|setModify)
+	default:
+		if s, ok := c.a.writtenFile(f); ok {
+			c.runScript(c.args[1].raw, s, source{}, "sh")
+		}
+	}
+	for i := 2; i < len(c.args); i++ {
+		c.file(i, SetRead)
+	}
+}
+
+// wrapper handles commands that run another command: sudo, env, timeout,
+// nohup, watch, su -c, script -c, flock -c, npx and their kin.
+func (c *cmd) wrapper() {
+	switch c.name {
+	case "env":
+		c.envWrapper()
+		return
+	case "watch":
+		p := c.parse(1, opts{short: "nd", long: []string{"--interval", "--differences"}, posix: true})
+		c.joinedScript(p.operands)
+		return
+	case "su", "runuser", "sg":
+		p := c.parse(1, opts{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, posix: false})
+		for _, v := range p.values("-c", "--command") {
+			c.valScript(v)
+		}
+		for _, v := range p.values("-s", "--shell") {
+			c.valWord(v)
+		}
+		if c.name == "sg" && len(p.operands) > 1 {
+			c.script(p.operands[1], c.in)
+		}
+		return
+	case "script":
+		p := c.parse(1, opts{short: "cEIOBTm", long: []string{"--command", "--log-in", "--log-out", "--log-io", "--log-timing", "--echo", "--logging-format"}})
+		for _, v := range p.values("-c", "--command") {
+			c.valScript(v)
+		}
+		for _, v := range p.values("-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing") {
+			c.valFile(v, setModify)
+		}
+		for _, i := range p.operands {
+			c.file(i, setModify)
+		}
+		return
+	case "flock":
+		p := c.parse(1, opts{short: "cwEs", long: []string{"--command", "--timeout", "--conflict-exit-code"}, posix: true})
+		for _, v := range p.values("-c", "--command") {
+			c.valScript(v)
+		}
+		if len(p.operands) > 0 {
+			c.file(p.operands[0], SetRead)
+			if len(p.operands) > 1 {
+				c.wrap(p.operands[1])
+			}
+		}
+		return
+	case "busybox":
+		if len(c.args) > 1 {
+			c.wrap(1)
+		}
+		return
+	case "chroot":
+		p := c.parse(1, opts{long: []string{"--userspec", "--groups"}, posix: true})
+		if len(p.operands) > 0 {
+			c.word(p.operands[0])
+			if len(p.operands) > 1 {
+				c.wrap(p.operands[1])
+			}
+		}
+		return
+	case "timeout":
+		p := c.parse(1, opts{short: "sk", long: []string{"--signal", "--kill-after"}, posix: true})
+		if len(p.operands) > 1 {
+			c.word(p.operands[0])
+			c.wrap(p.operands[1])
+		}
+		return
+	case "strace", "ltrace":
+		p := c.parse(1, opts{short: "oepsSEIabPuXU", long: []string{"--output", "--expr", "--attach", "--string-limit"}, posix: true})
+		for _, v := range p.values("-o", "--output") {
+			c.valFile(v, setModify)
+		}
+		if len(p.operands) > 0 {
+			c.wrap(p.operands[0])
+		}
+		return
+	case "time":
+		p := c.parse(1, opts{short: "fo", long: []string{"--format", "--output"}, posix: true})
+		for _, v := range p.values("-o", "--output") {
+			c.valFile(v, setModify)
+		}
+		if len(p.operands) > 0 {
+			c.wrap(p.operands[0])
+		}
+		return
+	case "direnv":
+		if len(c.args) > 2 && optText(c.args[1].f) == "exec" {
+			c.word(2)
+			c.a.chdir(c.args[2].f)
+			c.wrap(3)
+		}
+		return
+	case "npx", "bunx", "pnpx", "uvx", "pipx":
+		p := c.parse(1, opts{short: "p", long: []string{"--package", "--call", "--from", "--python", "--with"}, posix: true})
+		for _, v := range p.values("-c", "--call") {
+			c.valScript(v)
+		}
+		if len(p.operands) > 0 {
+			k := p.operands[0]
+			if c.name == "pipx" && optText(c.args[k].f) == "run" && k+1 < len(c.args) {
+				c.word(k)
+				k++
+			}
+			c.wrap(k)
+		}
+		return
+	case "op", "doppler", "infisical", "aws-vault", "sops", "dotenv":
+		// secret injectors: `op run -- cmd`, `doppler run -- cmd`, `dotenv -e .env -- cmd`
+		p := c.parse(1, opts{short: "ec", long: []string{"--env-file", "--config", "--command"}})
+		envFiles := p.values("-e", "--env-file")
+		for _, v := range envFiles {
+			c.valFile(v, SetRead)
+		}
+		if c.name == "dotenv" && len(envFiles) == 0 {
+			c.a.value(c.args[0].raw, litField(".env"), SetRead) // dotenv-cli reads .env by default
+		}
+		for _, v := range p.values("--command") {
+			c.valScript(v)
+		}
+		for idx, i := range p.operands {
+			t := optText(c.args[i].f)
+			if idx == 0 && (t == "run" || t == "exec" || t == "read") {
+				c.word(i)
+				continue
+			}
+			c.wrap(i)
+			break
+		}
+		return
+	}
+	// generic wrappers: options, then the command
+	var o opts
+	switch c.name {
+	case "sudo":
+		o = opts{short: "ugCDhprtUTc", long: []string{"--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--login-class"}, posix: true}
+	case "doas":
+		o = opts{short: "uC", posix: true}
+	case "nice":
+		o = opts{short: "n", long: []string{"--adjustment"}, posix: true}
+	case "ionice":
+		o = opts{short: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, posix: true}
+	case "stdbuf":
+		o = opts{short: "ioe", long: []string{"--input", "--output", "--error"}, posix: true}
+	case "taskset":
+		o = opts{short: "", posix: true}
+	case "numactl":
+		o = opts{short: "CNmpPi", posix: true}
+	case "prlimit", "unshare", "nsenter", "firejail", "systemd-run", "valgrind", "xvfb-run":
+		o = opts{short: "pnstuUGEw", long: []string{"--pid", "--unit", "--property", "--setenv", "--uid", "--gid", "--working-directory", "--tool", "--log-file", "--profile", "--private", "--server-args", "--mount", "--net", "--root"}, posix: true}
+	default:
+		o = opts{posix: true}
+	}
+	p := c.parse(1, o)
+	for _, v := range p.vals {
+		switch v.name {
+		case "-D", "--chdir", "--working-directory":
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				c.a.chdir(f)
+			}
+		case "--log-file":
+			c.valFile(v, setModify)
+		case "-c":
+			if c.name == "sudo" {
+				c.valWord(v)
+			} else {
+				c.valWord(v)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) > 0 {
+		c.joinedScript(p.operands)
+		return
+	}
+	if c.name == "taskset" && len(p.operands) > 1 {
+		c.word(p.operands[0])
+		c.wrap(p.operands[1])
+		return
+	}
+	if len(p.operands) > 0 {
+		c.wrap(p.operands[0])
+	}
+}
+
+// joinedScript runs the operands joined by spaces as a script (watch,
+// sudo -s, ssh-like wrappers).
+func (c *cmd) joinedScript(operands []int) {
+	var parts []string
+	raw := ""
+	dyn := false
+	for _, i := range operands {
+		c.done[i] = true
+		f := c.args[i].f
+		c.a.value(c.args[i].raw, f, SetRead)
+		if f.unk || f.dyn {
+			dyn = true
+		}
+		parts = append(parts, f.text())
+		raw += c.args[i].raw + " "
+	}
+	if dyn {
+		c.a.unknown(strings.TrimSpace(raw), c.name+" runs a script computed when the command runs", SetRead|setModify)
+	}
+	c.a.script(strings.Join(parts, " "), strings.TrimSpace(raw), c.in)
+}
+
+// envWrapper: env [-i] [-u VAR] [-C DIR] [-S STRING] [NAME=VALUE…] [CMD…].
+func (c *cmd) envWrapper() {
+	i := 1
+	for i < len(c.args) {
+		f := c.args[i].f
+		t := optText(f)
+		switch {
+		case t == "--":
+			c.done[i] = true
+			i++
+			goto command
+		case t == "-S" || t == "--split-string" || strings.HasPrefix(t, "-S") || strings.HasPrefix(t, "--split-string="):
+			// -S STRING: the string is split into the command and its arguments
+			c.done[i] = true
+			var sf field
+			raw := c.args[i].raw
+			switch {
+			case t == "-S" || t == "--split-string":
+				if i+1 >= len(c.args) {
+					return
+				}
+				i++
+				c.done[i] = true
+				sf, raw = c.args[i].f, c.args[i].raw
+			case strings.HasPrefix(t, "--split-string="):
+				sf = subField(f, len("--split-string="))
+			default:
+				sf = subField(f, 2)
+			}
+			c.a.value(raw, sf, SetRead)
+			rest := ""
+			for k := i + 1; k < len(c.args); k++ {
+				c.done[k] = true
+				rest += " " + quoteField(c.args[k].f)
+			}
+			if sf.unk || sf.dyn {
+				c.a.unknown(raw, "env -S runs a command line computed when the command runs", SetRead|setModify)
+				return
+			}
+			c.a.script(envSplitText(sf.text())+rest, raw, c.in)
+			return
+		case t == "-u" || t == "--unset" || t == "-C" || t == "--chdir" || t == "-P":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.word(i + 1)
+				if t == "-C" || t == "--chdir" {
+					c.a.chdir(c.args[i+1].f)
+				}
+			}
+			i += 2
+		case strings.HasPrefix(t, "--chdir=") || (strings.HasPrefix(t, "-C") && len(t) > 2):
+			c.done[i] = true
+			n := 2
+			if strings.HasPrefix(t, "--chdir=") {
+				n = len("--chdir=")
+			}
+			d := subField(f, n)
+			c.a.value(c.args[i].raw, d, SetRead)
+			c.a.chdir(d)
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			c.done[i] = true
+			i++
+		case strings.Contains(t, "=") && !strings.HasPrefix(t, "="):
+			c.done[i] = true
+			c.a.value(c.args[i].raw, f, SetRead)
+			i++
+		default:
+			goto command
+		}
+	}
+	return
+command:
+	if i < len(c.args) {
+		c.wrap(i)
+	}
+}
+
+// envSplitText turns env -S's escapes into shell syntax: `\_` is a space.
+func envSplitText(s string) string {
+	return strings.ReplaceAll(s, `\_`, " ")
+}
+
+// quoteField renders a field back as one shell word.
+func quoteField(f field) string {
+	if f.pattern() {
+		return shellQuote(unescapeGlob(f.s))
+	}
+	return shellQuote(f.s)
+}
+
+// shellQuote single-quotes s for re-parsing.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// xargs runs a command on names read from stdin.
+func (c *cmd) xargs() {
+	p := c.parse(1, opts{short: "aEdIiLlnPsge", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, posix: true})
+	in := c.in
+	for _, v := range p.vals {
+		switch v.name {
+		case "-a", "--arg-file":
+			c.valFile(v, SetRead)
+			in = dynSource("a file of names")
+			if f, ok := c.valField(v); ok && !f.pattern() {
+				n, _ := c.a.norm(f.s, false)
+				in = source{kind: srcFile, file: n}
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	var inputs []arg
+	switch in.kind {
+	case srcText:
+		for tok := range strings.FieldsSeq(in.text) {
+			if len(inputs) >= 256 {
+				break
+			}
+			tok = strings.Trim(tok, `"'`)
+			f := litField(tok)
+			if strings.ContainsRune(tok, unknownRune) {
+				f = dynVal("a name read from stdin", false).f
+			}
+			inputs = append(inputs, arg{f: f, raw: tok})
+		}
+	case srcNames:
+		for _, n := range in.names {
+			inputs = append(inputs, arg{f: n, raw: "(names from " + in.why + ")"})
+		}
+	case srcFile, srcDyn:
+		f := dynVal("names read from stdin", false).f
+		inputs = append(inputs, arg{f: f, raw: "(stdin)"})
+	}
+	var sub []arg
+	if len(p.operands) == 0 {
+		sub = []arg{{f: litField("echo"), raw: "echo"}}
+	} else {
+		for i := p.operands[0]; i < len(c.args); i++ {
+			c.done[i] = true
+			sub = append(sub, c.args[i])
+		}
+	}
+	sub = append(sub, inputs...)
+	c.a.command(sub, source{})
+}
+
+// find: paths, then an expression; -exec runs a command on what it finds.
+func (c *cmd) find() {
+	i := 1
+	findFollows := false
+	for i < len(c.args) {
+		t := optText(c.args[i].f)
+		if t == "-L" {
+			findFollows = true
+		}
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
+			c.done[i] = true
+			if t == "-D" {
+				i++
+				c.word(i)
+			}
+			i++
+			continue
+		}
+		break
+	}
+	var roots []int
+	for i < len(c.args) {
+		t := optText(c.args[i].f)
+		if (strings.HasPrefix(t, "-") && len(t) > 1) || t == "(" || t == "!" || t == ")" || t == "," {
+			break
+		}
+		roots = append(roots, i)
+		i++
+	}
+	// the expression: name filters, actions
+	var names []string
+	nameKnown := true
+	del := false
+	type execAt struct{ start, end int }
+	var execs []execAt
+	for i < len(c.args) {
+		t := optText(c.args[i].f)
+		c.done[i] = true
+		switch t {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+			if i+1 < len(c.args) {
+				c.word(i + 1)
+				f := c.args[i+1].f
+				switch {
+				case f.pattern() && (f.unk || f.dyn):
+					nameKnown = false
+				case strings.HasPrefix(t, "-regex") || strings.HasPrefix(t, "-iregex"):
+					nameKnown = false
+				case strings.Contains(t, "path") || strings.Contains(t, "wholename"):
+					names = append(names, "path:"+f.text())
+				default:
+					names = append(names, f.text())
+				}
+				i += 2
+				continue
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(c.args) {
+				e := optText(c.args[j].f)
+				if e == ";" || e == "+" || e == `\;` {
+					break
+				}
+				j++
+			}
+			execs = append(execs, execAt{i + 1, j})
+			for k := i + 1; k <= j && k < len(c.args); k++ {
+				c.done[k] = true
+			}
+			i = j + 1
+			continue
+		case "-delete":
+			del = true
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			c.file(i+1, setModify)
+			i += 2
+			if t == "-fprintf" {
+				c.word(i)
+				i++
+			}
+			continue
+		case "-newer", "-anewer", "-cnewer", "-samefile":
+			c.file(i+1, SetRead)
+			i += 2
+			continue
+		case "-files0-from":
+			c.file(i+1, SetRead)
+			i += 2
+			continue
+		default:
+			if i+1 < len(c.args) && findTakesArg(t) {
+				c.word(i + 1)
+				i += 2
+				continue
+			}
+		}
+		i++
+	}
+	if len(roots) == 0 {
+		roots = []int{-1}
+	}
+	// the names find prints: a pattern under each root
+	var found []field
+	for _, r := range roots {
+		var rf field
+		if r < 0 {
+			rf = litField(".")
+		} else {
+			c.word(r)
+			rf = c.args[r].f
+		}
+		found = append(found, findOutput(rf, names, nameKnown)...)
+		if del {
+			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
+		}
+	}
+	c.out = &source{kind: srcNames, names: found, why: "find"}
+	for _, e := range execs {
+		if e.start >= e.end || e.start >= len(c.args) {
+			continue
+		}
+		// each `{}` is one found name; run the command on a stand-in and
+		// treat a content reader as reading every file it finds
+		var sub []arg
+		hasBrace := false
+		for k := e.start; k < e.end && k < len(c.args); k++ {
+			if strings.Contains(optText(c.args[k].f), "{}") {
+				hasBrace = true
+				continue
+			}
+			sub = append(sub, c.args[k])
+		}
+		if hasBrace || true {
+			for _, f := range found {
+				sub = append(sub, arg{f: f, raw: "{}"})
+			}
+		}
+		c.a.command(sub, source{})
+		// a recursive content read of each root, limited to the names
+		for _, r := range roots {
+			rf := litField(".")
+			if r >= 0 {
+				rf = c.args[r].f
+			}
+			name := baseName(sub[0].f)
+			follow := followFiles
+			if findFollows {
+				follow = followAll
+			}
+			if readsContent(name) {
+				c.a.addRec(rawOf(c, r), rf, SetRead, true, filterOf(names, nameKnown), "find -exec "+name, follow)
+			} else if writesContent(name) {
+				c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -exec "+name, follow)
+			}
+		}
+	}
+}
+
+func rawOf(c *cmd, i int) string {
+	if i < 0 || i >= len(c.args) {
+		return "."
+	}
+	return c.args[i].raw
+}
+
+func filterOf(names []string, known bool) []string {
+	if !known || len(names) == 0 {
+		return nil
+	}
+	return names
+}
+
+func findTakesArg(t string) bool {
+	switch t {
+	case "-maxdepth", "-mindepth", "-type", "-xtype", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin",
+		"-cmin", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-printf", "-fstype", "-used",
+		"-context", "-newerXY", "-regextype":
+		return true
+	}
+	return strings.HasPrefix(t, "-newer")
+}
+
+// findOutput returns the names find prints under root: root/<any
+// folders>/name for each name filter (a path filter as it is), or anything
+// under root. find lists hidden names and enters hidden folders, so the
+// folders are unknown (they may be `.git`) and an unfiltered name may be
+// `.env`.
+func findOutput(root field, names []string, known bool) []field {
+	base := root.s
+	if !root.pattern() {
+		base = escapeGlob(root.s)
+	}
+	base = strings.TrimSuffix(base, "/")
+	if base == "" {
+		base = "/"
+	}
+	if !known || len(names) == 0 {
+		return []field{{s: base + "/" + unknownSeg + "/" + unknownStr, unk: true, why: "find"}}
+	}
+	var out []field
+	for _, n := range names {
+		if p, ok := strings.CutPrefix(n, "path:"); ok {
+			out = append(out, field{s: p, glob: true, why: "find"})
+			continue
+		}
+		out = append(out, field{s: base + "/" + unknownSeg + "/" + n, glob: true, unk: true, why: "find"})
+	}
+	return out
+}
+
+// readsContent reports whether a command reads the content of the files it
+// is given (for find -exec and xargs).
+func readsContent(name string) bool {
+	switch name {
+	case "cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "strings",
+		"xxd", "od", "hexdump", "base64", "wc", "sort", "uniq", "cut", "tar", "zip", "cp", "rsync", "scp",
+		"curl", "nc", "python", "python3", "node", "perl", "ruby", "bash", "sh", "jq", "diff", "cmp",
+		"md5sum", "sha256sum", "sha1sum", "file", "bat", "tac", "nl", "paste":
+		return true
+	}
+	return false
+}
+
+func writesContent(name string) bool {
+	switch name {
+	case "rm", "shred", "truncate", "mv", "chmod", "chown", "touch", "tee", "dd", "unlink":
+		return true
+	}
+	return false
+}
+
+// shell: sh -c SCRIPT [ARGS], sh -s / no script (stdin), sh FILE [ARGS].
+func (c *cmd) shell() {
+	p := c.parse(1, opts{short: "oO", long: []string{"--rcfile", "--init-file"}, posix: true})
+	for _, v := range p.vals {
+		switch v.name {
+		case "--rcfile", "--init-file":
+			c.valFile(v, SetRead)
+		default:
+			if t := strings.ToLower(c.valText(v)); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
+				c.a.dotglob = true
+			}
+			c.valWord(v)
+		}
+	}
+	if p.has("-c") {
+		if len(p.operands) == 0 {
+			return
+		}
+		c.script(p.operands[0], c.in)
+		for _, i := range p.operands[1:] {
+			c.file(i, SetRead)
+		}
+		return
+	}
+	if p.has("-s") || len(p.operands) == 0 {
+		c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		for _, i := range p.operands {
+			c.file(i, SetRead)
+		}
+		return
+	}
+	first := p.operands[0]
+	f := c.args[first].f
+	c.file(first, SetRead)
+	if t := f.text(); !f.pattern() && (t == "/dev/stdin" || t == "-" || t == "/proc/self/fd/0") {
+		c.runScript(c.args[first].raw, c.in, source{}, "sh")
+	} else if s, ok := c.a.writtenFile(f); ok {
+		c.runScript(c.args[first].raw, s, source{}, "sh")
+	} else if f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/") {
+		c.a.unknown(c.args[first].raw, c.name+" runs the output of a process substitution", SetRead|setModify)
+	}
+	for _, i := range p.operands[1:] {
+		c.file(i, SetRead)
+	}
+}
+
+// interp: interpreters with inline code options, stdin code or a script.
+func (c *cmd) interp(lang string) {
+	var o opts
+	codeOpts := map[string]bool{}
+	inplace := false
+	switch lang {
+	case "python":
+		o = opts{short: "cmWXQ", posix: true}
+		codeOpts["-c"] = true
+	case "js":
+		o = opts{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--input-type", "--loader", "--experimental-loader", "--conditions", "--env-file", "--config"}, posix: true}
+		codeOpts["-e"], codeOpts["--eval"], codeOpts["-p"], codeOpts["--print"] = true, true, true, true
+	case "perl":
+		o = opts{short: "eEIMmlFCdDxi0", posix: true}
+		codeOpts["-e"], codeOpts["-E"] = true, true
+	case "ruby":
+		o = opts{short: "eIrCEFK0", posix: true}
+		codeOpts["-e"] = true
+	case "php":
+		o = opts{short: "rfBRFEcdz", posix: true}
+		codeOpts["-r"], codeOpts["-B"], codeOpts["-R"], codeOpts["-E"] = true, true, true, true
+	default:
+		o = opts{short: "eElx", long: []string{"--eval"}, posix: true}
+		codeOpts["-e"], codeOpts["-E"], codeOpts["--eval"] = true, true, true
+	}
+	if c.name == "deno" || c.name == "bun" {
+		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE
+		if len(c.args) > 1 {
+			sub := optText(c.args[1].f)
+			if sub == "eval" && len(c.args) > 2 {
+				c.word(1)
+				k := 2
+				for k < len(c.args) && strings.HasPrefix(optText(c.args[k].f), "-") {
+					c.word(k)
+					k++
+				}
+				c.code(k, "js")
+				return
+			}
+			if sub == "run" || sub == "x" || sub == "test" || sub == "exec" {
+				c.word(1)
+				c.generic()
+				return
+			}
+		}
+	}
+	p := c.parse(1, o)
+	hasCode := false
+	for _, v := range p.vals {
+		switch {
+		case codeOpts[v.name]:
+			c.valCode(v, lang)
+			hasCode = true
+		case v.name == "-i" && lang == "perl":
+			inplace = true
+		case v.name == "-f" && lang == "php":
+			c.valFile(v, SetRead)
+			hasCode = true
+		case v.name == "-m" && lang == "python":
+			c.valWord(v)
+			hasCode = true
+		case v.name == "--env-file":
+			c.valFile(v, SetRead)
+		case v.name == "-C" && lang == "ruby":
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				c.a.chdir(f)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	if lang == "perl" && (p.has("-i") || inplace) {
+		inplace = true
+	}
+	if lang == "ruby" && p.has("-i") {
+		inplace = true
+	}
+	ops := SetRead
+	if inplace {
+		ops |= setModify
+	}
+	if hasCode {
+		for _, i := range p.operands {
+			c.file(i, ops)
+		}
+		return
+	}
+	if len(p.operands) == 0 {
+		c.runScript(c.args[0].raw, c.in, source{}, lang)
+		return
+	}
+	first := p.operands[0]
+	f := c.args[first].f
+	c.file(first, SetRead)
+	if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
+		c.runScript(c.args[first].raw, c.in, source{}, lang)
+	} else if s, ok := c.a.writtenFile(f); ok {
+		c.runScript(c.args[first].raw, s, source{}, lang)
+	}
+	for _, i := range p.operands[1:] {
+		c.file(i, ops)
+	}
+}
+
+// powershell: -Command CODE…, -EncodedCommand BASE64, -File FILE, stdin.
+func (c *cmd) powershell() {
+	for i := 1; i < len(c.args); i++ {
+		t := strings.ToLower(optText(c.args[i].f))
+		switch {
+		case t == "-c" || t == "-command" || t == "/c" || t == "-cmd":
+			var parts []string
+			raw := ""
+			for k := i + 1; k < len(c.args); k++ {
+				c.done[k] = true
+				parts = append(parts, c.args[k].f.text())
+				raw += c.args[k].raw + " "
+				if c.args[k].f.unk || c.args[k].f.dyn {
+					c.a.unknown(c.args[k].raw, "the PowerShell code is computed when the command runs", SetRead|setModify)
+				}
+			}
+			c.done[i] = true
+			c.a.codeText(strings.Join(parts, " "), strings.TrimSpace(raw), "pwsh")
+			return
+		case t == "-e" || t == "-ec" || strings.HasPrefix(t, "-enc"):
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				f := c.args[i+1].f
+				if f.pattern() {
+					c.a.unknown(c.args[i+1].raw, "the encoded PowerShell command is computed when the command runs", SetRead|setModify)
+					return
+				}
+				if code, ok := decodeUTF16Base64(f.s); ok {
+					c.a.codeText(code, c.args[i+1].raw, "pwsh")
+				} else {
+					c.a.unknown(c.args[i+1].raw, "an encoded PowerShell command that does not decode", SetRead|setModify)
+				}
+			}
+			return
+		case t == "-f" || t == "-file":
+			c.done[i] = true
+			c.file(i+1, SetRead)
+			return
+		case strings.HasPrefix(t, "-"):
+			c.done[i] = true
+			if t == "-executionpolicy" || t == "-ep" || t == "-windowstyle" || t == "-outputformat" || t == "-inputformat" || t == "-configurationname" || t == "-workingdirectory" || t == "-wd" {
+				c.word(i + 1)
+				i++
+			}
+		default:
+			// a bare command: the rest is PowerShell code
+			var parts []string
+			for k := i; k < len(c.args); k++ {
+				c.done[k] = true
+				parts = append(parts, c.args[k].f.text())
+			}
+			c.a.codeText(strings.Join(parts, " "), c.args[i].raw, "pwsh")
+			return
+		}
+	}
+	c.runScript(c.args[0].raw, c.in, source{}, "pwsh")
+}
+
+// cmdExe: cmd /c COMMAND….
+func (c *cmd) cmdExe() {
+	for i := 1; i < len(c.args); i++ {
+		t := strings.ToLower(optText(c.args[i].f))
+		c.done[i] = true
+		if t == "/c" || t == "/k" || t == "/r" {
+			var parts []string
+			for k := i + 1; k < len(c.args); k++ {
+				c.done[k] = true
+				parts = append(parts, c.args[k].f.text())
+			}
+			c.a.codeText(strings.Join(parts, " "), c.args[i].raw, "cmd")
+			return
+		}
+	}
+}
+
+// awk: the program is the first operand unless -f; then files and var=value.
+func (c *cmd) awk() {
+	p := c.parse(1, opts{short: "fvFiEelo", long: []string{"--file", "--assign", "--field-separator", "--include", "--source", "--exec", "--load"}})
+	prog := true
+	inplace := false
+	for _, v := range p.vals {
+		switch v.name {
+		case "-f", "--file", "-E", "--exec", "--include":
+			c.valFile(v, SetRead)
+			if v.name != "--include" {
+				prog = false
+			}
+		case "-e", "--source":
+			c.valCode(v, "awk")
+			prog = false
+		case "-i":
+			if c.valText(v) == "inplace" {
+				inplace = true
+			}
+			c.valWord(v)
+		default:
+			c.valWord(v)
+		}
+	}
+	ops := SetRead
+	if inplace {
+		ops |= setModify
+	}
+	for k, i := range p.operands {
+		if k == 0 && prog {
+			c.code(i, "awk")
+			continue
+		}
+		if t := optText(c.args[i].f); strings.Contains(t, "=") && !strings.HasPrefix(t, "=") && !strings.Contains(t[:strings.Index(t, "=")], "/") {
+			c.word(i)
+			continue
+		}
+		c.file(i, ops)
+	}
+}
+
+// sed: the script is the first operand unless -e/-f; -i writes the files.
+func (c *cmd) sed() {
+	p := c.parse(1, opts{short: "efl", long: []string{"--expression", "--file", "--line-length", "--in-place"}})
+	script := true
+	inplace := p.has("-i", "--in-place")
+	for _, v := range p.vals {
+		switch v.name {
+		case "-e", "--expression":
+			c.valCode(v, "sed")
+			script = false
+		case "-f", "--file":
+			c.valFile(v, SetRead)
+			script = false
+		case "--in-place":
+			inplace = true
+			c.valWord(v)
+		default:
+			c.valWord(v)
+		}
+	}
+	ops := SetRead
+	if inplace {
+		ops |= setModify
+	}
+	for k, i := range p.operands {
+		if k == 0 && script {
+			c.code(i, "sed")
+			continue
+		}
+		c.file(i, ops)
+	}
+}
+
+// grep: pattern (unless -e/-f), then files; -r/-R read folders.
+func (c *cmd) grep() {
+	s := &spec{opts: opts{short: "efmABCdDX", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--color", "--colour", "--directories", "--devices", "--label", "--binary-files", "--group-separator"}},
+		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--exclude-from": SetRead},
+		filters: []string{"--include"}, skip: 1, noSkip: []string{"-e", "--regexp", "-f", "--file"},
+		rec: []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true,
+		follows: []string{"-R", "--dereference-recursive"}}
+	if c.name == "zgrep" || c.name == "zegrep" || c.name == "zfgrep" {
+		s.rec = nil
+	}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == "-drecurse" || t == "--directories=recurse" || (t == "-d" && i+1 < len(c.args) && optText(c.args[i+1].f) == "recurse") {
+			s.recAll = true
+		}
+	}
+	c.runSpec(s, 1)
+}
+
+// rg: recursive by default; hidden files only with --hidden or -uu.
+func (c *cmd) rg() {
+	s := &spec{opts: opts{short: "efgtTmABCjMrEdM", long: []string{"--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--max-count", "--after-context", "--before-context", "--context", "--threads", "--max-columns", "--replace", "--encoding", "--max-depth", "--pre", "--pre-glob", "--type-add", "--color", "--colors", "--sort", "--sortr", "--ignore-file", "--max-filesize", "--path-separator", "--context-separator", "--field-match-separator", "--engine", "--dfa-size-limit", "--regex-size-limit"}},
+		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--ignore-file": SetRead},
+		scripts: []string{"--pre"},
+		filters: []string{"-g", "--glob", "--iglob"}, skip: 1, noSkip: []string{"-e", "--regexp", "-f", "--file", "--files", "--type-list"},
+		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-."},
+		follows: []string{"-L", "--follow"}}
+	// -uu (or -u -u, --unrestricted twice) searches hidden files too
+	us := 0
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "--unrestricted":
+			us++
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+			us += strings.Count(t, "u")
+		}
+	}
+	if us >= 2 {
+		s.hidden = append(s.hidden, "-u", "--unrestricted")
+	}
+	c.runSpec(s, 1)
+}
+
+// searcher: ag, ack and similar recursive searchers.
+func (c *cmd) searcher() {
+	s := &spec{opts: opts{short: "GgmABCfp", long: []string{"--file-search-regex", "--max-count", "--after", "--before", "--context", "--ignore", "--ignore-dir", "--path-to-ignore", "--depth", "--pager"}},
+		files: map[string]OpSet{"-p": SetRead, "--path-to-ignore": SetRead}, skip: 1,
+		recAll: true, dflt: true, hideDots: true, hidden: []string{"--hidden", "-u", "--unrestricted", "-a", "--all-types", "-uu"},
+		follows: []string{"-f", "--follow"}}
+	c.runSpec(s, 1)
+}
+
+// tar: create (reads sources), extract (writes under -C), list.
+func (c *cmd) tar() {
+	mode := byte(0)
+	i := 1
+	// old-style bundled first argument: `tar czf out.tgz src`
+	if len(c.args) > 1 {
+		t := optText(c.args[1].f)
+		if !strings.HasPrefix(t, "-") && len(t) > 0 && strings.Trim(t, "cxtrudAzjJvfpPkKhOwmWSGC") == "" {
+			c.args[1].f = litField("-" + t)
+		}
+	}
+	p := c.parse(1, opts{short: "fCTXbIHLVgKNF", long: []string{"--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--use-compress-program", "--to-command", "--checkpoint-action", "--format", "--owner", "--group", "--mode", "--transform", "--xform", "--label", "--newer", "--after-date", "--listed-incremental", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--blocking-factor", "--record-size", "--index-file", "--suffix", "--backup"}})
+	for _, f := range []string{"-c", "--create"} {
+		if p.flags[f] {
+			mode = 'c'
+		}
+	}
+	for _, f := range []string{"-x", "--extract", "--get"} {
+		if p.flags[f] {
+			mode = 'x'
+		}
+	}
+	for _, f := range []string{"-r", "--append", "-u", "--update", "-A", "--concatenate", "--catenate"} {
+		if p.flags[f] {
+			mode = 'c'
+		}
+	}
+	for _, f := range []string{"-t", "--list", "-d", "--diff", "--compare"} {
+		if p.flags[f] && mode == 0 {
+			mode = 't'
+		}
+	}
+	dir := litField(".")
+	for _, v := range p.vals {
+		switch v.name {
+		case "-f", "--file":
+			ops := SetRead
+			if mode == 'c' {
+				ops = setModify
+			}
+			c.valFile(v, ops)
+		case "-C", "--directory":
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				dir = f
+			}
+		case "-T", "--files-from":
+			if c.valText(v) == "-" {
+				c.stdinNames(SetRead, "tar -T -")
+				continue
+			}
+			c.valFile(v, SetRead)
+			if mode == 'c' {
+				c.a.unknown(v.raw, "tar archives the files named in a list the analysis cannot see", SetRead)
+			}
+		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
+			c.valFile(v, SetRead)
+		case "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
+			c.valScript(v)
+		case "--checkpoint-action":
+			if t := c.valText(v); strings.HasPrefix(t, "exec=") {
+				f, _ := c.valField(v)
+				c.scriptField(v.raw, subField(f, 5), source{})
+			} else if t == "" {
+				c.a.unknown(v.raw, "a tar checkpoint action computed when the command runs", SetRead|setModify)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	switch mode {
+	case 'c':
+		follow := followNone
+		if p.has("-h", "--dereference") {
+			follow = followAll
+		}
+		for _, i := range p.operands {
+			f := c.args[i].f
+			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
+				// -C DIR: the names are below DIR
+				c.done[i] = true
+				c.a.value(c.args[i].raw, f, SetRead)
+				j := litField(path.Join(t, f.s))
+				c.a.value(c.args[i].raw, j, SetRead)
+				c.a.addRec(c.args[i].raw, j, SetRead, true, nil, "tar -c", follow)
+				continue
+			}
+			c.rec(i, SetRead, true, nil, "tar -c", follow)
+		}
+	case 'x':
+		if len(p.operands) == 0 {
+			c.a.addRec(".", dir, setModify, true, nil, "tar -x", followNone)
+		}
+		for _, i := range p.operands {
+			// a member name: written under dir
+			c.done[i] = true
+			f := c.args[i].f
+			m := f
+			if !f.pattern() {
+				m = litField(path.Join(dir.text(), f.s))
+			}
+			c.fileField(c.args[i].raw, m, setModify)
+			c.a.value(c.args[i].raw, f, SetRead)
+		}
+	default:
+		for _, i := range p.operands {
+			c.word(i)
+		}
+	}
+	_ = i
+}
+
+// zip OUT FILES…: reads the files (recursively with -r), writes OUT.
+func (c *cmd) zip() {
+	p := c.parse(1, opts{short: "xiIbnOPtTZsAeUDGQ", long: []string{"--exclude", "--include", "--out", "--password", "--temp-path", "--unzip-command", "--suffixes", "--split-size", "--compression-method"}})
+	for _, v := range p.vals {
+		switch v.name {
+		case "-O", "--out":
+			c.valFile(v, setModify)
+		case "-TT", "--unzip-command":
+			c.valScript(v)
+		default:
+			c.valWord(v)
+		}
+	}
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); t == "-TT" && i+1 < len(c.args) {
+			c.script(i+1, source{})
+		}
+	}
+	rec := p.has("-r", "-R", "--recurse-paths", "--recurse-patterns")
+	if p.has("-@", "--names-stdin") {
+		c.a.unknown(c.args[0].raw, "zip archives files named on stdin", SetRead)
+	}
+	for k, i := range p.operands {
+		if k == 0 {
+			c.file(i, SetRead|setModify)
+			continue
+		}
+		if rec {
+			follow := followAll
+			if p.has("-y", "--symlinks") {
+				follow = followNone
+			}
+			c.rec(i, SetRead, true, nil, "zip -r", follow)
+		} else {
+			c.file(i, SetRead)
+		}
+	}
+}
+
+// extract: unzip, 7z, cpio, ar: extraction writes under a folder.
+func (c *cmd) extract() {
+	switch c.name {
+	case "unzip", "unrar":
+		p := c.parse(1, opts{short: "dxP", long: nil})
+		dir := litField(".")
+		for _, v := range p.vals {
+			if v.name == "-d" {
+				if f, ok := c.valField(v); ok {
+					dir = f
+				}
+			}
+			c.valWord(v)
+		}
+		toStdout := p.has("-p", "-c", "-l", "-t", "-v", "-Z", "-z")
+		for k, i := range p.operands {
+			if k == 0 {
+				c.file(i, SetRead)
+				continue
+			}
+			c.word(i)
+			if !toStdout {
+				f := c.args[i].f
+				if !f.pattern() {
+					c.fileField(c.args[i].raw, litField(path.Join(dir.text(), f.s)), setModify)
+				}
+			}
+		}
+		if !toStdout && len(p.operands) <= 1 {
+			c.a.addRec(".", dir, setModify, true, nil, c.name, followNone)
+		}
+	case "7z", "7za", "7zr":
+		if len(c.args) < 2 {
+			return
+		}
+		sub := optText(c.args[1].f)
+		c.word(1)
+		dir := litField(".")
+		var rest []int
+		for i := 2; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if strings.HasPrefix(t, "-o") {
+				c.done[i] = true
+				dir = subField(c.args[i].f, 2)
+				continue
+			}
+			if strings.HasPrefix(t, "-") {
+				c.word(i)
+				continue
+			}
+			rest = append(rest, i)
+		}
+		switch sub {
+		case "x", "e":
+			for _, i := range rest {
+				c.file(i, SetRead)
+			}
+			c.a.addRec(".", dir, setModify, true, nil, "7z x", followNone)
+		case "a", "u":
+			for k, i := range rest {
+				if k == 0 {
+					c.file(i, setModify)
+				} else {
+					c.rec(i, SetRead, true, nil, "7z a", followAll)
+				}
+			}
+		default:
+			for _, i := range rest {
+				c.word(i)
+			}
+		}
+	case "cpio", "bsdcpio", "pax":
+		p := c.parse(1, opts{short: "DFEHIORM", long: []string{"--directory", "--file", "--pattern-file", "--format", "--rsh-command"}})
+		dir := litField(".")
+		for _, v := range p.vals {
+			if v.name == "-D" || v.name == "--directory" {
+				if f, ok := c.valField(v); ok {
+					dir = f
+				}
+			}
+			c.valWord(v)
+		}
+		switch {
+		case p.has("-i", "--extract", "-r"):
+			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i", followNone)
+		case p.has("-o", "--create", "-w"):
+			c.stdinNames(SetRead, c.name+" -o")
+		}
+		for _, i := range p.operands {
+			c.word(i)
+		}
+	case "ar":
+		if len(c.args) > 1 {
+			t := optText(c.args[1].f)
+			c.word(1)
+			for i := 2; i < len(c.args); i++ {
+				c.file(i, SetRead)
+			}
+			if strings.Contains(t, "x") {
+				c.recCwd(setModify, true, nil, "ar x", followNone)
+			}
+		}
+	}
+}
+
+// stdinNames checks the file names a command reads from stdin (cpio -o,
+// rsync --files-from=-, tar -T -).
+func (c *cmd) stdinNames(ops OpSet, via string) {
+	switch c.in.kind {
+	case srcText:
+		if strings.ContainsRune(c.in.text, unknownRune) {
+			c.a.unknown(c.args[0].raw, via+" reads file names computed when the command runs", ops)
+		}
+		c.a.tokens(c.in.text, ops)
+	case srcNames:
+		for _, n := range c.in.names {
+			c.a.addRec("(names from stdin)", n, ops, true, nil, via, followNone)
+		}
+	case srcFile, srcDyn:
+		c.a.unknown(c.args[0].raw, via+" reads file names from stdin, which the analysis cannot see", ops)
+	}
+}
+
+// copyDest: `cp -r SRC DST` writes SRC's names under DST.
+func (c *cmd) copyDest() {
+	rec := false
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == "-r" || t == "-R" || t == "-a" || t == "--recursive" || t == "--archive" || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "rRa")) {
+			rec = true
+		}
+	}
+	if !rec {
+		return
+	}
+	// the last operand (or -t DIR) receives names the analysis does not list
+	last := -1
+	for i := len(c.args) - 1; i > 0; i-- {
+		if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+			last = i
+			break
+		}
+	}
+	if last > 1 {
+		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "cp -r", followNone)
+	}
+}
+
+// ln: links give write access to their targets; later words through the
+// link reach the target.
+func (c *cmd) ln() {
+	p := c.parse(1, opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
+	dirOpt := -1
+	for _, v := range p.values("-t", "--target-directory") {
+		c.valFile(v, setModify)
+		if v.vi >= 0 {
+			dirOpt = v.vi
+		}
+	}
+	ops := p.operands
+	if len(ops) == 0 {
+		return
+	}
+	targets, link := ops, -1
+	if dirOpt < 0 && len(ops) >= 2 {
+		targets, link = ops[:len(ops)-1], ops[len(ops)-1]
+	}
+	for _, i := range targets {
+		c.file(i, SetRead|setModify)
+	}
+	if link < 0 {
+		return
+	}
+	c.file(link, setModify)
+	lf := c.args[link].f
+	if lf.pattern() || len(targets) != 1 {
+		return
+	}
+	tf := c.args[targets[0]].f
+	if tf.pattern() {
+		return
+	}
+	lp, _ := c.a.norm(lf.s, false)
+	to := tf.s
+	if p.has("-s", "--symbolic") && !isAbsNorm(to) {
+		to = path.Join(path.Dir(lp), to) // relative to the link's folder
+	}
+	tp, _ := c.a.norm(to, false)
+	c.a.links[lp] = tp
+}
+
+// rsync: sources read (recursively with -r/-a), the destination written.
+func (c *cmd) rsync() {
+	s := &spec{opts: opts{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude", "--include", "--files-from", "--exclude-from", "--include-from", "--temp-dir", "--log-file", "--password-file", "--rsync-path", "--chmod", "--chown", "--backup-dir", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--bwlimit", "--timeout", "--port", "--max-size", "--min-size", "--out-format", "--log-file-format", "--write-batch", "--read-batch", "--only-write-batch", "--info", "--debug", "--usermap", "--groupmap", "--sockopts", "--outbuf", "--remote-option"}},
+		files:   map[string]OpSet{"--files-from": SetRead, "--exclude-from": SetRead, "--include-from": SetRead, "--log-file": setModify, "--password-file": SetRead, "--write-batch": setModify, "--only-write-batch": setModify, "--read-batch": SetRead},
+		scripts: []string{"-e", "--rsh", "--rsync-path"},
+		last:    setModify, rec: []string{"-r", "-a", "--recursive", "--archive"}, recOps: SetRead}
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
+			c.stdinNames(SetRead, "rsync --files-from=-")
+		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
+			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
+		}
+	}
+	p := c.runSpec(s, 1)
+	if p.has("-r", "-a", "--recursive", "--archive") && len(p.operands) > 1 {
+		last := p.operands[len(p.operands)-1]
+		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
+	}
+}
+
+// patch writes the file named on its command line or, without one, the
+// files named inside the patch.
+func (c *cmd) patch() {
+	p := c.parse(1, opts{short: "ioBdDFprVYzg", long: []string{"--input", "--output", "--prefix", "--directory", "--ifdef", "--fuzz", "--strip", "--reject-file", "--version-control", "--basename-prefix", "--suffix", "--get", "--quoting-style", "--backup-if-mismatch"}})
+	in := c.in
+	dry := p.has("--dry-run", "-C", "--check")
+	for _, v := range p.vals {
+		switch v.name {
+		case "-i", "--input":
+			c.valFile(v, SetRead)
+			in = dynSource("a patch file")
+		case "-o", "--output", "-r", "--reject-file":
+			c.valFile(v, setModify)
+		case "-d", "--directory":
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				c.a.chdir(f)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	ops := setModify
+	if dry {
+		ops = SetRead
+	}
+	if len(p.operands) > 0 {
+		c.file(p.operands[0], SetRead|ops)
+		if len(p.operands) > 1 {
+			c.file(p.operands[1], SetRead)
+		}
+		return
+	}
+	if dry {
+		return
+	}
+	if in.kind == srcText {
+		for _, name := range patchFiles(in.text) {
+			c.a.value("(patch)", litField(name), ops)
+		}
+		return
+	}
+	c.a.addRec(".", litField("."), setModify, true, nil, "patch (files named inside the patch)", followNone)
+}
+
+// patchFiles returns the files a unified diff or apply_patch text names.
+func patchFiles(text string) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		for _, pre := range []string{"--- ", "+++ ", "*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: ", "rename from ", "rename to ", "copy from ", "copy to "} {
+			if rest, ok := strings.CutPrefix(line, pre); ok {
+				rest, _, _ = strings.Cut(rest, "\t")
+				rest = strings.TrimSpace(rest)
+				if rest == "" || rest == "/dev/null" {
+					continue
+				}
+				out = append(out, rest)
+				// a/ and b/ prefixes of git diffs
+				if strings.HasPrefix(rest, "a/") || strings.HasPrefix(rest, "b/") {
+					out = append(out, rest[2:])
+				}
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "diff --git "); ok {
+			for f := range strings.FieldsSeq(rest) {
+				out = append(out, f)
+				if strings.HasPrefix(f, "a/") || strings.HasPrefix(f, "b/") {
+					out = append(out, f[2:])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// git: -C DIR moves; -c key=value may set a command; a few subcommands write
+// files named inside a patch or delete untracked files.
+func (c *cmd) git() {
+	i := 1
+	for i < len(c.args) {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-C":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.word(i + 1)
+				c.a.chdir(c.args[i+1].f)
+			}
+			i += 2
+			continue
+		case t == "-c":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.gitConfigValue(i + 1)
+			}
+			i += 2
+			continue
+		case t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
+			c.done[i] = true
+			c.file(i+1, SetRead)
+			i += 2
+			continue
+		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || strings.HasPrefix(t, "--exec-path="):
+			c.done[i] = true
+			name, _, _ := strings.Cut(t, "=")
+			c.fileField(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead)
+			i++
+			continue
+		case strings.HasPrefix(t, "-"):
+			c.done[i] = true
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(c.args) {
+		return
+	}
+	sub := optText(c.args[i].f)
+	c.word(i)
+	rest := c.args[i+1:]
+	has := func(flags ...string) bool {
+		for _, ar := range rest {
+			t := optText(ar.f)
+			for _, f := range flags {
+				if t == f {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch sub {
+	case "apply", "am":
+		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
+			from := c.in
+			files := 0
+			for k := i + 1; k < len(c.args); k++ {
+				if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+					c.file(k, SetRead)
+					files++
+				}
+			}
+			if files == 0 && from.kind == srcText {
+				for _, name := range patchFiles(from.text) {
+					c.a.value("(patch)", litField(name), setModify)
+				}
+			} else {
+				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
+			}
+		}
+	case "clean":
+		if !has("-n", "--dry-run") {
+			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean", followNone)
+		}
+	case "rm", "mv":
+		for k := i + 1; k < len(c.args); k++ {
+			if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+				c.file(k, SetRead|setModify)
+			}
+		}
+	case "config":
+		// git config KEY VALUE: a command-valued key runs later
+		var ops []int
+		for k := i + 1; k < len(c.args); k++ {
+			if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+				ops = append(ops, k)
+			} else if t == "--file" || t == "-f" || t == "--blob" {
+				c.file(k+1, SetRead|setModify)
+				k++
+			}
+		}
+		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
+			c.gitScript(ops[1])
+		}
+	case "submodule", "worktree", "stash", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
+		// these write the work tree themselves; explicit paths are words
+	}
+	c.embedded()
+}
+
+func (c *cmd) gitConfigValue(i int) {
+	c.done[i] = true
+	f := c.args[i].f
+	t := optText(f)
+	c.a.value(c.args[i].raw, f, SetRead)
+	key, _, ok := strings.Cut(t, "=")
+	if ok && gitCommandKey(key) {
+		c.gitScriptField(c.args[i].raw, subField(f, len(key)+1))
+	}
+}
+
+func (c *cmd) gitScript(i int) {
+	c.done[i] = true
+	c.gitScriptField(c.args[i].raw, c.args[i].f)
+}
+
+func (c *cmd) gitScriptField(raw string, f field) {
+	if !f.pattern() {
+		f.s = strings.TrimPrefix(f.s, "!")
+	}
+	c.scriptField(raw, f, source{})
+}
+
+// gitCommandKey reports whether a git config key holds a command git runs.
+func gitCommandKey(k string) bool {
+	k = strings.ToLower(k)
+	switch {
+	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "pager."):
+		return true
+	}
+	for _, suf := range []string{".pager", ".editor", ".sshcommand", ".fsmonitor", ".external", ".helper", ".program", ".textconv", ".command", ".cmd", ".clean", ".smudge", ".process", ".askpass", ".hookspath", ".uploadpack", ".receivepack", ".proxy", ".gitproxy", ".tool", ".path"} {
+		if strings.HasSuffix(k, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// curl: output, upload, data and config files; file:// URLs read files.
+func (c *cmd) curl() {
+	p := c.parse(1, opts{short: "odTFKbcDHwXuAeErQmxUC", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--data-raw", "--json", "--form", "--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--cacert", "--cert", "--key", "--netrc-file", "--header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--write-out", "--output-dir", "--request", "--user", "--user-agent", "--referer", "--proxy", "--max-time", "--connect-timeout", "--retry", "--url", "--etag-save", "--etag-compare", "--hsts", "--alt-svc", "--capath", "--crlfile", "--pinnedpubkey", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--unix-socket", "--abstract-unix-socket", "--range", "--limit-rate", "--resolve", "--connect-to", "--variable", "--expand-url"}})
+	outDir := ""
+	for _, v := range p.vals {
+		switch v.name {
+		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
+			if c.valText(v) != "-" {
+				c.valFile(v, setModify)
+			}
+		case "-T", "--upload-file", "-K", "--config", "--cacert", "--cert", "--key", "--netrc-file", "--etag-compare", "--capath", "--crlfile", "--proxy-cacert", "--proxy-cert", "--proxy-key":
+			c.valFile(v, SetRead)
+		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "-H", "--header", "-w", "--write-out", "-b", "--cookie", "--variable":
+			f, ok := c.valField(v)
+			if !ok {
+				continue
+			}
+			c.valWord(v)
+			t := optText(f)
+			// @file, <file, name=@file, name=<file
+			for _, sep := range []string{"@", "<"} {
+				if j := strings.Index(t, sep); j >= 0 && (j == 0 || t[j-1] == '=' || v.name == "--data-urlencode") {
+					c.fileField(v.raw, subField(f, j+1), SetRead)
+				}
+			}
+			if (v.name == "-b" || v.name == "--cookie") && !strings.Contains(t, "=") {
+				c.valFile(v, SetRead)
+			}
+		case "--output-dir":
+			outDir = c.valText(v)
+			c.valWord(v)
+		case "--url":
+			c.valFile(v, SetRead)
+		default:
+			c.valWord(v)
+		}
+	}
+	remoteName := p.has("-O", "--remote-name", "--remote-name-all")
+	for _, i := range p.operands {
+		f := c.args[i].f
+		c.word(i)
+		if remoteName && !f.pattern() {
+			name := path.Base(strings.SplitN(strings.SplitN(f.s, "?", 2)[0], "#", 2)[0])
+			if outDir != "" {
+				name = path.Join(outDir, name)
+			}
+			c.a.value(c.args[i].raw, litField(name), setModify)
+		}
+	}
+}
+
+// wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name.
+func (c *cmd) wget() {
+	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute"}})
+	prefix := "."
+	named := false
+	for _, v := range p.vals {
+		switch v.name {
+		case "-O", "--output-document":
+			if c.valText(v) != "-" {
+				c.valFile(v, setModify)
+			}
+			named = true
+		case "-o", "--output-file", "-a", "--append-output", "--save-cookies":
+			c.valFile(v, setModify)
+		case "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--config":
+			c.valFile(v, SetRead)
+		case "-P", "--directory-prefix":
+			prefix = c.valText(v)
+			c.valWord(v)
+		case "--use-askpass":
+			c.valScript(v)
+		default:
+			c.valWord(v)
+		}
+	}
+	rec := p.has("-r", "--recursive", "-m", "--mirror")
+	for _, i := range p.operands {
+		f := c.args[i].f
+		c.word(i)
+		if named || f.pattern() {
+			continue
+		}
+		name := path.Base(strings.SplitN(f.s, "?", 2)[0])
+		if name == "" || name == "/" || strings.HasSuffix(f.s, "/") {
+			name = "index.html"
+		}
+		c.a.value(c.args[i].raw, litField(path.Join(prefix, name)), setModify)
+	}
+	if rec {
+		c.a.addRec(prefix, litField(prefix), setModify, true, nil, "wget -r", followNone)
+	}
+}
+
+// ssh: key and config files are read; ProxyCommand runs locally.
+func (c *cmd) ssh() {
+	p := c.parse(1, opts{short: "iFEoLRDlpJbcemOQSWwBI", long: nil, posix: true})
+	for _, v := range p.vals {
+		switch v.name {
+		case "-i", "-F", "-S":
+			c.valFile(v, SetRead)
+		case "-E":
+			c.valFile(v, setModify)
+		case "-o":
+			t := c.valText(v)
+			key, val, _ := strings.Cut(t, "=")
+			if val == "" {
+				key, val, _ = strings.Cut(t, " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(key)) {
+			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+				c.a.script(val, v.raw, source{})
+			case "identityfile", "userknownhostsfile", "certificatefile", "controlpath", "identityagent":
+				c.a.value(v.raw, litField(strings.TrimSpace(val)), SetRead)
+			}
+			if t == "" {
+				c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)
+			}
+			c.valWord(v)
+		default:
+			c.valWord(v)
+		}
+	}
+	for _, i := range p.operands {
+		c.word(i) // the host and the remote command run elsewhere; their words are still checked
+	}
+}
+
+// docker: bind mounts, env files, Dockerfiles and `docker cp` touch local
+// files; the container's own command runs inside it (its words are checked).
+// `docker compose config` prints the configuration with the values of .env
+// substituted.
+func (c *cmd) docker() {
+	for i := 1; i+1 < len(c.args); i++ {
+		if optText(c.args[i].f) == "compose" && optText(c.args[len(c.args)-1].f) == "config" {
+			c.a.value(c.args[0].raw, litField(".env"), SetRead)
+		}
+	}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-v" || t == "--volume" || t == "--mount" || t == "--env-file" || t == "-f" || t == "--file" || t == "--config" || t == "--secret" || t == "--label-file" || t == "--cidfile" || t == "--iidfile":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				ops := SetRead
+				if t == "-v" || t == "--volume" || t == "--mount" {
+					ops |= setModify
+				}
+				if t == "--cidfile" || t == "--iidfile" {
+					ops = setModify
+				}
+				c.file(i+1, ops)
+				i++
+			}
+		case strings.HasPrefix(t, "--volume=") || strings.HasPrefix(t, "--mount=") || strings.HasPrefix(t, "--env-file=") || strings.HasPrefix(t, "--file="):
+			c.done[i] = true
+			name, _, _ := strings.Cut(t, "=")
+			c.a.value(c.args[i].raw, c.args[i].f, SetRead|setModify)
+			c.fileField(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead)
+		case t == "cp":
+			c.word(i)
+			for k := i + 1; k < len(c.args); k++ {
+				tt := optText(c.args[k].f)
+				if strings.HasPrefix(tt, "-") {
+					c.word(k)
+					continue
+				}
+				c.file(k, SetRead|setModify)
+			}
+			return
+		}
+	}
+	c.embedded()
+}
+
+// editor: editors read and write their file operands; -c and +CMD run
+// editor commands (which may read or write other files).
+func (c *cmd) editor() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-c" || t == "--cmd" || t == "-S" || t == "-u" || t == "--eval" || t == "-e" || t == "-x":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				if t == "-S" || t == "-u" {
+					c.file(i+1, SetRead)
+				} else {
+					c.code(i+1, "vim")
+				}
+				i++
+			}
+		case strings.HasPrefix(t, "+") && len(t) > 1:
+			c.done[i] = true
+			c.codeField(c.args[i].raw, subField(c.args[i].f, 1), "vim")
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			c.done[i] = true
+		default:
+			c.file(i, SetRead|setModify)
+		}
+	}
+	if c.name == "ed" || c.name == "ex" || c.name == "red" {
+		if c.in.kind == srcText {
+			c.a.codeText(c.in.text, "(stdin)", "vim")
+		} else if c.in.kind == srcDyn {
+			c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
+		}
+	}
+}
+
+// jqNamedFiles: --slurpfile/--rawfile NAME FILE take two values.
+func (c *cmd) jqNamedFiles() {
+	for i := 1; i+2 < len(c.args); i++ {
+		switch optText(c.args[i].f) {
+		case "--slurpfile", "--rawfile":
+			c.file(i+2, SetRead)
+		}
+	}
+}

@@ -1,0 +1,976 @@
+package guard
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits that keep the analysis of hostile input bounded. Reaching one is
+// never an allow: the call becomes unverifiable.
+const (
+	maxScriptDepth = 12   // nested `bash -c`, `eval`, here-doc scripts, interpreter strings
+	maxTargets     = 8192 // paths collected from one call
+	maxCwds        = 16   // candidate working directories after `cd`
+	maxScriptBytes = 1 << 20
+	maxLoopValues  = 64 // a loop body is walked once per value, up to this many
+)
+
+// ParseError is returned by AnalyzeBash when a command does not parse as
+// bash (nor as zsh). In hook mode it denies the call (fail closed).
+type ParseError struct {
+	Err error
+}
+
+func (e *ParseError) Error() string { return "bash command does not parse: " + e.Err.Error() }
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// BashPath is one path a bash command touches, as found by AnalyzeBash.
+type BashPath struct {
+	// Word is the shell word as written in the command (or script fragment).
+	Word string
+	// Path is the normalised absolute path; a Pattern path is a doublestar
+	// glob (literal metacharacters escaped) that may match several files.
+	Path    string
+	Pattern bool
+	// Ops are the ops the command implies for the path (read, or write and
+	// edit for redirect targets, tee/cp/mv/sed -i targets…).
+	Ops OpSet
+	// Recursive: the command reads or writes everything below Path.
+	Recursive bool
+}
+
+// AnalyzeBash parses a bash command and returns every path its words may
+// name (see the package documentation for what is followed). Parts it
+// cannot resolve are not returned here; Matcher.Check reports them. A
+// command that does not parse returns a *ParseError.
+func AnalyzeBash(env Env, command string) ([]BashPath, error) {
+	an := analyzeShell(env, command)
+	out := make([]BashPath, 0, len(an.targets))
+	for _, t := range an.targets {
+		out = append(out, BashPath{Word: t.raw, Path: t.path, Pattern: t.pattern, Ops: t.ops, Recursive: t.rec})
+	}
+	return out, an.parseErr
+}
+
+// target is one path a call touches.
+type target struct {
+	raw     string // as written in the call
+	path    string // normalised absolute path or pattern
+	pattern bool
+	ops     OpSet // read, write, edit implied (bash is added for bash calls)
+	dotOK   bool  // globs and recursion reach hidden names
+	rec     bool  // everything below path (filtered by filter)
+	filter  []string
+	via     string // for rec: the command that recurses ("grep -r")
+	follow  uint8  // for rec: which symlinks inside the folder it follows
+	// physical is the path joined but not cleaned, when it has `..`: the
+	// kernel applies `..` after following symlinks (`link/../x` is the
+	// link target's parent's x), so it is resolved on disk as written.
+	physical string
+}
+
+// What a recursion does with the symlinks it meets below its folder.
+const (
+	followNone  uint8 = iota // not followed (grep -r, rg, tar c, cp -r)
+	followFiles              // links to files are read, links to folders not entered (find -exec cat)
+	followAll                // followed (grep -R, rg -L, zip -r, scp -r)
+)
+
+// unknownUse is something the analysis cannot see through: a value
+// computed when the command runs, in a place where it may name a file or be
+// run as code.
+type unknownUse struct {
+	raw string
+	why string
+	ops OpSet
+}
+
+// analysis is what one call touches.
+type analysis struct {
+	targets  []target
+	unknowns []unknownUse
+	parseErr error
+}
+
+// srcKind says what is known about a stream (a pipe, a here-document).
+type srcKind uint8
+
+const (
+	srcNone  srcKind = iota // nothing (a terminal, /dev/null)
+	srcText                 // known text
+	srcNames                // file names matching patterns (find output)
+	srcFile                 // the content of a file
+	srcDyn                  // unknown content
+)
+
+// source describes what a command reads on stdin or writes on stdout.
+type source struct {
+	kind  srcKind
+	text  string
+	names []field
+	file  string
+	why   string
+}
+
+func dynSource(why string) source { return source{kind: srcDyn, why: why} }
+
+type shellAnalyzer struct {
+	env     Env
+	win     bool
+	cwds    []string // candidate working directories (patterns when they hold unknowns)
+	oldpwd  string
+	ifs     string
+	vars    map[string]pval
+	arrays  map[string][]pval
+	funcs   map[string]bool
+	links   map[string]string // symlinks (and hard links) made by the command: link → target
+	written map[string]source // files written by the command with what was written
+	dotglob bool
+	out     *analysis
+	seen    map[*syntax.Word]bool
+	src     string // the script being walked, for word text
+	depth   int
+	full    bool
+	// substDepth is how deeply command substitutions are being evaluated
+	// for their value.
+	substDepth int
+	// posDyn: `set --` gave the positional parameters values computed at
+	// run time, so they are no longer bound to checked arguments.
+	posDyn bool
+}
+
+func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
+	return &shellAnalyzer{
+		env:     env,
+		win:     env.windows(),
+		cwds:    []string{cleanCwd(env)},
+		ifs:     " \t\n",
+		vars:    map[string]pval{},
+		arrays:  map[string][]pval{},
+		funcs:   map[string]bool{},
+		links:   map[string]string{},
+		written: map[string]source{},
+		out:     out,
+		seen:    map[*syntax.Word]bool{},
+	}
+}
+
+// analyzeShell analyses one shell command.
+func analyzeShell(env Env, command string) *analysis {
+	out := &analysis{}
+	a := newShellAnalyzer(env, out)
+	a.dotglob = dotglobIn(command)
+	f, err := parseShell(command)
+	if err != nil {
+		out.parseErr = &ParseError{Err: err}
+		return out
+	}
+	a.file(f, command, source{})
+	return out
+}
+
+// dotglobIn reports whether a script may turn on matching of hidden names
+// by globs: bash's dotglob or GLOBIGNORE, zsh's GLOB_DOTS or the (D) glob
+// qualifier.
+func dotglobIn(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "dotglob") || strings.Contains(l, "globignore") ||
+		strings.Contains(l, "globdots") || strings.Contains(l, "glob_dots") || strings.Contains(s, "(D")
+}
+
+func parseShell(src string) (f *syntax.File, err error) {
+	defer func() { // the parser must never take the process down
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+		}
+	}()
+	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err == nil {
+		return f, nil
+	}
+	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil {
+		return fz, nil
+	}
+	return nil, err
+}
+
+// unknown records an unknown use.
+func (a *shellAnalyzer) unknown(raw, why string, ops OpSet) {
+	if len(a.out.unknowns) < 256 {
+		a.out.unknowns = append(a.out.unknowns, unknownUse{raw: raw, why: why, ops: ops})
+	}
+}
+
+// file walks a parsed script: first in order (cd, variables, ops), then every
+// word not yet seen (test clauses, arithmetic, case patterns).
+func (a *shellAnalyzer) file(f *syntax.File, src string, in source) {
+	prev := a.src
+	a.src = src
+	a.stmts(f.Stmts, in)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok && !a.seen[w] {
+			a.word(w, SetRead)
+		}
+		return !a.full
+	})
+	a.src = prev
+}
+
+// script parses and walks a nested script (`bash -c`, eval, here-doc). A
+// payload that does not parse is split into tokens, each a path, and is
+// unverifiable.
+func (a *shellAnalyzer) script(src string, raw string, in source) {
+	if a.full {
+		return
+	}
+	if a.depth >= maxScriptDepth {
+		a.unknown(raw, "scripts nested too deeply to analyse", SetRead|setModify)
+		return
+	}
+	if len(src) > maxScriptBytes {
+		a.unknown(raw, "script too large to analyse", SetRead|setModify)
+		return
+	}
+	if strings.ContainsRune(src, unknownRune) {
+		a.unknown(raw, "the script is computed when the command runs", SetRead|setModify)
+		src = strings.ReplaceAll(src, unknownStr, " ")
+	}
+	a.depth++
+	defer func() { a.depth-- }()
+	f, err := parseShell(src)
+	if err != nil {
+		a.unknown(raw, "a nested script does not parse", SetRead|setModify)
+		a.tokens(src, SetRead)
+		return
+	}
+	if dotglobIn(src) {
+		a.dotglob = true
+	}
+	a.file(f, src, in)
+}
+
+// tokens checks each whitespace-separated token of text (quotes trimmed).
+func (a *shellAnalyzer) tokens(text string, ops OpSet) {
+	for tok := range strings.FieldsSeq(text) {
+		tok = strings.Trim(tok, `"'`+"`;|&()<>")
+		if tok != "" && !strings.ContainsRune(tok, unknownRune) {
+			a.value(tok, litField(tok), ops)
+		}
+	}
+}
+
+func (a *shellAnalyzer) stmts(list []*syntax.Stmt, in source) source {
+	out := source{}
+	for _, s := range list {
+		out = a.stmt(s, in)
+	}
+	return out
+}
+
+// stmt walks one statement with stdin in and returns what it writes to
+// stdout.
+func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
+	if s == nil || a.full {
+		return source{}
+	}
+	// redirections first: they set stdin and say where stdout goes
+	var outFiles []target
+	for _, r := range s.Redirs {
+		in = a.redirect(r, in, &outFiles)
+	}
+	var out source
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		out = a.call(c, in)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			mid := a.stmt(c.X, in)
+			out = a.stmt(c.Y, mid)
+		default:
+			a.stmt(c.X, in)
+			a.stmt(c.Y, in)
+			out = dynSource("a command list")
+		}
+	case *syntax.Subshell:
+		out = a.stmts(c.Stmts, in) // a `cd` inside adds candidates: the union over-approximates
+	case *syntax.Block:
+		out = a.stmts(c.Stmts, in)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			a.stmts(ic.Cond, in)
+			a.stmts(ic.Then, in)
+		}
+		out = dynSource("an if clause")
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, in)
+		a.stmts(c.Do, in)
+		a.stmts(c.Cond, in) // a second pass sees variables set in the body
+		a.stmts(c.Do, in)
+		out = dynSource("a loop")
+	case *syntax.ForClause:
+		a.forClause(c, in)
+		out = dynSource("a loop")
+	case *syntax.CaseClause:
+		a.word(c.Word, SetRead)
+		for _, it := range c.Items {
+			a.stmts(it.Stmts, in)
+		}
+		out = dynSource("a case clause")
+	case *syntax.FuncDecl:
+		if c.Name != nil {
+			a.funcs[c.Name.Value] = true
+		}
+		a.stmt(c.Body, in)
+	case *syntax.DeclClause:
+		a.declClause(c)
+	case *syntax.TimeClause:
+		out = a.stmt(c.Stmt, in)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, in)
+	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.TestDecl:
+		// words inside are checked by the walk in file()
+	}
+	for _, t := range outFiles {
+		if p := t.path; p != "" && !t.pattern {
+			a.written[p] = out
+		}
+	}
+	return out
+}
+
+func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
+	if wi, ok := c.Loop.(*syntax.WordIter); ok {
+		var vals []field
+		for _, w := range wi.Items {
+			vals = append(vals, a.word(w, SetRead)...)
+		}
+		if wi.Name != nil {
+			name := wi.Name.Value
+			switch {
+			case len(wi.Items) == 0 && !wi.InPos.IsValid():
+				a.vars[name] = pval{f: field{dyn: true, posOnly: true, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
+			case len(vals) == 0:
+				a.vars[name] = knownVal("")
+			case len(vals) == 1:
+				a.vars[name] = fieldVal(vals[0])
+			case len(vals) <= maxLoopValues:
+				// each value is seen in the body: walk the body once per value
+				for _, v := range vals {
+					a.vars[name] = fieldVal(v)
+					a.stmts(c.Do, in)
+				}
+				return
+			default:
+				a.vars[name] = dynVal("$"+name+" (a loop variable)", false)
+			}
+		}
+	}
+	a.stmts(c.Do, in)
+}
+
+// fieldVal turns a resolved field into a variable's value.
+func fieldVal(f field) pval {
+	if !f.pattern() {
+		return knownVal(f.s)
+	}
+	return pval{f: f}
+}
+
+func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
+	nameref := false
+	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if t := as.Value.Lit(); strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
+				nameref = true // declare -n r=x: $r is whatever x is when it is read
+			}
+		}
+	}
+	for _, as := range c.Args {
+		if nameref && as.Name != nil {
+			a.assign(as, true)
+			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
+			continue
+		}
+		if as.Naked && as.Name == nil && as.Value != nil {
+			// `export "$x"`, `declare $opts`: a word, not an assignment
+			a.word(as.Value, SetRead)
+			continue
+		}
+		a.assign(as, true)
+	}
+}
+
+func (a *shellAnalyzer) cwd() string { return a.cwds[len(a.cwds)-1] }
+
+// redirect handles one redirection and returns the command's stdin.
+func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]target) source {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Word != nil {
+			a.seen[r.Word] = true // the delimiter
+		}
+		if r.Hdoc == nil {
+			return source{kind: srcText}
+		}
+		a.seen[r.Hdoc] = true
+		a.walkSubst(r.Hdoc)
+		body := a.hdocText(r.Hdoc)
+		a.tokens(body, SetRead)
+		if strings.ContainsRune(body, unknownRune) {
+			return source{kind: srcText, text: body, why: "a here-document with expansions"}
+		}
+		return source{kind: srcText, text: body}
+	case syntax.WordHdoc:
+		if r.Word == nil {
+			return in
+		}
+		fs := a.word(r.Word, SetRead)
+		var parts []string
+		for _, f := range fs {
+			t := f.text()
+			if f.pattern() {
+				t = strings.ReplaceAll(unescapeGlob(f.s), "/"+unknownSeg+"/", "")
+			}
+			parts = append(parts, t)
+			a.tokens(t, SetRead)
+		}
+		return source{kind: srcText, text: strings.Join(parts, " ") + "\n"}
+	case syntax.DplIn, syntax.DplOut:
+		if r.Word == nil {
+			return in
+		}
+		v := a.resolve(r.Word, true)
+		if len(v) == 1 && !v[0].pattern() {
+			s := v[0].s
+			if _, err := strconv.Atoi(s); err == nil || s == "-" || strings.HasSuffix(s, "-") {
+				a.seen[r.Word] = true
+				return in
+			}
+		}
+		fs := a.word(r.Word, setModify)
+		a.unknownRedirect(r.Word, fs, setModify)
+		return in
+	case syntax.RdrIn:
+		if r.Word == nil {
+			return in
+		}
+		fs := a.word(r.Word, SetRead)
+		a.unknownRedirect(r.Word, fs, SetRead)
+		if len(fs) == 1 && !fs[0].pattern() {
+			if fs[0].s == "/dev/null" {
+				return source{}
+			}
+			n, _ := a.norm(fs[0].s, false)
+			return source{kind: srcFile, file: n}
+		}
+		return dynSource("a file named at run time")
+	case syntax.RdrInOut:
+		if r.Word != nil {
+			fs := a.word(r.Word, SetRead|setModify)
+			a.unknownRedirect(r.Word, fs, SetRead|setModify)
+		}
+		return dynSource("a file")
+	default: // >, >>, >|, &>, &>>
+		if r.Word != nil {
+			fs := a.word(r.Word, setModify)
+			a.unknownRedirect(r.Word, fs, setModify)
+			for _, f := range fs {
+				if !f.pattern() {
+					n, _ := a.norm(f.s, false)
+					*outFiles = append(*outFiles, target{path: n})
+				}
+			}
+		}
+		return in
+	}
+}
+
+// unknownRedirect reports a redirection to a file named only when the
+// command runs (`> "$F"`, `< $(cat x)`).
+func (a *shellAnalyzer) unknownRedirect(w *syntax.Word, fs []field, ops OpSet) {
+	for _, f := range fs {
+		if f.onlyUnk && !f.posOnly {
+			a.unknown(a.text(w), unknownWhy(f)+" and the shell opens it for a redirection", ops)
+		}
+	}
+}
+
+// hdocText is the text of a here-document body with its expansions done
+// (unknown values stay as unknown markers).
+func (a *shellAnalyzer) hdocText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(x.Value)
+		default:
+			one := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}}
+			fs := a.resolve(one, true)
+			for _, f := range fs {
+				if f.pattern() {
+					b.WriteString(unknownStr)
+				} else {
+					b.WriteString(f.s)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// walkSubst walks command substitutions inside a word without checking the
+// word itself.
+func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			a.stmts(x.Stmts, source{})
+			return false
+		case *syntax.ProcSubst:
+			a.stmts(x.Stmts, source{})
+			return false
+		}
+		return true
+	})
+}
+
+func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
+	if as == nil {
+		return
+	}
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if as.Value != nil {
+		a.seen[as.Value] = true
+		vals := a.resolve(as.Value, true)
+		for _, v := range vals {
+			a.value(a.text(as.Value), v, SetRead)
+		}
+		a.walkSubst(as.Value)
+		if name != "" && persist {
+			switch {
+			case as.Index != nil:
+				delete(a.vars, name)
+				a.arrays[name] = nil
+				delete(a.arrays, name)
+			case len(vals) == 1 && !as.Append:
+				a.vars[name] = fieldVal(vals[0])
+			case len(vals) == 1 && as.Append:
+				if old, ok := a.vars[name]; ok && old.known && !vals[0].pattern() {
+					a.vars[name] = knownVal(old.f.s + vals[0].s)
+				} else {
+					a.vars[name] = dynVal("$"+name, false)
+				}
+			default:
+				a.vars[name] = dynVal("$"+name, false)
+			}
+			a.special(name)
+		}
+	}
+	if as.Array != nil {
+		var elems []pval
+		for _, el := range as.Array.Elems {
+			if el.Value != nil {
+				for _, f := range a.word(el.Value, SetRead) {
+					elems = append(elems, fieldVal(f))
+				}
+			}
+		}
+		if name != "" && persist {
+			delete(a.vars, name)
+			if as.Append {
+				elems = append(a.arrays[name], elems...)
+			}
+			a.arrays[name] = elems
+		}
+	}
+}
+
+// special notes assignments to variables that change how the shell works.
+func (a *shellAnalyzer) special(name string) {
+	switch name {
+	case "IFS":
+		if v := a.vars[name]; v.known {
+			a.ifs = v.f.s
+		} else {
+			a.ifs = " \t\n" // unknown: default splitting, plus the dynamic parts already split
+		}
+	case "GLOBIGNORE":
+		a.dotglob = true
+	case "PWD":
+		// assigning PWD does not move the shell
+	}
+}
+
+// text returns the source text of a word.
+func (a *shellAnalyzer) text(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	s, e := int(w.Pos().Offset()), int(w.End().Offset())
+	if s >= 0 && e <= len(a.src) && s <= e {
+		return a.src[s:e]
+	}
+	return ""
+}
+
+// word checks every field of w with ops (as a path) and returns the fields.
+func (a *shellAnalyzer) word(w *syntax.Word, ops OpSet) []field {
+	if w == nil {
+		return nil
+	}
+	a.seen[w] = true
+	vals := a.expandWord(w)
+	raw := a.text(w)
+	for _, v := range vals {
+		a.value(raw, v, ops)
+	}
+	a.walkSubst(w)
+	return vals
+}
+
+// value records the paths a field may name: the field itself, the part
+// after a leading `@`, after the first `=` or `=@`, the parts of an `a:b`
+// list (not URLs) and the path of a `file:` URL. A field no literal pins
+// (`$X` alone) is not a path here: callers that open it report it.
+func (a *shellAnalyzer) value(raw string, v field, ops OpSet) {
+	if v.onlyUnk || v.s == "" {
+		return
+	}
+	if v.pattern() {
+		a.candidate(raw, v.s, true, ops)
+		if !v.dyn {
+			for _, c := range splitCandidates(v.s) {
+				a.candidate(raw, c, true, ops)
+			}
+		}
+		return
+	}
+	a.candidate(raw, v.s, false, ops)
+	for _, c := range splitCandidates(v.s) {
+		a.candidate(raw, c, false, ops)
+	}
+}
+
+// splitCandidates returns the parts of a word that may be paths on their
+// own: after a leading `@`, after `=`, `=@` or `<`, the parts of `a:b`
+// lists, and a `file:` URL's path.
+func splitCandidates(s string) []string {
+	var out []string
+	add := func(c string) {
+		c = strings.TrimPrefix(c, "@")
+		if c != "" && c != s {
+			out = append(out, c)
+		}
+	}
+	if strings.HasPrefix(s, "@") {
+		add(s[1:])
+	}
+	if i := strings.Index(s, "="); i >= 0 {
+		add(s[i+1:])
+		if j := strings.Index(s[i+1:], "="); j >= 0 {
+			add(s[i+1+j+1:]) // --mount type=bind,source=x
+		}
+	}
+	for _, sep := range []string{",source=", ",src=", ",target=", ",dst=", ",destination="} {
+		if i := strings.Index(s, sep); i >= 0 {
+			rest := s[i+len(sep):]
+			if j := strings.IndexByte(rest, ','); j >= 0 {
+				rest = rest[:j]
+			}
+			add(rest)
+		}
+	}
+	if strings.HasPrefix(s, "<") || strings.HasPrefix(s, ">") {
+		add(strings.TrimLeft(s, "<>+|&"))
+	}
+	if len(s) > 5 && strings.EqualFold(s[:5], "file:") {
+		add(s) // decoded by candidate
+	} else if strings.Contains(s, ":") && !strings.Contains(s, "://") {
+		for part := range strings.SplitSeq(s, ":") {
+			add(part)
+		}
+	}
+	return out
+}
+
+// norm normalises a shell word against the current directory.
+func (a *shellAnalyzer) norm(s string, pattern bool) (string, bool) {
+	env := a.env
+	env.Cwd = a.cwd()
+	if strings.ContainsRune(env.Cwd, unknownRune) {
+		return joinCwd(a.cwd(), s, pattern, a.win)
+	}
+	return normalize(env, s, spellShell, pattern)
+}
+
+// joinCwd joins a relative word to a candidate directory that may be a
+// pattern.
+func joinCwd(cwd, s string, pattern, win bool) (string, bool) {
+	if win && !pattern {
+		s = strings.ReplaceAll(s, `\`, "/")
+	}
+	if isAbsNorm(s) || (win && strings.HasPrefix(s, "//")) {
+		return cleanAbs(escIf(s, pattern), win), true
+	}
+	return cleanAbs(joinDir(cwd, escIf(s, pattern)), win), true
+}
+
+// candidate adds one path, resolved against every candidate directory.
+func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
+	if len(c) > 5 && strings.EqualFold(c[:5], "file:") {
+		lit := c
+		if pattern {
+			lit = unescapeGlob(c)
+		}
+		if u, ok := fileURLPath(lit, a.win); ok {
+			if strings.ContainsAny(u, "{[") { // curl's own URL globbing
+				p, _ := a.norm(curlGlob(u), true)
+				a.addTarget(raw, p, true, ops)
+				return
+			}
+			c = escIf(u, pattern)
+		}
+	}
+	cwds := a.cwds
+	if isAbsNorm(c) || (a.win && (strings.HasPrefix(c, "//") || hasDrive(c))) || strings.HasPrefix(c, "/"+unknownSeg) {
+		cwds = cwds[len(cwds)-1:]
+	}
+	alts := alternates(a.env, c, spellShell, pattern)
+	for _, cwd := range cwds {
+		var p string
+		pat := pattern
+		if strings.ContainsRune(cwd, unknownRune) {
+			p, pat = joinCwd(cwd, c, pattern, a.win)
+		} else {
+			env := a.env
+			env.Cwd = cwd
+			p, pat = normalize(env, c, spellShell, pattern)
+		}
+		a.addTarget(raw, p, pat, ops)
+		if !pat && hasDotDot(c) && !a.win && !strings.ContainsRune(cwd, unknownRune) {
+			joined := c
+			if !strings.HasPrefix(c, "/") {
+				joined = joinDir(cwd, c)
+			}
+			a.out.targets[len(a.out.targets)-1].physical = joined
+		}
+		for _, alt := range alts {
+			env := a.env
+			env.Cwd = cwd
+			ap, apat := normalize(env, alt, spellShell, pattern || strings.Contains(alt, unknownSeg))
+			a.addTarget(raw, ap, apat, ops)
+		}
+	}
+}
+
+// hasDotDot reports whether a path has a `..` segment.
+func hasDotDot(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
+}
+
+// curlGlob turns curl's URL globs (`{a,b}`, `[a-z]`) into unknown
+// characters.
+func curlGlob(u string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range u {
+		switch {
+		case r == '{' || r == '[':
+			if depth == 0 {
+				b.WriteRune(unknownRune)
+			}
+			depth++
+		case (r == '}' || r == ']') && depth > 0:
+			depth--
+		case depth > 0:
+		default:
+			b.WriteString(escapeGlob(string(r)))
+		}
+	}
+	return b.String()
+}
+
+// addTarget records a normalised path, and what a link made earlier in the
+// command points it to.
+func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
+	if a.full {
+		return
+	}
+	if len(a.out.targets) >= maxTargets {
+		a.full = true
+		a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
+		return
+	}
+	a.out.targets = append(a.out.targets, target{raw: raw, path: p, pattern: pattern, ops: ops, dotOK: a.dotglob})
+	if !pattern {
+		for link, to := range a.links {
+			if p == link || strings.HasPrefix(p, link+"/") {
+				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob})
+			}
+		}
+	}
+}
+
+// addRec records a recursive operation on a directory.
+func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filter []string, via string, follow uint8) {
+	if f.onlyUnk && !f.posOnly {
+		a.unknown(raw, via+" on a folder named when the command runs", ops)
+		return
+	}
+	var paths []struct {
+		p   string
+		pat bool
+	}
+	if f.pattern() {
+		p, pat := a.norm(f.s, true)
+		paths = append(paths, struct {
+			p   string
+			pat bool
+		}{p, pat})
+	} else {
+		for _, cwd := range a.cwds {
+			var p string
+			var pat bool
+			if strings.ContainsRune(cwd, unknownRune) {
+				p, pat = joinCwd(cwd, f.s, false, a.win)
+			} else {
+				env := a.env
+				env.Cwd = cwd
+				p, pat = normalize(env, f.s, spellShell, false)
+			}
+			paths = append(paths, struct {
+				p   string
+				pat bool
+			}{p, pat})
+			if isAbsNorm(f.s) {
+				break
+			}
+		}
+	}
+	if !f.pattern() {
+		// other spellings of the folder (a UNC share may be any local folder)
+		for _, alt := range alternates(a.env, f.s, spellShell, false) {
+			p, pat := a.norm(alt, strings.Contains(alt, unknownSeg))
+			paths = append(paths, struct {
+				p   string
+				pat bool
+			}{p, pat})
+		}
+	}
+	for _, x := range paths {
+		if len(a.out.targets) >= maxTargets {
+			a.full = true
+			a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
+			return
+		}
+		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow})
+	}
+}
+
+// chdir adds the directories a `cd dir` may lead to.
+func (a *shellAnalyzer) chdir(f field) {
+	var next []string
+	if f.onlyUnk && !f.pattern() {
+		return
+	}
+	if f.pattern() {
+		c := f.s
+		if f.onlyUnk {
+			c = "/" + unknownSeg
+		}
+		p, _ := a.norm(c, true)
+		next = append(next, p)
+	} else {
+		dir := f.s
+		if dir == "-" {
+			if a.oldpwd != "" {
+				next = append(next, a.oldpwd)
+			}
+		} else {
+			for _, cwd := range a.cwds {
+				p, _ := joinOrNorm(a, cwd, dir)
+				next = append(next, p)
+			}
+			// CDPATH (from the environment or set in the command) may lead
+			// a relative `cd` anywhere
+			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
+				next = append(next, "/"+unknownSeg+"/"+escapeGlob(dir))
+			}
+		}
+	}
+	a.oldpwd = a.cwd()
+	if len(a.cwds) == 1 && !strings.ContainsRune(a.cwds[0], unknownRune) {
+		a.oldpwd = a.cwds[0]
+	}
+	for _, d := range next {
+		dup := false
+		for _, c := range a.cwds {
+			if c == d {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if len(a.cwds) >= maxCwds {
+			// too many places: the shell may be anywhere
+			d = "/" + unknownSeg
+			for _, c := range a.cwds {
+				if c == d {
+					dup = true
+				}
+			}
+			if dup {
+				continue
+			}
+		}
+		a.cwds = append(a.cwds, d)
+	}
+	// the last candidate is the one `$PWD` and relative words use first
+	if len(next) > 0 {
+		last := next[len(next)-1]
+		for i, c := range a.cwds {
+			if c == last && i != len(a.cwds)-1 {
+				a.cwds = append(append(a.cwds[:i:i], a.cwds[i+1:]...), last)
+				break
+			}
+		}
+	}
+}
+
+func joinOrNorm(a *shellAnalyzer, cwd, dir string) (string, bool) {
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if a.env.Home != "" {
+			dir = a.env.Home + dir[1:]
+		}
+	}
+	if strings.ContainsRune(cwd, unknownRune) {
+		return joinCwd(cwd, dir, false, a.win)
+	}
+	env := a.env
+	env.Cwd = cwd
+	return normalize(env, dir, spellShell, false)
+}
+
+// baseName returns the command name of a field: the last segment of its
+// text.
+func baseName(f field) string {
+	t := f.text()
+	if f.pattern() {
+		return ""
+	}
+	t = strings.ReplaceAll(t, `\`, "/")
+	b := path.Base(t)
+	b = strings.TrimSuffix(strings.TrimSuffix(b, ".exe"), ".EXE")
+	return b
+}

@@ -1,0 +1,421 @@
+package guard
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Call is one tool call: a pi tool name (`read`, `bash`, …), a Claude Code
+// one (`Read`, `Bash`, …) or any other (an MCP server's `write_file`), and
+// its decoded JSON arguments.
+type Call struct {
+	Tool string
+	Args map[string]any
+}
+
+// toolKind classifies a tool.
+type toolKind uint8
+
+const (
+	kindUnknown toolKind = iota
+	kindRead             // read, Read, NotebookRead
+	kindList             // ls, LS: one folder's names
+	kindGrep             // grep, Grep: file contents below a folder
+	kindFind             // find, Glob: names below a folder
+	kindWrite            // write, Write
+	kindEdit             // edit, Edit, MultiEdit, NotebookEdit
+	kindBash             // bash, Bash, shell
+	kindPatch            // apply_patch
+	kindPwsh             // powershell
+	kindNone             // tools that touch no files (WebSearch, TodoWrite, …)
+)
+
+// toolWords splits a tool name into lower-case words: `mcp__fs__write_file`
+// → mcp fs write file; `readFile` → read file.
+func toolWords(name string) []string {
+	var words []string
+	var b strings.Builder
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ':' || r == '/' || unicode.IsSpace(r):
+			if b.Len() > 0 {
+				words = append(words, b.String())
+				b.Reset()
+			}
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			words = append(words, b.String())
+			b.Reset()
+		}
+		b.WriteRune(unicode.ToLower(r))
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	if b.Len() > 0 {
+		words = append(words, b.String())
+	}
+	return words
+}
+
+func classifyTool(name string) toolKind {
+	n := strings.Join(toolWords(name), "")
+	switch n {
+	case "read", "readfile", "notebookread", "view", "cat", "viewfile", "openfile", "readtextfile", "readmediafile", "getfilecontents":
+		return kindRead
+	case "ls", "list", "listdir", "listdirectory", "listfiles":
+		return kindList
+	case "grep", "search", "rg", "ripgrep", "searchcontent", "searchcode", "grepsearch", "codebasesearch":
+		return kindGrep
+	case "find", "glob", "findfiles", "filesearch", "searchfiles", "globfiles":
+		return kindFind
+	case "write", "writefile", "create", "createfile":
+		return kindWrite
+	case "edit", "multiedit", "editfile", "notebookedit", "strreplace", "strreplacebasededittool", "replace", "strreplaceeditor", "textedit", "texteditor":
+		return kindEdit
+	case "bash", "shell", "runshell", "shellcommand", "execcommand", "executecommand", "runcommand", "terminal", "runterminalcommand", "exec", "sh", "zsh", "localshell", "container.exec":
+		return kindBash
+	case "applypatch", "patch":
+		return kindPatch
+	case "powershell", "pwsh", "runpowershell":
+		return kindPwsh
+	case "websearch", "webfetch", "todowrite", "todoread", "task", "exitplanmode", "bashoutput", "killshell",
+		"killbash", "askuserquestion", "enterplanmode", "listmcpresources", "slashcommand":
+		return kindNone
+	}
+	return kindUnknown
+}
+
+// pathKeys returns the argument names that hold one file path.
+func pathKeys() []string {
+	return []string{"path", "file_path", "filePath", "notebook_path", "notebookPath", "file", "filename", "fileName", "target_file", "targetFile"}
+}
+
+// analyzeTool returns what a tool call touches.
+func (m *Matcher) analyzeTool(c Call) *analysis {
+	an := &analysis{}
+	args := c.Args
+	kind := classifyTool(c.Tool)
+	str := func(k string) string {
+		s, _ := args[k].(string)
+		return s
+	}
+	add := func(raw string, ops OpSet) {
+		an.targets = append(an.targets, m.toolTarget(raw, ops)...)
+	}
+	paths := func(ops OpSet) int {
+		n := 0
+		for _, k := range pathKeys() {
+			if s, ok := args[k].(string); ok && s != "" {
+				add(s, ops)
+				n++
+			}
+			if l, ok := args[k].([]any); ok {
+				for _, x := range l {
+					if s, ok := x.(string); ok && s != "" {
+						add(s, ops)
+						n++
+					}
+				}
+			}
+		}
+		if l, ok := args["paths"].([]any); ok {
+			for _, x := range l {
+				if s, ok := x.(string); ok {
+					add(s, ops)
+					n++
+				}
+			}
+		}
+		return n
+	}
+	switch kind {
+	case kindNone:
+		// still: a file: URL anywhere is a read
+		m.fileURLs(an, args)
+	case kindBash:
+		command := ""
+		for _, k := range []string{"command", "cmd", "script", "code"} {
+			if s := str(k); s != "" {
+				command = s
+				break
+			}
+		}
+		if a, ok := args["command"].([]any); ok { // argv form
+			parts := make([]string, 0, len(a))
+			for _, x := range a {
+				if s, ok := x.(string); ok {
+					parts = append(parts, shellQuote(s))
+				}
+			}
+			command = strings.Join(parts, " ")
+		}
+		env := m.env
+		if wd := firstString(args, "cwd", "workdir", "working_directory", "workingDirectory", "dir"); wd != "" {
+			env.Cwd = NormalizePath(m.env, wd)
+		}
+		if command != "" {
+			sh := analyzeShell(env, command)
+			an.targets, an.unknowns, an.parseErr = sh.targets, sh.unknowns, sh.parseErr
+		}
+	case kindPwsh:
+		if cmdText := firstString(args, "command", "script", "cmd"); cmdText != "" {
+			out := &analysis{}
+			a := newShellAnalyzer(m.env, out)
+			a.codeText(cmdText, cmdText, "pwsh")
+			an.targets, an.unknowns = out.targets, out.unknowns
+		}
+	case kindRead:
+		paths(SetRead)
+	case kindList:
+		if paths(SetRead) == 0 {
+			add(".", SetRead)
+		}
+	case kindGrep:
+		dir := firstString(args, "path", "directory", "dir", "cwd", "root")
+		if dir == "" {
+			dir = "."
+		}
+		var filter []string
+		for _, k := range []string{"glob", "include", "file_pattern", "filePattern", "type"} {
+			if g := str(k); g != "" {
+				if k == "type" {
+					g = "*." + g
+				}
+				filter = append(filter, g)
+			}
+		}
+		// pi's grep runs `rg --hidden`; Claude Code's Grep skips hidden
+		// files and folders (ripgrep's default)
+		hidden := c.Tool != "Grep"
+		ts := m.toolTarget(dir, SetRead)
+		for i := range ts {
+			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, hidden, filter, "the "+c.Tool+" tool" // rg: symlinks not followed
+		}
+		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
+		an.targets = append(an.targets, ts...)
+		for _, g := range filter {
+			an.targets = append(an.targets, m.globTargets(dir, g)...)
+		}
+	case kindFind:
+		dir := firstString(args, "path", "directory", "dir", "cwd", "root")
+		if dir == "" {
+			dir = "."
+		}
+		add(dir, SetRead)
+		for _, k := range []string{"glob", "pattern", "name"} {
+			if g := str(k); g != "" && (k != "pattern" || kind == kindFind) {
+				an.targets = append(an.targets, m.globTargets(dir, g)...)
+			}
+		}
+	case kindWrite, kindEdit:
+		ops := SetWrite
+		if kind == kindEdit {
+			ops = SetEdit
+		}
+		paths(ops)
+		if edits, ok := args["edits"].([]any); ok { // multi-file edit forms
+			for _, e := range edits {
+				em, ok := e.(map[string]any)
+				if !ok {
+					continue
+				}
+				for _, k := range pathKeys() {
+					if s, ok := em[k].(string); ok && s != "" {
+						add(s, SetEdit)
+					}
+				}
+			}
+		}
+	case kindPatch:
+		text := firstString(args, "input", "patch", "diff", "content")
+		for _, p := range patchFiles(text) {
+			add(p, SetEdit)
+		}
+		paths(SetEdit)
+	default:
+		m.unknownTool(an, c)
+	}
+	return an
+}
+
+func firstString(args map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := args[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// toolTarget normalises a file tool's path (and its other spellings).
+func (m *Matcher) toolTarget(raw string, ops OpSet) []target {
+	p, pat := normalize(m.env, raw, spellTool, false)
+	out := []target{{raw: raw, path: p, pattern: pat, ops: ops}}
+	if r := strings.TrimPrefix(raw, "@"); hasDotDot(r) && !m.env.windows() && !pat {
+		// a tool that hands the path to the kernel as it is gets `..`
+		// applied after symlinks
+		joined := expandHome(r, m.env.Home)
+		if !strings.HasPrefix(joined, "/") {
+			joined = joinDir(cleanCwd(m.env), joined)
+		}
+		out[0].physical = joined
+	}
+	for _, alt := range alternates(m.env, raw, spellTool, false) {
+		ap, apat := normalize(m.env, alt, spellShell, strings.Contains(alt, unknownSeg))
+		if m.env.windows() {
+			ap, apat = normalize(m.env, alt, spellTool, strings.Contains(alt, unknownSeg))
+		}
+		out = append(out, target{raw: raw, path: ap, pattern: apat, ops: ops})
+	}
+	return out
+}
+
+// globTargets is a glob searched under dir: a bare glob (no `/`) matches
+// names at any depth, as fd and rg match it.
+func (m *Matcher) globTargets(dir, g string) []target {
+	g = strings.ReplaceAll(g, `\`, "/")
+	for _, neg := range []string{"!", "^"} {
+		if strings.HasPrefix(g, neg) {
+			return nil // an exclusion reads nothing
+		}
+	}
+	sep := "/"
+	if !strings.Contains(g, "/") {
+		sep = "/**/"
+	}
+	raw := g
+	if !strings.HasPrefix(g, "/") && !strings.HasPrefix(g, "~") {
+		raw = strings.TrimSuffix(strings.ReplaceAll(dir, `\`, "/"), "/") + sep + g
+	}
+	p, _ := normalize(m.env, raw, spellTool, true)
+	return []target{{raw: g, path: p, pattern: true, ops: SetRead}}
+}
+
+// nonPathKey reports whether an argument name holds something other than
+// a path (text, a pattern, a number).
+func nonPathKey(k string) bool {
+	switch k {
+	case "query", "pattern", "regex", "content", "text", "message", "prompt", "description", "old_string",
+		"new_string", "oldText", "newText", "old_str", "new_str", "body", "title", "comment", "explanation",
+		"reason", "url", "instructions", "summary", "answer", "question", "language", "encoding", "mode",
+		"limit", "offset", "head", "tail":
+		return true
+	}
+	return false
+}
+
+// codeKey returns the language of an argument that holds code ("" for
+// others).
+func codeKey(k string) string {
+	switch k {
+	case "code", "script", "program":
+		return "generic"
+	case "python":
+		return "python"
+	case "javascript":
+		return "js"
+	}
+	return ""
+}
+
+// unknownTool classifies a tool the analysis does not know by its name and
+// its argument names: words such as write, create, edit, move, delete make
+// it a writer, read, get, view, list, search a reader; a name with neither
+// may do both. Every string argument that may be a path (any key but
+// content-like ones), in any nested object or list, is a path with those
+// ops; `command` arguments are shell commands, `code` arguments code.
+func (m *Matcher) unknownTool(an *analysis, c Call) {
+	var ops OpSet
+	for _, w := range toolWords(c.Tool) {
+		switch w {
+		case "write", "create", "save", "put", "upload", "append", "overwrite", "touch", "mkdir", "make", "new",
+			"edit", "replace", "patch", "modify", "update", "insert", "apply", "str", "delete", "remove", "rm",
+			"unlink", "move", "rename", "mv", "copy", "cp", "chmod", "set", "store", "commit", "format", "fix":
+			ops |= setModify
+		case "read", "get", "cat", "view", "open", "show", "list", "ls", "tree", "search", "grep", "find",
+			"glob", "download", "fetch", "head", "tail", "stat", "info", "load", "inspect", "describe", "diff":
+			ops |= SetRead
+		}
+	}
+	if ops == 0 {
+		ops = SetRead | setModify
+	}
+	recursive := false
+	for _, w := range toolWords(c.Tool) {
+		if w == "grep" || w == "search" || w == "tree" || w == "recursive" {
+			recursive = true
+		}
+	}
+	var walk func(key string, v any, depth int)
+	count := 0
+	walk = func(key string, v any, depth int) {
+		if depth > 32 || count > 512 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			count++
+			switch {
+			case key == "command" || key == "cmd":
+				sh := analyzeShell(m.env, x)
+				an.targets = append(an.targets, sh.targets...)
+				an.unknowns = append(an.unknowns, sh.unknowns...)
+				if sh.parseErr != nil {
+					an.unknowns = append(an.unknowns, unknownUse{raw: x, why: "a command argument that does not parse as shell", ops: SetRead | setModify})
+				}
+			case codeKey(key) != "":
+				out := &analysis{}
+				a := newShellAnalyzer(m.env, out)
+				a.codeText(x, x, codeKey(key))
+				an.targets = append(an.targets, out.targets...)
+				an.unknowns = append(an.unknowns, out.unknowns...)
+			case nonPathKey(key):
+				if len(x) > 5 && strings.EqualFold(x[:5], "file:") {
+					an.targets = append(an.targets, m.toolTarget(x, SetRead)...)
+				}
+			case strings.ContainsAny(x, "\n"):
+			default:
+				ts := m.toolTarget(x, ops)
+				an.targets = append(an.targets, ts...)
+				if recursive && (key == "path" || key == "directory" || key == "dir" || key == "root") {
+					for _, t := range ts {
+						t.rec, t.dotOK, t.via, t.follow = true, true, "the "+c.Tool+" tool", followAll
+						an.targets = append(an.targets, t)
+					}
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e, depth+1)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(k, x[k], depth+1)
+			}
+		}
+	}
+	keys := make([]string, 0, len(c.Args))
+	for k := range c.Args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		walk(k, c.Args[k], 0)
+	}
+}
+
+// fileURLs adds the paths of file: URLs found in any argument.
+func (m *Matcher) fileURLs(an *analysis, args map[string]any) {
+	for _, v := range args {
+		if s, ok := v.(string); ok && len(s) > 5 && strings.EqualFold(s[:5], "file:") {
+			an.targets = append(an.targets, m.toolTarget(s, SetRead)...)
+		}
+	}
+}

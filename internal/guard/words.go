@@ -1,0 +1,1129 @@
+package guard
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// field is one word of a command after brace expansion, quote removal,
+// parameter and command substitution and field splitting: what the command
+// receives as one argument.
+//
+// A field whose value is fully known holds it as plain text in s. Otherwise
+// s is a pattern (doublestar syntax, literal metacharacters escaped): glob
+// characters stand for themselves, unknownRune for characters produced by an
+// expansion whose value is unknown but cannot hold a `/`, and a dynamic part
+// (a value that may hold anything, `/..` included) turns the whole field into
+// `/<unknownSeg>/<unknownRune><rest>`: everything before the last dynamic
+// part is meaningless, since it can be undone.
+type field struct {
+	s    string
+	glob bool // unquoted glob characters
+	unk  bool // unknown characters within a segment
+	dyn  bool // a dynamic part
+	// onlyUnk: no literal character pins the value (a dynamic part with no
+	// literal after it, or unknown characters with no literal at all).
+	onlyUnk bool
+	// posOnly: the unknown parts are positional parameters, which a
+	// function or `sh -c` receives from arguments checked where they are
+	// passed.
+	posOnly bool
+	// why names what made the field unknown, for reasons ("$(…)", "$X").
+	why string
+	// lead is the literal text before the first glob or unknown part (all
+	// of a known field): enough to read an option name (`--file=$X`).
+	lead string
+	// envDir: the last dynamic part is a value from the environment (or a
+	// positional parameter, another user's home): any directory, but not
+	// taken to be a protected folder by itself. `$X/.env` still names
+	// `.env`; `$X/README.md` does not name `.git/README.md`.
+	envDir bool
+}
+
+func (f field) pattern() bool { return f.glob || f.unk || f.dyn }
+
+// text returns the field as literal text when it is known; for a pattern
+// it returns the pattern with escapes removed (good enough to name a
+// command or an option).
+func (f field) text() string {
+	if f.pattern() {
+		return unescapeGlob(f.s)
+	}
+	return f.s
+}
+
+// litField returns a known field.
+func litField(s string) field { return field{s: s} }
+
+// fieldBuilder accumulates one field.
+type fieldBuilder struct {
+	b           strings.Builder // pattern-escaped text (since the last dynamic part)
+	plain       strings.Builder // the same, unescaped (meaningful while no unknown part)
+	glob        bool
+	unk         bool
+	dyn         bool
+	lits        int // literal characters other than `/` (whole field)
+	litsAfter   int // the same since the last dynamic part
+	posOnly     bool
+	anyUnknown  bool
+	why         string
+	started     bool
+	winBackslah bool // `\` is a separator (Windows)
+	lead        strings.Builder
+	leadDone    bool
+	lastEnv     bool
+}
+
+func (fb *fieldBuilder) lit(s string) {
+	fb.started = true
+	if plainLit(s) {
+		fb.b.WriteString(s)
+		fb.plain.WriteString(s)
+		if !fb.leadDone {
+			fb.lead.WriteString(s)
+		}
+		n := len(s) - strings.Count(s, "/")
+		fb.lits += n
+		fb.litsAfter += n
+		return
+	}
+	for _, r := range s {
+		if r == '\\' && fb.winBackslah {
+			r = '/'
+		}
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			fb.b.WriteByte('\\')
+		}
+		if r == unknownRune { // a literal U+FFFC cannot be told from a marker: it stays unknown
+			fb.unknownChars("", false)
+			continue
+		}
+		fb.b.WriteRune(r)
+		fb.plain.WriteRune(r)
+		if !fb.leadDone {
+			fb.lead.WriteRune(r)
+		}
+		if r != '/' {
+			fb.lits++
+			fb.litsAfter++
+		}
+	}
+}
+
+// plainLit reports whether s is ASCII with no glob metacharacter, escape
+// or marker: it is written as it is.
+func plainLit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80, c == '*', c == '?', c == '[', c == ']', c == '{', c == '}', c == '\\':
+			return false
+		}
+	}
+	return true
+}
+
+func (fb *fieldBuilder) globChar(c byte) {
+	fb.started = true
+	if c == '*' || c == '?' || c == '[' {
+		fb.leadDone = true
+	} else if !fb.leadDone {
+		fb.lead.WriteByte(c)
+	}
+	fb.b.WriteByte(c)
+	fb.plain.WriteByte(c)
+	if c == '*' || c == '?' || c == '[' {
+		fb.glob = true
+	}
+	fb.lits++
+	fb.litsAfter++
+}
+
+func (fb *fieldBuilder) note(why string, pos bool) {
+	fb.leadDone = true
+	if !fb.anyUnknown {
+		fb.posOnly = pos
+	} else if !pos {
+		fb.posOnly = false
+	}
+	fb.anyUnknown = true
+	if fb.why == "" && why != "" {
+		fb.why = why
+	}
+}
+
+// unknownChars adds characters of unknown value that hold no `/`.
+func (fb *fieldBuilder) unknownChars(why string, pos bool) {
+	fb.started = true
+	fb.b.WriteRune(unknownRune)
+	fb.unk = true
+	fb.note(why, pos)
+}
+
+// dynamic adds a value that may hold anything.
+func (fb *fieldBuilder) dynamic(why string, pos bool) {
+	fb.started = true
+	fb.b.Reset()
+	fb.plain.Reset()
+	fb.dyn = true
+	fb.lastEnv = false
+	fb.litsAfter = 0
+	fb.note(why, pos)
+}
+
+// dynamicEnv adds a value from the environment (see field.envDir).
+func (fb *fieldBuilder) dynamicEnv(why string, pos bool) {
+	fb.dynamic(why, pos)
+	fb.lastEnv = true
+}
+
+// pat adds a pattern fragment (an earlier resolved value).
+func (fb *fieldBuilder) pat(f field) {
+	fb.started = true
+	if f.dyn {
+		fb.dynamic(f.why, f.posOnly)
+		fb.lastEnv = f.envDir
+		// keep what follows the dynamic marker in f
+		rest := f.s
+		if i := strings.Index(rest, unknownSeg+"/"+unknownStr); i >= 0 {
+			rest = rest[i+len(unknownSeg)+1+len(unknownStr):]
+		} else if i := strings.Index(rest, unknownSeg); i >= 0 {
+			rest = rest[i+len(unknownSeg):]
+		}
+		fb.b.WriteString(rest)
+		n := countLits(rest)
+		fb.lits += n
+		fb.litsAfter += n
+		fb.glob = fb.glob || f.glob
+		fb.unk = fb.unk || f.unk
+		return
+	}
+	if !f.pattern() {
+		fb.lit(f.s)
+		return
+	}
+	fb.leadDone = true
+	fb.b.WriteString(f.s)
+	fb.plain.WriteString(unescapeGlob(f.s))
+	n := countLits(f.s)
+	fb.lits += n
+	fb.litsAfter += n
+	fb.glob = fb.glob || f.glob
+	if f.unk {
+		fb.unk = true
+		fb.note(f.why, f.posOnly)
+	}
+}
+
+func countLits(s string) int {
+	n := 0
+	for _, r := range s {
+		if r != '/' && r != unknownRune && r != '\\' {
+			n++
+		}
+	}
+	return n
+}
+
+func (fb *fieldBuilder) field() field {
+	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String()}
+	switch {
+	case fb.dyn:
+		rest := fb.b.String()
+		f.s = "/" + unknownSeg + "/" + unknownStr + rest
+		if fb.lastEnv && strings.HasPrefix(rest, "/") {
+			f.s = "/" + unknownSeg + rest
+			f.envDir = true
+		}
+		f.onlyUnk = fb.litsAfter == 0
+	case fb.glob || fb.unk:
+		f.s = fb.b.String()
+		f.onlyUnk = fb.unk && fb.lits == 0
+	default:
+		f.s = fb.plain.String()
+	}
+	return f
+}
+
+// maxAlternatives caps the fields one word may expand to (brace
+// expansion, `${x:-y}` alternatives).
+const maxAlternatives = 64
+
+// expandWord performs brace expansion and then resolve on each resulting
+// word. A brace expansion too large to enumerate keeps each brace as
+// unknown characters (or a dynamic part when an element holds a `/`): the
+// word is then a pattern, never read as literal text.
+func (a *shellAnalyzer) expandWord(w *syntax.Word) []field {
+	words := []*syntax.Word{w}
+	if hasBraceLit(w) {
+		cp := copyWord(w)
+		if syntax.SplitBraces(cp) {
+			if ws, ok := expandBraces(cp); ok {
+				words = ws
+			} else {
+				words = []*syntax.Word{cp} // BraceExp parts stay: resolve marks them
+			}
+		}
+	}
+	var out []field
+	for _, x := range words {
+		out = append(out, a.resolve(x, false)...)
+		if len(out) > 4*maxAlternatives {
+			// too many fields to list: what is left may be anything
+			out = append(out, dynVal("a word with too many expansions", false).f)
+			break
+		}
+	}
+	return out
+}
+
+func hasBraceLit(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
+}
+
+// copyWord copies the top-level parts (SplitBraces rewrites them in place).
+func copyWord(w *syntax.Word) *syntax.Word {
+	cp := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
+	for i, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			lc := *l
+			cp.Parts[i] = &lc
+		} else {
+			cp.Parts[i] = p
+		}
+	}
+	return cp
+}
+
+// expandBraces enumerates a brace expansion; ok is false when it yields
+// more than maxAlternatives words.
+func expandBraces(w *syntax.Word) (out []*syntax.Word, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, ok = nil, false
+		}
+	}()
+	for x := range expand.BracesSeq(nil, w) {
+		out = append(out, x)
+		if len(out) > maxAlternatives {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// resolve removes quotes and expands what can be known of a word, splitting
+// it into fields where unquoted expansions split. assignValue selects the
+// rules of an assignment's value (no splitting, `~` after `:` and `=`).
+func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
+	r := resolver{a: a, assign: assignValue}
+	r.alts = []*fieldBuilder{r.newBuilder()}
+	for i, p := range w.Parts {
+		r.part(p, false, i == 0)
+	}
+	return r.finish()
+}
+
+// resolver expands the parts of one word into fields. alts are the
+// alternative values of the field being built (`${x:-y}` with x unknown
+// may be x or y); done are the fields already complete (split off).
+type resolver struct {
+	a      *shellAnalyzer
+	assign bool
+	alts   []*fieldBuilder
+	done   []field
+	split  bool // a field boundary is pending
+}
+
+func (r *resolver) newBuilder() *fieldBuilder {
+	return &fieldBuilder{winBackslah: r.a.win}
+}
+
+func (r *resolver) each(fn func(fb *fieldBuilder)) {
+	if r.split {
+		r.boundary()
+	}
+	for _, fb := range r.alts {
+		fn(fb)
+	}
+}
+
+// boundary ends the fields being built (a word split).
+func (r *resolver) boundary() {
+	r.split = false
+	for _, fb := range r.alts {
+		if fb.started {
+			r.done = append(r.done, fb.field())
+		}
+	}
+	r.alts = []*fieldBuilder{r.newBuilder()}
+}
+
+func (r *resolver) finish() []field {
+	out := r.done
+	for _, fb := range r.alts {
+		if fb.started || len(out) == 0 {
+			out = append(out, fb.field())
+		}
+	}
+	return out
+}
+
+func cloneBuilder(fb *fieldBuilder) *fieldBuilder {
+	cp := *fb
+	cp.b = strings.Builder{}
+	cp.b.WriteString(fb.b.String())
+	cp.plain = strings.Builder{}
+	cp.plain.WriteString(fb.plain.String())
+	cp.lead = strings.Builder{}
+	cp.lead.WriteString(fb.lead.String())
+	return &cp
+}
+
+func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
+	a := r.a
+	switch x := p.(type) {
+	case *syntax.Lit:
+		s := x.Value
+		if quoted {
+			r.each(func(fb *fieldBuilder) { fb.lit(unescapeDQ(s)) })
+			return
+		}
+		if first && strings.HasPrefix(s, "~") {
+			s = r.tilde(s)
+		}
+		if r.assign {
+			s = r.tildeAfter(s)
+		}
+		r.unquotedLit(s)
+	case *syntax.SglQuoted:
+		v := x.Value
+		if x.Dollar {
+			v = unescapeANSI(v)
+		}
+		r.each(func(fb *fieldBuilder) { fb.lit(v) })
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			r.part(q, true, false)
+		}
+	case *syntax.ParamExp:
+		vals := a.param(x)
+		r.values(vals, quoted)
+	case *syntax.CmdSubst:
+		v := a.cmdSubstValue(x)
+		r.values([]pval{v}, quoted)
+	case *syntax.ArithmExp:
+		r.each(func(fb *fieldBuilder) { fb.unknownChars("$((…))", false) })
+	case *syntax.ProcSubst:
+		r.each(func(fb *fieldBuilder) {
+			fb.lit("/dev/fd/")
+			fb.unknownChars("<(…)", false)
+		})
+	case *syntax.ExtGlob:
+		// @(…), +(…), !(…): may match anything, a leading `.` included
+		r.each(func(fb *fieldBuilder) {
+			fb.unknownChars("extended glob", false)
+			fb.glob = true
+		})
+	case *syntax.BraceExp:
+		// a brace expansion too large to enumerate
+		slash := false
+		for _, e := range x.Elems {
+			if strings.Contains(e.Lit(), "/") || len(e.Parts) != 1 {
+				slash = true
+			}
+		}
+		r.each(func(fb *fieldBuilder) {
+			if slash {
+				fb.dynamic("brace expansion too large to enumerate", false)
+			} else {
+				fb.unknownChars("brace expansion too large to enumerate", false)
+			}
+		})
+	default:
+		r.each(func(fb *fieldBuilder) { fb.dynamic("expansion", false) })
+	}
+}
+
+// unquotedLit adds unquoted literal text: backslash escapes, glob characters.
+func (r *resolver) unquotedLit(s string) {
+	if plainLit(s) {
+		r.each(func(fb *fieldBuilder) { fb.lit(s) })
+		return
+	}
+	r.each(func(fb *fieldBuilder) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					if s[i] != '\n' {
+						fb.lit(s[i : i+1])
+					}
+				}
+			case '*', '?':
+				fb.globChar(c)
+			case '[':
+				if strings.IndexByte(s[i+1:], ']') >= 0 {
+					fb.globChar(c)
+				} else {
+					fb.lit("[") // no closing bracket: a literal `[` (the test command)
+				}
+			case ']':
+				fb.globChar(c)
+			default:
+				j := i + 1
+				for j < len(s) && s[j] >= 0x80 && s[j] < 0xC0 {
+					j++
+				}
+				fb.lit(s[i:j])
+				i = j - 1
+			}
+		}
+	})
+}
+
+// tilde expands a leading `~`, `~+`, `~-`, `~user`.
+func (r *resolver) tilde(s string) string {
+	a := r.a
+	end := strings.IndexByte(s, '/')
+	if end < 0 {
+		end = len(s)
+	}
+	switch t := s[:end]; {
+	case t == "~":
+		if a.env.Home != "" {
+			r.each(func(fb *fieldBuilder) { fb.lit(a.env.Home) })
+			return s[end:]
+		}
+		r.each(func(fb *fieldBuilder) { fb.dynamicEnv("~", false) })
+		return s[end:]
+	case t == "~+":
+		r.each(func(fb *fieldBuilder) { fb.lit(a.cwd()) })
+		return s[end:]
+	case t == "~-":
+		if a.oldpwd != "" {
+			r.each(func(fb *fieldBuilder) { fb.lit(a.oldpwd) })
+		} else {
+			r.each(func(fb *fieldBuilder) { fb.dynamicEnv("~- (the previous directory)", false) })
+		}
+		return s[end:]
+	case len(t) > 1 && strings.IndexFunc(t[1:], func(c rune) bool {
+		return !(c == '_' || c == '-' || c == '.' || c == '+' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+	}) < 0:
+		// ~user, ~+N, ~-N: another home or the directory stack
+		r.each(func(fb *fieldBuilder) { fb.dynamicEnv(t, false) })
+		return s[end:]
+	}
+	return s
+}
+
+// tildeAfter expands `~` after `=` or `:` in an assignment value
+// (PATH=~/bin:~/x), as bash does.
+func (r *resolver) tildeAfter(s string) string {
+	h := r.a.env.Home
+	if h == "" || !strings.Contains(s, "~") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && i > 0 && (s[i-1] == ':' || s[i-1] == '=') && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == ':') {
+			b.WriteString(h)
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// pval is one possible value of an expansion.
+type pval struct {
+	f     field
+	known bool // f is known text
+	split bool // an unquoted dynamic value may split into several fields
+	empty bool // the value is empty
+}
+
+// values adds the possible values of an expansion.
+func (r *resolver) values(vals []pval, quoted bool) {
+	if len(vals) == 0 {
+		return
+	}
+	if len(vals) == 1 {
+		r.value(vals[0], quoted)
+		return
+	}
+	// alternatives: fork every builder, then add one value to each copy
+	before := r.alts
+	if r.split {
+		r.boundary()
+		before = r.alts
+	}
+	if len(before)*len(vals) > maxAlternatives {
+		r.value(pval{f: field{why: vals[0].f.why}, split: true}, quoted) // too many: unknown
+		return
+	}
+	var next []*fieldBuilder
+	var doneExtra []field
+	for _, v := range vals {
+		sub := resolver{a: r.a, assign: r.assign}
+		for _, fb := range before {
+			sub.alts = append(sub.alts, cloneBuilder(fb))
+		}
+		sub.value(v, quoted)
+		doneExtra = append(doneExtra, sub.done...)
+		next = append(next, sub.alts...)
+		if sub.split {
+			r.split = true
+		}
+	}
+	r.done = append(r.done, doneExtra...)
+	r.alts = next
+}
+
+func (r *resolver) value(v pval, quoted bool) {
+	switch {
+	case v.empty:
+		r.each(func(fb *fieldBuilder) { fb.started = fb.started || quoted })
+	case v.known && quoted:
+		r.each(func(fb *fieldBuilder) { fb.lit(v.f.s) })
+	case v.known:
+		// unquoted: split on IFS, glob characters active
+		ifs := r.a.ifs
+		for _, c := range v.f.s {
+			if strings.ContainsRune(ifs, c) {
+				if r.assign {
+					r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
+					continue
+				}
+				r.split = true
+				continue
+			}
+			switch c {
+			case '*', '?', '[', ']':
+				r.each(func(fb *fieldBuilder) { fb.globChar(byte(c)) })
+			default:
+				r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
+			}
+		}
+	case v.f.dyn || (!v.f.pattern() && !v.known):
+		why, pos := v.f.why, v.f.posOnly
+		if why == "" {
+			why = "expansion"
+		}
+		if v.split && !quoted && !r.assign {
+			// the value may hold spaces: what is before it is a field of
+			// its own that ends in the unknown value, and a new one starts
+			r.each(func(fb *fieldBuilder) { fb.dynamic(why, pos) })
+			r.boundary()
+			r.each(func(fb *fieldBuilder) { fb.dynamic(why, pos) })
+			return
+		}
+		r.each(func(fb *fieldBuilder) { fb.pat(v.f) })
+		if !v.f.dyn {
+			r.each(func(fb *fieldBuilder) { fb.dynamic(why, pos) })
+		}
+	default:
+		r.each(func(fb *fieldBuilder) { fb.pat(v.f) })
+	}
+}
+
+// dynVal is an expansion whose value may be anything.
+func dynVal(why string, split bool) pval {
+	return pval{f: field{dyn: true, why: why, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}, split: split}
+}
+
+// envVal is an expansion from the environment (see field.envDir).
+func envVal(why string) pval {
+	v := dynVal(why, false)
+	v.f.envDir = true
+	return v
+}
+
+// unkVal is an expansion whose value is unknown text without `/`.
+func unkVal(why string) pval {
+	return pval{f: field{unk: true, why: why, s: unknownStr, onlyUnk: true}}
+}
+
+func knownVal(s string) pval {
+	if s == "" {
+		return pval{known: true, empty: true}
+	}
+	return pval{f: litField(s), known: true}
+}
+
+// positional reports whether name is a positional or special parameter
+// bound to arguments ($1…, $@, $*).
+func positional(name string) bool {
+	if name == "@" || name == "*" {
+		return true
+	}
+	_, err := strconv.Atoi(name)
+	return err == nil && name != "0"
+}
+
+// numericParam reports whether a special parameter expands to a number
+// ($?, $$, $!, $#, $RANDOM, …).
+func numericParam(name string) bool {
+	switch name {
+	case "?", "$", "!", "#", "-", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "EPOCHSECONDS", "EPOCHREALTIME", "COLUMNS", "LINES", "SHLVL", "HISTCMD":
+		return true
+	}
+	return false
+}
+
+// param expands a parameter: $HOME, $PWD, $OLDPWD, $IFS, variables assigned
+// earlier in the command (with the common `${…}` operators applied), and
+// gives everything else an unknown value, split or not.
+func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
+	if p.Param == nil || p.NestedParam != nil || p.Width || p.IsSet || len(p.Modifiers) > 0 || p.Flags != nil {
+		return []pval{dynVal("${…}", true)}
+	}
+	name := p.Param.Value
+	why := "$" + name
+	if !p.Short {
+		why = "${" + name + "}"
+	}
+	if p.Length {
+		return []pval{unkVal(why)}
+	}
+	if p.Names != 0 {
+		return []pval{unkVal(why)}
+	}
+	if p.Excl {
+		// ${!x}: the variable named by x
+		if v, ok := a.lookup(name); ok && v.known {
+			if t, ok := a.lookup(v.f.s); ok {
+				return []pval{t}
+			}
+		}
+		return []pval{dynVal(why, true)}
+	}
+	var base pval
+	set := true
+	if p.Index != nil {
+		base, set = a.arrayElem(name, p.Index, why)
+	} else {
+		base, set = a.lookup(name)
+		if !set {
+			switch {
+			case positional(name):
+				base = envVal(why)
+				base.f.posOnly = !a.posDyn
+			case numericParam(name):
+				base = unkVal(why)
+			case name == "0":
+				base = unkVal(why)
+			default:
+				base = envVal(why) // the environment: unknown, not split
+			}
+		}
+	}
+	switch {
+	case p.Exp != nil:
+		return a.paramOp(p.Exp, base, set, why)
+	case p.Slice != nil:
+		if base.known {
+			if s, ok := sliceValue(base.f.s, p.Slice); ok {
+				return []pval{knownVal(s)}
+			}
+		}
+		return []pval{dynVal(why, base.split)}
+	case p.Repl != nil:
+		if base.known {
+			from, ok1 := a.literalWord(p.Repl.Orig)
+			to, ok2 := a.literalWord(p.Repl.With)
+			if ok1 && ok2 {
+				return []pval{knownVal(replaceValue(base.f.s, from, to, p.Repl.All))}
+			}
+		}
+		return []pval{dynVal(why, base.split)}
+	}
+	return []pval{base}
+}
+
+// lookup returns a variable's value: assigned in the command, or one of the
+// variables the analysis knows ($HOME, $PWD, $OLDPWD, $IFS).
+func (a *shellAnalyzer) lookup(name string) (pval, bool) {
+	if v, ok := a.vars[name]; ok {
+		return v, true
+	}
+	switch name {
+	case "HOME":
+		if a.env.Home != "" {
+			return knownVal(a.env.Home), true
+		}
+	case "PWD":
+		if len(a.cwds) == 1 {
+			return knownVal(a.cwds[0]), true
+		}
+		return envVal("$PWD"), true
+	case "OLDPWD":
+		if a.oldpwd != "" {
+			return knownVal(a.oldpwd), true
+		}
+	case "IFS":
+		return knownVal(a.ifs), true
+	}
+	return pval{}, false
+}
+
+func (a *shellAnalyzer) arrayElem(name string, idx syntax.ArithmExpr, why string) (pval, bool) {
+	arr, ok := a.arrays[name]
+	if !ok {
+		if v, ok := a.vars[name]; ok {
+			if w, ok := idx.(*syntax.Word); ok && (w.Lit() == "0" || w.Lit() == "@" || w.Lit() == "*") {
+				return v, true
+			}
+		}
+		return dynVal(why, true), false
+	}
+	w, ok := idx.(*syntax.Word)
+	if !ok {
+		return dynVal(why, true), true
+	}
+	switch l := w.Lit(); l {
+	case "@", "*":
+		if len(arr) == 1 {
+			return arr[0], true
+		}
+		return dynVal(why, true), true
+	default:
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 0 || n >= len(arr) {
+			return dynVal(why, true), true
+		}
+		return arr[n], true
+	}
+}
+
+// paramOp applies ${x:-w}, ${x#p}, ${x^^} and their kin.
+func (a *shellAnalyzer) paramOp(e *syntax.Expansion, base pval, set bool, why string) []pval {
+	word := func() []pval {
+		if e.Word == nil {
+			return []pval{knownVal("")}
+		}
+		var out []pval
+		for _, f := range a.resolve(e.Word, true) {
+			if f.pattern() {
+				out = append(out, pval{f: f})
+			} else {
+				out = append(out, knownVal(f.s))
+			}
+		}
+		if len(out) == 0 {
+			out = []pval{knownVal("")}
+		}
+		return out
+	}
+	unknownBase := !set || (!base.known && !base.empty)
+	switch e.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		switch {
+		case base.known && !base.empty:
+			return []pval{base}
+		case base.empty && set && (e.Op == syntax.DefaultUnset || e.Op == syntax.AssignUnset):
+			return []pval{base}
+		case base.empty || !set && !positionalOrEnv(base):
+			return word()
+		}
+		return append([]pval{base}, word()...) // unknown: either
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		return []pval{base}
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		switch {
+		case base.known && !base.empty:
+			return word()
+		case base.empty:
+			return []pval{knownVal("")}
+		}
+		return append([]pval{knownVal("")}, word()...)
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if base.known {
+			if pat, ok := a.literalWord(e.Word); ok {
+				return []pval{knownVal(trimPattern(base.f.s, pat, e.Op))}
+			}
+		}
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if base.known {
+			return []pval{knownVal(caseValue(base.f.s, e.Op))}
+		}
+		if !unknownBase {
+			return []pval{base}
+		}
+	}
+	return []pval{dynVal(why, true)}
+}
+
+func positionalOrEnv(v pval) bool { return v.f.dyn || v.f.unk }
+
+// literalWord returns the text of a word that holds no expansion.
+func (a *shellAnalyzer) literalWord(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", true
+	}
+	fs := a.resolve(w, true)
+	if len(fs) != 1 || fs[0].unk || fs[0].dyn {
+		return "", false
+	}
+	return fs[0].text(), true
+}
+
+// trimPattern implements ${x#p}, ${x##p}, ${x%p}, ${x%%p} with p a shell
+// pattern.
+func trimPattern(s, pat string, op syntax.ParExpOperator) string {
+	match := func(t string) bool {
+		ok, err := doublestar.Match(strings.ReplaceAll(pat, "/", "\x00"), strings.ReplaceAll(t, "/", "\x00"))
+		return err == nil && ok
+	}
+	switch op {
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(s); i++ {
+			if match(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(s); i >= 0; i-- {
+			if match(s[:i]) {
+				return s[i:]
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := len(s); i >= 0; i-- {
+			if match(s[i:]) {
+				return s[:i]
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(s); i++ {
+			if match(s[i:]) {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+func replaceValue(s, from, to string, all bool) string {
+	if from == "" {
+		return s
+	}
+	if strings.ContainsAny(from, "*?[") {
+		return s // patterns in replacements: keep the value (it still names what it named)
+	}
+	if all {
+		return strings.ReplaceAll(s, from, to)
+	}
+	return strings.Replace(s, from, to, 1)
+}
+
+func caseValue(s string, op syntax.ParExpOperator) string {
+	if s == "" {
+		return s
+	}
+	switch op {
+	case syntax.UpperAll:
+		return strings.ToUpper(s)
+	case syntax.LowerAll:
+		return strings.ToLower(s)
+	case syntax.UpperFirst:
+		return strings.ToUpper(s[:1]) + s[1:]
+	case syntax.LowerFirst:
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}
+
+// sliceValue implements ${x:offset:length} for literal numbers.
+func sliceValue(s string, sl *syntax.Slice) (string, bool) {
+	num := func(e syntax.ArithmExpr) (int, bool) {
+		switch x := e.(type) {
+		case *syntax.Word:
+			n, err := strconv.Atoi(x.Lit())
+			return n, err == nil
+		case *syntax.UnaryArithm:
+			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.Minus {
+				n, err := strconv.Atoi(w.Lit())
+				return -n, err == nil
+			}
+		case *syntax.ParenArithm:
+			if w, ok := x.X.(*syntax.Word); ok {
+				n, err := strconv.Atoi(w.Lit())
+				return n, err == nil
+			}
+			if u, ok := x.X.(*syntax.UnaryArithm); ok && u.Op == syntax.Minus {
+				if w, ok := u.X.(*syntax.Word); ok {
+					n, err := strconv.Atoi(w.Lit())
+					return -n, err == nil
+				}
+			}
+		}
+		return 0, false
+	}
+	r := []rune(s)
+	off, ok := num(sl.Offset)
+	if !ok {
+		return "", false
+	}
+	if off < 0 {
+		off += len(r)
+	}
+	off = max(0, min(off, len(r)))
+	end := len(r)
+	if sl.Length != nil {
+		n, ok := num(sl.Length)
+		if !ok {
+			return "", false
+		}
+		if n < 0 {
+			end = len(r) + n
+		} else {
+			end = off + n
+		}
+		end = max(off, min(end, len(r)))
+	}
+	return string(r[off:end]), true
+}
+
+// unescapeDQ removes the backslashes bash removes inside double quotes.
+func unescapeDQ(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeANSI interprets the escapes of a $'…' string: \n and friends,
+// \xHH, \uHHHH, \UHHHHHHHH, octal \NNN, control characters \cX.
+func unescapeANSI(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x':
+			j := i + 1
+			for j < len(s) && j < i+3 && isHex(s[j]) {
+				j++
+			}
+			if n, err := strconv.ParseUint(s[i+1:j], 16, 8); err == nil {
+				b.WriteByte(byte(n))
+				i = j - 1
+			} else {
+				b.WriteString(`\x`)
+			}
+		case 'u', 'U':
+			width := 4
+			if s[i] == 'U' {
+				width = 8
+			}
+			j := i + 1
+			for j < len(s) && j < i+1+width && isHex(s[j]) {
+				j++
+			}
+			if n, err := strconv.ParseUint(s[i+1:j], 16, 32); err == nil && j > i+1 {
+				b.WriteRune(rune(n))
+				i = j - 1
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// subField returns the part of f after its first n bytes, which are literal
+// (an option name such as `--file=`).
+func subField(f field, n int) field {
+	if !f.pattern() {
+		return litField(f.s[min(n, len(f.s)):])
+	}
+	if f.dyn {
+		out := f
+		out.lead = ""
+		return out
+	}
+	n = min(n, len(f.lead))
+	skip := len(escapeGlob(f.lead[:n]))
+	out := f
+	out.s = f.s[min(skip, len(f.s)):]
+	out.lead = f.lead[n:]
+	out.onlyUnk = countLits(out.s) == 0 && (out.unk || out.dyn)
+	return out
+}
+
+// optText is the text option parsing reads: the field's text when known,
+// its literal lead otherwise.
+func optText(f field) string {
+	if !f.pattern() {
+		return f.s
+	}
+	return f.lead
+}

@@ -1,0 +1,140 @@
+// Package hostfs is the machine's own file system as the gate sees it
+// (guard.FS): file metadata, symlink targets and directory listings, read
+// with the os package. It is the only place the gate's analysis touches the
+// disk; guard itself does no I/O.
+package hostfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pruner-dev/pruner/internal/guard"
+)
+
+// FS reads the host's file system. The zero value is ready to use.
+type FS struct{}
+
+var _ guard.FS = FS{}
+
+// ErrRemote is the error for a UNC path (`\\server\share\x`): the gate
+// never touches one, since opening it may connect to the server (and hand it
+// the user's credentials).
+var ErrRemote = errors.New("a UNC path is not looked at")
+
+// native turns a normalised path into the host's form; a path of the other
+// platform's kind does not exist here.
+func native(name string) (string, error) {
+	if strings.HasPrefix(name, "//") {
+		return "", ErrRemote
+	}
+	win := len(name) >= 2 && name[1] == ':'
+	if win != (runtime.GOOS == "windows") {
+		return "", fs.ErrNotExist
+	}
+	return filepath.FromSlash(name), nil
+}
+
+// Lstat implements guard.FS.
+func (FS) Lstat(name string) (fs.FileInfo, error) {
+	n, err := native(name)
+	if err != nil {
+		return nil, err
+	}
+	return os.Lstat(n)
+}
+
+// ReadLink implements guard.FS.
+func (FS) ReadLink(name string) (string, error) {
+	n, err := native(name)
+	if err != nil {
+		return "", err
+	}
+	t, err := os.Readlink(n)
+	return filepath.ToSlash(t), err
+}
+
+// ReadDir implements guard.FS.
+func (FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	n, err := native(name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadDir(n)
+}
+
+// maxCached bounds the answers a Cached remembers.
+const maxCached = 1 << 16
+
+// Cached is an FS that remembers what it read, for `check`, where the same
+// folders recur in every session. Safe for concurrent use.
+type Cached struct {
+	lstat, link, dir sync.Map
+	n                atomic.Int64
+}
+
+type cachedStat struct {
+	fi  fs.FileInfo
+	err error
+}
+
+type cachedLink struct {
+	t   string
+	err error
+}
+
+type cachedDir struct {
+	ents []fs.DirEntry
+	err  error
+}
+
+var _ guard.FS = (*Cached)(nil)
+
+// NewCached returns an empty Cached.
+func NewCached() *Cached { return &Cached{} }
+
+func (c *Cached) keep() bool { return c.n.Add(1) <= maxCached }
+
+// Lstat implements guard.FS.
+func (c *Cached) Lstat(name string) (fs.FileInfo, error) {
+	if v, ok := c.lstat.Load(name); ok {
+		r := v.(cachedStat)
+		return r.fi, r.err
+	}
+	fi, err := FS{}.Lstat(name)
+	if c.keep() {
+		c.lstat.Store(name, cachedStat{fi, err})
+	}
+	return fi, err
+}
+
+// ReadLink implements guard.FS.
+func (c *Cached) ReadLink(name string) (string, error) {
+	if v, ok := c.link.Load(name); ok {
+		r := v.(cachedLink)
+		return r.t, r.err
+	}
+	t, err := FS{}.ReadLink(name)
+	if c.keep() {
+		c.link.Store(name, cachedLink{t, err})
+	}
+	return t, err
+}
+
+// ReadDir implements guard.FS.
+func (c *Cached) ReadDir(name string) ([]fs.DirEntry, error) {
+	if v, ok := c.dir.Load(name); ok {
+		r := v.(cachedDir)
+		return r.ents, r.err
+	}
+	ents, err := FS{}.ReadDir(name)
+	if c.keep() {
+		c.dir.Store(name, cachedDir{ents, err})
+	}
+	return ents, err
+}

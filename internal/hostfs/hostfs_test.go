@@ -1,0 +1,63 @@
+package hostfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/guard"
+)
+
+func TestHostFS(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("K=1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".env", filepath.Join(dir, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.ToSlash(dir)
+	for _, fsys := range []guard.FS{FS{}, NewCached()} {
+		fi, err := fsys.Lstat(root + "/notes.txt")
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Fatalf("Lstat: %v %v", fi, err)
+		}
+		if to, err := fsys.ReadLink(root + "/notes.txt"); err != nil || to != ".env" {
+			t.Fatalf("ReadLink: %q %v", to, err)
+		}
+		ents, err := fsys.ReadDir(root)
+		if err != nil || len(ents) != 2 {
+			t.Fatalf("ReadDir: %v %v", ents, err)
+		}
+		// a Windows path does not exist on a POSIX host
+		if _, err := fsys.Lstat("c:/Windows"); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("Lstat c:/Windows: %v", err)
+		}
+		// a UNC path is never opened (it may connect to a server)
+		if _, err := fsys.Lstat("//attacker.example/share/x"); !errors.Is(err, ErrRemote) {
+			t.Fatalf("Lstat UNC: %v", err)
+		}
+		// the gate sees through the link
+		m := guard.DefaultRules().Matcher(guard.Env{Cwd: root, Home: "/nonexistent", FS: fsys})
+		if v := m.Decide(guard.Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}}); v == nil || v.Rule != ".env" {
+			t.Fatalf("notes.txt -> .env allowed: %+v", v)
+		}
+	}
+	// the cache answers again without the disk
+	c := NewCached()
+	if _, err := c.Lstat(root + "/.env"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, ".env")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Lstat(root + "/.env"); err != nil {
+		t.Fatalf("cached Lstat: %v", err)
+	}
+}
