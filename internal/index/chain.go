@@ -32,7 +32,9 @@ type ChainRange struct {
 	MiddleOccurrenceKeys []string
 	ProtectedToolCallIDs []string
 	// Timed is false when the user or final message has no whole-number
-	// timestamp: no entry could name the range, so it is never compressed.
+	// timestamp: no entry could name the range, so it is never compressed
+	// (nor when another user or assistant message shares the timestamp:
+	// Resolvable).
 	Timed bool
 }
 
@@ -65,6 +67,7 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 	var out []ChainRange
 	var cur *ChainRange
 	var ids, keys, prot map[string]bool
+
 	open := func(i int, ts int64, ok bool) {
 		cur = &ChainRange{Start: i, Final: -1, StartUserTimestamp: ts, Timed: ok}
 		ids, keys, prot = map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -222,6 +225,51 @@ func hazardIn(h *pairing.Report, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// Resolvable keeps the chains an entry can name: pi-condense's render
+// resolves a chain entry to exactly one user message at its start
+// timestamp and exactly one assistant message at its final one, so a chain
+// whose timestamps another message of the context shares (a copied or
+// replayed session, a clock that did not move) would be an unresolved
+// range on every render; it is left as it is. It reads the timestamp of
+// every user and assistant message once (only when there is a chain to
+// check); errors are I/O errors re-reading the input.
+func Resolvable(ctx *session.Context, chains []ChainRange) ([]ChainRange, error) {
+	if len(chains) == 0 {
+		return nil, nil
+	}
+	users, assistants := map[int64]int{}, map[int64]int{}
+	for _, m := range ctx.Messages {
+		role := m.Role()
+		if role != session.RoleUser && role != session.RoleAssistant {
+			continue
+		}
+		raw, err := ctx.AppendMessage(nil, m)
+		if err != nil {
+			return nil, err
+		}
+		v, ok := jsval.Get(raw, "timestamp")
+		if !ok {
+			continue
+		}
+		f, ok := jsval.Number(v)
+		if !ok || f != float64(int64(f)) {
+			continue
+		}
+		if role == session.RoleUser {
+			users[int64(f)]++
+		} else {
+			assistants[int64(f)]++
+		}
+	}
+	out := chains[:0:0]
+	for _, c := range chains {
+		if users[c.StartUserTimestamp] == 1 && c.FinalAssistantTimestamp != nil && assistants[*c.FinalAssistantTimestamp] == 1 {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // inGrace is pi-condense's chainMatchesGrace.

@@ -381,3 +381,28 @@ func derefChain(c ChainData) string {
 	c.RangeSummaryText, c.FinalAssistantTimestamp = nil, nil
 	return fmt.Sprintf("%+v %d %q", c, f, s)
 }
+
+// TestChainsWithSharedTimestampsStay: a chain whose user message shares
+// its timestamp with another user message (a session replayed or copied
+// into itself) could not be resolved by any render: it is not compressed.
+func TestChainsWithSharedTimestampsStay(t *testing.T) {
+	b := newChainSession()
+	b.turn("c1", 3000)
+	b.turn("c2", 3000)
+	// the same user message again, timestamp and all
+	b.add(`{"role":"user","content":[{"type":"text","text":"do c1"}],"timestamp":1010}`)
+	b.calls(tc("c9", "bash", `{}`))
+	b.result("c9", "bash", strings.Repeat("y", 3000))
+	b.reply("again")
+	for i := 0; i < 3; i++ {
+		b.turn(fmt.Sprintf("w%d", i), 2000)
+	}
+	f := flushChains(t, b.ctx(t), nil)
+	var got []string
+	for _, c := range f.State.Chains() {
+		got = append(got, strings.Join(c.DroppedToolCallIDs, ","))
+	}
+	if strings.Join(got, " ") != "c2" {
+		t.Fatalf("compressed %v, want only c2 (c1's and c9's user messages share a timestamp)", got)
+	}
+}

@@ -90,8 +90,8 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		return err
 	}
 	eligible := SelectEligible(chains, co.RollingWindow, s, GraceKeys(ctx, co.RecoveryGraceTurns), o.Capture.RawFrom, o.Capture.Pairing)
-	if len(eligible) == 0 {
-		return nil
+	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
+		return err
 	}
 	entries := make(map[string]*session.BranchEntry, len(ctx.Branch))
 	for i := range ctx.Branch {
