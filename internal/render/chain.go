@@ -174,30 +174,31 @@ func (r *renderer) chainRangePrune() error {
 		}
 	}
 	// 1. resolve each entry to a range: exactly one user message at its
-	// start timestamp and one assistant at its final timestamp, in order.
+	// start timestamp and one assistant at its final timestamp, in order
+	// (the slots of each timestamp found once: a long session has
+	// thousands of chains)
+	userAt, asstAt := map[float64][]int{}, map[float64][]int{}
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !r.visible(s) || !facts[i].hasTS {
+			continue
+		}
+		switch r.role(s) {
+		case session.RoleUser:
+			userAt[facts[i].ts] = append(userAt[facts[i].ts], i)
+		case session.RoleAssistant:
+			asstAt[facts[i].ts] = append(asstAt[facts[i].ts], i)
+		}
+	}
 	var resolved []chainRange
 	for _, c := range r.st.Chains() {
 		start, end, sn, en := -1, -1, 0, 0
 		if c.FinalAssistantTimestamp != nil {
-			for i := range r.slots {
-				s := &r.slots[i]
-				if !r.visible(s) || !facts[i].hasTS {
-					continue
-				}
-				switch r.role(s) {
-				case session.RoleUser:
-					if facts[i].ts == float64(c.StartUserTimestamp) {
-						if sn++; start < 0 {
-							start = i
-						}
-					}
-				case session.RoleAssistant:
-					if facts[i].ts == float64(*c.FinalAssistantTimestamp) {
-						if en++; end < 0 {
-							end = i
-						}
-					}
-				}
+			if at := userAt[float64(c.StartUserTimestamp)]; len(at) > 0 {
+				start, sn = at[0], len(at)
+			}
+			if at := asstAt[float64(*c.FinalAssistantTimestamp)]; len(at) > 0 {
+				end, en = at[0], len(at)
 			}
 		}
 		if sn != 1 || en != 1 || start >= end {
