@@ -22,6 +22,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -46,10 +47,15 @@ const (
 	// (contextPrune.protectedTools/protectedPaths) was replaced by a
 	// "[pruner: pruned …]" notice in the written session.
 	KindProtectedPruned Kind = "protected-output-pruned"
+	// KindPairing: in the context pi sends for the leaf, a tool result
+	// pi-ai cannot pair with its call (internal/pairing): a message between
+	// them, a second result, a result with no call. Level error; warning
+	// when only some pi versions render the pair broken.
+	KindPairing Kind = "tool-pairing"
 )
 
 // Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned}
+var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
 
 // Outcome says what a session shows about a gate finding's call.
 type Outcome string
@@ -141,6 +147,8 @@ type Result struct {
 	Findings []Finding `json:"findings"`
 	// Err is an I/O error that stopped the check of this file.
 	Err error `json:"-"`
+
+	sessionHeader bool // the input is a session (its first entry is a header)
 }
 
 // Empty reports whether the input held nothing to check (no entry, no
@@ -238,20 +246,70 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 }
 
 func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
+	label := name
+	var f *os.File
 	if name == "-" {
 		if stdin == nil {
 			return Result{File: "<stdin>"}
 		}
-		lr.Reset(stdin)
-		return check(lr, "<stdin>", opts)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return Result{File: name, Err: err}
+		// spooled: the pairing pass reads the session a second time
+		label = "<stdin>"
+		tmp, err := os.CreateTemp("", "pruner-check-*.jsonl")
+		if err != nil {
+			return Result{File: label, Err: err}
+		}
+		defer os.Remove(tmp.Name())
+		if _, err := io.Copy(tmp, stdin); err != nil {
+			tmp.Close()
+			return Result{File: label, Err: err}
+		}
+		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+			tmp.Close()
+			return Result{File: label, Err: err}
+		}
+		f = tmp
+	} else {
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return Result{File: name, Err: err}
+		}
 	}
 	defer f.Close()
 	lr.Reset(f)
-	return check(lr, name, opts)
+	res := check(lr, label, opts)
+	if res.Err == nil && res.sessionHeader {
+		addPairing(&res, f)
+	}
+	return res
+}
+
+// addPairing adds the pairing hazards of the session's leaf context
+// (what pi sends, built as session.Read builds it) to res. A result already
+// reported as an orphan (no call anywhere before it) is not reported twice.
+func addPairing(res *Result, src io.ReaderAt) {
+	size := res.Bytes
+	ctx, err := session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: true})
+	if err != nil || ctx.Kind != session.KindSession {
+		return
+	}
+	orphan := map[int]bool{}
+	for _, f := range res.Findings {
+		if f.Kind == KindOrphanResult {
+			orphan[f.Line] = true
+		}
+	}
+	for _, h := range pairing.Find(ctx).Hazards {
+		if h.Kind == pairing.NoCall && orphan[h.Result.Line] {
+			continue
+		}
+		level := LevelError
+		if h.Severity == pairing.Warning {
+			level = LevelWarning
+		}
+		res.Findings = append(res.Findings, Finding{File: res.File, Line: h.Result.Line, Kind: KindPairing, Level: level,
+			EntryID: h.Result.Entry, ToolCallID: h.CallID, Message: h.String(), seq: len(res.Findings) + 1<<30})
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
 }
 
 // CheckReader checks one session read from r; name labels the findings.
@@ -347,6 +405,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 	}
 	res.Lines = er.Lines()
 	res.Bytes = er.Bytes()
+	res.sessionHeader = c.header
 	if c.matcher == nil && res.Entries == 0 && er.Header().Line > 0 {
 		res.Entries = 1 // a header alone
 	}

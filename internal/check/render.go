@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"io"
 	"os"
 	"path/filepath"
@@ -101,6 +102,8 @@ var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 		"Two entries share an id, so the session tree is ambiguous.", "error"},
 	KindProtectedPruned: {"ProtectedOutputPruned", "Protected tool output was pruned",
 		"A tool result that contextPrune.protectedTools or protectedPaths protects was replaced by a \"[pruner: pruned …]\" notice in the session file.", "error"},
+	KindPairing: {"ToolPairing", "Tool result pi-ai cannot pair with its call",
+		"In the context pi sends for the session's leaf, a tool result is cut off from its call by another message (a custom message of another extension, a user or summary message), answers no call, or is a second result: pi-ai closes the call with a synthetic error and the provider rejects or the model never sees the real result. Level error; warning when only some pi versions (" + pairing.StaleCompactionVersions + ") render the pair broken. pruner now leaves such pairs untouched.", "error"},
 	KindParentCycle: {"ParentCycle", "Cycle in parentId links",
 		"Following parentId links loops back, so the path from the leaf to the root never ends.", "error"},
 }
