@@ -6,7 +6,9 @@
 // output is a v3 session: a header, a model_change, then randomly chosen turns
 // (deterministic for a seed), every entry re-id'd with a unique 8-hex id and
 // chained by parentId, every toolCall id renamed to a unique id and its
-// toolResult's toolCallId renamed with it, so that pairing stays valid. A
+// toolResult's toolCallId renamed with it, so that pairing stays valid, and
+// every message's own timestamp set to its entry's time (unique and
+// increasing, as in a live session, so chains can be named and compressed). A
 // thinking_level_change appears now and then, and two compactions are placed
 // early in the file (at about 1.5% and 3% of the target size), so that nearly
 // the whole file is in the leaf's context, as in a pruning benchmark it
@@ -35,6 +37,7 @@ type item struct {
 	msg      []byte   // raw message JSON, as in the seed
 	callIDs  []string // assistant: toolCall ids in the message
 	resultID string   // toolResult: toolCallId
+	ts       [2]int   // byte range of the message's own top-level timestamp value ({0, 0}: none)
 }
 
 // turn is a user message and everything up to the next user message.
@@ -103,6 +106,7 @@ func ParseSeeds(seeds [][]byte) (*Corpus, error) {
 				continue
 			}
 			it := item{msg: append([]byte(nil), e.Message...)}
+			it.ts = topLevelValue(it.msg, "timestamp")
 			switch m.Role {
 			case "user":
 				flush()
@@ -145,6 +149,32 @@ func ParseSeeds(seeds [][]byte) (*Corpus, error) {
 		return nil, errors.New("benchgen: no usable user turn in the seed sessions")
 	}
 	return c, nil
+}
+
+// topLevelValue returns the byte range of the value of key in the JSON object
+// obj (the last one, as JSON.parse keeps) when it is a non-negative number,
+// or {0, 0}.
+func topLevelValue(obj []byte, key string) [2]int {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return [2]int{}
+	}
+	var r [2]int
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return [2]int{}
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return [2]int{}
+		}
+		if k == key && len(v) > 0 && v[0] >= '0' && v[0] <= '9' {
+			end := int(dec.InputOffset())
+			r = [2]int{end - len(v), end}
+		}
+	}
+	return r
 }
 
 // idPattern is the JSON bytes `"key":"id"` (ids are plain ASCII in pi files).
@@ -284,6 +314,19 @@ func (g *generator) turn(t *turn) string {
 	for i := range t.items {
 		it := &t.items[i]
 		msg := it.msg
+		// the message's own timestamp (ms) is the entry's time: unique and
+		// increasing, as in a live session (chains are resolved by it); a
+		// seed message without one gets one
+		ms := strconv.FormatInt(g.t0.Add(time.Duration(g.n)*1500*time.Millisecond).UnixMilli(), 10)
+		if it.ts[1] > 0 {
+			msg = append(append(append(make([]byte, 0, len(msg)+16), msg[:it.ts[0]]...), ms...), msg[it.ts[1]:]...)
+		} else if end := bytes.LastIndexByte(msg, '}'); end > 0 {
+			sep := ","
+			if bytes.TrimSpace(msg[:end])[len(bytes.TrimSpace(msg[:end]))-1] == '{' {
+				sep = ""
+			}
+			msg = append(append(append(make([]byte, 0, len(msg)+32), msg[:end]...), sep+`"timestamp":`+ms...), msg[end:]...)
+		}
 		for _, old := range it.callIDs {
 			g.calls++
 			nu := fmt.Sprintf("toolu_bench%07x%012x", g.calls, g.rng.Uint64()&0xffffffffffff)

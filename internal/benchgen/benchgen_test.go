@@ -49,6 +49,7 @@ func TestGenerateValid(t *testing.T) {
 	calls := map[string]bool{}     // every toolCall id ever written
 	turnCalls := map[string]bool{} // calls of the current user turn without a result yet
 	prev := ""
+	var lastTS int64
 	counts := map[string]int{}
 	for i, l := range lines[1:] {
 		num := i + 2
@@ -60,6 +61,7 @@ func TestGenerateValid(t *testing.T) {
 				Role       string `json:"role"`
 				ToolCallID string `json:"toolCallId"`
 				Content    json.RawMessage
+				Timestamp  *int64 `json:"timestamp"`
 			} `json:"message"`
 			FirstKeptEntryID string `json:"firstKeptEntryId"`
 		}
@@ -83,6 +85,12 @@ func TestGenerateValid(t *testing.T) {
 		}
 		m := e.Message
 		counts[m.Role]++
+		// message timestamps are unique and increasing (chains are found by
+		// them: a replayed seed turn must not repeat its seed's times)
+		if m.Timestamp == nil || *m.Timestamp <= lastTS {
+			t.Fatalf("line %d: message timestamp %v not after %d", num, m.Timestamp, lastTS)
+		}
+		lastTS = *m.Timestamp
 		switch m.Role {
 		case "user":
 			clear(turnCalls)

@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/benchgen"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -176,4 +178,32 @@ func TestChainProtectedOutputs(t *testing.T) {
 	if !bytes.Contains(out, []byte(`<protected-output tool=\"read\">\n[Superseded: skills/demo/SKILL.md was read again later`)) {
 		t.Error("the old skill read in b1 is not superseded")
 	}
+}
+
+// TestGeneratedSessionCompressesChains: a benchmark session (benchgen) has
+// chains the defaults compress, so `make bench` measures chains at scale (its
+// replayed turns once repeated their seeds' timestamps, and no chain could be
+// named).
+func TestGeneratedSessionCompressesChains(t *testing.T) {
+	seeds, err := benchgen.ReadSeeds("../../testdata/sessions/*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := benchgen.Generate(&buf, seeds, 2_000_000, 1); err != nil {
+		t.Fatal(err)
+	}
+	in := buf.Bytes()
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), ctx, defaults(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Flushed == nil || r.Flushed.Chains < 20 || r.Rendered == nil || r.Rendered.Report.Chains != r.Flushed.Chains {
+		t.Fatalf("flush %+v; want 20 chains or more, all rendered", r.Flushed)
+	}
+	t.Logf("%d messages: %d chains compressed, %d calls dropped", len(ctx.Messages), r.Flushed.Chains, r.Flushed.ChainCalls)
 }
