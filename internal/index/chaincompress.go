@@ -250,47 +250,22 @@ func (f *Flushed) chainCommandCalls() int { return f.CommandCalls - f.batchComma
 
 // summaryIndex finds the summaries covering a chain's keys without a
 // scan of every summary per chain (a first flush of a long session has
-// thousands of each).
+// thousands of each): the state's index by key.
 type summaryIndex struct {
-	s     *State
-	byKey map[string][]int // key → indexes in s.summaries, ascending
+	s *State
 }
 
-func newSummaryIndex(s *State) *summaryIndex {
-	x := &summaryIndex{s: s, byKey: map[string][]int{}}
-	for i, sm := range s.summaries {
-		if sm.Text == "" {
-			continue
-		}
-		for _, k := range sm.Keys {
-			if l := x.byKey[k]; len(l) == 0 || l[len(l)-1] != i {
-				x.byKey[k] = append(l, i)
-			}
-		}
-	}
-	return x
-}
+func newSummaryIndex(s *State) *summaryIndex { return &summaryIndex{s: s} }
 
 // texts is State.SummaryTexts (pi-condense's
 // getPerBatchSummariesForToolCallIds; any text means the chain is covered,
-// hasPerBatchSummaryCoveringAny): the distinct texts of the summaries
-// covering any of keys, in branch order.
+// hasPerBatchSummaryCoveringAny) without the empty texts: the distinct
+// texts of the summaries covering any of keys, in branch order.
 func (x *summaryIndex) texts(keys []string) []string {
-	var idx []int
-	seenIdx := map[int]bool{}
-	for _, k := range keys {
-		for _, i := range x.byKey[k] {
-			if !seenIdx[i] {
-				seenIdx[i] = true
-				idx = append(idx, i)
-			}
-		}
-	}
-	sort.Ints(idx)
 	var out []string
 	seen := map[string]bool{}
-	for _, i := range idx {
-		if t := x.s.summaries[i].Text; !seen[t] {
+	for _, i := range x.s.summariesCovering(keys) {
+		if t := x.s.summaries[i].Text; t != "" && !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}

@@ -311,7 +311,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Hash)
 		keys[i] = c.Key
 	}
-	s.summaries = append(s.summaries, Summary{Keys: keys, Text: text})
+	s.addSummaryBody(Summary{Keys: keys, Text: text})
 }
 
 // recordOf is the in-memory record of a call (its text is not kept: render

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ type State struct {
 	aliasOrder []string
 	hashes     map[string]string // content hash → first record's key (dedup)
 	summaries  []Summary
+	sumByKey   map[string][]int32 // occurrence key → indexes in summaries covering it, ascending
 	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
 	chainOrder []int64
 	// diagnostics are the context-prune-diagnostic entries read (kind and
@@ -316,7 +318,32 @@ func (s *State) addSummary(e Entry, warn func(string, ...any)) {
 	for i, r := range refs {
 		keys[i] = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	}
-	s.summaries = append(s.summaries, Summary{Keys: keys, Text: text, EntryID: e.ID, Line: e.Line})
+	s.addSummaryBody(Summary{Keys: keys, Text: text, EntryID: e.ID, Line: e.Line})
+}
+
+// addSummaryBody appends a summary body and indexes it by its keys.
+func (s *State) addSummaryBody(sm Summary) {
+	i := int32(len(s.summaries))
+	s.summaries = append(s.summaries, sm)
+	if s.sumByKey == nil {
+		s.sumByKey = map[string][]int32{}
+	}
+	for _, k := range sm.Keys {
+		if l := s.sumByKey[k]; len(l) == 0 || l[len(l)-1] != i {
+			s.sumByKey[k] = append(l, i)
+		}
+	}
+}
+
+// summariesCovering returns the indexes in s.summaries of the summaries
+// covering any of keys, ascending, each once.
+func (s *State) summariesCovering(keys []string) []int32 {
+	var idx []int32
+	for _, k := range keys {
+		idx = append(idx, s.sumByKey[k]...)
+	}
+	slices.Sort(idx)
+	return slices.Compact(idx)
 }
 
 // indexRecord stores r under its occurrence key (a later record with the
@@ -550,26 +577,12 @@ func (s *State) Summaries() []Summary { return append([]Summary(nil), s.summarie
 // SummaryTexts returns the distinct summary texts covering any of keys
 // (in branch order), as pi-condense builds a chain body from them.
 func (s *State) SummaryTexts(keys []string) []string {
-	if len(keys) == 0 {
-		return nil
-	}
-	set := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		set[k] = true
-	}
 	var out []string
 	seen := map[string]bool{}
-	for _, sm := range s.summaries {
-		hit := false
-		for _, k := range sm.Keys {
-			if set[k] {
-				hit = true
-				break
-			}
-		}
-		if hit && !seen[sm.Text] {
-			seen[sm.Text] = true
-			out = append(out, sm.Text)
+	for _, i := range s.summariesCovering(keys) {
+		if t := s.summaries[i].Text; !seen[t] {
+			seen[t] = true
+			out = append(out, t)
 		}
 	}
 	return out
