@@ -29,7 +29,7 @@ type State struct {
 	aliasOrder []string
 	hashes     map[string]string // content hash → first record's key (dedup)
 	summaries  []Summary
-	sumByKey   map[string][]int32 // occurrence key → indexes in summaries covering it, ascending
+	sumByKey   map[string][]int32   // occurrence key → indexes in summaries covering it, ascending
 	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
 	chainOrder []int64
 	// diagnostics are the context-prune-diagnostic entries read (kind and

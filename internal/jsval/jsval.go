@@ -124,6 +124,15 @@ func Members(obj []byte) ([]Member, bool) {
 // EachMember calls fn for each member of the object obj in source order
 // until fn returns false; it reports whether obj is an object.
 func EachMember(obj []byte, fn func(key string, value []byte) bool) bool {
+	return eachMemberRaw(obj, func(rawKey, v []byte) bool {
+		key, _ := String(rawKey)
+		return fn(key, v)
+	})
+}
+
+// eachMemberRaw is EachMember with each key as its raw JSON string (quotes
+// included), not decoded.
+func eachMemberRaw(obj []byte, fn func(rawKey, value []byte) bool) bool {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return false
@@ -146,7 +155,7 @@ func EachMember(obj []byte, fn func(key string, value []byte) bool) bool {
 		}
 		ks := i
 		i = skipString(obj, i)
-		key, _ := String(obj[ks:i])
+		rawKey := obj[ks:i]
 		i = skipSpace(obj, i)
 		if i >= len(obj) || obj[i] != ':' {
 			return false
@@ -154,10 +163,23 @@ func EachMember(obj []byte, fn func(key string, value []byte) bool) bool {
 		i = skipSpace(obj, i+1)
 		vs := i
 		i = skipValue(obj, i)
-		if !fn(key, obj[vs:i]) {
+		if !fn(rawKey, obj[vs:i]) {
 			return true
 		}
 	}
+}
+
+// keyIs reports whether the raw JSON string rawKey decodes to key.
+func keyIs(rawKey []byte, key string) bool {
+	if len(rawKey) < 2 {
+		return false
+	}
+	body := rawKey[1 : len(rawKey)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body) == key
+	}
+	k, _ := String(rawKey)
+	return k == key
 }
 
 // Object returns the members of the object obj by key (the last of
@@ -179,8 +201,8 @@ func Object(obj []byte) map[string][]byte {
 func Get(obj []byte, key string) ([]byte, bool) {
 	var val []byte
 	found := false
-	EachMember(obj, func(k string, v []byte) bool {
-		if k == key {
+	eachMemberRaw(obj, func(k, v []byte) bool {
+		if keyIs(k, key) {
 			val, found = v, true
 		}
 		return true
@@ -403,11 +425,27 @@ func Truthy(v []byte) bool {
 // UTF16Len is a string's JavaScript length (UTF-16 code units).
 func UTF16Len(s string) int {
 	n := 0
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		// ASCII eight bytes at a time
+		for i+8 <= len(s) && (uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56)&0x8080808080808080 == 0 {
+			i += 8
+			n += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		n++
 		if r >= 0x10000 {
 			n++
 		}
+		i += size
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -143,5 +144,20 @@ func TestAppendIndentMatchesJSONStringify(t *testing.T) {
 	}
 	if got := string(AppendIndent(nil, []byte(`"s"`), "  ")); got != `"s"` {
 		t.Fatalf("scalar: %s", got)
+	}
+}
+
+func TestUTF16LenMatchesRange(t *testing.T) {
+	for _, s := range []string{"", "a", "abcdefgh", "abcdefghi", "héllo wörld, and more ascii after it", "😀", "ab😀cdefghijklmn😀", "\xff\xfe abcdefghijk \xc3", strings.Repeat("x", 100) + "€" + strings.Repeat("y", 9)} {
+		want := 0
+		for _, r := range s {
+			want++
+			if r >= 0x10000 {
+				want++
+			}
+		}
+		if got := UTF16Len(s); got != want {
+			t.Errorf("UTF16Len(%q) = %d, want %d", s, got, want)
+		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // Deterministic summarises b without a model: one bullet per call, led by
@@ -131,13 +134,18 @@ var keyArgNames = []string{"command", "cmd", "path", "file_path", "filePath", "p
 // keyArgNames holding a string (with offset/limit for reads), or the
 // arguments themselves when short.
 func keyArg(tool, args, cwd string) string {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return ""
+	// args is JSON.stringify output (canonical): an object, or another value
+	obj := []byte(args)
+	if jsval.TypeOf(obj) != jsval.Obj {
+		return "" // null is an empty map, anything else no map
 	}
 	for _, k := range keyArgNames {
-		s, ok := m[k].(string)
-		if !ok || s == "" {
+		v, ok := jsval.Get(obj, k)
+		if !ok || jsval.TypeOf(v) != jsval.Str {
+			continue
+		}
+		s := jsonString(v)
+		if s == "" {
 			continue
 		}
 		s = relative(oneLine(s), cwd)
@@ -145,8 +153,10 @@ func keyArg(tool, args, cwd string) string {
 		if k == "path" || k == "file_path" || k == "filePath" {
 			var extra []string
 			for _, x := range []string{"offset", "limit"} {
-				if v, ok := m[x].(float64); ok {
-					extra = append(extra, x+"="+strconv.FormatFloat(v, 'f', -1, 64))
+				if v, ok := jsval.Get(obj, x); ok && jsval.TypeOf(v) == jsval.Num {
+					if f, ok := jsval.Number(v); ok {
+						extra = append(extra, x+"="+strconv.FormatFloat(f, 'f', -1, 64))
+					}
 				}
 			}
 			if len(extra) > 0 {
@@ -155,13 +165,26 @@ func keyArg(tool, args, cwd string) string {
 		}
 		return out
 	}
-	if len(m) == 0 {
+	empty := true
+	jsval.EachMember(obj, func(string, []byte) bool { empty = false; return false })
+	if empty {
 		return ""
 	}
 	if JSLen(args) <= 80 {
 		return "`" + args + "`"
 	}
 	return ""
+}
+
+// jsonString decodes the JSON string v as encoding/json decodes it into a
+// Go string (each invalid UTF-8 byte and lone surrogate becomes U+FFFD).
+func jsonString(v []byte) string {
+	if s, ok := jsval.String(v); ok && !strings.ContainsRune(s, utf8.RuneError) {
+		return s // no replacement made: the same as encoding/json's
+	}
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
 }
 
 // isFileTool reports calls whose output is file content (a read), where

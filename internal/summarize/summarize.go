@@ -10,7 +10,11 @@
 // Cache), so everything but ExecRunner and DirCache is pure.
 package summarize
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+)
 
 // Call is one tool call of a batch, as the summariser sees it.
 type Call struct {
@@ -50,24 +54,7 @@ func (b Batch) RawChars() int {
 // JSLen is the length of s as JavaScript's String.prototype.length counts
 // it: UTF-16 code units (an astral character counts 2; an invalid byte, which
 // JSON decoding turns into U+FFFD, counts 1).
-func JSLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		n++
-		if r > 0xFFFF {
-			n++
-		}
-	}
-	return n
-}
+func JSLen(s string) int { return jsval.UTF16Len(s) }
 
 // jsSlice returns the prefix of s holding at most n UTF-16 units, never
 // splitting a character (a surrogate pair that would be cut is left out).
