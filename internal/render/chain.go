@@ -10,9 +10,6 @@ import (
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
-// chainPrefix starts the text of pi-condense's synthetic chain message.
-const chainPrefix = "<compressed-chain"
-
 // msgFacts are the fields the chain phase reads from a message (the bytes
 // are not kept: a long session's messages would all be in memory).
 type msgFacts struct {
@@ -22,6 +19,13 @@ type msgFacts struct {
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
+	if s.json == nil && s.m != nil {
+		// a source message as read: its timestamp is in the index, and
+		// only a chain candidate's bytes are read for its block id
+		if ts, ok, known := s.m.NumTimestamp(); known && (r.role(s) != session.RoleUser || !s.m.ChainCandidate()) {
+			return msgFacts{ts: ts, hasTS: ok}, nil
+		}
+	}
 	raw, err := r.bytesOf(s)
 	if err != nil {
 		return msgFacts{}, err
@@ -45,7 +49,7 @@ func chainBlockID(raw []byte) (string, bool) {
 		return "", false
 	}
 	text, _ := getStr(els[0], "text")
-	rest, ok := strings.CutPrefix(text, chainPrefix+` id="`)
+	rest, ok := strings.CutPrefix(text, session.ChainMessagePrefix)
 	if !ok {
 		return "", false
 	}

@@ -182,6 +182,7 @@ type renderer struct {
 	pair  *pairing.Report
 	// dropped are the source messages the chain phase dropped.
 	dropped []Item
+	buf     []byte // bytesOf's
 }
 
 // role is the slot's message role.
@@ -195,12 +196,18 @@ func (r *renderer) role(s *slot) string {
 	return s.m.Role()
 }
 
-// bytesOf returns the slot's current JSON (a fresh copy for a source message).
+// bytesOf returns the slot's current JSON, to read: a source message's
+// bytes are in a buffer the next bytesOf reuses (every caller builds new
+// bytes from them, never keeps them).
 func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	if s.json != nil {
 		return s.json, nil
 	}
-	return r.ctx.AppendMessage(nil, s.m)
+	b, err := r.ctx.AppendMessage(r.buf[:0], s.m)
+	if cap(b) <= 1<<20 {
+		r.buf = b // a rare huge message is not kept
+	}
+	return b, err
 }
 
 // Render applies the phases to ctx with the state st (index.Rebuild of the

@@ -401,12 +401,30 @@ func (b *builder) addContextLine(rl *rawLine) {
 	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
 	b.setStrings(m, v, &mv, true)
 	b.fill(m, v, mv.f[mContent])
+	b.fillRead(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
 // fill sets the size and tool-call fields of m from its content value.
 func (b *builder) fill(m *Message, v *lineView, content uint32) {
 	b.fillInfo(m, v, b.er.dec.analyze(content))
+}
+
+// fillRead sets what only a message rendered from its input bytes has:
+// its numeric timestamp, and whether it may be a compressed-chain message.
+func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
+	tp := v.tp
+	if t := mv.f[mTimestamp]; t != 0 && tp.Nodes[t].Kind == jsonscan.Number {
+		m.ts, _ = tp.Number(t)
+		m.flags |= flagNumTS
+	}
+	if c := mv.f[mContent]; c != 0 && tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 {
+		if first := c + 1; tp.Nodes[first].Kind == jsonscan.Object {
+			if t, ok := tp.Get(first, "text"); ok && tp.HasPrefix(t, ChainMessagePrefix) {
+				m.flags |= flagChainFirst
+			}
+		}
+	}
 }
 
 func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
@@ -476,6 +494,7 @@ func (b *builder) addEntry(rl *rawLine) {
 			m.flags |= flagRoleFix
 		}
 		b.fill(m, v, mv.f[mContent])
+		b.fillRead(m, v, &mv)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:

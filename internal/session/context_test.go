@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // readFile builds the context of a session file in testdata.
@@ -70,5 +72,50 @@ func TestContextMatchesPiOracle(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNumTimestampAndChainCandidate: what the index keeps of a message read
+// from the input is what its bytes say (timestamp, compressed-chain first
+// text), on sessions and on contexts that hold chain messages.
+func TestNumTimestampAndChainCandidate(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/chains/*.jsonl", "../../testdata/golden/flush/*.jsonl", "../../testdata/condense-oracle/f-chain/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	chains := 0
+	for _, p := range paths {
+		ctx := readFile(t, p)
+		for i, m := range ctx.Messages {
+			b, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts, ok, known := m.NumTimestamp()
+			v, has := jsval.Get(b, "timestamp")
+			want, wantOK := jsval.Number(v)
+			if known && (ok != (has && wantOK) || ok && ts != want) {
+				t.Errorf("%s message %d: NumTimestamp %v %v, bytes say %s", p, i, ts, ok, v)
+			}
+			content, _ := jsval.Get(b, "content")
+			els, _ := jsval.Elements(content)
+			isChain := false
+			if len(els) > 0 {
+				if tv, ok := jsval.Get(els[0], "text"); ok {
+					s, _ := jsval.String(tv)
+					isChain = strings.HasPrefix(s, ChainMessagePrefix)
+				}
+			}
+			if isChain {
+				chains++
+			}
+			if isChain && !m.ChainCandidate() || known && !isChain && m.ChainCandidate() {
+				t.Errorf("%s message %d: ChainCandidate %v, first text is a chain's: %v", p, i, m.ChainCandidate(), isChain)
+			}
+		}
+	}
+	if chains == 0 {
+		t.Error("no chain message in the inputs: the test proves nothing")
 	}
 }

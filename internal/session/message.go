@@ -52,19 +52,22 @@ const (
 	flagHasNotice
 	flagRoleFix // v2 hookMessage: write role "custom"
 	flagPatched // the content is replaced (Context.patches)
+	flagNumTS   // ts holds the message's own "timestamp", a JSON number
+	flagChainFirst
 )
 
 // Message is one message of a built context: routing fields decoded from the
 // input plus the location of its original bytes. Untouched messages are
 // rendered by copying those bytes (byte-identical to the input).
 //
-// A Message is 64 bytes: its strings (tool call id, tool name, timestamp)
+// A Message is 72 bytes: its strings (tool call id, tool name, timestamp)
 // and tool calls are kept by its Context, only for the messages that have
 // them, so memory stays small on sessions of a million lines. Read the
 // fields through the methods.
 type Message struct {
 	c      *Context
 	off    int64
+	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
 	entry  idKey  // id of the session entry (0: none)
 	line   int32  // 1-based input line
 	chars  int32  // TextChars
@@ -126,6 +129,34 @@ func (m *Message) ToolCalls() []ToolCall {
 	}
 	return *m.c.callSets.at(int(m.calls - 1))
 }
+
+// NumTimestamp returns the message's own top-level "timestamp" when it is a
+// JSON number (ok), as the message's bytes hold it. known is false when
+// the bytes are not the input's (a message pruner builds: a summary, a
+// checkpoint; a context edit's copy): read them (Context.AppendMessage).
+func (m *Message) NumTimestamp() (ts float64, ok, known bool) {
+	if !m.bytesAsRead() {
+		return 0, false, false
+	}
+	return m.ts, m.flags&flagNumTS != 0, true
+}
+
+// ChainCandidate reports whether the message may be pi-condense's
+// compressed-chain message: its first content block's "text" starts with
+// `<compressed-chain id="`. It is true for every message whose bytes are
+// not the input's (see NumTimestamp): only a false answer is certain.
+func (m *Message) ChainCandidate() bool {
+	return !m.bytesAsRead() || m.flags&flagChainFirst != 0
+}
+
+// bytesAsRead reports whether the message renders as the input's bytes.
+func (m *Message) bytesAsRead() bool {
+	return (m.src == srcEntryMessage || m.src == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
+}
+
+// ChainMessagePrefix starts the first text of pi-condense's
+// compressed-chain message (ChainCandidate).
+const ChainMessagePrefix = `<compressed-chain id="`
 
 // IsError is a tool result's "isError" (true only when it is JSON true).
 func (m *Message) IsError() bool { return m.flags&flagIsError != 0 }
