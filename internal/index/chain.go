@@ -87,17 +87,16 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 	for i, m := range ctx.Messages {
 		switch m.Role() {
 		case session.RoleUser:
-			raw, err := ctx.AppendMessage(nil, m)
+			chain, ts, ok, err := userFacts(ctx, m)
 			if err != nil {
 				return nil, err
 			}
-			if isChainMessage(raw) {
+			if chain {
 				continue
 			}
 			if cur != nil {
 				out = append(out, *cur)
 			}
-			ts, ok := rawTimestamp(raw)
 			open(i, ts, ok)
 			continue
 		}
@@ -118,12 +117,11 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 				}
 				continue
 			}
-			raw, err := ctx.AppendMessage(nil, m)
+			ts, ok, err := messageTimestamp(ctx, m)
 			if err != nil {
 				return nil, err
 			}
 			cur.Final = i
-			ts, ok := rawTimestamp(raw)
 			cur.FinalAssistantTimestamp = &ts
 			cur.Timed = cur.Timed && ok
 			out = append(out, *cur)
@@ -143,6 +141,41 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 		}
 	}
 	return out, nil
+}
+
+// userFacts says whether a user message is a synthetic chain message, and
+// its whole-number timestamp: from the context's index when the message is
+// as read, else from its bytes.
+func userFacts(ctx *session.Context, m *session.Message) (chain bool, ts int64, ok bool, err error) {
+	if !m.ChainCandidate() {
+		ts, ok, err = messageTimestamp(ctx, m)
+		return false, ts, ok, err
+	}
+	raw, err := ctx.AppendMessage(nil, m)
+	if err != nil {
+		return false, 0, false, err
+	}
+	if isChainMessage(raw) {
+		return true, 0, false, nil
+	}
+	ts, ok = rawTimestamp(raw)
+	return false, ts, ok, nil
+}
+
+// messageTimestamp is a message's timestamp when it is a whole number.
+func messageTimestamp(ctx *session.Context, m *session.Message) (int64, bool, error) {
+	if f, ok, known := m.NumTimestamp(); known {
+		if !ok || f != float64(int64(f)) {
+			return 0, false, nil
+		}
+		return int64(f), true, nil
+	}
+	raw, err := ctx.AppendMessage(nil, m)
+	if err != nil {
+		return 0, false, err
+	}
+	ts, ok := rawTimestamp(raw)
+	return ts, ok, nil
 }
 
 // wholeTimestamp reads a raw JSON timestamp that is a whole number.
@@ -245,22 +278,17 @@ func Resolvable(ctx *session.Context, chains []ChainRange) ([]ChainRange, error)
 		if role != session.RoleUser && role != session.RoleAssistant {
 			continue
 		}
-		raw, err := ctx.AppendMessage(nil, m)
+		ts, ok, err := messageTimestamp(ctx, m)
 		if err != nil {
 			return nil, err
 		}
-		v, ok := jsval.Get(raw, "timestamp")
 		if !ok {
 			continue
 		}
-		f, ok := jsval.Number(v)
-		if !ok || f != float64(int64(f)) {
-			continue
-		}
 		if role == session.RoleUser {
-			users[int64(f)]++
+			users[ts]++
 		} else {
-			assistants[int64(f)]++
+			assistants[ts]++
 		}
 	}
 	out := chains[:0:0]

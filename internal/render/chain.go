@@ -49,7 +49,7 @@ func chainBlockID(raw []byte) (string, bool) {
 		return "", false
 	}
 	text, _ := getStr(els[0], "text")
-	rest, ok := strings.CutPrefix(text, session.ChainMessagePrefix)
+	rest, ok := strings.CutPrefix(text, session.ChainMessagePrefix+` id="`)
 	if !ok {
 		return "", false
 	}

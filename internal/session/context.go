@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -418,13 +420,97 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 		m.ts, _ = tp.Number(t)
 		m.flags |= flagNumTS
 	}
-	if c := mv.f[mContent]; c != 0 && tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 {
-		if first := c + 1; tp.Nodes[first].Kind == jsonscan.Object {
-			if t, ok := tp.Get(first, "text"); ok && tp.HasPrefix(t, ChainMessagePrefix) {
-				m.flags |= flagChainFirst
-			}
-		}
+	text := uint32(0) // the string content, or the first block's "text"
+	switch c := mv.f[mContent]; {
+	case c == 0:
+	case tp.Nodes[c].Kind == jsonscan.String:
+		text = c
+	case tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 && tp.Nodes[c+1].Kind == jsonscan.Object:
+		text, _ = tp.Get(c+1, "text")
 	}
+	if text != 0 && maybeChainText(tp, text) {
+		m.flags |= flagChainFirst
+	}
+}
+
+// maybeChainText reports whether the string node n may start with
+// ChainMessagePrefix after white space (JavaScript's trimStart): its first
+// characters are decoded until one is not white space, then the prefix's
+// length of them compared.
+func maybeChainText(tp *jsonscan.Tape, n uint32) bool {
+	nd := &tp.Nodes[n]
+	if nd.Kind != jsonscan.String {
+		return false
+	}
+	raw := tp.Src[nd.Start+1 : nd.End-1]
+	if len(raw) > 0 && raw[0] > ' ' && raw[0] < utf8.RuneSelf && raw[0] != '<' && raw[0] != '\\' {
+		return false // the common case: printable ASCII, neither '<' nor white space
+	}
+	matched, spaces := 0, 0
+	for len(raw) > 0 && matched < len(ChainMessagePrefix) {
+		r, size := decodeJSONChar(raw)
+		if size == 0 {
+			return true // undecidable here: let the caller read the text
+		}
+		raw = raw[size:]
+		if matched == 0 && isJSSpace(r) {
+			if spaces++; spaces > 64 {
+				return true
+			}
+			continue
+		}
+		if r != rune(ChainMessagePrefix[matched]) {
+			return false
+		}
+		matched++
+	}
+	return matched == len(ChainMessagePrefix)
+}
+
+// decodeJSONChar decodes the first character of the inside of a JSON
+// string (an escape or a UTF-8 sequence); size 0 when it cannot.
+func decodeJSONChar(raw []byte) (rune, int) {
+	c := raw[0]
+	if c >= utf8.RuneSelf {
+		return utf8.DecodeRune(raw)
+	}
+	if c != '\\' {
+		return rune(c), 1
+	}
+	if len(raw) < 2 {
+		return 0, 0
+	}
+	switch raw[1] {
+	case 't':
+		return '\t', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 'f':
+		return '\f', 2
+	case 'b':
+		return '\b', 2
+	case 'u':
+		if len(raw) < 6 {
+			return 0, 0
+		}
+		v, err := strconv.ParseUint(string(raw[2:6]), 16, 32)
+		if err != nil {
+			return 0, 0
+		}
+		return rune(v), 6
+	}
+	return rune(raw[1]), 2 // " \ /
+}
+
+// isJSSpace is the white space JavaScript's trim removes.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
 }
 
 func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {

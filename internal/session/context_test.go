@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
@@ -84,7 +85,7 @@ func TestNumTimestampAndChainCandidate(t *testing.T) {
 		p, _ := filepath.Glob(g)
 		paths = append(paths, p...)
 	}
-	chains := 0
+	chains, candidates := 0, 0
 	for _, p := range paths {
 		ctx := readFile(t, p)
 		for i, m := range ctx.Messages {
@@ -98,24 +99,65 @@ func TestNumTimestampAndChainCandidate(t *testing.T) {
 			if known && (ok != (has && wantOK) || ok && ts != want) {
 				t.Errorf("%s message %d: NumTimestamp %v %v, bytes say %s", p, i, ts, ok, v)
 			}
+			// render's chain message test and the index's
 			content, _ := jsval.Get(b, "content")
 			els, _ := jsval.Elements(content)
 			isChain := false
 			if len(els) > 0 {
 				if tv, ok := jsval.Get(els[0], "text"); ok {
 					s, _ := jsval.String(tv)
-					isChain = strings.HasPrefix(s, ChainMessagePrefix)
+					isChain = strings.HasPrefix(s, ChainMessagePrefix+` id="`)
 				}
+			}
+			text, isStr := jsval.String(content)
+			if !isStr && len(els) > 0 {
+				tv, _ := jsval.Get(els[0], "text")
+				text, _ = jsval.String(tv)
+			}
+			if strings.HasPrefix(strings.TrimLeft(text, " \t\n\r\u00a0\ufeff\u2028"), ChainMessagePrefix) {
+				isChain = true
 			}
 			if isChain {
 				chains++
 			}
-			if isChain && !m.ChainCandidate() || known && !isChain && m.ChainCandidate() {
-				t.Errorf("%s message %d: ChainCandidate %v, first text is a chain's: %v", p, i, m.ChainCandidate(), isChain)
+			if isChain && !m.ChainCandidate() {
+				t.Errorf("%s message %d: a chain message, not a ChainCandidate", p, i)
+			}
+			if known && m.ChainCandidate() {
+				candidates++
 			}
 		}
+	}
+	if candidates > chains {
+		t.Errorf("%d candidates for %d chain messages: the flag should be exact on these inputs", candidates, chains)
 	}
 	if chains == 0 {
 		t.Error("no chain message in the inputs: the test proves nothing")
 	}
+}
+
+// FuzzMaybeChainText: the read-time chain test has no false negative, and
+// no false positive unless the text starts with more white space than it
+// decodes.
+func FuzzMaybeChainText(f *testing.F) {
+	for _, s := range []string{`"<compressed-chain id=\"b1\">"`, `"\n  <compressed-chain"`, `"\u003ccompressed-chain"`, `"\u00a0<compressed-chain x"`,
+		`"<compressed-chai"`, `"hello"`, `"\\<compressed-chain"`, `" \t\r<compressed-chainX"`, `"\ufeff<compressed-chain"`, `""`, `"\ud800<"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var tp jsonscan.Tape
+		if tp.Parse([]byte(s)) != nil || tp.Nodes[0].Kind != jsonscan.String {
+			return
+		}
+		text, _ := tp.String(0)
+		trimmed := strings.TrimLeftFunc(text, isJSSpace)
+		want := strings.HasPrefix(trimmed, ChainMessagePrefix)
+		got := maybeChainText(&tp, 0)
+		if want && !got {
+			t.Errorf("%s: a chain text, not found", s)
+		}
+		if got && !want && len([]rune(text))-len([]rune(trimmed)) <= 64 {
+			t.Errorf("%s: found, but not a chain text", s)
+		}
+	})
 }

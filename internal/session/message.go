@@ -68,13 +68,13 @@ type Message struct {
 	c      *Context
 	off    int64
 	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
-	entry  idKey  // id of the session entry (0: none)
-	line   int32  // 1-based input line
-	chars  int32  // TextChars
-	n      int32  // line length
-	vs, ve int32  // srcEntryMessage: range of the message value in the line (ve 0: unknown)
-	info   uint32 // index+1 of the message's tool result fields in c.infos (0: none)
-	calls  uint32 // index+1 of the message's tool calls in c.callSets (0: none)
+	entry  idKey   // id of the session entry (0: none)
+	line   int32   // 1-based input line
+	chars  int32   // TextChars
+	n      int32   // line length
+	vs, ve int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
+	info   uint32  // index+1 of the message's tool result fields in c.infos (0: none)
+	calls  uint32  // index+1 of the message's tool calls in c.callSets (0: none)
 	images uint16
 	role   uint8 // index into c.roles
 	flags  uint8
@@ -142,9 +142,10 @@ func (m *Message) NumTimestamp() (ts float64, ok, known bool) {
 }
 
 // ChainCandidate reports whether the message may be pi-condense's
-// compressed-chain message: its first content block's "text" starts with
-// `<compressed-chain id="`. It is true for every message whose bytes are
-// not the input's (see NumTimestamp): only a false answer is certain.
+// compressed-chain message: its text (a string content, or its first
+// content block's "text") starts with ChainMessagePrefix, perhaps after
+// white space. It is true for every message whose bytes are not the
+// input's (see NumTimestamp): only a false answer is certain.
 func (m *Message) ChainCandidate() bool {
 	return !m.bytesAsRead() || m.flags&flagChainFirst != 0
 }
@@ -154,9 +155,9 @@ func (m *Message) bytesAsRead() bool {
 	return (m.src == srcEntryMessage || m.src == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
-// ChainMessagePrefix starts the first text of pi-condense's
-// compressed-chain message (ChainCandidate).
-const ChainMessagePrefix = `<compressed-chain id="`
+// ChainMessagePrefix starts the text of pi-condense's compressed-chain
+// message (ChainCandidate).
+const ChainMessagePrefix = "<compressed-chain"
 
 // IsError is a tool result's "isError" (true only when it is JSON true).
 func (m *Message) IsError() bool { return m.flags&flagIsError != 0 }
