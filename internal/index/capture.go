@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"strings"
-	"time"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/pairing"
@@ -39,34 +38,39 @@ type Call struct {
 // ReadText reads the call's resultText (the result's text blocks joined
 // with "\n") from the input.
 func (c *Call) ReadText(ctx *session.Context) (string, error) {
-	content, err := c.content(ctx)
+	var lt lineTape
+	return c.readText(ctx, &lt)
+}
+
+func (c *Call) readText(ctx *session.Context, lt *lineTape) (string, error) {
+	content, ok, err := c.content(ctx, lt)
 	if err != nil {
 		return "", err
 	}
-	return resultString(content), nil
+	return lt.resultString(content, ok), nil
 }
 
 // ReadTextJSON reads the call's resultText as JSON.stringify writes it (lone
 // surrogate escapes kept), for its record.
 func (c *Call) ReadTextJSON(ctx *session.Context) ([]byte, error) {
-	content, err := c.content(ctx)
+	var lt lineTape
+	content, ok, err := c.content(ctx, &lt)
 	if err != nil {
 		return nil, err
 	}
-	_, js := resultText(content)
+	_, js := resultText(lt.raw(content, ok))
 	return js, nil
 }
 
-// content is the raw content of the call's result, read from the input
-// (valid until the next read).
-func (c *Call) content(ctx *session.Context) ([]byte, error) {
-	line, err := ctx.Raw(c.Result)
+// content finds the content of the call's result, read from the input onto
+// lt (valid until the next read).
+func (c *Call) content(ctx *session.Context, lt *lineTape) (uint32, bool, error) {
+	msg, ok, err := lt.message(ctx, c.Result)
 	if err != nil {
-		return nil, err
+		return 0, false, err
 	}
-	msg, _ := jsval.Get(line, "message")
-	content, _ := jsval.Get(msg, "content")
-	return content, nil
+	content, ok := lt.get(msg, ok, "content")
+	return content, ok, nil
 }
 
 // Batch is one batch of captured calls: one assistant turn, or (batchingMode
@@ -118,6 +122,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		}
 	}
 	var batches []*Batch
+	var lt lineTape
 	turn, group := 0, 0
 	for i, be := range msgs {
 		m := be.Message
@@ -174,7 +179,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, be, ready, resEntries)
+		b, err := captureBatch(ctx, &lt, be, ready, resEntries)
 		if err != nil {
 			return nil, err
 		}
@@ -187,55 +192,51 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 }
 
 // captureBatch reads the assistant entry and the results of the ready calls.
-func captureBatch(ctx *session.Context, be *session.BranchEntry, ready []*session.ToolCall, res []*session.BranchEntry) (*Batch, error) {
-	line, err := ctx.EntryLine(be)
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, ready []*session.ToolCall, res []*session.BranchEntry) (*Batch, error) {
+	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
 	}
-	line = bytes.Clone(line)
-	msg, _ := jsval.Get(line, "message")
-	b := &Batch{Timestamp: entryMillis(line, msg)}
-	content, _ := jsval.Get(msg, "content")
-	blocks, _ := jsval.Elements(content)
+	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
+	content, ok := lt.get(msg, hasMsg, "content")
 	var prose []string
 	args := map[string][]byte{}
-	for _, bl := range blocks {
-		typ, _ := rawString(bl, "type")
+	lt.elems(content, ok, func(bl uint32) {
+		typ, _ := lt.getStr(bl, true, "type")
 		switch typ {
 		case "text":
-			if t, ok := rawString(bl, "text"); ok {
+			if t, ok := lt.getStr(bl, true, "text"); ok {
 				prose = append(prose, t)
 			}
 		case "toolCall":
-			id, _ := rawString(bl, "id")
+			id, _ := lt.getStr(bl, true, "id")
 			if _, seen := args[id]; seen {
-				continue // the first block with an id is the one calls pair with
+				return // the first block with an id is the one calls pair with
 			}
-			args[id] = callArgs(bl)
+			args[id] = lt.callArgs(bl)
 		}
-	}
+	})
 	b.AssistantText = strings.TrimFunc(strings.Join(prose, "\n"), isJSWhitespace)
 	for k, tc := range ready {
-		rl, err := ctx.EntryLine(res[k])
+		rmsg, ok, err := lt.entryMessage(ctx, res[k])
 		if err != nil {
 			return nil, err
 		}
-		rmsg, _ := jsval.Get(rl, "message")
 		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: args[tc.ID], Result: res[k].Message}
 		if c.Args == nil {
 			c.Args = []byte("{}")
 		}
-		if v, ok := jsval.Get(rmsg, "isError"); ok {
-			c.IsError = jsval.Truthy(v)
+		if v, ok := lt.get(rmsg, ok, "isError"); ok {
+			c.IsError = lt.tp.Truthy(v)
 		}
-		tsRaw, _ := jsval.Get(rmsg, "timestamp")
-		if f, ok := jsval.Number(tsRaw); ok && f == float64(int64(f)) {
+		tsNode, hasTS := lt.get(rmsg, ok, "timestamp")
+		if f, ok := numberAt(lt, tsNode, hasTS); ok && f == float64(int64(f)) {
 			n := int64(f)
 			c.ResultTimestamp = &n
 		}
-		c.Key = MessageKey(tc.ID, tsRaw)
-		rc, _ := jsval.Get(rmsg, "content")
-		text := resultString(rc)
+		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
+		rc, hasRC := lt.get(rmsg, ok, "content")
+		text := lt.resultString(rc, hasRC)
 		c.Chars = jsval.UTF16Len(text)
 		c.Bytes = len(text)
 		c.Hash = ContentHash(c.ToolName, text)
@@ -244,15 +245,12 @@ func captureBatch(ctx *session.Context, be *session.BranchEntry, ready []*sessio
 	return b, nil
 }
 
-// callArgs is a toolCall block's `input ?? args ?? arguments ?? {}`, as
-// JSON.stringify writes it.
-func callArgs(block []byte) []byte {
-	for _, k := range []string{"input", "args", "arguments"} {
-		if v, ok := jsval.Get(block, k); ok && jsval.TypeOf(v) != jsval.Null {
-			return jsval.Canonical(v)
-		}
+// numberAt is the number at node n (jsval.Number).
+func numberAt(lt *lineTape, n uint32, has bool) (float64, bool) {
+	if !has {
+		return 0, false
 	}
-	return []byte("{}")
+	return lt.tp.Number(n)
 }
 
 // resultText joins a result content's text blocks with "\n" (pi-condense's
@@ -288,36 +286,6 @@ func resultText(content []byte) (string, []byte) {
 	return strings.Join(parts, "\n"), append(js, '"')
 }
 
-// resultString is resultText without the JSON form (one allocation for
-// the common single-block result).
-func resultString(content []byte) string {
-	els, ok := jsval.Elements(content)
-	if !ok {
-		return ""
-	}
-	var b strings.Builder
-	n := 0
-	for _, el := range els {
-		if t, _ := rawString(el, "type"); t != "text" {
-			continue
-		}
-		raw, ok := jsval.Get(el, "text")
-		s, isStr := jsval.String(raw)
-		if !ok || !isStr {
-			s = jsString(raw, ok)
-		}
-		if n > 0 {
-			b.WriteByte('\n')
-		}
-		if n == 0 && len(els) == 1 {
-			return s
-		}
-		b.WriteString(s)
-		n++
-	}
-	return b.String()
-}
-
 // jsString is how Array.prototype.join writes a non-string value.
 func jsString(raw []byte, present bool) string {
 	if !present {
@@ -335,21 +303,6 @@ func jsString(raw []byte, present bool) string {
 		return "[object Object]"
 	}
 	return ""
-}
-
-// entryMillis is the batch time pi-condense takes: the entry's ISO
-// timestamp in ms, else the message's numeric timestamp, else 0 (pi-condense
-// would take the current time; pruner stays deterministic).
-func entryMillis(line, msg []byte) int64 {
-	if s, ok := rawString(line, "timestamp"); ok && s != "" {
-		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			return t.UnixMilli()
-		}
-	}
-	if n, ok := rawInt(msg, "timestamp"); ok {
-		return n
-	}
-	return 0
 }
 
 // trimToFrontier drops what the last flush attempt already covered: turns
@@ -408,17 +361,4 @@ func rawString(obj []byte, key string) (string, bool) {
 		return "", false
 	}
 	return jsval.String(v)
-}
-
-// rawInt is the whole-number value of key in the raw JSON object obj.
-func rawInt(obj []byte, key string) (int64, bool) {
-	v, ok := jsval.Get(obj, key)
-	if !ok {
-		return 0, false
-	}
-	f, ok := jsval.Number(v)
-	if !ok || f != float64(int64(f)) {
-		return 0, false
-	}
-	return int64(f), true
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize"
@@ -65,16 +66,24 @@ type chainCall struct {
 	spill                *spill
 }
 
-// content reads the call's result content from its entry (valid until the
-// next read).
-func (c *chainCall) content(ctx *session.Context) ([]byte, error) {
-	line, err := ctx.EntryLine(c.entry)
+// content finds the call's result content, read from its entry onto lt
+// (valid until the next read).
+func (c *chainCall) content(ctx *session.Context, lt *lineTape) (uint32, bool, error) {
+	msg, ok, err := lt.entryMessage(ctx, c.entry)
 	if err != nil {
-		return nil, err
+		return 0, false, err
 	}
-	msg, _ := jsval.Get(line, "message")
-	content, _ := jsval.Get(msg, "content")
-	return content, nil
+	content, ok := lt.get(msg, ok, "content")
+	return content, ok, nil
+}
+
+// text reads the call's resultText.
+func (c *chainCall) text(ctx *session.Context, lt *lineTape) (string, error) {
+	content, ok, err := c.content(ctx, lt)
+	if err != nil {
+		return "", err
+	}
+	return lt.resultString(content, ok), nil
 }
 
 // compressChains compresses the eligible chains of ctx into f (entries,
@@ -107,7 +116,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		c := &eligible[k]
 		keys := c.LookupKeys()
 		covered := len(bodies.texts(keys)) > 0
-		fresh, err := chainCalls(ctx, entries, c, s, o)
+		fresh, err := f.chainCalls(ctx, entries, c, s)
 		if err != nil {
 			return err
 		}
@@ -158,7 +167,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			if len(fresh) > 0 {
 				// what no summary covers gets its deterministic bullets, so
 				// the body says what each ref of the chain was
-				extra, err := backfillSummary(ctx, fresh, backfilled)
+				extra, err := backfillSummary(ctx, &f.lt, fresh, backfilled)
 				if err != nil {
 					return err
 				}
@@ -343,7 +352,7 @@ func (s *State) registerChain(c ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c *ChainRange, s *State, o FlushOptions) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c *ChainRange, s *State) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -354,6 +363,7 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 	}
 	open := map[string]call{}
 	var out []*chainCall
+	lt := &f.lt
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		switch m.Role() {
@@ -365,21 +375,19 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 			if be == nil {
 				continue
 			}
-			line, err := ctx.EntryLine(be)
+			msg, ok, err := lt.entryMessage(ctx, be)
 			if err != nil {
 				return nil, err
 			}
-			msg, _ := jsval.Get(line, "message")
-			content, _ := jsval.Get(msg, "content")
-			els, _ := jsval.Elements(content)
-			for _, bl := range els {
-				if t, _ := rawString(bl, "type"); t != "toolCall" {
-					continue
+			content, ok := lt.get(msg, ok, "content")
+			lt.elems(content, ok, func(bl uint32) {
+				if t, _ := lt.getStr(bl, true, "type"); t != "toolCall" {
+					return
 				}
-				id, _ := rawString(bl, "id")
-				name, _ := rawString(bl, "name")
-				open[id] = call{name, callArgs(bl)}
-			}
+				id, _ := lt.getStr(bl, true, "id")
+				name, _ := lt.getStr(bl, true, "name")
+				open[id] = call{name, lt.callArgs(bl)}
+			})
 		case session.RoleToolResult:
 			cl, ok := open[m.ToolCallID()]
 			if !ok || prot[m.ToolCallID()] {
@@ -397,17 +405,16 @@ func chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c
 			if be == nil {
 				continue
 			}
-			line, err := ctx.EntryLine(be)
+			msg, ok, err := lt.entryMessage(ctx, be)
 			if err != nil {
 				return nil, err
 			}
-			msg, _ := jsval.Get(line, "message")
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, ts: ts, key: key, entry: be}
-			if v, ok := jsval.Get(msg, "isError"); ok {
-				cc.isError = jsval.IsTrue(v)
+			if v, ok := lt.get(msg, ok, "isError"); ok {
+				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
-			rc, _ := jsval.Get(msg, "content")
-			cc.chars = jsval.UTF16Len(resultString(rc))
+			rc, ok := lt.get(msg, ok, "content")
+			cc.chars = jsval.UTF16Len(lt.resultString(rc, ok))
 			out = append(out, cc)
 		}
 	}
@@ -424,11 +431,10 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 	refs := make([]ToolCallRef, len(calls))
 	for i, c := range calls {
 		if o.Spill != nil && o.SpillThreshold > 0 && c.chars >= o.SpillThreshold {
-			content, err := c.content(ctx)
+			text, err := c.text(ctx, &f.lt)
 			if err != nil {
 				return nil, err
 			}
-			text := resultString(content)
 			if path, err := o.Spill(c.key, text); err != nil {
 				f.Warnings = append(f.Warnings, fmt.Sprintf("spilling %s (%d chars): %v; kept inline", c.key, c.chars, err))
 			} else {
@@ -468,15 +474,15 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 
 // backfillSummary is the deterministic summary of a chain's backfilled
 // calls, labels turned into their refs, with pi-condense's footer.
-func backfillSummary(ctx *session.Context, calls []*chainCall, refs []string) (string, error) {
+func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, refs []string) (string, error) {
 	b := summarize.Batch{Cwd: ctx.Header.Cwd}
 	names := make([]string, len(calls))
 	for i, c := range calls {
-		content, err := c.content(ctx)
+		text, err := c.text(ctx, lt)
 		if err != nil {
 			return "", err
 		}
-		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: string(c.args), Result: resultString(content), IsError: c.isError})
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: string(c.args), Result: text, IsError: c.isError})
 		names[i] = c.toolName
 	}
 	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil
@@ -663,11 +669,12 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 		if c.spill != nil {
 			dst = append(dst, `""`...)
 		} else {
-			content, err := c.content(ctx)
+			var lt lineTape
+			content, ok, err := c.content(ctx, &lt)
 			if err != nil {
 				return dst, err
 			}
-			_, js := resultText(content)
+			_, js := resultText(lt.raw(content, ok))
 			dst = append(dst, js...)
 		}
 		dst = append(dst, `,"isError":`...)

@@ -79,6 +79,7 @@ type Flushed struct {
 	Warnings []string
 
 	batchCommandCalls int
+	lt                lineTape // the flush's reads of the input
 }
 
 // Changes reports whether the flush changes what is rendered (a summary, a
@@ -188,7 +189,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			if sl.trivial || sl.deduped {
 				continue
 			}
-			in, err := summaryInput(ctx, sl.b, o.Clip)
+			in, err := summaryInput(ctx, &f.lt, sl.b, o.Clip)
 			if err != nil {
 				return err
 			}
@@ -349,7 +350,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 				continue
 			}
 		}
-		text, err := c.ReadText(ctx)
+		text, err := c.readText(ctx, &f.lt)
 		if err != nil {
 			return err
 		}
@@ -374,10 +375,10 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 }
 
 // summaryInput reads a batch's texts for the summariser.
-func summaryInput(ctx *session.Context, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
+func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
-		text, err := c.ReadText(ctx)
+		text, err := c.readText(ctx, lt)
 		if err != nil {
 			return in, err
 		}

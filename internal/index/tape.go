@@ -1,0 +1,168 @@
+package index
+
+import (
+	"time"
+
+	"github.com/pruner-dev/pruner/internal/jsonscan"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// lineTape reads one input line at a time into a reused tape (one
+// validating pass, jsonscan), so that a message's fields are found by the
+// tape's offsets instead of a scan of the line per field. Values are read
+// as jsval reads them (JSON.parse's exact keys, the last duplicate wins;
+// strings decoded as jsval.String decodes them).
+type lineTape struct {
+	tp jsonscan.Tape
+}
+
+// parse parses line; ok is false when it is not one JSON value (the file
+// changed under pruner: every field reads as absent).
+func (t *lineTape) parse(line []byte) bool {
+	if t.tp.Parse(line) != nil {
+		t.tp.Nodes = t.tp.Nodes[:0]
+		return false
+	}
+	return true
+}
+
+// entryMessage reads the line of a branch entry and returns the tape index
+// of its "message" value (ok false when absent). The tape is valid until
+// the next read of the input.
+func (t *lineTape) entryMessage(ctx *session.Context, be *session.BranchEntry) (uint32, bool, error) {
+	line, err := ctx.EntryLine(be)
+	if err != nil {
+		return 0, false, err
+	}
+	return t.lineMessage(line)
+}
+
+// message reads the line of a context message (a session entry's) and
+// returns the tape index of its "message" value.
+func (t *lineTape) message(ctx *session.Context, m *session.Message) (uint32, bool, error) {
+	line, err := ctx.Raw(m)
+	if err != nil {
+		return 0, false, err
+	}
+	return t.lineMessage(line)
+}
+
+func (t *lineTape) lineMessage(line []byte) (uint32, bool, error) {
+	if !t.parse(line) {
+		return 0, false, nil
+	}
+	n, ok := t.tp.Get(0, "message")
+	return n, ok, nil
+}
+
+// get is jsval.Get on the tape: the value of key in the object at obj (ok
+// false when obj is absent, not an object, or has no such key).
+func (t *lineTape) get(obj uint32, has bool, key string) (uint32, bool) {
+	if !has {
+		return 0, false
+	}
+	return t.tp.Get(obj, key)
+}
+
+// str is jsval.String of node n (absent: has false).
+func (t *lineTape) str(n uint32, has bool) (string, bool) {
+	if !has || t.tp.Nodes[n].Kind != jsonscan.String {
+		return "", false
+	}
+	if t.tp.Nodes[n].Flags&jsonscan.BadUTF8 != 0 {
+		return jsval.String(t.tp.Raw(n)) // jsval folds a run of bad bytes into one U+FFFD
+	}
+	return t.tp.String(n)
+}
+
+// getStr is the string value of key in the object at obj.
+func (t *lineTape) getStr(obj uint32, has bool, key string) (string, bool) {
+	v, ok := t.get(obj, has, key)
+	return t.str(v, ok)
+}
+
+// raw is the bytes of node n (nil when absent).
+func (t *lineTape) raw(n uint32, has bool) []byte {
+	if !has {
+		return nil
+	}
+	return t.tp.Raw(n)
+}
+
+// elems calls fn for each element of the array at arr (none when absent or
+// not an array).
+func (t *lineTape) elems(arr uint32, has bool, fn func(el uint32)) {
+	if !has {
+		return
+	}
+	t.tp.Elems(arr, func(e uint32) bool { fn(e); return true })
+}
+
+// callArgs is a toolCall block's `input ?? args ?? arguments ?? {}`, as
+// JSON.stringify writes it.
+func (t *lineTape) callArgs(bl uint32) []byte {
+	for _, k := range []string{"input", "args", "arguments"} {
+		if v, ok := t.tp.Get(bl, k); ok && t.tp.Nodes[v].Kind != jsonscan.Null {
+			return jsval.Canonical(t.tp.Raw(v))
+		}
+	}
+	return []byte("{}")
+}
+
+// resultString joins a result content's text blocks with "\n"
+// (pi-condense's extractToolResultText; a non-array content has none): the
+// text of resultText without its JSON form.
+func (t *lineTape) resultString(content uint32, has bool) string {
+	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
+		return ""
+	}
+	var parts []string
+	t.elems(content, true, func(el uint32) {
+		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+			return
+		}
+		v, ok := t.tp.Get(el, "text")
+		s, isStr := t.str(v, ok)
+		if !isStr {
+			s = jsString(t.raw(v, ok), ok)
+		}
+		parts = append(parts, s)
+	})
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	b := make([]byte, 0, n)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, p...)
+	}
+	return string(b)
+}
+
+// entryMillis is the batch time pi-condense takes of the line on the tape
+// and its message at msg: the entry's ISO timestamp in ms, else the
+// message's numeric timestamp, else 0 (pi-condense would take the current
+// time; pruner stays deterministic).
+func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
+	if s, ok := t.getStr(0, len(t.tp.Nodes) > 0, "timestamp"); ok && s != "" {
+		if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			return tm.UnixMilli()
+		}
+	}
+	if v, ok := t.get(msg, has, "timestamp"); ok {
+		if f, ok := t.tp.Number(v); ok && f == float64(int64(f)) {
+			return int64(f)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,99 @@
+package index
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+)
+
+// resultStringJSVal is resultString as first written, over jsval: the
+// reference the tape reader must match.
+func resultStringJSVal(content []byte) string {
+	els, ok := jsval.Elements(content)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, el := range els {
+		if t, _ := rawString(el, "type"); t != "text" {
+			continue
+		}
+		raw, ok := jsval.Get(el, "text")
+		s, isStr := jsval.String(raw)
+		if !ok || !isStr {
+			s = jsString(raw, ok)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// FuzzLineTape: the tape reader finds what jsval finds in a message line
+// (content's text, isError, timestamp, a toolCall's id and arguments).
+func FuzzLineTape(f *testing.F) {
+	for _, s := range []string{
+		`{"message":{"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b\u00e9\n"}],"isError":1,"timestamp":17}}`,
+		`{"message":{"content":[{"type":"text","text":7},{"type":"text"},{"type":"text","text":null},{"type":"text","text":[1]},{"type":"t\u0065xt","text":"esc","text":"last"}]}}`,
+		"{\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"bad \xff\xfe utf8 \\ud800 lone\"}],\"timestamp\":1.5}}",
+		`{"message":{"content":"a string","timestamp":"2026"},"message":{"content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"b":1,"a":[2]}}]}}`,
+		`{"timestamp":"2026-01-05T09:00:00.000Z","message":{"content":[{"type":"toolCall","id":"c2","input":null,"args":{"x":"y"}}],"timestamp":3}}`,
+		`{"message":[]}`, `[]`, `{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var lt lineTape
+		if !lt.parse([]byte(line)) {
+			return
+		}
+		msg, ok := lt.get(0, true, "message")
+		rmsg, _ := jsval.Get([]byte(line), "message")
+		content, hasC := lt.get(msg, ok, "content")
+		rc, _ := jsval.Get(rmsg, "content")
+		if got, want := lt.resultString(content, hasC), resultStringJSVal(rc); got != want {
+			t.Errorf("resultString %q, want %q", got, want)
+		}
+		if v, ok := lt.get(msg, ok, "isError"); ok {
+			rv, _ := jsval.Get(rmsg, "isError")
+			if lt.tp.Truthy(v) != jsval.Truthy(rv) {
+				t.Errorf("isError truthy %v, jsval %v", lt.tp.Truthy(v), jsval.Truthy(rv))
+			}
+		}
+		ts, hasTS := lt.get(msg, ok, "timestamp")
+		rts, _ := jsval.Get(rmsg, "timestamp")
+		if got, want := MessageKey("id", lt.raw(ts, hasTS)), MessageKey("id", rts); got != want {
+			t.Errorf("key %q, want %q", got, want)
+		}
+		var ids, args []string
+		lt.elems(content, hasC, func(bl uint32) {
+			if typ, _ := lt.getStr(bl, true, "type"); typ == "toolCall" {
+				id, _ := lt.getStr(bl, true, "id")
+				ids = append(ids, id)
+				args = append(args, string(lt.callArgs(bl)))
+			}
+		})
+		els, _ := jsval.Elements(rc)
+		k := 0
+		for _, bl := range els {
+			if typ, _ := rawString(bl, "type"); typ != "toolCall" {
+				continue
+			}
+			id, _ := rawString(bl, "id")
+			want := "{}"
+			for _, key := range []string{"input", "args", "arguments"} {
+				if v, ok := jsval.Get(bl, key); ok && jsval.TypeOf(v) != jsval.Null {
+					want = string(jsval.Canonical(v))
+					break
+				}
+			}
+			if k >= len(ids) || ids[k] != id || args[k] != want {
+				t.Errorf("toolCall %d: tape %v %v, jsval %q %s", k, ids, args, id, want)
+			}
+			k++
+		}
+		if k != len(ids) {
+			t.Errorf("%d toolCalls on the tape, %d by jsval", len(ids), k)
+		}
+	})
+}
