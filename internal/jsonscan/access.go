@@ -149,6 +149,25 @@ func rawHasPrefix(raw []byte, prefix string) bool {
 func AppendUnquote(dst, raw []byte) []byte {
 	s := raw[1 : len(raw)-1]
 	for i := 0; i < len(s); {
+		// the run up to the next escape, copied at once when it is valid
+		// UTF-8 (a backslash is never inside a multi-byte sequence)
+		if j := bytes.IndexByte(s[i:], '\\'); j != 0 {
+			if j < 0 {
+				j = len(s) - i
+			}
+			run := s[i : i+j]
+			if utf8.Valid(run) {
+				dst = append(dst, run...)
+			} else {
+				for k := 0; k < len(run); {
+					r, size := utf8.DecodeRune(run[k:])
+					dst = utf8.AppendRune(dst, r) // an invalid byte: U+FFFD
+					k += size
+				}
+			}
+			i += j
+			continue
+		}
 		c := s[i]
 		if c != '\\' {
 			if c < utf8.RuneSelf {

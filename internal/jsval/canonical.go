@@ -71,8 +71,24 @@ func appendEscapedASCII(dst []byte, c byte) []byte {
 func appendCanonicalString(dst, v []byte) []byte {
 	body := v[1 : len(v)-1]
 	dst = append(dst, '"')
+	start := 0 // body[start:i] is copied as it is
 	for i := 0; i < len(body); {
 		c := body[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, body[start:i]...)
+				dst = append(dst, "\uFFFD"...)
+				start = i + 1
+			}
+			i += size
+			continue
+		}
+		dst = append(dst, body[start:i]...)
 		switch {
 		case c == '\\' && i+1 < len(body):
 			switch body[i+1] {
@@ -81,7 +97,7 @@ func appendCanonicalString(dst, v []byte) []byte {
 				if !ok {
 					dst = append(dst, body[i:i+2]...)
 					i += 2
-					continue
+					break
 				}
 				switch {
 				case r < utf8.RuneSelf:
@@ -99,19 +115,13 @@ func appendCanonicalString(dst, v []byte) []byte {
 				dst = append(dst, body[i:i+2]...)
 				i += 2
 			}
-		case c < utf8.RuneSelf:
+		default:
 			dst = appendEscapedASCII(dst, c)
 			i++
-		default:
-			r, size := utf8.DecodeRune(body[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = append(dst, "\uFFFD"...)
-			} else {
-				dst = append(dst, body[i:i+size]...)
-			}
-			i += size
 		}
+		start = i
 	}
+	dst = append(dst, body[start:]...)
 	return append(dst, '"')
 }
 

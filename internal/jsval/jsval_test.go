@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 	"testing"
 )
 
@@ -160,4 +161,67 @@ func TestUTF16LenMatchesRange(t *testing.T) {
 			t.Errorf("UTF16Len(%q) = %d, want %d", s, got, want)
 		}
 	}
+}
+
+// appendCanonicalStringByByte is appendCanonicalString as first written, a
+// byte at a time: the reference for the one that copies runs.
+func appendCanonicalStringByByte(dst, v []byte) []byte {
+	body := v[1 : len(v)-1]
+	dst = append(dst, '"')
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body):
+			switch body[i+1] {
+			case 'u':
+				r, n, ok := unicodeEscape(body[i:])
+				if !ok {
+					dst = append(dst, body[i:i+2]...)
+					i += 2
+					continue
+				}
+				switch {
+				case r < utf8.RuneSelf:
+					dst = appendEscapedASCII(dst, byte(r))
+				case r >= 0xD800 && r <= 0xDFFF:
+					dst = append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+				default:
+					dst = utf8.AppendRune(dst, r)
+				}
+				i += n
+			case '/':
+				dst = append(dst, '/')
+				i += 2
+			default:
+				dst = append(dst, body[i:i+2]...)
+				i += 2
+			}
+		case c < utf8.RuneSelf:
+			dst = appendEscapedASCII(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, "\uFFFD"...)
+			} else {
+				dst = append(dst, body[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return append(dst, '"')
+}
+
+func FuzzCanonicalString(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"a\u0041\/\n\"\\"`, "\"\xff\xfe bad \xe2\x82\"", `"\ud800\udc00\ud83d"`, `"é€😀"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) < 2 || in[0] != '"' || in[len(in)-1] != '"' {
+			return
+		}
+		if got, want := appendCanonicalString(nil, in), appendCanonicalStringByByte(nil, in); string(got) != string(want) {
+			t.Fatalf("%q: %q, want %q", in, got, want)
+		}
+	})
 }
