@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"strings"
@@ -14,17 +15,29 @@ func ContentHash(toolName, resultText string) string {
 	h := sha1.New()
 	h.Write([]byte(toolName))
 	h.Write([]byte{0})
-	h.Write([]byte(normalizeForHash(resultText)))
+	h.Write(appendNormalized(make([]byte, 0, len(resultText)), resultText))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func normalizeForHash(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
+// appendNormalized appends the text ContentHash hashes: every "\r\n" made
+// "\n", trailing spaces and tabs cut from every line, then JavaScript's
+// trim of the whole.
+func appendNormalized(dst []byte, s string) []byte {
+	start := len(dst)
+	for len(s) > 0 {
+		line, rest, more := strings.Cut(s, "\n")
+		if more && strings.HasSuffix(line, "\r") {
+			line = line[:len(line)-1] // the \r of a \r\n
+		}
+		dst = append(dst, strings.TrimRight(line, " \t")...)
+		if more {
+			dst = append(dst, '\n')
+		}
+		s = rest
 	}
-	return strings.TrimFunc(strings.Join(lines, "\n"), isJSWhitespace)
+	trimmed := bytes.TrimFunc(dst[start:], isJSWhitespace)
+	n := copy(dst[start:], trimmed)
+	return dst[:start+n]
 }
 
 // isJSWhitespace is the set String.prototype.trim removes (WhiteSpace and

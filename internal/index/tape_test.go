@@ -97,3 +97,25 @@ func FuzzLineTape(f *testing.F) {
 		}
 	})
 }
+
+// normalizeForHash is ContentHash's normalisation as first written (split,
+// trim, join): the reference for appendNormalized.
+func normalizeForHash(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimFunc(strings.Join(lines, "\n"), isJSWhitespace)
+}
+
+func FuzzNormalizeForHash(f *testing.F) {
+	for _, s := range []string{"", "a", "a \t\r\nb\r\n", "\r\n\r\n", "a\r\r\nb\r", " \u00a0x\u2028 \n", "\xff\r\n \t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendNormalized([]byte("pre"), s)), "pre"+normalizeForHash(s); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
+}

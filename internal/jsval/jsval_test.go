@@ -5,8 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAppendNumberMatchesJavaScript(t *testing.T) {
