@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Raw returns the bytes of node n as written in the input.
@@ -61,7 +62,10 @@ func (t *Tape) String(n uint32) (string, bool) {
 	if nd.Flags&(Escaped|BadUTF8) == 0 {
 		return string(t.Src[nd.Start+1 : nd.End-1]), true
 	}
-	return string(AppendUnquote(nil, t.Src[nd.Start:nd.End])), true
+	// decoded text is at most as long as the raw string (escapes shrink),
+	// unless bad bytes become U+FFFD: one buffer, made the string as it is
+	b := AppendUnquote(make([]byte, 0, nd.End-nd.Start), t.Src[nd.Start:nd.End])
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
 }
 
 // Members calls fn with the tape index of each key and value of the object
