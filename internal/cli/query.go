@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/index"
@@ -349,13 +348,7 @@ func isNotice(msg []byte) bool {
 // `now --write` leaves, oldest first (read with the same reader as FILE, so
 // v1 entry ids agree).
 func fromBackups(o *QueryOptions, f match) ([]byte, string) {
-	backups, _ := filepath.Glob(o.Input + ".orig-*")
-	sort.Slice(backups, func(i, j int) bool {
-		a, _ := os.Stat(backups[i])
-		b, _ := os.Stat(backups[j])
-		return a != nil && b != nil && a.ModTime().Before(b.ModTime())
-	})
-	for _, b := range backups {
+	for _, b := range origBackups(o.Input) {
 		fh, err := os.Open(b)
 		if err != nil {
 			continue

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pruner-dev/pruner/internal/restore"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
@@ -86,7 +87,7 @@ func runRestore(o *RestoreOptions) error {
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	backups := legacyBackups(fl.Target)
+	backups := origBackups(fl.Target)
 	for _, p := range plan.Problems {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, p)
 	}
@@ -228,16 +229,37 @@ func withoutMarkers(fl *sessionfile.File, plan *restore.Plan) (io.ReaderAt, int6
 	return tmp, st.Size(), cleanup, nil
 }
 
-// legacyBackups lists the FILE.orig-<hash> backups an older `now --write`
-// left beside target, oldest first.
-func legacyBackups(target string) []string {
-	m, _ := filepath.Glob(target + ".orig-*")
-	sort.Slice(m, func(i, j int) bool {
-		a, _ := os.Stat(m[i])
-		b, _ := os.Stat(m[j])
-		return a != nil && b != nil && a.ModTime().Before(b.ModTime())
-	})
-	return m
+// origBackups lists the FILE.orig-<hash> backups an older `now --write`
+// left beside path, oldest first (the directory is listed: a path with glob
+// characters in its name is no pattern).
+func origBackups(path string) []string {
+	dir, base := filepath.Split(path)
+	ents, err := os.ReadDir(filepath.Join(dir, "."))
+	if err != nil {
+		return nil
+	}
+	type backup struct {
+		path string
+		mod  time.Time
+	}
+	var bs []backup
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), base+".orig-") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		bs = append(bs, backup{p, st.ModTime()})
+	}
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].mod.Before(bs[j].mod) })
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.path
+	}
+	return out
 }
 
 func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *restore.LegacyPlan, used string) {
