@@ -15,7 +15,7 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
-	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
@@ -311,7 +311,7 @@ func runNow(o *NowOptions) error {
 	if (o.NoFlush || o.NoMask) && o.NoPrune {
 		return UsageError("--no-flush and --no-mask shape the pruned context; they do not go with --no-prune")
 	}
-	po, blobs, err := o.pipelineOptions(c, enabled, ctx, target)
+	po, plan, err := o.pipelineOptions(c, enabled, ctx, target)
 	if err != nil {
 		return err
 	}
@@ -326,7 +326,6 @@ func runNow(o *NowOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if cx.Err() != nil {
-		blobs.remove()
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: interrupted; nothing written", name)}
 	}
 	for _, w := range res.Warnings {
@@ -356,13 +355,9 @@ func runNow(o *NowOptions) error {
 	}
 	switch {
 	case o.Write:
-		err := writeSession(o, cx, target, res, blobs, name)
-		if err != nil {
-			blobs.remove()
-		}
-		return err
+		return writeSession(o, cx, target, res, plan, name)
 	case o.Session:
-		return printSession(o, res, ra, name)
+		return printSession(o, res, ra, name, pendingBlobs(plan))
 	}
 	return printContext(o, res, enabled, name)
 }
@@ -409,45 +404,14 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	return ctx, warned, nil
 }
 
-// blobStore writes spill blobs for --write and remembers the ones it
-// created (a blob already there with the same bytes is reused, not listed).
-type blobStore struct {
-	dir     string
-	created []string
-}
-
-func (b *blobStore) spill(key, text string) (string, error) {
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(b.dir, index.BlobName(key))
-	if old, err := os.ReadFile(path); err == nil {
-		if string(old) == text {
-			return path, nil
-		}
-		return "", fmt.Errorf("%s exists with other content", path)
-	}
-	if err := atomicfile.WriteFile(path, []byte(text), 0o644); err != nil {
-		return "", err
-	}
-	b.created = append(b.created, path)
-	return path, nil
-}
-
-// remove deletes the blobs this run created (its write failed).
-func (b *blobStore) remove() {
-	if b == nil {
-		return
-	}
-	for _, p := range b.created {
-		_ = os.Remove(p)
-	}
-	_ = os.Remove(b.dir) // only when empty
-	b.created = nil
-}
-
 // pipelineOptions turns the config and flags into the pipeline's options.
-func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobStore, error) {
+//
+// Results of spillThreshold chars or more are spilled whenever the input is
+// a session file with an id (the blobs' place is beside it): the context,
+// --session and --write name the same blobs, and only --write writes them
+// (writeSession, once everything else succeeded). Input that is no file
+// (stdin, a pipe) has no place for blobs and spills nothing.
+func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobs.Plan, error) {
 	if o.NoPrune {
 		return pipeline.Options{}, nil, nil
 	}
@@ -461,10 +425,12 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	po.Mask = !o.NoMask
 	po.ForceRender = o.NoFlush || o.NoMask
 	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
-	var blobs *blobStore
-	if target != nil && ctx.Header.ID != "" {
-		blobs = &blobStore{dir: filepath.Join(filepath.Dir(target.Target), ctx.Header.ID+"-blobs")}
-		po.Spill = blobs.spill
+	var plan *blobs.Plan
+	if po.Flush {
+		plan = spillPlan(o.Input, target, ctx)
+		if plan != nil {
+			po.Spill = plan.Spill
+		}
 	}
 	if po.Summarizer.Command != nil {
 		if o.SummarizerTimeout > 0 {
@@ -474,7 +440,36 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 			po.Summarizer.Cache = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
 		}
 	}
-	return po, blobs, nil
+	return po, plan, nil
+}
+
+// spillPlan is the spill of a run over the session file input (target when
+// --write opened it): nil when the input is no regular file or the session
+// has no id.
+func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *blobs.Plan {
+	if ctx.Kind != session.KindSession || ctx.Header.ID == "" || input == "" || input == "-" {
+		return nil
+	}
+	path := input
+	if target != nil {
+		path = target.Target
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	resolved, err := blobs.Resolve(path)
+	if err != nil {
+		return nil
+	}
+	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
+}
+
+// pendingBlobs is what plan would write (nil plan: none).
+func pendingBlobs(plan *blobs.Plan) []string {
+	if plan == nil {
+		return nil
+	}
+	return plan.Pending()
 }
 
 // printContext writes the pruned context and the summary line.
@@ -605,8 +600,9 @@ func flushLine(f *index.Flushed) string {
 }
 
 // printSession writes the session with pruner's entries appended.
-func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name string) error {
-	a, err := res.Append(nil)
+// blobs are those --write would create (its marker lists them).
+func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name string, blobs []string) error {
+	a, err := res.Append(blobs)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -635,14 +631,12 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 
 // writeSession appends pruner's entries to the input file: streamed into a
 // temporary file beside it, re-read and checked, renamed over it only if pi
-// did not touch the file meanwhile.
-func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, blobs *blobStore, name string) error {
+// did not touch the file meanwhile. The spill blobs are written just
+// before, and removed again when the file is not replaced.
+func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
-	var created []string
-	if blobs != nil {
-		created = blobs.created
-	}
-	a, err := res.Append(created)
+	pending := pendingBlobs(plan)
+	a, err := res.Append(pending)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -676,8 +670,21 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 		}
 		return nil
 	}
+	var created []string
+	if len(pending) > 0 {
+		if created, err = plan.Write(); err != nil {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: writing spill blobs: %w; nothing written", name, err)}
+		}
+		if len(created) != len(pending) {
+			blobs.Remove(plan.Dir(), created)
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the blob directory %s changed while pruner ran; nothing written", name, plan.Dir())}
+		}
+	}
 	rep, err := fl.Replace(cx, write, verify)
 	if err != nil {
+		if plan != nil {
+			blobs.Remove(plan.Dir(), created)
+		}
 		return writeErr(name, err)
 	}
 	if rep.Moved > 0 {

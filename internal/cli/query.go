@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
@@ -156,28 +157,16 @@ func runQueryRefs(o *QueryOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a context, not a session file: refs resolve through the session's context-prune-* index, and a context has none", name),
 			Hint: "query the session file the context came from (~/.pi/agent/sessions/…/*.jsonl), or use --call ID --ts TS on the context"}
 	}
-	st, err := queryState(o, ctx)
+	plan := spillPlan(o.Input, nil, ctx)
+	st, err := queryState(o, ctx, plan)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	for _, w := range st.Warnings {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 	}
-	blobDir := ""
-	if o.Input != "" && o.Input != "-" {
-		blobDir = filepath.Join(filepath.Dir(o.Input), ctx.Header.ID+"-blobs")
-	}
 	blocks := st.QueryChains(o.Refs, func(p string) ([]byte, error) {
-		b, err := os.ReadFile(p)
-		if err == nil || blobDir == "" {
-			return b, err
-		}
-		alt := filepath.Join(blobDir, filepath.Base(p))
-		if b, err2 := os.ReadFile(alt); err2 == nil {
-			fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is missing)\n", name, alt, p)
-			return b, nil
-		}
-		return nil, err
+		return readBlob(s, name, plan, p)
 	})
 	found := 0
 	for _, b := range blocks {
@@ -209,18 +198,52 @@ func runQueryRefs(o *QueryOptions) error {
 		if st.Entries == 0 {
 			fmt.Fprintln(s.ErrOut, "hint: this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)")
 		} else {
-			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, refs t1…t%d\n", st.Len(), st.NextRef-1)
+			refs := "no tN refs"
+			if st.NextRef > 1 {
+				refs = fmt.Sprintf("refs t1…t%d", st.NextRef-1)
+			}
+			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)\n", st.Len(), refs)
 		}
 		return Findings()
 	}
 	return nil
 }
 
+// readBlob reads a spilled output for query. The session names the path,
+// and a session is untrusted: only a blob-shaped file in the session's own
+// blob directory is read (a path elsewhere — the session was moved, or the
+// entry was forged — is looked up there by its name), so a session cannot
+// make query print another file. A blob of query's own in-memory flush is
+// the session's text (--write would write it).
+func readBlob(s *IOStreams, name string, plan *blobs.Plan, p string) ([]byte, error) {
+	if plan == nil {
+		return nil, errors.New("no blob directory (the session was not read from a file)")
+	}
+	if text, ok := plan.Text(p); ok {
+		return []byte(text), nil
+	}
+	if owned, err := blobs.Owned(plan.Dir(), p); err == nil {
+		return os.ReadFile(owned)
+	}
+	alt, err := blobs.Owned(plan.Dir(), filepath.Join(plan.Dir(), filepath.Base(p)))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a blob of this session (%v)", p, err)
+	}
+	b, err := os.ReadFile(alt)
+	if err != nil {
+		return nil, fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", p, alt, unwrapPathErr(err))
+	}
+	fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is not in the session's blob directory)\n", name, alt, p)
+	return b, nil
+}
+
 // queryState is the index `pruner now` leaves for the session: the
 // session's own entries and, unless --no-flush (or flush/pruning is off in
 // the settings), the in-memory flush with the same settings — what --write
 // would append, rebuilt as pi-condense rebuilds it.
-func queryState(o *QueryOptions, ctx *session.Context) (*index.State, error) {
+//
+// plan spills as now would (nothing is written: query only reads).
+func queryState(o *QueryOptions, ctx *session.Context, plan *blobs.Plan) (*index.State, error) {
 	if o.NoFlush || o.cmd == nil {
 		return index.Rebuild(ctx)
 	}
@@ -236,6 +259,9 @@ func queryState(o *QueryOptions, ctx *session.Context) (*index.State, error) {
 		return nil, err
 	}
 	po.Summarizer = summarize.Options{} // refs do not depend on the summaries' wording
+	if plan != nil {
+		po.Spill = plan.Spill
+	}
 	res, err := pipeline.Run(context.Background(), ctx, po)
 	if err != nil {
 		return nil, err
