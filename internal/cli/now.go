@@ -18,6 +18,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
@@ -92,7 +93,10 @@ request on stdin and reads the summary from stdout (and once per chain two or
 more summaries cover, with pi-condense's range-fusion request); a command that fails,
 times out, prints nothing or no [[N:tool]] label falls back to the
 deterministic summary with a warning. Its summaries are kept in
-<user cache dir>/pruner/summaries, so a later run reuses them byte for byte.
+<user cache dir>/pruner/summaries (keyed by request and command line), so a
+later run of the same command reuses them byte for byte; a fallback is never
+kept. A project's .pi/settings.json cannot set summarizerCmd (ignored, with a
+warning): only your global settings, PRUNER_SUMMARIZER_CMD or this flag.
 
 --write appends pruner's entries to FILE (summaries, pi-condense's index
 entries, context edits pi ≥ 1.0 applies by itself, and a marker for 'pruner
@@ -436,11 +440,22 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 		if o.SummarizerTimeout > 0 {
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
-		if dir, err := os.UserCacheDir(); err == nil {
-			po.Summarizer.Cache = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
+		if dir := summaryCacheDir(o.IO); dir != "" {
+			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
 		}
 	}
 	return po, plan, nil
+}
+
+// summaryCacheDir is where command summaries are kept: <user cache
+// dir>/pruner/summaries, the cache dir found through the injected
+// environment ("" when there is none).
+func summaryCacheDir(s *IOStreams) string {
+	dir := pienv.CacheDir(s.Env)
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "pruner", "summaries")
 }
 
 // spillPlan is the spill of a run over the session file input (target when

@@ -174,11 +174,49 @@ func TestSummarizeCacheAndConcurrency(t *testing.T) {
 
 func TestKeyIgnoresNothingThatMatters(t *testing.T) {
 	a, b := batchOf("x"), batchOf("y")
-	if Key(a, ClipHeadTail) == Key(b, ClipHeadTail) {
+	if Key(a, ClipHeadTail, "llm") == Key(b, ClipHeadTail, "llm") {
 		t.Fatal("different results, same key")
 	}
-	if Key(a, ClipHeadTail) != Key(batchOf("x"), ClipHeadTail) {
+	if Key(a, ClipHeadTail, "llm") != Key(batchOf("x"), ClipHeadTail, "llm") {
 		t.Fatal("same batch, different key")
+	}
+	if Key(a, ClipHeadTail, "llm -m a") == Key(a, ClipHeadTail, "llm -m b") {
+		t.Fatal("different commands, same key")
+	}
+	if FuseKey([]string{"s"}, "a") == FuseKey([]string{"s"}, "b") {
+		t.Fatal("different commands, same fusion key")
+	}
+}
+
+// TestFailuresAreNotCached: a command that fails (or prints no summary)
+// leaves nothing in the cache — the next run asks again, and a command that
+// works then gives its summary; a summary of one command is not reused for
+// another. Fusions alike.
+func TestFailuresAreNotCached(t *testing.T) {
+	cache := &mapCache{m: map[string]string{}}
+	b := []Batch{batchOf("result")}
+	calls := 0
+	fail := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return nil, errors.New("boom") })
+	garbage := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return []byte("no label"), nil })
+	ok := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return []byte("- [[1:bash]] works"), nil })
+	for _, r := range []Runner{fail, garbage} {
+		got := Summarize(context.Background(), b, Options{Command: r, Cache: cache, CommandID: "cmd"})
+		if got[0].Source != SourceFallback || len(cache.m) != 0 {
+			t.Fatalf("a failure: %+v, cache %v", got[0], cache.m)
+		}
+	}
+	got := Summarize(context.Background(), b, Options{Command: ok, Cache: cache, CommandID: "cmd"})
+	if got[0].Source != SourceCommand || got[0].Text != "- [[1:bash]] works" || len(cache.m) != 1 {
+		t.Fatalf("the working command after failures: %+v (cache %d)", got[0], len(cache.m))
+	}
+	before := calls
+	got = Summarize(context.Background(), b, Options{Command: ok, Cache: cache, CommandID: "other"})
+	if got[0].Source != SourceCommand || calls != before+1 {
+		t.Fatalf("another command reused the cache: %+v", got[0])
+	}
+	fused := Fuse(context.Background(), []string{"a `t1`", "b `t2`"}, []string{"t1", "t2"}, Options{Command: fail, Cache: cache, CommandID: "f"})
+	if fused.Source != SourceFallback || len(cache.m) != 2 {
+		t.Fatalf("a failed fusion: %+v, cache %d", fused, len(cache.m))
 	}
 }
 
