@@ -1,8 +1,8 @@
 package pienv
 
 import (
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
