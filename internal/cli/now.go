@@ -503,15 +503,12 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		}
 		switch {
 		case o.StatsJSON:
-			b, _ := json.Marshal(struct {
-				Input   string `json:"input"`
-				Kind    string `json:"kind"`
-				Pruning bool   `json:"pruning"`
-				prune.Stats
-				SavedPercent float64 `json:"savedPercent"`
-				Warnings     int     `json:"warnings"`
-			}{name, ctx.Kind.String(), enabled, st, round1(st.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
-			fmt.Fprintf(s.ErrOut, "%s\n", b)
+			ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
+			ns.fromMasking(st)
+			ns.fromFlush(res.Flushed)
+			if err := writeNowStats(s.ErrOut, ns); err != nil {
+				return err
+			}
 		case o.Quiet:
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
@@ -521,8 +518,15 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		return nil
 	}
 	wo := render.WriteOptions{NoChars: noChars}
+	var masking maskingStats
 	if plan := res.Mask; plan != nil {
-		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, i) }
+		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) {
+			b, changed, err := plan.AppendMessage(dst, ctx, i)
+			if changed {
+				masking.count(plan.Decisions[i].Kind)
+			}
+			return b, changed, err
+		}
 	}
 	rs, err := render.Write(out, ctx, res.Rendered, wo)
 	if err == nil {
@@ -533,17 +537,12 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 	}
 	switch {
 	case o.StatsJSON:
-		b, _ := json.Marshal(struct {
-			Input   string `json:"input"`
-			Kind    string `json:"kind"`
-			Pruning bool   `json:"pruning"`
-			render.Stats
-			Index        render.Report `json:"index"`
-			Flush        *flushStats   `json:"flush,omitempty"`
-			SavedPercent float64       `json:"savedPercent"`
-			Warnings     int           `json:"warnings"`
-		}{name, ctx.Kind.String(), enabled, rs, res.Rendered.Report, newFlushStats(res.Flushed), round1(rs.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
-		fmt.Fprintf(s.ErrOut, "%s\n", b)
+		ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
+		ns.fromIndex(rs, res.Rendered.Report, res.Mask, masking)
+		ns.fromFlush(res.Flushed)
+		if err := writeNowStats(s.ErrOut, ns); err != nil {
+			return err
+		}
 	case o.Quiet:
 	default:
 		if line := flushLine(res.Flushed); line != "" {
@@ -554,11 +553,86 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 	return nil
 }
 
-// flushStats is the flush part of --stats-json.
+// nowStatsVersion is the version of `now --stats-json`'s shape
+// (docs/now-stats.schema.json).
+const nowStatsVersion = 1
+
+// nowStats is `now --stats-json`: one shape whatever ran
+// (docs/now-stats.schema.json) — masking alone, the index render, a flush
+// — with zeros where a stage did nothing or did not run.
+type nowStats struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Input         string `json:"input"`
+	Kind          string `json:"kind"`
+	Pruning       bool   `json:"pruning"`
+	// messages written, in the unpruned context, written that differ from
+	// it (inserted included), of the context not written (chains, sweep)
+	Messages      int   `json:"messages"`
+	InputMessages int   `json:"inputMessages"`
+	Changed       int   `json:"changed"`
+	Dropped       int   `json:"dropped"`
+	CharsBefore   int64 `json:"charsBefore"`
+	CharsAfter    int64 `json:"charsAfter"`
+	TokensBefore  int64 `json:"tokensBefore"`
+	TokensAfter   int64 `json:"tokensAfter"`
+	BytesBefore   int64 `json:"bytesBefore"`
+	BytesAfter    int64 `json:"bytesAfter"`
+	// where the provider's prompt cache first misses (-1: nothing changed)
+	FirstChangedMessage int          `json:"firstChangedMessage"`
+	FirstChangedByte    int64        `json:"firstChangedByte"`
+	SavedPercent        float64      `json:"savedPercent"`
+	Warnings            int          `json:"warnings"`
+	Masking             maskingStats `json:"masking"`
+	Index               indexStats   `json:"index"`
+	Flush               flushStats   `json:"flush"`
+}
+
+// maskingStats is what rolling-window masking saw and did.
+type maskingStats struct {
+	ToolResults int `json:"toolResults"`
+	Recent      int `json:"recent"`         // inside the recent window
+	Protected   int `json:"protected"`      // old, kept: protected call
+	Hazards     int `json:"pairingHazards"` // old, kept: pi-ai would not pair them
+	Masked      int `json:"masked"`         // replaced by one notice
+	Excerpts    int `json:"excerpts"`       // error results: notice + head and tail
+	Images      int `json:"imagesMasked"`   // image blocks replaced, text kept
+}
+
+func (m *maskingStats) count(k prune.Kind) {
+	switch k {
+	case prune.Masked:
+		m.Masked++
+	case prune.Excerpt:
+		m.Excerpts++
+	case prune.ImagesMasked:
+		m.Images++
+	}
+}
+
+// indexStats is what pi-condense's render of the index did.
+type indexStats struct {
+	Stubbed             int      `json:"stubbed"`
+	SpillStubbed        int      `json:"spillStubbed"`
+	Repaired            int      `json:"repaired"`
+	Graced              int      `json:"graced"`
+	Superseded          int      `json:"superseded"`
+	Purged              int      `json:"purged"`
+	ImagesOmitted       int      `json:"imagesOmitted"`
+	Hazards             int      `json:"pairingHazards"`
+	Chains              int      `json:"chains"`
+	ChainRepaired       int      `json:"chainRepaired"`
+	ChainDropped        int      `json:"chainDropped"`
+	SummariesSuppressed int      `json:"summariesSuppressed"`
+	AppendedSuppressed  int      `json:"appendedSuppressed"`
+	Swept               []string `json:"swept"`
+	Diagnostics         int      `json:"diagnostics"`
+}
+
+// flushStats is what the flush did (outcome "none" when no flush ran).
 type flushStats struct {
+	Outcome      string `json:"outcome"`
 	Batches      int    `json:"batches"`
 	Processed    int    `json:"processed"`
-	Outcome      string `json:"outcome"`
 	Calls        int    `json:"calls"`
 	Summarized   int    `json:"summarized"`
 	Spilled      int    `json:"spilled"`
@@ -576,12 +650,62 @@ type flushStats struct {
 	Backfilled int `json:"backfilled"`
 }
 
-func newFlushStats(f *index.Flushed) *flushStats {
-	if f == nil {
-		return nil
+func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
+	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
+		FirstChangedMessage: -1, FirstChangedByte: -1,
+		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none"}}
+}
+
+// fromMasking fills ns from masking's render (no index stage ran).
+func (ns *nowStats) fromMasking(st prune.Stats) {
+	ns.Messages, ns.InputMessages, ns.Changed = st.Messages, st.Messages, st.Pruned
+	ns.CharsBefore, ns.CharsAfter, ns.TokensBefore, ns.TokensAfter = st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter
+	ns.BytesBefore, ns.BytesAfter = st.BytesBefore, st.BytesAfter
+	ns.FirstChangedMessage, ns.FirstChangedByte = st.FirstChanged, st.FirstChangedByte
+	ns.SavedPercent = round1(st.SavedPercent())
+	ns.Masking = maskingStats{ToolResults: st.ToolResults, Recent: st.Recent, Protected: st.Protected, Hazards: st.Hazards,
+		Masked: st.Masked, Excerpts: st.Excerpts, Images: st.Images}
+}
+
+// fromIndex fills ns from the index render and the masking that composed
+// over it (plan nil: none; m its counts).
+func (ns *nowStats) fromIndex(rs render.Stats, rep render.Report, plan *prune.Plan, m maskingStats) {
+	ns.Messages, ns.InputMessages, ns.Changed, ns.Dropped = rs.Messages, rs.Input, rs.Changed, rs.Dropped
+	ns.CharsBefore, ns.CharsAfter, ns.TokensBefore, ns.TokensAfter = rs.CharsBefore, rs.CharsAfter, rs.TokensBefore, rs.TokensAfter
+	ns.BytesBefore, ns.BytesAfter = rs.BytesBefore, rs.BytesAfter
+	ns.FirstChangedMessage, ns.FirstChangedByte = rs.FirstChanged, rs.FirstChangedByte
+	ns.SavedPercent = round1(rs.SavedPercent())
+	if plan != nil {
+		m.ToolResults, m.Recent, m.Protected, m.Hazards = plan.ToolResults, plan.Recent, plan.Protected, plan.Hazards
 	}
-	return &flushStats{f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Spilled, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.CommandCalls,
-		f.Chains, f.ChainCalls, f.Fused, f.Backfilled}
+	ns.Masking = m
+	ns.Index = indexStats{Stubbed: rep.Stubbed, SpillStubbed: rep.SpillStubbed, Repaired: rep.Repaired, Graced: rep.Graced,
+		Superseded: rep.Superseded, Purged: rep.Purged, ImagesOmitted: rep.ImagesOmitted, Hazards: rep.Hazards,
+		Chains: rep.Chains, ChainRepaired: rep.ChainRepaired, ChainDropped: rep.ChainDropped,
+		SummariesSuppressed: rep.SummariesSuppressed, AppendedSuppressed: rep.AppendedSuppressed,
+		Swept: append([]string{}, rep.Swept...), Diagnostics: len(rep.Diagnostics)}
+}
+
+// fromFlush fills ns's flush part (f nil: no flush ran).
+func (ns *nowStats) fromFlush(f *index.Flushed) {
+	if f != nil {
+		ns.Flush = flushStats{
+			Outcome: f.Outcome, Batches: f.Captured, Processed: f.Processed, Calls: f.Calls,
+			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
+			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
+			Chains: f.Chains, ChainCalls: f.ChainCalls, Fused: f.Fused, Backfilled: f.Backfilled,
+		}
+	}
+}
+
+// writeNowStats writes ns as one line on w.
+func writeNowStats(w io.Writer, ns *nowStats) error {
+	b, err := json.Marshal(ns)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).

@@ -141,3 +141,47 @@ func TestSessionEqualsWriteWithSpills(t *testing.T) {
 		t.Fatal("no session spilled: the property was not exercised")
 	}
 }
+
+// TestNowStatsJSONSchema: `now --stats-json` has one shape
+// (docs/now-stats.schema.json: every field required, none other) whatever
+// ran — masking alone, the index render, a flush, pruning off, a context —
+// on every session of testdata.
+func TestNowStatsJSONSchema(t *testing.T) {
+	sch := loadSchema(t, "now-stats.schema.json")
+	nochains := filepath.Join(t.TempDir(), "nochains.json")
+	if err := os.WriteFile(nochains, []byte(`{"contextPrune":{"chainCompression":{"enabled":false}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs := []struct {
+		env  map[string]string
+		args []string
+	}{
+		{nil, nil},
+		{nil, []string{"--no-flush"}},
+		{nil, []string{"--no-mask"}},
+		{nil, []string{"--no-flush", "--no-mask"}},
+		{nil, []string{"--no-prune"}},
+		{nil, []string{"--config", nochains}},
+		{nil, []string{"--recent-turns", "1", "--max-chars", "100"}},
+		{map[string]string{"PRUNER_PRUNING": "off"}, nil},
+	}
+	for _, p := range statsSessions(t) {
+		if st, err := os.Stat(p); err != nil || st.Size() > 1<<20 {
+			continue
+		}
+		for _, r := range runs {
+			_, errOut, code := runMain(t, r.env, nil, append(append([]string{"now", "-q", "--stats-json"}, r.args...), p)...)
+			if code != 0 {
+				t.Fatalf("now --stats-json %v %s: exit %d: %s", r.args, p, code, errOut)
+			}
+			validate(t, sch, lastLine(errOut))
+		}
+	}
+	// a context on stdin (masked only)
+	ctx, _, _ := runMain(t, nil, nil, "context", "-q", "../../testdata/sessions/pi-1.6.0-rpc-scenario.jsonl")
+	_, errOut, code := runMain(t, nil, ctx, "now", "--stats-json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	validate(t, sch, lastLine(errOut))
+}

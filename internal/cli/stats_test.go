@@ -81,9 +81,12 @@ type statsDocJSON struct {
 	} `json:"total"`
 }
 
-func statsSchema(t *testing.T) *jsonschema.Schema {
+func statsSchema(t *testing.T) *jsonschema.Schema { return loadSchema(t, "stats.schema.json") }
+
+// loadSchema compiles docs/NAME.
+func loadSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open("../../docs/stats.schema.json")
+	f, err := os.Open("../../docs/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +96,10 @@ func statsSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("stats.schema.json", doc); err != nil {
+	if err := c.AddResource(name, doc); err != nil {
 		t.Fatal(err)
 	}
-	sch, err := c.Compile("stats.schema.json")
+	sch, err := c.Compile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
