@@ -180,11 +180,12 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 	return err
 }
 
-func writeConfigText(w io.Writer, c *config.Config, rs *config.RuleSet) error {
+func writeConfigText(out io.Writer, c *config.Config, rs *config.RuleSet) error {
 	vals, err := configValues(c)
 	if err != nil {
 		return err
 	}
+	w := &stickyWriter{w: out}
 	kw, vw := len(config.RulesKey), 20
 	for _, v := range vals {
 		kw = max(kw, len(v.Key))
@@ -214,7 +215,26 @@ func writeConfigText(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 	} else {
 		fmt.Fprintf(w, "# files: %s\n", strings.Join(c.Files, ", "))
 	}
+	if w.err != nil {
+		return writeOutErr(w.err)
+	}
 	return nil
+}
+
+// stickyWriter remembers the first write error (and writes nothing after
+// it), for output written line by line and checked once.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }
 
 func nonNil(s []string) []string {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,4 +185,35 @@ func TestNowStatsJSONSchema(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	validate(t, sch, lastLine(errOut))
+}
+
+// failWriter fails every write (a full disk, a closed pipe).
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestWriteErrorsFail: every command that prints data exits 2 when its
+// output cannot be written, never 0 with a cut output.
+func TestWriteErrorsFail(t *testing.T) {
+	s := "../../testdata/cases/002-reused-tool-call-ids/session.jsonl"
+	for _, args := range [][]string{
+		{"now", "-q", s},
+		{"now", "-q", "--session", s},
+		{"context", "-q", s},
+		{"query", "t1", s},
+		{"query", "--json", "t1", s},
+		{"query", "--entry", "ccce329e", s},
+		{"config"},
+		{"config", "--json"},
+		{"version"},
+		{"stats", s},
+	} {
+		var errb bytes.Buffer
+		dir := t.TempDir()
+		vars := map[string]string{"HOME": dir, "PI_CODING_AGENT_DIR": dir}
+		io := &IOStreams{In: bytes.NewReader(nil), Out: failWriter{}, ErrOut: &errb, Getenv: func(k string) string { return vars[k] }}
+		if code := Main(args, io, BuildInfo{Version: "test"}); code != ExitError {
+			t.Errorf("pruner %v with a failing stdout: exit %d, want %d (%s)", args, code, ExitError, errb.String())
+		}
+	}
 }

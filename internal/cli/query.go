@@ -189,9 +189,11 @@ func runQueryRefs(o *QueryOptions) error {
 		if err != nil {
 			return &ExitErr{Code: ExitError, Err: err}
 		}
-		fmt.Fprintf(s.Out, "%s\n", out)
-	} else {
-		fmt.Fprintln(s.Out, text)
+		if _, err := fmt.Fprintf(s.Out, "%s\n", out); err != nil {
+			return writeOutErr(err)
+		}
+	} else if _, err := fmt.Fprintln(s.Out, text); err != nil {
+		return writeOutErr(err)
 	}
 	if found == 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches\n", name)
@@ -207,6 +209,12 @@ func runQueryRefs(o *QueryOptions) error {
 		return Findings()
 	}
 	return nil
+}
+
+// writeOutErr is an error writing the output (stdout or -o FILE): exit 2,
+// the output is incomplete.
+func writeOutErr(err error) error {
+	return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing the output: %w", unwrapPathErr(err))}
 }
 
 // readBlob reads a spilled output for query. The session names the path,
@@ -360,7 +368,9 @@ func runQuery(o *QueryOptions) error {
 				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.line, name)
 			}
 		}
-		o.IO.Out.Write(append(msg, '\n'))
+		if _, err := o.IO.Out.Write(append(msg, '\n')); err != nil {
+			return writeOutErr(err)
+		}
 	}
 	return nil
 }
