@@ -52,14 +52,18 @@ with or without --write; --no-flush answers from the file's entries alone. A
 chain id (b2, from a <compressed-chain> message; context_tree_query does not
 know them) prints the chain's body and then every call it dropped. Each block gives the tool, its
 arguments, the status, the turn and the output; a spilled output is read from
-its blob (spillPath, or the <session id>-blobs directory beside SESSION when
-the session was moved), else its preview. Outputs are cut at 2000 lines or
+its blob (below), else its preview. Outputs are cut at 2000 lines or
 50 KB, as context_tree_query cuts them.
 
 --entry ID prints the message of an entry as written in the file (every notice
 'pruner now' writes names it); --call ID [--ts TS] prints the results of a call
-id. After 'pruner now --write', originals are read from the FILE.orig-* backups
-beside FILE.
+id. 'pruner now --write' only appends, so the originals stay in the file; for a
+session an older pruner rewrote in place, a message holding a notice is read
+from the FILE.orig-* backup beside FILE.
+
+A spilled output is read only from the session's own <session id>-blobs
+directory (a spillPath naming another file is looked up there by its name),
+or, for a spill 'pruner now' has not written yet, from the session itself.
 
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  # what t3 was, as context_tree_query would answer the model
