@@ -17,8 +17,18 @@ if [ "${RACE:-1}" != 0 ]; then
     echo "unit: -race off (it needs cgo and a C compiler: install gcc)"
   fi
 fi
+# the user's real summary cache must come out untouched: every test runs
+# pruner with its own HOME / XDG_CACHE_HOME
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/pruner"
+cache_state() { find "$cache_dir" -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum; }
+cache_before=$(cache_state)
 go test "${flags[@]}" -json ./... >"$out" 2>&1
 status=$?
+if [ "$(cache_state)" != "$cache_before" ]; then
+  echo "unit: the test suite changed the real cache $cache_dir (a test ran pruner without its own HOME/XDG_CACHE_HOME)"
+  find "$cache_dir" -newer "$out" 2>/dev/null | head -5
+  status=1
+fi
 # package summary lines (ok / FAIL / no test files), as plain go test prints them
 grep '"Action":"output"' "$out" | grep -v '"Test":' | sed -E 's/.*"Output":"(.*)"\}$/\1/; s/\\n$//; s/\\t/\t/g' |
   grep -E '^(ok|FAIL|\?|---|panic)' || true

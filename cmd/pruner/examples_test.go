@@ -84,6 +84,7 @@ func TestExamples(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir+"/home")
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/home/.cache")
 			env.Setenv("TESTDATA", td)
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},

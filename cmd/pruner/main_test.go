@@ -26,6 +26,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")
 			env.Setenv("HOME", env.WorkDir+"/home")
+			// the summary cache is the work dir's, never the user's
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/home/.cache")
 			td, err := filepath.Abs("../../testdata")
 			if err != nil {
 				return err

@@ -57,3 +57,37 @@ func TestAbortLeavesTarget(t *testing.T) {
 		t.Errorf("WriteFile mode %v", st.Mode().Perm())
 	}
 }
+
+// TestWriteErrorIsKept: a failed Write is remembered; Commit returns it and
+// never renames a short file over the target, and leaves no temp file.
+func TestWriteErrorIsKept(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.jsonl")
+	if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("first part\n")); err != nil {
+		t.Fatal(err)
+	}
+	f.Temp().Close() // the disk goes away: every write from here fails
+	_, werr := f.Write([]byte("lost\n"))
+	if werr == nil {
+		t.Fatal("a write to a closed file succeeded")
+	}
+	if _, err := f.Write([]byte("more\n")); err != werr {
+		t.Errorf("a later write returned %v, want the first error %v", err, werr)
+	}
+	if err := f.Commit(); err != werr {
+		t.Fatalf("Commit = %v, want the write error %v", err, werr)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old\n" {
+		t.Fatalf("a truncated file replaced the target: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}

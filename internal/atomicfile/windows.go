@@ -3,15 +3,19 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 )
 
-// File is a pending replacement of a file (see Create).
+// File is a pending replacement of a file (see Create). It remembers the
+// first write error: every later Write returns it, and Commit returns it
+// and replaces nothing.
 type File struct {
 	tmp  *os.File
 	path string
 	done bool
+	err  error
 }
 
 func create(path string, perm os.FileMode, keepPerm bool) (*File, error) {
@@ -27,10 +31,27 @@ func create(path string, perm os.FileMode, keepPerm bool) (*File, error) {
 }
 
 // Write writes to the temporary file.
-func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+func (f *File) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.tmp.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		f.err = err
+	}
+	return n, err
+}
 
-// Commit syncs the temporary file and renames it over the target.
+// Commit syncs the temporary file and renames it over the target; after a
+// failed Write it removes the temporary file and returns that error.
 func (f *File) Commit() error {
+	if f.err != nil {
+		f.Abort()
+		return f.err
+	}
 	f.done = true
 	if err := f.tmp.Sync(); err != nil {
 		f.tmp.Close()

@@ -289,7 +289,14 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 func addPairing(res *Result, src io.ReaderAt) {
 	size := res.Bytes
 	ctx, err := session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: true})
-	if err != nil || ctx.Kind != session.KindSession {
+	if err == nil && ctx.Kind != session.KindSession {
+		err = errors.New("it reads as a context, not a session")
+	}
+	if err != nil {
+		// fail closed: a pass that did not run is a finding, not silence
+		res.Findings = append(res.Findings, Finding{File: res.File, Kind: KindPairing, Level: LevelError,
+			Message: "tool pairing not checked: the session could not be read for the pairing pass: " + err.Error(), seq: len(res.Findings) + 1<<30})
+		sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Line < res.Findings[j].Line })
 		return
 	}
 	orphan := map[int]bool{}
@@ -807,9 +814,15 @@ func cycles(parents map[string]string, idLine map[string]int) []Finding {
 						minID = m
 					}
 				}
-				sort.Slice(members, func(i, j int) bool { return idLine[members[i]] < idLine[members[j]] })
+				// in link order, from the entry first in the file: each id's
+				// parentId is the next, the last's is the first again
+				chain := []string{minID}
+				for p := parents[minID]; p != minID && len(chain) <= len(members); p = parents[p] {
+					chain = append(chain, p)
+				}
+				chain = append(chain, minID)
 				out = append(out, Finding{Line: idLine[minID], Kind: KindParentCycle, EntryID: minID,
-					Message: fmt.Sprintf("parentId chain loops: %s", strings.Join(members, " -> "))})
+					Message: fmt.Sprintf("parentId chain loops: %s", strings.Join(chain, " -> "))})
 				break
 			}
 			state[cur] = 1

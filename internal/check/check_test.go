@@ -473,3 +473,54 @@ func TestOutcomes(t *testing.T) {
 		})
 	}
 }
+
+// failingAt fails every read past off (the file went away mid-check).
+type failingAt struct {
+	data []byte
+	off  int64
+}
+
+func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.off {
+		return 0, errors.New("input/output error")
+	}
+	return copy(p, f.data[off:]), nil
+}
+
+// TestPairingPassFailureIsReported: when the pairing pass cannot read the
+// session, check says so with an error finding (it never passes silently).
+func TestPairingPassFailureIsReported(t *testing.T) {
+	data := []byte(strings.Join([]string{hdr, entry("a1", "", call("c1", "bash", `{"command":"ls"}`)), entry("a2", "a1", result("c1", "bash"))}, "\n") + "\n")
+	res := CheckReader(bytes.NewReader(data), "s.jsonl", opts())
+	if len(res.Findings) != 0 || !res.sessionHeader {
+		t.Fatalf("first pass: %v", kinds(res))
+	}
+	addPairing(&res, failingAt{data: data, off: 10})
+	if len(res.Findings) != 1 || res.Findings[0].Kind != KindPairing || res.Findings[0].Level != LevelError ||
+		!strings.Contains(res.Findings[0].Message, "tool pairing not checked") || !strings.Contains(res.Findings[0].Message, "input/output error") {
+		t.Fatalf("findings: %+v", res.Findings)
+	}
+	// a readable session: the pass runs and finds nothing
+	res = CheckReader(bytes.NewReader(data), "s.jsonl", opts())
+	addPairing(&res, bytes.NewReader(data))
+	if len(res.Findings) != 0 {
+		t.Fatalf("findings on a clean session: %+v", res.Findings)
+	}
+}
+
+// TestCycleMessageInLinkOrder: the loop is named as the parentId links run
+// (each id's parent next), from the entry first in the file, closed.
+func TestCycleMessageInLinkOrder(t *testing.T) {
+	u := `{"role":"user","content":"x","timestamp":1}`
+	// file order a, b, c; links a → c → b → a
+	res := run(t, hdr, entry("a", "c", u), entry("b", "a", u), entry("c", "b", u))
+	var msg string
+	for _, f := range res.Findings {
+		if f.Kind == KindParentCycle {
+			msg = f.Message
+		}
+	}
+	if msg != "parentId chain loops: a -> c -> b -> a" {
+		t.Fatalf("cycle message %q", msg)
+	}
+}

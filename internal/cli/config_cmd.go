@@ -22,17 +22,23 @@ func NewCmdConfig(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective contextPrune config and where each value came from",
-		Long: `Print the effective configuration, each value with its source. Sources, lowest
-to highest precedence:
+		Long: `Print the effective configuration: every key pruner reads (its own, then
+pi-condense's keys that drive the flush and the render), each value with its
+source. Sources, lowest to highest precedence:
 
   defaults
   $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent/settings.json), key "contextPrune"
   .pi/settings.json in the current directory (merged over it key by key, as pi does)
-  environment: PRUNER_ENABLED, PRUNER_PROTECTED_TOOLS, PRUNER_PROTECTED_PATHS (comma lists),
-               PRUNER_RECENT_TURNS_TO_KEEP, PRUNER_MAX_RETAINED_CHARS, PRUNER_PRUNING=off
+  environment: ` + envList() + `
   flags of the command
 
---config FILE reads FILE instead of the two settings files.
+--config FILE reads FILE instead of the two settings files. pi-condense's keys
+come from the settings files only.
+
+Keys that make pruner run a command (` + strings.Join(config.TrustedKeys(), ", ") + `) are read only from the
+global settings, --config FILE, the environment and flags: a project's
+.pi/settings.json comes with whatever repository is checked out, so its value
+is ignored, with a warning (listed as "ignored").
 
 The protected-path deny rules of check and hook are listed with the origin of
 each rule: --rules FILE, else protectedPathRules of the global settings (or
@@ -41,7 +47,8 @@ the built-in defaults -- plus the rules of the project's .pi/settings.json,
 which only add: a project can never remove or replace a rule.
 
 With --json: {"contextPrune": {values}, "sources": {key: source},
-"protectedPathRules": [{"path", "deny", "source"}], "files", "searched"}.
+"ignored": [warnings], "protectedPathRules": [{"path", "deny", "source"}],
+"files", "searched"}.
 
 Exit status: 0 ok, 2 a settings or rules file is broken.`,
 		Example: `  pruner config
@@ -60,12 +67,40 @@ Exit status: 0 ok, 2 a settings or rules file is broken.`,
 			if o.JSON {
 				return writeConfigJSON(s.Out, c, rs)
 			}
-			writeConfigText(s.Out, c, rs)
-			return nil
+			return writeConfigText(s.Out, c, rs)
 		},
 	}
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print JSON")
 	return cmd
+}
+
+// envList names the environment variables of the config keys, wrapped
+// for --help.
+func envList() string {
+	var names []string
+	for _, k := range config.Keys() {
+		if e := config.EnvName(k); e != "" {
+			names = append(names, e)
+		}
+	}
+	names = append(names, config.PruningVar+"=off")
+	var b strings.Builder
+	col := 15
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(",")
+			if col+len(n) > 76 {
+				b.WriteString("\n               ")
+				col = 15
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString(n)
+		col += len(n) + 2
+	}
+	b.WriteString(" (lists: comma-separated)")
+	return b.String()
 }
 
 // configRule is one deny rule in `pruner config --json`.
@@ -75,18 +110,69 @@ type configRule struct {
 	Source string   `json:"source"`
 }
 
+// configValue is one key pruner reads, its effective value and source.
+type configValue struct {
+	Key    string
+	Value  json.RawMessage
+	Source string
+}
+
+// configValues lists every key pruner reads — its own (config.Keys), then
+// pi-condense's (config.CondenseKeys) — with the value each has, taken from
+// the Config's own JSON encoding (no list kept by hand: a key added to the
+// Config is printed, and one missing from it is an error).
+func configValues(c *config.Config) ([]configValue, error) {
+	var out []configValue
+	for _, part := range []struct {
+		v    any
+		keys []string
+	}{{c, config.Keys()}, {c.Condense, config.CondenseKeys()}} {
+		b, err := json.Marshal(part.v)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, err
+		}
+		for _, k := range part.keys {
+			v, ok := m[k]
+			if !ok {
+				return nil, fmt.Errorf("config: key %s has no value", k)
+			}
+			out = append(out, configValue{Key: k, Value: v, Source: c.Sources[k]})
+		}
+	}
+	return out, nil
+}
+
 func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
+	vals, err := configValues(c)
+	if err != nil {
+		return err
+	}
 	rules := make([]configRule, len(rs.Entries))
 	for i, e := range rs.Entries {
 		rules[i] = configRule{Path: e.Path, Deny: strings.Split(e.Deny.String(), ","), Source: rs.Origins[i]}
 	}
+	// contextPrune keeps the keys' order (an object built member by member)
+	obj := []byte("{")
+	for i, v := range vals {
+		if i > 0 {
+			obj = append(obj, ',')
+		}
+		k, _ := json.Marshal(v.Key)
+		obj = append(append(append(obj, k...), ':'), v.Value...)
+	}
+	obj = append(obj, '}')
 	b, err := json.MarshalIndent(struct {
-		ContextPrune *config.Config    `json:"contextPrune"`
+		ContextPrune json.RawMessage   `json:"contextPrune"`
 		Sources      map[string]string `json:"sources"`
+		Ignored      []string          `json:"ignored"`
 		Rules        []configRule      `json:"protectedPathRules"`
 		Files        []string          `json:"files"`
 		Searched     []string          `json:"searched"`
-	}{c, c.Sources, rules, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
+	}{obj, c.Sources, nonNil(c.Ignored), rules, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -94,29 +180,61 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 	return err
 }
 
-func writeConfigText(w io.Writer, c *config.Config, rs *config.RuleSet) {
-	values := map[string]any{
-		"enabled": c.Enabled, "protectedTools": c.ProtectedTools, "protectedPaths": c.ProtectedPaths,
-		"recentTurnsToKeep": c.RecentTurnsToKeep, "maxRetainedChars": c.MaxRetainedChars,
-		"flush": c.Flush, "summarizerCmd": c.SummarizerCmd, "summarizerConcurrency": c.SummarizerConcurrency,
+func writeConfigText(out io.Writer, c *config.Config, rs *config.RuleSet) error {
+	vals, err := configValues(c)
+	if err != nil {
+		return err
 	}
-	for _, k := range config.Keys() {
-		b, _ := json.Marshal(values[k])
-		fmt.Fprintf(w, "%-20s %-40s # %s\n", k, string(b), c.Sources[k])
+	w := &stickyWriter{w: out}
+	kw, vw := len(config.RulesKey), 20
+	for _, v := range vals {
+		kw = max(kw, len(v.Key))
+		if len(v.Value) <= 40 {
+			vw = max(vw, len(v.Value))
+		}
 	}
-	fmt.Fprintf(w, "%-20s %-40s # %s\n", config.RulesKey, fmt.Sprintf("%d deny rules:", len(rs.Entries)), "check and hook; a project's rules only add")
+	for i, v := range vals {
+		if i == len(config.Keys()) {
+			fmt.Fprintln(w, "# pi-condense's keys (batch/index and render)")
+		}
+		fmt.Fprintf(w, "%-*s %-*s # %s\n", kw, v.Key, vw, string(v.Value), v.Source)
+	}
+	for _, ig := range c.Ignored {
+		fmt.Fprintf(w, "# ignored: %s\n", ig)
+	}
+	fmt.Fprintf(w, "%-*s %-*s # %s\n", kw, config.RulesKey, vw, fmt.Sprintf("%d deny rules:", len(rs.Entries)), "check and hook; a project's rules only add")
 	width := 18
 	for _, e := range rs.Entries {
 		width = max(width, len(e.Path))
 	}
 	for i, e := range rs.Entries {
-		fmt.Fprintf(w, "  %-*s %-*s # %s\n", width, e.Path, max(1, 58-width), e.Deny.String(), rs.Origins[i])
+		fmt.Fprintf(w, "  %-*s %-*s # %s\n", width, e.Path, max(1, kw+vw-2-width), e.Deny.String(), rs.Origins[i])
 	}
 	if len(c.Files) == 0 {
 		fmt.Fprintf(w, "# no settings file with a contextPrune key was found (looked for: %s)\n", strings.Join(c.Searched, ", "))
 	} else {
 		fmt.Fprintf(w, "# files: %s\n", strings.Join(c.Files, ", "))
 	}
+	if w.err != nil {
+		return writeOutErr(w.err)
+	}
+	return nil
+}
+
+// stickyWriter remembers the first write error (and writes nothing after
+// it), for output written line by line and checked once.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }
 
 func nonNil(s []string) []string {

@@ -15,9 +15,10 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
-	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
@@ -92,7 +93,10 @@ request on stdin and reads the summary from stdout (and once per chain two or
 more summaries cover, with pi-condense's range-fusion request); a command that fails,
 times out, prints nothing or no [[N:tool]] label falls back to the
 deterministic summary with a warning. Its summaries are kept in
-<user cache dir>/pruner/summaries, so a later run reuses them byte for byte.
+<user cache dir>/pruner/summaries (keyed by request and command line), so a
+later run of the same command reuses them byte for byte; a fallback is never
+kept. A project's .pi/settings.json cannot set summarizerCmd (ignored, with a
+warning): only your global settings, PRUNER_SUMMARIZER_CMD or this flag.
 
 --write appends pruner's entries to FILE (summaries, pi-condense's index
 entries, context edits pi ≥ 1.0 applies by itself, and a marker for 'pruner
@@ -311,7 +315,7 @@ func runNow(o *NowOptions) error {
 	if (o.NoFlush || o.NoMask) && o.NoPrune {
 		return UsageError("--no-flush and --no-mask shape the pruned context; they do not go with --no-prune")
 	}
-	po, blobs, err := o.pipelineOptions(c, enabled, ctx, target)
+	po, plan, err := o.pipelineOptions(c, enabled, ctx, target)
 	if err != nil {
 		return err
 	}
@@ -326,7 +330,6 @@ func runNow(o *NowOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if cx.Err() != nil {
-		blobs.remove()
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: interrupted; nothing written", name)}
 	}
 	for _, w := range res.Warnings {
@@ -356,13 +359,9 @@ func runNow(o *NowOptions) error {
 	}
 	switch {
 	case o.Write:
-		err := writeSession(o, cx, target, res, blobs, name)
-		if err != nil {
-			blobs.remove()
-		}
-		return err
+		return writeSession(o, cx, target, res, plan, name)
 	case o.Session:
-		return printSession(o, res, ra, name)
+		return printSession(o, res, ra, name, pendingBlobs(plan))
 	}
 	return printContext(o, res, enabled, name)
 }
@@ -409,45 +408,14 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	return ctx, warned, nil
 }
 
-// blobStore writes spill blobs for --write and remembers the ones it
-// created (a blob already there with the same bytes is reused, not listed).
-type blobStore struct {
-	dir     string
-	created []string
-}
-
-func (b *blobStore) spill(key, text string) (string, error) {
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(b.dir, index.BlobName(key))
-	if old, err := os.ReadFile(path); err == nil {
-		if string(old) == text {
-			return path, nil
-		}
-		return "", fmt.Errorf("%s exists with other content", path)
-	}
-	if err := atomicfile.WriteFile(path, []byte(text), 0o644); err != nil {
-		return "", err
-	}
-	b.created = append(b.created, path)
-	return path, nil
-}
-
-// remove deletes the blobs this run created (its write failed).
-func (b *blobStore) remove() {
-	if b == nil {
-		return
-	}
-	for _, p := range b.created {
-		_ = os.Remove(p)
-	}
-	_ = os.Remove(b.dir) // only when empty
-	b.created = nil
-}
-
 // pipelineOptions turns the config and flags into the pipeline's options.
-func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobStore, error) {
+//
+// Results of spillThreshold chars or more are spilled whenever the input is
+// a session file with an id (the blobs' place is beside it): the context,
+// --session and --write name the same blobs, and only --write writes them
+// (writeSession, once everything else succeeded). Input that is no file
+// (stdin, a pipe) has no place for blobs and spills nothing.
+func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *session.Context, target *sessionfile.File) (pipeline.Options, *blobs.Plan, error) {
 	if o.NoPrune {
 		return pipeline.Options{}, nil, nil
 	}
@@ -461,20 +429,62 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	po.Mask = !o.NoMask
 	po.ForceRender = o.NoFlush || o.NoMask
 	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
-	var blobs *blobStore
-	if target != nil && ctx.Header.ID != "" {
-		blobs = &blobStore{dir: filepath.Join(filepath.Dir(target.Target), ctx.Header.ID+"-blobs")}
-		po.Spill = blobs.spill
+	var plan *blobs.Plan
+	if po.Flush {
+		plan = spillPlan(o.Input, target, ctx)
+		if plan != nil {
+			po.Spill = plan.Spill
+		}
 	}
 	if po.Summarizer.Command != nil {
 		if o.SummarizerTimeout > 0 {
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
-		if dir, err := os.UserCacheDir(); err == nil {
-			po.Summarizer.Cache = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
+		if dir := summaryCacheDir(o.IO); dir != "" {
+			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
 		}
 	}
-	return po, blobs, nil
+	return po, plan, nil
+}
+
+// summaryCacheDir is where command summaries are kept: <user cache
+// dir>/pruner/summaries, the cache dir found through the injected
+// environment ("" when there is none).
+func summaryCacheDir(s *IOStreams) string {
+	dir := pienv.CacheDir(s.Env)
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "pruner", "summaries")
+}
+
+// spillPlan is the spill of a run over the session file input (target when
+// --write opened it): nil when the input is no regular file or the session
+// has no id.
+func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *blobs.Plan {
+	if ctx.Kind != session.KindSession || ctx.Header.ID == "" || input == "" || input == "-" {
+		return nil
+	}
+	path := input
+	if target != nil {
+		path = target.Target
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	resolved, err := blobs.Resolve(path)
+	if err != nil {
+		return nil
+	}
+	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
+}
+
+// pendingBlobs is what plan would write (nil plan: none).
+func pendingBlobs(plan *blobs.Plan) []string {
+	if plan == nil {
+		return nil
+	}
+	return plan.Pending()
 }
 
 // printContext writes the pruned context and the summary line.
@@ -493,15 +503,12 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		}
 		switch {
 		case o.StatsJSON:
-			b, _ := json.Marshal(struct {
-				Input   string `json:"input"`
-				Kind    string `json:"kind"`
-				Pruning bool   `json:"pruning"`
-				prune.Stats
-				SavedPercent float64 `json:"savedPercent"`
-				Warnings     int     `json:"warnings"`
-			}{name, ctx.Kind.String(), enabled, st, round1(st.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
-			fmt.Fprintf(s.ErrOut, "%s\n", b)
+			ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
+			ns.fromMasking(st)
+			ns.fromFlush(res.Flushed)
+			if err := writeNowStats(s.ErrOut, ns); err != nil {
+				return err
+			}
 		case o.Quiet:
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
@@ -511,8 +518,15 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		return nil
 	}
 	wo := render.WriteOptions{NoChars: noChars}
+	var masking maskingStats
 	if plan := res.Mask; plan != nil {
-		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, i) }
+		wo.Mask = func(dst []byte, i int) ([]byte, bool, error) {
+			b, changed, err := plan.AppendMessage(dst, ctx, i)
+			if changed {
+				masking.count(plan.Decisions[i].Kind)
+			}
+			return b, changed, err
+		}
 	}
 	rs, err := render.Write(out, ctx, res.Rendered, wo)
 	if err == nil {
@@ -523,17 +537,12 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 	}
 	switch {
 	case o.StatsJSON:
-		b, _ := json.Marshal(struct {
-			Input   string `json:"input"`
-			Kind    string `json:"kind"`
-			Pruning bool   `json:"pruning"`
-			render.Stats
-			Index        render.Report `json:"index"`
-			Flush        *flushStats   `json:"flush,omitempty"`
-			SavedPercent float64       `json:"savedPercent"`
-			Warnings     int           `json:"warnings"`
-		}{name, ctx.Kind.String(), enabled, rs, res.Rendered.Report, newFlushStats(res.Flushed), round1(rs.SavedPercent()), len(ctx.Warnings) + len(res.Warnings)})
-		fmt.Fprintf(s.ErrOut, "%s\n", b)
+		ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
+		ns.fromIndex(rs, res.Rendered.Report, res.Mask, masking)
+		ns.fromFlush(res.Flushed)
+		if err := writeNowStats(s.ErrOut, ns); err != nil {
+			return err
+		}
 	case o.Quiet:
 	default:
 		if line := flushLine(res.Flushed); line != "" {
@@ -544,11 +553,86 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 	return nil
 }
 
-// flushStats is the flush part of --stats-json.
+// nowStatsVersion is the version of `now --stats-json`'s shape
+// (docs/now-stats.schema.json).
+const nowStatsVersion = 1
+
+// nowStats is `now --stats-json`: one shape whatever ran
+// (docs/now-stats.schema.json) — masking alone, the index render, a flush
+// — with zeros where a stage did nothing or did not run.
+type nowStats struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	Input         string `json:"input"`
+	Kind          string `json:"kind"`
+	Pruning       bool   `json:"pruning"`
+	// messages written, in the unpruned context, written that differ from
+	// it (inserted included), of the context not written (chains, sweep)
+	Messages      int   `json:"messages"`
+	InputMessages int   `json:"inputMessages"`
+	Changed       int   `json:"changed"`
+	Dropped       int   `json:"dropped"`
+	CharsBefore   int64 `json:"charsBefore"`
+	CharsAfter    int64 `json:"charsAfter"`
+	TokensBefore  int64 `json:"tokensBefore"`
+	TokensAfter   int64 `json:"tokensAfter"`
+	BytesBefore   int64 `json:"bytesBefore"`
+	BytesAfter    int64 `json:"bytesAfter"`
+	// where the provider's prompt cache first misses (-1: nothing changed)
+	FirstChangedMessage int          `json:"firstChangedMessage"`
+	FirstChangedByte    int64        `json:"firstChangedByte"`
+	SavedPercent        float64      `json:"savedPercent"`
+	Warnings            int          `json:"warnings"`
+	Masking             maskingStats `json:"masking"`
+	Index               indexStats   `json:"index"`
+	Flush               flushStats   `json:"flush"`
+}
+
+// maskingStats is what rolling-window masking saw and did.
+type maskingStats struct {
+	ToolResults int `json:"toolResults"`
+	Recent      int `json:"recent"`         // inside the recent window
+	Protected   int `json:"protected"`      // old, kept: protected call
+	Hazards     int `json:"pairingHazards"` // old, kept: pi-ai would not pair them
+	Masked      int `json:"masked"`         // replaced by one notice
+	Excerpts    int `json:"excerpts"`       // error results: notice + head and tail
+	Images      int `json:"imagesMasked"`   // image blocks replaced, text kept
+}
+
+func (m *maskingStats) count(k prune.Kind) {
+	switch k {
+	case prune.Masked:
+		m.Masked++
+	case prune.Excerpt:
+		m.Excerpts++
+	case prune.ImagesMasked:
+		m.Images++
+	}
+}
+
+// indexStats is what pi-condense's render of the index did.
+type indexStats struct {
+	Stubbed             int      `json:"stubbed"`
+	SpillStubbed        int      `json:"spillStubbed"`
+	Repaired            int      `json:"repaired"`
+	Graced              int      `json:"graced"`
+	Superseded          int      `json:"superseded"`
+	Purged              int      `json:"purged"`
+	ImagesOmitted       int      `json:"imagesOmitted"`
+	Hazards             int      `json:"pairingHazards"`
+	Chains              int      `json:"chains"`
+	ChainRepaired       int      `json:"chainRepaired"`
+	ChainDropped        int      `json:"chainDropped"`
+	SummariesSuppressed int      `json:"summariesSuppressed"`
+	AppendedSuppressed  int      `json:"appendedSuppressed"`
+	Swept               []string `json:"swept"`
+	Diagnostics         int      `json:"diagnostics"`
+}
+
+// flushStats is what the flush did (outcome "none" when no flush ran).
 type flushStats struct {
+	Outcome      string `json:"outcome"`
 	Batches      int    `json:"batches"`
 	Processed    int    `json:"processed"`
-	Outcome      string `json:"outcome"`
 	Calls        int    `json:"calls"`
 	Summarized   int    `json:"summarized"`
 	Spilled      int    `json:"spilled"`
@@ -566,12 +650,62 @@ type flushStats struct {
 	Backfilled int `json:"backfilled"`
 }
 
-func newFlushStats(f *index.Flushed) *flushStats {
-	if f == nil {
-		return nil
+func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
+	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
+		FirstChangedMessage: -1, FirstChangedByte: -1,
+		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none"}}
+}
+
+// fromMasking fills ns from masking's render (no index stage ran).
+func (ns *nowStats) fromMasking(st prune.Stats) {
+	ns.Messages, ns.InputMessages, ns.Changed = st.Messages, st.Messages, st.Pruned
+	ns.CharsBefore, ns.CharsAfter, ns.TokensBefore, ns.TokensAfter = st.CharsBefore, st.CharsAfter, st.TokensBefore, st.TokensAfter
+	ns.BytesBefore, ns.BytesAfter = st.BytesBefore, st.BytesAfter
+	ns.FirstChangedMessage, ns.FirstChangedByte = st.FirstChanged, st.FirstChangedByte
+	ns.SavedPercent = round1(st.SavedPercent())
+	ns.Masking = maskingStats{ToolResults: st.ToolResults, Recent: st.Recent, Protected: st.Protected, Hazards: st.Hazards,
+		Masked: st.Masked, Excerpts: st.Excerpts, Images: st.Images}
+}
+
+// fromIndex fills ns from the index render and the masking that composed
+// over it (plan nil: none; m its counts).
+func (ns *nowStats) fromIndex(rs render.Stats, rep render.Report, plan *prune.Plan, m maskingStats) {
+	ns.Messages, ns.InputMessages, ns.Changed, ns.Dropped = rs.Messages, rs.Input, rs.Changed, rs.Dropped
+	ns.CharsBefore, ns.CharsAfter, ns.TokensBefore, ns.TokensAfter = rs.CharsBefore, rs.CharsAfter, rs.TokensBefore, rs.TokensAfter
+	ns.BytesBefore, ns.BytesAfter = rs.BytesBefore, rs.BytesAfter
+	ns.FirstChangedMessage, ns.FirstChangedByte = rs.FirstChanged, rs.FirstChangedByte
+	ns.SavedPercent = round1(rs.SavedPercent())
+	if plan != nil {
+		m.ToolResults, m.Recent, m.Protected, m.Hazards = plan.ToolResults, plan.Recent, plan.Protected, plan.Hazards
 	}
-	return &flushStats{f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Spilled, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.CommandCalls,
-		f.Chains, f.ChainCalls, f.Fused, f.Backfilled}
+	ns.Masking = m
+	ns.Index = indexStats{Stubbed: rep.Stubbed, SpillStubbed: rep.SpillStubbed, Repaired: rep.Repaired, Graced: rep.Graced,
+		Superseded: rep.Superseded, Purged: rep.Purged, ImagesOmitted: rep.ImagesOmitted, Hazards: rep.Hazards,
+		Chains: rep.Chains, ChainRepaired: rep.ChainRepaired, ChainDropped: rep.ChainDropped,
+		SummariesSuppressed: rep.SummariesSuppressed, AppendedSuppressed: rep.AppendedSuppressed,
+		Swept: append([]string{}, rep.Swept...), Diagnostics: len(rep.Diagnostics)}
+}
+
+// fromFlush fills ns's flush part (f nil: no flush ran).
+func (ns *nowStats) fromFlush(f *index.Flushed) {
+	if f != nil {
+		ns.Flush = flushStats{
+			Outcome: f.Outcome, Batches: f.Captured, Processed: f.Processed, Calls: f.Calls,
+			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
+			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
+			Chains: f.Chains, ChainCalls: f.ChainCalls, Fused: f.Fused, Backfilled: f.Backfilled,
+		}
+	}
+}
+
+// writeNowStats writes ns as one line on w.
+func writeNowStats(w io.Writer, ns *nowStats) error {
+	b, err := json.Marshal(ns)
+	if err != nil {
+		return &ExitErr{Code: ExitError, Err: err}
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).
@@ -605,8 +739,9 @@ func flushLine(f *index.Flushed) string {
 }
 
 // printSession writes the session with pruner's entries appended.
-func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name string) error {
-	a, err := res.Append(nil)
+// blobs are those --write would create (its marker lists them).
+func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name string, blobs []string) error {
+	a, err := res.Append(blobs)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -635,14 +770,12 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 
 // writeSession appends pruner's entries to the input file: streamed into a
 // temporary file beside it, re-read and checked, renamed over it only if pi
-// did not touch the file meanwhile.
-func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, blobs *blobStore, name string) error {
+// did not touch the file meanwhile. The spill blobs are written just
+// before, and removed again when the file is not replaced.
+func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
-	var created []string
-	if blobs != nil {
-		created = blobs.created
-	}
-	a, err := res.Append(created)
+	pending := pendingBlobs(plan)
+	a, err := res.Append(pending)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -676,8 +809,21 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 		}
 		return nil
 	}
+	var created []string
+	if len(pending) > 0 {
+		if created, err = plan.Write(); err != nil {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: writing spill blobs: %w; nothing written", name, err)}
+		}
+		if len(created) != len(pending) {
+			blobs.Remove(plan.Dir(), created)
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the blob directory %s changed while pruner ran; nothing written", name, plan.Dir())}
+		}
+	}
 	rep, err := fl.Replace(cx, write, verify)
 	if err != nil {
+		if plan != nil {
+			blobs.Remove(plan.Dir(), created)
+		}
 		return writeErr(name, err)
 	}
 	if rep.Moved > 0 {

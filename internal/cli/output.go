@@ -15,9 +15,10 @@ import (
 // stdout goes to FILE instead, written atomically (a temporary file in FILE's
 // directory renamed over it, internal/atomicfile) and only when the command
 // succeeds, so FILE is never left half-written and an existing FILE is kept
-// on failure. "-" is stdout. FILE may not be the command's input (its
-// positional argument), nor a directory; a symlink is written through.
-func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
+// on failure. "-" is stdout. FILE may not be any file the command reads —
+// inputs lists them for the command's arguments and flags — nor a
+// directory; a symlink is written through.
+func addOutputFlag(s *IOStreams, cmd *cobra.Command, inputs inputsFunc) {
 	cmd.Flags().StringP("output", "o", "", "write the output to `FILE` instead of stdout (atomic, only on success; - is stdout)")
 	run := cmd.RunE
 	cmd.RunE = func(c *cobra.Command, args []string) error {
@@ -28,11 +29,7 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
 		if w, _ := c.Flags().GetBool("write"); w {
 			return UsageError("--output and --write exclude each other: --write appends to FILE itself (undo with pruner restore)")
 		}
-		input := ""
-		if len(args) > 0 {
-			input = args[0]
-		}
-		pf, err := createOutput(path, input)
+		pf, err := createOutput(path, inputs(c, args))
 		if err != nil {
 			return err
 		}
@@ -51,9 +48,37 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command) {
 	}
 }
 
-// createOutput starts the atomic write of path, refusing a directory and the
-// input file itself (also through a symlink or a hard link).
-func createOutput(path, input string) (*atomicfile.File, error) {
+// inputsFunc lists the files a command reads, given its arguments and
+// flags: every path -o must never write over.
+type inputsFunc func(c *cobra.Command, args []string) []string
+
+// argsAndConfig is the inputs of a command whose every positional argument
+// may be a file, plus its --config FILE.
+func argsAndConfig(c *cobra.Command, args []string) []string {
+	out := append([]string(nil), args...)
+	if f := c.Flags().Lookup("config"); f != nil && f.Value.String() != "" {
+		out = append(out, f.Value.String())
+	}
+	return out
+}
+
+// queryInputs is query's inputs: its session (the last argument with refs,
+// the only one with --entry/--call; a ref is listed too, so a file named
+// like a ref is never written over either), --config FILE, and the
+// FILE.orig-* backups --entry and --call read originals from.
+func queryInputs(c *cobra.Command, args []string) []string {
+	out := argsAndConfig(c, args)
+	for _, a := range args {
+		if a != "" && a != "-" {
+			out = append(out, origBackups(a)...)
+		}
+	}
+	return out
+}
+
+// createOutput starts the atomic write of path, refusing a directory and
+// every input file (also through a symlink or a hard link).
+func createOutput(path string, inputs []string) (*atomicfile.File, error) {
 	target := path
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		target = resolved
@@ -65,10 +90,15 @@ func createOutput(path, input string) (*atomicfile.File, error) {
 	case err == nil && !st.Mode().IsRegular():
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: not a regular file (a pipe or device cannot be replaced atomically)", path),
 			Hint: "redirect stdout instead: > " + path}
-	case err == nil && input != "" && input != "-":
-		if in, ierr := os.Stat(input); ierr == nil && os.SameFile(in, st) {
-			return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s is the input file; refusing to write over it", path),
-				Hint: "write elsewhere, or use pruner now --write FILE to replace a session in place (the original is kept as a backup)"}
+	case err == nil:
+		for _, input := range inputs {
+			if input == "" || input == "-" {
+				continue
+			}
+			if in, ierr := os.Stat(input); ierr == nil && os.SameFile(in, st) {
+				return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s is an input file (%s); refusing to write over it", path, input),
+					Hint: "write elsewhere, or use pruner now --write FILE to add pruner's entries to a session in place (undo with pruner restore)"}
+			}
 		}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}

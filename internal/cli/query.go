@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
@@ -52,14 +52,18 @@ with or without --write; --no-flush answers from the file's entries alone. A
 chain id (b2, from a <compressed-chain> message; context_tree_query does not
 know them) prints the chain's body and then every call it dropped. Each block gives the tool, its
 arguments, the status, the turn and the output; a spilled output is read from
-its blob (spillPath, or the <session id>-blobs directory beside SESSION when
-the session was moved), else its preview. Outputs are cut at 2000 lines or
+its blob (below), else its preview. Outputs are cut at 2000 lines or
 50 KB, as context_tree_query cuts them.
 
 --entry ID prints the message of an entry as written in the file (every notice
 'pruner now' writes names it); --call ID [--ts TS] prints the results of a call
-id. After 'pruner now --write', originals are read from the FILE.orig-* backups
-beside FILE.
+id. 'pruner now --write' only appends, so the originals stay in the file; for a
+session an older pruner rewrote in place, a message holding a notice is read
+from the FILE.orig-* backup beside FILE.
+
+A spilled output is read only from the session's own <session id>-blobs
+directory (a spillPath naming another file is looked up there by its name),
+or, for a spill 'pruner now' has not written yet, from the session itself.
 
 Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 		Example: `  # what t3 was, as context_tree_query would answer the model
@@ -157,28 +161,16 @@ func runQueryRefs(o *QueryOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a context, not a session file: refs resolve through the session's context-prune-* index, and a context has none", name),
 			Hint: "query the session file the context came from (~/.pi/agent/sessions/…/*.jsonl), or use --call ID --ts TS on the context"}
 	}
-	st, err := queryState(o, ctx)
+	plan := spillPlan(o.Input, nil, ctx)
+	st, err := queryState(o, ctx, plan)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	for _, w := range st.Warnings {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 	}
-	blobDir := ""
-	if o.Input != "" && o.Input != "-" {
-		blobDir = filepath.Join(filepath.Dir(o.Input), ctx.Header.ID+"-blobs")
-	}
 	blocks := st.QueryChains(o.Refs, func(p string) ([]byte, error) {
-		b, err := os.ReadFile(p)
-		if err == nil || blobDir == "" {
-			return b, err
-		}
-		alt := filepath.Join(blobDir, filepath.Base(p))
-		if b, err2 := os.ReadFile(alt); err2 == nil {
-			fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is missing)\n", name, alt, p)
-			return b, nil
-		}
-		return nil, err
+		return readBlob(s, name, plan, p)
 	})
 	found := 0
 	for _, b := range blocks {
@@ -201,27 +193,69 @@ func runQueryRefs(o *QueryOptions) error {
 		if err != nil {
 			return &ExitErr{Code: ExitError, Err: err}
 		}
-		fmt.Fprintf(s.Out, "%s\n", out)
-	} else {
-		fmt.Fprintln(s.Out, text)
+		if _, err := fmt.Fprintf(s.Out, "%s\n", out); err != nil {
+			return writeOutErr(err)
+		}
+	} else if _, err := fmt.Fprintln(s.Out, text); err != nil {
+		return writeOutErr(err)
 	}
 	if found == 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches\n", name)
 		if st.Entries == 0 {
 			fmt.Fprintln(s.ErrOut, "hint: this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)")
 		} else {
-			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, refs t1…t%d\n", st.Len(), st.NextRef-1)
+			refs := "no tN refs"
+			if st.NextRef > 1 {
+				refs = fmt.Sprintf("refs t1…t%d", st.NextRef-1)
+			}
+			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)\n", st.Len(), refs)
 		}
 		return Findings()
 	}
 	return nil
 }
 
+// writeOutErr is an error writing the output (stdout or -o FILE): exit 2,
+// the output is incomplete.
+func writeOutErr(err error) error {
+	return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing the output: %w", unwrapPathErr(err))}
+}
+
+// readBlob reads a spilled output for query. The session names the path,
+// and a session is untrusted: only a blob-shaped file in the session's own
+// blob directory is read (a path elsewhere — the session was moved, or the
+// entry was forged — is looked up there by its name), so a session cannot
+// make query print another file. A blob of query's own in-memory flush is
+// the session's text (--write would write it).
+func readBlob(s *IOStreams, name string, plan *blobs.Plan, p string) ([]byte, error) {
+	if plan == nil {
+		return nil, errors.New("no blob directory (the session was not read from a file)")
+	}
+	if text, ok := plan.Text(p); ok {
+		return []byte(text), nil
+	}
+	if owned, err := blobs.Owned(plan.Dir(), p); err == nil {
+		return os.ReadFile(owned)
+	}
+	alt, err := blobs.Owned(plan.Dir(), filepath.Join(plan.Dir(), filepath.Base(p)))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a blob of this session (%v)", p, err)
+	}
+	b, err := os.ReadFile(alt)
+	if err != nil {
+		return nil, fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", p, alt, unwrapPathErr(err))
+	}
+	fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is not in the session's blob directory)\n", name, alt, p)
+	return b, nil
+}
+
 // queryState is the index `pruner now` leaves for the session: the
 // session's own entries and, unless --no-flush (or flush/pruning is off in
 // the settings), the in-memory flush with the same settings — what --write
 // would append, rebuilt as pi-condense rebuilds it.
-func queryState(o *QueryOptions, ctx *session.Context) (*index.State, error) {
+//
+// plan spills as now would (nothing is written: query only reads).
+func queryState(o *QueryOptions, ctx *session.Context, plan *blobs.Plan) (*index.State, error) {
 	if o.NoFlush || o.cmd == nil {
 		return index.Rebuild(ctx)
 	}
@@ -237,6 +271,9 @@ func queryState(o *QueryOptions, ctx *session.Context) (*index.State, error) {
 		return nil, err
 	}
 	po.Summarizer = summarize.Options{} // refs do not depend on the summaries' wording
+	if plan != nil {
+		po.Spill = plan.Spill
+	}
 	res, err := pipeline.Run(context.Background(), ctx, po)
 	if err != nil {
 		return nil, err
@@ -335,7 +372,9 @@ func runQuery(o *QueryOptions) error {
 				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.line, name)
 			}
 		}
-		o.IO.Out.Write(append(msg, '\n'))
+		if _, err := o.IO.Out.Write(append(msg, '\n')); err != nil {
+			return writeOutErr(err)
+		}
 	}
 	return nil
 }
@@ -349,13 +388,7 @@ func isNotice(msg []byte) bool {
 // `now --write` leaves, oldest first (read with the same reader as FILE, so
 // v1 entry ids agree).
 func fromBackups(o *QueryOptions, f match) ([]byte, string) {
-	backups, _ := filepath.Glob(o.Input + ".orig-*")
-	sort.Slice(backups, func(i, j int) bool {
-		a, _ := os.Stat(backups[i])
-		b, _ := os.Stat(backups[j])
-		return a != nil && b != nil && a.ModTime().Before(b.ModTime())
-	})
-	for _, b := range backups {
+	for _, b := range origBackups(o.Input) {
 		fh, err := os.Open(b)
 		if err != nil {
 			continue

@@ -13,7 +13,9 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/restore"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
 	"github.com/spf13/cobra"
@@ -39,8 +41,12 @@ func NewCmdRestore(s *IOStreams) *cobra.Command {
 pruner appended (summaries, index entries, context edits, its pruner-write
 markers) and the spill blobs it wrote, and check that what is left is byte
 for byte the file as it was before pruner's first write (the marker records
-its size and SHA-256). Sessions an older pruner rewrote in place are restored
-from their FILE.orig-<hash> backup, which is then removed.
+its size and SHA-256). A blob is deleted only when it is a file of the
+session's own <session id>-blobs directory, named like a blob, with the
+size and hash of the spill record pruner's entries hold for it; any other
+path a marker lists is left alone with a warning. Sessions an older pruner
+rewrote in place are restored from the FILE.orig-<hash> backup that is
+this file's original, which is then removed (other backups are kept).
 
 The file is replaced atomically (through symlinks), and never while pi is
 writing to it. When pi appended entries after pruner's, they are kept and
@@ -86,7 +92,7 @@ func runRestore(o *RestoreOptions) error {
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	backups := legacyBackups(fl.Target)
+	backups := origBackups(fl.Target)
 	for _, p := range plan.Problems {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, p)
 	}
@@ -109,18 +115,16 @@ func runRestore(o *RestoreOptions) error {
 	var legacy *restore.LegacyPlan
 	var used string
 	for _, b := range backups {
-		bf, err := os.Open(b)
+		lp, closeBackup, err := analyzeBackup(base, baseSize, b)
 		if err != nil {
+			if !o.Quiet {
+				fmt.Fprintf(s.ErrOut, "pruner: %s: %s is not this file's original (%v); kept\n", name, b, err)
+			}
 			continue
 		}
-		st, _ := bf.Stat()
-		lp, err := restore.AnalyzeLegacy(base, baseSize, bf, st.Size())
-		if err == nil {
-			legacy, used = lp, b
-			defer bf.Close()
-			break
-		}
-		bf.Close()
+		legacy, used = lp, b
+		defer closeBackup()
+		break
 	}
 	if plan.Markers == 0 && legacy == nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no FILE.orig-* backup beside it is the original of this file (%d found); nothing restored", name, len(backups))}
@@ -131,8 +135,9 @@ func runRestore(o *RestoreOptions) error {
 		}
 		return plan.Write(w)
 	}
+	dels := blobDeletions(fl.Target, plan)
 	if o.DryRun {
-		describeRestore(s, name, plan, legacy, used)
+		describeRestore(s, name, plan, legacy, used, dels, o.KeepBlobs)
 		return nil
 	}
 	if err := fl.CheckQuiet(); err != nil {
@@ -168,19 +173,21 @@ func runRestore(o *RestoreOptions) error {
 	}
 	removed := 0
 	if !o.KeepBlobs {
-		for _, b := range plan.Blobs {
-			if os.Remove(b) == nil {
+		for _, d := range dels {
+			if d.why != "" {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: spill blob %s not deleted: %s\n", name, d.listed, d.why)
+				continue
+			}
+			if os.Remove(d.path) == nil {
 				removed++
 			}
 		}
-		for _, b := range plan.Blobs {
-			_ = os.Remove(filepath.Dir(b)) // the blob dir, when now empty
+		if removed > 0 {
+			_ = os.Remove(blobs.Dir(resolvedOr(fl.Target), plan.SessionID)) // when now empty
 		}
 	}
 	if legacy != nil {
-		for _, b := range backups {
-			_ = os.Remove(b)
-		}
+		_ = os.Remove(used) // the backup restored from; the others are not this file's
 	}
 	if !o.Quiet {
 		var did []string
@@ -191,7 +198,7 @@ func runRestore(o *RestoreOptions) error {
 			did = append(did, fmt.Sprintf("%d spill blobs deleted", removed))
 		}
 		if legacy != nil {
-			did = append(did, fmt.Sprintf("%d masked lines restored from %s (backups removed)", legacy.Masked, filepath.Base(used)))
+			did = append(did, fmt.Sprintf("%d masked lines restored from %s (backup removed)", legacy.Masked, filepath.Base(used)))
 		}
 		if len(plan.Later) > 0 {
 			did = append(did, fmt.Sprintf("%d later entries kept", len(plan.Later)))
@@ -228,19 +235,109 @@ func withoutMarkers(fl *sessionfile.File, plan *restore.Plan) (io.ReaderAt, int6
 	return tmp, st.Size(), cleanup, nil
 }
 
-// legacyBackups lists the FILE.orig-<hash> backups an older `now --write`
-// left beside target, oldest first.
-func legacyBackups(target string) []string {
-	m, _ := filepath.Glob(target + ".orig-*")
-	sort.Slice(m, func(i, j int) bool {
-		a, _ := os.Stat(m[i])
-		b, _ := os.Stat(m[j])
-		return a != nil && b != nil && a.ModTime().Before(b.ModTime())
-	})
-	return m
+// origBackups lists the FILE.orig-<hash> backups an older `now --write`
+// left beside path, oldest first (the directory is listed: a path with glob
+// characters in its name is no pattern).
+func origBackups(path string) []string {
+	dir, base := filepath.Split(path)
+	ents, err := os.ReadDir(filepath.Join(dir, "."))
+	if err != nil {
+		return nil
+	}
+	type backup struct {
+		path string
+		mod  time.Time
+	}
+	var bs []backup
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), base+".orig-") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		bs = append(bs, backup{p, st.ModTime()})
+	}
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].mod.Before(bs[j].mod) })
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.path
+	}
+	return out
 }
 
-func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *restore.LegacyPlan, used string) {
+// analyzeBackup plans the restore of base from the backup at path; the
+// returned func closes the backup once the restore is written.
+func analyzeBackup(base io.ReaderAt, baseSize int64, path string) (*restore.LegacyPlan, func(), error) {
+	bf, err := os.Open(path)
+	if err != nil {
+		return nil, nil, unwrapPathErr(err)
+	}
+	st, err := bf.Stat()
+	if err != nil {
+		bf.Close()
+		return nil, nil, err
+	}
+	lp, err := restore.AnalyzeLegacy(base, baseSize, bf, st.Size())
+	if err != nil {
+		bf.Close()
+		return nil, nil, err
+	}
+	return lp, func() { bf.Close() }, nil
+}
+
+// blobDeletion is one blob a marker lists: the file restore deletes
+// (path), or why it is left alone.
+type blobDeletion struct {
+	listed, path, why string
+}
+
+// blobDeletions checks every blob the markers list before anything is
+// deleted: a marker is part of the file and a file can be forged, so only a
+// regular file that is a direct child of the session's own blob directory
+// (blobs.Dir: beside the session, named by its header id made safe), with a
+// blob-shaped name and the size and hash of the spill record pruner's own
+// entries hold for it, is deleted.
+func blobDeletions(target string, plan *restore.Plan) []blobDeletion {
+	dir := blobs.Dir(resolvedOr(target), plan.SessionID)
+	out := make([]blobDeletion, 0, len(plan.Blobs))
+	for _, b := range plan.Blobs {
+		d := blobDeletion{listed: b}
+		path, err := blobs.Owned(dir, b)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+				err = errors.New("not a regular file")
+			}
+		}
+		var content []byte
+		if err == nil {
+			content, err = os.ReadFile(path)
+		}
+		if err == nil {
+			err = plan.CheckBlob(b, content)
+		}
+		if err != nil {
+			d.why = unwrapPathErr(err).Error()
+		} else {
+			d.path = path
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// resolvedOr is path resolved (blobs.Resolve), or path when it cannot be.
+func resolvedOr(path string) string {
+	if r, err := blobs.Resolve(path); err == nil {
+		return r
+	}
+	return path
+}
+
+func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *restore.LegacyPlan, used string, dels []blobDeletion, keepBlobs bool) {
 	w := s.ErrOut
 	if plan.Markers > 0 {
 		fmt.Fprintf(w, "pruner: %s: %d pruner writes, %d entries to remove; the file was %d bytes before them", name, plan.Markers, plan.Removed, plan.BaseBytes)
@@ -252,12 +349,19 @@ func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *rest
 		if len(plan.Later) > 0 {
 			fmt.Fprintf(w, "pruner: %s: %d entries pi appended later are kept (%d re-pointed past pruner's; needs --force)\n", name, len(plan.Later), plan.Reparented)
 		}
-		for _, b := range plan.Blobs {
-			fmt.Fprintf(w, "pruner: %s: spill blob %s would be deleted\n", name, b)
+		for _, d := range dels {
+			switch {
+			case d.why != "":
+				fmt.Fprintf(w, "pruner: warning: %s: spill blob %s would not be deleted: %s\n", name, d.listed, d.why)
+			case keepBlobs:
+				fmt.Fprintf(w, "pruner: %s: spill blob %s would be kept (--keep-blobs)\n", name, d.path)
+			default:
+				fmt.Fprintf(w, "pruner: %s: spill blob %s would be deleted\n", name, d.path)
+			}
 		}
 	}
 	if legacy != nil {
-		fmt.Fprintf(w, "pruner: %s: %d masked lines restored from %s (%d lines appended since kept)\n", name, legacy.Masked, used, legacy.Later)
+		fmt.Fprintf(w, "pruner: %s: %d masked lines restored from %s (%d lines appended since kept); that backup would be deleted\n", name, legacy.Masked, used, legacy.Later)
 	}
 	fmt.Fprintf(w, "pruner: %s: dry run; nothing changed\n", name)
 }

@@ -65,8 +65,10 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 			c.Flags().String("config", "", "read contextPrune settings from `FILE` instead of pi's settings.json files")
 		}
 		switch c.Name() {
-		case "now", "context", "query":
-			addOutputFlag(s, c)
+		case "now", "context":
+			addOutputFlag(s, c, argsAndConfig)
+		case "query":
+			addOutputFlag(s, c, queryInputs)
 		}
 		switch c.Name() {
 		case "now", "stats", "context", "check", "narrow":

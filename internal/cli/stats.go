@@ -426,8 +426,8 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}
-		if dir, err := os.UserCacheDir(); err == nil {
-			cache.dir = summarize.DirCache{Dir: filepath.Join(dir, "pruner", "summaries")}
+		if dir := summaryCacheDir(o.IO); dir != "" {
+			cache.dir = summarize.DirCache{Dir: dir}
 		}
 		po.Summarizer.Command, po.Summarizer.CacheOnly, po.Summarizer.Cache = nil, true, cache
 	}

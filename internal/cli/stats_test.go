@@ -81,9 +81,12 @@ type statsDocJSON struct {
 	} `json:"total"`
 }
 
-func statsSchema(t *testing.T) *jsonschema.Schema {
+func statsSchema(t *testing.T) *jsonschema.Schema { return loadSchema(t, "stats.schema.json") }
+
+// loadSchema compiles docs/NAME.
+func loadSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open("../../docs/stats.schema.json")
+	f, err := os.Open("../../docs/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +96,10 @@ func statsSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("stats.schema.json", doc); err != nil {
+	if err := c.AddResource(name, doc); err != nil {
 		t.Fatal(err)
 	}
-	sch, err := c.Compile("stats.schema.json")
+	sch, err := c.Compile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +252,7 @@ func TestStatsChartColor(t *testing.T) {
 func TestStatsSummaryCache(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
-	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Unix
-	t.Setenv("HOME", dir)
+	env := map[string]string{"XDG_CACHE_HOME": cache} // the cache dir, through the injected environment
 	marker := filepath.Join(dir, "ran")
 	// one bullet per [[N:tool]] label of the request: a valid summary
 	cmd := `touch ` + marker + `; grep -o '^\[\[[0-9]*:[a-z_]*\]\]' | sed 's/^/- /; s/$/ was run/'`
@@ -262,7 +264,7 @@ func TestStatsSummaryCache(t *testing.T) {
 	p := "../../testdata/cases/002-reused-tool-call-ids/session.jsonl"
 	stats := func() (int, int64) {
 		t.Helper()
-		out, errOut, code := runMain(t, nil, nil, "stats", "--json", "--config", settings, p)
+		out, errOut, code := runMain(t, env, nil, "stats", "--json", "--config", settings, p)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -287,12 +289,12 @@ func TestStatsSummaryCache(t *testing.T) {
 	if _, err := os.Stat(cache); err == nil {
 		t.Fatal("stats wrote the summary cache")
 	}
-	text, _, _ := runMain(t, nil, nil, "stats", "--config", settings, p)
+	text, _, _ := runMain(t, env, nil, "stats", "--config", settings, p)
 	if !bytes.Contains(text, []byte("deterministic stand-ins")) {
 		t.Fatalf("no note on estimated summaries:\n%s", text)
 	}
 
-	now, errOut, code := runMain(t, nil, nil, "now", "-q", "--config", settings, p)
+	now, errOut, code := runMain(t, env, nil, "now", "-q", "--config", settings, p)
 	if code != 0 || bytes.Contains(errOut, []byte("warning")) {
 		t.Fatalf("now with the summariser: exit %d: %s", code, errOut)
 	}

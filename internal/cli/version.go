@@ -19,7 +19,9 @@ Go version. 'pruner --version' prints the same line.`,
 		Example: `  pruner version`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(s.Out, versionLine(bi))
+			if _, err := fmt.Fprintln(s.Out, versionLine(bi)); err != nil {
+				return writeOutErr(err)
+			}
 			return nil
 		},
 	}

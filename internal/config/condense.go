@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/pruner-dev/pruner/internal/render"
 )
@@ -66,11 +67,14 @@ func DefaultCondense() Condense {
 
 // condenseFrom reads pi-condense's keys from the merged contextPrune object;
 // src names where each key came from (for warnings).
-func condenseFrom(merged map[string]any, src map[string]string) (Condense, []string) {
+func condenseFrom(merged map[string]any, src map[string]string) (Condense, []string, map[string]bool) {
 	c := DefaultCondense()
 	var warns []string
+	invalid := map[string]bool{} // top-level keys with a value that fell back
 	bad := func(key string, v any, want string) {
-		where := src[key]
+		top, _, _ := strings.Cut(key, ".")
+		invalid[top] = true
+		where := src[top]
 		if where == "" {
 			where = "settings"
 		}
@@ -207,7 +211,16 @@ func condenseFrom(merged map[string]any, src map[string]string) (Condense, []str
 		count("cooldownTurns", obj, "purgeErrors.cooldownTurns", 0, &pe.CooldownTurns)
 		count("minArgChars", obj, "purgeErrors.minArgChars", 0, &pe.MinArgChars)
 	})
-	return c, warns
+	return c, warns, invalid
+}
+
+// CondenseKeys lists pi-condense's keys pruner reads, in display order
+// (Condense's fields).
+func CondenseKeys() []string {
+	return []string{"pruneOn", "batchingMode", "minBatchChars", "recoveryGraceTurns", "dedupByContentHash",
+		"spillThreshold", "spillPreviewBytes", "quietOversizedSkips", "summarizerModel", "summarizerThinking",
+		"summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs", "autoBudgetThreshold", "budgetTurnDelta",
+		"frontierGapThresholdTokens", "maxImagesPerRequest", "chainCompression", "purgeErrors"}
 }
 
 // RenderOptions returns the options of pi-condense's render phases (the

@@ -42,8 +42,9 @@ type Config struct {
 	SummarizerCmd         string `json:"summarizerCmd"`
 	SummarizerConcurrency int    `json:"summarizerConcurrency"`
 
-	// Sources maps each key of Keys to where its value came from: "default",
-	// a settings file path, "env PRUNER_…", or "flag --…".
+	// Sources maps each key of Keys and CondenseKeys to where its value
+	// came from: "default", a settings file path, "env PRUNER_…", or
+	// "flag --…".
 	Sources map[string]string `json:"-"`
 	// Files are the settings files that were read, in merge order.
 	Files []string `json:"-"`
@@ -52,6 +53,9 @@ type Config struct {
 	// Warnings are problems that do not stop the run, e.g. a key that looks
 	// like a misspelt pruner key.
 	Warnings []string `json:"-"`
+	// Ignored are the values of trusted keys a project's settings tried to
+	// set (each also a warning).
+	Ignored []string `json:"-"`
 	// AgentDir is pi's agent dir the settings were looked up in.
 	AgentDir string `json:"-"`
 	// Condense holds pi-condense's own keys (the batch/index stage and its
@@ -141,8 +145,19 @@ func Load(o Options) (*Config, error) {
 		}
 	}
 	var cw []string
-	c.Condense, cw = condenseFrom(merged, msrc)
+	var invalid map[string]bool
+	c.Condense, cw, invalid = condenseFrom(merged, msrc)
 	c.Warnings = append(c.Warnings, cw...)
+	for _, k := range CondenseKeys() {
+		switch src, ok := msrc[k]; {
+		case !ok:
+			c.Sources[k] = "default"
+		case invalid[k]:
+			c.Sources[k] = src + " (invalid values: defaults used)"
+		default:
+			c.Sources[k] = src
+		}
+	}
 	// Candidates per key, lowest precedence first: default, files (global,
 	// project: pi's merge replaces a key's value whole, lists included),
 	// environment, flags.
@@ -152,9 +167,19 @@ func Load(o Options) (*Config, error) {
 	}
 	for _, f := range files {
 		for _, k := range specs() {
-			if v, ok := f.values[k.name]; ok {
-				cands[k.name] = append(cands[k.name], setting{source: f.path, json: v})
+			v, ok := f.values[k.name]
+			if !ok {
+				continue
 			}
+			if k.trusted && f.project {
+				// a repository's settings never make pruner run a command
+				msg := fmt.Sprintf("%s: %s.%s is ignored: a project's settings cannot set a command (set it in %s, %s or --%s)",
+					f.path, Key, k.name, filepath.Join(c.AgentDir, "settings.json"), k.env, flagName(k.name))
+				c.Ignored = append(c.Ignored, msg)
+				c.Warnings = append(c.Warnings, msg)
+				continue
+			}
+			cands[k.name] = append(cands[k.name], setting{source: f.path, json: v})
 		}
 		if err := c.readRules(f); err != nil {
 			return nil, err
@@ -224,6 +249,15 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// flagName is the `now` flag of a trusted key.
+func flagName(key string) string {
+	switch key {
+	case "summarizerCmd":
+		return "summarizer-cmd"
+	}
+	return key
 }
 
 // readFiles reads the settings files in merge order: --config FILE alone, or

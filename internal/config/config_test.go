@@ -163,7 +163,7 @@ func TestSourcesPerLayer(t *testing.T) {
 	global := filepath.Join(agent, "settings.json")
 	project := filepath.Join(proj, ".pi", "settings.json")
 	write(t, global, `{"contextPrune":{"maxRetainedChars":1000,"recentTurnsToKeep":5,"protectedTools":["a"]}}`)
-	write(t, project, `{"contextPrune":{"recentTurnsToKeep":4,"protectedTools":["b"]}}`)
+	write(t, project, `{"contextPrune":{"recentTurnsToKeep":4,"protectedTools":["b"],"minBatchChars":10,"chainCompression":{"rollingWindow":-1}}}`)
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	fs.StringSlice("protect-tool", nil, "")
 	if err := fs.Parse([]string{"--protect-tool", "c,d"}); err != nil {
@@ -182,6 +182,14 @@ func TestSourcesPerLayer(t *testing.T) {
 		"maxRetainedChars":  global,
 		// the batch/index stage's keys, not set here
 		"flush": "default", "summarizerCmd": "default", "summarizerConcurrency": "default",
+		// pi-condense's keys: from the files, or their defaults
+		"minBatchChars":    project,
+		"chainCompression": project + " (invalid values: defaults used)",
+	}
+	for _, k := range CondenseKeys() {
+		if _, ok := want[k]; !ok {
+			want[k] = "default"
+		}
 	}
 	if !reflect.DeepEqual(c.Sources, want) {
 		t.Errorf("sources:\n got %v\nwant %v", c.Sources, want)
@@ -322,5 +330,61 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 	var re *RulesError
 	if _, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)}); !errors.As(err, &re) {
 		t.Errorf("empty project rules list: %v", err)
+	}
+}
+
+// TestProjectCannotSetTrustedKeys: every key that makes pruner run a
+// command is ignored in a project's .pi/settings.json (with a warning), and
+// read from the global settings, --config, the environment and flags.
+func TestProjectCannotSetTrustedKeys(t *testing.T) {
+	trusted := TrustedKeys()
+	if len(trusted) == 0 {
+		t.Fatal("no trusted key: summarizerCmd runs a command")
+	}
+	for _, key := range trusted {
+		agent, proj := t.TempDir(), t.TempDir()
+		write(t, filepath.Join(proj, ".pi", "settings.json"), `{"contextPrune":{"`+key+`":"touch PWNED"}}`)
+		c, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.SummarizerCmd != "" || c.Sources[key] != "default" {
+			t.Errorf("%s from the project: value %q, source %s", key, c.SummarizerCmd, c.Sources[key])
+		}
+		if len(c.Ignored) != 1 || !strings.Contains(c.Ignored[0], key+" is ignored: a project's settings cannot set a command") {
+			t.Errorf("ignored: %q", c.Ignored)
+		}
+		if !strings.Contains(strings.Join(c.Warnings, "\n"), key+" is ignored") {
+			t.Errorf("no warning: %q", c.Warnings)
+		}
+		// the global settings (merged under the project's) still count
+		write(t, filepath.Join(agent, "settings.json"), `{"contextPrune":{"`+key+`":"mine"}}`)
+		c, err = Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.SummarizerCmd != "mine" || c.Sources[key] != filepath.Join(agent, "settings.json") {
+			t.Errorf("%s from the global settings: %q from %s", key, c.SummarizerCmd, c.Sources[key])
+		}
+		// --config is the user's own choice of file
+		cf := filepath.Join(t.TempDir(), "c.json")
+		write(t, cf, `{"contextPrune":{"`+key+`":"chosen"}}`)
+		c, err = Load(Options{ConfigFile: cf, ProjectDir: proj, Getenv: env(nil)})
+		if err != nil || c.SummarizerCmd != "chosen" {
+			t.Errorf("%s from --config: %q, %v", key, c.SummarizerCmd, err)
+		}
+	}
+}
+
+// CondenseKeys lists every field of Condense (a key added there is listed
+// by `pruner config` with its source).
+func TestCondenseKeysCoverCondense(t *testing.T) {
+	var tags []string
+	rt := reflect.TypeOf(Condense{})
+	for i := 0; i < rt.NumField(); i++ {
+		tags = append(tags, strings.Split(rt.Field(i).Tag.Get("json"), ",")[0])
+	}
+	if !reflect.DeepEqual(tags, CondenseKeys()) {
+		t.Errorf("Condense fields %v, CondenseKeys %v", tags, CondenseKeys())
 	}
 }

@@ -26,20 +26,25 @@ type keySpec struct {
 	env  string
 	kind kind
 	def  func() any // a fresh typed value: bool, int or []string
+	// trusted keys make pruner run something (a command line): they are
+	// read only from sources the user controls — the global settings,
+	// --config FILE, the environment, flags — never from a project's
+	// .pi/settings.json, which comes with whatever repository is checked out.
+	trusted bool
 }
 
 // specs is the key table, in display order.
 func specs() []keySpec {
 	return []keySpec{
-		{"enabled", "PRUNER_ENABLED", kindBool, func() any { return true }},
-		{"protectedTools", "PRUNER_PROTECTED_TOOLS", kindList, func() any { return protect.DefaultProtectedTools() }},
-		{"protectedPaths", "PRUNER_PROTECTED_PATHS", kindList, func() any { return protect.DefaultProtectedPaths() }},
-		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return prune.DefaultRecentTurns }},
-		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return prune.DefaultMaxChars }},
+		{"enabled", "PRUNER_ENABLED", kindBool, func() any { return true }, false},
+		{"protectedTools", "PRUNER_PROTECTED_TOOLS", kindList, func() any { return protect.DefaultProtectedTools() }, false},
+		{"protectedPaths", "PRUNER_PROTECTED_PATHS", kindList, func() any { return protect.DefaultProtectedPaths() }, false},
+		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return prune.DefaultRecentTurns }, false},
+		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return prune.DefaultMaxChars }, false},
 		// the batch/index stage
-		{"flush", "PRUNER_FLUSH", kindBool, func() any { return true }},
-		{"summarizerCmd", "PRUNER_SUMMARIZER_CMD", kindString, func() any { return "" }},
-		{"summarizerConcurrency", "PRUNER_SUMMARIZER_CONCURRENCY", kindCount, func() any { return 4 }},
+		{"flush", "PRUNER_FLUSH", kindBool, func() any { return true }, false},
+		{"summarizerCmd", "PRUNER_SUMMARIZER_CMD", kindString, func() any { return "" }, true},
+		{"summarizerConcurrency", "PRUNER_SUMMARIZER_CONCURRENCY", kindCount, func() any { return 4 }, false},
 	}
 }
 
@@ -58,6 +63,19 @@ func Keys() []string {
 	out := make([]string, len(s))
 	for i, k := range s {
 		out[i] = k.name
+	}
+	return out
+}
+
+// TrustedKeys lists the keys a project's .pi/settings.json cannot set (they
+// make pruner run a command): only the global settings, --config, the
+// environment and flags can.
+func TrustedKeys() []string {
+	var out []string
+	for _, k := range specs() {
+		if k.trusted {
+			out = append(out, k.name)
+		}
 	}
 	return out
 }

@@ -61,3 +61,27 @@ func ExpandHome(p, home string) string {
 	}
 	return p
 }
+
+// CacheDir is the user's cache directory as os.UserCacheDir finds it, but
+// from the injected environment (so a test that sets HOME or XDG_CACHE_HOME
+// never reaches the real one): %LocalAppData% on Windows,
+// $HOME/Library/Caches on macOS, else $XDG_CACHE_HOME when absolute or
+// $HOME/.cache. "" when none can be found (nothing is cached then).
+func CacheDir(getenv func(string) string) string {
+	switch runtime.GOOS {
+	case "windows":
+		return getenv("LocalAppData")
+	case "darwin", "ios":
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, "Library", "Caches")
+		}
+		return ""
+	}
+	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache")
+	}
+	return ""
+}

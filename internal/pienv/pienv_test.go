@@ -2,6 +2,7 @@ package pienv
 
 import (
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -36,5 +37,24 @@ func TestHome(t *testing.T) {
 	// unset: the user database, like Node's os.homedir()
 	if h := Home(env(nil)); h == "" {
 		t.Skip("no user database entry on this machine")
+	}
+}
+
+func TestCacheDirFromTheInjectedEnvironment(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("XDG layout")
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"HOME": "/h"}, "/h/.cache"},
+		{map[string]string{"HOME": "/h", "XDG_CACHE_HOME": "/x"}, "/x"},
+		{map[string]string{"HOME": "/h", "XDG_CACHE_HOME": "rel"}, "/h/.cache"}, // relative: ignored, as Go does
+		{map[string]string{}, ""},
+	} {
+		if got := CacheDir(env(tc.env)); got != tc.want {
+			t.Errorf("CacheDir(%v) = %q, want %q", tc.env, got, tc.want)
+		}
 	}
 }

@@ -256,6 +256,7 @@ func FromConfig(c *config.Config) (Options, error) {
 	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
 		o.Summarizer = summarize.Options{
 			Command:     summarize.ExecRunner{Command: cmd},
+			CommandID:   cmd,
 			Timeout:     time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond,
 			Concurrency: c.SummarizerConcurrency,
 		}

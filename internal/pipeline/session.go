@@ -263,6 +263,17 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// lostLine reports the warnings of a line pi does not read as an entry (it
+// skips it, or keeps no fields of it): none may be one pruner appended.
+func lostLine(c session.WarnCode) bool {
+	switch c {
+	case session.WarnBlank, session.WarnInvalid, session.WarnJoined, session.WarnBOM,
+		session.WarnTooLong, session.WarnNotObject, session.WarnNoRole:
+		return true
+	}
+	return false
+}
+
 // Verify re-reads a session WriteSession wrote (f, rewound) and checks it
 // before it may replace the input: the input's bytes are there unchanged
 // (same hash), every appended line is a valid entry with a unique id, the
@@ -318,7 +329,7 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}
 	for _, w := range ctx.Warnings {
-		if w.Line > r.Ctx.Lines && strings.Contains(w.Msg, "skipped") {
+		if w.Line > r.Ctx.Lines && lostLine(w.Code) {
 			return fmt.Errorf("appended line %d would be skipped: %s", w.Line, w.Msg)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/estimate"
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -118,25 +118,22 @@ func headTail(s string, n int) (string, string) {
 	return string(r[:h]), string(r[t:])
 }
 
-// textOf joins the text blocks (or string content) of a raw content value.
+// textOf joins the text blocks (or string content) of a raw content value,
+// read as JSON.parse reads it (exact keys: a "Text" or "TYPE" key is not
+// the field; a text block whose text is not a string adds nothing).
 func textOf(content []byte) string {
-	if len(content) == 0 {
-		return ""
-	}
-	if content[0] == '"' {
-		var s string
-		_ = json.Unmarshal(content, &s)
+	if s, ok := jsval.String(content); ok {
 		return s
 	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	_ = json.Unmarshal(content, &blocks)
+	els, _ := jsval.Elements(content)
 	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
+	for _, el := range els {
+		if jsString(el, "type") != "text" {
+			continue
+		}
+		raw, _ := jsval.Get(el, "text")
+		if t, ok := jsval.String(raw); ok {
+			parts = append(parts, t)
 		}
 	}
 	return strings.Join(parts, "\n")

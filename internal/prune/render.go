@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/estimate"
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -172,8 +172,8 @@ func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decis
 // maskImages rewrites a content array, replacing each image block with a
 // text notice and keeping every other block's bytes.
 func maskImages(m *session.Message, content []byte) []byte {
-	var blocks []json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil {
+	blocks, ok := jsval.Elements(content)
+	if !ok {
 		return content
 	}
 	out := []byte{'['}
@@ -181,20 +181,24 @@ func maskImages(m *session.Message, content []byte) []byte {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		var h struct {
-			Type     string `json:"type"`
-			MimeType string `json:"mimeType"`
-			Data     string `json:"data"`
-		}
-		if json.Unmarshal(b, &h) == nil && h.Type == "image" {
+		// exact keys, as JSON.parse reads them: {"TYPE":"image"} is no image
+		if jsString(b, "type") == "image" {
 			out = append(out, `{"type":"text","text":`...)
-			out = session.AppendJSString(out, imageNotice(m, h.MimeType, len(h.Data)))
+			out = session.AppendJSString(out, imageNotice(m, jsString(b, "mimeType"), len(jsString(b, "data"))))
 			out = append(out, '}')
 			continue
 		}
 		out = append(out, b...)
 	}
 	return append(out, ']')
+}
+
+// jsString is the string member key of the object obj ("" when absent or
+// not a string), exact key as JSON.parse reads it.
+func jsString(obj []byte, key string) string {
+	v, _ := jsval.Get(obj, key)
+	s, _ := jsval.String(v)
+	return s
 }
 
 // FormatSummary is the one-line human summary printed on stderr.

@@ -10,7 +10,10 @@
 // file whose bytes before pruner's first write no longer match the marker's
 // hash, needs Force.
 //
-// Spill blobs listed by the markers are the caller's to delete (Plan.Blobs).
+// Spill blobs listed by the markers are the caller's to delete (Plan.Blobs),
+// after checking each against the session's own blob directory and, with
+// CheckBlob, against the spill record pruner's entries hold for it: a
+// marker is part of the file, and a file can be forged.
 // The pre-marker format (`--write` rewrote masked lines in place and kept
 // FILE.orig-<hash>) is handled by Legacy.
 package restore
@@ -23,8 +26,8 @@ import (
 	"fmt"
 	"io"
 
-	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -59,8 +62,11 @@ type Plan struct {
 	// Reparented is the number of later lines whose parent is re-pointed
 	// past pruner's entries.
 	Reparented int
-	// Blobs are the spill files pruner's writes created.
+	// Blobs are the spill files pruner's writes created, as the markers
+	// list them (untrusted: see CheckBlob).
 	Blobs []string
+	// SessionID is the header's id (the blob directory's name).
+	SessionID string
 	// Problems are inconsistencies found (a listed entry not where the
 	// marker says), each with its line.
 	Problems []string
@@ -69,6 +75,7 @@ type Plan struct {
 	parentOf map[string]string // pruner entry id → its parent id
 	newline  bool              // pruner added "\n" to the base's last line
 	src      io.ReaderAt
+	spills   map[string]index.Record // spillPath → the record of pruner's index entries naming it
 }
 
 // NeedsForce says why restoring is not a plain byte-exact truncation ("" when it is).
@@ -89,7 +96,7 @@ var prunerTypes = map[string]bool{"custom": true, "custom_message": true, "conte
 
 // Analyze reads src (size bytes) and plans the restore.
 func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
-	p := &Plan{src: src, parentOf: map[string]string{}}
+	p := &Plan{src: src, parentOf: map[string]string{}, spills: map[string]index.Record{}}
 	lr := session.NewLineReader(io.NewSectionReader(src, 0, size))
 	var expect []string // ids the current marker still expects, in order
 	firstMarker := -1
@@ -106,12 +113,13 @@ func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
 		l.parentID, _ = stringField(b, "parentId")
 		typ, _ := stringField(b, "type")
 		ctype, _ := stringField(b, "customType")
+		if num == 1 && typ == "session" {
+			p.SessionID = l.id
+		}
 		switch {
 		case typ == "custom" && ctype == index.TypeWrite:
-			var d struct {
-				Data index.WriteMarker `json:"data"`
-			}
-			if err := json.Unmarshal(b, &d); err != nil {
+			m, err := decodeMarker(b)
+			if err != nil {
 				p.Problems = append(p.Problems, fmt.Sprintf("line %d: unreadable pruner-write marker: %v", num, err))
 				break
 			}
@@ -119,13 +127,13 @@ func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
 				p.Problems = append(p.Problems, fmt.Sprintf("line %d: pruner-write marker before the %d entries of the previous one", num, len(expect)))
 			}
 			l.pruner = true
-			expect = append([]string(nil), d.Data.IDs...)
+			expect = append([]string(nil), m.IDs...)
 			p.Markers++
-			p.Blobs = append(p.Blobs, d.Data.Blobs...)
+			p.Blobs = append(p.Blobs, m.Blobs...)
 			if firstMarker < 0 {
 				firstMarker = len(p.lines)
-				p.BaseBytes, p.BaseSHA256, p.newline = d.Data.BaseBytes, d.Data.BaseSHA256, d.Data.Newline
-				p.Exact = hashPrefix(src, d.Data.BaseBytes) == d.Data.BaseSHA256 && baseEnd(off, d.Data.Newline) == d.Data.BaseBytes
+				p.BaseBytes, p.BaseSHA256, p.newline = m.BaseBytes, m.BaseSHA256, m.Newline
+				p.Exact = hashPrefix(src, m.BaseBytes) == m.BaseSHA256 && baseEnd(off, m.Newline) == m.BaseBytes
 			}
 		case len(expect) > 0:
 			// the lines right after a marker are the ones it lists, in order
@@ -139,6 +147,9 @@ func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
 			}
 			l.pruner = true
 			expect = expect[1:]
+			if ctype == index.TypeIndex {
+				p.addSpills(b)
+			}
 		}
 		if l.pruner {
 			p.Removed++
@@ -161,6 +172,94 @@ func Analyze(src io.ReaderAt, size int64) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// decodeMarker reads a pruner-write marker's data with exact keys (as
+// JSON.parse reads it; a key in another case is not the key).
+func decodeMarker(line []byte) (index.WriteMarker, error) {
+	var m index.WriteMarker
+	data, ok := jsval.Get(line, "data")
+	if !ok || jsval.TypeOf(data) != jsval.Obj {
+		return m, errors.New("no data object")
+	}
+	obj := jsval.Object(data)
+	num := func(key string) (int64, error) {
+		f, ok := jsval.Number(obj[key])
+		if !ok || f < 0 || f != float64(int64(f)) {
+			return 0, fmt.Errorf("%s is not a whole number ≥ 0", key)
+		}
+		return int64(f), nil
+	}
+	strs := func(key string) ([]string, error) {
+		v, ok := obj[key]
+		if !ok {
+			return nil, nil
+		}
+		els, ok := jsval.Elements(v)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a list", key)
+		}
+		out := make([]string, len(els))
+		for i, el := range els {
+			if out[i], ok = jsval.String(el); !ok {
+				return nil, fmt.Errorf("%s[%d] is not a string", key, i)
+			}
+		}
+		return out, nil
+	}
+	var err error
+	if v, err := num("v"); err != nil || v != 1 {
+		return m, errors.New("v is not 1 (a marker format this pruner does not know)")
+	}
+	m.V = 1
+	if m.BaseBytes, err = num("baseBytes"); err != nil {
+		return m, err
+	}
+	if m.BaseSHA256, ok = jsval.String(obj["baseSha256"]); !ok {
+		return m, errors.New("baseSha256 is not a string")
+	}
+	if v, ok := obj["newline"]; ok {
+		if m.Newline, ok = jsval.Boolean(v); !ok {
+			return m, errors.New("newline is not true or false")
+		}
+	}
+	if m.IDs, err = strs("ids"); err != nil {
+		return m, err
+	}
+	if m.Blobs, err = strs("blobs"); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// addSpills records the spilled records of one of pruner's index entries.
+func (p *Plan) addSpills(line []byte) {
+	data, _ := jsval.Get(line, "data")
+	calls, _ := jsval.Get(data, "toolCalls")
+	els, _ := jsval.Elements(calls)
+	for _, el := range els {
+		if r, err := index.DecodeRecord(el); err == nil && r.SpillPath != nil {
+			p.spills[*r.SpillPath] = r
+		}
+	}
+}
+
+// CheckBlob says whether content, read from listed (a path of Blobs), is
+// the blob pruner's own entries describe: an index entry of one of
+// pruner's writes has a record spilled to that path, and the content has
+// the record's size and hash. nil means it may be deleted.
+func (p *Plan) CheckBlob(listed string, content []byte) error {
+	r, ok := p.spills[listed]
+	if !ok {
+		return errors.New("no spill record of pruner's entries names it")
+	}
+	if r.SpillBytes != nil && int64(len(content)) != *r.SpillBytes {
+		return fmt.Errorf("%d bytes, its spill record says %d", len(content), *r.SpillBytes)
+	}
+	if r.ContentHash != nil && index.ContentHash(r.ToolName, string(content)) != *r.ContentHash {
+		return errors.New("its content does not hash to its spill record's contentHash")
+	}
+	return nil
 }
 
 // baseEnd is where the base ends given the first marker's offset.
@@ -264,9 +363,5 @@ func stringField(b []byte, key string) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var v string
-	if json.Unmarshal(raw, &v) != nil {
-		return "", false
-	}
-	return v, true
+	return jsval.String(raw)
 }

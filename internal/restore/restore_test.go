@@ -109,3 +109,19 @@ func TestLegacy(t *testing.T) {
 		t.Fatal("a file that is not derived from the backup was accepted")
 	}
 }
+
+// TestMarkerKeysAreExact: the marker is read as JSON.parse reads it: a key
+// in another case ("Blobs", "IDS") is not the key, and a marker that does
+// not read is a problem (named with its line), never a guess.
+func TestMarkerKeysAreExact(t *testing.T) {
+	m := strings.Replace(marker(base+"\n", false, "p1"), `"ids":`, `"Blobs":["/etc/passwd"],"ids":`, 1)
+	p, _ := restore(t, base+"\n"+m+"\n"+ours+"\n")
+	if p.Markers != 1 || len(p.Blobs) != 0 || !p.Exact {
+		t.Fatalf("markers %d blobs %v exact %v", p.Markers, p.Blobs, p.Exact)
+	}
+	bad := strings.Replace(marker(base+"\n", false, "p1"), `"baseBytes":`, `"BaseBytes":`, 1)
+	p, _ = restore(t, base+"\n"+bad+"\n"+ours+"\n")
+	if p.Markers != 0 || len(p.Problems) == 0 || !strings.Contains(p.Problems[0], "line 4: unreadable pruner-write marker: baseBytes") {
+		t.Fatalf("markers %d problems %q", p.Markers, p.Problems)
+	}
+}

@@ -9,7 +9,7 @@ import (
 // cached batch gets its cached summary, any other the deterministic one.
 func TestCacheOnly(t *testing.T) {
 	hit, miss := batchOf("cached result"), batchOf("new result")
-	cache := &mapCache{m: map[string]string{Key(hit, ClipHeadTail): "- [[1:bash]] from the model"}}
+	cache := &mapCache{m: map[string]string{Key(hit, ClipHeadTail, ""): "- [[1:bash]] from the model"}}
 	run := RunnerFunc(func(context.Context, []byte) ([]byte, error) {
 		t.Fatal("CacheOnly ran the command")
 		return nil, nil

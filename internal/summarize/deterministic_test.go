@@ -97,7 +97,7 @@ func TestExecRunner(t *testing.T) {
 
 func TestDirCache(t *testing.T) {
 	c := DirCache{Dir: filepath.Join(t.TempDir(), "summaries")}
-	key := Key(batchOf("x"), ClipHeadTail)
+	key := Key(batchOf("x"), ClipHeadTail, "cmd")
 	if _, ok := c.Get(key); ok {
 		t.Fatal("empty cache hit")
 	}

@@ -25,8 +25,10 @@ type RunnerFunc func(ctx context.Context, request []byte) ([]byte, error)
 // Run calls f.
 func (f RunnerFunc) Run(ctx context.Context, request []byte) ([]byte, error) { return f(ctx, request) }
 
-// Cache keeps every summary a command made, keyed by the batch's content
-// (Key), so a later run reuses it byte for byte instead of asking again.
+// Cache keeps every summary a command made, keyed by the request and the
+// command (Key), so a later run of the same command reuses it byte for
+// byte instead of asking again. Fallbacks (the command failed) are never
+// kept: the next run asks again.
 type Cache interface {
 	Get(key string) (string, bool)
 	Put(key, summary string) error
@@ -51,8 +53,12 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency bounds how many commands run at once (≤0: 4).
 	Concurrency int
-	// Cache, when set, is read before and written after every command run.
+	// Cache, when set, is read before every command run and written after
+	// one that gave a summary (never with a fallback).
 	Cache Cache
+	// CommandID names the command in cache keys (its command line): a
+	// summary one command made is never reused for another.
+	CommandID string
 	// CacheOnly runs no command and writes nothing: a batch whose summary
 	// Cache holds gets it (SourceCache), any other the deterministic summary
 	// (what `pruner stats` measures without calling a model).
@@ -69,13 +75,22 @@ type Result struct {
 	Warning string
 }
 
-// Key is the cache key of b: a hash of the request it makes (the batch's
-// calls, arguments and results), independent of the command, so a summary
-// stays put when the model changes.
-func Key(b Batch, c Clip) string {
+// Key is the cache key of b summarised by the command commandID: a hash of
+// both the request it makes (the batch's calls, arguments and results) and
+// the command line, so changing the command (another model, a fixed
+// script) asks again instead of reusing another command's summary.
+// (v1 keys, of the request alone, are never read: a v1 cache may hold
+// fallbacks.)
+func Key(b Batch, c Clip, commandID string) string {
+	return cacheKey("pruner-summary-v2", commandID, Request(b, c))
+}
+
+// cacheKey hashes a key's kind, the command and the request, each
+// length-prefixed (no two pairs hash alike).
+func cacheKey(kind, commandID, request string) string {
 	h := sha256.New()
-	h.Write([]byte("pruner-summary-v1\x00"))
-	h.Write([]byte(Request(b, c)))
+	fmt.Fprintf(h, "%s\x00%d\x00%s\x00", kind, len(commandID), commandID)
+	h.Write([]byte(request))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -89,7 +104,7 @@ func Summarize(ctx context.Context, batches []Batch, opts Options) []Result {
 	if opts.Command == nil || opts.CacheOnly {
 		for i, b := range batches {
 			if opts.CacheOnly && opts.Cache != nil {
-				if s, ok := opts.Cache.Get(Key(b, opts.Clip)); ok {
+				if s, ok := opts.Cache.Get(Key(b, opts.Clip, opts.CommandID)); ok {
 					out[i] = Result{Text: s, Source: SourceCache}
 					continue
 				}
@@ -118,15 +133,16 @@ func Summarize(ctx context.Context, batches []Batch, opts Options) []Result {
 }
 
 func summarizeOne(ctx context.Context, b Batch, opts Options) Result {
-	key := Key(b, opts.Clip)
+	key := Key(b, opts.Clip, opts.CommandID)
 	if opts.Cache != nil {
 		if s, ok := opts.Cache.Get(key); ok {
 			return Result{Text: s, Source: SourceCache}
 		}
 	}
 	r := runCommand(ctx, b, opts)
-	if opts.Cache != nil {
-		// a fallback is kept too: the summary the model saw stays the one it sees
+	if opts.Cache != nil && r.Source == SourceCommand {
+		// only a summary the command made: a failure is asked again next
+		// time, not frozen in
 		_ = opts.Cache.Put(key, r.Text)
 	}
 	return r

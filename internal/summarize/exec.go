@@ -68,18 +68,26 @@ func describeExit(err error, stderr string) error {
 	return errors.New(msg)
 }
 
-// limitedBuffer keeps the last max bytes written to it.
+// limitedBuffer keeps the last max bytes written to it
 type limitedBuffer struct {
 	max int
 	buf *bytes.Buffer
 }
 
+// (a write longer than max replaces the buffer with its own tail, so the
+// buffer never grows past a few times max, whatever the command prints).
 func (l *limitedBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if n >= l.max {
+		l.buf.Reset()
+		l.buf.Write(p[n-l.max:])
+		return n, nil
+	}
 	l.buf.Write(p)
 	if over := l.buf.Len() - l.max; over > 0 {
 		l.buf.Next(over)
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // DirCache is a Cache of one file per summary under Dir (pruner uses

@@ -3,8 +3,6 @@ package summarize
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -34,13 +32,10 @@ func FuseRequest(summaries []string) string {
 	return FusePrompt + "\n\n<sub-task-summaries>\n" + strings.Join(summaries, "\n\n") + "\n</sub-task-summaries>"
 }
 
-// FuseKey is the cache key of a fusion request (independent of the
-// command, like Key).
-func FuseKey(summaries []string) string {
-	h := sha256.New()
-	h.Write([]byte("pruner-fuse-v1\x00"))
-	h.Write([]byte(FuseRequest(summaries)))
-	return hex.EncodeToString(h.Sum(nil))
+// FuseKey is the cache key of a fusion request made by the command
+// commandID (like Key).
+func FuseKey(summaries []string, commandID string) string {
+	return cacheKey("pruner-fuse-v2", commandID, FuseRequest(summaries))
 }
 
 // footerRE matches pi-condense's refs footer at the end of a summary.
@@ -85,17 +80,22 @@ type FuseResult struct {
 // ref of the chain, or longer than the summaries it fuses) gives the
 // deterministic fusion and a Warning; a fusion is never lost.
 func Fuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
-	if opts.Command == nil {
+	key := FuseKey(summaries, opts.CommandID)
+	if opts.CacheOnly && opts.Cache != nil {
+		if s, ok := opts.Cache.Get(key); ok {
+			return FuseResult{Text: s, Source: SourceCache}
+		}
+	}
+	if opts.Command == nil || opts.CacheOnly {
 		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceDeterministic}
 	}
-	key := FuseKey(summaries)
 	if opts.Cache != nil {
 		if s, ok := opts.Cache.Get(key); ok {
 			return FuseResult{Text: s, Source: SourceCache}
 		}
 	}
 	r := runFuse(ctx, summaries, refs, opts)
-	if opts.Cache != nil {
+	if opts.Cache != nil && r.Source == SourceCommand {
 		_ = opts.Cache.Put(key, r.Text)
 	}
 	return r

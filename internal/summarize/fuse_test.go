@@ -36,7 +36,7 @@ func TestFuseRequest(t *testing.T) {
 	if !strings.HasPrefix(r, FusePrompt+"\n\n<sub-task-summaries>\n"+fuseInput[0]+"\n\n"+fuseInput[1]+"\n</sub-task-summaries>") || !strings.HasSuffix(r, "</sub-task-summaries>") {
 		t.Fatalf("request layout:\n%s", r)
 	}
-	if FuseKey(fuseInput) == FuseKey(fuseInput[:1]) {
+	if FuseKey(fuseInput, "") == FuseKey(fuseInput[:1], "") {
 		t.Error("the key does not depend on the summaries")
 	}
 }

@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -174,11 +175,49 @@ func TestSummarizeCacheAndConcurrency(t *testing.T) {
 
 func TestKeyIgnoresNothingThatMatters(t *testing.T) {
 	a, b := batchOf("x"), batchOf("y")
-	if Key(a, ClipHeadTail) == Key(b, ClipHeadTail) {
+	if Key(a, ClipHeadTail, "llm") == Key(b, ClipHeadTail, "llm") {
 		t.Fatal("different results, same key")
 	}
-	if Key(a, ClipHeadTail) != Key(batchOf("x"), ClipHeadTail) {
+	if Key(a, ClipHeadTail, "llm") != Key(batchOf("x"), ClipHeadTail, "llm") {
 		t.Fatal("same batch, different key")
+	}
+	if Key(a, ClipHeadTail, "llm -m a") == Key(a, ClipHeadTail, "llm -m b") {
+		t.Fatal("different commands, same key")
+	}
+	if FuseKey([]string{"s"}, "a") == FuseKey([]string{"s"}, "b") {
+		t.Fatal("different commands, same fusion key")
+	}
+}
+
+// TestFailuresAreNotCached: a command that fails (or prints no summary)
+// leaves nothing in the cache — the next run asks again, and a command that
+// works then gives its summary; a summary of one command is not reused for
+// another. Fusions alike.
+func TestFailuresAreNotCached(t *testing.T) {
+	cache := &mapCache{m: map[string]string{}}
+	b := []Batch{batchOf("result")}
+	calls := 0
+	fail := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return nil, errors.New("boom") })
+	garbage := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return []byte("no label"), nil })
+	ok := RunnerFunc(func(context.Context, []byte) ([]byte, error) { calls++; return []byte("- [[1:bash]] works"), nil })
+	for _, r := range []Runner{fail, garbage} {
+		got := Summarize(context.Background(), b, Options{Command: r, Cache: cache, CommandID: "cmd"})
+		if got[0].Source != SourceFallback || len(cache.m) != 0 {
+			t.Fatalf("a failure: %+v, cache %v", got[0], cache.m)
+		}
+	}
+	got := Summarize(context.Background(), b, Options{Command: ok, Cache: cache, CommandID: "cmd"})
+	if got[0].Source != SourceCommand || got[0].Text != "- [[1:bash]] works" || len(cache.m) != 1 {
+		t.Fatalf("the working command after failures: %+v (cache %d)", got[0], len(cache.m))
+	}
+	before := calls
+	got = Summarize(context.Background(), b, Options{Command: ok, Cache: cache, CommandID: "other"})
+	if got[0].Source != SourceCommand || calls != before+1 {
+		t.Fatalf("another command reused the cache: %+v", got[0])
+	}
+	fused := Fuse(context.Background(), []string{"a `t1`", "b `t2`"}, []string{"t1", "t2"}, Options{Command: fail, Cache: cache, CommandID: "f"})
+	if fused.Source != SourceFallback || len(cache.m) != 2 {
+		t.Fatalf("a failed fusion: %+v, cache %d", fused, len(cache.m))
 	}
 }
 
@@ -186,6 +225,33 @@ func TestJSLen(t *testing.T) {
 	for s, want := range map[string]int{"": 0, "abc": 3, "é": 1, "😀": 2, "a😀b": 4, "\xff": 1} {
 		if got := JSLen(s); got != want {
 			t.Errorf("JSLen(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestLimitedBufferKeepsTheTail: the stderr buffer keeps exactly the last
+// max bytes, whatever the sizes of the writes (one write larger than max
+// included).
+func TestLimitedBufferKeepsTheTail(t *testing.T) {
+	var all []byte
+	for i := 0; i < 1<<20; i++ {
+		all = append(all, byte('a'+i%26))
+	}
+	for _, sizes := range [][]int{{1 << 20}, {5000, 1<<20 - 5000}, {4095, 1, 1, 4096, 1<<20 - 8193}, {1, 9999, 1<<20 - 10000}, {100, 100, 1<<20 - 200}} {
+		var buf bytes.Buffer
+		l := &limitedBuffer{max: 4096, buf: &buf}
+		off := 0
+		for _, n := range sizes {
+			if k, err := l.Write(all[off : off+n]); k != n || err != nil {
+				t.Fatalf("Write = %d, %v", k, err)
+			}
+			off += n
+		}
+		if want := all[len(all)-4096:]; !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("writes %v: kept %d bytes, want the last 4096", sizes, buf.Len())
+		}
+		if buf.Cap() > 4*4096 {
+			t.Errorf("writes %v: buffer grew to %d", sizes, buf.Cap())
 		}
 	}
 }
