@@ -434,7 +434,8 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
 			rc, ok := lt.get(msg, ok, "content")
-			cc.chars = jsval.UTF16Len(lt.resultString(rc, ok))
+			text := lt.resultBytes(rc, ok)
+			cc.chars = textChars(text)
 			out = append(out, cc)
 		}
 	}
