@@ -248,20 +248,40 @@ func AppendCanonical(dst, v []byte) []byte {
 	return append(dst, v...)
 }
 
+// smallObject is the member count up to which AppendObject finds duplicate
+// keys by comparison.
+const smallObject = 16
+
 // AppendObject appends the canonical JSON of an object built from members
 // in the given order (as a JavaScript object literal or spread would hold
 // them): duplicate keys keep their first position and last value,
 // integer-like keys go first, values are canonicalised.
 func AppendObject(dst []byte, ms []Member) []byte {
-	pos := make(map[string]int, len(ms))
-	order := make([]Member, 0, len(ms))
-	for _, m := range ms {
-		if i, ok := pos[m.Key]; ok {
-			order[i].Value = m.Value
-			continue
+	var order []Member
+	if len(ms) <= smallObject {
+		// a few keys: duplicates found by comparison, no map; without
+		// duplicates the members are the order (read, never written)
+		order = ms
+	scan:
+		for i := 1; i < len(ms); i++ {
+			for j := range i {
+				if ms[j].Key == ms[i].Key {
+					order = dedupMembers(ms)
+					break scan
+				}
+			}
 		}
-		pos[m.Key] = len(order)
-		order = append(order, m)
+	} else {
+		order = make([]Member, 0, len(ms))
+		pos := make(map[string]int, len(ms))
+		for _, m := range ms {
+			if i, ok := pos[m.Key]; ok {
+				order[i].Value = m.Value
+				continue
+			}
+			pos[m.Key] = len(order)
+			order = append(order, m)
+		}
 	}
 	var ints []int
 	for i, m := range order {
@@ -300,8 +320,26 @@ func AppendObject(dst []byte, ms []Member) []byte {
 	return append(dst, '}')
 }
 
+// dedupMembers keeps each key's first position and last value.
+func dedupMembers(ms []Member) []Member {
+	order := make([]Member, 0, len(ms))
+next:
+	for _, m := range ms {
+		for i := range order {
+			if order[i].Key == m.Key {
+				order[i].Value = m.Value
+				continue next
+			}
+		}
+		order = append(order, m)
+	}
+	return order
+}
+
 // Canonical returns JSON.stringify(JSON.parse(v)).
-func Canonical(v []byte) []byte { return AppendCanonical(nil, v) }
+// The result is rarely longer than v (white space and escapes go), so v's
+// length is allocated once.
+func Canonical(v []byte) []byte { return AppendCanonical(make([]byte, 0, len(v)), v) }
 
 // AppendIndent appends JSON.stringify(JSON.parse(v), null, indent): the
 // canonical value pretty-printed with indent per level, `": "` after keys,

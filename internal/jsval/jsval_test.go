@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -222,6 +223,65 @@ func FuzzCanonicalString(f *testing.F) {
 		}
 		if got, want := appendCanonicalString(nil, in), appendCanonicalStringByByte(nil, in); string(got) != string(want) {
 			t.Fatalf("%q: %q, want %q", in, got, want)
+		}
+	})
+}
+
+// appendObjectByMap is AppendObject as first written (every object's
+// duplicates found through a map): the reference for the small-object path.
+func appendObjectByMap(dst []byte, ms []Member) []byte {
+	pos := make(map[string]int, len(ms))
+	order := make([]Member, 0, len(ms))
+	for _, m := range ms {
+		if i, ok := pos[m.Key]; ok {
+			order[i].Value = m.Value
+			continue
+		}
+		pos[m.Key] = len(order)
+		order = append(order, m)
+	}
+	var ints, rest []Member
+	for _, m := range order {
+		if _, ok := arrayIndex(m.Key); ok {
+			ints = append(ints, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	sort.SliceStable(ints, func(a, b int) bool {
+		x, _ := arrayIndex(ints[a].Key)
+		y, _ := arrayIndex(ints[b].Key)
+		return x < y
+	})
+	dst = append(dst, '{')
+	for i, m := range append(ints, rest...) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, m.Key)
+		dst = append(dst, ':')
+		dst = AppendCanonical(dst, m.Value)
+	}
+	return append(dst, '}')
+}
+
+func FuzzAppendObject(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":2,"a":3}`, `{"2":1,"b":2,"1":3,"2":4}`, `{"x":{"y":1,"y":2},"z":[{"q":1,"q":{}}]}`, `{}`,
+		`{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1,"a":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ms, ok := Members(in)
+		if !ok || !json.Valid(in) {
+			return
+		}
+		before := append([]Member(nil), ms...)
+		got, want := AppendObject(nil, ms), appendObjectByMap(nil, ms)
+		if string(got) != string(want) {
+			t.Fatalf("AppendObject(%q) = %q, want %q", in, got, want)
+		}
+		if !reflect.DeepEqual(before, ms) {
+			t.Fatalf("AppendObject changed its members")
 		}
 	})
 }
