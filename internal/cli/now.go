@@ -193,20 +193,26 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	wd, _ := os.Getwd()
 	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Flags: cmd.Flags(), FlagKeys: keys})
 	if err != nil {
-		var fe *config.FileError
-		if errors.As(err, &fe) {
-			hint := "fix the JSON, or point --config at another file"
-			switch {
-			case fe.Line == 0 && path != "":
-				hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
-			case fe.Line == 0:
-				hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
-			}
-			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
-		}
-		return nil, &ExitErr{Code: ExitError, Err: err}
+		return nil, configErr(err, path)
 	}
 	return c, nil
+}
+
+// configErr is a config.Load error as an exit-2 error, with a hint for a
+// settings file that cannot be read (configFile: --config's value).
+func configErr(err error, configFile string) error {
+	var fe *config.FileError
+	if errors.As(err, &fe) {
+		hint := "fix the JSON, or point --config at another file"
+		switch {
+		case fe.Line == 0 && configFile != "":
+			hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
+		case fe.Line == 0:
+			hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
+		}
+		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
+	}
+	return &ExitErr{Code: ExitError, Err: err}
 }
 
 // openSession opens the input for random access (openSeekable: a regular
