@@ -215,16 +215,6 @@ func configErr(err error, configFile string) error {
 	return &ExitErr{Code: ExitError, Err: err}
 }
 
-// openSession opens the input for random access (openSeekable: a regular
-// file directly, anything else spooled to a temporary file).
-func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	in, err := openSeekable(s, arg)
-	if err != nil {
-		return nil, nil, "", nil, nil, err
-	}
-	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
-}
-
 // maxWarnings is how many line warnings are printed; the rest are counted.
 const maxWarnings = 20
 
@@ -299,12 +289,12 @@ func runNow(o *NowOptions) error {
 		defer fl.Close()
 		target, r, ra, name = fl, io.NewSectionReader(fl.Reader(), 0, fl.Size()), fl.Reader(), o.Input
 	} else {
-		rr, rra, n, cleanup, flush, err := openSession(s, o.Input)
+		in, err := openSeekable(s, o.Input)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
-		r, ra, name, spooled = rr, rra, n, flush
+		defer in.Close()
+		r, ra, name, spooled = in.Reader, in.ReaderAt, in.Name, in.Flush
 	}
 	ctx, warned, err := readSession(o, r, ra, name, spooled)
 	if err != nil {
