@@ -35,6 +35,17 @@ source. Sources, lowest to highest precedence:
 --config FILE reads FILE instead of the two settings files. pi-condense's keys
 come from the settings files only.
 
+Other environment variables pruner reads:
+  PI_CODING_AGENT_DIR  pi's agent dir (settings.json, configs/protected-paths.json);
+                       a leading ~ is expanded as pi expands it
+  HOME                 the home directory (USERPROFILE on Windows): ~ in paths and rules
+  XDG_CACHE_HOME       --summarizer-cmd summaries are kept in $XDG_CACHE_HOME/pruner/summaries
+                       (default ~/.cache; macOS ~/Library/Caches, Windows %LocalAppData%)
+  GOMEMLIMIT           the Go heap limit (default: sized to the input)
+  NO_COLOR, TERM=dumb  no colour in 'pruner stats' charts
+  TMPDIR               where a non-seekable input (stdin, a pipe) is spooled
+  PRUNER_BIN           read by the pi extensions, not by pruner: the binary they run
+
 Keys that make pruner run a command (` + strings.Join(config.TrustedKeys(), ", ") + `) are read only from the
 global settings, --config FILE, the environment and flags: a project's
 .pi/settings.json comes with whatever repository is checked out, so its value
