@@ -380,6 +380,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	}
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
+	wp := newWarningPrinter(s, name)
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
 			*warned++
@@ -387,7 +388,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				return
 			}
 			prog.clear()
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+			wp.print(w)
 		},
 		OnProgress: progress,
 		SizeHint:   size,
@@ -402,7 +403,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
