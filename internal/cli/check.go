@@ -160,6 +160,7 @@ func runCheck(o *CheckOptions) error {
 	for _, w := range gate.Warnings {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s\n", w)
 	}
+	printDropped(o.IO, rs)
 	rules := rs.Rules
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,

@@ -57,9 +57,13 @@ each rule: --rules FILE, else protectedPathRules of the global settings (or
 the built-in defaults -- plus the rules of the project's .pi/settings.json,
 which only add: a project can never remove or replace a rule.
 
+Rules that replace the built-in ones (--rules, the global settings, the
+protected-paths.json file) are warned about, naming each built-in rule (and
+deny op) they no longer apply.
+
 With --json: {"contextPrune": {values}, "sources": {key: source},
 "ignored": [warnings], "protectedPathRules": [{"path", "deny", "source"}],
-"files", "searched"}.
+"droppedDefaults": [built-in rules no longer applied], "files", "searched"}.
 
 Exit status: 0 ok, 2 a settings or rules file is broken.`,
 		Example: `  pruner config
@@ -75,6 +79,7 @@ Exit status: 0 ok, 2 a settings or rules file is broken.`,
 			if err != nil {
 				return asExit(err)
 			}
+			printDropped(s, rs)
 			if o.JSON {
 				return writeConfigJSON(s.Out, c, rs)
 			}
@@ -166,6 +171,10 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 	for i, e := range rs.Entries {
 		rules[i] = configRule{Path: e.Path, Deny: strings.Split(e.Deny.String(), ","), Source: rs.Origins[i]}
 	}
+	dropped := make([]configRule, len(rs.Dropped))
+	for i, e := range rs.Dropped {
+		dropped[i] = configRule{Path: e.Path, Deny: strings.Split(e.Deny.String(), ","), Source: e.Source}
+	}
 	// contextPrune keeps the keys' order (an object built member by member)
 	obj := []byte("{")
 	for i, v := range vals {
@@ -181,9 +190,10 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 		Sources      map[string]string `json:"sources"`
 		Ignored      []string          `json:"ignored"`
 		Rules        []configRule      `json:"protectedPathRules"`
+		Dropped      []configRule      `json:"droppedDefaults"`
 		Files        []string          `json:"files"`
 		Searched     []string          `json:"searched"`
-	}{obj, c.Sources, nonNil(c.Ignored), rules, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
+	}{obj, c.Sources, nonNil(c.Ignored), rules, dropped, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
 	if err != nil {
 		return err
 	}
