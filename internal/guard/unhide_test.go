@@ -62,3 +62,17 @@ func TestHiddenWhitelistBigTree(t *testing.T) {
 		t.Fatalf("got %v, want allow (no whitelist)", vs[0].Reason())
 	}
 }
+
+// TestNULInToolPath: a path with a NUL byte is checked as what a C
+// program opens (up to the NUL) and with the NULs dropped.
+func TestNULInToolPath(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	for _, p := range []string{tCwd + "/.env\x00.txt", ".env\x00", ".e\x00nv", "README.md\x00/../.env"} {
+		if vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": p}}); len(vs) == 0 {
+			t.Errorf("%q: allowed", p)
+		}
+	}
+	if vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": "README.md\x00"}}); len(vs) != 0 {
+		t.Errorf("README.md\\x00: %s", vs[0].Reason())
+	}
+}
