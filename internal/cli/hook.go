@@ -127,7 +127,7 @@ func runHook(o *HookOptions) error {
 		return o.bad(err)
 	}
 	home := homeDir(o.IO)
-	rules, err := loadProtectRules(o.IO, o.cmd, nil, o.Rules, home)
+	_, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}
@@ -145,7 +145,7 @@ func runHook(o *HookOptions) error {
 		if !o.NoResolve {
 			env.FS = hostfs.FS{}
 		}
-		if v := rules.Matcher(env).Decide(ev.Call); v != nil {
+		if v := rs.Matcher(env).Decide(ev.Call); v != nil {
 			return o.deny(v.Reason())
 		}
 	}
