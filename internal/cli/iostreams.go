@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"os"
+	"os/user"
 
 	"golang.org/x/term"
 )
@@ -22,6 +23,9 @@ type IOStreams struct {
 
 	// Getenv looks up an environment variable; nil means os.Getenv.
 	Getenv func(string) string
+	// UserHome looks the home directory up in the user database (used when
+	// $HOME is unset, as Node's os.homedir); nil means none.
+	UserHome func() string
 }
 
 // System returns the process's own streams.
@@ -34,7 +38,17 @@ func System() *IOStreams {
 		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv:        os.Getenv,
+		UserHome:      userDBHome,
 	}
+}
+
+// userDBHome is the current user's home directory from the user database
+// ("" when it cannot be found).
+func userDBHome() string {
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
 }
 
 // Env returns the value of the environment variable key.

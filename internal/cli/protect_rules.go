@@ -31,4 +31,4 @@ func loadProtectRules(s *IOStreams, cmd *cobra.Command, cfg *config.Config, rule
 }
 
 // homeDir is the home directory as pi sees it (pienv.Home).
-func homeDir(s *IOStreams) string { return pienv.Home(s.Env) }
+func homeDir(s *IOStreams) string { return pienv.Home(s.Env, s.UserHome) }
