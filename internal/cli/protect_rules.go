@@ -33,4 +33,4 @@ func loadGateRules(s *IOStreams, cmd *cobra.Command, rulesFile string) (*config.
 }
 
 // homeDir is the home directory as pi sees it (pienv.Home).
-func homeDir(s *IOStreams) string { return pienv.Home(s.Env) }
+func homeDir(s *IOStreams) string { return pienv.Home(s.Env, s.UserHome) }
