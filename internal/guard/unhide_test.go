@@ -76,3 +76,18 @@ func TestNULInToolPath(t *testing.T) {
 		t.Errorf("README.md\\x00: %s", vs[0].Reason())
 	}
 }
+
+// TestGitGrep: git grep reads the work tree (the gate cannot tell which
+// files git tracks): a recursive read of its pathspecs, else of the cwd.
+func TestGitGrep(t *testing.T) {
+	fsys := linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/src/main.go": "package main"}, nil)
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: fsys})
+	runShell(t, m, []shellCase{
+		{"git grep KEY", KindFolder},
+		{"git grep --untracked -n KEY", KindFolder},
+		{"git grep KEY -- .", KindFolder},
+		{"git grep -n KEY -- src", ""},
+		{"git grep -e KEY -- src/main.go", ""},
+		{"git grep KEY -- .env", KindDeny},
+	})
+}
