@@ -140,6 +140,8 @@ func runHook(o *HookOptions) error {
 			cwd, _ = os.Getwd()
 		}
 		env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
+		// the tools run with the hook's environment: a ripgrep config may add --hidden
+		env.RipgrepConfig = o.IO.Env("RIPGREP_CONFIG_PATH") != ""
 		if !o.NoResolve {
 			env.FS = hostfs.FS{}
 		}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -195,7 +194,7 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
-	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Flags: cmd.Flags(), FlagKeys: keys})
+	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Home: homeDir(s), Flags: cmd.Flags(), FlagKeys: keys})
 	if err != nil {
 		return nil, configErr(err, path)
 	}
@@ -254,10 +253,7 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 
 func runNow(o *NowOptions) error {
 	s := o.IO
-	if s.Env("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(memoryLimit)
-		defer debug.SetMemoryLimit(old)
-	}
+	defer s.limitMemory(memoryLimit)()
 	if o.Write && o.Session {
 		return UsageError("--session prints what --write would write; give one of them")
 	}
@@ -319,11 +315,11 @@ func runNow(o *NowOptions) error {
 	if err != nil {
 		return err
 	}
-	if po.Flush && s.Env("GOMEMLIMIT") == "" {
+	if po.Flush {
 		// a flush holds its batches' records, refs and summaries on top of
 		// the index: room in proportion to the session, or the collector
-		// runs back to back against the limit
-		debug.SetMemoryLimit(max(readLimit(ctx.Bytes), memoryLimit+ctx.Bytes/2))
+		// runs back to back against the limit (runNow restores the old one)
+		s.limitMemory(max(readLimit(ctx.Bytes), memoryLimit+ctx.Bytes/2))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
@@ -375,9 +371,7 @@ func runNow(o *NowOptions) error {
 func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spooled func() error) (*session.Context, *int, error) {
 	s := o.IO
 	size := sizeOf(ra)
-	if s.Env("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(readLimit(size)) // runNow restores the old limit
-	}
+	s.limitMemory(readLimit(size)) // runNow restores the old limit
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
 	wp := newWarningPrinter(s, name)

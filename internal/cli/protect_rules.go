@@ -42,4 +42,4 @@ func printDropped(s *IOStreams, rs *config.RuleSet) {
 }
 
 // homeDir is the home directory as pi sees it (pienv.Home).
-func homeDir(s *IOStreams) string { return pienv.Home(s.Env) }
+func homeDir(s *IOStreams) string { return pienv.Home(s.Env, s.UserHome) }

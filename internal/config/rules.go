@@ -49,7 +49,7 @@ func LoadGate(o Options) (*Config, error) {
 	}
 	home := o.Home
 	if home == "" {
-		home = pienv.Home(getenv)
+		home = pienv.Home(getenv, nil)
 	}
 	c := &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
 	if c.AgentDir == "" {
