@@ -44,7 +44,7 @@ Other environment variables pruner reads:
   GOMEMLIMIT           the Go heap limit (default: sized to the input)
   NO_COLOR, TERM=dumb  no colour in 'pruner stats' charts
   TMPDIR               where a non-seekable input (stdin, a pipe) is spooled
-  RIPGREP_CONFIG_PATH  hook and check: ripgrep's config, which may make rg read hidden files
+  RIPGREP_CONFIG_PATH  hook: ripgrep's config, which may make rg read hidden files
   PRUNER_BIN           read by the pi extensions, not by pruner: the binary they run
 
 Keys that make pruner run a command (` + strings.Join(config.TrustedKeys(), ", ") + `) are read only from the
