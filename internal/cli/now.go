@@ -23,7 +23,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/spf13/cobra"
 )
 
@@ -435,7 +435,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
+			po.Summarizer.Cache = host.DirCache{Dir: dir}
 		}
 	}
 	return po, plan, nil

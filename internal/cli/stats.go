@@ -19,7 +19,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/spf13/cobra"
 )
 
@@ -427,7 +427,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			cache.dir = summarize.DirCache{Dir: dir}
+			cache.dir = host.DirCache{Dir: dir}
 		}
 		po.Summarizer.Command, po.Summarizer.CacheOnly, po.Summarizer.Cache = nil, true, cache
 	}
@@ -437,7 +437,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 // statsCache reads pruner's summary cache and writes nothing; it counts the
 // batches it has no summary for.
 type statsCache struct {
-	dir    summarize.DirCache
+	dir    host.DirCache
 	misses atomic.Int64
 }
 
