@@ -153,21 +153,26 @@ func runCheck(o *CheckOptions) error {
 	if home == "" {
 		home = homeDir(o.IO)
 	}
-	cfg, err := loadConfig(o.IO, o.cmd, nil)
+	gate, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
 	if err != nil {
 		return err
 	}
-	rules, err := loadProtectRules(o.IO, o.cmd, cfg, o.Rules, home)
-	if err != nil {
-		return asExit(err)
+	for _, w := range gate.Warnings {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s\n", w)
 	}
-	pred, err := cfg.Predicate()
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
-	}
+	rules := rs.Rules
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
-		Workers: o.Jobs, Predicate: pred,
+		Workers: o.Jobs,
+	}
+	// protected-output-pruned needs the pruning settings (protectedTools,
+	// protectedPaths); a bad pruning setting skips that finding, never the gate
+	if cfg, err := loadConfigQuiet(o.IO, o.cmd, nil); err != nil {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: protected-output-pruned is not checked (the gate's findings are)\n", firstLine(err.Error()))
+	} else if pred, err := cfg.Predicate(); err != nil {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: protected-output-pruned is not checked (the gate's findings are)\n", firstLine(err.Error()))
+	} else {
+		opts.Predicate = pred
 	}
 	if !o.NoResolve {
 		opts.FS = hostfs.NewCached()

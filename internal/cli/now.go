@@ -192,30 +192,26 @@ func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (
 	wd, _ := os.Getwd()
 	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Home: homeDir(s), Flags: cmd.Flags(), FlagKeys: keys})
 	if err != nil {
-		var fe *config.FileError
-		if errors.As(err, &fe) {
-			hint := "fix the JSON, or point --config at another file"
-			switch {
-			case fe.Line == 0 && path != "":
-				hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
-			case fe.Line == 0:
-				hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
-			}
-			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
-		}
-		return nil, &ExitErr{Code: ExitError, Err: err}
+		return nil, configErr(err, path)
 	}
 	return c, nil
 }
 
-// openSession opens the input for random access (openSeekable: a regular
-// file directly, anything else spooled to a temporary file).
-func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	in, err := openSeekable(s, arg)
-	if err != nil {
-		return nil, nil, "", nil, nil, err
+// configErr is a config.Load error as an exit-2 error, with a hint for a
+// settings file that cannot be read (configFile: --config's value).
+func configErr(err error, configFile string) error {
+	var fe *config.FileError
+	if errors.As(err, &fe) {
+		hint := "fix the JSON, or point --config at another file"
+		switch {
+		case fe.Line == 0 && configFile != "":
+			hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
+		case fe.Line == 0:
+			hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
+		}
+		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
 	}
-	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
+	return &ExitErr{Code: ExitError, Err: err}
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -289,12 +285,12 @@ func runNow(o *NowOptions) error {
 		defer fl.Close()
 		target, r, ra, name = fl, io.NewSectionReader(fl.Reader(), 0, fl.Size()), fl.Reader(), o.Input
 	} else {
-		rr, rra, n, cleanup, flush, err := openSession(s, o.Input)
+		in, err := openSeekable(s, o.Input)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
-		r, ra, name, spooled = rr, rra, n, flush
+		defer in.Close()
+		r, ra, name, spooled = in.Reader, in.ReaderAt, in.Name, in.Flush
 	}
 	ctx, warned, err := readSession(o, r, ra, name, spooled)
 	if err != nil {

@@ -124,16 +124,17 @@ var queryFlagKeys = map[string]string{
 
 // readForQuery reads the input with the options query needs.
 func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.Context, string, func(), error) {
-	r, ra, name, cleanup, flush, err := openSession(s, input)
+	in, err := openSeekable(s, input)
 	if err != nil {
 		return nil, "", nil, err
 	}
+	name, cleanup := in.Name, in.Close
 	ro.OnWarning = func(w session.Warning) {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
 	}
-	ctx, err := session.Read(r, ra, ro)
+	ctx, err := session.Read(in.Reader, in.ReaderAt, ro)
 	if err == nil {
-		err = flush()
+		err = in.Flush()
 	}
 	if err != nil {
 		cleanup()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // readRules parses the protectedPathRules of one settings file: the global
@@ -33,6 +34,36 @@ func (c *Config) readRules(f settingsFile) error {
 		c.rules = r
 	}
 	return nil
+}
+
+// LoadGate loads only what check and hook need: the settings files (one
+// that does not parse is an error: its rules cannot be read) and their
+// protectedPathRules. Pruning keys, PRUNER_* variables and flags are not
+// decoded, so a bad maxRetainedChars never stops the gate; DenyRules gives
+// the rules. Errors: *FileError, *RulesError.
+func LoadGate(o Options) (*Config, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	home := o.Home
+	if home == "" {
+		home = pienv.Home(getenv, nil)
+	}
+	c := &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
+	if c.AgentDir == "" {
+		c.AgentDir = pienv.AgentDir(getenv, home)
+	}
+	files, err := c.readFiles(o)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := c.readRules(f); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // loadRules reads and validates a rules file (guard.ParseRules). A missing

@@ -362,6 +362,12 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 			return Violation{}, false // no rule the recursion could reach needs a search
 		}
 		found, denied, hits, complete := m.walk(dir, t, ops)
+		if !complete && !t.dotOK && !m.needsWalk(ops, t, false) {
+			// only hidden names are protected and the search skips them:
+			// past the walk's bound, only the ignore files of the folder and
+			// its parents can whitelist one (below it they are not read)
+			found, denied, hits, complete = m.walkHiddenTop(dir, t, ops)
+		}
 		if found != "" {
 			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
 			m.nameRule(&v, denied, hits)
@@ -453,7 +459,11 @@ func hasGlobSeg(c *compiled) bool {
 // rules protect for ops: a bare rule whose name the recursion reaches
 // (hidden names only when it reads them), an absolute rule with a glob, or
 // symlinks it follows.
-func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
+func (m *Matcher) walkNeeded(ops OpSet, t target) bool { return m.needsWalk(ops, t, true) }
+
+// needsWalk is walkNeeded; hidden counts the hidden names a search skips
+// (they may be whitelisted).
+func (m *Matcher) needsWalk(ops OpSet, t target, hidden bool) bool {
 	if t.follow != followNone {
 		return true
 	}
@@ -469,6 +479,11 @@ func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
 			continue
 		}
 		if t.dotOK || len(c.segs) < 2 || !strings.HasPrefix(c.segs[1], ".") {
+			return true
+		}
+		if hidden && m.env.FS != nil {
+			// a hidden name the search skips, unless an ignore file
+			// whitelists it (or ripgrep's config adds --hidden)
 			return true
 		}
 	}
@@ -496,6 +511,7 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 		protHits  []int
 	}
 	queue := []dir{{path: root}}
+	unhide := m.newUnhider()
 	visited := 0
 	links := 0
 	for len(queue) > 0 {
@@ -514,7 +530,7 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 				return "", 0, nil, false
 			}
 			name := e.Name()
-			if !t.dotOK && strings.HasPrefix(name, ".") {
+			if !t.dotOK && strings.HasPrefix(name, ".") && !unhide.reaches(d.path, name) {
 				continue
 			}
 			p := strings.TrimSuffix(d.path, "/") + "/" + name
@@ -592,4 +608,25 @@ func filterMatches(filter []string, rel, name string, caseSensitive bool) bool {
 		}
 	}
 	return false
+}
+
+// walkHiddenTop looks for a protected hidden name directly in root that
+// the ignore files of root or its parents whitelist.
+func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet, []int, bool) {
+	ents, err := m.env.FS.ReadDir(root)
+	if err != nil {
+		return "", 0, nil, false
+	}
+	unhide := m.newUnhider()
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, ".") || !unhide.reaches(root, name) {
+			continue
+		}
+		p := strings.TrimSuffix(root, "/") + "/" + name
+		if dd, hh := m.deniedOps(p, false, false, ops, false); dd != 0 && m.passes(t, name, name, false) {
+			return p, dd, hh, true
+		}
+	}
+	return "", 0, nil, true
 }

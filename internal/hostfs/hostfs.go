@@ -59,6 +59,15 @@ func (FS) ReadLink(name string) (string, error) {
 	return filepath.ToSlash(t), err
 }
 
+// ReadFile implements guard.FileReader.
+func (FS) ReadFile(name string) ([]byte, error) {
+	n, err := native(name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(n)
+}
+
 // ReadDir implements guard.FS.
 func (FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	n, err := native(name)
@@ -125,6 +134,9 @@ func (c *Cached) ReadLink(name string) (string, error) {
 	}
 	return t, err
 }
+
+// ReadFile implements guard.FileReader (not cached: ignore files are few).
+func (c *Cached) ReadFile(name string) ([]byte, error) { return FS{}.ReadFile(name) }
 
 // ReadDir implements guard.FS.
 func (c *Cached) ReadDir(name string) ([]fs.DirEntry, error) {
