@@ -54,8 +54,10 @@ const (
 	KindPairing Kind = "tool-pairing"
 )
 
-// Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+// Kinds returns every kind in rule order (a fresh slice).
+func Kinds() []Kind {
+	return []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+}
 
 // Outcome says what a session shows about a gate finding's call.
 type Outcome string

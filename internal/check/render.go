@@ -170,9 +170,10 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 	if version == "" {
 		version = "dev"
 	}
-	rules := make([]rule, len(Kinds))
+	kinds := Kinds()
+	rules := make([]rule, len(kinds))
 	index := map[Kind]int{}
-	for i, k := range Kinds {
+	for i, k := range kinds {
 		ri := ruleInfo[k]
 		index[k] = i
 		rules[i] = rule{ID: string(k), Name: ri.name, ShortDescription: msg{ri.short}, FullDescription: msg{ri.full},
