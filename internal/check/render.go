@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -258,22 +257,4 @@ func artifactURI(file, root string) string {
 		return "file://" + s
 	}
 	return s
-}
-
-// RepoRoot returns the nearest ancestor of dir holding a .git entry, or dir.
-func RepoRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	for d := abs; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs
-		}
-		d = parent
-	}
 }
