@@ -43,16 +43,8 @@ type NowOptions struct {
 	NoMask    bool // no rolling-window masking
 	// SummarizerTimeout bounds one summariser command (0: the config's).
 	SummarizerTimeout time.Duration
+	pruneFlags        pruneFlags // the pruning flags (now; none on context)
 	cmd               *cobra.Command
-}
-
-// pruneFlagKeys maps `now` flags to config keys (flags override settings).
-var pruneFlagKeys = map[string]string{
-	"recent-turns":   "recentTurnsToKeep",
-	"max-chars":      "maxRetainedChars",
-	"protect-tool":   "protectedTools",
-	"protect-path":   "protectedPaths",
-	"summarizer-cmd": "summarizerCmd",
 }
 
 // NewCmdNow builds `pruner now`.
@@ -143,12 +135,8 @@ session for --write).`,
 	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
-	f.String("summarizer-cmd", "", "summarise batches with this shell `CMD` (request on stdin, summary on stdout; summarizerCmd)")
 	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(f, prunes, "summarizer-cmd", "recent-turns", "max-chars", "protect-tool", "protect-path")
 	return cmd
 }
 
@@ -261,7 +249,7 @@ func runNow(o *NowOptions) error {
 	enabled := !o.NoPrune
 	if enabled {
 		var err error
-		if c, err = loadConfig(s, o.cmd, pruneFlagKeys); err != nil {
+		if c, err = loadConfig(s, o.cmd, o.pruneFlags); err != nil {
 			return err
 		}
 		enabled = c.Enabled

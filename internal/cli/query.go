@@ -12,7 +12,6 @@ import (
 	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
-	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/spf13/cobra"
@@ -29,8 +28,9 @@ type QueryOptions struct {
 	JSON  bool
 	// NoFlush answers from the session's own index only (what pi-condense
 	// or --write wrote), not from the flush `now` would make.
-	NoFlush bool
-	cmd     *cobra.Command
+	NoFlush    bool
+	pruneFlags pruneFlags // the flush flags (config keys)
+	cmd        *cobra.Command
 }
 
 // NewCmdQuery builds `pruner query`: originals back, by ref or by entry.
@@ -108,18 +108,9 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 	cmd.Flags().StringVar(&o.TS, "ts", "", "message timestamp, to pick one occurrence of a reused call id")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the answer as JSON (blocks with the records, bodies and where they came from)")
 	cmd.Flags().BoolVar(&o.NoFlush, "no-flush", false, "answer from the session's own index only, not from the flush 'pruner now' makes")
-	cmd.Flags().Int("recent-turns", prune.DefaultRecentTurns, "as on now: the raw window the flush leaves (recentTurnsToKeep)")
-	cmd.Flags().StringSlice("protect-tool", nil, "as on now: tool name globs the flush never takes (replaces protectedTools)")
-	cmd.Flags().StringSlice("protect-path", nil, "as on now: args.path globs the flush never takes (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(cmd.Flags(), flushes, "recent-turns", "protect-tool", "protect-path")
 	o.cmd = cmd
 	return cmd
-}
-
-// queryFlagKeys maps query's flush flags to config keys.
-var queryFlagKeys = map[string]string{
-	"recent-turns": "recentTurnsToKeep",
-	"protect-tool": "protectedTools",
-	"protect-path": "protectedPaths",
 }
 
 // readForQuery reads the input with the options query needs.
@@ -260,7 +251,7 @@ func queryState(o *QueryOptions, ctx *session.Context, plan *blobs.Plan) (*index
 	if o.NoFlush || o.cmd == nil {
 		return index.Rebuild(ctx)
 	}
-	c, err := loadConfig(o.IO, o.cmd, queryFlagKeys)
+	c, err := loadConfig(o.IO, o.cmd, o.pruneFlags)
 	if err != nil {
 		return nil, err
 	}

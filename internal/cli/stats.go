@@ -17,7 +17,6 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pipeline"
-	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/spf13/cobra"
@@ -36,16 +35,8 @@ type StatsOptions struct {
 	Progress string   // --progress auto|always|never
 	Quiet    bool     // root --quiet
 
-	cmd *cobra.Command
-}
-
-// statsFlagKeys maps `stats` flags to config keys (the pruning flags of
-// `now`; stats runs no summariser command, so --summarizer-cmd is not one).
-var statsFlagKeys = map[string]string{
-	"recent-turns": "recentTurnsToKeep",
-	"max-chars":    "maxRetainedChars",
-	"protect-tool": "protectedTools",
-	"protect-path": "protectedPaths",
+	pruneFlags pruneFlags // the pruning flags (config keys)
+	cmd        *cobra.Command
 }
 
 // NewCmdStats builds `pruner stats`.
@@ -126,10 +117,9 @@ others are still reported).`,
 	f.BoolVar(&o.Each, "each", false, "with several sessions: the full report of each, not only its row")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "as 'pruner now --no-flush': summarise nothing new")
 	f.BoolVar(&o.NoMask, "no-mask", false, "as 'pruner now --no-mask': no rolling-window masking")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	// the pruning flags of now; stats runs no summariser command, so
+	// --summarizer-cmd is not one
+	o.pruneFlags = addPruneFlags(f, prunes, "recent-turns", "max-chars", "protect-tool", "protect-path")
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "read `N` sessions at once (default: the CPUs, at most 4)")
 	f.StringVar(&o.Progress, "progress", "auto", "progress on stderr: auto (a terminal and 10 sessions or more), always or never")
 	return cmd
@@ -175,7 +165,7 @@ func runStats(o *StatsOptions) error {
 	if stdin > 1 {
 		return UsageError("- (stdin) given %d times; it can be read once", stdin)
 	}
-	c, err := loadConfig(s, o.cmd, statsFlagKeys)
+	c, err := loadConfig(s, o.cmd, o.pruneFlags)
 	if err != nil {
 		return err
 	}
