@@ -13,6 +13,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/sessionfile"
 	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/spf13/cobra"
 )
@@ -380,7 +381,7 @@ func isNotice(msg []byte) bool {
 // `now --write` leaves, oldest first (read with the same reader as FILE, so
 // v1 entry ids agree).
 func fromBackups(o *QueryOptions, f match) ([]byte, string) {
-	for _, b := range origBackups(o.Input) {
+	for _, b := range sessionfile.Backups(o.Input) {
 		fh, err := os.Open(b)
 		if err != nil {
 			continue
