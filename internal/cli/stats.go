@@ -351,52 +351,23 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 			r.Warnings = append(r.Warnings, fmt.Sprintf("pruner: warning: %s: %s", r.Input, msg))
 		}
 	}
-	nwarn := 0
-	for _, w := range ctx.Warnings {
-		nwarn++
-		warn(w.Line, w.Msg)
-	}
 	po, cache := o.pipelineOptions(c, base, ctx)
-	res, err := pipeline.Run(cx, ctx, po)
-	if err != nil {
-		r.Err = fmt.Errorf("%s: %w", r.Input, err)
-		return r
-	}
-	for _, w := range res.Warnings {
-		nwarn++
+	ppo, _ := o.pipelineOptions(c, base, ctx)
+	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
+	for _, w := range run.Warnings {
 		warn(w.Line, w.Msg)
 	}
-	if res.Rendered != nil {
-		for _, d := range res.Rendered.Report.Diagnostics {
-			nwarn++
-			warn(0, d.Kind+": "+d.Detail)
-		}
-	}
+	nwarn := len(run.Warnings)
 	r.NWarnings = nwarn
 	if nwarn > maxWarnings {
 		r.Warnings[maxWarnings] = fmt.Sprintf("pruner: warning: %s: %d more warnings not shown", r.Input, nwarn-maxWarnings)
 	}
-	if po.Flush {
-		r.FlushSkipped = res.FlushSkipped
-	}
+	r.FlushSkipped = run.FlushSkipped
 	if cache != nil {
 		r.Estimated = int(cache.misses.Load())
 	}
-	rep := pipeline.ReportOptions{Options: po, Off: !c.Enabled}
-	ppo, _ := o.pipelineOptions(c, base, ctx)
-	prev, line, err := pipeline.PreviousTurn(cx, ctx, ppo)
+	r.Report = run.Report
 	if err != nil {
-		r.Err = fmt.Errorf("%s: the session before its newest turn: %w", r.Input, err)
-		return r
-	}
-	if prev != nil {
-		if rep.Previous, err = prev.Fingerprint(pipeline.ReportOptions{Options: ppo, Off: !c.Enabled}); err != nil {
-			r.Err = fmt.Errorf("%s: %w", r.Input, err)
-			return r
-		}
-		rep.Previous.TurnLine = line
-	}
-	if r.Report, err = res.Report(rep); err != nil {
 		r.Err = fmt.Errorf("%s: %w", r.Input, err)
 	}
 	return r
