@@ -25,6 +25,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/spool"
 )
 
 // Kind is a finding kind; each is one SARIF rule.
@@ -54,8 +55,10 @@ const (
 	KindPairing Kind = "tool-pairing"
 )
 
-// Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+// Kinds returns every kind in rule order (a fresh slice).
+func Kinds() []Kind {
+	return []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+}
 
 // Outcome says what a session shows about a gate finding's call.
 type Outcome string
@@ -250,32 +253,28 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 
 func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	label := name
-	var f *os.File
+	var f interface {
+		io.Reader
+		io.ReaderAt
+		io.Closer
+	}
 	if name == "-" {
 		if stdin == nil {
 			return Result{File: "<stdin>"}
 		}
 		// spooled: the pairing pass reads the session a second time
 		label = "<stdin>"
-		tmp, err := os.CreateTemp("", "pruner-check-*.jsonl")
+		sp, err := spool.Copy(stdin, "pruner-check-*.jsonl")
 		if err != nil {
 			return Result{File: label, Err: err}
 		}
-		defer os.Remove(tmp.Name())
-		if _, err := io.Copy(tmp, stdin); err != nil {
-			tmp.Close()
-			return Result{File: label, Err: err}
-		}
-		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-			tmp.Close()
-			return Result{File: label, Err: err}
-		}
-		f = tmp
+		f = sp
 	} else {
-		var err error
-		if f, err = os.Open(name); err != nil {
+		fh, err := os.Open(name)
+		if err != nil {
 			return Result{File: name, Err: err}
 		}
+		f = fh
 	}
 	defer f.Close()
 	lr.Reset(f)

@@ -241,7 +241,7 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := doc.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(Kinds) || len(run.Results) != 2 {
+	if len(run.Tool.Driver.Rules) != len(Kinds()) || len(run.Results) != 2 {
 		t.Fatalf("%s", sarif.String())
 	}
 	loc := run.Results[0].Locations[0].PhysicalLocation

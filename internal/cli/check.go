@@ -194,7 +194,7 @@ func runCheck(o *CheckOptions) error {
 		err = check.WriteJSON(o.IO.Out, results)
 	case "sarif":
 		wd, _ := os.Getwd()
-		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: check.RepoRoot(wd)})
+		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: hostfs.RepoRoot(wd)})
 	default:
 		err = check.WriteText(o.IO.Out, results)
 	}

@@ -23,7 +23,8 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
+	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -42,20 +43,12 @@ type NowOptions struct {
 	NoMask    bool // no rolling-window masking
 	// SummarizerTimeout bounds one summariser command (0: the config's).
 	SummarizerTimeout time.Duration
+	pruneFlags        pruneFlags // the pruning flags (now; none on context)
 	cmd               *cobra.Command
 
 	// summarizer is what the configured summarizerCmd did this run: "none"
 	// (no command), "ran", or "not-run" (summarizerNote says why)
 	summarizer, summarizerNote string
-}
-
-// pruneFlagKeys maps `now` flags to config keys (flags override settings).
-var pruneFlagKeys = map[string]string{
-	"recent-turns":   "recentTurnsToKeep",
-	"max-chars":      "maxRetainedChars",
-	"protect-tool":   "protectedTools",
-	"protect-path":   "protectedPaths",
-	"summarizer-cmd": "summarizerCmd",
 }
 
 // NewCmdNow builds `pruner now`.
@@ -146,12 +139,8 @@ session for --write).`,
 	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
-	f.String("summarizer-cmd", "", "summarise batches with this shell `CMD` (request on stdin, summary on stdout; summarizerCmd)")
 	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(f, prunes, "summarizer-cmd", "recent-turns", "max-chars", "protect-tool", "protect-path")
 	return cmd
 }
 
@@ -264,7 +253,7 @@ func runNow(o *NowOptions) error {
 	enabled := !o.NoPrune
 	if enabled {
 		var err error
-		if c, err = loadConfig(s, o.cmd, pruneFlagKeys); err != nil {
+		if c, err = loadConfig(s, o.cmd, o.pruneFlags); err != nil {
 			return err
 		}
 		enabled = c.Enabled
@@ -361,7 +350,7 @@ func runNow(o *NowOptions) error {
 	case o.Write:
 		return writeSession(o, cx, target, res, plan, name)
 	case o.Session:
-		return printSession(o, res, ra, name, pendingBlobs(plan))
+		return printSession(o, res, ra, name, writeback.PendingBlobs(plan))
 	}
 	return printContext(o, res, enabled, name)
 }
@@ -440,7 +429,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
+			po.Summarizer.Cache = host.DirCache{Dir: dir}
 		}
 	}
 	return po, plan, nil
@@ -476,14 +465,6 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 		return nil
 	}
 	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
-}
-
-// pendingBlobs is what plan would write (nil plan: none).
-func pendingBlobs(plan *blobs.Plan) []string {
-	if plan == nil {
-		return nil
-	}
-	return plan.Pending()
 }
 
 // printContext writes the pruned context and the summary line.
@@ -815,63 +796,26 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 	return nil
 }
 
-// writeSession appends pruner's entries to the input file: streamed into a
-// temporary file beside it, re-read and checked, renamed over it only if pi
-// did not touch the file meanwhile. The spill blobs are written just
-// before, and removed again when the file is not replaced.
+// writeSession appends pruner's entries to the input file
+// (writeback.Write) and says what it did.
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
-	pending := pendingBlobs(plan)
-	a, err := res.Append(pending)
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	if a.EditsSkipped != "" {
+	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan})
+	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
 	}
-	if a.Refused != "" {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing written", name, a.Refused)}
+	if err != nil {
+		var re *writeback.ReplaceError
+		if errors.As(err, &re) {
+			return writeErr(name, re.Err)
+		}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if len(a.Entries) == 0 {
+	if rep.Unchanged {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
 		}
 		return nil
-	}
-	// what is printed is decided: let the collector have the render
-	res.Rendered, res.Mask = nil, nil
-	var info pipeline.SessionInfo
-	write := func(w io.Writer) error {
-		var err error
-		info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
-		return err
-	}
-	verify := func(f *os.File) error {
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		if err := res.Verify(f, st.Size(), info, a); err != nil {
-			return fmt.Errorf("checking the new file: %w; nothing written", err)
-		}
-		return nil
-	}
-	var created []string
-	if len(pending) > 0 {
-		if created, err = plan.Write(); err != nil {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: writing spill blobs: %w; nothing written", name, err)}
-		}
-		if len(created) != len(pending) {
-			blobs.Remove(plan.Dir(), created)
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the blob directory %s changed while pruner ran; nothing written", name, plan.Dir())}
-		}
-	}
-	rep, err := fl.Replace(cx, write, verify)
-	if err != nil {
-		if plan != nil {
-			blobs.Remove(plan.Dir(), created)
-		}
-		return writeErr(name, err)
 	}
 	if rep.Moved > 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
@@ -881,7 +825,7 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",
-			name, len(a.Entries)+1, a.Edits, len(created), info.BaseBytes, info.Bytes, name)
+			name, len(rep.Appended.Entries)+1, rep.Appended.Edits, len(rep.Blobs), rep.Info.BaseBytes, rep.Info.Bytes, name)
 	}
 	return nil
 }
