@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func BenchmarkFileCommand(b *testing.B) {
 	for b.Loop() {
 		out := bufio.NewWriterSize(io.Discard, 1<<20)
 		var errb strings.Builder
-		s := &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: &errb, Getenv: func(k string) string { return env[k] }}
+		s := &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: &errb, Getenv: func(k string) string { return env[k] }, SetMemoryLimit: debug.SetMemoryLimit}
 		if code := Main(append(append([]string(nil), args...), path), s, BuildInfo{}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errb.String())
 		}

@@ -72,7 +72,10 @@ another user's home (/home/<u>, /Users/<u>, C:\Users\<u>) or --home is given.
 
 Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
 else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
-the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json).
+the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json, and
+.env.local, .env.development, .env.production, .env.staging and their .local
+forms; not .env.example, .env.sample, .env.template). Rules that replace the
+defaults get a warning naming each built-in rule they no longer apply.
 
 Exit status: 0 clean, 1 findings at --fail-on's level or above (default
 warning: attempts alone pass; --fail-on note fails on them too; 0 with
@@ -153,21 +156,27 @@ func runCheck(o *CheckOptions) error {
 	if home == "" {
 		home = homeDir(o.IO)
 	}
-	cfg, err := loadConfig(o.IO, o.cmd, nil)
+	gate, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
 	if err != nil {
 		return err
 	}
-	rules, err := loadProtectRules(o.IO, o.cmd, cfg, o.Rules, home)
-	if err != nil {
-		return asExit(err)
+	for _, w := range gate.Warnings {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s\n", w)
 	}
-	pred, err := cfg.Predicate()
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: err}
-	}
+	printDropped(o.IO, rs)
+	rules := rs.Rules
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
-		Workers: o.Jobs, Predicate: pred,
+		Workers: o.Jobs,
+	}
+	// protected-output-pruned needs the pruning settings (protectedTools,
+	// protectedPaths); a bad pruning setting skips that finding, never the gate
+	if cfg, err := loadConfigQuiet(o.IO, o.cmd, nil); err != nil {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: protected-output-pruned is not checked (the gate's findings are)\n", firstLine(err.Error()))
+	} else if pred, err := cfg.Predicate(); err != nil {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: protected-output-pruned is not checked (the gate's findings are)\n", firstLine(err.Error()))
+	} else {
+		opts.Predicate = pred
 	}
 	if !o.NoResolve {
 		opts.FS = hostfs.NewCached()
@@ -185,7 +194,7 @@ func runCheck(o *CheckOptions) error {
 		err = check.WriteJSON(o.IO.Out, results)
 	case "sarif":
 		wd, _ := os.Getwd()
-		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: check.RepoRoot(wd)})
+		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: hostfs.RepoRoot(wd)})
 	default:
 		err = check.WriteText(o.IO.Out, results)
 	}

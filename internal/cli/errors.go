@@ -38,15 +38,6 @@ func UsageError(format string, a ...any) error {
 // Findings returns a silent exit-1 error: the command printed its findings.
 func Findings() error { return &ExitErr{Code: ExitFindings} }
 
-// WithHint wraps err (exit 2) with a hint line shown under the error.
-func WithHint(err error, hint string) error {
-	var ee *ExitErr
-	if errors.As(err, &ee) {
-		return &ExitErr{Code: ee.Code, Err: ee.Err, Hint: hint}
-	}
-	return &ExitErr{Code: ExitError, Err: err, Hint: hint}
-}
-
 // ExitCode maps an error returned by a command to the process exit code:
 // nil → 0, *ExitErr → its Code, anything else (I/O, config, parse) → 2.
 func ExitCode(err error) int {

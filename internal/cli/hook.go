@@ -127,7 +127,7 @@ func runHook(o *HookOptions) error {
 		return o.bad(err)
 	}
 	home := homeDir(o.IO)
-	rules, err := loadProtectRules(o.IO, o.cmd, nil, o.Rules, home)
+	_, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}
@@ -140,10 +140,12 @@ func runHook(o *HookOptions) error {
 			cwd, _ = os.Getwd()
 		}
 		env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
+		// the tools run with the hook's environment: a ripgrep config may add --hidden
+		env.RipgrepConfig = o.IO.Env("RIPGREP_CONFIG_PATH") != ""
 		if !o.NoResolve {
 			env.FS = hostfs.FS{}
 		}
-		if v := rules.Matcher(env).Decide(ev.Call); v != nil {
+		if v := rs.Matcher(env).Decide(ev.Call); v != nil {
 			return o.deny(v.Reason())
 		}
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"io"
 	"os"
+	"os/user"
+	"runtime/debug"
 
 	"golang.org/x/term"
 )
@@ -22,19 +24,47 @@ type IOStreams struct {
 
 	// Getenv looks up an environment variable; nil means os.Getenv.
 	Getenv func(string) string
+	// UserHome looks the home directory up in the user database (used when
+	// $HOME is unset, as Node's os.homedir); nil means none.
+	UserHome func() string
+	// SetMemoryLimit sets the Go heap's soft limit and returns the old one
+	// (debug.SetMemoryLimit); nil leaves the process's limit alone (tests
+	// that run commands in-process).
+	SetMemoryLimit func(int64) int64
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	return &IOStreams{
-		In:            os.Stdin,
-		Out:           os.Stdout,
-		ErrOut:        os.Stderr,
-		InIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
-		OutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-		ErrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
-		Getenv:        os.Getenv,
+		In:             os.Stdin,
+		Out:            os.Stdout,
+		ErrOut:         os.Stderr,
+		InIsTerminal:   term.IsTerminal(int(os.Stdin.Fd())),
+		OutIsTerminal:  term.IsTerminal(int(os.Stdout.Fd())),
+		ErrIsTerminal:  term.IsTerminal(int(os.Stderr.Fd())),
+		Getenv:         os.Getenv,
+		UserHome:       userDBHome,
+		SetMemoryLimit: debug.SetMemoryLimit,
 	}
+}
+
+// limitMemory sets the heap's soft limit to n unless GOMEMLIMIT is set (it
+// wins) or no setter is wired; it returns a func that puts the old one back.
+func (s *IOStreams) limitMemory(n int64) (restore func()) {
+	if s.SetMemoryLimit == nil || s.Env("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := s.SetMemoryLimit(n)
+	return func() { s.SetMemoryLimit(old) }
+}
+
+// userDBHome is the current user's home directory from the user database
+// ("" when it cannot be found).
+func userDBHome() string {
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
 }
 
 // Env returns the value of the environment variable key.

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -24,7 +23,8 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
+	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -43,16 +43,12 @@ type NowOptions struct {
 	NoMask    bool // no rolling-window masking
 	// SummarizerTimeout bounds one summariser command (0: the config's).
 	SummarizerTimeout time.Duration
+	pruneFlags        pruneFlags // the pruning flags (now; none on context)
 	cmd               *cobra.Command
-}
 
-// pruneFlagKeys maps `now` flags to config keys (flags override settings).
-var pruneFlagKeys = map[string]string{
-	"recent-turns":   "recentTurnsToKeep",
-	"max-chars":      "maxRetainedChars",
-	"protect-tool":   "protectedTools",
-	"protect-path":   "protectedPaths",
-	"summarizer-cmd": "summarizerCmd",
+	// summarizer is what the configured summarizerCmd did this run: "none"
+	// (no command), "ran", or "not-run" (summarizerNote says why)
+	summarizer, summarizerNote string
 }
 
 // NewCmdNow builds `pruner now`.
@@ -143,12 +139,8 @@ session for --write).`,
 	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
-	f.String("summarizer-cmd", "", "summarise batches with this shell `CMD` (request on stdin, summary on stdout; summarizerCmd)")
 	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(f, prunes, "summarizer-cmd", "recent-turns", "max-chars", "protect-tool", "protect-path")
 	return cmd
 }
 
@@ -191,32 +183,28 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
-	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Flags: cmd.Flags(), FlagKeys: keys})
+	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Home: homeDir(s), Flags: cmd.Flags(), FlagKeys: keys})
 	if err != nil {
-		var fe *config.FileError
-		if errors.As(err, &fe) {
-			hint := "fix the JSON, or point --config at another file"
-			switch {
-			case fe.Line == 0 && path != "":
-				hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
-			case fe.Line == 0:
-				hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
-			}
-			return nil, &ExitErr{Code: ExitError, Err: err, Hint: hint}
-		}
-		return nil, &ExitErr{Code: ExitError, Err: err}
+		return nil, configErr(err, path)
 	}
 	return c, nil
 }
 
-// openSession opens the input for random access (openSeekable: a regular
-// file directly, anything else spooled to a temporary file).
-func openSession(s *IOStreams, arg string) (io.Reader, io.ReaderAt, string, func(), func() error, error) {
-	in, err := openSeekable(s, arg)
-	if err != nil {
-		return nil, nil, "", nil, nil, err
+// configErr is a config.Load error as an exit-2 error, with a hint for a
+// settings file that cannot be read (configFile: --config's value).
+func configErr(err error, configFile string) error {
+	var fe *config.FileError
+	if errors.As(err, &fe) {
+		hint := "fix the JSON, or point --config at another file"
+		switch {
+		case fe.Line == 0 && configFile != "":
+			hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
+		case fe.Line == 0:
+			hint = "pruner reads $PI_CODING_AGENT_DIR/settings.json (default ~/.pi/agent) and .pi/settings.json"
+		}
+		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
 	}
-	return in.Reader, in.ReaderAt, in.Name, in.Close, in.Flush, nil
+	return &ExitErr{Code: ExitError, Err: err}
 }
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
@@ -263,10 +251,7 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 
 func runNow(o *NowOptions) error {
 	s := o.IO
-	if s.Env("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(memoryLimit)
-		defer debug.SetMemoryLimit(old)
-	}
+	defer s.limitMemory(memoryLimit)()
 	if o.Write && o.Session {
 		return UsageError("--session prints what --write would write; give one of them")
 	}
@@ -277,7 +262,7 @@ func runNow(o *NowOptions) error {
 	enabled := !o.NoPrune
 	if enabled {
 		var err error
-		if c, err = loadConfig(s, o.cmd, pruneFlagKeys); err != nil {
+		if c, err = loadConfig(s, o.cmd, o.pruneFlags); err != nil {
 			return err
 		}
 		enabled = c.Enabled
@@ -302,12 +287,12 @@ func runNow(o *NowOptions) error {
 		defer fl.Close()
 		target, r, ra, name = fl, io.NewSectionReader(fl.Reader(), 0, fl.Size()), fl.Reader(), o.Input
 	} else {
-		rr, rra, n, cleanup, flush, err := openSession(s, o.Input)
+		in, err := openSeekable(s, o.Input)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
-		r, ra, name, spooled = rr, rra, n, flush
+		defer in.Close()
+		r, ra, name, spooled = in.Reader, in.ReaderAt, in.Name, in.Flush
 	}
 	ctx, warned, err := readSession(o, r, ra, name, spooled)
 	if err != nil {
@@ -328,11 +313,11 @@ func runNow(o *NowOptions) error {
 	if err != nil {
 		return err
 	}
-	if po.Flush && s.Env("GOMEMLIMIT") == "" {
+	if po.Flush {
 		// a flush holds its batches' records, refs and summaries on top of
 		// the index: room in proportion to the session, or the collector
-		// runs back to back against the limit
-		debug.SetMemoryLimit(flushLimit(ctx.Bytes))
+		// runs back to back against the limit (runNow restores the old one)
+		s.limitMemory(flushLimit(ctx.Bytes))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
@@ -366,11 +351,15 @@ func runNow(o *NowOptions) error {
 	if res.FlushSkipped != "" && po.Flush && ctx.Kind == session.KindSession && !o.Quiet {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", name, res.FlushSkipped)
 	}
+	o.summarizer, o.summarizerNote = "none", ""
+	if c != nil && c.SummarizerCmd != "" && enabled {
+		o.summarizer, o.summarizerNote = summarizerOutcome(o, ctx, res)
+	}
 	switch {
 	case o.Write:
 		return writeSession(o, cx, target, res, plan, name)
 	case o.Session:
-		return printSession(o, res, ra, name, pendingBlobs(plan))
+		return printSession(o, res, ra, name, writeback.PendingBlobs(plan))
 	}
 	return printContext(o, res, enabled, name)
 }
@@ -380,11 +369,10 @@ func runNow(o *NowOptions) error {
 func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spooled func() error) (*session.Context, *int, error) {
 	s := o.IO
 	size := sizeOf(ra)
-	if s.Env("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(readLimit(size)) // runNow restores the old limit
-	}
+	s.limitMemory(readLimit(size)) // runNow restores the old limit
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
+	wp := newWarningPrinter(s, name)
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
 			*warned++
@@ -392,7 +380,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				return
 			}
 			prog.clear()
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+			wp.print(w)
 		},
 		OnProgress: progress,
 		SizeHint:   size,
@@ -407,7 +395,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -450,7 +438,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
+			po.Summarizer.Cache = host.DirCache{Dir: dir}
 		}
 	}
 	return po, plan, nil
@@ -488,14 +476,6 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
 }
 
-// pendingBlobs is what plan would write (nil plan: none).
-func pendingBlobs(plan *blobs.Plan) []string {
-	if plan == nil {
-		return nil
-	}
-	return plan.Pending()
-}
-
 // printContext writes the pruned context and the summary line.
 func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string) error {
 	s := o.IO
@@ -515,6 +495,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 			ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 			ns.fromMasking(st)
 			ns.fromFlush(res.Flushed)
+			if o.summarizer != "" {
+				ns.Flush.Summarizer = o.summarizer
+			}
 			if err := writeNowStats(s.ErrOut, ns); err != nil {
 				return err
 			}
@@ -522,6 +505,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
 		case enabled:
+			for _, line := range o.flushLines(res.Flushed) {
+				fmt.Fprintln(s.ErrOut, line)
+			}
 			fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
 		}
 		return nil
@@ -549,12 +535,15 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 		ns.fromIndex(rs, res.Rendered.Report, res.Mask, masking)
 		ns.fromFlush(res.Flushed)
+		if o.summarizer != "" {
+			ns.Flush.Summarizer = o.summarizer
+		}
 		if err := writeNowStats(s.ErrOut, ns); err != nil {
 			return err
 		}
 	case o.Quiet:
 	default:
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Rendered.Report))
@@ -651,6 +640,8 @@ type flushStats struct {
 	RawChars     int    `json:"rawChars"`
 	SummaryChars int    `json:"summaryChars"`
 	CommandCalls int    `json:"commandCalls"`
+	// Summarizer is what summarizerCmd did: none (not set), ran, not-run
+	Summarizer string `json:"summarizer"`
 	// chain compression: chains compressed, the calls they drop, range
 	// summaries fused, calls backfilled (indexed for the chain)
 	Chains     int `json:"chains"`
@@ -662,7 +653,7 @@ type flushStats struct {
 func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
 	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
 		FirstChangedMessage: -1, FirstChangedByte: -1,
-		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none"}}
+		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none", Summarizer: "none"}}
 }
 
 // fromMasking fills ns from masking's render (no index stage ran).
@@ -698,7 +689,7 @@ func (ns *nowStats) fromIndex(rs render.Stats, rep render.Report, plan *prune.Pl
 // fromFlush fills ns's flush part (f nil: no flush ran).
 func (ns *nowStats) fromFlush(f *index.Flushed) {
 	if f != nil {
-		ns.Flush = flushStats{
+		ns.Flush = flushStats{Summarizer: ns.Flush.Summarizer,
 			Outcome: f.Outcome, Batches: f.Captured, Processed: f.Processed, Calls: f.Calls,
 			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
 			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
@@ -715,6 +706,43 @@ func writeNowStats(w io.Writer, ns *nowStats) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// summarizerOutcome says whether the configured summarizerCmd ran, and
+// when it did not, why (a user who set one expects it to run).
+func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result) (string, string) {
+	f := res.Flushed
+	if f != nil && f.CommandCalls > 0 {
+		return "ran", ""
+	}
+	why := ""
+	switch {
+	case o.NoFlush:
+		why = "--no-flush: nothing is summarised"
+	case ctx.Kind != session.KindSession:
+		why = "the input is a context: only a session is flushed"
+	case f == nil && res.FlushSkipped != "":
+		why = "no flush ran (" + res.FlushSkipped + ")"
+	case f == nil:
+		why = "no flush ran"
+	case f.Captured == 0:
+		why = "no batch to summarise (no completed call older than the recent turns)"
+	default:
+		why = fmt.Sprintf("no batch needed a new summary (%d batch(es): cached from an earlier run, under minBatchChars, or deduplicated)", f.Captured)
+	}
+	return "not-run", "pruner: summarizerCmd was not run: " + why
+}
+
+// flushLines are the summary lines of the flush and of the summariser.
+func (o *NowOptions) flushLines(f *index.Flushed) []string {
+	var out []string
+	if line := flushLine(f); line != "" {
+		out = append(out, line)
+	}
+	if o.summarizerNote != "" {
+		out = append(out, o.summarizerNote)
+	}
+	return out
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).
@@ -769,7 +797,7 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(o.IO.ErrOut, line)
 		}
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, len(a.Entries)+min(1, len(a.Entries)), a.Edits, info.BaseBytes, info.Bytes)
@@ -777,73 +805,36 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 	return nil
 }
 
-// writeSession appends pruner's entries to the input file: streamed into a
-// temporary file beside it, re-read and checked, renamed over it only if pi
-// did not touch the file meanwhile. The spill blobs are written just
-// before, and removed again when the file is not replaced.
+// writeSession appends pruner's entries to the input file
+// (writeback.Write) and says what it did.
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
-	pending := pendingBlobs(plan)
-	a, err := res.Append(pending)
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	if a.EditsSkipped != "" {
+	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan})
+	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
 	}
-	if a.Refused != "" {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing written", name, a.Refused)}
+	if err != nil {
+		var re *writeback.ReplaceError
+		if errors.As(err, &re) {
+			return writeErr(name, re.Err)
+		}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if len(a.Entries) == 0 {
+	if rep.Unchanged {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
 		}
 		return nil
 	}
-	// what is printed is decided: let the collector have the render
-	res.Rendered, res.Mask = nil, nil
-	var info pipeline.SessionInfo
-	write := func(w io.Writer) error {
-		var err error
-		info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
-		return err
-	}
-	verify := func(f *os.File) error {
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		if err := res.Verify(f, st.Size(), info, a); err != nil {
-			return fmt.Errorf("checking the new file: %w; nothing written", err)
-		}
-		return nil
-	}
-	var created []string
-	if len(pending) > 0 {
-		if created, err = plan.Write(); err != nil {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: writing spill blobs: %w; nothing written", name, err)}
-		}
-		if len(created) != len(pending) {
-			blobs.Remove(plan.Dir(), created)
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the blob directory %s changed while pruner ran; nothing written", name, plan.Dir())}
-		}
-	}
-	rep, err := fl.Replace(cx, write, verify)
-	if err != nil {
-		if plan != nil {
-			blobs.Remove(plan.Dir(), created)
-		}
-		return writeErr(name, err)
-	}
 	if rep.Moved > 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",
-			name, len(a.Entries)+1, a.Edits, len(created), info.BaseBytes, info.Bytes, name)
+			name, len(rep.Appended.Entries)+1, rep.Appended.Edits, len(rep.Blobs), rep.Info.BaseBytes, rep.Info.Bytes, name)
 	}
 	return nil
 }

@@ -14,8 +14,9 @@ func NewCmdVersion(s *IOStreams, bi BuildInfo) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print pruner's version",
-		Long: `Print pruner's version, the commit it was built from, the build date and the
-Go version. 'pruner --version' prints the same line.`,
+		Long: `Print pruner's version, the commit it was built from and when (as far as
+the build recorded them: a release, 'make build' or a 'go build' in a git
+checkout), and the Go version. 'pruner --version' prints the same line.`,
 		Example: `  pruner version`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,33 +30,59 @@ Go version. 'pruner --version' prints the same line.`,
 
 // versionLine is "pruner VERSION (commit C, built D, goX)". Values not set by
 // -ldflags come from the build info Go embeds (module version, VCS revision
-// and time of a `go build` in a git checkout).
+// and time of a `go build` in a git checkout); what neither knows is left
+// out, never printed as "unknown" or "none".
 func versionLine(bi BuildInfo) string {
-	if info, ok := debug.ReadBuildInfo(); ok {
+	info, _ := debug.ReadBuildInfo()
+	return formatVersion(bi, info)
+}
+
+// formatVersion is versionLine with the build info given (nil: none).
+func formatVersion(bi BuildInfo, info *debug.BuildInfo) string {
+	if bi.Commit == "none" || bi.Commit == "unknown" {
+		bi.Commit = ""
+	}
+	if bi.Date == "unknown" || bi.Date == "none" {
+		bi.Date = ""
+	}
+	if info != nil {
 		if bi.Version == "" || bi.Version == "dev" {
 			if v := info.Main.Version; v != "" && v != "(devel)" {
 				bi.Version = v
 			}
 		}
+		modified := false
 		for _, st := range info.Settings {
 			switch st.Key {
 			case "vcs.revision":
-				if bi.Commit == "" || bi.Commit == "none" {
+				if bi.Commit == "" {
 					bi.Commit = st.Value
 					if len(bi.Commit) > 12 {
 						bi.Commit = bi.Commit[:12]
 					}
 				}
 			case "vcs.time":
-				if bi.Date == "" || bi.Date == "unknown" {
+				if bi.Date == "" {
 					bi.Date = st.Value
 				}
 			case "vcs.modified":
-				if st.Value == "true" && !strings.HasSuffix(bi.Commit, "-dirty") && bi.Commit != "none" {
-					bi.Commit += "-dirty"
-				}
+				modified = st.Value == "true"
 			}
 		}
+		if modified && bi.Commit != "" && !strings.HasSuffix(bi.Commit, "-dirty") {
+			bi.Commit += "-dirty"
+		}
 	}
-	return fmt.Sprintf("pruner %s (commit %s, built %s, %s)", bi.Version, bi.Commit, bi.Date, runtime.Version())
+	if bi.Version == "" {
+		bi.Version = "dev"
+	}
+	var parts []string
+	if bi.Commit != "" {
+		parts = append(parts, "commit "+bi.Commit)
+	}
+	if bi.Date != "" {
+		parts = append(parts, "built "+bi.Date)
+	}
+	parts = append(parts, runtime.Version())
+	return fmt.Sprintf("pruner %s (%s)", bi.Version, strings.Join(parts, ", "))
 }

@@ -74,7 +74,8 @@ type Options struct {
 	ConfigFile string
 	// AgentDir is pi's agent dir (default: pienv.AgentDir).
 	AgentDir string
-	// Home is the home directory (default: pienv.Home).
+	// Home is the home directory (default: pienv.Home of Getenv, without a
+	// user database).
 	Home string
 	// ProjectDir is the directory whose .pi/settings.json is read (the cwd);
 	// "" reads no project settings.
@@ -127,7 +128,7 @@ func Load(o Options) (*Config, error) {
 	}
 	home := o.Home
 	if home == "" {
-		home = pienv.Home(getenv)
+		home = pienv.Home(getenv, nil)
 	}
 	c := &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
 	if c.AgentDir == "" {

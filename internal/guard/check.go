@@ -63,16 +63,36 @@ type Violation struct {
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
 // the rule. It deliberately does not say how to change the rules.
-func (v Violation) Reason() string {
+func (v Violation) Reason() string { return "pruner protected-paths: " + v.text(true) }
+
+// Description is the violation as a report on a call that already ran (a
+// saved session: pruner check): the path, the op and the rule that protects
+// it, without saying the call was denied.
+func (v Violation) Description() string { return v.text(false) }
+
+// text is Reason's text after its prefix (verdict: the call is being
+// denied) or Description's.
+func (v Violation) text(verdict bool) string {
+	rule := fmt.Sprintf("rule %q denies %s", v.Rule, v.Op)
+	if !verdict {
+		rule = fmt.Sprintf("protected by rule %q (deny %s)", v.Rule, v.Op)
+	}
 	switch v.Kind {
 	case KindBashParse:
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s call blocked: %s", v.Tool, v.Detail))
+		if !verdict {
+			return oneLine(fmt.Sprintf("%s call does not parse: %s", v.Tool, v.Detail))
+		}
+		return oneLine(fmt.Sprintf("%s call blocked: %s", v.Tool, v.Detail))
 	case KindUnverifiable:
 		in := ""
 		if v.Raw != "" {
 			in = fmt.Sprintf(" (in %q)", clip(v.Raw, 120))
 		}
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s call cannot be verified, so it is denied: %s%s; rule %q denies %s", v.Tool, v.Detail, in, v.Rule, v.Op))
+		verb := "cannot be verified, so it is denied"
+		if !verdict {
+			verb = "cannot be verified"
+		}
+		return oneLine(fmt.Sprintf("%s call %s: %s%s; %s", v.Tool, verb, v.Detail, in, rule))
 	case KindFolder:
 		what := fmt.Sprintf("%q", clip(v.Raw, 120))
 		if v.Path != "" && v.Path != v.Raw {
@@ -86,7 +106,7 @@ func (v Violation) Reason() string {
 		if via == "" {
 			via = v.Tool
 		}
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s %s %s, which holds protected path %s; rule %q denies %s", via, verb, what, v.Holds, v.Rule, v.Op))
+		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s", via, verb, what, v.Holds, rule))
 	}
 	what := fmt.Sprintf("%q", clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
@@ -96,9 +116,12 @@ func (v Violation) Reason() string {
 		what += fmt.Sprintf(" -> %s", v.Resolved)
 	}
 	if v.Command != "" {
-		return oneLine(fmt.Sprintf("pruner protected-paths: bash command touches protected path %s; rule %q denies %s", what, v.Rule, v.Op))
+		return oneLine(fmt.Sprintf("bash command touches protected path %s; %s", what, rule))
 	}
-	return oneLine(fmt.Sprintf("pruner protected-paths: %s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
+	if !verdict {
+		return oneLine(fmt.Sprintf("%s of protected path %s, %s", v.Op, what, rule))
+	}
+	return oneLine(fmt.Sprintf("%s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
 }
 
 func clip(s string, n int) string {
@@ -362,6 +385,12 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 			return Violation{}, false // no rule the recursion could reach needs a search
 		}
 		found, denied, hits, complete := m.walk(dir, t, ops)
+		if !complete && !t.dotOK && !m.needsWalk(ops, t, false) {
+			// only hidden names are protected and the search skips them:
+			// past the walk's bound, only the ignore files of the folder and
+			// its parents can whitelist one (below it they are not read)
+			found, denied, hits, complete = m.walkHiddenTop(dir, t, ops)
+		}
 		if found != "" {
 			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
 			m.nameRule(&v, denied, hits)
@@ -453,7 +482,11 @@ func hasGlobSeg(c *compiled) bool {
 // rules protect for ops: a bare rule whose name the recursion reaches
 // (hidden names only when it reads them), an absolute rule with a glob, or
 // symlinks it follows.
-func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
+func (m *Matcher) walkNeeded(ops OpSet, t target) bool { return m.needsWalk(ops, t, true) }
+
+// needsWalk is walkNeeded; hidden counts the hidden names a search skips
+// (they may be whitelisted).
+func (m *Matcher) needsWalk(ops OpSet, t target, hidden bool) bool {
 	if t.follow != followNone {
 		return true
 	}
@@ -469,6 +502,11 @@ func (m *Matcher) walkNeeded(ops OpSet, t target) bool {
 			continue
 		}
 		if t.dotOK || len(c.segs) < 2 || !strings.HasPrefix(c.segs[1], ".") {
+			return true
+		}
+		if hidden && m.env.FS != nil {
+			// a hidden name the search skips, unless an ignore file
+			// whitelists it (or ripgrep's config adds --hidden)
 			return true
 		}
 	}
@@ -496,6 +534,7 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 		protHits  []int
 	}
 	queue := []dir{{path: root}}
+	unhide := m.newUnhider()
 	visited := 0
 	links := 0
 	for len(queue) > 0 {
@@ -514,7 +553,7 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 				return "", 0, nil, false
 			}
 			name := e.Name()
-			if !t.dotOK && strings.HasPrefix(name, ".") {
+			if !t.dotOK && strings.HasPrefix(name, ".") && !unhide.reaches(d.path, name) {
 				continue
 			}
 			p := strings.TrimSuffix(d.path, "/") + "/" + name
@@ -592,4 +631,25 @@ func filterMatches(filter []string, rel, name string, caseSensitive bool) bool {
 		}
 	}
 	return false
+}
+
+// walkHiddenTop looks for a protected hidden name directly in root that
+// the ignore files of root or its parents whitelist.
+func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet, []int, bool) {
+	ents, err := m.env.FS.ReadDir(root)
+	if err != nil {
+		return "", 0, nil, false
+	}
+	unhide := m.newUnhider()
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, ".") || !unhide.reaches(root, name) {
+			continue
+		}
+		p := strings.TrimSuffix(root, "/") + "/" + name
+		if dd, hh := m.deniedOps(p, false, false, ops, false); dd != 0 && m.passes(t, name, name, false) {
+			return p, dd, hh, true
+		}
+	}
+	return "", 0, nil, true
 }

@@ -362,3 +362,31 @@ func TestUNCNotTouched(t *testing.T) {
 		t.Fatal("tar of a UNC folder allowed without a file system")
 	}
 }
+
+// TestVariableState: builtins that change a variable without a value word
+// (`x=`, `unset x`, `unset IFS`) and `$(< FILE)` change what later words
+// expand to; the analysis follows them or calls the word unknown.
+func TestVariableState(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		// `x=` is the empty string, as `x=""` is
+		{"IFS=; cat .e${IFS}nv", KindDeny},
+		{"IFS=\"\"; cat .e${IFS}nv", KindDeny},
+		{"x=; cat .e${x}nv", KindDeny},
+		{"x=; cat README${x}.md", ""},
+		// unset IFS: $IFS expands to nothing, splitting is on blanks
+		{"unset IFS; cat .e${IFS}nv", KindDeny},
+		{"unset -v IFS; cat .e${IFS}nv", KindDeny},
+		{"unset IFS; IFS=x; cat .e${IFS}nv", ""}, // bash: cat .e nv
+		{"unset $V; cat .e${IFS}nv", KindDeny},   // $V may be IFS
+		{"unset -f IFS; cat .e${IFS}nv", ""},     // a function: $IFS is still blanks
+		// an unset variable is the environment's: unknown
+		{"x=README.md; unset x; cat $x", KindUnverifiable},
+		{"unset GOFLAGS; go build ./...", ""},
+		// $(< FILE) is the file's content
+		{"cat $(< names.txt)", KindUnverifiable},
+		{"cat \"$(<names.txt)\"", KindUnverifiable},
+		{"echo \"version $(< VERSION)\"", ""},
+		{"echo \"$(< .env)\"", KindDeny},
+	})
+}

@@ -550,6 +550,9 @@ func (c *cmd) dispatch() bool {
 				}
 			}
 		}
+		if c.name == "unset" {
+			c.unsetBuiltin()
+		}
 		if c.name == "shopt" || c.name == "set" {
 			for _, ar := range c.args {
 				if t := strings.ToLower(ar.f.text()); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
@@ -1048,4 +1051,33 @@ func fileSpec(name string) *spec {
 		return s
 	}
 	return nil
+}
+
+// unsetBuiltin forgets the variables `unset` names: their values are then
+// the environment's (unknown), except IFS, which expands to nothing while
+// splitting returns to blanks. A name only known at run time may be IFS.
+func (c *cmd) unsetBuiltin() {
+	a := c.a
+	funcs := false
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		if ar.f.unk || ar.f.dyn {
+			a.vars["IFS"] = dynVal("$IFS", false)
+			a.ifs = " \t\n"
+			continue
+		}
+		if strings.HasPrefix(t, "-") {
+			funcs = funcs || strings.Contains(t, "f")
+			continue
+		}
+		if funcs {
+			continue
+		}
+		delete(a.vars, t)
+		delete(a.arrays, t)
+		if t == "IFS" {
+			a.ifs = " \t\n"
+			a.ifsUnset = true
+		}
+	}
 }

@@ -62,6 +62,14 @@ func (f ioFS) ReadLink(p string) (string, error) {
 	return "", errors.ErrUnsupported
 }
 
+func (f ioFS) ReadFile(p string) ([]byte, error) {
+	n, err := f.name(p)
+	if err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(f.fsys, n)
+}
+
 func (f ioFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	n, err := f.name(p)
 	if err != nil {

@@ -28,6 +28,10 @@ type Env struct {
 	// command would read are searched for protected paths. Nil means the
 	// machine is not known (check on another machine's sessions).
 	FS FS
+	// RipgrepConfig: RIPGREP_CONFIG_PATH is set where the call runs, so
+	// ripgrep's flags (--hidden among them) are not what the command says:
+	// searches that skip hidden names by default are taken to reach them.
+	RipgrepConfig bool
 }
 
 // windows reports whether the call runs on Windows (by the look of its cwd

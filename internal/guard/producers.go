@@ -466,6 +466,14 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 	if a.substDepth >= maxSubstDepth || len(x.Stmts) != 1 {
 		return dynVal("$(…)", true)
 	}
+	if st := x.Stmts[0]; st.Cmd == nil {
+		// `$(< FILE)`: the file's content, only known when it runs
+		for _, r := range st.Redirs {
+			if r.Op == syntax.RdrIn {
+				return dynVal("$("+strings.TrimSpace(a.substText(x))+")", true)
+			}
+		}
+	}
 	sh := *a
 	sh.out = &analysis{}
 	sh.seen = map[*syntax.Word]bool{}

@@ -142,6 +142,9 @@ type shellAnalyzer struct {
 	// posDyn: `set --` gave the positional parameters values computed at
 	// run time, so they are no longer bound to checked arguments.
 	posDyn bool
+	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
+	// are still split on blanks.
+	ifsUnset bool
 }
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
@@ -575,6 +578,18 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 			a.special(name)
 		}
 	}
+	if as.Value == nil && as.Array == nil && !as.Naked && name != "" && persist {
+		// `x=` assigns the empty string (as `x=""` does)
+		switch {
+		case as.Index != nil:
+			delete(a.vars, name)
+			delete(a.arrays, name)
+		case !as.Append:
+			delete(a.arrays, name)
+			a.vars[name] = knownVal("")
+			a.special(name)
+		}
+	}
 	if as.Array != nil {
 		var elems []pval
 		for _, el := range as.Array.Elems {
@@ -598,6 +613,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 func (a *shellAnalyzer) special(name string) {
 	switch name {
 	case "IFS":
+		a.ifsUnset = false
 		if v := a.vars[name]; v.known {
 			a.ifs = v.f.s
 		} else {

@@ -251,6 +251,11 @@ func firstString(args map[string]any, keys ...string) string {
 
 // toolTarget normalises a file tool's path (and its other spellings).
 func (m *Matcher) toolTarget(raw string, ops OpSet) []target {
+	if i := strings.IndexByte(raw, 0); i >= 0 {
+		// a C string ends at NUL: a tool written in C (or passing the path
+		// to one) opens what is before it; node refuses it. Both are checked.
+		return append(m.toolTarget(raw[:i], ops), m.toolTarget(strings.ReplaceAll(raw, "\x00", ""), ops)...)
+	}
 	p, pat := normalize(m.env, raw, spellTool, false)
 	out := []target{{raw: raw, path: p, pattern: pat, ops: ops}}
 	if r := strings.TrimPrefix(raw, "@"); hasDotDot(r) && !m.env.windows() && !pat {

@@ -773,6 +773,9 @@ func (a *shellAnalyzer) lookup(name string) (pval, bool) {
 			return knownVal(a.oldpwd), true
 		}
 	case "IFS":
+		if a.ifsUnset {
+			return knownVal(""), true
+		}
 		return knownVal(a.ifs), true
 	}
 	return pval{}, false

@@ -59,6 +59,15 @@ func (FS) ReadLink(name string) (string, error) {
 	return filepath.ToSlash(t), err
 }
 
+// ReadFile implements guard.FileReader.
+func (FS) ReadFile(name string) ([]byte, error) {
+	n, err := native(name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(n)
+}
+
 // ReadDir implements guard.FS.
 func (FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	n, err := native(name)
@@ -126,6 +135,9 @@ func (c *Cached) ReadLink(name string) (string, error) {
 	return t, err
 }
 
+// ReadFile implements guard.FileReader (not cached: ignore files are few).
+func (c *Cached) ReadFile(name string) ([]byte, error) { return FS{}.ReadFile(name) }
+
 // ReadDir implements guard.FS.
 func (c *Cached) ReadDir(name string) ([]fs.DirEntry, error) {
 	if v, ok := c.dir.Load(name); ok {
@@ -137,4 +149,23 @@ func (c *Cached) ReadDir(name string) ([]fs.DirEntry, error) {
 		c.dir.Store(name, cachedDir{ents, err})
 	}
 	return ents, err
+}
+
+// RepoRoot returns the nearest ancestor of dir holding a .git entry, or dir
+// (made absolute). `pruner check --sarif` names files relative to it.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
 }

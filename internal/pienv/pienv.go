@@ -1,12 +1,12 @@
 // Package pienv finds pi's directories the way pi 1.6 does: the user's home
 // directory (Node's os.homedir) and the agent dir ($PI_CODING_AGENT_DIR with
 // "~" expanded, default ~/.pi/agent; pi's getAgentDir). It is the one place
-// pruner looks the home directory up. The environment is injected.
+// pruner computes the home directory. The environment and the user database
+// are injected: the package does no IO.
 package pienv
 
 import (
 	"net/url"
-	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -16,8 +16,9 @@ import (
 const AgentDirVar = "PI_CODING_AGENT_DIR"
 
 // Home returns the user's home directory as Node's os.homedir() does: $HOME
-// ($USERPROFILE on Windows) when set, else the user database's entry, else "".
-func Home(getenv func(string) string) string {
+// ($USERPROFILE on Windows) when set, else the user database's entry
+// (userHome, the caller's lookup; nil or "" when there is none), else "".
+func Home(getenv func(string) string, userHome func() string) string {
 	name := "HOME"
 	if runtime.GOOS == "windows" {
 		name = "USERPROFILE"
@@ -25,8 +26,8 @@ func Home(getenv func(string) string) string {
 	if h := getenv(name); h != "" {
 		return h
 	}
-	if u, err := user.Current(); err == nil {
-		return u.HomeDir
+	if userHome != nil {
+		return userHome()
 	}
 	return ""
 }

@@ -31,12 +31,16 @@ func TestAgentDirAsPi(t *testing.T) {
 }
 
 func TestHome(t *testing.T) {
-	if h := Home(env(map[string]string{"HOME": "/h", "USERPROFILE": "/h"})); h != "/h" {
+	db := func() string { return "/db" }
+	if h := Home(env(map[string]string{"HOME": "/h", "USERPROFILE": "/h"}), db); h != "/h" {
 		t.Errorf("Home = %q, want /h", h)
 	}
 	// unset: the user database, like Node's os.homedir()
-	if h := Home(env(nil)); h == "" {
-		t.Skip("no user database entry on this machine")
+	if h := Home(env(nil), db); h != "/db" {
+		t.Errorf("Home with HOME unset = %q, want the user database's /db", h)
+	}
+	if h := Home(env(nil), nil); h != "" {
+		t.Errorf("Home with neither = %q, want \"\"", h)
 	}
 }
 
