@@ -218,6 +218,9 @@ func AppendCanonical(dst, v []byte) []byte {
 		}
 		return appendCanonicalString(dst, v)
 	case Num:
+		if plainInteger(v) {
+			return append(dst, v...) // JSON.stringify writes it as it is
+		}
 		f, ok := Number(v)
 		if !ok {
 			return append(dst, v...)
@@ -334,6 +337,25 @@ next:
 		order = append(order, m)
 	}
 	return order
+}
+
+// plainInteger reports whether v is an integer literal that
+// Number.prototype.toString writes back byte for byte: "0", or an optional
+// minus and 1 to 15 digits without a leading zero (exact in a float64).
+func plainInteger(v []byte) bool {
+	d := v
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 || d[0] == '0' && (len(d) > 1 || len(v) > 1) {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Canonical returns JSON.stringify(JSON.parse(v)).

@@ -120,14 +120,16 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("not idempotent: %q → %q → %q", in, out, again)
 		}
 		var a, b any
-		if json.Unmarshal(in, &a) == nil && json.Unmarshal(out, &b) == nil && !reflect.DeepEqual(a, b) && !hasSurrogateEscape(in) {
+		if json.Unmarshal(in, &a) == nil && json.Unmarshal(out, &b) == nil && !reflect.DeepEqual(a, b) && !hasSurrogateEscape(in) && utf8.Valid(in) {
 			t.Fatalf("meaning changed: %q → %q", in, out)
 		}
 	})
 }
 
 // hasSurrogateEscape: encoding/json and JSON.parse disagree on lone
-// surrogates (U+FFFD vs kept), so such inputs are compared only for validity.
+// surrogates (U+FFFD vs kept), so such inputs are compared only for validity;
+// so are inputs with invalid UTF-8 (encoding/json makes each bad byte a
+// U+FFFD, jsval a run of them, as pruner reads a line).
 func hasSurrogateEscape(b []byte) bool {
 	for i := 0; i+2 < len(b); i++ {
 		if b[i] == '\\' && b[i+1] == 'u' && (b[i+2]|0x20) == 'd' {
@@ -282,6 +284,24 @@ func FuzzAppendObject(f *testing.F) {
 		}
 		if !reflect.DeepEqual(before, ms) {
 			t.Fatalf("AppendObject changed its members")
+		}
+	})
+}
+
+func FuzzPlainInteger(f *testing.F) {
+	for _, s := range []string{"0", "-0", "7", "-12", "007", "123456789012345", "1234567890123456", "1.0", "1e3", "-", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !plainInteger([]byte(s)) {
+			return
+		}
+		n, ok := Number([]byte(s))
+		if !ok {
+			t.Fatalf("plainInteger(%q) but not a number", s)
+		}
+		if got := string(AppendNumber(nil, n)); got != s {
+			t.Fatalf("plainInteger(%q) but JavaScript writes %q", s, got)
 		}
 	})
 }
