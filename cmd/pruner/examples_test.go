@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -60,6 +61,8 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("found %d README and %d --help examples: the extraction is broken", len(readme), len(help))
 	}
 
+	requireTools(t, all)
+
 	fixture, err := txtar.ParseFile("../../testdata/examples/fixture.txtar")
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +94,55 @@ func TestExamples(t *testing.T) {
 	})
 }
 
+// exampleTools are the programs besides pruner that examples run; bash runs
+// every example.
+var exampleTools = []string{"jq", "cmp", "sort", "uniq", "wc"}
+
+// toolsUsed are the exampleTools the examples call, each with the first
+// example that does, and bash.
+func toolsUsed(all []example) map[string]string {
+	used := map[string]string{}
+	for _, ex := range all {
+		used["bash"] = firstOf(used["bash"], ex.origin)
+		for _, tool := range exampleTools {
+			if regexp.MustCompile(`\b` + tool + `\b`).MatchString(ex.text) {
+				used[tool] = firstOf(used[tool], ex.origin)
+			}
+		}
+	}
+	return used
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// missingTools are the programs the examples need that are not on PATH,
+// each with an example that needs it.
+func missingTools(all []example) []string {
+	var missing []string
+	for tool, origin := range toolsUsed(all) {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = append(missing, fmt.Sprintf("%s (used by %s)", tool, origin))
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}
+
+// requireTools fails, naming what to install, when a program the examples
+// need is missing: an example that cannot run is a failure, not a silent
+// skip (.ci/run installs them).
+func requireTools(t *testing.T, all []example) {
+	t.Helper()
+	if missing := missingTools(all); len(missing) > 0 {
+		t.Fatalf("TestExamples cannot run every README and --help example: not on PATH: %s; install them (Debian/Ubuntu: apt-get install jq diffutils coreutils bash; .ci/run does)", strings.Join(missing, ", "))
+	}
+}
+
 // exampleScript is the testscript of one example: the fixture files it
 // names, then bash running it and checking its exit status.
 func exampleScript(ex example, inline []txtar.File, copies [][2]string) *txtar.Archive {
@@ -98,12 +150,6 @@ func exampleScript(ex example, inline []txtar.File, copies [][2]string) *txtar.A
 	names := pathTokens(text)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n#   %s\n", ex.origin, strings.ReplaceAll(ex.text, "\n", "\n#   "))
-	b.WriteString("[!exec:bash] skip 'needs bash'\n")
-	for _, tool := range []string{"jq", "cmp", "sort", "uniq", "wc"} {
-		if regexp.MustCompile(`\b` + tool + `\b`).MatchString(text) {
-			fmt.Fprintf(&b, "[!exec:%s] skip 'needs %s'\n", tool, tool)
-		}
-	}
 	if strings.Contains(text, "testdata/") {
 		b.WriteString("symlink testdata -> $TESTDATA\n")
 	}
@@ -358,5 +404,23 @@ func TestReadmeCommandsExist(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("found %d `pruner …` spans in README.md: the extraction is broken", n)
+	}
+}
+
+// TestMissingToolsAreNamed: a missing tool is named with the example that
+// needs it, so TestExamples fails loudly (jq and cmp used to skip examples
+// silently).
+func TestMissingToolsAreNamed(t *testing.T) {
+	exs := []example{{origin: "README.md:1", text: "pruner config --json | jq .x"}, {origin: "x --help", text: "pruner now s | cmp - a"}}
+	used := toolsUsed(exs)
+	if used["jq"] != "README.md:1" || used["cmp"] != "x --help" || used["bash"] != "README.md:1" || used["wc"] != "" {
+		t.Fatalf("tools used: %v", used)
+	}
+	t.Setenv("PATH", t.TempDir())
+	got := strings.Join(missingTools(exs), "; ")
+	for _, want := range []string{"bash (used by README.md:1)", "cmp (used by x --help)", "jq (used by README.md:1)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing tools %q lack %q", got, want)
+		}
 	}
 }
