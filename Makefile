@@ -39,8 +39,12 @@ lint: ## gofmt, go vet, staticcheck, go.mod tidy, and a Windows build (a release
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/pruner
 
-golden: ## rewrite golden files after an intended output change
-	$(GO) test ./internal/prune -run Golden -update
+# every package whose tests take -update (its golden tests are named *Golden*):
+# prune (testdata/golden/now), pipeline (testdata/golden/flush), render
+# (testdata/render/*.golden.jsonl), and any added later
+GOLDEN_PKGS = $(patsubst %/,./%,$(sort $(dir $(shell grep -rl --include='*_test.go' 'flag.Bool."update"' internal cmd))))
+golden: ## rewrite every golden set (masking, flush, render) after an intended output change
+	$(GO) test -count=1 -run Golden $(GOLDEN_PKGS) -update
 
 man: ## man pages for every command into MANDIR (default man/), from the cobra commands
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/pruner-man -dir $(MANDIR) -version $(VERSION)
