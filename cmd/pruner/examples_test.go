@@ -36,8 +36,9 @@ var exitMarker = regexp.MustCompile(`(?:^#|;)\s*exit (\d+)\b`)
 // outputMarker states an example's whole output: "# → false".
 var outputMarker = regexp.MustCompile(`^#\s*→\s*(.+?)\s*$`)
 
-// TestExamples runs every example of README.md (```sh blocks and the run:
-// lines of ```yaml blocks) and of every command's --help Examples, as
+// TestExamples runs every example of README.md and docs/*.md (```sh blocks
+// and the run: lines of ```yaml blocks) and of every command's --help
+// Examples, as
 // written, with bash and `set -o pipefail`, in a work dir holding the files
 // they name (testdata/examples/fixture.txtar). An example added later is
 // tested without touching this test. Each must exit 0 unless a comment says
@@ -52,6 +53,18 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	all = append(all, readme...)
+	// the docs' examples are pasted as much as the README's
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		exs, err := readmeExamples(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, exs...)
+	}
 	help, err := helpExamples(t)
 	if err != nil {
 		t.Fatal(err)
@@ -227,14 +240,16 @@ func fixtureCopies(t *testing.T, comment string) [][2]string {
 var fence = regexp.MustCompile("^\\s*```\\s*(\\w*)")
 var yamlRun = regexp.MustCompile(`^\s*(?:-\s+)?run:\s*(.+)$`)
 
-// readmeExamples extracts the pruner statements of the README's ```sh
-// blocks and the run: lines of its ```yaml blocks.
+// readmeExamples extracts the pruner statements of a Markdown file's ```sh
+// blocks and the run: lines of its ```yaml blocks (```text blocks, e.g. a
+// synopsis, are not run).
 func readmeExamples(path string) ([]example, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	label := filepath.ToSlash(strings.TrimPrefix(filepath.Clean(path), filepath.Clean("../..")+string(filepath.Separator)))
 	var out []example
 	var block []string
 	lang, start, in := "", 0, false
@@ -249,17 +264,17 @@ func readmeExamples(path string) ([]example, error) {
 			in = false
 			switch lang {
 			case "sh", "bash", "shell":
-				exs, err := shellExamples(strings.Join(block, "\n"), func(line int) string { return fmt.Sprintf("README.md:%d", start+line-1) })
+				exs, err := shellExamples(strings.Join(block, "\n"), func(line int) string { return fmt.Sprintf("%s:%d", label, start+line-1) })
 				if err != nil {
-					return nil, fmt.Errorf("README.md:%d: %w", start, err)
+					return nil, fmt.Errorf("%s:%d: %w", label, start, err)
 				}
 				out = append(out, exs...)
 			case "yaml", "yml":
 				for i, l := range block {
 					if r := yamlRun.FindStringSubmatch(l); r != nil {
-						exs, err := shellExamples(r[1], func(int) string { return fmt.Sprintf("README.md:%d", start+i) })
+						exs, err := shellExamples(r[1], func(int) string { return fmt.Sprintf("%s:%d", label, start+i) })
 						if err != nil {
-							return nil, fmt.Errorf("README.md:%d: %w", start+i, err)
+							return nil, fmt.Errorf("%s:%d: %w", label, start+i, err)
 						}
 						out = append(out, exs...)
 					}
