@@ -23,6 +23,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
@@ -398,7 +399,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	if o.NoPrune {
 		return pipeline.Options{}, nil, nil
 	}
-	po, err := pipeline.FromConfig(c)
+	po, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return po, nil, &ExitErr{Code: ExitError, Err: err}
 	}
@@ -425,6 +426,9 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	}
 	return po, plan, nil
 }
+
+// shellRunner runs summarizerCmd as a shell command line (sh -c).
+func shellRunner(command string) summarize.Runner { return host.ExecRunner{Command: command} }
 
 // summaryCacheDir is where command summaries are kept: <user cache
 // dir>/pruner/summaries, the cache dir found through the injected

@@ -172,7 +172,7 @@ func runStats(o *StatsOptions) error {
 	if (o.NoFlush || o.NoMask) && !c.Enabled {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: pruning is off (enabled: false or PRUNER_PRUNING=off); --no-flush and --no-mask change nothing\n")
 	}
-	base, err := pipeline.FromConfig(c)
+	base, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
