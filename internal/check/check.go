@@ -110,6 +110,9 @@ type Finding struct {
 	Rule     string `json:"rule,omitempty"`
 	Op       string `json:"op,omitempty"`
 	Message  string `json:"message"`
+	// Hint says what to do about the finding (set for leaks and for calls
+	// whose outcome the session does not show).
+	Hint string `json:"hint,omitempty"`
 
 	seq int // order of discovery, for a stable report order
 }
@@ -436,6 +439,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 	})
 	for i := range res.Findings {
 		res.Findings[i].Level = levelOf(res.Findings[i])
+		res.Findings[i].Hint = hintOf(res.Findings[i])
 	}
 	return res
 }
@@ -714,6 +718,27 @@ func levelOf(f Finding) string {
 	return ruleLevel(f.Kind)
 }
 
+// hintOf is what to do about a gate finding, by its outcome.
+func hintOf(f Finding) string {
+	switch f.Kind {
+	case KindProtectedPath, KindFolder, KindUnverifiable:
+	default:
+		return ""
+	}
+	live := "pruner hook (extensions/protect.ts in pi) denies such calls before they run"
+	switch f.Outcome {
+	case OutcomeLeak:
+		where := "this session"
+		if f.ResultLine > 0 {
+			where = fmt.Sprintf("this session (line %d)", f.ResultLine)
+		}
+		return fmt.Sprintf("the protected content is in %s: treat what it holds as exposed (rotate secrets) and keep the file out of what you share; %s", where, live)
+	case OutcomeRan, OutcomeNoResult:
+		return "the session does not show what came back: look at the call's result; " + live
+	}
+	return ""
+}
+
 // callInfo is what a tool result needs to know about its call.
 type callInfo struct {
 	name    string
@@ -754,7 +779,7 @@ func firstNonEmpty(ss ...string) string {
 
 func violation(v guard.Violation, num int, entryID, callID string) Finding {
 	f := Finding{Line: num, EntryID: entryID, Tool: v.Tool, ToolCallID: callID, Command: v.Command,
-		Rule: v.Rule, Op: string(v.Op), Message: strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")}
+		Rule: v.Rule, Op: string(v.Op), Message: v.Description()}
 	switch v.Kind {
 	case guard.KindBashParse:
 		f.Kind = KindBashParse

@@ -35,6 +35,11 @@ func WriteText(w io.Writer, results []Result) error {
 			if _, err := fmt.Fprintf(w, "%s:%d: %s: %s%s\n", f.File, f.Line, kind, f.Message, where); err != nil {
 				return err
 			}
+			if f.Hint != "" {
+				if _, err := fmt.Fprintf(w, "  hint: %s\n", f.Hint); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -46,6 +46,10 @@ type NowOptions struct {
 	SummarizerTimeout time.Duration
 	pruneFlags        pruneFlags // the pruning flags (now; none on context)
 	cmd               *cobra.Command
+
+	// summarizer is what the configured summarizerCmd did this run: "none"
+	// (no command), "ran", or "not-run" (summarizerNote says why)
+	summarizer, summarizerNote string
 }
 
 // NewCmdNow builds `pruner now`.
@@ -339,6 +343,10 @@ func runNow(o *NowOptions) error {
 	if res.FlushSkipped != "" && po.Flush && ctx.Kind == session.KindSession && !o.Quiet {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", name, res.FlushSkipped)
 	}
+	o.summarizer, o.summarizerNote = "none", ""
+	if c != nil && c.SummarizerCmd != "" && enabled {
+		o.summarizer, o.summarizerNote = summarizerOutcome(o, ctx, res)
+	}
 	switch {
 	case o.Write:
 		return writeSession(o, cx, target, res, plan, name)
@@ -356,6 +364,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	s.limitMemory(readLimit(size)) // runNow restores the old limit
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
+	wp := newWarningPrinter(s, name)
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
 			*warned++
@@ -363,7 +372,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				return
 			}
 			prog.clear()
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+			wp.print(w)
 		},
 		OnProgress: progress,
 		SizeHint:   size,
@@ -378,7 +387,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -481,6 +490,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 			ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 			ns.fromMasking(st)
 			ns.fromFlush(res.Flushed)
+			if o.summarizer != "" {
+				ns.Flush.Summarizer = o.summarizer
+			}
 			if err := writeNowStats(s.ErrOut, ns); err != nil {
 				return err
 			}
@@ -488,6 +500,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
 		case enabled:
+			for _, line := range o.flushLines(res.Flushed) {
+				fmt.Fprintln(s.ErrOut, line)
+			}
 			fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
 		}
 		return nil
@@ -515,12 +530,15 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 		ns.fromIndex(rs, res.Rendered.Report, res.Mask, masking)
 		ns.fromFlush(res.Flushed)
+		if o.summarizer != "" {
+			ns.Flush.Summarizer = o.summarizer
+		}
 		if err := writeNowStats(s.ErrOut, ns); err != nil {
 			return err
 		}
 	case o.Quiet:
 	default:
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Rendered.Report))
@@ -617,6 +635,8 @@ type flushStats struct {
 	RawChars     int    `json:"rawChars"`
 	SummaryChars int    `json:"summaryChars"`
 	CommandCalls int    `json:"commandCalls"`
+	// Summarizer is what summarizerCmd did: none (not set), ran, not-run
+	Summarizer string `json:"summarizer"`
 	// chain compression: chains compressed, the calls they drop, range
 	// summaries fused, calls backfilled (indexed for the chain)
 	Chains     int `json:"chains"`
@@ -628,7 +648,7 @@ type flushStats struct {
 func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
 	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
 		FirstChangedMessage: -1, FirstChangedByte: -1,
-		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none"}}
+		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none", Summarizer: "none"}}
 }
 
 // fromMasking fills ns from masking's render (no index stage ran).
@@ -664,7 +684,7 @@ func (ns *nowStats) fromIndex(rs render.Stats, rep render.Report, plan *prune.Pl
 // fromFlush fills ns's flush part (f nil: no flush ran).
 func (ns *nowStats) fromFlush(f *index.Flushed) {
 	if f != nil {
-		ns.Flush = flushStats{
+		ns.Flush = flushStats{Summarizer: ns.Flush.Summarizer,
 			Outcome: f.Outcome, Batches: f.Captured, Processed: f.Processed, Calls: f.Calls,
 			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
 			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
@@ -681,6 +701,43 @@ func writeNowStats(w io.Writer, ns *nowStats) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// summarizerOutcome says whether the configured summarizerCmd ran, and
+// when it did not, why (a user who set one expects it to run).
+func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result) (string, string) {
+	f := res.Flushed
+	if f != nil && f.CommandCalls > 0 {
+		return "ran", ""
+	}
+	why := ""
+	switch {
+	case o.NoFlush:
+		why = "--no-flush: nothing is summarised"
+	case ctx.Kind != session.KindSession:
+		why = "the input is a context: only a session is flushed"
+	case f == nil && res.FlushSkipped != "":
+		why = "no flush ran (" + res.FlushSkipped + ")"
+	case f == nil:
+		why = "no flush ran"
+	case f.Captured == 0:
+		why = "no batch to summarise (no completed call older than the recent turns)"
+	default:
+		why = fmt.Sprintf("no batch needed a new summary (%d batch(es): cached from an earlier run, under minBatchChars, or deduplicated)", f.Captured)
+	}
+	return "not-run", "pruner: summarizerCmd was not run: " + why
+}
+
+// flushLines are the summary lines of the flush and of the summariser.
+func (o *NowOptions) flushLines(f *index.Flushed) []string {
+	var out []string
+	if line := flushLine(f); line != "" {
+		out = append(out, line)
+	}
+	if o.summarizerNote != "" {
+		out = append(out, o.summarizerNote)
+	}
+	return out
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).
@@ -735,7 +792,7 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(o.IO.ErrOut, line)
 		}
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, len(a.Entries)+min(1, len(a.Entries)), a.Edits, info.BaseBytes, info.Bytes)
@@ -768,7 +825,7 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",

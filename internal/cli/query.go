@@ -118,9 +118,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 		return nil, "", nil, err
 	}
 	name, cleanup := in.Name, in.Close
-	ro.OnWarning = func(w session.Warning) {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
-	}
+	ro.OnWarning = newWarningPrinter(s, name).print
 	ctx, err := session.Read(in.Reader, in.ReaderAt, ro)
 	if err == nil {
 		err = in.Flush()
@@ -132,7 +130,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
