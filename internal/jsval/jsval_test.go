@@ -225,3 +225,15 @@ func FuzzCanonicalString(f *testing.F) {
 		}
 	})
 }
+
+func TestGetString(t *testing.T) {
+	obj := []byte(`{"a":"x","A":"case","b":1,"a":"last \u00e9","n":null}`)
+	for _, c := range []struct {
+		key, want string
+		ok        bool
+	}{{"a", "last é", true}, {"A", "case", true}, {"b", "", false}, {"n", "", false}, {"missing", "", false}} {
+		if got, ok := GetString(obj, c.key); got != c.want || ok != c.ok {
+			t.Errorf("GetString(%q) = %q, %v; want %q, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+}
