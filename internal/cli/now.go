@@ -461,14 +461,7 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 	if target != nil {
 		path = target.Target
 	}
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	resolved, err := blobs.Resolve(path)
-	if err != nil {
-		return nil
-	}
-	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
+	return blobs.ForSession(path, ctx.Header.ID)
 }
 
 // printContext writes the pruned context and the summary line.
