@@ -7,15 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
@@ -269,17 +268,7 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: p})
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-				found = append(found, q)
-			}
-			return nil
-		})
-		sort.Strings(found)
+		found, err := hostfs.SessionFiles(p)
 		for _, q := range found {
 			out = append(out, statsInput{Path: q})
 		}
