@@ -23,6 +23,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
@@ -410,7 +411,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	if o.NoPrune {
 		return pipeline.Options{}, nil, nil
 	}
-	po, err := pipeline.FromConfig(c)
+	po, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return po, nil, &ExitErr{Code: ExitError, Err: err}
 	}
@@ -438,6 +439,9 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	return po, plan, nil
 }
 
+// shellRunner runs summarizerCmd as a shell command line (sh -c).
+func shellRunner(command string) summarize.Runner { return host.ExecRunner{Command: command} }
+
 // summaryCacheDir is where command summaries are kept: <user cache
 // dir>/pruner/summaries, the cache dir found through the injected
 // environment ("" when there is none).
@@ -460,14 +464,7 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 	if target != nil {
 		path = target.Target
 	}
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	resolved, err := blobs.Resolve(path)
-	if err != nil {
-		return nil
-	}
-	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
+	return blobs.ForSession(path, ctx.Header.ID)
 }
 
 // printContext writes the pruned context and the summary line.
