@@ -23,6 +23,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
@@ -81,8 +82,10 @@ pi-condense or by --write) are applied as pi-condense applies them. Protected ca
 and every toolCall keeps its result.
 
 Input is a pi session file or a context (one message per line, e.g. pruner's
-own output; a context is masked only); - or no argument reads stdin. A
-one-line summary goes to stderr.
+own output; a context is masked only); - or no argument reads stdin. Empty
+input is an empty context: nothing is printed, exit 0. A summary goes to
+stderr (the flush, then the messages and chars saved; -q silences it),
+and a line when a configured --summarizer-cmd did not run, saying why.
 
 --summarizer-cmd runs a shell command per batch with pi-condense's summariser
 request on stdin and reads the summary from stdout (and once per chain two or
@@ -102,9 +105,9 @@ it) unless --force, and spills results of spillThreshold chars or more to
 <session dir>/<session id>-blobs/. Without --write nothing is written next to
 the session.
 
-Exit status: 0 ok (bad lines are skipped with a warning), 2 usage, config or
-input error (missing file, directory, empty or non-JSONL input, a live
-session for --write).`,
+Exit status: 0 ok (bad lines are skipped with a warning; empty input too),
+2 usage, config or input error (missing file, directory, input that is not
+JSONL, a live session for --write).`,
 		Example: `  # prune a session and count the messages
   pruner now ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl | wc -l
 
@@ -156,7 +159,8 @@ the last entry, the path runs to the root, the last compaction on the path
 counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
-Exit status: 0 ok, 2 usage or input error.`,
+Exit status: 0 ok (empty input is an empty context: nothing printed), 2 usage
+or input error.`,
 		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
   pruner context -q -o context.jsonl session.jsonl`,
 		Args: cobra.MaximumNArgs(1),
@@ -416,7 +420,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	if o.NoPrune {
 		return pipeline.Options{}, nil, nil
 	}
-	po, err := pipeline.FromConfig(c)
+	po, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return po, nil, &ExitErr{Code: ExitError, Err: err}
 	}
@@ -444,6 +448,9 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	return po, plan, nil
 }
 
+// shellRunner runs summarizerCmd as a shell command line (sh -c).
+func shellRunner(command string) summarize.Runner { return host.ExecRunner{Command: command} }
+
 // summaryCacheDir is where command summaries are kept: <user cache
 // dir>/pruner/summaries, the cache dir found through the injected
 // environment ("" when there is none).
@@ -466,14 +473,7 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 	if target != nil {
 		path = target.Target
 	}
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	resolved, err := blobs.Resolve(path)
-	if err != nil {
-		return nil
-	}
-	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
+	return blobs.ForSession(path, ctx.Header.ID)
 }
 
 // printContext writes the pruned context and the summary line.

@@ -143,10 +143,10 @@ func TestAppendIndentMatchesJSONStringify(t *testing.T) {
 	// node: JSON.stringify(JSON.parse(in), null, 2)
 	in := `{"path":"a.txt","n":[1,{"x":[]},{}],"o":{"k":"v"},"2":true}`
 	want := "{\n  \"2\": true,\n  \"path\": \"a.txt\",\n  \"n\": [\n    1,\n    {\n      \"x\": []\n    },\n    {}\n  ],\n  \"o\": {\n    \"k\": \"v\"\n  }\n}"
-	if got := string(AppendIndent(nil, []byte(in), "  ")); got != want {
+	if got := string(AppendIndented(nil, []byte(in), "  ")); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := string(AppendIndent(nil, []byte(`"s"`), "  ")); got != `"s"` {
+	if got := string(AppendIndented(nil, []byte(`"s"`), "  ")); got != `"s"` {
 		t.Fatalf("scalar: %s", got)
 	}
 }
@@ -227,6 +227,18 @@ func FuzzCanonicalString(f *testing.F) {
 			t.Fatalf("%q: %q, want %q", in, got, want)
 		}
 	})
+}
+
+func TestGetString(t *testing.T) {
+	obj := []byte(`{"a":"x","A":"case","b":1,"a":"last \u00e9","n":null}`)
+	for _, c := range []struct {
+		key, want string
+		ok        bool
+	}{{"a", "last é", true}, {"A", "case", true}, {"b", "", false}, {"n", "", false}, {"missing", "", false}} {
+		if got, ok := GetString(obj, c.key); got != c.want || ok != c.ok {
+			t.Errorf("GetString(%q) = %q, %v; want %q, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
 }
 
 // appendObjectByMap is AppendObject as first written (every object's
