@@ -1,0 +1,574 @@
+//go:build realpi
+
+// The handoff test: the real pi-condense (a checkout named by
+// PRUNER_PI_CONDENSE; its code is never part of this repository) loaded into
+// the real pi 1.6.0, started on a session `pruner now --write` flushed. Run
+// it with `make realpi-condense PI_CONDENSE=DIR`.
+package realpi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// condenseCheckout returns the pi-condense 2.9.x work tree PRUNER_PI_CONDENSE
+// names, or skips saying the test did not run.
+func condenseCheckout(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("PRUNER_PI_CONDENSE")
+	if dir == "" {
+		t.Skip("DID NOT RUN: set PRUNER_PI_CONDENSE=DIR (a pi-condense 2.9.x checkout)")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatalf("PRUNER_PI_CONDENSE=%s is not a pi-condense checkout: %v", dir, err)
+	}
+	var pkg struct{ Name, Version string }
+	if err := json.Unmarshal(b, &pkg); err != nil || pkg.Name != "pi-condense" || !strings.HasPrefix(pkg.Version, "2.9.") {
+		t.Fatalf("PRUNER_PI_CONDENSE=%s: package %q version %q, want pi-condense 2.9.x (%v)", dir, pkg.Name, pkg.Version, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index.ts")); err != nil {
+		t.Fatalf("PRUNER_PI_CONDENSE=%s: %v", dir, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pi-condense %s from %s", pkg.Version, abs)
+	return abs
+}
+
+// summarizerModel answers pi-condense's summarizer requests (no tools in
+// the request) itself — one bullet per [[N:tool]] label, as the oracle's
+// scripted model did; a range-fusion request gets one line naming the refs
+// it was sent — and passes every agent request on to the scripted Model.
+type summarizerModel struct {
+	agent *Model
+	mu    sync.Mutex
+	calls []Request // the summarizer requests, in order
+}
+
+var (
+	labelRE = regexp.MustCompile(`\[\[(\d+):([^\]\s]+)\]\]`)
+	refRE   = regexp.MustCompile("`(t\\d+)`")
+)
+
+func (s *summarizerModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var probe struct {
+		Tools    json.RawMessage `json:"tools"`
+		Messages []WireMessage   `json:"messages"`
+	}
+	if json.Unmarshal(body, &probe) != nil || len(probe.Tools) > 0 || len(probe.Messages) != 1 || probe.Messages[0].Role != "user" {
+		s.agent.ServeHTTP(w, r)
+		return
+	}
+	text := probe.Messages[0].Text()
+	var reply []string
+	seen := map[string]bool{}
+	for _, m := range labelRE.FindAllStringSubmatch(text, -1) {
+		if !seen[m[0]] {
+			seen[m[0]] = true
+			reply = append(reply, fmt.Sprintf("- %s scripted summary of %s call %s", m[0], m[2], m[1]))
+		}
+	}
+	if len(reply) == 0 { // a range fusion: the per-batch summaries, with their refs
+		var refs []string
+		_, subtasks, _ := strings.Cut(text, "<sub-task-summaries>")
+		for _, m := range refRE.FindAllStringSubmatch(subtasks, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				refs = append(refs, "`"+m[1]+"`")
+			}
+		}
+		reply = append(reply, "- fused scripted summary of "+strings.Join(refs, ", "))
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, Request{N: len(s.calls) + 1, Route: "summarizer", Body: body})
+	s.mu.Unlock()
+	one := NewModel(Scenario{Turns: []Turn{{Prompt: strings.TrimSpace(text), Steps: []Step{{Text: strings.Join(reply, "\n")}}}}})
+	one.ServeHTTP(w, r)
+}
+
+func (s *summarizerModel) requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.calls...)
+}
+
+// recorderExtension dumps the messages of every context event: the "pi"
+// copy loads before pi-condense (what pi built, pruner's context edits
+// applied), the "condense" copy after it (what pi-condense handed on —
+// pi runs context handlers in load order, each seeing the previous one's
+// result), with the session file as it was at that request.
+const recorderExtension = `import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export default function (pi: any) {
+	pi.on("context", async (event: any, ctx: any) => {
+		const dir = process.env.PRUNER_HANDOFF_DUMP;
+		if (!dir) return undefined;
+		const n = readdirSync(dir).filter((f) => f.endsWith(".condense.jsonl")).length + 1;
+		const base = join(dir, "req-" + String(n).padStart(4, "0"));
+		const lines = event.messages.map((m: any) => JSON.stringify(m) + "\n").join("");
+		if (STAGE === "pi") {
+			writeFileSync(base + ".pi.jsonl", lines);
+			return undefined;
+		}
+		const file = ctx.sessionManager.getSessionFile();
+		if (file) copyFileSync(file, base + ".session.jsonl");
+		writeFileSync(base + ".condense.jsonl", lines);
+		return undefined;
+	});
+}
+`
+
+// bigRead is the call id of turn 2's read of data/big.txt (the scripted
+// model's ids are call_turn<T>_step<S>_<i>): spilled by pruner in the
+// no-chains-spill case, where its record has no tN and is asked for by id.
+const bigRead = "call_turn2_step2_0"
+
+// handoffScenario: four tool turns with bulky results (pi alone), a probe
+// that asks pi-condense's context_tree_query for two of pruner's refs, a
+// tool turn and an on-demand flush by pi-condense, and a final probe.
+func handoffScenario() Scenario {
+	bash := func(cmd string) Call { return Call{Name: "bash", Args: map[string]any{"command": cmd}} }
+	read := func(p string) Call { return Call{Name: "read", Args: map[string]any{"path": p}} }
+	return Scenario{Turns: []Turn{
+		{Prompt: "Turn 1: count and read alpha.", Steps: []Step{{Calls: []Call{bash("seq 1 3000"), read("data/alpha.txt")}}, {Text: "Turn 1 done."}}},
+		{Prompt: "Turn 2: read bravo and the big file.", Steps: []Step{{Calls: []Call{read("data/bravo.txt")}}, {Calls: []Call{read("data/big.txt"), bash("seq 1 1500")}}, {Text: "Turn 2 done."}}},
+		{Prompt: "Turn 3: read charlie.", Steps: []Step{{Calls: []Call{read("data/charlie.txt")}}, {Text: "Turn 3 done."}}},
+		{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
+		{Prompt: "Probe: recover t1, t3 and the big read.", Steps: []Step{
+			{Calls: []Call{{Name: "context_tree_query", Args: map[string]any{"toolCallIds": []string{"t1", "t3", bigRead}}}}},
+			{Text: "Recovered them."},
+		}},
+		{Prompt: "Turn 6: read delta.", Steps: []Step{{Calls: []Call{read("data/delta.txt"), bash("seq 1 800")}}, {Text: "Turn 6 done."}}},
+		{Prompt: "Final check: reply without tools.", Steps: []Step{{Text: "Final answer: all done."}}},
+	}}
+}
+
+// handoffWorld lays out a world with the scenario's files and settings.
+func handoffWorld(t *testing.T, settings string) (*World, *Model, *summarizerModel) {
+	t.Helper()
+	setup(t)
+	m := NewModel(handoffScenario())
+	sm := &summarizerModel{agent: m}
+	srv := newServer(t, sm)
+	w, err := NewWorld(t.TempDir(), env.pi, srv+"/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(prefix string, n, width int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			line := fmt.Sprintf("%s line %04d", prefix, i)
+			b.WriteString(line + strings.Repeat(".", max(0, width-len(line))) + "\n")
+		}
+		return b.String()
+	}
+	for rel, data := range map[string]string{
+		"proj/data/alpha.txt":          lines("alpha", 200, 40),
+		"proj/data/bravo.txt":          lines("bravo", 200, 40),
+		"proj/data/charlie.txt":        lines("charlie", 200, 40),
+		"proj/data/delta.txt":          lines("delta", 200, 40),
+		"proj/data/big.txt":            lines("big", 1500, 30), // ~46 KB: under pi's 50 KB read cap, over spillThreshold 30000
+		"home/.pi/agent/settings.json": settings,
+	} {
+		if err := w.WriteFile(rel, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w, m, sm
+}
+
+// newServer serves h on 127.0.0.1 for the test's lifetime.
+func newServer(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// runPruner runs the pruner binary built for the test in the world's
+// environment and returns its stdout; a non-zero exit fails the test.
+func runPruner(t *testing.T, w *World, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(env.pruner, args...)
+	cmd.Dir = w.Project
+	cmd.Env = []string{"HOME=" + w.Home, "PATH=/usr/local/bin:/usr/bin:/bin", "TZ=UTC", "LANG=C.UTF-8", "XDG_CACHE_HOME=" + filepath.Join(w.Root, "cache")}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pruner %s: %v\nstderr: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.Bytes()
+}
+
+// sessionLine is the part of a session line the test reads.
+type sessionLine struct {
+	Type       string          `json:"type"`
+	ID         string          `json:"id"`
+	CustomType string          `json:"customType"`
+	Data       json.RawMessage `json:"data"`
+	Details    json.RawMessage `json:"details"`
+	Message    struct {
+		Role       string          `json:"role"`
+		ToolName   string          `json:"toolName"`
+		ToolCallID string          `json:"toolCallId"`
+		Content    json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+func parseLines(t *testing.T, data []byte) []sessionLine {
+	t.Helper()
+	var out []sessionLine
+	for i, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		var s sessionLine
+		if err := json.Unmarshal(l, &s); err != nil {
+			t.Fatalf("session line %d: %v", i+1, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+type refBinding struct {
+	ShortID         string `json:"shortId"`
+	ToolCallID      string `json:"toolCallId"`
+	ResultTimestamp *int64 `json:"resultTimestamp"`
+}
+
+func (r refBinding) key() string {
+	if r.ResultTimestamp == nil {
+		return r.ToolCallID
+	}
+	return r.ToolCallID + "@" + strconv.FormatInt(*r.ResultTimestamp, 10)
+}
+
+// stateOf lists the refs (summary toolCallRefs and backfill refs) and the
+// indexed occurrences of context-prune-* lines.
+func stateOf(t *testing.T, lines []sessionLine) (refs []refBinding, records []string) {
+	t.Helper()
+	for _, l := range lines {
+		switch l.CustomType {
+		case "context-prune-summary":
+			var d struct {
+				ToolCallRefs []refBinding `json:"toolCallRefs"`
+			}
+			if err := json.Unmarshal(l.Details, &d); err != nil {
+				t.Fatalf("summary %s: %v", l.ID, err)
+			}
+			refs = append(refs, d.ToolCallRefs...)
+		case "context-prune-index":
+			var d struct {
+				ToolCalls []struct {
+					ToolCallID      string `json:"toolCallId"`
+					ResultTimestamp *int64 `json:"resultTimestamp"`
+				} `json:"toolCalls"`
+				Refs []refBinding `json:"refs"`
+			}
+			if err := json.Unmarshal(l.Data, &d); err != nil {
+				t.Fatalf("index %s: %v", l.ID, err)
+			}
+			refs = append(refs, d.Refs...)
+			for _, c := range d.ToolCalls {
+				records = append(records, refBinding{ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp}.key())
+			}
+		}
+	}
+	return refs, records
+}
+
+func refNumber(t *testing.T, ref string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(ref, "t"))
+	if err != nil || !strings.HasPrefix(ref, "t") {
+		t.Fatalf("ref %q is not tN", ref)
+	}
+	return n
+}
+
+// withoutSystemLines drops pi 1.x system messages and blank lines (the
+// system prompt is not part of pi's context event).
+func withoutSystemLines(b []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var m struct {
+			Role string `json:"role"`
+		}
+		if json.Unmarshal([]byte(l), &m) == nil && m.Role == "system" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// firstDiff names the first message where two contexts differ, or "".
+func firstDiff(got, want []string) string {
+	for i := range max(len(got), len(want)) {
+		g, w := "(none)", "(none)"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			return fmt.Sprintf("message %d of %d/%d\n  pruner:      %.700s\n  pi-condense: %.700s", i+1, len(got), len(want), g, w)
+		}
+	}
+	return ""
+}
+
+// TestRealPiCondenseHandoff: pi-condense, started on a session pruner
+// flushed (`pruner now --write`), rebuilds the same refs and renders the
+// same stubs. Real pi (no pruning) makes four bulky tool turns; pruner
+// flushes the session with the settings pi-condense reads (pruneOn
+// on-demand, so pi-condense itself flushes only at /pruner now); then pi
+// runs with pi-condense and two recorders around it: a probe turn whose
+// model calls context_tree_query for t1 and t3, a tool turn, `/pruner now`
+// and a final probe. At every request the context pi-condense handed to the
+// model equals `pruner now --no-flush --no-mask` of the session as it was
+// then (pi's system message aside); the context_tree_query result equals
+// `pruner query --no-flush t1 t3`; pi-condense's own flush continues at
+// t(N+1) after pruner's tN and indexes none of pruner's records again.
+// Once with defaults (chains on: pruner compresses chain b1), once with
+// chains kept off (rollingWindow 10) and a spill pruner writes the blob of.
+func TestRealPiCondenseHandoff(t *testing.T) {
+	pc := condenseCheckout(t)
+	cases := []struct {
+		name     string
+		settings string
+		chain    bool // pruner's flush compresses a chain
+		spill    bool // pruner's flush spills big.txt's read
+	}{
+		{name: "chains", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand"}}`, chain: true},
+		{name: "no-chains-spill", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "spillThreshold": 30000, "chainCompression": {"rollingWindow": 10}}}`, spill: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			w, m, sm := handoffWorld(t, c.settings+"\n")
+			cfg := filepath.Join(w.AgentDir, "settings.json")
+			sc := handoffScenario()
+
+			// 1. pi alone: four tool turns, each its own process.
+			for i, turn := range sc.Turns[:4] {
+				args := []string{"-p", turn.Prompt}
+				if i > 0 {
+					args = append([]string{"-c"}, args...)
+				}
+				runPi(t, w, args...)
+			}
+			sessions, err := w.Sessions()
+			if err != nil || len(sessions) != 1 {
+				t.Fatalf("sessions: %v %v", sessions, err)
+			}
+			session := sessions[0]
+
+			// 2. pruner flushes it, with the settings pi-condense will read.
+			// --force: pi has exited, but the file was written moments ago.
+			original, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runPruner(t, w, "now", "--write", "--force", "-q", "--config", cfg, session)
+			written, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prunerRefs, prunerRecords := stateOf(t, parseLines(t, written))
+			if len(prunerRefs) == 0 {
+				t.Fatal("pruner's flush allocated no refs")
+			}
+			byRef := map[string]string{}
+			maxRef := 0
+			for _, r := range prunerRefs {
+				byRef[r.ShortID] = r.key()
+				maxRef = max(maxRef, refNumber(t, r.ShortID))
+			}
+			for _, want := range []string{"t1", "t3"} {
+				if byRef[want] == "" {
+					t.Fatalf("pruner's flush has no %s (refs %v); the probe asks for it", want, prunerRefs)
+				}
+			}
+			if c.chain != bytes.Contains(written, []byte(`"customType":"context-prune-chain"`)) {
+				t.Fatalf("pruner's flush compressed a chain: %v, want %v", !c.chain, c.chain)
+			}
+			var blobs []string
+			if c.spill {
+				blobs, _ = filepath.Glob(filepath.Join(filepath.Dir(session), "*-blobs", "*.txt"))
+				if len(blobs) == 0 || !bytes.Contains(written, []byte(`"spillPath":`)) {
+					t.Fatalf("pruner's flush spilled nothing (blobs %v)", blobs)
+				}
+			}
+			if !bytes.HasPrefix(written, original) {
+				t.Fatal("pruner now --write changed a line pi wrote")
+			}
+			t.Logf("pruner now --write: refs t1..t%d, %d records, %d blobs, %d bytes appended to %d", maxRef, len(prunerRecords), len(blobs), len(written)-len(original), len(original))
+			queryWant := runPruner(t, w, "query", "--no-flush", "--config", cfg, "t1", "t3", bigRead, session)
+
+			// 3. pi with pi-condense between two recorders.
+			dump := filepath.Join(w.Root, "dump")
+			if err := os.MkdirAll(dump, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			w.Env["PRUNER_HANDOFF_DUMP"] = dump
+			if keep := os.Getenv("PRUNER_REALPI_KEEP"); keep != "" {
+				// keep the dumps and the session for a look: PRUNER_REALPI_KEEP=DIR
+				t.Cleanup(func() {
+					dir := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
+					_ = os.MkdirAll(dir, 0o755)
+					_ = exec.Command("cp", "-r", dump, filepath.Dir(session), dir).Run()
+				})
+			}
+			var ext []string
+			for _, stage := range []string{"pi", "condense"} {
+				p := filepath.Join(w.Root, "ext", "record-"+stage+".ts")
+				if err := w.WriteFile(filepath.Join("ext", "record-"+stage+".ts"), strings.Replace(recorderExtension, "STAGE", strconv.Quote(stage), 1)); err != nil {
+					t.Fatal(err)
+				}
+				ext = append(ext, p)
+			}
+			withExt := func(args ...string) []string {
+				return append([]string{"-e", ext[0], "-e", filepath.Join(pc, "index.ts"), "-e", ext[1], "-c"}, args...)
+			}
+			agentBefore := len(m.Requests())
+			runPi(t, w, withExt("-p", sc.Turns[4].Prompt)...) // probe: context_tree_query t1 t3
+			runPi(t, w, withExt("-p", sc.Turns[5].Prompt)...) // tool turn, not flushed (on-demand)
+			probed, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			summarizerBefore := len(sm.requests())
+			runPi(t, w, withExt("-p", "/pruner now")...)
+			if n := len(sm.requests()) - summarizerBefore; n == 0 {
+				t.Fatal("/pruner now made no summarizer request")
+			}
+			runPi(t, w, withExt("-p", sc.Turns[6].Prompt)...)
+			final, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(final, written) {
+				t.Fatal("pi changed the bytes pruner wrote")
+			}
+
+			// 4a. Every request's context: pi-condense's == pruner's render.
+			snaps, _ := filepath.Glob(filepath.Join(dump, "req-*.condense.jsonl"))
+			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != 5 {
+				t.Fatalf("%d context dumps for %d agent requests, want 5 (probe 2, turn 6 2, final 1)", len(snaps), want)
+			}
+			changed := 0
+			for _, snap := range snaps {
+				base := strings.TrimSuffix(snap, ".condense.jsonl")
+				got, err := os.ReadFile(snap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before, err := os.ReadFile(base + ".pi.jsonl")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(before, got) {
+					changed++
+				}
+				rendered := runPruner(t, w, "now", "--no-flush", "--no-mask", "-q", "--config", cfg, base+".session.jsonl")
+				if d := firstDiff(withoutSystemLines(rendered), withoutSystemLines(got)); d != "" {
+					t.Errorf("%s: pruner's render of the session differs from what pi-condense sent: %s", filepath.Base(base), d)
+				}
+			}
+			t.Logf("%d requests compared; pi-condense changed the context pi built in %d", len(snaps), changed)
+			// pi alone applies pruner's context edits (the stubs' text) but
+			// not chains, and keeps each result's details; pi-condense's
+			// render puts its own stub objects (no details) and the chain in.
+			// A request it did not change is one it did not render from
+			// pruner's index.
+			if changed != len(snaps) {
+				t.Errorf("pi-condense changed the context of %d of %d requests: it did not render pruner's index in the others", changed, len(snaps))
+			}
+
+			// 4b. context_tree_query answers as pruner query does.
+			var answer string
+			found := false
+			for _, l := range parseLines(t, probed[len(written):]) {
+				if l.Type == "message" && l.Message.Role == "toolResult" && l.Message.ToolName == "context_tree_query" {
+					answer, found = WireMessage{Content: l.Message.Content}.Text(), true
+				}
+			}
+			if !found {
+				t.Fatal("the probe's context_tree_query call has no result in the session")
+			}
+			if strings.TrimSuffix(string(queryWant), "\n") != answer {
+				t.Errorf("context_tree_query t1 t3 %s answered differently from pruner query:\n%s", bigRead, lineDiff(string(queryWant), answer))
+			} else {
+				t.Logf("context_tree_query t1 t3 %s == pruner query --no-flush t1 t3 %[1]s (%d chars)", bigRead, len(answer))
+			}
+
+			// 4c. pi-condense's own flush continues after pruner's refs.
+			newRefs, newRecords := stateOf(t, parseLines(t, final[len(probed):]))
+			if len(newRefs) == 0 {
+				t.Fatal("/pruner now wrote no refs")
+			}
+			var nums []int
+			for _, r := range newRefs {
+				nums = append(nums, refNumber(t, r.ShortID))
+				if old, ok := byRef[r.ShortID]; ok {
+					t.Errorf("pi-condense reused pruner's ref %s (%s) for %s", r.ShortID, old, r.key())
+				}
+			}
+			sort.Ints(nums)
+			if nums[0] != maxRef+1 {
+				t.Errorf("pi-condense's first new ref is t%d, want t%d (after pruner's t%d)", nums[0], maxRef+1, maxRef)
+			}
+			for _, k := range newRecords {
+				if slices.Contains(prunerRecords, k) {
+					t.Errorf("pi-condense indexed %s again, which pruner had indexed", k)
+				}
+			}
+			t.Logf("/pruner now: refs t%d..t%d, %d records; %d summarizer requests; %s in all",
+				nums[0], nums[len(nums)-1], len(newRecords), len(sm.requests()), time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// lineDiff shows the first differing line of two texts.
+func lineDiff(want, got string) string {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(a), len(b)) {
+		x, y := "(none)", "(none)"
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d of %d/%d\n  pruner query:       %.300q\n  context_tree_query: %.300q", i+1, len(a), len(b), x, y)
+		}
+	}
+	return "(only trailing newlines differ)"
+}
