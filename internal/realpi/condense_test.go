@@ -430,6 +430,9 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			}
 			t.Logf("pruner now --write: refs t1..t%d, %d records, %d blobs, %d bytes appended to %d", maxRef, len(prunerRecords), len(blobs), len(written)-len(original), len(original))
 			queryWant := runPruner(t, w, "query", "--no-flush", "--config", cfg, "t1", "t3", bigRead, session)
+			if q := runPruner(t, w, "query", "--config", cfg, "t1", "t3", bigRead, session); !bytes.Equal(q, queryWant) {
+				t.Errorf("pruner query answers differently with and without --no-flush:\n%s", lineDiff(string(queryWant), string(q)))
+			}
 
 			// 3. pi with pi-condense between two recorders.
 			dump := filepath.Join(w.Root, "dump")
@@ -482,8 +485,9 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != 5 {
 				t.Fatalf("%d context dumps for %d agent requests, want 5 (probe 2, turn 6 2, final 1)", len(snaps), want)
 			}
+			wire := decode(t, m.Requests()[agentBefore:])
 			changed := 0
-			for _, snap := range snaps {
+			for i, snap := range snaps {
 				base := strings.TrimSuffix(snap, ".condense.jsonl")
 				got, err := os.ReadFile(snap)
 				if err != nil {
@@ -495,6 +499,12 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				}
 				if !bytes.Equal(before, got) {
 					changed++
+				}
+				// the recorder saw what went on the wire: the tool results
+				// of the dump are the request's, in order
+				checkPairing(t, wire[i])
+				if d := firstDiff(toolTexts(t, got), wireToolTexts(wire[i])); d != "" {
+					t.Errorf("%s: the dumped context is not what request %d sent: %s", filepath.Base(base), wire[i].N, d)
 				}
 				rendered := runPruner(t, w, "now", "--no-flush", "--no-mask", "-q", "--config", cfg, base+".session.jsonl")
 				if d := firstDiff(withoutSystemLines(rendered), withoutSystemLines(got)); d != "" {
@@ -521,6 +531,9 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			}
 			if !found {
 				t.Fatal("the probe's context_tree_query call has no result in the session")
+			}
+			if c.spill && !strings.Contains(answer, "big line 1500") {
+				t.Errorf("context_tree_query %s did not read pruner's blob (the file's last line is not in its answer)", bigRead)
 			}
 			if strings.TrimSuffix(string(queryWant), "\n") != answer {
 				t.Errorf("context_tree_query t1 t3 %s answered differently from pruner query:\n%s", bigRead, lineDiff(string(queryWant), answer))
@@ -553,6 +566,36 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				nums[0], nums[len(nums)-1], len(newRecords), len(sm.requests()), time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// toolTexts lists the text of every toolResult of a dumped context.
+func toolTexts(t *testing.T, context []byte) []string {
+	t.Helper()
+	var out []string
+	for _, l := range withoutSystemLines(context) {
+		var m struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("dumped message: %v", err)
+		}
+		if m.Role == "toolResult" {
+			out = append(out, WireMessage{Content: m.Content}.Text())
+		}
+	}
+	return out
+}
+
+// wireToolTexts lists the text of every tool message of a request.
+func wireToolTexts(d decoded) []string {
+	var out []string
+	for _, m := range d.msgs {
+		if m.Role == "tool" {
+			out = append(out, m.Text())
+		}
+	}
+	return out
 }
 
 // lineDiff shows the first differing line of two texts.
