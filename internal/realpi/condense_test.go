@@ -32,6 +32,9 @@ func condenseCheckout(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("PRUNER_PI_CONDENSE")
 	if dir == "" {
+		if os.Getenv("PRUNER_REALPI_REQUIRE") != "" {
+			t.Fatal("the handoff test cannot run (PRUNER_REALPI_REQUIRE is set): set PRUNER_PI_CONDENSE=DIR (a pi-condense 2.9.x checkout)")
+		}
 		t.Skip("DID NOT RUN: set PRUNER_PI_CONDENSE=DIR (a pi-condense 2.9.x checkout)")
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
@@ -450,7 +453,7 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			}
 			var ext []string
 			for _, stage := range []string{"pi", "condense"} {
-				p := filepath.Join(w.Root, "ext", "record-"+stage+".ts")
+				p := filepath.Join("..", "ext", "record-"+stage+".ts") // pi runs in w.Project
 				if err := w.WriteFile(filepath.Join("ext", "record-"+stage+".ts"), strings.Replace(recorderExtension, "STAGE", strconv.Quote(stage), 1)); err != nil {
 					t.Fatal(err)
 				}
