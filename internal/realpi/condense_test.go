@@ -302,6 +302,25 @@ func stateOf(t *testing.T, lines []sessionLine) (refs []refBinding, records []st
 	return refs, records
 }
 
+// chainIDs lists the blockId of every context-prune-chain line.
+func chainIDs(t *testing.T, lines []sessionLine) []string {
+	t.Helper()
+	var ids []string
+	for _, l := range lines {
+		if l.CustomType == "context-prune-chain" {
+			var d struct {
+				BlockID string `json:"blockId"`
+			}
+			if err := json.Unmarshal(l.Data, &d); err != nil {
+				t.Fatalf("chain %s: %v", l.ID, err)
+			}
+			ids = append(ids, d.BlockID)
+		}
+	}
+	return ids
+}
+
+// refNumber is N of a ref tN.
 func refNumber(t *testing.T, ref string) int {
 	n, err := strconv.Atoi(strings.TrimPrefix(ref, "t"))
 	if err != nil || !strings.HasPrefix(ref, "t") {
@@ -548,6 +567,12 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			newRefs, newRecords := stateOf(t, parseLines(t, final[len(probed):]))
 			if len(newRefs) == 0 {
 				t.Fatal("/pruner now wrote no refs")
+			}
+			if c.chain {
+				// chain ids continue too: pruner compressed b1
+				if old, now := chainIDs(t, parseLines(t, written)), chainIDs(t, parseLines(t, final[len(probed):])); !slices.Equal(old, []string{"b1"}) || len(now) == 0 || now[0] != "b2" {
+					t.Errorf("chains: pruner compressed %v, then pi-condense %v; want [b1], then b2 first", old, now)
+				}
 			}
 			var nums []int
 			for _, r := range newRefs {
