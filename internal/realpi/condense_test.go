@@ -146,36 +146,68 @@ export default function (pi: any) {
 }
 `
 
-// bigRead is the call id of turn 2's read of data/big.txt (the scripted
-// model's ids are call_turn<T>_step<S>_<i>): spilled by pruner in the
-// no-chains-spill case, where its record has no tN and is asked for by id.
-const bigRead = "call_turn2_step2_0"
+// handoffCase is one handoff: the settings pi, pi-condense and pruner read,
+// the four turns pi alone runs, and what the probe asks context_tree_query
+// for.
+type handoffCase struct {
+	name     string
+	settings string
+	turns    []Turn
+	query    []string // refs and call ids (the scripted model's ids are call_turn<T>_step<S>_<i>)
+	chain    bool     // pruner's flush compresses a chain
+	spill    bool     // pruner's flush spills the read of data/big.txt
+	later    []Call   // turn 6's calls (after pruner's flush; pi-condense flushes them)
+	dedup    bool     // pi-condense aliases a read of turn 6 to pruner's record of it
+}
 
-// handoffScenario: four tool turns with bulky results (pi alone), a probe
-// that asks pi-condense's context_tree_query for two of pruner's refs, a
-// tool turn and an on-demand flush by pi-condense, and a final probe.
-func handoffScenario() Scenario {
-	bash := func(cmd string) Call { return Call{Name: "bash", Args: map[string]any{"command": cmd}} }
-	read := func(p string) Call { return Call{Name: "read", Args: map[string]any{"path": p}} }
-	return Scenario{Turns: []Turn{
-		{Prompt: "Turn 1: count and read alpha.", Steps: []Step{{Calls: []Call{bash("seq 1 3000"), read("data/alpha.txt")}}, {Text: "Turn 1 done."}}},
-		{Prompt: "Turn 2: read bravo and the big file.", Steps: []Step{{Calls: []Call{read("data/bravo.txt")}}, {Calls: []Call{read("data/big.txt"), bash("seq 1 1500")}}, {Text: "Turn 2 done."}}},
-		{Prompt: "Turn 3: read charlie.", Steps: []Step{{Calls: []Call{read("data/charlie.txt")}}, {Text: "Turn 3 done."}}},
-		{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
-		{Prompt: "Probe: recover t1, t3 and the big read.", Steps: []Step{
-			{Calls: []Call{{Name: "context_tree_query", Args: map[string]any{"toolCallIds": []string{"t1", "t3", bigRead}}}}},
+func bash(cmd string) Call { return Call{Name: "bash", Args: map[string]any{"command": cmd}} }
+func read(p string) Call   { return Call{Name: "read", Args: map[string]any{"path": p}} }
+
+// bulkyTurns: four tool turns with bulky results; call_turn2_step2_0 reads
+// data/big.txt.
+var bulkyTurns = []Turn{
+	{Prompt: "Turn 1: count and read alpha.", Steps: []Step{{Calls: []Call{bash("seq 1 3000"), read("data/alpha.txt")}}, {Text: "Turn 1 done."}}},
+	{Prompt: "Turn 2: read bravo and the big file.", Steps: []Step{{Calls: []Call{read("data/bravo.txt")}}, {Calls: []Call{read("data/big.txt"), bash("seq 1 1500")}}, {Text: "Turn 2 done."}}},
+	{Prompt: "Turn 3: read charlie.", Steps: []Step{{Calls: []Call{read("data/charlie.txt")}}, {Text: "Turn 3 done."}}},
+	{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
+}
+
+// mixedTurns: a skill read (protected by default), a failed bash
+// (call_turn2_step1_2) and a turn of two assistant tool messages. A re-read
+// of alpha.txt in the same flush gets no alias (pi-condense dedups only
+// against records indexed before the flush); the one in turn 6 does.
+var mixedTurns = []Turn{
+	{Prompt: "Turn 1: read alpha and count.", Steps: []Step{{Calls: []Call{read("data/alpha.txt"), bash("seq 1 3000")}}, {Text: "Turn 1 done."}}},
+	{Prompt: "Turn 2: again, with the skill and a failure.", Steps: []Step{
+		{Calls: []Call{read("data/alpha.txt"), read("skills/x/SKILL.md"), bash("seq 1 2000; echo 'error: boom' >&2; exit 3")}},
+		{Text: "Turn 2 done."}}},
+	{Prompt: "Turn 3: bravo, then count.", Steps: []Step{{Calls: []Call{read("data/bravo.txt")}}, {Calls: []Call{bash("seq 1 1000")}}, {Text: "Turn 3 done."}}},
+	{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
+}
+
+// probePrompt is the probe turn's prompt.
+const probePrompt = "Probe: recover some results."
+
+// handoffScenario: the case's four turns (pi alone), a probe whose model
+// asks pi-condense's context_tree_query for the case's refs, a tool turn,
+// and a final probe (the on-demand flush between them makes no agent
+// request).
+func handoffScenario(c handoffCase) Scenario {
+	return Scenario{Turns: append(slices.Clone(c.turns),
+		Turn{Prompt: probePrompt, Steps: []Step{
+			{Calls: []Call{{Name: "context_tree_query", Args: map[string]any{"toolCallIds": c.query}}}},
 			{Text: "Recovered them."},
 		}},
-		{Prompt: "Turn 6: read delta.", Steps: []Step{{Calls: []Call{read("data/delta.txt"), bash("seq 1 800")}}, {Text: "Turn 6 done."}}},
-		{Prompt: "Final check: reply without tools.", Steps: []Step{{Text: "Final answer: all done."}}},
-	}}
+		Turn{Prompt: "Turn 6: read some more.", Steps: []Step{{Calls: c.later}, {Text: "Turn 6 done."}}},
+		Turn{Prompt: "Final check: reply without tools.", Steps: []Step{{Text: "Final answer: all done."}}},
+	)}
 }
 
 // handoffWorld lays out a world with the scenario's files and settings.
-func handoffWorld(t *testing.T, settings string) (*World, *Model, *summarizerModel) {
+func handoffWorld(t *testing.T, c handoffCase) (*World, *Model, *summarizerModel) {
 	t.Helper()
 	setup(t)
-	m := NewModel(handoffScenario())
+	m := NewModel(handoffScenario(c))
 	sm := &summarizerModel{agent: m}
 	srv := newServer(t, sm)
 	w, err := NewWorld(t.TempDir(), env.pi, srv+"/v1")
@@ -196,7 +228,8 @@ func handoffWorld(t *testing.T, settings string) (*World, *Model, *summarizerMod
 		"proj/data/charlie.txt":        lines("charlie", 200, 40),
 		"proj/data/delta.txt":          lines("delta", 200, 40),
 		"proj/data/big.txt":            lines("big", 1500, 30), // ~46 KB: under pi's 50 KB read cap, over spillThreshold 30000
-		"home/.pi/agent/settings.json": settings,
+		"proj/skills/x/SKILL.md":       lines("skill", 120, 40),
+		"home/.pi/agent/settings.json": c.settings + "\n",
 	} {
 		if err := w.WriteFile(rel, data); err != nil {
 			t.Fatal(err)
@@ -302,6 +335,27 @@ func stateOf(t *testing.T, lines []sessionLine) (refs []refBinding, records []st
 	return refs, records
 }
 
+// aliasesOf lists the context-prune-dedup-alias lines as "call>original"
+// (the alias's call id and the original's occurrence key).
+func aliasesOf(t *testing.T, lines []sessionLine) []string {
+	t.Helper()
+	var out []string
+	for _, l := range lines {
+		if l.CustomType == "context-prune-dedup-alias" {
+			var d struct {
+				NewToolCallID           string `json:"newToolCallId"`
+				OriginalToolCallID      string `json:"originalToolCallId"`
+				OriginalResultTimestamp *int64 `json:"originalResultTimestamp"`
+			}
+			if err := json.Unmarshal(l.Data, &d); err != nil {
+				t.Fatalf("alias %s: %v", l.ID, err)
+			}
+			out = append(out, d.NewToolCallID+">"+refBinding{ToolCallID: d.OriginalToolCallID, ResultTimestamp: d.OriginalResultTimestamp}.key())
+		}
+	}
+	return out
+}
+
 // chainIDs lists the blockId of every context-prune-chain line.
 func chainIDs(t *testing.T, lines []sessionLine) []string {
 	t.Helper()
@@ -381,21 +435,21 @@ func firstDiff(got, want []string) string {
 // chains kept off (rollingWindow 10) and a spill pruner writes the blob of.
 func TestRealPiCondenseHandoff(t *testing.T) {
 	pc := condenseCheckout(t)
-	cases := []struct {
-		name     string
-		settings string
-		chain    bool // pruner's flush compresses a chain
-		spill    bool // pruner's flush spills big.txt's read
-	}{
-		{name: "chains", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand"}}`, chain: true},
-		{name: "no-chains-spill", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "spillThreshold": 30000, "chainCompression": {"rollingWindow": 10}}}`, spill: true},
+	later := []Call{read("data/delta.txt"), bash("seq 1 800")}
+	cases := []handoffCase{
+		{name: "chains", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand"}}`,
+			turns: bulkyTurns, query: []string{"t1", "t3", "call_turn2_step2_0"}, later: later, chain: true},
+		{name: "no-chains-spill", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "spillThreshold": 30000, "chainCompression": {"rollingWindow": 10}}}`,
+			turns: bulkyTurns, query: []string{"t1", "t3", "call_turn2_step2_0"}, later: later, spill: true},
+		{name: "dedup-protected-error-agent-message", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "batchingMode": "agent-message", "chainCompression": {"rollingWindow": 10}}}`,
+			turns: mixedTurns, query: []string{"t1", "t3", "call_turn2_step1_2"}, later: []Call{read("data/alpha.txt"), read("data/delta.txt")}, dedup: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()
-			w, m, sm := handoffWorld(t, c.settings+"\n")
+			w, m, sm := handoffWorld(t, c)
 			cfg := filepath.Join(w.AgentDir, "settings.json")
-			sc := handoffScenario()
+			sc := handoffScenario(c)
 
 			// 1. pi alone: four tool turns, each its own process.
 			for i, turn := range sc.Turns[:4] {
@@ -432,7 +486,10 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				byRef[r.ShortID] = r.key()
 				maxRef = max(maxRef, refNumber(t, r.ShortID))
 			}
-			for _, want := range []string{"t1", "t3"} {
+			for _, want := range c.query {
+				if !strings.HasPrefix(want, "t") {
+					continue
+				}
 				if byRef[want] == "" {
 					t.Fatalf("pruner's flush has no %s (refs %v); the probe asks for it", want, prunerRefs)
 				}
@@ -451,8 +508,9 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				t.Fatal("pruner now --write changed a line pi wrote")
 			}
 			t.Logf("pruner now --write: refs t1..t%d, %d records, %d blobs, %d bytes appended to %d", maxRef, len(prunerRecords), len(blobs), len(written)-len(original), len(original))
-			queryWant := runPruner(t, w, "query", "--no-flush", "--config", cfg, "t1", "t3", bigRead, session)
-			if q := runPruner(t, w, "query", "--config", cfg, "t1", "t3", bigRead, session); !bytes.Equal(q, queryWant) {
+			queryArgs := append(append([]string{"query", "--config", cfg}, c.query...), session)
+			queryWant := runPruner(t, w, append([]string{"query", "--no-flush"}, queryArgs[1:]...)...)
+			if q := runPruner(t, w, queryArgs...); !bytes.Equal(q, queryWant) {
 				t.Errorf("pruner query answers differently with and without --no-flush:\n%s", lineDiff(string(queryWant), string(q)))
 			}
 
@@ -482,7 +540,7 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				return append([]string{"-e", ext[0], "-e", filepath.Join(pc, "index.ts"), "-e", ext[1], "-c"}, args...)
 			}
 			agentBefore := len(m.Requests())
-			runPi(t, w, withExt("-p", sc.Turns[4].Prompt)...) // probe: context_tree_query t1 t3
+			runPi(t, w, withExt("-p", sc.Turns[4].Prompt)...) // probe: context_tree_query
 			runPi(t, w, withExt("-p", sc.Turns[5].Prompt)...) // tool turn, not flushed (on-demand)
 			probed, err := os.ReadFile(session)
 			if err != nil {
@@ -555,18 +613,27 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				t.Fatal("the probe's context_tree_query call has no result in the session")
 			}
 			if c.spill && !strings.Contains(answer, "big line 1500") {
-				t.Errorf("context_tree_query %s did not read pruner's blob (the file's last line is not in its answer)", bigRead)
+				t.Errorf("context_tree_query %v did not read pruner's blob (big.txt's last line is not in its answer)", c.query)
 			}
 			if strings.TrimSuffix(string(queryWant), "\n") != answer {
-				t.Errorf("context_tree_query t1 t3 %s answered differently from pruner query:\n%s", bigRead, lineDiff(string(queryWant), answer))
+				t.Errorf("context_tree_query %v answered differently from pruner query:\n%s", c.query, lineDiff(string(queryWant), answer))
 			} else {
-				t.Logf("context_tree_query t1 t3 %s == pruner query --no-flush t1 t3 %[1]s (%d chars)", bigRead, len(answer))
+				t.Logf("context_tree_query %v == pruner query [--no-flush] %v (%d chars)", c.query, c.query, len(answer))
 			}
 
 			// 4c. pi-condense's own flush continues after pruner's refs.
 			newRefs, newRecords := stateOf(t, parseLines(t, final[len(probed):]))
 			if len(newRefs) == 0 {
 				t.Fatal("/pruner now wrote no refs")
+			}
+			if c.dedup {
+				// turn 6 re-read alpha.txt, which pruner indexed in turn 1:
+				// pi-condense finds pruner's record by its content hash
+				aliases := aliasesOf(t, parseLines(t, final[len(probed):]))
+				orig := byRef["t1"]
+				if !slices.Contains(aliases, "call_turn6_step1_0>"+orig) {
+					t.Errorf("pi-condense aliased %v, want call_turn6_step1_0 to pruner's %s", aliases, orig)
+				}
 			}
 			if c.chain {
 				// chain ids continue too: pruner compressed b1
