@@ -200,6 +200,11 @@ func handoffScenario(c handoffCase) Scenario {
 		}},
 		Turn{Prompt: "Turn 6: read some more.", Steps: []Step{{Calls: c.later}, {Text: "Turn 6 done."}}},
 		Turn{Prompt: "Final check: reply without tools.", Steps: []Step{{Text: "Final answer: all done."}}},
+		// the way back: three more tool turns, then pruner flushes again
+		Turn{Prompt: "Turn 7: count a bit.", Steps: []Step{{Calls: []Call{bash("seq 1 2500")}}, {Text: "Turn 7 done."}}},
+		Turn{Prompt: "Turn 8: read echo.", Steps: []Step{{Calls: []Call{read("data/echo.txt")}}, {Text: "Turn 8 done."}}},
+		Turn{Prompt: "Turn 9: count once more.", Steps: []Step{{Calls: []Call{bash("seq 1 1200")}}, {Text: "Turn 9 done."}}},
+		Turn{Prompt: "Second final check: reply without tools.", Steps: []Step{{Text: "Final answer: done again."}}},
 	)}
 }
 
@@ -560,10 +565,30 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				t.Fatal("pi changed the bytes pruner wrote")
 			}
 
+			// 3b. The way back: pi (pi-condense loaded, not flushing) runs
+			// three tool turns, pruner flushes again over pi-condense's
+			// state, and pi-condense renders the result in a last probe.
+			for _, turn := range sc.Turns[7:10] {
+				runPi(t, w, withExt("-p", turn.Prompt)...)
+			}
+			again, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runPruner(t, w, "now", "--write", "--force", "-q", "--config", cfg, session)
+			rewritten, err := os.ReadFile(session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(rewritten, again) {
+				t.Fatal("pruner now --write changed a line pi or pi-condense wrote")
+			}
+			runPi(t, w, withExt("-p", sc.Turns[10].Prompt)...)
+
 			// 4a. Every request's context: pi-condense's == pruner's render.
 			snaps, _ := filepath.Glob(filepath.Join(dump, "req-*.condense.jsonl"))
-			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != 5 {
-				t.Fatalf("%d context dumps for %d agent requests, want 5 (probe 2, turn 6 2, final 1)", len(snaps), want)
+			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != 12 {
+				t.Fatalf("%d context dumps for %d agent requests, want 12 (probe 2, turn 6 2, final 1, turns 7-9 6, final 1)", len(snaps), want)
 			}
 			wire := decode(t, m.Requests()[agentBefore:])
 			changed := 0
@@ -657,8 +682,37 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 					t.Errorf("pi-condense indexed %s again, which pruner had indexed", k)
 				}
 			}
-			t.Logf("/pruner now: refs t%d..t%d, %d records; %d summarizer requests; %s in all",
-				nums[0], nums[len(nums)-1], len(newRecords), len(sm.requests()), time.Since(start).Round(time.Millisecond))
+			t.Logf("/pruner now: refs t%d..t%d, %d records; %d summarizer requests", nums[0], nums[len(nums)-1], len(newRecords), len(sm.requests()))
+
+			// 4d. pruner's second flush continues after pi-condense's refs.
+			allRefs, allRecords := stateOf(t, parseLines(t, again))
+			last := 0
+			taken := map[string]string{}
+			for _, r := range allRefs {
+				last = max(last, refNumber(t, r.ShortID))
+				taken[r.ShortID] = r.key()
+			}
+			backRefs, backRecords := stateOf(t, parseLines(t, rewritten[len(again):]))
+			if len(backRefs) == 0 {
+				t.Fatal("pruner's second flush allocated no refs (turn 7 is outside its raw window)")
+			}
+			nums = nums[:0]
+			for _, r := range backRefs {
+				nums = append(nums, refNumber(t, r.ShortID))
+				if old, ok := taken[r.ShortID]; ok {
+					t.Errorf("pruner reused ref %s (%s) for %s", r.ShortID, old, r.key())
+				}
+			}
+			sort.Ints(nums)
+			if nums[0] != last+1 {
+				t.Errorf("pruner's second flush starts at t%d, want t%d (after t%d)", nums[0], last+1, last)
+			}
+			for _, k := range backRecords {
+				if slices.Contains(allRecords, k) {
+					t.Errorf("pruner indexed %s again", k)
+				}
+			}
+			t.Logf("pruner now --write again: refs t%d..t%d, %d records; %s in all", nums[0], nums[len(nums)-1], len(backRecords), time.Since(start).Round(time.Millisecond))
 		})
 	}
 }
