@@ -712,6 +712,13 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 					t.Errorf("pruner indexed %s again", k)
 				}
 			}
+			if c.chain {
+				before, back := chainIDs(t, parseLines(t, again)), chainIDs(t, parseLines(t, rewritten[len(again):]))
+				if len(back) == 0 || len(before) == 0 || back[0] != fmt.Sprintf("b%d", len(before)+1) {
+					t.Errorf("chains: %v before pruner's second flush, %v by it; want it to go on at b%d", before, back, len(before)+1)
+				}
+				t.Logf("chains: pruner %v, then pi-condense and pruner up to %v", chainIDs(t, parseLines(t, written)), back)
+			}
 			t.Logf("pruner now --write again: refs t%d..t%d, %d records; %s in all", nums[0], nums[len(nums)-1], len(backRecords), time.Since(start).Round(time.Millisecond))
 		})
 	}
