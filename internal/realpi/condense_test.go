@@ -426,18 +426,21 @@ func firstDiff(got, want []string) string {
 
 // TestRealPiCondenseHandoff: pi-condense, started on a session pruner
 // flushed (`pruner now --write`), rebuilds the same refs and renders the
-// same stubs. Real pi (no pruning) makes four bulky tool turns; pruner
+// same stubs; and back. Real pi (no pruning) makes four tool turns; pruner
 // flushes the session with the settings pi-condense reads (pruneOn
-// on-demand, so pi-condense itself flushes only at /pruner now); then pi
-// runs with pi-condense and two recorders around it: a probe turn whose
-// model calls context_tree_query for t1 and t3, a tool turn, `/pruner now`
-// and a final probe. At every request the context pi-condense handed to the
-// model equals `pruner now --no-flush --no-mask` of the session as it was
-// then (pi's system message aside); the context_tree_query result equals
-// `pruner query --no-flush t1 t3`; pi-condense's own flush continues at
-// t(N+1) after pruner's tN and indexes none of pruner's records again.
-// Once with defaults (chains on: pruner compresses chain b1), once with
-// chains kept off (rollingWindow 10) and a spill pruner writes the blob of.
+// on-demand, so pi-condense flushes only at /pruner now); then pi runs with
+// pi-condense between two recorders: a probe whose model calls
+// context_tree_query for two of pruner's refs and a call id, a tool turn,
+// `/pruner now`, a final probe, three more tool turns; pruner flushes again;
+// a last probe. At each of the 12 requests the context pi-condense handed
+// on equals `pruner now --no-flush --no-mask` of the session as it was then
+// (pi's system message aside) and differs from the one pi built; the
+// context_tree_query result equals `pruner query` of the same ids; each
+// flush (pi-condense's, then pruner's second) goes on after the other's
+// refs and chain ids and indexes none of its records again. Cases: defaults
+// (chains), chains off with a spill (the query reads pruner's blob), and
+// dedup/protected/error/agent-message batching (pi-condense aliases a
+// re-read to pruner's record by its content hash).
 func TestRealPiCondenseHandoff(t *testing.T) {
 	pc := condenseCheckout(t)
 	later := []Call{read("data/delta.txt"), bash("seq 1 800")}
