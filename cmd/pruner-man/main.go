@@ -38,7 +38,8 @@ func writePages(dir, version string) (int, error) {
 	s := &cli.IOStreams{In: eofReader{}, Out: io.Discard, ErrOut: io.Discard, Getenv: func(string) string { return "" }}
 	root := cli.NewCmdRoot(s, cli.BuildInfo{Version: version})
 	root.DisableAutoGenTag = true
-	header := &doc.GenManHeader{Title: "PRUNER", Section: "1", Source: "pruner " + version, Manual: "pruner manual"}
+	// no Title: cobra/doc names each page after its command (PRUNER-NOW, …)
+	header := &doc.GenManHeader{Section: "1", Source: "pruner " + version, Manual: "pruner manual"}
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		return 0, err
 	}

@@ -32,7 +32,9 @@ func TestManPages(t *testing.T) {
 			return
 		}
 		page := string(b)
-		for _, want := range []string{`.TH "PRUNER" "1" "Dec 2025" "pruner v9.9.9"`, ".SH SYNOPSIS", ".SH DESCRIPTION"} {
+		// each page's header names its own command (every page said PRUNER)
+		title := strings.ToUpper(strings.ReplaceAll(c.CommandPath(), " ", "-"))
+		for _, want := range []string{`.TH "` + title + `" "1" "Dec 2025" "pruner v9.9.9"`, ".SH SYNOPSIS", ".SH DESCRIPTION"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: page lacks %q", name, want)
 			}

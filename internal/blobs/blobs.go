@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,4 +215,34 @@ func Remove(dir string, created []string) {
 	if dir != "" {
 		_ = os.Remove(dir) // only when empty
 	}
+}
+
+// Read reads a spilled output for `pruner query`. The session names the
+// path, and a session is untrusted: only a blob-shaped file in the plan's
+// blob directory is read; a path elsewhere (the session was moved, or the
+// entry was forged) is looked up there by its name, and that place is
+// returned as elsewhere ("" when path itself was read). A blob of the
+// plan's own (an in-memory flush's spill) is its text, which --write would
+// write.
+func (p *Plan) Read(path string) (b []byte, elsewhere string, err error) {
+	if text, ok := p.Text(path); ok {
+		return []byte(text), "", nil
+	}
+	if owned, err := Owned(p.Dir(), path); err == nil {
+		b, err := os.ReadFile(owned)
+		return b, "", err
+	}
+	alt, err := Owned(p.Dir(), filepath.Join(p.Dir(), filepath.Base(path)))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s is not a blob of this session (%v)", path, err)
+	}
+	b, err = os.ReadFile(alt)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, "", fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", path, alt, err)
+	}
+	return b, alt, nil
 }

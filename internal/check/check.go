@@ -25,6 +25,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/spool"
 )
 
 // Kind is a finding kind; each is one SARIF rule.
@@ -54,8 +55,10 @@ const (
 	KindPairing Kind = "tool-pairing"
 )
 
-// Kinds lists every kind in rule order.
-var Kinds = []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+// Kinds returns every kind in rule order (a fresh slice).
+func Kinds() []Kind {
+	return []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+}
 
 // Outcome says what a session shows about a gate finding's call.
 type Outcome string
@@ -107,6 +110,9 @@ type Finding struct {
 	Rule     string `json:"rule,omitempty"`
 	Op       string `json:"op,omitempty"`
 	Message  string `json:"message"`
+	// Hint says what to do about the finding (set for leaks and for calls
+	// whose outcome the session does not show).
+	Hint string `json:"hint,omitempty"`
 
 	seq int // order of discovery, for a stable report order
 }
@@ -247,32 +253,28 @@ func Run(inputs []string, stdin io.Reader, opts Options) []Result {
 
 func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineReader) Result {
 	label := name
-	var f *os.File
+	var f interface {
+		io.Reader
+		io.ReaderAt
+		io.Closer
+	}
 	if name == "-" {
 		if stdin == nil {
 			return Result{File: "<stdin>"}
 		}
 		// spooled: the pairing pass reads the session a second time
 		label = "<stdin>"
-		tmp, err := os.CreateTemp("", "pruner-check-*.jsonl")
+		sp, err := spool.Copy(stdin, "pruner-check-*.jsonl")
 		if err != nil {
 			return Result{File: label, Err: err}
 		}
-		defer os.Remove(tmp.Name())
-		if _, err := io.Copy(tmp, stdin); err != nil {
-			tmp.Close()
-			return Result{File: label, Err: err}
-		}
-		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-			tmp.Close()
-			return Result{File: label, Err: err}
-		}
-		f = tmp
+		f = sp
 	} else {
-		var err error
-		if f, err = os.Open(name); err != nil {
+		fh, err := os.Open(name)
+		if err != nil {
 			return Result{File: name, Err: err}
 		}
+		f = fh
 	}
 	defer f.Close()
 	lr.Reset(f)
@@ -437,6 +439,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 	})
 	for i := range res.Findings {
 		res.Findings[i].Level = levelOf(res.Findings[i])
+		res.Findings[i].Hint = hintOf(res.Findings[i])
 	}
 	return res
 }
@@ -715,6 +718,27 @@ func levelOf(f Finding) string {
 	return ruleLevel(f.Kind)
 }
 
+// hintOf is what to do about a gate finding, by its outcome.
+func hintOf(f Finding) string {
+	switch f.Kind {
+	case KindProtectedPath, KindFolder, KindUnverifiable:
+	default:
+		return ""
+	}
+	live := "pruner hook (extensions/protect.ts in pi) denies such calls before they run"
+	switch f.Outcome {
+	case OutcomeLeak:
+		where := "this session"
+		if f.ResultLine > 0 {
+			where = fmt.Sprintf("this session (line %d)", f.ResultLine)
+		}
+		return fmt.Sprintf("the protected content is in %s: treat what it holds as exposed (rotate secrets) and keep the file out of what you share; %s", where, live)
+	case OutcomeRan, OutcomeNoResult:
+		return "the session does not show what came back: look at the call's result; " + live
+	}
+	return ""
+}
+
 // callInfo is what a tool result needs to know about its call.
 type callInfo struct {
 	name    string
@@ -755,7 +779,7 @@ func firstNonEmpty(ss ...string) string {
 
 func violation(v guard.Violation, num int, entryID, callID string) Finding {
 	f := Finding{Line: num, EntryID: entryID, Tool: v.Tool, ToolCallID: callID, Command: v.Command,
-		Rule: v.Rule, Op: string(v.Op), Message: strings.TrimPrefix(v.Reason(), "pruner protected-paths: ")}
+		Rule: v.Rule, Op: string(v.Op), Message: v.Description()}
 	switch v.Kind {
 	case guard.KindBashParse:
 		f.Kind = KindBashParse

@@ -197,7 +197,8 @@ func TestRenderers(t *testing.T) {
 	if err := WriteText(&text, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := "s.jsonl:2: protected-path (no-result): read of protected path \".env\" (/home/user/proj/.env) denied by rule \".env\" (deny read) [entry a call c1]\n" +
+	want := "s.jsonl:2: protected-path (no-result): read of protected path \".env\" (/home/user/proj/.env), protected by rule \".env\" (deny read) [entry a call c1]\n" +
+		"  hint: the session does not show what came back: look at the call's result; pruner hook (extensions/protect.ts in pi) denies such calls before they run\n" +
 		"s.jsonl:3: joined-lines: two JSON values joined on one line (pi skips the whole line)\n"
 	if text.String() != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", text.String(), want)
@@ -240,7 +241,7 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := doc.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(Kinds) || len(run.Results) != 2 {
+	if len(run.Tool.Driver.Rules) != len(Kinds()) || len(run.Results) != 2 {
 		t.Fatalf("%s", sarif.String())
 	}
 	loc := run.Results[0].Locations[0].PhysicalLocation

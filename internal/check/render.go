@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +34,11 @@ func WriteText(w io.Writer, results []Result) error {
 			}
 			if _, err := fmt.Fprintf(w, "%s:%d: %s: %s%s\n", f.File, f.Line, kind, f.Message, where); err != nil {
 				return err
+			}
+			if f.Hint != "" {
+				if _, err := fmt.Fprintf(w, "  hint: %s\n", f.Hint); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -170,9 +174,10 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 	if version == "" {
 		version = "dev"
 	}
-	rules := make([]rule, len(Kinds))
+	kinds := Kinds()
+	rules := make([]rule, len(kinds))
 	index := map[Kind]int{}
-	for i, k := range Kinds {
+	for i, k := range kinds {
 		ri := ruleInfo[k]
 		index[k] = i
 		rules[i] = rule{ID: string(k), Name: ri.name, ShortDescription: msg{ri.short}, FullDescription: msg{ri.full},
@@ -257,22 +262,4 @@ func artifactURI(file, root string) string {
 		return "file://" + s
 	}
 	return s
-}
-
-// RepoRoot returns the nearest ancestor of dir holding a .git entry, or dir.
-func RepoRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	for d := abs; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs
-		}
-		d = parent
-	}
 }

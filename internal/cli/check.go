@@ -72,7 +72,14 @@ another user's home (/home/<u>, /Users/<u>, C:\Users\<u>) or --home is given.
 
 Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
 else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
-the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json).
+the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json, and
+.env.local, .env.development, .env.production, .env.staging and their .local
+forms; not .env.example, .env.sample, .env.template). Rules that replace the
+defaults get a warning naming each built-in rule they no longer apply.
+
+Only the settings files and their protectedPathRules must load for the gate;
+a bad pruning setting only skips the protected-output-pruned finding, with a
+warning naming it.
 
 Exit status: 0 clean, 1 findings at --fail-on's level or above (default
 warning: attempts alone pass; --fail-on note fails on them too; 0 with
@@ -160,6 +167,7 @@ func runCheck(o *CheckOptions) error {
 	for _, w := range gate.Warnings {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s\n", w)
 	}
+	printDropped(o.IO, rs)
 	rules := rs.Rules
 	opts := check.Options{
 		Rules: rules, Home: home, HomeFixed: o.Home != "", CaseSensitive: o.CaseSensitive,
@@ -190,7 +198,7 @@ func runCheck(o *CheckOptions) error {
 		err = check.WriteJSON(o.IO.Out, results)
 	case "sarif":
 		wd, _ := os.Getwd()
-		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: check.RepoRoot(wd)})
+		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: hostfs.RepoRoot(wd)})
 	default:
 		err = check.WriteText(o.IO.Out, results)
 	}

@@ -35,6 +35,18 @@ source. Sources, lowest to highest precedence:
 --config FILE reads FILE instead of the two settings files. pi-condense's keys
 come from the settings files only.
 
+Other environment variables pruner reads:
+  PI_CODING_AGENT_DIR  pi's agent dir (settings.json, configs/protected-paths.json);
+                       a leading ~ is expanded as pi expands it
+  HOME                 the home directory (USERPROFILE on Windows): ~ in paths and rules
+  XDG_CACHE_HOME       --summarizer-cmd summaries are kept in $XDG_CACHE_HOME/pruner/summaries
+                       (default ~/.cache; macOS ~/Library/Caches, Windows %LocalAppData%)
+  GOMEMLIMIT           the Go heap limit (default: sized to the input)
+  NO_COLOR, TERM=dumb  no colour in 'pruner stats' charts
+  TMPDIR               where a non-seekable input (stdin, a pipe) is spooled
+  RIPGREP_CONFIG_PATH  hook: ripgrep's config, which may make rg read hidden files
+  PRUNER_BIN           read by the pi extensions, not by pruner: the binary they run
+
 Keys that make pruner run a command (` + strings.Join(config.TrustedKeys(), ", ") + `) are read only from the
 global settings, --config FILE, the environment and flags: a project's
 .pi/settings.json comes with whatever repository is checked out, so its value
@@ -46,9 +58,13 @@ each rule: --rules FILE, else protectedPathRules of the global settings (or
 the built-in defaults -- plus the rules of the project's .pi/settings.json,
 which only add: a project can never remove or replace a rule.
 
+Rules that replace the built-in ones (--rules, the global settings, the
+protected-paths.json file) are warned about, naming each built-in rule (and
+deny op) they no longer apply.
+
 With --json: {"contextPrune": {values}, "sources": {key: source},
 "ignored": [warnings], "protectedPathRules": [{"path", "deny", "source"}],
-"files", "searched"}.
+"droppedDefaults": [built-in rules no longer applied], "files", "searched"}.
 
 Exit status: 0 ok, 2 a settings or rules file is broken.`,
 		Example: `  pruner config
@@ -64,6 +80,7 @@ Exit status: 0 ok, 2 a settings or rules file is broken.`,
 			if err != nil {
 				return asExit(err)
 			}
+			printDropped(s, rs)
 			if o.JSON {
 				return writeConfigJSON(s.Out, c, rs)
 			}
@@ -155,6 +172,10 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 	for i, e := range rs.Entries {
 		rules[i] = configRule{Path: e.Path, Deny: strings.Split(e.Deny.String(), ","), Source: rs.Origins[i]}
 	}
+	dropped := make([]configRule, len(rs.Dropped))
+	for i, e := range rs.Dropped {
+		dropped[i] = configRule{Path: e.Path, Deny: strings.Split(e.Deny.String(), ","), Source: e.Source}
+	}
 	// contextPrune keeps the keys' order (an object built member by member)
 	obj := []byte("{")
 	for i, v := range vals {
@@ -170,9 +191,10 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 		Sources      map[string]string `json:"sources"`
 		Ignored      []string          `json:"ignored"`
 		Rules        []configRule      `json:"protectedPathRules"`
+		Dropped      []configRule      `json:"droppedDefaults"`
 		Files        []string          `json:"files"`
 		Searched     []string          `json:"searched"`
-	}{obj, c.Sources, nonNil(c.Ignored), rules, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
+	}{obj, c.Sources, nonNil(c.Ignored), rules, dropped, nonNil(c.Files), nonNil(c.Searched)}, "", "  ")
 	if err != nil {
 		return err
 	}

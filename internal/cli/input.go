@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/pruner-dev/pruner/internal/spool"
 )
 
 // openInput opens the command's input: arg "-" (or "" when stdin is not a
@@ -71,21 +72,19 @@ func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
 			return &seekableInput{Name: name, Reader: f, ReaderAt: f, Flush: func() error { return nil }, Close: func() { f.Close() }}, nil
 		}
 	}
-	tmp, err := os.CreateTemp("", "pruner-input-*.jsonl")
+	sp, r, err := spool.Tee(rc, "pruner-input-*.jsonl")
 	if err != nil {
 		rc.Close()
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: spooling the input: %w", name, err)}
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
 	return &seekableInput{
 		Name:     name,
-		Reader:   io.TeeReader(rc, w),
-		ReaderAt: tmp,
-		Flush:    w.Flush,
+		Reader:   r,
+		ReaderAt: sp,
+		Flush:    sp.Flush,
 		Close: func() {
 			rc.Close()
-			tmp.Close()
-			os.Remove(tmp.Name())
+			sp.Close()
 		},
 	}, nil
 }

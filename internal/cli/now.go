@@ -23,7 +23,8 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
+	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -42,16 +43,12 @@ type NowOptions struct {
 	NoMask    bool // no rolling-window masking
 	// SummarizerTimeout bounds one summariser command (0: the config's).
 	SummarizerTimeout time.Duration
+	pruneFlags        pruneFlags // the pruning flags (now; none on context)
 	cmd               *cobra.Command
-}
 
-// pruneFlagKeys maps `now` flags to config keys (flags override settings).
-var pruneFlagKeys = map[string]string{
-	"recent-turns":   "recentTurnsToKeep",
-	"max-chars":      "maxRetainedChars",
-	"protect-tool":   "protectedTools",
-	"protect-path":   "protectedPaths",
-	"summarizer-cmd": "summarizerCmd",
+	// summarizer is what the configured summarizerCmd did this run: "none"
+	// (no command), "ran", or "not-run" (summarizerNote says why)
+	summarizer, summarizerNote string
 }
 
 // NewCmdNow builds `pruner now`.
@@ -84,8 +81,10 @@ pi-condense or by --write) are applied as pi-condense applies them. Protected ca
 and every toolCall keeps its result.
 
 Input is a pi session file or a context (one message per line, e.g. pruner's
-own output; a context is masked only); - or no argument reads stdin. A
-one-line summary goes to stderr.
+own output; a context is masked only); - or no argument reads stdin. Empty
+input is an empty context: nothing is printed, exit 0. A summary goes to
+stderr (the flush, then the messages and chars saved; -q silences it),
+and a line when a configured --summarizer-cmd did not run, saying why.
 
 --summarizer-cmd runs a shell command per batch with pi-condense's summariser
 request on stdin and reads the summary from stdout (and once per chain two or
@@ -105,9 +104,9 @@ it) unless --force, and spills results of spillThreshold chars or more to
 <session dir>/<session id>-blobs/. Without --write nothing is written next to
 the session.
 
-Exit status: 0 ok (bad lines are skipped with a warning), 2 usage, config or
-input error (missing file, directory, empty or non-JSONL input, a live
-session for --write).`,
+Exit status: 0 ok (bad lines are skipped with a warning; empty input too),
+2 usage, config or input error (missing file, directory, input that is not
+JSONL, a live session for --write).`,
 		Example: `  # prune a session and count the messages
   pruner now ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl | wc -l
 
@@ -142,12 +141,8 @@ session for --write).`,
 	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
-	f.String("summarizer-cmd", "", "summarise batches with this shell `CMD` (request on stdin, summary on stdout; summarizerCmd)")
 	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(f, prunes, "summarizer-cmd", "recent-turns", "max-chars", "protect-tool", "protect-path")
 	return cmd
 }
 
@@ -163,7 +158,8 @@ the last entry, the path runs to the root, the last compaction on the path
 counts, custom_message and branch_summary become messages. v1 and v2 files are
 migrated in memory (never rewritten).
 
-Exit status: 0 ok, 2 usage or input error.`,
+Exit status: 0 ok (empty input is an empty context: nothing printed), 2 usage
+or input error.`,
 		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
   pruner context -q -o context.jsonl session.jsonl`,
 		Args: cobra.MaximumNArgs(1),
@@ -260,7 +256,7 @@ func runNow(o *NowOptions) error {
 	enabled := !o.NoPrune
 	if enabled {
 		var err error
-		if c, err = loadConfig(s, o.cmd, pruneFlagKeys); err != nil {
+		if c, err = loadConfig(s, o.cmd, o.pruneFlags); err != nil {
 			return err
 		}
 		enabled = c.Enabled
@@ -349,11 +345,15 @@ func runNow(o *NowOptions) error {
 	if res.FlushSkipped != "" && po.Flush && ctx.Kind == session.KindSession && !o.Quiet {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", name, res.FlushSkipped)
 	}
+	o.summarizer, o.summarizerNote = "none", ""
+	if c != nil && c.SummarizerCmd != "" && enabled {
+		o.summarizer, o.summarizerNote = summarizerOutcome(o, ctx, res)
+	}
 	switch {
 	case o.Write:
 		return writeSession(o, cx, target, res, plan, name)
 	case o.Session:
-		return printSession(o, res, ra, name, pendingBlobs(plan))
+		return printSession(o, res, ra, name, writeback.PendingBlobs(plan))
 	}
 	return printContext(o, res, enabled, name)
 }
@@ -366,6 +366,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	s.limitMemory(readLimit(size)) // runNow restores the old limit
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
+	wp := newWarningPrinter(s, name)
 	ctx, err := session.Read(r, ra, session.ReadOptions{
 		OnWarning: func(w session.Warning) {
 			*warned++
@@ -373,7 +374,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				return
 			}
 			prog.clear()
-			fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
+			wp.print(w)
 		},
 		OnProgress: progress,
 		SizeHint:   size,
@@ -388,7 +389,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -431,7 +432,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 			po.Summarizer.Timeout = o.SummarizerTimeout
 		}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			po.Summarizer.Cache = summarize.DirCache{Dir: dir}
+			po.Summarizer.Cache = host.DirCache{Dir: dir}
 		}
 	}
 	return po, plan, nil
@@ -469,14 +470,6 @@ func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *bl
 	return blobs.NewPlan(blobs.Dir(resolved, ctx.Header.ID))
 }
 
-// pendingBlobs is what plan would write (nil plan: none).
-func pendingBlobs(plan *blobs.Plan) []string {
-	if plan == nil {
-		return nil
-	}
-	return plan.Pending()
-}
-
 // printContext writes the pruned context and the summary line.
 func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string) error {
 	s := o.IO
@@ -496,6 +489,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 			ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 			ns.fromMasking(st)
 			ns.fromFlush(res.Flushed)
+			if o.summarizer != "" {
+				ns.Flush.Summarizer = o.summarizer
+			}
 			if err := writeNowStats(s.ErrOut, ns); err != nil {
 				return err
 			}
@@ -503,6 +499,9 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
 		case enabled:
+			for _, line := range o.flushLines(res.Flushed) {
+				fmt.Fprintln(s.ErrOut, line)
+			}
 			fmt.Fprintln(s.ErrOut, prune.FormatSummary(st))
 		}
 		return nil
@@ -530,12 +529,15 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		ns := newNowStats(name, ctx, enabled, len(ctx.Warnings)+len(res.Warnings))
 		ns.fromIndex(rs, res.Rendered.Report, res.Mask, masking)
 		ns.fromFlush(res.Flushed)
+		if o.summarizer != "" {
+			ns.Flush.Summarizer = o.summarizer
+		}
 		if err := writeNowStats(s.ErrOut, ns); err != nil {
 			return err
 		}
 	case o.Quiet:
 	default:
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintln(s.ErrOut, render.FormatSummary(rs, res.Rendered.Report))
@@ -632,6 +634,8 @@ type flushStats struct {
 	RawChars     int    `json:"rawChars"`
 	SummaryChars int    `json:"summaryChars"`
 	CommandCalls int    `json:"commandCalls"`
+	// Summarizer is what summarizerCmd did: none (not set), ran, not-run
+	Summarizer string `json:"summarizer"`
 	// chain compression: chains compressed, the calls they drop, range
 	// summaries fused, calls backfilled (indexed for the chain)
 	Chains     int `json:"chains"`
@@ -643,7 +647,7 @@ type flushStats struct {
 func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
 	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
 		FirstChangedMessage: -1, FirstChangedByte: -1,
-		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none"}}
+		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none", Summarizer: "none"}}
 }
 
 // fromMasking fills ns from masking's render (no index stage ran).
@@ -679,7 +683,7 @@ func (ns *nowStats) fromIndex(rs render.Stats, rep render.Report, plan *prune.Pl
 // fromFlush fills ns's flush part (f nil: no flush ran).
 func (ns *nowStats) fromFlush(f *index.Flushed) {
 	if f != nil {
-		ns.Flush = flushStats{
+		ns.Flush = flushStats{Summarizer: ns.Flush.Summarizer,
 			Outcome: f.Outcome, Batches: f.Captured, Processed: f.Processed, Calls: f.Calls,
 			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
 			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
@@ -696,6 +700,43 @@ func writeNowStats(w io.Writer, ns *nowStats) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// summarizerOutcome says whether the configured summarizerCmd ran, and
+// when it did not, why (a user who set one expects it to run).
+func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result) (string, string) {
+	f := res.Flushed
+	if f != nil && f.CommandCalls > 0 {
+		return "ran", ""
+	}
+	why := ""
+	switch {
+	case o.NoFlush:
+		why = "--no-flush: nothing is summarised"
+	case ctx.Kind != session.KindSession:
+		why = "the input is a context: only a session is flushed"
+	case f == nil && res.FlushSkipped != "":
+		why = "no flush ran (" + res.FlushSkipped + ")"
+	case f == nil:
+		why = "no flush ran"
+	case f.Captured == 0:
+		why = "no batch to summarise (no completed call older than the recent turns)"
+	default:
+		why = fmt.Sprintf("no batch needed a new summary (%d batch(es): cached from an earlier run, under minBatchChars, or deduplicated)", f.Captured)
+	}
+	return "not-run", "pruner: summarizerCmd was not run: " + why
+}
+
+// flushLines are the summary lines of the flush and of the summariser.
+func (o *NowOptions) flushLines(f *index.Flushed) []string {
+	var out []string
+	if line := flushLine(f); line != "" {
+		out = append(out, line)
+	}
+	if o.summarizerNote != "" {
+		out = append(out, o.summarizerNote)
+	}
+	return out
 }
 
 // flushLine is the one-line summary of a flush ("" when nothing was captured).
@@ -750,7 +791,7 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(o.IO.ErrOut, line)
 		}
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, len(a.Entries)+min(1, len(a.Entries)), a.Edits, info.BaseBytes, info.Bytes)
@@ -758,73 +799,36 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 	return nil
 }
 
-// writeSession appends pruner's entries to the input file: streamed into a
-// temporary file beside it, re-read and checked, renamed over it only if pi
-// did not touch the file meanwhile. The spill blobs are written just
-// before, and removed again when the file is not replaced.
+// writeSession appends pruner's entries to the input file
+// (writeback.Write) and says what it did.
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
-	pending := pendingBlobs(plan)
-	a, err := res.Append(pending)
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	if a.EditsSkipped != "" {
+	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan})
+	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
 	}
-	if a.Refused != "" {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing written", name, a.Refused)}
+	if err != nil {
+		var re *writeback.ReplaceError
+		if errors.As(err, &re) {
+			return writeErr(name, re.Err)
+		}
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if len(a.Entries) == 0 {
+	if rep.Unchanged {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: nothing to prune; file unchanged\n", name)
 		}
 		return nil
 	}
-	// what is printed is decided: let the collector have the render
-	res.Rendered, res.Mask = nil, nil
-	var info pipeline.SessionInfo
-	write := func(w io.Writer) error {
-		var err error
-		info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
-		return err
-	}
-	verify := func(f *os.File) error {
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		if err := res.Verify(f, st.Size(), info, a); err != nil {
-			return fmt.Errorf("checking the new file: %w; nothing written", err)
-		}
-		return nil
-	}
-	var created []string
-	if len(pending) > 0 {
-		if created, err = plan.Write(); err != nil {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: writing spill blobs: %w; nothing written", name, err)}
-		}
-		if len(created) != len(pending) {
-			blobs.Remove(plan.Dir(), created)
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: the blob directory %s changed while pruner ran; nothing written", name, plan.Dir())}
-		}
-	}
-	rep, err := fl.Replace(cx, write, verify)
-	if err != nil {
-		if plan != nil {
-			blobs.Remove(plan.Dir(), created)
-		}
-		return writeErr(name, err)
-	}
 	if rep.Moved > 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
 	}
 	if !o.Quiet {
-		if line := flushLine(res.Flushed); line != "" {
+		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",
-			name, len(a.Entries)+1, a.Edits, len(created), info.BaseBytes, info.Bytes, name)
+			name, len(rep.Appended.Entries)+1, rep.Appended.Edits, len(rep.Blobs), rep.Info.BaseBytes, rep.Info.Bytes, name)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/sessionfile"
 	"github.com/spf13/cobra"
 )
 
@@ -70,7 +71,7 @@ func queryInputs(c *cobra.Command, args []string) []string {
 	out := argsAndConfig(c, args)
 	for _, a := range args {
 		if a != "" && a != "-" {
-			out = append(out, origBackups(a)...)
+			out = append(out, sessionfile.Backups(a)...)
 		}
 	}
 	return out

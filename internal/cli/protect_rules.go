@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/pruner-dev/pruner/internal/config"
@@ -30,6 +31,14 @@ func loadGateRules(s *IOStreams, cmd *cobra.Command, rulesFile string) (*config.
 		return nil, nil, asExit(err)
 	}
 	return c, rs, nil
+}
+
+// printDropped warns, on stderr, about built-in rules the user's rules no
+// longer apply (not in hook: its stderr is the model's reason).
+func printDropped(s *IOStreams, rs *config.RuleSet) {
+	if w := rs.DroppedWarning(); w != "" {
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\nhint: %s\n", w, config.DroppedHint)
+	}
 }
 
 // homeDir is the home directory as pi sees it (pienv.Home).

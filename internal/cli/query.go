@@ -1,20 +1,17 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
-	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/query"
 	"github.com/pruner-dev/pruner/internal/session"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/sessionfile"
 	"github.com/spf13/cobra"
 )
 
@@ -29,8 +26,9 @@ type QueryOptions struct {
 	JSON  bool
 	// NoFlush answers from the session's own index only (what pi-condense
 	// or --write wrote), not from the flush `now` would make.
-	NoFlush bool
-	cmd     *cobra.Command
+	NoFlush    bool
+	pruneFlags pruneFlags // the flush flags (config keys)
+	cmd        *cobra.Command
 }
 
 // NewCmdQuery builds `pruner query`: originals back, by ref or by entry.
@@ -108,18 +106,9 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 	cmd.Flags().StringVar(&o.TS, "ts", "", "message timestamp, to pick one occurrence of a reused call id")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the answer as JSON (blocks with the records, bodies and where they came from)")
 	cmd.Flags().BoolVar(&o.NoFlush, "no-flush", false, "answer from the session's own index only, not from the flush 'pruner now' makes")
-	cmd.Flags().Int("recent-turns", prune.DefaultRecentTurns, "as on now: the raw window the flush leaves (recentTurnsToKeep)")
-	cmd.Flags().StringSlice("protect-tool", nil, "as on now: tool name globs the flush never takes (replaces protectedTools)")
-	cmd.Flags().StringSlice("protect-path", nil, "as on now: args.path globs the flush never takes (replaces protectedPaths)")
+	o.pruneFlags = addPruneFlags(cmd.Flags(), flushes, "recent-turns", "protect-tool", "protect-path")
 	o.cmd = cmd
 	return cmd
-}
-
-// queryFlagKeys maps query's flush flags to config keys.
-var queryFlagKeys = map[string]string{
-	"recent-turns": "recentTurnsToKeep",
-	"protect-tool": "protectedTools",
-	"protect-path": "protectedPaths",
 }
 
 // readForQuery reads the input with the options query needs.
@@ -129,9 +118,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 		return nil, "", nil, err
 	}
 	name, cleanup := in.Name, in.Close
-	ro.OnWarning = func(w session.Warning) {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s:%d: %s\n", name, w.Line, w.Msg)
-	}
+	ro.OnWarning = newWarningPrinter(s, name).print
 	ctx, err := session.Read(in.Reader, in.ReaderAt, ro)
 	if err == nil {
 		err = in.Flush()
@@ -143,7 +130,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
 		case errors.Is(err, session.ErrNotSession):
 			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"}
+				Hint: notSessionHint(err, name)}
 		}
 		return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -222,118 +209,43 @@ func writeOutErr(err error) error {
 	return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing the output: %w", unwrapPathErr(err))}
 }
 
-// readBlob reads a spilled output for query. The session names the path,
-// and a session is untrusted: only a blob-shaped file in the session's own
-// blob directory is read (a path elsewhere — the session was moved, or the
-// entry was forged — is looked up there by its name), so a session cannot
-// make query print another file. A blob of query's own in-memory flush is
-// the session's text (--write would write it).
+// readBlob reads a spilled output for query (blobs.Plan.Read: only the
+// session's own blob directory), saying where when the blob was found
+// elsewhere than its spillPath.
 func readBlob(s *IOStreams, name string, plan *blobs.Plan, p string) ([]byte, error) {
 	if plan == nil {
 		return nil, errors.New("no blob directory (the session was not read from a file)")
 	}
-	if text, ok := plan.Text(p); ok {
-		return []byte(text), nil
+	b, alt, err := plan.Read(p)
+	if err == nil && alt != "" {
+		fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is not in the session's blob directory)\n", name, alt, p)
 	}
-	if owned, err := blobs.Owned(plan.Dir(), p); err == nil {
-		return os.ReadFile(owned)
-	}
-	alt, err := blobs.Owned(plan.Dir(), filepath.Join(plan.Dir(), filepath.Base(p)))
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a blob of this session (%v)", p, err)
-	}
-	b, err := os.ReadFile(alt)
-	if err != nil {
-		return nil, fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", p, alt, unwrapPathErr(err))
-	}
-	fmt.Fprintf(s.ErrOut, "pruner: %s: spilled output read from %s (its spillPath %s is not in the session's blob directory)\n", name, alt, p)
-	return b, nil
+	return b, err
 }
 
-// queryState is the index `pruner now` leaves for the session: the
-// session's own entries and, unless --no-flush (or flush/pruning is off in
-// the settings), the in-memory flush with the same settings — what --write
-// would append, rebuilt as pi-condense rebuilds it.
-//
-// plan spills as now would (nothing is written: query only reads).
+// queryState is the index `pruner now` leaves for the session
+// (query.State): the session's own entries and, unless --no-flush (or
+// flush/pruning is off in the settings), the in-memory flush with the same
+// settings. plan spills as now would (nothing is written: query only reads).
 func queryState(o *QueryOptions, ctx *session.Context, plan *blobs.Plan) (*index.State, error) {
 	if o.NoFlush || o.cmd == nil {
-		return index.Rebuild(ctx)
+		return query.State(ctx, nil)
 	}
-	c, err := loadConfig(o.IO, o.cmd, queryFlagKeys)
+	c, err := loadConfig(o.IO, o.cmd, o.pruneFlags)
 	if err != nil {
 		return nil, err
 	}
 	if !c.Enabled || !c.Flush {
-		return index.Rebuild(ctx)
+		return query.State(ctx, nil)
 	}
 	po, err := pipeline.FromConfig(c)
 	if err != nil {
 		return nil, err
 	}
-	po.Summarizer = summarize.Options{} // refs do not depend on the summaries' wording
 	if plan != nil {
 		po.Spill = plan.Spill
 	}
-	res, err := pipeline.Run(context.Background(), ctx, po)
-	if err != nil {
-		return nil, err
-	}
-	return res.IndexState()
-}
-
-// match is one message --entry or --call found.
-type match struct {
-	line                int
-	entryID, callID, ts string
-	msg                 []byte // as written in the input
-}
-
-// findMessages lists the messages of ctx (read with AllEntries for a
-// session) that o asks for: the entry with the id (the last one, as pi keeps
-// the last of duplicate ids), or every result of the call id (and ts).
-func findMessages(ctx *session.Context, o *QueryOptions) ([]match, error) {
-	var out []match
-	if ctx.Kind == session.KindContext {
-		for _, m := range ctx.Messages {
-			if o.Call == "" || m.ToolCallID() != o.Call || (o.TS != "" && m.Timestamp() != o.TS) {
-				continue
-			}
-			b, err := ctx.AppendMessage(nil, m)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, match{line: m.Line(), callID: m.ToolCallID(), ts: m.Timestamp(), msg: b})
-		}
-		return out, nil
-	}
-	for i := range ctx.Entries {
-		e := &ctx.Entries[i]
-		if e.Message == nil {
-			continue
-		}
-		switch {
-		case o.Entry != "" && e.ID != o.Entry:
-			continue
-		case o.Call != "" && (e.Message.ToolCallID() != o.Call || (o.TS != "" && e.Message.Timestamp() != o.TS)):
-			continue
-		}
-		line, err := ctx.EntryLine(e)
-		if err != nil {
-			return nil, err
-		}
-		s, end, ok := session.ValueRange(line, "message")
-		if !ok {
-			continue
-		}
-		m := match{line: e.Line, entryID: e.ID, callID: e.Message.ToolCallID(), ts: e.Message.Timestamp(), msg: bytes.Clone(line[s:end])}
-		if o.Entry != "" {
-			out = []match{m} // last of duplicate ids wins
-			continue
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return query.State(ctx, &po)
 }
 
 func runQuery(o *QueryOptions) error {
@@ -342,7 +254,7 @@ func runQuery(o *QueryOptions) error {
 		return err
 	}
 	defer cleanup()
-	found, err := findMessages(ctx, o)
+	found, err := query.Messages(ctx, query.Selector{Entry: o.Entry, Call: o.Call, TS: o.TS})
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
@@ -363,14 +275,14 @@ func runQuery(o *QueryOptions) error {
 		return Findings()
 	}
 	for _, f := range found {
-		msg := f.msg
-		if isNotice(msg) && o.Input != "" && o.Input != "-" {
+		msg := f.Msg
+		if query.IsNotice(msg) && o.Input != "" && o.Input != "-" {
 			// rewritten by `now --write`: the original is in a backup beside it
-			if orig, backup := fromBackups(o, f); orig != nil {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.line, backup)
+			if orig, backup := query.FromBackups(sessionfile.Backups(o.Input), openBackup, f); orig != nil {
+				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.Line, backup)
 				msg = orig
 			} else {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.line, name)
+				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.Line, name)
 			}
 		}
 		if _, err := o.IO.Out.Write(append(msg, '\n')); err != nil {
@@ -380,38 +292,5 @@ func runQuery(o *QueryOptions) error {
 	return nil
 }
 
-// isNotice reports whether a message's content holds a pruner notice.
-func isNotice(msg []byte) bool {
-	return bytes.Contains(msg, []byte(`"text":"`+session.NoticePrefix))
-}
-
-// fromBackups looks for the original of f in the FILE.orig-* backups that
-// `now --write` leaves, oldest first (read with the same reader as FILE, so
-// v1 entry ids agree).
-func fromBackups(o *QueryOptions, f match) ([]byte, string) {
-	for _, b := range origBackups(o.Input) {
-		fh, err := os.Open(b)
-		if err != nil {
-			continue
-		}
-		ctx, err := session.Read(fh, fh, session.ReadOptions{AllEntries: true})
-		var hit []byte
-		if err == nil {
-			q := &QueryOptions{Call: f.callID, TS: f.ts, Entry: f.entryID}
-			if f.entryID != "" {
-				q.Call, q.TS = "", ""
-			}
-			ms, _ := findMessages(ctx, q)
-			for _, m := range ms {
-				if m.callID == f.callID && m.ts == f.ts && !isNotice(m.msg) {
-					hit = m.msg
-				}
-			}
-		}
-		fh.Close()
-		if hit != nil {
-			return hit, b
-		}
-	}
-	return nil, ""
-}
+// openBackup opens a FILE.orig-* backup for query.FromBackups.
+func openBackup(path string) (query.File, error) { return os.Open(path) }

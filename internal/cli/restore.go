@@ -2,22 +2,17 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
-	"time"
 
-	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/restore"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -83,119 +78,59 @@ func runRestore(o *RestoreOptions) error {
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}
-	fl, err := sessionfile.Open(name, sessionfile.Options{Force: o.Force, LaterQuietCheck: true})
-	if err != nil {
-		return writeErr(name, err)
+	rep, err := writeback.Restore(writeback.RestoreOptions{
+		Path: name, Force: o.Force, DryRun: o.DryRun, KeepBlobs: o.KeepBlobs,
+		Interrupts: func() (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		},
+	})
+	if plan := rep.Plan; plan != nil {
+		for _, p := range plan.Problems {
+			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, p)
+		}
 	}
-	defer fl.Close()
-	plan, err := restore.Analyze(fl.Reader(), fl.Size())
+	if !o.Quiet {
+		for _, b := range rep.NotOriginal {
+			fmt.Fprintf(s.ErrOut, "pruner: %s: %s is not this file's original (%v); kept\n", name, b.Path, b.Err)
+		}
+	}
 	if err != nil {
+		var re *writeback.ReplaceError
+		var fe *writeback.ForceError
+		switch {
+		case errors.As(err, &re):
+			return writeErr(name, re.Err)
+		case errors.As(err, &fe):
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
+				Hint: "pruner restore --force keeps every line pruner did not write and removes only pruner's"}
+		}
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
-	backups := origBackups(fl.Target)
-	for _, p := range plan.Problems {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, p)
-	}
-	if plan.Markers == 0 && len(backups) == 0 {
+	plan, legacy, used := rep.Plan, rep.Legacy, rep.Used
+	if rep.Nothing {
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: pruner has not written to this session; nothing to restore\n", name)
 		}
 		return nil
 	}
-	if why := plan.NeedsForce(); plan.Markers > 0 && why != "" && !o.Force && !o.DryRun {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %s; nothing restored", name, why),
-			Hint: "pruner restore --force keeps every line pruner did not write and removes only pruner's"}
-	}
-	// the file with pruner's appended entries removed (or as it is)
-	base, baseSize, cleanup, err := withoutMarkers(fl, plan)
-	if err != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
-	}
-	defer cleanup()
-	var legacy *restore.LegacyPlan
-	var used string
-	for _, b := range backups {
-		lp, closeBackup, err := analyzeBackup(base, baseSize, b)
-		if err != nil {
-			if !o.Quiet {
-				fmt.Fprintf(s.ErrOut, "pruner: %s: %s is not this file's original (%v); kept\n", name, b, err)
-			}
-			continue
-		}
-		legacy, used = lp, b
-		defer closeBackup()
-		break
-	}
-	if plan.Markers == 0 && legacy == nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no FILE.orig-* backup beside it is the original of this file (%d found); nothing restored", name, len(backups))}
-	}
-	write := func(w io.Writer) error {
-		if legacy != nil {
-			return legacy.Write(w)
-		}
-		return plan.Write(w)
-	}
-	dels := blobDeletions(fl.Target, plan)
 	if o.DryRun {
-		describeRestore(s, name, plan, legacy, used, dels, o.KeepBlobs)
+		describeRestore(s, name, plan, legacy, used, rep.Blobs, o.KeepBlobs)
 		return nil
 	}
-	if err := fl.CheckQuiet(); err != nil {
-		return writeErr(name, err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	verify := func(f *os.File) error {
-		if plan.Markers > 0 && plan.Exact && legacy == nil {
-			h := sha256.New()
-			if _, err := io.Copy(h, io.NewSectionReader(f, 0, plan.BaseBytes)); err != nil {
-				return err
-			}
-			if got := hex.EncodeToString(h.Sum(nil)); got != plan.BaseSHA256 {
-				return errors.New("the restored bytes do not hash to what pruner recorded; nothing restored")
-			}
-		}
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		p2, err := restore.Analyze(f, st.Size())
-		if err != nil {
-			return err
-		}
-		if p2.Markers > 0 {
-			return errors.New("the restored file still holds a pruner-write marker; nothing restored")
-		}
-		return nil
-	}
-	if _, err := fl.Replace(ctx, write, verify); err != nil {
-		return writeErr(name, err)
-	}
-	removed := 0
 	if !o.KeepBlobs {
-		for _, d := range dels {
-			if d.why != "" {
-				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: spill blob %s not deleted: %s\n", name, d.listed, d.why)
-				continue
-			}
-			if os.Remove(d.path) == nil {
-				removed++
+		for _, d := range rep.Blobs {
+			if d.Why != "" {
+				fmt.Fprintf(s.ErrOut, "pruner: warning: %s: spill blob %s not deleted: %s\n", name, d.Listed, d.Why)
 			}
 		}
-		if removed > 0 {
-			_ = os.Remove(blobs.Dir(resolvedOr(fl.Target), plan.SessionID)) // when now empty
-		}
-	}
-	if legacy != nil {
-		_ = os.Remove(used) // the backup restored from; the others are not this file's
 	}
 	if !o.Quiet {
 		var did []string
 		if plan.Markers > 0 {
 			did = append(did, fmt.Sprintf("%d entries of %d pruner writes removed", plan.Removed, plan.Markers))
 		}
-		if removed > 0 {
-			did = append(did, fmt.Sprintf("%d spill blobs deleted", removed))
+		if rep.Removed > 0 {
+			did = append(did, fmt.Sprintf("%d spill blobs deleted", rep.Removed))
 		}
 		if legacy != nil {
 			did = append(did, fmt.Sprintf("%d masked lines restored from %s (backup removed)", legacy.Masked, filepath.Base(used)))
@@ -212,132 +147,7 @@ func runRestore(o *RestoreOptions) error {
 	return nil
 }
 
-// withoutMarkers returns the file with pruner's appended entries removed: a
-// temporary copy when there are markers, else the file itself.
-func withoutMarkers(fl *sessionfile.File, plan *restore.Plan) (io.ReaderAt, int64, func(), error) {
-	if plan.Markers == 0 {
-		return fl.Reader(), fl.Size(), func() {}, nil
-	}
-	tmp, err := os.CreateTemp("", "pruner-restore-*.jsonl")
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
-	if err := plan.Write(tmp); err != nil {
-		cleanup()
-		return nil, 0, nil, err
-	}
-	st, err := tmp.Stat()
-	if err != nil {
-		cleanup()
-		return nil, 0, nil, err
-	}
-	return tmp, st.Size(), cleanup, nil
-}
-
-// origBackups lists the FILE.orig-<hash> backups an older `now --write`
-// left beside path, oldest first (the directory is listed: a path with glob
-// characters in its name is no pattern).
-func origBackups(path string) []string {
-	dir, base := filepath.Split(path)
-	ents, err := os.ReadDir(filepath.Join(dir, "."))
-	if err != nil {
-		return nil
-	}
-	type backup struct {
-		path string
-		mod  time.Time
-	}
-	var bs []backup
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), base+".orig-") {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		bs = append(bs, backup{p, st.ModTime()})
-	}
-	sort.SliceStable(bs, func(i, j int) bool { return bs[i].mod.Before(bs[j].mod) })
-	out := make([]string, len(bs))
-	for i, b := range bs {
-		out[i] = b.path
-	}
-	return out
-}
-
-// analyzeBackup plans the restore of base from the backup at path; the
-// returned func closes the backup once the restore is written.
-func analyzeBackup(base io.ReaderAt, baseSize int64, path string) (*restore.LegacyPlan, func(), error) {
-	bf, err := os.Open(path)
-	if err != nil {
-		return nil, nil, unwrapPathErr(err)
-	}
-	st, err := bf.Stat()
-	if err != nil {
-		bf.Close()
-		return nil, nil, err
-	}
-	lp, err := restore.AnalyzeLegacy(base, baseSize, bf, st.Size())
-	if err != nil {
-		bf.Close()
-		return nil, nil, err
-	}
-	return lp, func() { bf.Close() }, nil
-}
-
-// blobDeletion is one blob a marker lists: the file restore deletes
-// (path), or why it is left alone.
-type blobDeletion struct {
-	listed, path, why string
-}
-
-// blobDeletions checks every blob the markers list before anything is
-// deleted: a marker is part of the file and a file can be forged, so only a
-// regular file that is a direct child of the session's own blob directory
-// (blobs.Dir: beside the session, named by its header id made safe), with a
-// blob-shaped name and the size and hash of the spill record pruner's own
-// entries hold for it, is deleted.
-func blobDeletions(target string, plan *restore.Plan) []blobDeletion {
-	dir := blobs.Dir(resolvedOr(target), plan.SessionID)
-	out := make([]blobDeletion, 0, len(plan.Blobs))
-	for _, b := range plan.Blobs {
-		d := blobDeletion{listed: b}
-		path, err := blobs.Owned(dir, b)
-		if err == nil {
-			var st os.FileInfo
-			if st, err = os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-				err = errors.New("not a regular file")
-			}
-		}
-		var content []byte
-		if err == nil {
-			content, err = os.ReadFile(path)
-		}
-		if err == nil {
-			err = plan.CheckBlob(b, content)
-		}
-		if err != nil {
-			d.why = unwrapPathErr(err).Error()
-		} else {
-			d.path = path
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// resolvedOr is path resolved (blobs.Resolve), or path when it cannot be.
-func resolvedOr(path string) string {
-	if r, err := blobs.Resolve(path); err == nil {
-		return r
-	}
-	return path
-}
-
-func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *restore.LegacyPlan, used string, dels []blobDeletion, keepBlobs bool) {
+func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *restore.LegacyPlan, used string, dels []writeback.BlobDeletion, keepBlobs bool) {
 	w := s.ErrOut
 	if plan.Markers > 0 {
 		fmt.Fprintf(w, "pruner: %s: %d pruner writes, %d entries to remove; the file was %d bytes before them", name, plan.Markers, plan.Removed, plan.BaseBytes)
@@ -351,12 +161,12 @@ func describeRestore(s *IOStreams, name string, plan *restore.Plan, legacy *rest
 		}
 		for _, d := range dels {
 			switch {
-			case d.why != "":
-				fmt.Fprintf(w, "pruner: warning: %s: spill blob %s would not be deleted: %s\n", name, d.listed, d.why)
+			case d.Why != "":
+				fmt.Fprintf(w, "pruner: warning: %s: spill blob %s would not be deleted: %s\n", name, d.Listed, d.Why)
 			case keepBlobs:
-				fmt.Fprintf(w, "pruner: %s: spill blob %s would be kept (--keep-blobs)\n", name, d.path)
+				fmt.Fprintf(w, "pruner: %s: spill blob %s would be kept (--keep-blobs)\n", name, d.Path)
 			default:
-				fmt.Fprintf(w, "pruner: %s: spill blob %s would be deleted\n", name, d.path)
+				fmt.Fprintf(w, "pruner: %s: spill blob %s would be deleted\n", name, d.Path)
 			}
 		}
 	}

@@ -27,11 +27,16 @@ func NewCmdRoot(s *IOStreams, bi BuildInfo) *cobra.Command {
 		Short: "Keep pi sessions' context small, safe and cache-friendly",
 		Long: `pruner reads pi coding-agent sessions (JSONL) and writes:
 
-  pruned context   pruner now SESSION       messages pi would send, old bulky tool results masked
-  full context     pruner context SESSION   the same messages, unpruned (mirrors pi's buildSessionContext)
-  savings          pruner stats SESSION…    per strategy and tool, before → after, where the prompt cache breaks
-  narrowed prompt  pruner narrow PROMPT     system prompt reduced to an allowed tool set
-  verdicts         pruner check | hook      tool calls checked against protected-path deny rules
+  pruned context   pruner now SESSION        messages pi would send, old bulky tool results summarised or masked
+  full context     pruner context SESSION    the same messages, unpruned (mirrors pi's buildSessionContext)
+  an original      pruner query tN SESSION   a pruned result back, by ref, entry id or call id
+  undo --write     pruner restore SESSION    the session as it was before 'pruner now --write'
+  savings          pruner stats SESSION…     per strategy and tool, before → after, where the prompt cache breaks
+  narrowed prompt  pruner narrow PROMPT      system prompt reduced to an allowed tool set
+  findings         pruner check PATH…        saved sessions checked against protected-path deny rules
+  a verdict        pruner hook               one live tool call (stdin) allowed or denied
+  settings         pruner config             the effective config, each value's source, the deny rules
+  version          pruner version            version, commit and Go version
 
 Config is the "contextPrune" key of pi's settings.json (see 'pruner config').
 Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,

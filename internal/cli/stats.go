@@ -17,9 +17,8 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pipeline"
-	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
-	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/spf13/cobra"
 )
 
@@ -36,16 +35,8 @@ type StatsOptions struct {
 	Progress string   // --progress auto|always|never
 	Quiet    bool     // root --quiet
 
-	cmd *cobra.Command
-}
-
-// statsFlagKeys maps `stats` flags to config keys (the pruning flags of
-// `now`; stats runs no summariser command, so --summarizer-cmd is not one).
-var statsFlagKeys = map[string]string{
-	"recent-turns": "recentTurnsToKeep",
-	"max-chars":    "maxRetainedChars",
-	"protect-tool": "protectedTools",
-	"protect-path": "protectedPaths",
+	pruneFlags pruneFlags // the pruning flags (config keys)
+	cmd        *cobra.Command
 }
 
 // NewCmdStats builds `pruner stats`.
@@ -87,8 +78,9 @@ Output: tables and a chart (colour only on a terminal, never with NO_COLOR);
 --json prints one JSON document (schemaVersion 1, documented in
 docs/stats.md). A file that cannot be read is reported on stderr and skipped.
 
-Exit status: 0 ok, 2 usage or config error, or a file could not be read (the
-others are still reported).`,
+Exit status: 0 ok (an empty file is skipped with a warning), 2 usage or
+config error, no session file found, or a file could not be read (the others
+are still reported).`,
 		Example: `  # one session: strategies, tools, chart, prompt cache
   pruner stats ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl
 
@@ -126,10 +118,9 @@ others are still reported).`,
 	f.BoolVar(&o.Each, "each", false, "with several sessions: the full report of each, not only its row")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "as 'pruner now --no-flush': summarise nothing new")
 	f.BoolVar(&o.NoMask, "no-mask", false, "as 'pruner now --no-mask': no rolling-window masking")
-	f.Int("recent-turns", prune.DefaultRecentTurns, "keep tool results of the last `N` user turns raw (recentTurnsToKeep)")
-	f.Int("max-chars", prune.DefaultMaxChars, "prune older results longer than `N` chars (maxRetainedChars)")
-	f.StringSlice("protect-tool", nil, "never prune results of these tool name globs (replaces protectedTools)")
-	f.StringSlice("protect-path", nil, "never prune calls whose args.path matches these globs (replaces protectedPaths)")
+	// the pruning flags of now; stats runs no summariser command, so
+	// --summarizer-cmd is not one
+	o.pruneFlags = addPruneFlags(f, prunes, "recent-turns", "max-chars", "protect-tool", "protect-path")
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "read `N` sessions at once (default: the CPUs, at most 4)")
 	f.StringVar(&o.Progress, "progress", "auto", "progress on stderr: auto (a terminal and 10 sessions or more), always or never")
 	return cmd
@@ -175,7 +166,7 @@ func runStats(o *StatsOptions) error {
 	if stdin > 1 {
 		return UsageError("- (stdin) given %d times; it can be read once", stdin)
 	}
-	c, err := loadConfig(s, o.cmd, statsFlagKeys)
+	c, err := loadConfig(s, o.cmd, o.pruneFlags)
 	if err != nil {
 		return err
 	}
@@ -361,52 +352,23 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 			r.Warnings = append(r.Warnings, fmt.Sprintf("pruner: warning: %s: %s", r.Input, msg))
 		}
 	}
-	nwarn := 0
-	for _, w := range ctx.Warnings {
-		nwarn++
-		warn(w.Line, w.Msg)
-	}
 	po, cache := o.pipelineOptions(c, base, ctx)
-	res, err := pipeline.Run(cx, ctx, po)
-	if err != nil {
-		r.Err = fmt.Errorf("%s: %w", r.Input, err)
-		return r
-	}
-	for _, w := range res.Warnings {
-		nwarn++
+	ppo, _ := o.pipelineOptions(c, base, ctx)
+	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
+	for _, w := range run.Warnings {
 		warn(w.Line, w.Msg)
 	}
-	if res.Rendered != nil {
-		for _, d := range res.Rendered.Report.Diagnostics {
-			nwarn++
-			warn(0, d.Kind+": "+d.Detail)
-		}
-	}
+	nwarn := len(run.Warnings)
 	r.NWarnings = nwarn
 	if nwarn > maxWarnings {
 		r.Warnings[maxWarnings] = fmt.Sprintf("pruner: warning: %s: %d more warnings not shown", r.Input, nwarn-maxWarnings)
 	}
-	if po.Flush {
-		r.FlushSkipped = res.FlushSkipped
-	}
+	r.FlushSkipped = run.FlushSkipped
 	if cache != nil {
 		r.Estimated = int(cache.misses.Load())
 	}
-	rep := pipeline.ReportOptions{Options: po, Off: !c.Enabled}
-	ppo, _ := o.pipelineOptions(c, base, ctx)
-	prev, line, err := pipeline.PreviousTurn(cx, ctx, ppo)
+	r.Report = run.Report
 	if err != nil {
-		r.Err = fmt.Errorf("%s: the session before its newest turn: %w", r.Input, err)
-		return r
-	}
-	if prev != nil {
-		if rep.Previous, err = prev.Fingerprint(pipeline.ReportOptions{Options: ppo, Off: !c.Enabled}); err != nil {
-			r.Err = fmt.Errorf("%s: %w", r.Input, err)
-			return r
-		}
-		rep.Previous.TurnLine = line
-	}
-	if r.Report, err = res.Report(rep); err != nil {
 		r.Err = fmt.Errorf("%s: %w", r.Input, err)
 	}
 	return r
@@ -427,7 +389,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}
 		if dir := summaryCacheDir(o.IO); dir != "" {
-			cache.dir = summarize.DirCache{Dir: dir}
+			cache.dir = host.DirCache{Dir: dir}
 		}
 		po.Summarizer.Command, po.Summarizer.CacheOnly, po.Summarizer.Cache = nil, true, cache
 	}
@@ -437,7 +399,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 // statsCache reads pruner's summary cache and writes nothing; it counts the
 // batches it has no summary for.
 type statsCache struct {
-	dir    summarize.DirCache
+	dir    host.DirCache
 	misses atomic.Int64
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/pienv"
@@ -83,6 +84,46 @@ type RuleSet struct {
 	// Origins[i] names where Rules.Entries[i] came from: a file (with
 	// "(project, adds)" for the project's settings) or "built-in defaults".
 	Origins []string
+	// Dropped are the built-in rules the user's rules no longer apply, each
+	// with the deny ops no entry of the same path keeps (empty when the
+	// built-in defaults are the base, or every one is kept).
+	Dropped []guard.Entry
+	// BaseSource names the rules that replaced the built-in ones.
+	BaseSource string
+}
+
+// DroppedWarning says which built-in rules no longer apply ("" when none).
+func (rs *RuleSet) DroppedWarning() string {
+	if len(rs.Dropped) == 0 {
+		return ""
+	}
+	parts := make([]string, len(rs.Dropped))
+	for i, e := range rs.Dropped {
+		parts[i] = fmt.Sprintf("%s (%s)", e.Path, e.Deny)
+	}
+	return fmt.Sprintf("%s replaces the built-in deny rules: no longer applied: %s", rs.BaseSource, strings.Join(parts, ", "))
+}
+
+// DroppedHint is the hint under DroppedWarning.
+const DroppedHint = "add the ones to keep to your rules (pruner config lists the rules that apply)"
+
+// droppedDefaults are the built-in entries, each with the deny ops that no
+// entry of rules with the same path denies.
+func droppedDefaults(rules *guard.Rules) []guard.Entry {
+	var out []guard.Entry
+	for _, d := range guard.DefaultRules().Entries {
+		var kept guard.OpSet
+		for _, e := range rules.Entries {
+			if e.Path == d.Path {
+				kept |= e.Deny
+			}
+		}
+		if missing := d.Deny &^ kept; missing != 0 {
+			d.Deny = missing
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // RulesFileName is where pi's protected-paths extension keeps its rules,
@@ -118,11 +159,14 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &RuleSet{Rules: base, Origins: make([]string, len(base.Entries))}
+	rs := &RuleSet{Rules: base, Origins: make([]string, len(base.Entries)), BaseSource: base.Source}
 	for i := range rs.Origins {
 		rs.Origins[i] = base.Source
 	}
 	if c.projectRules == nil {
+		if base.Source != guard.DefaultRulesSource {
+			rs.Dropped = droppedDefaults(base)
+		}
 		return rs, nil
 	}
 	merged := &guard.Rules{
@@ -132,6 +176,9 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	rs.Rules = merged
 	for range c.projectRules.Entries {
 		rs.Origins = append(rs.Origins, c.projectRules.Source+" (project, adds)")
+	}
+	if base.Source != guard.DefaultRulesSource {
+		rs.Dropped = droppedDefaults(merged)
 	}
 	return rs, nil
 }

@@ -63,16 +63,36 @@ type Violation struct {
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
 // the rule. It deliberately does not say how to change the rules.
-func (v Violation) Reason() string {
+func (v Violation) Reason() string { return "pruner protected-paths: " + v.text(true) }
+
+// Description is the violation as a report on a call that already ran (a
+// saved session: pruner check): the path, the op and the rule that protects
+// it, without saying the call was denied.
+func (v Violation) Description() string { return v.text(false) }
+
+// text is Reason's text after its prefix (verdict: the call is being
+// denied) or Description's.
+func (v Violation) text(verdict bool) string {
+	rule := fmt.Sprintf("rule %q denies %s", v.Rule, v.Op)
+	if !verdict {
+		rule = fmt.Sprintf("protected by rule %q (deny %s)", v.Rule, v.Op)
+	}
 	switch v.Kind {
 	case KindBashParse:
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s call blocked: %s", v.Tool, v.Detail))
+		if !verdict {
+			return oneLine(fmt.Sprintf("%s call does not parse: %s", v.Tool, v.Detail))
+		}
+		return oneLine(fmt.Sprintf("%s call blocked: %s", v.Tool, v.Detail))
 	case KindUnverifiable:
 		in := ""
 		if v.Raw != "" {
 			in = fmt.Sprintf(" (in %q)", clip(v.Raw, 120))
 		}
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s call cannot be verified, so it is denied: %s%s; rule %q denies %s", v.Tool, v.Detail, in, v.Rule, v.Op))
+		verb := "cannot be verified, so it is denied"
+		if !verdict {
+			verb = "cannot be verified"
+		}
+		return oneLine(fmt.Sprintf("%s call %s: %s%s; %s", v.Tool, verb, v.Detail, in, rule))
 	case KindFolder:
 		what := fmt.Sprintf("%q", clip(v.Raw, 120))
 		if v.Path != "" && v.Path != v.Raw {
@@ -86,7 +106,7 @@ func (v Violation) Reason() string {
 		if via == "" {
 			via = v.Tool
 		}
-		return oneLine(fmt.Sprintf("pruner protected-paths: %s %s %s, which holds protected path %s; rule %q denies %s", via, verb, what, v.Holds, v.Rule, v.Op))
+		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s", via, verb, what, v.Holds, rule))
 	}
 	what := fmt.Sprintf("%q", clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
@@ -96,9 +116,12 @@ func (v Violation) Reason() string {
 		what += fmt.Sprintf(" -> %s", v.Resolved)
 	}
 	if v.Command != "" {
-		return oneLine(fmt.Sprintf("pruner protected-paths: bash command touches protected path %s; rule %q denies %s", what, v.Rule, v.Op))
+		return oneLine(fmt.Sprintf("bash command touches protected path %s; %s", what, rule))
 	}
-	return oneLine(fmt.Sprintf("pruner protected-paths: %s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
+	if !verdict {
+		return oneLine(fmt.Sprintf("%s of protected path %s, %s", v.Op, what, rule))
+	}
+	return oneLine(fmt.Sprintf("%s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
 }
 
 func clip(s string, n int) string {

@@ -166,9 +166,23 @@ func TestB5(t *testing.T) {
 		{"ls tool gated", "ls", ".git/objects", ".git/", OpRead},
 		{"unknown tool with path", "mcp_fs_read", ".env", ".env", OpRead},
 		// false alarms
-		{"read .env.local allowed", "read", ".env.local", "", ""},
+		// the dotenv files with real values are built-in rules too
+		{"read .env.local", "read", ".env.local", ".env.local", OpRead},
+		{"bash .env.local", "bash", "cat .env.local", ".env.local", OpBash},
+		{"read .env.production", "read", "web/.env.production", ".env.production", OpRead},
+		{"bash source .env.development", "bash", "source .env.development", ".env.development", OpBash},
+		{"bash cp .env.staging", "bash", "cp .env.staging /tmp/x", ".env.staging", OpBash},
+		{"bash .env.production.local", "bash", "cat ./.env.production.local", ".env.production.local", OpBash},
+		{"read .env.test.local", "read", ".env.test.local", ".env.test.local", OpRead},
+		{"bash quote split .env.local", "bash", "cat .env.lo''cal", ".env.local", OpBash},
+		{"write .env.local", "write", ".env.local", ".env.local", OpWrite},
+		// ...the committed templates and test values are not
+		{"read .env.example allowed", "read", ".env.example", "", ""},
+		{"bash .env.sample allowed", "bash", "cat .env.sample", "", ""},
+		{"bash cp .env.template allowed", "bash", "diff .env.template .env.example", "", ""},
+		{"read .env.test allowed", "read", ".env.test", "", ""},
+		{"read .env.locale allowed", "read", ".env.locale", "", ""},
 		{"read .envrc allowed", "read", ".envrc", "", ""},
-		{"bash .env.local allowed", "bash", "cat .env.local", "", ""},
 		{"process.env", "bash", "node -e 'console.log(process.env.X)'", "", ""},
 		{"import.meta.env", "bash", "grep -r import.meta.env src", "", ""},
 		{"sshkeys boundary", "bash", "cat /home/user/.sshkeys", "", ""},
@@ -503,16 +517,20 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"paths":[{"path":".env","deny":["read","write","edit","bash"]},{"path":".git/","deny":["read","write","edit"]},{"path":"node_modules/","deny":["write","edit"]},{"path":"~/.pi/agent/auth.json","deny":["read","write","edit","bash"]}]}`
+	want := `{"paths":[{"path":".env","deny":["read","write","edit","bash"]},{"path":".git/","deny":["read","write","edit"]},{"path":"node_modules/","deny":["write","edit"]},{"path":"~/.pi/agent/auth.json","deny":["read","write","edit","bash"]},` +
+		`{"path":".env.local","deny":["read","write","edit","bash"]},{"path":".env.development","deny":["read","write","edit","bash"]},` +
+		`{"path":".env.production","deny":["read","write","edit","bash"]},{"path":".env.staging","deny":["read","write","edit","bash"]},` +
+		`{"path":".env.development.local","deny":["read","write","edit","bash"]},{"path":".env.production.local","deny":["read","write","edit","bash"]},` +
+		`{"path":".env.test.local","deny":["read","write","edit","bash"]}]}`
 	if string(b) != want {
 		t.Fatalf("defaults:\n%s\nwant\n%s", b, want)
 	}
 	back, err := ParseRules(b, "x")
-	if err != nil || len(back.Entries) != 4 {
+	if err != nil || len(back.Entries) != 11 {
 		t.Fatal(err)
 	}
 	u := d.Union(mustRules(t, `{"paths":[{"path":"secret.txt","deny":["read"]},{"path":".env","deny":["read","write","edit","bash"]}]}`))
-	if len(u.Entries) != 5 || u.Entries[4].Path != "secret.txt" || u.Entries[4].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[4].Index != 4 {
+	if len(u.Entries) != 12 || u.Entries[11].Path != "secret.txt" || u.Entries[11].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[11].Index != 11 {
 		t.Fatalf("union: %+v", u.Entries)
 	}
 }

@@ -38,18 +38,40 @@ type Rules struct {
 const DefaultRulesSource = "built-in defaults"
 
 // DefaultRules returns the built-in rules used when no rules file or setting
-// is given: `.env` (read, write, edit, bash), `.git/` (read, write, edit),
-// `node_modules/` (write, edit), `~/.pi/agent/auth.json` (read, write, edit,
-// bash) — the protected-paths extension's defaults, in its order.
+// is given: the protected-paths extension's defaults, in its order — `.env`
+// (read, write, edit, bash), `.git/` (read, write, edit), `node_modules/`
+// (write, edit), `~/.pi/agent/auth.json` (read, write, edit, bash) — then
+// the dotenv files that hold real values by convention (dotenv-flow, Vite,
+// Next.js): `.env.local`, `.env.development`, `.env.production`,
+// `.env.staging` and the `.local` overrides of development, production and
+// test (read, write, edit, bash). Names, not a glob: a glob entry makes every
+// wildcard call a possible hit. The committed templates `.env.example`,
+// `.env.sample`, `.env.template` and the fake values of `.env.test` stay
+// readable (docs/protected-paths.md, "Rules").
 func DefaultRules() *Rules {
 	all := SetRead | SetWrite | SetEdit | SetBash
 	src := DefaultRulesSource
-	return &Rules{Source: src, Entries: []Entry{
-		{Path: ".env", Deny: all, Index: 0, Source: src},
-		{Path: ".git/", Deny: SetRead | SetWrite | SetEdit, Index: 1, Source: src},
-		{Path: "node_modules/", Deny: SetWrite | SetEdit, Index: 2, Source: src},
-		{Path: "~/.pi/agent/auth.json", Deny: all, Index: 3, Source: src},
-	}}
+	paths := []struct {
+		path string
+		deny OpSet
+	}{
+		{".env", all},
+		{".git/", SetRead | SetWrite | SetEdit},
+		{"node_modules/", SetWrite | SetEdit},
+		{"~/.pi/agent/auth.json", all},
+		{".env.local", all},
+		{".env.development", all},
+		{".env.production", all},
+		{".env.staging", all},
+		{".env.development.local", all},
+		{".env.production.local", all},
+		{".env.test.local", all},
+	}
+	r := &Rules{Source: src, Entries: make([]Entry, len(paths))}
+	for i, p := range paths {
+		r.Entries[i] = Entry{Path: p.path, Deny: p.deny, Index: i, Source: src}
+	}
+	return r
 }
 
 // Union returns the rules of r followed by the entries of add that r does

@@ -150,3 +150,22 @@ func (c *Cached) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	return ents, err
 }
+
+// RepoRoot returns the nearest ancestor of dir holding a .git entry, or dir
+// (made absolute). `pruner check --sarif` names files relative to it.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
+}

@@ -236,10 +236,10 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 		}
 		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
-		text := lt.resultString(rc, hasRC)
-		c.Chars = jsval.UTF16Len(text)
+		text := lt.resultBytes(rc, hasRC)
+		c.Chars = textChars(text)
 		c.Bytes = len(text)
-		c.Hash = ContentHash(c.ToolName, text)
+		c.Hash = lt.contentHash(c.ToolName, text)
 		b.Calls = append(b.Calls, c)
 	}
 	return b, nil

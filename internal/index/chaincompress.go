@@ -123,7 +123,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		var known []bodyCall // the chain's calls a record covers (an alias: its original's)
 		for _, key := range keys {
 			if r, ok := s.occurrence(key); ok {
-				known = append(known, bodyCall{r.ToolCallID, r.ToolName, jsval.Canonical(r.Args), sortTime(r)})
+				known = append(known, bodyCall{r.ToolCallID, r.ToolName, r.canonicalArgs(), sortTime(r)})
 			}
 		}
 		if lost := unrecoverable(c, s, fresh); lost != "" {
@@ -361,6 +361,22 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 		name string
 		args []byte
 	}
+	// the ids of the results that need their call's arguments: canonical
+	// arguments are made for those calls only (most of a chain's calls are
+	// indexed by the batches flushed just before)
+	need := map[string]bool{}
+	for i := c.Start + 1; i < c.Final; i++ {
+		m := ctx.Messages[i]
+		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == nil {
+			continue
+		}
+		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.IsSummarized(OccurrenceKey(m.ToolCallID(), &ts)) {
+			need[m.ToolCallID()] = true
+		}
+	}
+	if len(need) == 0 {
+		return nil, nil
+	}
 	open := map[string]call{}
 	var out []*chainCall
 	lt := &f.lt
@@ -385,6 +401,10 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 					return
 				}
 				id, _ := lt.getStr(bl, true, "id")
+				if !need[id] {
+					open[id] = call{} // its results are covered: never read
+					return
+				}
 				name, _ := lt.getStr(bl, true, "name")
 				open[id] = call{name, lt.callArgs(bl)}
 			})
@@ -414,7 +434,8 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
 			rc, ok := lt.get(msg, ok, "content")
-			cc.chars = jsval.UTF16Len(lt.resultString(rc, ok))
+			text := lt.resultBytes(rc, ok)
+			cc.chars = textChars(text)
 			out = append(out, cc)
 		}
 	}
@@ -448,7 +469,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 	}
 	for i, c := range calls {
 		ts := c.ts
-		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
+		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, argsCanonical: true, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
 		if sp := c.spill; sp != nil {
 			path, preview, hash := sp.path, sp.preview, sp.hash
 			n := int64(sp.bytes)
@@ -703,4 +724,12 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 		dst = appendRef(dst, r.ShortID, r.ToolCallID, r.ResultTimestamp)
 	}
 	return append(dst, `]}`...), nil
+}
+
+// canonicalArgs is r.Args as JSON.stringify writes them.
+func (r *Record) canonicalArgs() []byte {
+	if r.argsCanonical {
+		return r.Args
+	}
+	return jsval.Canonical(r.Args)
 }

@@ -42,6 +42,10 @@ type Record struct {
 	SpillBytes      *int64  `json:"spillBytes,omitempty"`
 	ResultPreview   *string `json:"resultPreview,omitempty"`
 	ContentHash     *string `json:"contentHash,omitempty"`
+
+	// argsCanonical: Args is already JSON.stringify's form (a record the
+	// flush made from the input), so no re-encoding is needed.
+	argsCanonical bool
 }
 
 // ToolCallRef binds a short ref (`tN`) to an occurrence.

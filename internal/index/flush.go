@@ -318,7 +318,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 // recordOf is the in-memory record of a call (its text is not kept: render
 // and query read it from the entry or the input).
 func recordOf(c *Call, turnIndex int, ts int64, sp *spill) Record {
-	r := Record{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: c.Args, IsError: c.IsError,
+	r := Record{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: c.Args, argsCanonical: true, IsError: c.IsError,
 		TurnIndex: turnIndex, Timestamp: ts, ResultTimestamp: c.ResultTimestamp}
 	if sp != nil {
 		path, preview, hash := sp.path, sp.preview, sp.hash

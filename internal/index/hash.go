@@ -12,11 +12,17 @@ import (
 // and tabs stripped from every line, then JavaScript's trim of the whole).
 // Two results with the same hash are the same output for dedup.
 func ContentHash(toolName, resultText string) string {
+	return hashNormalized(toolName, appendNormalized(make([]byte, 0, len(resultText)), resultText))
+}
+
+// hashNormalized is ContentHash of a text already normalised.
+func hashNormalized(toolName string, normalized []byte) string {
 	h := sha1.New()
 	h.Write([]byte(toolName))
 	h.Write([]byte{0})
-	h.Write(appendNormalized(make([]byte, 0, len(resultText)), resultText))
-	return hex.EncodeToString(h.Sum(nil))
+	h.Write(normalized)
+	var sum [sha1.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0]))
 }
 
 // appendNormalized appends the text ContentHash hashes: every "\r\n" made

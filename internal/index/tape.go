@@ -2,6 +2,7 @@ package index
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -14,7 +15,9 @@ import (
 // as jsval reads them (JSON.parse's exact keys, the last duplicate wins;
 // strings decoded as jsval.String decodes them).
 type lineTape struct {
-	tp jsonscan.Tape
+	tp  jsonscan.Tape
+	buf []byte // resultBytes' text
+	sum []byte // contentHash's normalised text
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -114,39 +117,50 @@ func (t *lineTape) callArgs(bl uint32) []byte {
 // (pi-condense's extractToolResultText; a non-array content has none): the
 // text of resultText without its JSON form.
 func (t *lineTape) resultString(content uint32, has bool) string {
-	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
+	b := t.appendResultText(nil, content, has)
+	if len(b) == 0 {
 		return ""
 	}
-	var parts []string
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
+}
+
+// resultBytes is resultString in the tape's reused buffer: valid until the
+// next call (for sizes and hashes, which keep nothing of it).
+func (t *lineTape) resultBytes(content uint32, has bool) []byte {
+	t.buf = t.appendResultText(t.buf[:0], content, has)
+	return t.buf
+}
+
+// appendResultText appends resultString's text to dst: each text block's
+// string decoded straight into dst.
+func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte {
+	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
+		return dst
+	}
+	first := true
 	t.elems(content, true, func(el uint32) {
 		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
 			return
 		}
+		if !first {
+			dst = append(dst, '\n')
+		}
+		first = false
 		v, ok := t.tp.Get(el, "text")
-		s, isStr := t.str(v, ok)
-		if !isStr {
-			s = jsString(t.raw(v, ok), ok)
+		switch {
+		case !ok || t.tp.Nodes[v].Kind != jsonscan.String:
+			dst = append(dst, jsString(t.raw(v, ok), ok)...)
+		case t.tp.Nodes[v].Flags&jsonscan.BadUTF8 != 0:
+			s, _ := jsval.String(t.tp.Raw(v)) // jsval folds a run of bad bytes into one U+FFFD
+			dst = append(dst, s...)
+		case t.tp.Nodes[v].Flags&jsonscan.Escaped == 0:
+			raw := t.tp.Raw(v) // valid UTF-8 without escapes: the text as it is
+			dst = append(dst, raw[1:len(raw)-1]...)
+		default:
+			dst = jsonscan.AppendUnquote(dst, t.tp.Raw(v))
 		}
-		parts = append(parts, s)
 	})
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	n := len(parts) - 1
-	for _, p := range parts {
-		n += len(p)
-	}
-	b := make([]byte, 0, n)
-	for i, p := range parts {
-		if i > 0 {
-			b = append(b, '\n')
-		}
-		b = append(b, p...)
-	}
-	return string(b)
+	return dst
 }
 
 // entryMillis is the batch time pi-condense takes of the line on the tape
@@ -165,4 +179,16 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 		}
 	}
 	return 0
+}
+
+// contentHash is ContentHash of a text read with resultBytes, normalised in
+// the tape's reused buffer.
+func (t *lineTape) contentHash(toolName string, text []byte) string {
+	t.sum = appendNormalized(t.sum[:0], unsafe.String(unsafe.SliceData(text), len(text)))
+	return hashNormalized(toolName, t.sum)
+}
+
+// textChars is the JavaScript length of a text read with resultBytes.
+func textChars(text []byte) int {
+	return jsval.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text)))
 }

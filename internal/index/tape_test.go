@@ -54,6 +54,12 @@ func FuzzLineTape(f *testing.F) {
 		if got, want := lt.resultString(content, hasC), resultStringJSVal(rc); got != want {
 			t.Errorf("resultString %q, want %q", got, want)
 		}
+		want := resultStringJSVal(rc)
+		if got := lt.resultBytes(content, hasC); string(got) != want {
+			t.Errorf("resultBytes %q, want %q", got, want)
+		} else if h := lt.contentHash("bash", got); h != ContentHash("bash", want) || textChars(got) != jsval.UTF16Len(want) {
+			t.Errorf("contentHash %s or chars %d of the reused buffer differ from ContentHash %s, UTF16Len %d", h, textChars(got), ContentHash("bash", want), jsval.UTF16Len(want))
+		}
 		if v, ok := lt.get(msg, ok, "isError"); ok {
 			rv, _ := jsval.Get(rmsg, "isError")
 			if lt.tp.Truthy(v) != jsval.Truthy(rv) {

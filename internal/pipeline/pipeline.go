@@ -26,6 +26,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/summarize/host"
 )
 
 // Options say which stages run and how.
@@ -255,7 +256,7 @@ func FromConfig(c *config.Config) (Options, error) {
 	}
 	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
 		o.Summarizer = summarize.Options{
-			Command:     summarize.ExecRunner{Command: cmd},
+			Command:     host.ExecRunner{Command: cmd},
 			CommandID:   cmd,
 			Timeout:     time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond,
 			Concurrency: c.SummarizerConcurrency,

@@ -21,7 +21,7 @@ func FuzzNarrow(f *testing.F) {
 	f.Add(o.Prompts["1.6.0/default-lookalike"]["read,bash,edit,write,grep,find,ls"], uint8(0x02), "")
 	f.Fuzz(func(t *testing.T, prompt string, mask uint8, skill string) {
 		var a []string
-		for i, tl := range append(BuiltinTools, "mcp") {
+		for i, tl := range append(BuiltinTools(), "mcp") {
 			if mask&(1<<i) != 0 {
 				a = append(a, tl)
 			}

@@ -46,14 +46,14 @@ func samplePrompts(t *testing.T) map[string]string {
 // of the seven built-ins, in all three layouts.
 func TestIdempotent(t *testing.T) {
 	for v, p := range samplePrompts(t) {
-		for _, a := range allSubsets(BuiltinTools) {
+		for _, a := range allSubsets(BuiltinTools()) {
 			once, _ := Narrow(p, allow(a...))
 			twice, rep := Narrow(once, allow(a...))
 			if twice != once || rep.Changed {
 				t.Fatalf("%s %v: not idempotent\n%s", v, a, diffLines(once, twice))
 			}
 			// Composition: narrowing through any intermediate superset gives the same bytes.
-			for _, b := range allSubsets(BuiltinTools) {
+			for _, b := range allSubsets(BuiltinTools()) {
 				if !subset(a, b) {
 					continue
 				}
@@ -115,7 +115,7 @@ func TestNothingOutsideSections(t *testing.T) {
 		return rest[:j]
 	}
 	for v, p := range samplePrompts(t) {
-		for _, a := range allSubsets(BuiltinTools) {
+		for _, a := range allSubsets(BuiltinTools()) {
 			out, _ := Narrow(p, allow(a...))
 			for _, r := range regions[v] {
 				if cut(p, r) != cut(out, r) {

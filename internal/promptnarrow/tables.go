@@ -9,8 +9,9 @@ package promptnarrow
 //   - 1.x: @earendil-works/pi-coding-agent 1.6.0 dist/core/tools/*.js
 //     (*ToolSystemPromptContribution) and buildRules in system-prompt.js.
 
-// BuiltinTools are pi's built-in tools, in pi's canonical order.
-var BuiltinTools = []string{"read", "bash", "edit", "write", "grep", "find", "ls"}
+// BuiltinTools returns pi's built-in tools, in pi's canonical order (a
+// fresh slice).
+func BuiltinTools() []string { return []string{"read", "bash", "edit", "write", "grep", "find", "ls"} }
 
 // Guideline lines shared by every layout.
 const (

@@ -53,6 +53,10 @@ func (w Warning) String() string {
 // a context.
 var ErrNotSession = errors.New("not a pi session or context")
 
+// ErrBOM is wrapped, with ErrNotSession, when the header line starts with a
+// UTF-8 byte order mark (pi cannot parse that line).
+var ErrBOM = errors.New("the line starts with a UTF-8 byte order mark (bytes EF BB BF)")
+
 // ErrEmpty is kept for callers that name it; Read and Find no longer
 // return it (an input with no line is an empty context).
 var ErrEmpty = errors.New("empty input")

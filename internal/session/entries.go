@@ -211,7 +211,7 @@ func (er *EntryReader) next() (*rawLine, error) {
 					return nil, fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
 				}
 				if el.code == WarnBOM {
-					return nil, fmt.Errorf("line %d: %w: the line starts with a UTF-8 byte order mark (bytes EF BB BF); pi 1.6 cannot parse that line and reads no session from the file", num, ErrNotSession)
+					return nil, fmt.Errorf("line %d: %w: %w; pi 1.6 cannot parse that line and reads no session from the file", num, ErrNotSession, ErrBOM)
 				}
 				er.badBefore++
 			}

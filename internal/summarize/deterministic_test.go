@@ -1,12 +1,8 @@
 package summarize
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestDeterministicBash(t *testing.T) {
@@ -70,41 +66,5 @@ func TestDeterministicStaysSmall(t *testing.T) {
 	s := Deterministic(Batch{Calls: []Call{{ToolName: "read", Args: `{"path":"src/x.ts"}`, Result: b.String()}}})
 	if len(s) > 2500 {
 		t.Fatalf("summary of a 50 KB read is %d chars:\n%s", len(s), s)
-	}
-}
-
-func TestExecRunner(t *testing.T) {
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh")
-	}
-	ctx := context.Background()
-	out, err := ExecRunner{Command: "head -c 12"}.Run(ctx, []byte("hello world, more"))
-	if err != nil || string(out) != "hello world," {
-		t.Fatalf("echo: %q %v", out, err)
-	}
-	_, err = ExecRunner{Command: "echo oops >&2; exit 3"}.Run(ctx, nil)
-	if err == nil || err.Error() != "exit status 3: oops" {
-		t.Fatalf("exit 3: %v", err)
-	}
-	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err = ExecRunner{Command: "sleep 5 & sleep 5"}.Run(tctx, nil)
-	if err == nil || time.Since(start) > 3*time.Second {
-		t.Fatalf("timeout did not kill the process group: %v after %s", err, time.Since(start))
-	}
-}
-
-func TestDirCache(t *testing.T) {
-	c := DirCache{Dir: filepath.Join(t.TempDir(), "summaries")}
-	key := Key(batchOf("x"), ClipHeadTail, "cmd")
-	if _, ok := c.Get(key); ok {
-		t.Fatal("empty cache hit")
-	}
-	if err := c.Put(key, "- [[1:bash]] x"); err != nil {
-		t.Fatal(err)
-	}
-	if s, ok := c.Get(key); !ok || s != "- [[1:bash]] x" {
-		t.Fatalf("Get = %q %v", s, ok)
 	}
 }

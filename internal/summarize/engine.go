@@ -14,7 +14,7 @@ import (
 )
 
 // Runner runs the summariser command once: request on stdin, summary on
-// stdout. ExecRunner is the real one; tests use a function.
+// stdout. host.ExecRunner is the real one; tests use a function.
 type Runner interface {
 	Run(ctx context.Context, request []byte) (stdout []byte, err error)
 }

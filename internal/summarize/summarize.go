@@ -7,7 +7,8 @@
 // them, and Footer closes it as pi-condense closes its summaries.
 //
 // Process execution and the summary cache are behind interfaces (Runner,
-// Cache), so everything but ExecRunner and DirCache is pure.
+// Cache); the real ones, which run a command and write files, are in
+// internal/summarize/host, so this package does no IO.
 package summarize
 
 import (

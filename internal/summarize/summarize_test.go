@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -225,33 +224,6 @@ func TestJSLen(t *testing.T) {
 	for s, want := range map[string]int{"": 0, "abc": 3, "é": 1, "😀": 2, "a😀b": 4, "\xff": 1} {
 		if got := JSLen(s); got != want {
 			t.Errorf("JSLen(%q) = %d, want %d", s, got, want)
-		}
-	}
-}
-
-// TestLimitedBufferKeepsTheTail: the stderr buffer keeps exactly the last
-// max bytes, whatever the sizes of the writes (one write larger than max
-// included).
-func TestLimitedBufferKeepsTheTail(t *testing.T) {
-	var all []byte
-	for i := 0; i < 1<<20; i++ {
-		all = append(all, byte('a'+i%26))
-	}
-	for _, sizes := range [][]int{{1 << 20}, {5000, 1<<20 - 5000}, {4095, 1, 1, 4096, 1<<20 - 8193}, {1, 9999, 1<<20 - 10000}, {100, 100, 1<<20 - 200}} {
-		var buf bytes.Buffer
-		l := &limitedBuffer{max: 4096, buf: &buf}
-		off := 0
-		for _, n := range sizes {
-			if k, err := l.Write(all[off : off+n]); k != n || err != nil {
-				t.Fatalf("Write = %d, %v", k, err)
-			}
-			off += n
-		}
-		if want := all[len(all)-4096:]; !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("writes %v: kept %d bytes, want the last 4096", sizes, buf.Len())
-		}
-		if buf.Cap() > 4*4096 {
-			t.Errorf("writes %v: buffer grew to %d", sizes, buf.Cap())
 		}
 	}
 }

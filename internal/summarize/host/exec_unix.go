@@ -1,6 +1,6 @@
 //go:build !windows
 
-package summarize
+package host
 
 import (
 	"os/exec"

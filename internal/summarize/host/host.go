@@ -1,4 +1,8 @@
-package summarize
+// Package host is the summariser's edge on this machine: ExecRunner runs
+// the summariser command (summarize.Runner) in its own process group, and
+// DirCache keeps command summaries one file each (summarize.Cache). The
+// summariser itself (internal/summarize) does no IO.
+package host
 
 import (
 	"bytes"
@@ -12,6 +16,12 @@ import (
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/summarize"
+)
+
+var (
+	_ summarize.Runner = ExecRunner{}
+	_ summarize.Cache  = DirCache{}
 )
 
 // ExecRunner runs a shell command line (`sh -c CMD`) as the summariser:

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pruner-dev/pruner/internal/session"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// bomHint is the command that strips UTF-8 byte order marks from the start
+// of name's lines (perl: the same on Linux and macOS), to paste.
+func bomHint(name string) string {
+	const strip = `'s/^\xEF\xBB\xBF//'`
+	if name == "<stdin>" || name == "" {
+		return "strip the byte order mark before pruner reads it: perl -pe " + strip + " FILE | pruner …"
+	}
+	q, err := syntax.Quote(name, syntax.LangPOSIX)
+	if err != nil {
+		q = name
+	}
+	return fmt.Sprintf("strip the byte order mark (a copy is kept in %s.bak): perl -pi.bak -e %s %s", name, strip, q)
+}
+
+// warningPrinter prints a session's line warnings, with a hint the first
+// time a kind of warning has one (a byte order mark: how to strip it).
+type warningPrinter struct {
+	s      *IOStreams
+	name   string
+	hinted map[session.WarnCode]bool
+}
+
+func newWarningPrinter(s *IOStreams, name string) *warningPrinter {
+	return &warningPrinter{s: s, name: name, hinted: map[session.WarnCode]bool{}}
+}
+
+func (p *warningPrinter) print(w session.Warning) {
+	fmt.Fprintf(p.s.ErrOut, "pruner: warning: %s:%d: %s\n", p.name, w.Line, w.Msg)
+	if w.Code == session.WarnBOM && !p.hinted[w.Code] {
+		p.hinted[w.Code] = true
+		fmt.Fprintf(p.s.ErrOut, "hint: %s\n", bomHint(p.name))
+	}
+}
+
+// notSessionHint is the hint under a "not a pi session or context" error.
+func notSessionHint(err error, name string) string {
+	if errors.Is(err, session.ErrBOM) {
+		return bomHint(name)
+	}
+	return "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"
+}

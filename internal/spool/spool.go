@@ -1,0 +1,79 @@
+// Package spool keeps a stream that cannot seek (stdin, a pipe, a FIFO) in
+// a temporary file, so pruner's second pass can read it again as an
+// io.ReaderAt. It is the one place input is spooled.
+package spool
+
+import (
+	"bufio"
+	"io"
+	"os"
+)
+
+// File is a spooled stream: a temporary file removed by Close.
+type File struct {
+	tmp *os.File
+	w   *bufio.Writer
+}
+
+func create(pattern string) (*File, error) {
+	tmp, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &File{tmp: tmp}, nil
+}
+
+// Tee spools r while it is read: the returned reader is r, and every byte
+// read through it is kept in the spool (complete once Flush is called
+// after the reader is drained). pattern names the temporary file
+// (os.CreateTemp).
+func Tee(r io.Reader, pattern string) (*File, io.Reader, error) {
+	f, err := create(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.w = bufio.NewWriterSize(f.tmp, 1<<20)
+	return f, io.TeeReader(r, f.w), nil
+}
+
+// Copy spools all of r at once and rewinds, so the spool reads from its
+// start (Read) as well as at any offset (ReadAt).
+func Copy(r io.Reader, pattern string) (*File, error) {
+	f, err := create(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(f.tmp, r); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.tmp.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// Flush completes a Tee spool once its reader is drained (a no-op for a
+// Copy spool).
+func (f *File) Flush() error {
+	if f.w == nil {
+		return nil
+	}
+	return f.w.Flush()
+}
+
+// Read reads the spool from where the last Read stopped.
+func (f *File) Read(p []byte) (int, error) { return f.tmp.Read(p) }
+
+// ReadAt reads the spool at off.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.tmp.ReadAt(p, off) }
+
+// Close closes and removes the temporary file.
+func (f *File) Close() error {
+	err := f.tmp.Close()
+	if rerr := os.Remove(f.tmp.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
