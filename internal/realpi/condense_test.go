@@ -620,6 +620,14 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				}
 			}
 			t.Logf("%d requests compared; pi-condense changed the context pi built in %d", len(snaps), changed)
+			// the probe's context_tree_query result: verbatim in recovery
+			// grace, stubbed once the grace (recoveryGraceTurns, 3) ran out
+			// — by both
+			if g := grace(t, snaps, "call_turn5_step1_0"); !strings.HasPrefix(g, "raw") || !strings.HasSuffix(g, "stub") {
+				t.Errorf("the probe's context_tree_query result per request: %s; want raw first, a stub at the end", g)
+			} else {
+				t.Logf("the probe's context_tree_query result per request: %s", g)
+			}
 			// pi alone applies pruner's context edits (the stubs' text) but
 			// not chains, and keeps each result's details; pi-condense's
 			// render puts its own stub objects (no details) and the chain in.
@@ -725,6 +733,33 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			t.Logf("pruner now --write again: refs t%d..t%d, %d records; %s in all", nums[0], nums[len(nums)-1], len(backRecords), time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// grace tells, per dump where the call id's result is, whether it was
+// sent as context_tree_query printed it or as a stub ("raw raw stub …").
+func grace(t *testing.T, snaps []string, id string) string {
+	t.Helper()
+	var out []string
+	for _, snap := range snaps {
+		b, err := os.ReadFile(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range withoutSystemLines(b) {
+			var m struct {
+				ToolCallID string          `json:"toolCallId"`
+				Content    json.RawMessage `json:"content"`
+			}
+			if json.Unmarshal([]byte(l), &m) == nil && m.ToolCallID == id {
+				if strings.HasPrefix(WireMessage{Content: m.Content}.Text(), "## toolRef: ") { // context_tree_query's own output
+					out = append(out, "raw")
+				} else { // a summary's stub or (over spillThreshold) a spill stub
+					out = append(out, "stub")
+				}
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // toolTexts lists the text of every toolResult of a dumped context.
