@@ -8,6 +8,7 @@ package realpi
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -157,7 +158,13 @@ type handoffCase struct {
 	chain    bool     // pruner's flush compresses a chain
 	spill    bool     // pruner's flush spills the read of data/big.txt
 	later    []Call   // turn 6's calls (after pruner's flush; pi-condense flushes them)
-	dedup    bool     // pi-condense aliases a read of turn 6 to pruner's record of it
+	// laterPrompt, when set, is turn 6's prompt instead: an earlier turn's,
+	// so the scripted model repeats that turn's calls with the same ids
+	laterPrompt string
+	alias       string   // a call of turn 6 pi-condense aliases to the record of pruner's ref aliasOf
+	aliasOf     string   //
+	againQuery  []string // what the last probe asks context_tree_query for, after pruner's second flush
+	purge       bool     // an errored call with long arguments is summarized (pruner purges them, pi-condense does not)
 }
 
 func bash(cmd string) Call { return Call{Name: "bash", Args: map[string]any{"command": cmd}} }
@@ -185,6 +192,20 @@ var mixedTurns = []Turn{
 	{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
 }
 
+// reusedTurns: turn 1 is repeated as turn 6 with the same call ids (the
+// scripted model names calls by turn and step): its bash prints the time
+// (a new record under a reused id), its read is a duplicate (an alias to
+// pruner's record under the same id); turn 2's failed call has a long
+// command (purgeErrors: over minArgChars 500, purged after cooldownTurns).
+var reusedTurns = []Turn{
+	{Prompt: "Turn 1: stamp, count and read alpha.", Steps: []Step{{Calls: []Call{bash("date +%s%N; seq 1 3000"), read("data/alpha.txt")}}, {Text: "Turn 1 done."}}},
+	{Prompt: "Turn 2: a long command that fails.", Steps: []Step{
+		{Calls: []Call{bash("echo " + strings.Repeat("padding-", 80) + " >/dev/null; seq 1 2000; echo 'error: boom' >&2; exit 3")}},
+		{Text: "Turn 2 done."}}},
+	{Prompt: "Turn 3: read bravo.", Steps: []Step{{Calls: []Call{read("data/bravo.txt")}}, {Text: "Turn 3 done."}}},
+	{Prompt: "Turn 4: count again.", Steps: []Step{{Calls: []Call{bash("seq 5000 7000")}}, {Text: "Turn 4 done."}}},
+}
+
 // probePrompt is the probe turn's prompt.
 const probePrompt = "Probe: recover some results."
 
@@ -198,14 +219,23 @@ func handoffScenario(c handoffCase) Scenario {
 			{Calls: []Call{{Name: "context_tree_query", Args: map[string]any{"toolCallIds": c.query}}}},
 			{Text: "Recovered them."},
 		}},
-		Turn{Prompt: "Turn 6: read some more.", Steps: []Step{{Calls: c.later}, {Text: "Turn 6 done."}}},
+		Turn{Prompt: cmp.Or(c.laterPrompt, "Turn 6: read some more."), Steps: []Step{{Calls: c.later}, {Text: "Turn 6 done."}}},
 		Turn{Prompt: "Final check: reply without tools.", Steps: []Step{{Text: "Final answer: all done."}}},
 		// the way back: three more tool turns, then pruner flushes again
 		Turn{Prompt: "Turn 7: count a bit.", Steps: []Step{{Calls: []Call{bash("seq 1 2500")}}, {Text: "Turn 7 done."}}},
 		Turn{Prompt: "Turn 8: read echo.", Steps: []Step{{Calls: []Call{read("data/echo.txt")}}, {Text: "Turn 8 done."}}},
 		Turn{Prompt: "Turn 9: count once more.", Steps: []Step{{Calls: []Call{bash("seq 1 1200")}}, {Text: "Turn 9 done."}}},
-		Turn{Prompt: "Second final check: reply without tools.", Steps: []Step{{Text: "Final answer: done again."}}},
+		Turn{Prompt: "Second final check: reply without tools.", Steps: lastProbe(c.againQuery)},
 	)}
+}
+
+// lastProbe: a context_tree_query call for ids, then the answer (or the
+// answer alone).
+func lastProbe(ids []string) []Step {
+	if len(ids) == 0 {
+		return []Step{{Text: "Final answer: done again."}}
+	}
+	return []Step{{Calls: []Call{{Name: "context_tree_query", Args: map[string]any{"toolCallIds": ids}}}}, {Text: "Final answer: done again."}}
 }
 
 // handoffWorld lays out a world with the scenario's files and settings.
@@ -450,7 +480,10 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 		{name: "no-chains-spill", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "spillThreshold": 30000, "chainCompression": {"rollingWindow": 10}}}`,
 			turns: bulkyTurns, query: []string{"t1", "t3", "call_turn2_step2_0"}, later: later, spill: true},
 		{name: "dedup-protected-error-agent-message", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "batchingMode": "agent-message", "chainCompression": {"rollingWindow": 10}}}`,
-			turns: mixedTurns, query: []string{"t1", "t3", "call_turn2_step1_2"}, later: []Call{read("data/alpha.txt"), read("data/delta.txt")}, dedup: true},
+			turns: mixedTurns, query: []string{"t1", "t3", "call_turn2_step1_2"}, later: []Call{read("data/alpha.txt"), read("data/delta.txt")}, alias: "call_turn6_step1_0", aliasOf: "t1"},
+		{name: "reused-ids-error-purge", settings: `{"contextPrune": {"enabled": true, "pruneOn": "on-demand", "chainCompression": {"rollingWindow": 10}}}`,
+			turns: reusedTurns, query: []string{"t1", "call_turn2_step1_0"}, laterPrompt: reusedTurns[0].Prompt,
+			alias: "call_turn1_step1_1", aliasOf: "t2", againQuery: []string{"call_turn1_step1_0"}, purge: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -590,11 +623,15 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 
 			// 4a. Every request's context: pi-condense's == pruner's render.
 			snaps, _ := filepath.Glob(filepath.Join(dump, "req-*.condense.jsonl"))
-			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != 12 {
-				t.Fatalf("%d context dumps for %d agent requests, want 12 (probe 2, turn 6 2, final 1, turns 7-9 6, final 1)", len(snaps), want)
+			requests := 12 // probe 2, turn 6 2, final 1, turns 7-9 6, last probe 1
+			if len(c.againQuery) > 0 {
+				requests++ // the last probe's context_tree_query
+			}
+			if want := len(m.Requests()) - agentBefore; len(snaps) != want || want != requests {
+				t.Fatalf("%d context dumps for %d agent requests, want %d", len(snaps), want, requests)
 			}
 			wire := decode(t, m.Requests()[agentBefore:])
-			changed := 0
+			changed, departures := 0, 0
 			for i, snap := range snaps {
 				base := strings.TrimSuffix(snap, ".condense.jsonl")
 				got, err := os.ReadFile(snap)
@@ -610,14 +647,29 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				}
 				// the recorder saw what went on the wire: the tool results
 				// of the dump are the request's, in order
-				checkPairing(t, wire[i])
+				checkOccurrencePairing(t, wire[i])
 				if d := firstDiff(toolTexts(t, got), wireToolTexts(wire[i])); d != "" {
 					t.Errorf("%s: the dumped context is not what request %d sent: %s", filepath.Base(base), wire[i].N, d)
 				}
 				rendered := runPruner(t, w, "now", "--no-flush", "--no-mask", "-q", "--config", cfg, base+".session.jsonl")
-				if d := firstDiff(withoutSystemLines(rendered), withoutSystemLines(got)); d != "" {
+				ours, theirs := withoutSystemLines(rendered), withoutSystemLines(got)
+				for j := range min(len(ours), len(theirs)) {
+					if ours[j] != theirs[j] && purgeDeparture(t, ours[j], theirs[j]) {
+						// the documented departure: pruner purges the long
+						// arguments of an errored call pi-condense summarized
+						theirs[j] = ours[j]
+						departures++
+					}
+				}
+				if d := firstDiff(ours, theirs); d != "" {
 					t.Errorf("%s: pruner's render of the session differs from what pi-condense sent: %s", filepath.Base(base), d)
 				}
+			}
+			if departures > 0 {
+				t.Logf("in %d messages pruner purged the arguments of an errored call pi-condense summarized and left as they were (docs/render.md, where pruner departs)", departures)
+			}
+			if c.purge != (departures > 0) {
+				t.Errorf("%d messages differ by the error purge of a summarized call; want some: %v", departures, c.purge)
 			}
 			t.Logf("%d requests compared; pi-condense changed the context pi built in %d", len(snaps), changed)
 			// the probe's context_tree_query result: verbatim in recovery
@@ -662,13 +714,13 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 			if len(newRefs) == 0 {
 				t.Fatal("/pruner now wrote no refs")
 			}
-			if c.dedup {
-				// turn 6 re-read alpha.txt, which pruner indexed in turn 1:
-				// pi-condense finds pruner's record by its content hash
+			if c.alias != "" {
+				// turn 6 re-read a file pruner indexed: pi-condense finds
+				// pruner's record by its content hash
 				aliases := aliasesOf(t, parseLines(t, final[len(probed):]))
-				orig := byRef["t1"]
-				if !slices.Contains(aliases, "call_turn6_step1_0>"+orig) {
-					t.Errorf("pi-condense aliased %v, want call_turn6_step1_0 to pruner's %s", aliases, orig)
+				orig := byRef[c.aliasOf]
+				if !slices.Contains(aliases, c.alias+">"+orig) {
+					t.Errorf("pi-condense aliased %v, want %s to pruner's %s (%s)", aliases, c.alias, c.aliasOf, orig)
 				}
 			}
 			if c.chain {
@@ -730,6 +782,26 @@ func TestRealPiCondenseHandoff(t *testing.T) {
 				}
 				t.Logf("chains: pruner %v, then pi-condense and pruner up to %v", chainIDs(t, parseLines(t, written)), back)
 			}
+			if len(c.againQuery) > 0 {
+				// the last probe asks context_tree_query about what both
+				// flushes indexed (a reused id: every occurrence)
+				last, err := os.ReadFile(session)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := runPruner(t, w, append(append([]string{"query", "--no-flush", "--config", cfg}, c.againQuery...), session)...)
+				got := ""
+				for _, l := range parseLines(t, last[len(rewritten):]) {
+					if l.Type == "message" && l.Message.Role == "toolResult" && l.Message.ToolName == "context_tree_query" {
+						got = WireMessage{Content: l.Message.Content}.Text()
+					}
+				}
+				if strings.TrimSuffix(string(want), "\n") != got {
+					t.Errorf("the last probe's context_tree_query %v answered differently from pruner query:\n%s", c.againQuery, lineDiff(string(want), got))
+				} else {
+					t.Logf("last probe: context_tree_query %v == pruner query --no-flush %v (%d chars, %d occurrences)", c.againQuery, c.againQuery, len(got), strings.Count(got, "## "))
+				}
+			}
 			t.Logf("pruner now --write again: refs t%d..t%d, %d records; %s in all", nums[0], nums[len(nums)-1], len(backRecords), time.Since(start).Round(time.Millisecond))
 		})
 	}
@@ -760,6 +832,72 @@ func grace(t *testing.T, snaps []string, id string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// purgeDeparture: two versions of an assistant message that differ only in
+// the arguments of toolCalls pruner's render purged (its version holds
+// `<purged-errored-args`, pi-condense's the original arguments).
+func purgeDeparture(t *testing.T, ours, theirs string) bool {
+	t.Helper()
+	var a, b map[string]any
+	if json.Unmarshal([]byte(ours), &a) != nil || json.Unmarshal([]byte(theirs), &b) != nil || a["role"] != "assistant" || b["role"] != "assistant" {
+		return false
+	}
+	ac, _ := a["content"].([]any)
+	bc, _ := b["content"].([]any)
+	if len(ac) != len(bc) {
+		return false
+	}
+	purged := 0
+	for i := range ac {
+		x, _ := ac[i].(map[string]any)
+		y, _ := bc[i].(map[string]any)
+		if x == nil || y == nil || x["type"] != "toolCall" {
+			continue
+		}
+		xa, _ := json.Marshal(x["arguments"])
+		ya, _ := json.Marshal(y["arguments"])
+		if !bytes.Equal(xa, ya) && bytes.Contains(xa, []byte("purged-errored-args")) && !bytes.Contains(ya, []byte("purged-errored-args")) {
+			x["arguments"], purged = y["arguments"], purged+1
+		}
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return purged > 0 && bytes.Equal(ja, jb)
+}
+
+// checkOccurrencePairing: every tool message answers an open call of the
+// latest assistant message (a reused id names a new occurrence), once, and
+// every call is answered before the next assistant or user message.
+func checkOccurrencePairing(t *testing.T, d decoded) {
+	t.Helper()
+	open := map[string]bool{}
+	closeAll := func(i int) {
+		for id := range open {
+			t.Errorf("request %d: call %s has no result before message %d", d.N, id, i)
+		}
+		open = map[string]bool{}
+	}
+	for i, m := range d.msgs {
+		switch m.Role {
+		case "assistant":
+			closeAll(i)
+			for _, c := range m.ToolCalls {
+				if open[c.ID] {
+					t.Errorf("request %d: message %d calls %s twice", d.N, i, c.ID)
+				}
+				open[c.ID] = true
+			}
+		case "tool":
+			if !open[m.ToolCallID] {
+				t.Errorf("request %d: message %d answers %q, no open call", d.N, i, m.ToolCallID)
+			}
+			delete(open, m.ToolCallID)
+		default:
+			closeAll(i)
+		}
+	}
+	closeAll(len(d.msgs))
 }
 
 // toolTexts lists the text of every toolResult of a dumped context.
