@@ -355,8 +355,13 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	po, cache := o.pipelineOptions(c, base, ctx)
 	ppo, _ := o.pipelineOptions(c, base, ctx)
 	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
+	bomHinted := false
 	for _, w := range run.Warnings {
 		warn(w.Line, w.Msg)
+		if w.Code == session.WarnBOM && !bomHinted && len(r.Warnings) < maxWarnings {
+			bomHinted = true
+			r.Warnings = append(r.Warnings, "hint: "+bomHint(r.Input))
+		}
 	}
 	nwarn := len(run.Warnings)
 	r.NWarnings = nwarn
