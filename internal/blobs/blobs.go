@@ -129,6 +129,24 @@ type Plan struct {
 // NewPlan plans blobs in dir (see Dir).
 func NewPlan(dir string) *Plan { return &Plan{dir: dir, texts: map[string]string{}} }
 
+// ForSession plans the blobs of the session file at path whose header id
+// is id, in its blob directory (Dir of the resolved path): nil when path is
+// no regular file or cannot be resolved, or the session has no id — there
+// is no place for blobs then, and nothing is spilled.
+func ForSession(path, id string) *Plan {
+	if id == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	resolved, err := Resolve(path)
+	if err != nil {
+		return nil
+	}
+	return NewPlan(Dir(resolved, id))
+}
+
 // Dir is the plan's blob directory.
 func (p *Plan) Dir() string { return p.dir }
 

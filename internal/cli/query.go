@@ -238,7 +238,7 @@ func queryState(o *QueryOptions, ctx *session.Context, plan *blobs.Plan) (*index
 	if !c.Enabled || !c.Flush {
 		return query.State(ctx, nil)
 	}
-	po, err := pipeline.FromConfig(c)
+	po, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return nil, err
 	}

@@ -7,15 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
@@ -173,7 +172,7 @@ func runStats(o *StatsOptions) error {
 	if (o.NoFlush || o.NoMask) && !c.Enabled {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: pruning is off (enabled: false or PRUNER_PRUNING=off); --no-flush and --no-mask change nothing\n")
 	}
-	base, err := pipeline.FromConfig(c)
+	base, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
@@ -270,17 +269,7 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: p})
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-				found = append(found, q)
-			}
-			return nil
-		})
-		sort.Strings(found)
+		found, err := hostfs.SessionFiles(p)
 		for _, q := range found {
 			out = append(out, statsInput{Path: q})
 		}
