@@ -415,9 +415,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	if !enabled {
 		return po, nil, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var plan *blobs.Plan
 	if po.Flush {
 		plan = spillPlan(o.Input, target, ctx)

@@ -370,9 +370,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if !c.Enabled {
 		return po, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}
