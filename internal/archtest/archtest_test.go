@@ -221,6 +221,20 @@ func TestCLIIsWiring(t *testing.T) {
 	}
 }
 
+// TestMainIsWiring: cmd/pruner's main hands the process to cli.Main and
+// exits with its code; it imports nothing else of pruner's.
+func TestMainIsWiring(t *testing.T) {
+	p := list(t)["cmd/pruner"]
+	if p == nil {
+		t.Fatal("cmd/pruner not found")
+	}
+	for _, imp := range p.Imports {
+		if isInternal(imp) && imp != "internal/cli" {
+			t.Errorf("cmd/pruner imports %s: main only calls cli.Main", imp)
+		}
+	}
+}
+
 // TestExceptionsAreStillNeeded: an allowed entry nothing uses any more is
 // removed, so the list only shrinks.
 func TestExceptionsAreStillNeeded(t *testing.T) {
