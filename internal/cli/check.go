@@ -241,10 +241,4 @@ func runCheck(o *CheckOptions) error {
 	return nil
 }
 
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+func unwrapPathErr(err error) error { return hostfs.Cause(err) }
