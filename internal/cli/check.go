@@ -208,7 +208,7 @@ func runCheck(o *CheckOptions) error {
 		switch {
 		case r.Err != nil:
 			ioErrs++
-			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, unwrapPathErr(r.Err))
+			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, hostfs.Cause(r.Err))
 		case r.Empty():
 			empty++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty: no session to check (pi treats it as no session)\n", r.File)
@@ -240,5 +240,3 @@ func runCheck(o *CheckOptions) error {
 	}
 	return nil
 }
-
-func unwrapPathErr(err error) error { return hostfs.Cause(err) }

@@ -273,7 +273,7 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: q})
 		}
 		if err != nil {
-			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, unwrapPathErr(err))})
+			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, hostfs.Cause(err))})
 		}
 	}
 	return out
