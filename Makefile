@@ -3,8 +3,10 @@ GO       ?= go
 FUZZTIME ?= 10s
 MANDIR   ?= man
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-STATICCHECK ?= staticcheck
 STATICCHECK_VERSION := v0.8.2
+# staticcheck at the pinned version, built by the go command on first use and
+# cached (a fresh machine needs only Go); STATICCHECK=staticcheck uses one on PATH
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 
 .PHONY: help build install test unit fuzz lint golden man
@@ -33,13 +35,16 @@ fuzz: ## timed fuzzing: every fuzz target for FUZZTIME (default 10s); not part o
 lint: ## gofmt, go vet, staticcheck, go.mod tidy, and a Windows build (a release target with its own code paths)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	@command -v $(STATICCHECK) >/dev/null || { echo "staticcheck not found: go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)"; exit 1; }
 	$(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/pruner
 
-golden: ## rewrite golden files after an intended output change
-	$(GO) test ./internal/prune -run Golden -update
+# every package whose tests take -update (its golden tests are named *Golden*):
+# prune (testdata/golden/now), pipeline (testdata/golden/flush), render
+# (testdata/render/*.golden.jsonl), and any added later
+GOLDEN_PKGS = $(patsubst %/,./%,$(sort $(dir $(shell grep -rl --include='*_test.go' 'flag.Bool."update"' internal cmd))))
+golden: ## rewrite every golden set (masking, flush, render) after an intended output change
+	$(GO) test -count=1 -run Golden $(GOLDEN_PKGS) -update
 
 man: ## man pages for every command into MANDIR (default man/), from the cobra commands
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/pruner-man -dir $(MANDIR) -version $(VERSION)

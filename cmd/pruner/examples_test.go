@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -35,8 +36,9 @@ var exitMarker = regexp.MustCompile(`(?:^#|;)\s*exit (\d+)\b`)
 // outputMarker states an example's whole output: "# → false".
 var outputMarker = regexp.MustCompile(`^#\s*→\s*(.+?)\s*$`)
 
-// TestExamples runs every example of README.md (```sh blocks and the run:
-// lines of ```yaml blocks) and of every command's --help Examples, as
+// TestExamples runs every example of README.md and docs/*.md (```sh blocks
+// and the run: lines of ```yaml blocks) and of every command's --help
+// Examples, as
 // written, with bash and `set -o pipefail`, in a work dir holding the files
 // they name (testdata/examples/fixture.txtar). An example added later is
 // tested without touching this test. Each must exit 0 unless a comment says
@@ -51,6 +53,18 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	all = append(all, readme...)
+	// the docs' examples are pasted as much as the README's
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		exs, err := readmeExamples(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, exs...)
+	}
 	help, err := helpExamples(t)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +73,8 @@ func TestExamples(t *testing.T) {
 	if len(readme) < 8 || len(help) < 15 {
 		t.Fatalf("found %d README and %d --help examples: the extraction is broken", len(readme), len(help))
 	}
+
+	requireTools(t, all)
 
 	fixture, err := txtar.ParseFile("../../testdata/examples/fixture.txtar")
 	if err != nil {
@@ -91,6 +107,55 @@ func TestExamples(t *testing.T) {
 	})
 }
 
+// exampleTools are the programs besides pruner that examples run; bash runs
+// every example.
+var exampleTools = []string{"jq", "cmp", "sort", "uniq", "wc"}
+
+// toolsUsed are the exampleTools the examples call, each with the first
+// example that does, and bash.
+func toolsUsed(all []example) map[string]string {
+	used := map[string]string{}
+	for _, ex := range all {
+		used["bash"] = firstOf(used["bash"], ex.origin)
+		for _, tool := range exampleTools {
+			if regexp.MustCompile(`\b` + tool + `\b`).MatchString(ex.text) {
+				used[tool] = firstOf(used[tool], ex.origin)
+			}
+		}
+	}
+	return used
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// missingTools are the programs the examples need that are not on PATH,
+// each with an example that needs it.
+func missingTools(all []example) []string {
+	var missing []string
+	for tool, origin := range toolsUsed(all) {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = append(missing, fmt.Sprintf("%s (used by %s)", tool, origin))
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}
+
+// requireTools fails, naming what to install, when a program the examples
+// need is missing: an example that cannot run is a failure, not a silent
+// skip (.ci/run installs them).
+func requireTools(t *testing.T, all []example) {
+	t.Helper()
+	if missing := missingTools(all); len(missing) > 0 {
+		t.Fatalf("TestExamples cannot run every README and --help example: not on PATH: %s; install them (Debian/Ubuntu: apt-get install jq diffutils coreutils bash; .ci/run does)", strings.Join(missing, ", "))
+	}
+}
+
 // exampleScript is the testscript of one example: the fixture files it
 // names, then bash running it and checking its exit status.
 func exampleScript(ex example, inline []txtar.File, copies [][2]string) *txtar.Archive {
@@ -98,12 +163,6 @@ func exampleScript(ex example, inline []txtar.File, copies [][2]string) *txtar.A
 	names := pathTokens(text)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n#   %s\n", ex.origin, strings.ReplaceAll(ex.text, "\n", "\n#   "))
-	b.WriteString("[!exec:bash] skip 'needs bash'\n")
-	for _, tool := range []string{"jq", "cmp", "sort", "uniq", "wc"} {
-		if regexp.MustCompile(`\b` + tool + `\b`).MatchString(text) {
-			fmt.Fprintf(&b, "[!exec:%s] skip 'needs %s'\n", tool, tool)
-		}
-	}
 	if strings.Contains(text, "testdata/") {
 		b.WriteString("symlink testdata -> $TESTDATA\n")
 	}
@@ -181,14 +240,16 @@ func fixtureCopies(t *testing.T, comment string) [][2]string {
 var fence = regexp.MustCompile("^\\s*```\\s*(\\w*)")
 var yamlRun = regexp.MustCompile(`^\s*(?:-\s+)?run:\s*(.+)$`)
 
-// readmeExamples extracts the pruner statements of the README's ```sh
-// blocks and the run: lines of its ```yaml blocks.
+// readmeExamples extracts the pruner statements of a Markdown file's ```sh
+// blocks and the run: lines of its ```yaml blocks (```text blocks, e.g. a
+// synopsis, are not run).
 func readmeExamples(path string) ([]example, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	label := filepath.ToSlash(strings.TrimPrefix(filepath.Clean(path), filepath.Clean("../..")+string(filepath.Separator)))
 	var out []example
 	var block []string
 	lang, start, in := "", 0, false
@@ -203,17 +264,17 @@ func readmeExamples(path string) ([]example, error) {
 			in = false
 			switch lang {
 			case "sh", "bash", "shell":
-				exs, err := shellExamples(strings.Join(block, "\n"), func(line int) string { return fmt.Sprintf("README.md:%d", start+line-1) })
+				exs, err := shellExamples(strings.Join(block, "\n"), func(line int) string { return fmt.Sprintf("%s:%d", label, start+line-1) })
 				if err != nil {
-					return nil, fmt.Errorf("README.md:%d: %w", start, err)
+					return nil, fmt.Errorf("%s:%d: %w", label, start, err)
 				}
 				out = append(out, exs...)
 			case "yaml", "yml":
 				for i, l := range block {
 					if r := yamlRun.FindStringSubmatch(l); r != nil {
-						exs, err := shellExamples(r[1], func(int) string { return fmt.Sprintf("README.md:%d", start+i) })
+						exs, err := shellExamples(r[1], func(int) string { return fmt.Sprintf("%s:%d", label, start+i) })
 						if err != nil {
-							return nil, fmt.Errorf("README.md:%d: %w", start+i, err)
+							return nil, fmt.Errorf("%s:%d: %w", label, start+i, err)
 						}
 						out = append(out, exs...)
 					}
@@ -358,5 +419,23 @@ func TestReadmeCommandsExist(t *testing.T) {
 	}
 	if n < 10 {
 		t.Fatalf("found %d `pruner …` spans in README.md: the extraction is broken", n)
+	}
+}
+
+// TestMissingToolsAreNamed: a missing tool is named with the example that
+// needs it, so TestExamples fails loudly (jq and cmp used to skip examples
+// silently).
+func TestMissingToolsAreNamed(t *testing.T) {
+	exs := []example{{origin: "README.md:1", text: "pruner config --json | jq .x"}, {origin: "x --help", text: "pruner now s | cmp - a"}}
+	used := toolsUsed(exs)
+	if used["jq"] != "README.md:1" || used["cmp"] != "x --help" || used["bash"] != "README.md:1" || used["wc"] != "" {
+		t.Fatalf("tools used: %v", used)
+	}
+	t.Setenv("PATH", t.TempDir())
+	got := strings.Join(missingTools(exs), "; ")
+	for _, want := range []string{"bash (used by README.md:1)", "cmp (used by x --help)", "jq (used by README.md:1)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing tools %q lack %q", got, want)
+		}
 	}
 }

@@ -77,6 +77,10 @@ the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json, and
 forms; not .env.example, .env.sample, .env.template). Rules that replace the
 defaults get a warning naming each built-in rule they no longer apply.
 
+Only the settings files and their protectedPathRules must load for the gate;
+a bad pruning setting only skips the protected-output-pruned finding, with a
+warning naming it.
+
 Exit status: 0 clean, 1 findings at --fail-on's level or above (default
 warning: attempts alone pass; --fail-on note fails on them too; 0 with
 --exit-zero), 2 usage or I/O error, or nothing to check (every input empty).`,

@@ -67,8 +67,12 @@ Code's own permission prompts); both exit 0.
 An event that cannot be analysed (not JSON, nested too deeply, no tool name
 or input) is denied; --fail-open exits 1 instead (Claude Code then shows
 the error and runs the tool). Claude Code events that carry no tool call
-(UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash command that does not parse, or rules
-that do not load, are always denied. Usage errors (a mistyped flag in the
+(UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash
+command that does not parse is always denied. The hook reads only what the
+gate needs — the settings files and their protectedPathRules — so a bad
+pruning setting (maxRetainedChars, PRUNER_FLUSH, …) does not matter here;
+rules that do not load, or a settings file that does not parse, deny every
+call, and the reason names the file and the key. Usage errors (a mistyped flag in the
 hook command) also exit 2, which Claude Code reads as a deny: a broken hook
 blocks tool calls rather than letting them through. Test the command by
 hand after editing it.`,

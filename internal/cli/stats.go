@@ -77,8 +77,9 @@ Output: tables and a chart (colour only on a terminal, never with NO_COLOR);
 --json prints one JSON document (schemaVersion 1, documented in
 docs/stats.md). A file that cannot be read is reported on stderr and skipped.
 
-Exit status: 0 ok, 2 usage or config error, or a file could not be read (the
-others are still reported).`,
+Exit status: 0 ok (an empty file is skipped with a warning), 2 usage or
+config error, no session file found, or a file could not be read (the others
+are still reported).`,
 		Example: `  # one session: strategies, tools, chart, prompt cache
   pruner stats ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl
 
