@@ -276,6 +276,46 @@ func TestNoExportedMutableState(t *testing.T) {
 	}
 }
 
+// TestWiringHasNoState: the CLI layer keeps nothing between runs — no
+// package-level variable but compiled regexps and sentinel errors (flag
+// tables are built per command: addPruneFlags).
+func TestWiringHasNoState(t *testing.T) {
+	p := list(t)["internal/cli"]
+	for _, f := range files(t, p) {
+		for _, d := range f.file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if id.Name == "_" || strings.HasPrefix(id.Name, "err") || strings.HasPrefix(id.Name, "Err") {
+						continue
+					}
+					if i < len(vs.Values) && isCall(vs.Values[i], "regexp", "MustCompile") {
+						continue
+					}
+					t.Errorf("internal/cli: %s: package-level var %s: the CLI layer holds no state", f.fset.Position(id.Pos()), id.Name)
+				}
+			}
+		}
+	}
+}
+
+func isCall(e ast.Expr, pkg, fn string) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == pkg && sel.Sel.Name == fn
+}
+
 // TestTheRulesCanFail runs the checks on a planted violation, so a broken
 // parser or an empty listing cannot pass them silently.
 func TestTheRulesCanFail(t *testing.T) {
