@@ -57,7 +57,6 @@ var allowed = map[string]map[string]string{
 	"internal/config": {
 		"internal/guard":   "left: protectedPathRules are parsed and merged with guard.ParseRules at load, so a bad rule names its file",
 		"internal/protect": "left: protectedTools/protectedPaths globs are compiled at load (errors name their source); their defaults",
-		"internal/prune":   "left: the defaults of recentTurnsToKeep and maxRetainedChars (prune.Default…)",
 	},
 }
 

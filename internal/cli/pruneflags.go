@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pipeline"
-	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/pflag"
 )
@@ -44,10 +44,10 @@ func pruneFlagTable() []pruneFlag {
 		{"recent-turns", "recentTurnsToKeep",
 			"keep tool results of the last `N` user turns raw (recentTurnsToKeep)",
 			"as on now: the raw window the flush leaves (recentTurnsToKeep)",
-			intFlag(prune.DefaultRecentTurns)},
+			intFlag(config.DefaultRecentTurns)},
 		{"max-chars", "maxRetainedChars",
 			"prune older results longer than `N` chars (maxRetainedChars)", "",
-			intFlag(prune.DefaultMaxChars)},
+			intFlag(config.DefaultMaxChars)},
 		{"protect-tool", "protectedTools",
 			"never prune results of these tool name globs (replaces protectedTools)",
 			"as on now: tool name globs the flush never takes (replaces protectedTools)",

@@ -198,7 +198,7 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	po := prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: o.Protect}
+	po := prune.Options{RecentTurns: config.DefaultRecentTurns, MaxChars: config.DefaultMaxChars, Protect: o.Protect}
 	plan := prune.NewPlan(ctx, po)
 	o.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
 	res, err := render.Render(ctx, st, o)
