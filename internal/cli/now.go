@@ -393,15 +393,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	})
 	prog.clear()
 	if err != nil {
-		switch {
-		case errors.Is(err, session.ErrEmpty):
-			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name),
-				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
-		case errors.Is(err, session.ErrNotSession):
-			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: notSessionHint(err, name)}
-		}
-		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		return nil, warned, readError(name, err, "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)")
 	}
 	if err := spooled(); err != nil {
 		return nil, warned, &ExitErr{Code: ExitError, Err: err}

@@ -126,14 +126,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 	}
 	if err != nil {
 		cleanup()
-		switch {
-		case errors.Is(err, session.ErrEmpty):
-			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
-		case errors.Is(err, session.ErrNotSession):
-			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: notSessionHint(err, name)}
-		}
-		return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		return nil, "", nil, readError(name, err, "")
 	}
 	return ctx, name, cleanup, nil
 }
