@@ -274,7 +274,7 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: q})
 		}
 		if err != nil {
-			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, unwrapPathErr(err))})
+			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, hostfs.Cause(err))})
 		}
 	}
 	return out
@@ -376,9 +376,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if !c.Enabled {
 		return po, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}
