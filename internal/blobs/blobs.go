@@ -15,12 +15,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/index"
 )
 
@@ -128,6 +128,24 @@ type Plan struct {
 
 // NewPlan plans blobs in dir (see Dir).
 func NewPlan(dir string) *Plan { return &Plan{dir: dir, texts: map[string]string{}} }
+
+// ForSession plans the blobs of the session file at path whose header id
+// is id, in its blob directory (Dir of the resolved path): nil when path is
+// no regular file or cannot be resolved, or the session has no id — there
+// is no place for blobs then, and nothing is spilled.
+func ForSession(path, id string) *Plan {
+	if id == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	resolved, err := Resolve(path)
+	if err != nil {
+		return nil
+	}
+	return NewPlan(Dir(resolved, id))
+}
 
 // Dir is the plan's blob directory.
 func (p *Plan) Dir() string { return p.dir }
@@ -238,11 +256,7 @@ func (p *Plan) Read(path string) (b []byte, elsewhere string, err error) {
 	}
 	b, err = os.ReadFile(alt)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, "", fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", path, alt, err)
+		return nil, "", fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", path, alt, hostfs.Cause(err))
 	}
 	return b, alt, nil
 }

@@ -145,3 +145,33 @@ func TestPlanWritesOnlyOnWrite(t *testing.T) {
 		t.Fatal("a blob dir that is a file was accepted")
 	}
 }
+
+func TestForSession(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(real, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resolvedDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(resolvedDir, "id_1-blobs")
+	if p := ForSession(real, "id/1"); p == nil || p.Dir() != want {
+		t.Fatalf("ForSession(file) = %v, want a plan in %s", p, want)
+	}
+	link := filepath.Join(t.TempDir(), "link.jsonl")
+	if err := os.Symlink(real, link); err == nil {
+		if p := ForSession(link, "id/1"); p == nil || p.Dir() != want {
+			t.Fatalf("ForSession(link) = %v, want the target's %s", p, want)
+		}
+	}
+	for name, path := range map[string]string{"a directory": dir, "a missing file": filepath.Join(dir, "none.jsonl")} {
+		if p := ForSession(path, "id"); p != nil {
+			t.Errorf("ForSession(%s) = %s, want nil", name, p.Dir())
+		}
+	}
+	if p := ForSession(real, ""); p != nil {
+		t.Errorf("ForSession(no id) = %s, want nil", p.Dir())
+	}
+}

@@ -12,9 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -22,6 +20,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -182,20 +181,10 @@ func Expand(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-				found = append(found, p)
-			}
-			return nil
-		})
+		found, err := hostfs.SessionFiles(a)
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil

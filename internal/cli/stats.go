@@ -7,15 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
@@ -173,7 +172,7 @@ func runStats(o *StatsOptions) error {
 	if (o.NoFlush || o.NoMask) && !c.Enabled {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: pruning is off (enabled: false or PRUNER_PRUNING=off); --no-flush and --no-mask change nothing\n")
 	}
-	base, err := pipeline.FromConfig(c)
+	base, err := pipeline.FromConfig(c, shellRunner)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
@@ -270,22 +269,12 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: p})
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-				found = append(found, q)
-			}
-			return nil
-		})
-		sort.Strings(found)
+		found, err := hostfs.SessionFiles(p)
 		for _, q := range found {
 			out = append(out, statsInput{Path: q})
 		}
 		if err != nil {
-			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, unwrapPathErr(err))})
+			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, hostfs.Cause(err))})
 		}
 	}
 	return out
@@ -355,8 +344,13 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	po, cache := o.pipelineOptions(c, base, ctx)
 	ppo, _ := o.pipelineOptions(c, base, ctx)
 	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
+	bomHinted := false
 	for _, w := range run.Warnings {
 		warn(w.Line, w.Msg)
+		if w.Code == session.WarnBOM && !bomHinted && len(r.Warnings) < maxWarnings {
+			bomHinted = true
+			r.Warnings = append(r.Warnings, "hint: "+bomHint(r.Input))
+		}
 	}
 	nwarn := len(run.Warnings)
 	r.NWarnings = nwarn
@@ -382,9 +376,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if !c.Enabled {
 		return po, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}

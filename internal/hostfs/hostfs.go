@@ -1,7 +1,8 @@
 // Package hostfs is the machine's own file system as the gate sees it
 // (guard.FS): file metadata, symlink targets and directory listings, read
 // with the os package. It is the only place the gate's analysis touches the
-// disk; guard itself does no I/O.
+// disk; guard itself does no I/O. RepoRoot and SessionFiles are the other
+// host look-ups of check and stats.
 package hostfs
 
 import (
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -168,4 +170,32 @@ func RepoRoot(dir string) string {
 		}
 		d = parent
 	}
+}
+
+// SessionFiles lists the *.jsonl files under dir, walked recursively,
+// sorted: how `check` and `stats` read a directory argument. On an error
+// it returns what it found before it, with the error.
+func SessionFiles(dir string) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
+			found = append(found, p)
+		}
+		return nil
+	})
+	sort.Strings(found)
+	return found, err
+}
+
+// Cause is err without the operation and path of an *fs.PathError, for a
+// message that names the file itself ("x.jsonl: permission denied").
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/guard"
@@ -59,5 +60,26 @@ func TestHostFS(t *testing.T) {
 	}
 	if _, err := c.Lstat(root + "/.env"); err != nil {
 		t.Fatalf("cached Lstat: %v", err)
+	}
+}
+
+func TestSessionFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"b/2.jsonl", "a.jsonl", "b/1.jsonl", "notes.txt", "c/x.jsonl.bak"} {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := SessionFiles(dir)
+	want := []string{filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b", "1.jsonl"), filepath.Join(dir, "b", "2.jsonl")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("SessionFiles = %v, %v; want %v", got, err, want)
+	}
+	if _, err := SessionFiles(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("a missing directory gave no error")
 	}
 }

@@ -265,7 +265,7 @@ func resultText(content []byte) (string, []byte) {
 	js := []byte{'"'}
 	n := 0
 	for _, el := range els {
-		if t, _ := rawString(el, "type"); t != "text" {
+		if t, _ := jsval.GetString(el, "type"); t != "text" {
 			continue
 		}
 		raw, ok := jsval.Get(el, "text")
@@ -351,14 +351,4 @@ func Group(in []*Batch) []*Batch {
 		out = append(out, &c)
 	}
 	return out
-}
-
-// rawString is the string value of key in the raw JSON object obj (exact
-// key, last duplicate wins).
-func rawString(obj []byte, key string) (string, bool) {
-	v, ok := jsval.Get(obj, key)
-	if !ok {
-		return "", false
-	}
-	return jsval.String(v)
 }

@@ -207,10 +207,10 @@ func isChainMessage(msg []byte) bool {
 		if !isArr || len(els) == 0 {
 			return false
 		}
-		if t, _ := rawString(els[0], "type"); t != "text" {
+		if t, _ := jsval.GetString(els[0], "type"); t != "text" {
 			return false
 		}
-		if text, ok = rawString(els[0], "text"); !ok {
+		if text, ok = jsval.GetString(els[0], "text"); !ok {
 			return false
 		}
 	}

@@ -77,8 +77,8 @@ type line struct {
 func splitLines(data []byte) []line {
 	var out []line
 	for _, l := range bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n")) {
-		typ, _ := rawString(l, "type")
-		ct, _ := rawString(l, "customType")
+		typ, _ := jsval.GetString(l, "type")
+		ct, _ := jsval.GetString(l, "customType")
 		out = append(out, line{raw: l, typ: typ, ctype: ct})
 	}
 	return out
@@ -209,8 +209,8 @@ func checkRun(t *testing.T, dir string, lines []line, at int, run []line) {
 	// so does the test, the reply right after the run
 	// (its parent, pi-condense's last entry, becomes the last line before)
 	if end := at + len(run); end < len(lines) && isFinalReply(lines[end].raw) {
-		parent, _ := rawString(lines[end].raw, "parentId")
-		last, _ := rawString(lines[at-1].raw, "id")
+		parent, _ := jsval.GetString(lines[end].raw, "parentId")
+		last, _ := jsval.GetString(lines[at-1].raw, "id")
 		pre = append(pre, bytes.Replace(lines[end].raw, []byte(`"parentId":"`+parent+`"`), []byte(`"parentId":"`+last+`"`), 1))
 	}
 	data := append(bytes.Join(pre, []byte("\n")), '\n')
@@ -285,7 +285,7 @@ func isFinalReply(l []byte) bool {
 	if !ok {
 		return false
 	}
-	if role, _ := rawString(msg, "role"); role != "assistant" {
+	if role, _ := jsval.GetString(msg, "role"); role != "assistant" {
 		return false
 	}
 	content, _ := jsval.Get(msg, "content")

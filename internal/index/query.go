@@ -62,7 +62,7 @@ func (s *State) Query(ids []string, readFile func(path string) ([]byte, error)) 
 			}
 			args := "undefined"
 			if len(r.Args) > 0 {
-				args = string(jsval.AppendIndent(nil, r.Args, "  "))
+				args = string(jsval.AppendIndented(nil, r.Args, "  "))
 			}
 			status := "OK"
 			if r.IsError {

@@ -208,7 +208,7 @@ func RebuildEntries(entries []Entry) *State {
 		case TypeDiagnostic:
 			if d, ok := jsval.Get(data, "kind"); ok {
 				kind, _ := jsval.String(d)
-				detail, _ := rawString(data, "detail")
+				detail, _ := jsval.GetString(data, "detail")
 				if s.diagnostics == nil {
 					s.diagnostics = map[string]bool{}
 				}

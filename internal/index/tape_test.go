@@ -16,7 +16,7 @@ func resultStringJSVal(content []byte) string {
 	}
 	var parts []string
 	for _, el := range els {
-		if t, _ := rawString(el, "type"); t != "text" {
+		if t, _ := jsval.GetString(el, "type"); t != "text" {
 			continue
 		}
 		raw, ok := jsval.Get(el, "text")
@@ -82,10 +82,10 @@ func FuzzLineTape(f *testing.F) {
 		els, _ := jsval.Elements(rc)
 		k := 0
 		for _, bl := range els {
-			if typ, _ := rawString(bl, "type"); typ != "toolCall" {
+			if typ, _ := jsval.GetString(bl, "type"); typ != "toolCall" {
 				continue
 			}
-			id, _ := rawString(bl, "id")
+			id, _ := jsval.GetString(bl, "id")
 			want := "{}"
 			for _, key := range []string{"input", "args", "arguments"} {
 				if v, ok := jsval.Get(bl, key); ok && jsval.TypeOf(v) != jsval.Null {

@@ -218,6 +218,9 @@ func AppendCanonical(dst, v []byte) []byte {
 		}
 		return appendCanonicalString(dst, v)
 	case Num:
+		if plainInteger(v) {
+			return append(dst, v...) // JSON.stringify writes it as it is
+		}
 		f, ok := Number(v)
 		if !ok {
 			return append(dst, v...)
@@ -248,20 +251,40 @@ func AppendCanonical(dst, v []byte) []byte {
 	return append(dst, v...)
 }
 
+// smallObject is the member count up to which AppendObject finds duplicate
+// keys by comparison.
+const smallObject = 16
+
 // AppendObject appends the canonical JSON of an object built from members
 // in the given order (as a JavaScript object literal or spread would hold
 // them): duplicate keys keep their first position and last value,
 // integer-like keys go first, values are canonicalised.
 func AppendObject(dst []byte, ms []Member) []byte {
-	pos := make(map[string]int, len(ms))
-	order := make([]Member, 0, len(ms))
-	for _, m := range ms {
-		if i, ok := pos[m.Key]; ok {
-			order[i].Value = m.Value
-			continue
+	var order []Member
+	if len(ms) <= smallObject {
+		// a few keys: duplicates found by comparison, no map; without
+		// duplicates the members are the order (read, never written)
+		order = ms
+	scan:
+		for i := 1; i < len(ms); i++ {
+			for j := range i {
+				if ms[j].Key == ms[i].Key {
+					order = dedupMembers(ms)
+					break scan
+				}
+			}
 		}
-		pos[m.Key] = len(order)
-		order = append(order, m)
+	} else {
+		order = make([]Member, 0, len(ms))
+		pos := make(map[string]int, len(ms))
+		for _, m := range ms {
+			if i, ok := pos[m.Key]; ok {
+				order[i].Value = m.Value
+				continue
+			}
+			pos[m.Key] = len(order)
+			order = append(order, m)
+		}
 	}
 	var ints []int
 	for i, m := range order {
@@ -300,56 +323,42 @@ func AppendObject(dst []byte, ms []Member) []byte {
 	return append(dst, '}')
 }
 
+// dedupMembers keeps each key's first position and last value.
+func dedupMembers(ms []Member) []Member {
+	order := make([]Member, 0, len(ms))
+next:
+	for _, m := range ms {
+		for i := range order {
+			if order[i].Key == m.Key {
+				order[i].Value = m.Value
+				continue next
+			}
+		}
+		order = append(order, m)
+	}
+	return order
+}
+
+// plainInteger reports whether v is an integer literal that
+// Number.prototype.toString writes back byte for byte: "0", or an optional
+// minus and 1 to 15 digits without a leading zero (exact in a float64).
+func plainInteger(v []byte) bool {
+	d := v
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 || d[0] == '0' && (len(d) > 1 || len(v) > 1) {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Canonical returns JSON.stringify(JSON.parse(v)).
-func Canonical(v []byte) []byte { return AppendCanonical(nil, v) }
-
-// AppendIndent appends JSON.stringify(JSON.parse(v), null, indent): the
-// canonical value pretty-printed with indent per level, `": "` after keys,
-// and empty objects and arrays as {} and [].
-func AppendIndent(dst, v []byte, indent string) []byte {
-	return appendIndent(dst, Canonical(v), indent, 0)
-}
-
-func appendIndent(dst, v []byte, indent string, level int) []byte {
-	nl := func(l int) {
-		dst = append(dst, '\n')
-		for i := 0; i < l; i++ {
-			dst = append(dst, indent...)
-		}
-	}
-	switch TypeOf(v) {
-	case Arr:
-		els, _ := Elements(v)
-		if len(els) == 0 {
-			return append(dst, '[', ']')
-		}
-		dst = append(dst, '[')
-		for i, el := range els {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			nl(level + 1)
-			dst = appendIndent(dst, el, indent, level+1)
-		}
-		nl(level)
-		return append(dst, ']')
-	case Obj:
-		ms, _ := Members(v)
-		if len(ms) == 0 {
-			return append(dst, '{', '}')
-		}
-		dst = append(dst, '{')
-		for i, m := range ms {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			nl(level + 1)
-			dst = AppendString(dst, m.Key)
-			dst = append(dst, ':', ' ')
-			dst = appendIndent(dst, m.Value, indent, level+1)
-		}
-		nl(level)
-		return append(dst, '}')
-	}
-	return append(dst, v...)
-}
+// The result is rarely longer than v (white space and escapes go), so v's
+// length is allocated once.
+func Canonical(v []byte) []byte { return AppendCanonical(make([]byte, 0, len(v)), v) }

@@ -210,6 +210,16 @@ func Get(obj []byte, key string) ([]byte, bool) {
 	return val, found
 }
 
+// GetString returns the string value of key in the object obj (Get, then
+// String): ok is false when the key is absent or its value is no string.
+func GetString(obj []byte, key string) (string, bool) {
+	v, ok := Get(obj, key)
+	if !ok {
+		return "", false
+	}
+	return String(v)
+}
+
 // Elements returns the raw elements of the array arr; ok is false when arr
 // is not an array.
 func Elements(arr []byte) ([][]byte, bool) {

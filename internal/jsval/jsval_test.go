@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -119,14 +120,16 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("not idempotent: %q → %q → %q", in, out, again)
 		}
 		var a, b any
-		if json.Unmarshal(in, &a) == nil && json.Unmarshal(out, &b) == nil && !reflect.DeepEqual(a, b) && !hasSurrogateEscape(in) {
+		if json.Unmarshal(in, &a) == nil && json.Unmarshal(out, &b) == nil && !reflect.DeepEqual(a, b) && !hasSurrogateEscape(in) && utf8.Valid(in) {
 			t.Fatalf("meaning changed: %q → %q", in, out)
 		}
 	})
 }
 
 // hasSurrogateEscape: encoding/json and JSON.parse disagree on lone
-// surrogates (U+FFFD vs kept), so such inputs are compared only for validity.
+// surrogates (U+FFFD vs kept), so such inputs are compared only for validity;
+// so are inputs with invalid UTF-8 (encoding/json makes each bad byte a
+// U+FFFD, jsval a run of them, as pruner reads a line).
 func hasSurrogateEscape(b []byte) bool {
 	for i := 0; i+2 < len(b); i++ {
 		if b[i] == '\\' && b[i+1] == 'u' && (b[i+2]|0x20) == 'd' {
@@ -140,10 +143,10 @@ func TestAppendIndentMatchesJSONStringify(t *testing.T) {
 	// node: JSON.stringify(JSON.parse(in), null, 2)
 	in := `{"path":"a.txt","n":[1,{"x":[]},{}],"o":{"k":"v"},"2":true}`
 	want := "{\n  \"2\": true,\n  \"path\": \"a.txt\",\n  \"n\": [\n    1,\n    {\n      \"x\": []\n    },\n    {}\n  ],\n  \"o\": {\n    \"k\": \"v\"\n  }\n}"
-	if got := string(AppendIndent(nil, []byte(in), "  ")); got != want {
+	if got := string(AppendIndented(nil, []byte(in), "  ")); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := string(AppendIndent(nil, []byte(`"s"`), "  ")); got != `"s"` {
+	if got := string(AppendIndented(nil, []byte(`"s"`), "  ")); got != `"s"` {
 		t.Fatalf("scalar: %s", got)
 	}
 }
@@ -222,6 +225,95 @@ func FuzzCanonicalString(f *testing.F) {
 		}
 		if got, want := appendCanonicalString(nil, in), appendCanonicalStringByByte(nil, in); string(got) != string(want) {
 			t.Fatalf("%q: %q, want %q", in, got, want)
+		}
+	})
+}
+
+func TestGetString(t *testing.T) {
+	obj := []byte(`{"a":"x","A":"case","b":1,"a":"last \u00e9","n":null}`)
+	for _, c := range []struct {
+		key, want string
+		ok        bool
+	}{{"a", "last é", true}, {"A", "case", true}, {"b", "", false}, {"n", "", false}, {"missing", "", false}} {
+		if got, ok := GetString(obj, c.key); got != c.want || ok != c.ok {
+			t.Errorf("GetString(%q) = %q, %v; want %q, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// appendObjectByMap is AppendObject as first written (every object's
+// duplicates found through a map): the reference for the small-object path.
+func appendObjectByMap(dst []byte, ms []Member) []byte {
+	pos := make(map[string]int, len(ms))
+	order := make([]Member, 0, len(ms))
+	for _, m := range ms {
+		if i, ok := pos[m.Key]; ok {
+			order[i].Value = m.Value
+			continue
+		}
+		pos[m.Key] = len(order)
+		order = append(order, m)
+	}
+	var ints, rest []Member
+	for _, m := range order {
+		if _, ok := arrayIndex(m.Key); ok {
+			ints = append(ints, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	sort.SliceStable(ints, func(a, b int) bool {
+		x, _ := arrayIndex(ints[a].Key)
+		y, _ := arrayIndex(ints[b].Key)
+		return x < y
+	})
+	dst = append(dst, '{')
+	for i, m := range append(ints, rest...) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, m.Key)
+		dst = append(dst, ':')
+		dst = AppendCanonical(dst, m.Value)
+	}
+	return append(dst, '}')
+}
+
+func FuzzAppendObject(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":2,"a":3}`, `{"2":1,"b":2,"1":3,"2":4}`, `{"x":{"y":1,"y":2},"z":[{"q":1,"q":{}}]}`, `{}`,
+		`{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1,"a":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ms, ok := Members(in)
+		if !ok || !json.Valid(in) {
+			return
+		}
+		before := append([]Member(nil), ms...)
+		got, want := AppendObject(nil, ms), appendObjectByMap(nil, ms)
+		if string(got) != string(want) {
+			t.Fatalf("AppendObject(%q) = %q, want %q", in, got, want)
+		}
+		if !reflect.DeepEqual(before, ms) {
+			t.Fatalf("AppendObject changed its members")
+		}
+	})
+}
+
+func FuzzPlainInteger(f *testing.F) {
+	for _, s := range []string{"0", "-0", "7", "-12", "007", "123456789012345", "1234567890123456", "1.0", "1e3", "-", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !plainInteger([]byte(s)) {
+			return
+		}
+		n, ok := Number([]byte(s))
+		if !ok {
+			t.Fatalf("plainInteger(%q) but not a number", s)
+		}
+		if got := string(AppendNumber(nil, n)); got != s {
+			t.Fatalf("plainInteger(%q) but JavaScript writes %q", s, got)
 		}
 	})
 }

@@ -24,7 +24,7 @@ func scenarioOptions(t *testing.T, dir string) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := FromConfig(c)
+	o, err := FromConfig(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

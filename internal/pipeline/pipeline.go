@@ -26,7 +26,6 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize"
-	"github.com/pruner-dev/pruner/internal/summarize/host"
 )
 
 // Options say which stages run and how.
@@ -229,9 +228,12 @@ func AppendTime(ctx *session.Context) (string, int64) {
 
 // FromConfig returns the options of `pruner now` for a loaded config (the
 // caller adds what flags change: Spill, a summariser command's timeout).
-func FromConfig(c *config.Config) (Options, error) {
+// runner makes the summariser of summarizerCmd (the CLI: a shell command,
+// summarize/host.ExecRunner); nil leaves it unset, so summaries are
+// deterministic.
+func FromConfig(c *config.Config, runner func(command string) summarize.Runner) (Options, error) {
 	var o Options
-	ro, err := c.RenderOptions()
+	ro, err := RenderOptions(c)
 	if err != nil {
 		return o, err
 	}
@@ -239,7 +241,7 @@ func FromConfig(c *config.Config) (Options, error) {
 		// the image cap guards request validity even when pruning is off
 		return Options{Index: ro.MaxImages > 0, Render: ro}, nil
 	}
-	po, err := c.PruneOptions()
+	po, err := PruneOptions(c)
 	if err != nil {
 		return o, err
 	}
@@ -256,10 +258,12 @@ func FromConfig(c *config.Config) (Options, error) {
 	}
 	if cmd := strings.TrimSpace(c.SummarizerCmd); cmd != "" {
 		o.Summarizer = summarize.Options{
-			Command:     host.ExecRunner{Command: cmd},
 			CommandID:   cmd,
 			Timeout:     time.Duration(k.SummarizerMaxTimeoutMs) * time.Millisecond,
 			Concurrency: c.SummarizerConcurrency,
+		}
+		if runner != nil {
+			o.Summarizer.Command = runner(cmd)
 		}
 	}
 	return o, nil

@@ -47,7 +47,7 @@ func defaults(t testing.TB) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := FromConfig(c)
+	o, err := FromConfig(c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

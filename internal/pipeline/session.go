@@ -315,7 +315,7 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 		if k >= len(a.IDs) {
 			return fmt.Errorf("%d lines appended, %d planned", k+1, len(a.IDs))
 		}
-		if id, ok := lineString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
+		if id, ok := jsval.GetString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
 			return fmt.Errorf("appended line %d has id %q, want %s, new to the file", num, id, a.IDs[k])
 		}
 		taken[a.IDs[k]] = true
@@ -379,15 +379,6 @@ func countBefore(ws []session.Warning, n int) int {
 		}
 	}
 	return c
-}
-
-// lineString is the top-level string value of key in a JSON line.
-func lineString(line []byte, key string) (string, bool) {
-	v, ok := jsval.Get(line, key)
-	if !ok {
-		return "", false
-	}
-	return jsval.String(v)
 }
 
 // IndexState is the pi-condense state of the session once r's entries are

@@ -48,7 +48,7 @@ func chainBlockID(raw []byte) (string, bool) {
 	if !ok || len(els) == 0 {
 		return "", false
 	}
-	text, _ := getStr(els[0], "text")
+	text, _ := jsval.GetString(els[0], "text")
 	rest, ok := strings.CutPrefix(text, session.ChainMessagePrefix+` id="`)
 	if !ok {
 		return "", false
@@ -67,10 +67,10 @@ func toolResultText(raw []byte) string {
 	els, _ := jsval.Elements(content)
 	var parts []string
 	for _, el := range els {
-		if t, _ := getStr(el, "type"); t != "text" {
+		if t, _ := jsval.GetString(el, "type"); t != "text" {
 			continue
 		}
-		s, _ := getStr(el, "text")
+		s, _ := jsval.GetString(el, "text")
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "\n")
@@ -378,7 +378,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if err != nil {
 				return nil, nil, err
 			}
-			if ct, _ := getStr(raw, "customType"); ct == index.TypeSummary {
+			if ct, _ := jsval.GetString(raw, "customType"); ct == index.TypeSummary {
 				summary, sraw = true, raw
 			}
 		}
@@ -473,7 +473,7 @@ func withoutThinking(raw []byte) ([]byte, bool) {
 	nc := []byte{'['}
 	first := true
 	for _, el := range els {
-		if t, _ := getStr(el, "type"); t == "thinking" {
+		if t, _ := jsval.GetString(el, "type"); t == "thinking" {
 			continue
 		}
 		if !first {
@@ -488,14 +488,4 @@ func withoutThinking(raw []byte) ([]byte, bool) {
 
 func (r *renderer) diag(kind, detail string) {
 	r.rep.Diagnostics = append(r.rep.Diagnostics, Diagnostic{Kind: kind, Detail: detail})
-}
-
-// getStr returns the string value of key in obj (exact key; ok false when
-// absent or not a string).
-func getStr(obj []byte, key string) (string, bool) {
-	v, ok := jsval.Get(obj, key)
-	if !ok {
-		return "", false
-	}
-	return jsval.String(v)
 }

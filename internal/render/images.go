@@ -11,7 +11,7 @@ func imageCount(raw []byte) int {
 	els, _ := jsval.Elements(content)
 	n := 0
 	for _, el := range els {
-		if t, _ := getStr(el, "type"); t == "image" {
+		if t, _ := jsval.GetString(el, "type"); t == "image" {
 			n++
 		}
 	}
@@ -71,7 +71,7 @@ func (r *renderer) capImages() error {
 			if j > 0 {
 				nc = append(nc, ',')
 			}
-			if t, _ := getStr(el, "type"); t == "image" && omit > 0 {
+			if t, _ := jsval.GetString(el, "type"); t == "image" && omit > 0 {
 				nc = append(nc, note...)
 				omit--
 				r.rep.ImagesOmitted++

@@ -129,8 +129,8 @@ func (r *renderer) purgeErrors() error {
 			if i > 0 {
 				nc = append(nc, ',')
 			}
-			t, _ := getStr(el, "type")
-			id, _ := getStr(el, "id")
+			t, _ := jsval.GetString(el, "type")
+			id, _ := jsval.GetString(el, "id")
 			args, hasArgs := jsval.Get(el, "arguments")
 			if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
 				nc = jsval.AppendCanonical(nc, el)

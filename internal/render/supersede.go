@@ -155,10 +155,10 @@ func readGroup(raw []byte, id string) (group, path string, ok bool) {
 	content, _ := jsval.Get(raw, "content")
 	els, _ := jsval.Elements(content)
 	for _, el := range els {
-		if t, _ := getStr(el, "type"); t != "toolCall" {
+		if t, _ := jsval.GetString(el, "type"); t != "toolCall" {
 			continue
 		}
-		if bid, _ := getStr(el, "id"); bid != id {
+		if bid, _ := jsval.GetString(el, "id"); bid != id {
 			continue
 		}
 		args, _ := jsval.Get(el, "arguments")

@@ -149,38 +149,52 @@ func summarizeOne(ctx context.Context, b Batch, opts Options) Result {
 }
 
 func runCommand(ctx context.Context, b Batch, opts Options) Result {
-	fallback := func(why string) Result {
+	text, why := ask(ctx, []byte(Request(b, opts.Clip)), opts, func(reply []byte) (string, string) { return Check(reply, b) })
+	if why != "" {
 		return Result{Text: Deterministic(b), Source: SourceFallback, Warning: why}
 	}
+	return Result{Text: text, Source: SourceCommand}
+}
+
+// ask runs the summariser command once on request (within opts.Timeout)
+// and checks its reply: the text, or why there is none (the warning of the
+// deterministic fallback).
+func ask(ctx context.Context, request []byte, opts Options, check func([]byte) (string, string)) (string, string) {
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	stdout, err := opts.Command.Run(ctx, []byte(Request(b, opts.Clip)))
+	stdout, err := opts.Command.Run(ctx, request)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fallback(fmt.Sprintf("summarizer timed out after %s", opts.Timeout))
+			return "", fmt.Sprintf("summarizer timed out after %s", opts.Timeout)
 		}
-		return fallback("summarizer failed: " + err.Error())
+		return "", "summarizer failed: " + err.Error()
 	}
-	text, why := Check(stdout, b)
-	if why != "" {
-		return fallback(why)
-	}
-	return Result{Text: text, Source: SourceCommand}
+	return check(stdout)
 }
 
-// Check validates a summariser reply for b and returns its text (trailing
-// white space trimmed), or why it is not a summary: empty, binary or invalid
-// UTF-8, or without any line-leading label of the batch's calls.
-func Check(reply []byte, b Batch) (string, string) {
+// replyText is a reply as text (CRLF as LF, trailing white space trimmed),
+// or why it is none: binary or invalid UTF-8, or empty.
+func replyText(reply []byte) (string, string) {
 	if bytes.IndexByte(reply, 0) >= 0 || !utf8.Valid(reply) {
 		return "", "summarizer printed binary data (not UTF-8 text)"
 	}
 	text := strings.TrimRightFunc(strings.ReplaceAll(string(reply), "\r\n", "\n"), isJSSpace)
 	if strings.TrimLeftFunc(text, isJSSpace) == "" {
 		return "", "summarizer printed nothing"
+	}
+	return text, ""
+}
+
+// Check validates a summariser reply for b and returns its text (trailing
+// white space trimmed), or why it is not a summary: empty, binary or invalid
+// UTF-8, or without any line-leading label of the batch's calls.
+func Check(reply []byte, b Batch) (string, string) {
+	text, why := replyText(reply)
+	if why != "" {
+		return "", why
 	}
 	names := make([]string, len(b.Calls))
 	for i, c := range b.Calls {

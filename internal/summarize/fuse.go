@@ -1,13 +1,10 @@
 package summarize
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // This file is the range summary of a compressed chain (pi-condense's
@@ -102,24 +99,9 @@ func Fuse(ctx context.Context, summaries, refs []string, opts Options) FuseResul
 }
 
 func runFuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
-	fallback := func(why string) FuseResult {
-		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceFallback, Warning: why}
-	}
-	if opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
-		defer cancel()
-	}
-	stdout, err := opts.Command.Run(ctx, []byte(FuseRequest(summaries)))
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fallback(fmt.Sprintf("summarizer timed out after %s", opts.Timeout))
-		}
-		return fallback("summarizer failed: " + err.Error())
-	}
-	text, why := CheckFused(stdout, summaries, refs)
+	text, why := ask(ctx, []byte(FuseRequest(summaries)), opts, func(reply []byte) (string, string) { return CheckFused(reply, summaries, refs) })
 	if why != "" {
-		return fallback(why)
+		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceFallback, Warning: why}
 	}
 	return FuseResult{Text: text, Source: SourceCommand}
 }
@@ -130,12 +112,9 @@ func runFuse(ctx context.Context, summaries, refs []string, opts Options) FuseRe
 // lose the way back to the originals), or longer than the summaries it
 // replaces.
 func CheckFused(reply []byte, summaries, refs []string) (string, string) {
-	if bytes.IndexByte(reply, 0) >= 0 || !utf8.Valid(reply) {
-		return "", "summarizer printed binary data (not UTF-8 text)"
-	}
-	text := strings.TrimRightFunc(strings.ReplaceAll(string(reply), "\r\n", "\n"), isJSSpace)
-	if strings.TrimLeftFunc(text, isJSSpace) == "" {
-		return "", "summarizer printed nothing"
+	text, why := replyText(reply)
+	if why != "" {
+		return "", why
 	}
 	found := len(refs) == 0
 	for _, r := range refs {

@@ -1,5 +1,6 @@
-// Package writeback is `pruner now --write`'s sequence over a pipeline
-// result: the entries to append are planned (pipeline.Result.Append), the
+// Package writeback runs the sequences that replace a session file: Restore
+// (`pruner restore`) and Write, `pruner now --write`'s sequence over a
+// pipeline result: the entries to append are planned (pipeline.Result.Append), the
 // spill blobs written, the session streamed into a temporary file beside
 // the target, re-read and verified (pipeline.Result.Verify), and renamed
 // over the target only if pi did not touch it meanwhile
@@ -7,7 +8,8 @@
 // succeeded and removed again when the file is not replaced: a run that
 // fails anywhere leaves nothing beside the session.
 //
-// The CLI maps flags onto Options, calls Write and prints the Report.
+// The CLI maps flags onto Options, calls Write (or Restore) and prints the
+// report.
 package writeback
 
 import (
