@@ -42,7 +42,19 @@ export default function (pi: ExtensionAPI) {
 	pi.on("session_start", async (_event, ctx) => {
 		const r = spawnSync(PRUNER, ["config"], { cwd: ctx.cwd, encoding: "utf8", timeout: TIMEOUT_MS });
 		if (r.error) tell(ctx, `cannot run ${PRUNER}: ${r.error.message} ${how}; every tool call will be blocked`);
-		else if (r.status !== 0) tell(ctx, `${PRUNER} config failed: ${firstLine(r.stderr)}; tool calls will be blocked`);
+		else if (r.status !== 0) {
+			// The gate reads only the settings files and their rules: a bad
+			// pruning setting breaks `pruner config`, not `pruner hook`. Ask
+			// the hook about a harmless call to say which it is.
+			const probe = spawnSync(PRUNER, ["hook", "--cwd", ctx.cwd], {
+				cwd: ctx.cwd,
+				input: JSON.stringify({ toolName: "read", input: { path: "pruner-protect-probe.txt" } }),
+				encoding: "utf8",
+				timeout: TIMEOUT_MS,
+			});
+			const gate = !probe.error && probe.status === 0 ? "pruning settings are broken; tool calls are still checked" : "tool calls will be blocked";
+			tell(ctx, `${PRUNER} config failed: ${firstLine(r.stderr)}; ${gate}`);
+		}
 	});
 
 	pi.on("tool_call", async (event, ctx) => {

@@ -57,8 +57,6 @@ var allowed = map[string]map[string]string{
 	"internal/config": {
 		"internal/guard":   "left: protectedPathRules are parsed and merged with guard.ParseRules at load, so a bad rule names its file",
 		"internal/protect": "left: protectedTools/protectedPaths globs are compiled at load (errors name their source); their defaults",
-		"internal/prune":   "left: the defaults of recentTurnsToKeep and maxRetainedChars; PruneOptions",
-		"internal/render":  "left: RenderOptions (render and prune tests load settings through it and cannot import a package above them)",
 	},
 }
 
@@ -221,6 +219,20 @@ func TestCLIIsWiring(t *testing.T) {
 	}
 }
 
+// TestMainIsWiring: cmd/pruner's main hands the process to cli.Main and
+// exits with its code; it imports nothing else of pruner's.
+func TestMainIsWiring(t *testing.T) {
+	p := list(t)["cmd/pruner"]
+	if p == nil {
+		t.Fatal("cmd/pruner not found")
+	}
+	for _, imp := range p.Imports {
+		if isInternal(imp) && imp != "internal/cli" {
+			t.Errorf("cmd/pruner imports %s: main only calls cli.Main", imp)
+		}
+	}
+}
+
 // TestExceptionsAreStillNeeded: an allowed entry nothing uses any more is
 // removed, so the list only shrinks.
 func TestExceptionsAreStillNeeded(t *testing.T) {
@@ -260,6 +272,46 @@ func TestNoExportedMutableState(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWiringHasNoState: the CLI layer keeps nothing between runs — no
+// package-level variable but compiled regexps and sentinel errors (flag
+// tables are built per command: addPruneFlags).
+func TestWiringHasNoState(t *testing.T) {
+	p := list(t)["internal/cli"]
+	for _, f := range files(t, p) {
+		for _, d := range f.file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if id.Name == "_" || strings.HasPrefix(id.Name, "err") || strings.HasPrefix(id.Name, "Err") {
+						continue
+					}
+					if i < len(vs.Values) && isCall(vs.Values[i], "regexp", "MustCompile") {
+						continue
+					}
+					t.Errorf("internal/cli: %s: package-level var %s: the CLI layer holds no state", f.fset.Position(id.Pos()), id.Name)
+				}
+			}
+		}
+	}
+}
+
+func isCall(e ast.Expr, pkg, fn string) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == pkg && sel.Sel.Name == fn
 }
 
 // TestTheRulesCanFail runs the checks on a planted violation, so a broken

@@ -15,12 +15,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/index"
 )
 
@@ -256,11 +256,7 @@ func (p *Plan) Read(path string) (b []byte, elsewhere string, err error) {
 	}
 	b, err = os.ReadFile(alt)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, "", fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", path, alt, err)
+		return nil, "", fmt.Errorf("%s is outside the session's blob directory and %s cannot be read: %w", path, alt, hostfs.Cause(err))
 	}
 	return b, alt, nil
 }

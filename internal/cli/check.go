@@ -212,7 +212,7 @@ func runCheck(o *CheckOptions) error {
 		switch {
 		case r.Err != nil:
 			ioErrs++
-			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, unwrapPathErr(r.Err))
+			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, hostfs.Cause(r.Err))
 		case r.Empty():
 			empty++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty: no session to check (pi treats it as no session)\n", r.File)
@@ -243,12 +243,4 @@ func runCheck(o *CheckOptions) error {
 		return Findings()
 	}
 	return nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

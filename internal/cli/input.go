@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/spool"
 )
 
@@ -87,4 +88,17 @@ func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
 			sp.Close()
 		},
 	}, nil
+}
+
+// readError is the error of reading the input name (session.Read), exit 2:
+// an empty input (with emptyHint, "" for none), an input that is neither a
+// session nor a context (notSessionHint), or another read error.
+func readError(name string, err error, emptyHint string) error {
+	switch {
+	case errors.Is(err, session.ErrEmpty):
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name), Hint: emptyHint}
+	case errors.Is(err, session.ErrNotSession):
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err), Hint: notSessionHint(err, name)}
+	}
+	return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 }

@@ -143,26 +143,12 @@ func narrowRun(o *NarrowOptions) error {
 		popts.Policy = pol
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
-	listedSkills := map[string]bool{}
-	for _, k := range rep.SkillsListed {
-		listedSkills[k] = true
-	}
-	for _, k := range o.DenySkills {
-		if !listedSkills[k] {
-			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in pi's <available_skills> block\n", name, k)
-		}
+	for _, k := range rep.UnlistedSkills(o.DenySkills) {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in pi's <available_skills> block\n", name, k)
 	}
 	// a name in --allow/--deny that the prompt does not list is most likely a typo
-	listed := map[string]bool{}
-	for _, t := range rep.ToolsListed {
-		listed[t] = true
-	}
-	if len(rep.ToolsListed) > 0 {
-		for _, t := range append(append([]string{}, o.Allow...), o.Deny...) {
-			if t = strings.TrimSpace(t); t != "" && !listed[t] {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %q is not a tool this prompt lists (%s)\n", name, t, strings.Join(rep.ToolsListed, ", "))
-			}
-		}
+	for _, t := range rep.UnlistedTools(append(append([]string{}, o.Allow...), o.Deny...)) {
+		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %q is not a tool this prompt lists (%s)\n", name, t, strings.Join(rep.ToolsListed, ", "))
 	}
 
 	// Warnings (unrecognised layout, passthrough, a result that may differ

@@ -393,15 +393,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	})
 	prog.clear()
 	if err != nil {
-		switch {
-		case errors.Is(err, session.ErrEmpty):
-			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name),
-				Hint: "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)"}
-		case errors.Is(err, session.ErrNotSession):
-			return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: notSessionHint(err, name)}
-		}
-		return nil, warned, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		return nil, warned, readError(name, err, "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)")
 	}
 	if err := spooled(); err != nil {
 		return nil, warned, &ExitErr{Code: ExitError, Err: err}
@@ -427,9 +419,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	if !enabled {
 		return po, nil, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var plan *blobs.Plan
 	if po.Flush {
 		plan = spillPlan(o.Input, target, ctx)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/pruner-dev/pruner/internal/atomicfile"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,7 @@ func addOutputFlag(s *IOStreams, cmd *cobra.Command, inputs inputsFunc) {
 			return err
 		}
 		if err := pf.Commit(); err != nil {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, hostfs.Cause(err))}
 		}
 		return nil
 	}
@@ -102,11 +103,11 @@ func createOutput(path string, inputs []string) (*atomicfile.File, error) {
 			}
 		}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
+		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, hostfs.Cause(err))}
 	}
 	pf, err := atomicfile.Create(target)
 	if err != nil {
-		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, unwrapPathErr(err))}
+		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("--output %s: %w", path, hostfs.Cause(err))}
 	}
 	return pf, nil
 }

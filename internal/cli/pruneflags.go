@@ -1,7 +1,9 @@
 package cli
 
 import (
-	"github.com/pruner-dev/pruner/internal/prune"
+	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/pipeline"
+	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/pflag"
 )
 
@@ -42,10 +44,10 @@ func pruneFlagTable() []pruneFlag {
 		{"recent-turns", "recentTurnsToKeep",
 			"keep tool results of the last `N` user turns raw (recentTurnsToKeep)",
 			"as on now: the raw window the flush leaves (recentTurnsToKeep)",
-			intFlag(prune.DefaultRecentTurns)},
+			intFlag(config.DefaultRecentTurns)},
 		{"max-chars", "maxRetainedChars",
 			"prune older results longer than `N` chars (maxRetainedChars)", "",
-			intFlag(prune.DefaultMaxChars)},
+			intFlag(config.DefaultMaxChars)},
 		{"protect-tool", "protectedTools",
 			"never prune results of these tool name globs (replaces protectedTools)",
 			"as on now: tool name globs the flush never takes (replaces protectedTools)",
@@ -83,4 +85,14 @@ func addPruneFlags(f *pflag.FlagSet, style flagStyle, names ...string) pruneFlag
 		keys[name] = pf.key
 	}
 	return keys
+}
+
+// shapeStages applies --no-flush and --no-mask (now and stats) to the
+// options of a pruned run: masking off with --no-mask, the index render
+// forced by either, and a flush only of a session file.
+func shapeStages(po pipeline.Options, noFlush, noMask bool, kind session.Kind) pipeline.Options {
+	po.Mask = !noMask
+	po.ForceRender = noFlush || noMask
+	po.Flush = po.Flush && !noFlush && kind == session.KindSession
+	return po
 }

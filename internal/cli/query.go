@@ -7,6 +7,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/query"
@@ -125,14 +126,7 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 	}
 	if err != nil {
 		cleanup()
-		switch {
-		case errors.Is(err, session.ErrEmpty):
-			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: empty input: no JSON line found", name)}
-		case errors.Is(err, session.ErrNotSession):
-			return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),
-				Hint: notSessionHint(err, name)}
-		}
-		return nil, "", nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+		return nil, "", nil, readError(name, err, "")
 	}
 	return ctx, name, cleanup, nil
 }
@@ -206,7 +200,7 @@ func runQueryRefs(o *QueryOptions) error {
 // writeOutErr is an error writing the output (stdout or -o FILE): exit 2,
 // the output is incomplete.
 func writeOutErr(err error) error {
-	return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing the output: %w", unwrapPathErr(err))}
+	return &ExitErr{Code: ExitError, Err: fmt.Errorf("writing the output: %w", hostfs.Cause(err))}
 }
 
 // readBlob reads a spilled output for query (blobs.Plan.Read: only the

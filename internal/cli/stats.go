@@ -274,7 +274,7 @@ func expandStatsPaths(paths []string) []statsInput {
 			out = append(out, statsInput{Path: q})
 		}
 		if err != nil {
-			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, unwrapPathErr(err))})
+			out = append(out, statsInput{Path: p, Err: fmt.Errorf("%s: %w", p, hostfs.Cause(err))})
 		}
 	}
 	return out
@@ -344,8 +344,13 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 	po, cache := o.pipelineOptions(c, base, ctx)
 	ppo, _ := o.pipelineOptions(c, base, ctx)
 	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
+	bomHinted := false
 	for _, w := range run.Warnings {
 		warn(w.Line, w.Msg)
+		if w.Code == session.WarnBOM && !bomHinted && len(r.Warnings) < maxWarnings {
+			bomHinted = true
+			r.Warnings = append(r.Warnings, "hint: "+bomHint(r.Input))
+		}
 	}
 	nwarn := len(run.Warnings)
 	r.NWarnings = nwarn
@@ -371,9 +376,7 @@ func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ct
 	if !c.Enabled {
 		return po, nil
 	}
-	po.Mask = !o.NoMask
-	po.ForceRender = o.NoFlush || o.NoMask
-	po.Flush = po.Flush && !o.NoFlush && ctx.Kind == session.KindSession
+	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}

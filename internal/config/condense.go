@@ -5,8 +5,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"github.com/pruner-dev/pruner/internal/render"
 )
 
 // Condense holds pi-condense's own keys under contextPrune (the batch/index
@@ -221,27 +219,4 @@ func CondenseKeys() []string {
 		"spillThreshold", "spillPreviewBytes", "quietOversizedSkips", "summarizerModel", "summarizerThinking",
 		"summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs", "autoBudgetThreshold", "budgetTurnDelta",
 		"frontierGapThresholdTokens", "maxImagesPerRequest", "chainCompression", "purgeErrors"}
-}
-
-// RenderOptions returns the options of pi-condense's render phases (the
-// protection predicate is the same as masking's). With enabled: false only
-// the image cap applies, as in pi-condense.
-func (c *Config) RenderOptions() (render.Options, error) {
-	p, err := c.Predicate()
-	if err != nil {
-		return render.Options{}, err
-	}
-	k := c.Condense
-	return render.Options{
-		Protect:            p,
-		RecoveryGraceTurns: k.RecoveryGraceTurns,
-		Chains:             k.ChainCompression.Enabled,
-		StripFinalThinking: k.ChainCompression.StripFinalAssistantThinking,
-		PurgeErrors:        k.PurgeErrors.Enabled,
-		PurgeCooldownTurns: k.PurgeErrors.CooldownTurns,
-		PurgeMinArgChars:   k.PurgeErrors.MinArgChars,
-		Supersede:          true,
-		MaxImages:          k.MaxImagesPerRequest,
-		ImagesOnly:         !c.Enabled,
-	}, nil
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/protect"
-	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/spf13/pflag"
 )
 
@@ -322,13 +321,4 @@ func (c *Config) Predicate() (*protect.Predicate, error) {
 		return c.pred, nil
 	}
 	return protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths)
-}
-
-// PruneOptions returns the prune options of c.
-func (c *Config) PruneOptions() (prune.Options, error) {
-	p, err := c.Predicate()
-	if err != nil {
-		return prune.Options{}, err
-	}
-	return prune.Options{RecentTurns: c.RecentTurnsToKeep, MaxChars: c.MaxRetainedChars, Protect: p}, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/protect"
-	"github.com/pruner-dev/pruner/internal/prune"
 )
 
 // kind is the type of a contextPrune value.
@@ -33,14 +32,20 @@ type keySpec struct {
 	trusted bool
 }
 
+// The defaults of masking's window (gentle-ai's rolling window, PR #2078).
+const (
+	DefaultRecentTurns = 2    // recentTurnsToKeep
+	DefaultMaxChars    = 4000 // maxRetainedChars
+)
+
 // specs is the key table, in display order.
 func specs() []keySpec {
 	return []keySpec{
 		{"enabled", "PRUNER_ENABLED", kindBool, func() any { return true }, false},
 		{"protectedTools", "PRUNER_PROTECTED_TOOLS", kindList, func() any { return protect.DefaultProtectedTools() }, false},
 		{"protectedPaths", "PRUNER_PROTECTED_PATHS", kindList, func() any { return protect.DefaultProtectedPaths() }, false},
-		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return prune.DefaultRecentTurns }, false},
-		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return prune.DefaultMaxChars }, false},
+		{"recentTurnsToKeep", "PRUNER_RECENT_TURNS_TO_KEEP", kindCount, func() any { return DefaultRecentTurns }, false},
+		{"maxRetainedChars", "PRUNER_MAX_RETAINED_CHARS", kindCount, func() any { return DefaultMaxChars }, false},
 		// the batch/index stage
 		{"flush", "PRUNER_FLUSH", kindBool, func() any { return true }, false},
 		{"summarizerCmd", "PRUNER_SUMMARIZER_CMD", kindString, func() any { return "" }, true},

@@ -521,16 +521,19 @@ func TestDefaults(t *testing.T) {
 		`{"path":".env.local","deny":["read","write","edit","bash"]},{"path":".env.development","deny":["read","write","edit","bash"]},` +
 		`{"path":".env.production","deny":["read","write","edit","bash"]},{"path":".env.staging","deny":["read","write","edit","bash"]},` +
 		`{"path":".env.development.local","deny":["read","write","edit","bash"]},{"path":".env.production.local","deny":["read","write","edit","bash"]},` +
-		`{"path":".env.test.local","deny":["read","write","edit","bash"]}]}`
+		`{"path":".env.test.local","deny":["read","write","edit","bash"]},` +
+		`{"path":"~/.ssh/","deny":["read","write","edit","bash"]},{"path":"~/.aws/credentials","deny":["read","write","edit","bash"]},` +
+		`{"path":"~/.netrc","deny":["read","write","edit","bash"]},{"path":"~/.config/gh/hosts.yml","deny":["read","write","edit","bash"]}]}`
 	if string(b) != want {
 		t.Fatalf("defaults:\n%s\nwant\n%s", b, want)
 	}
 	back, err := ParseRules(b, "x")
-	if err != nil || len(back.Entries) != 11 {
+	if err != nil || len(back.Entries) != 15 {
 		t.Fatal(err)
 	}
 	u := d.Union(mustRules(t, `{"paths":[{"path":"secret.txt","deny":["read"]},{"path":".env","deny":["read","write","edit","bash"]}]}`))
-	if len(u.Entries) != 12 || u.Entries[11].Path != "secret.txt" || u.Entries[11].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[11].Index != 11 {
+	n := len(d.Entries)
+	if len(u.Entries) != n+1 || u.Entries[n].Path != "secret.txt" || u.Entries[n].Source != "test.json" || u.Entries[0].Source != DefaultRulesSource || u.Entries[n].Index != n {
 		t.Fatalf("union: %+v", u.Entries)
 	}
 }

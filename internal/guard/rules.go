@@ -66,6 +66,11 @@ func DefaultRules() *Rules {
 		{".env.development.local", all},
 		{".env.production.local", all},
 		{".env.test.local", all},
+		// the user's credential stores
+		{"~/.ssh/", all},
+		{"~/.aws/credentials", all},
+		{"~/.netrc", all},
+		{"~/.config/gh/hosts.yml", all},
 	}
 	r := &Rules{Source: src, Entries: make([]Entry, len(paths))}
 	for i, p := range paths {

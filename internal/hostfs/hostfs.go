@@ -189,3 +189,13 @@ func SessionFiles(dir string) ([]string, error) {
 	sort.Strings(found)
 	return found, err
 }
+
+// Cause is err without the operation and path of an *fs.PathError, for a
+// message that names the file itself ("x.jsonl: permission denied").
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -233,7 +233,7 @@ func AppendTime(ctx *session.Context) (string, int64) {
 // deterministic.
 func FromConfig(c *config.Config, runner func(command string) summarize.Runner) (Options, error) {
 	var o Options
-	ro, err := c.RenderOptions()
+	ro, err := RenderOptions(c)
 	if err != nil {
 		return o, err
 	}
@@ -241,7 +241,7 @@ func FromConfig(c *config.Config, runner func(command string) summarize.Runner) 
 		// the image cap guards request validity even when pruning is off
 		return Options{Index: ro.MaxImages > 0, Render: ro}, nil
 	}
-	po, err := c.PruneOptions()
+	po, err := PruneOptions(c)
 	if err != nil {
 		return o, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/benchgen"
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -26,7 +27,7 @@ func benchSetup(b *testing.B) ([]byte, prune.Options) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return in, prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: p}
+	return in, prune.Options{RecentTurns: config.DefaultRecentTurns, MaxChars: config.DefaultMaxChars, Protect: p}
 }
 
 // BenchmarkNow is `pruner now` without the CLI: Read + NewPlan + Render.

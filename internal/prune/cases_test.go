@@ -10,6 +10,7 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -74,7 +75,7 @@ func caseOptions(t testing.TB, dir string) prune.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := c.PruneOptions()
+	o, err := pipeline.PruneOptions(c)
 	if err != nil {
 		t.Fatal(err)
 	}

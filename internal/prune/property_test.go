@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/prune"
@@ -79,7 +80,7 @@ func TestProperties(t *testing.T) {
 		t.Fatal(err)
 	}
 	optsets := map[string]prune.Options{
-		"default":    {RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: pred},
+		"default":    {RecentTurns: config.DefaultRecentTurns, MaxChars: config.DefaultMaxChars, Protect: pred},
 		"aggressive": {RecentTurns: 1, MaxChars: 100, Protect: pred},
 		"all":        {RecentTurns: 0, MaxChars: 0},
 	}
@@ -224,7 +225,7 @@ func hasNotice(m pairMsg) bool {
 // testdata/golden/now/*.jsonl (regenerate with go test ./internal/prune -update).
 func TestGolden(t *testing.T) {
 	pred, _ := protect.NewPredicate(protect.DefaultProtectedTools(), protect.DefaultProtectedPaths())
-	opts := prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: pred}
+	opts := prune.Options{RecentTurns: config.DefaultRecentTurns, MaxChars: config.DefaultMaxChars, Protect: pred}
 	for _, path := range allSessions(t) {
 		base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		if base == "session" {

@@ -21,12 +21,6 @@ import (
 	"github.com/pruner-dev/pruner/internal/turns"
 )
 
-// Defaults (gentle-ai's rolling window, PR #2078).
-const (
-	DefaultRecentTurns = 2
-	DefaultMaxChars    = 4000
-)
-
 // Options configure a Plan.
 type Options struct {
 	// RecentTurns is recentTurnsToKeep: the tool results of the last

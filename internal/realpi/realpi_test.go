@@ -360,6 +360,33 @@ func TestRealPiProtectBrokenPruner(t *testing.T) {
 	}
 }
 
+// TestRealPiProtectBadPruningSetting: a bad pruning setting breaks
+// `pruner config` but not the gate: the user is told once that pruning
+// settings are broken, .env stays denied and other calls run.
+func TestRealPiProtectBadPruningSetting(t *testing.T) {
+	w, m := protectWorld(t)
+	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
+	w.Env["PRUNER_BIN"] = env.pruner
+	if err := w.WriteFile("home/.pi/agent/settings.json", `{"contextPrune": {"maxRetainedChars": "lots"}}`); err != nil {
+		t.Fatal(err)
+	}
+	r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
+	reqs := m.Requests()
+	if n := leaks(reqs); n != 0 {
+		t.Fatalf("the secret reached %d requests", n)
+	}
+	want := "maxRetainedChars: want a whole number ≥ 0, got \"lots\"; pruning settings are broken; tool calls are still checked"
+	if n := strings.Count(r.Stderr, "pruner-protect:"); n != 1 || !strings.Contains(r.Stderr, want) {
+		t.Fatalf("stderr tells the user %d times, want once with %q:\n%s", n, want, r.Stderr)
+	}
+	ds := decode(t, reqs)
+	last := ds[len(ds)-1]
+	checkPairing(t, last)
+	if got, _ := last.toolResult("call_turn1_step3_0"); !strings.Contains(got, "Build with make") {
+		t.Errorf("notes.txt was not read although the gate loads: %q", got)
+	}
+}
+
 // TestRealPiBrokenPrunerRPC: in rpc mode (a UI: ctx.hasUI) both extensions
 // tell the user through the UI — one notify request each — and nothing on
 // stderr; protect still blocks every call.

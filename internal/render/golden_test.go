@@ -15,6 +15,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pairing"
+	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/prune"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -40,7 +41,7 @@ func optionsFor(t testing.TB, session string) render.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := c.RenderOptions()
+	o, err := pipeline.RenderOptions(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	po := prune.Options{RecentTurns: prune.DefaultRecentTurns, MaxChars: prune.DefaultMaxChars, Protect: o.Protect}
+	po := prune.Options{RecentTurns: config.DefaultRecentTurns, MaxChars: config.DefaultMaxChars, Protect: o.Protect}
 	plan := prune.NewPlan(ctx, po)
 	o.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
 	res, err := render.Render(ctx, st, o)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 )
@@ -35,7 +36,7 @@ func scenarioOptions(t testing.TB, dir string) render.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := c.RenderOptions()
+	o, err := pipeline.RenderOptions(c)
 	if err != nil {
 		t.Fatal(err)
 	}

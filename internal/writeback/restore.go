@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/pruner-dev/pruner/internal/blobs"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/restore"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
 )
@@ -203,7 +203,7 @@ func withoutMarkers(fl *sessionfile.File, plan *restore.Plan) (io.ReaderAt, int6
 func analyzeBackup(base io.ReaderAt, baseSize int64, path string) (*restore.LegacyPlan, func(), error) {
 	bf, err := os.Open(path)
 	if err != nil {
-		return nil, nil, unwrapPathErr(err)
+		return nil, nil, hostfs.Cause(err)
 	}
 	st, err := bf.Stat()
 	if err != nil {
@@ -244,7 +244,7 @@ func blobDeletions(target string, plan *restore.Plan) []BlobDeletion {
 			err = plan.CheckBlob(b, content)
 		}
 		if err != nil {
-			d.Why = unwrapPathErr(err).Error()
+			d.Why = hostfs.Cause(err).Error()
 		} else {
 			d.Path = path
 		}
@@ -259,14 +259,4 @@ func resolvedOr(path string) string {
 		return r
 	}
 	return path
-}
-
-// unwrapPathErr drops the operation and path of an *fs.PathError (the
-// caller names the file).
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
