@@ -36,6 +36,19 @@ type StatsRun struct {
 func Stats(cx context.Context, ctx *session.Context, o StatsOptions) (*StatsRun, error) {
 	run := &StatsRun{}
 	run.Warnings = append(run.Warnings, ctx.Warnings...)
+	// The previous turn first, kept as a fingerprint only: its context, index
+	// and render are garbage before the newest turn's run starts, so the two
+	// runs are never live together (peak memory is one run's, not two).
+	rep := ReportOptions{Options: o.Now, Off: o.Off}
+	var prevErr error
+	prev, line, err := PreviousTurn(cx, ctx, o.Previous)
+	if err != nil {
+		prevErr = fmt.Errorf("the session before its newest turn: %w", err)
+	} else if prev != nil {
+		if rep.Previous, prevErr = prev.Fingerprint(ReportOptions{Options: o.Previous, Off: o.Off}); prevErr == nil {
+			rep.Previous.TurnLine = line
+		}
+	}
 	res, err := Run(cx, ctx, o.Now)
 	if err != nil {
 		return run, err
@@ -49,16 +62,8 @@ func Stats(cx context.Context, ctx *session.Context, o StatsOptions) (*StatsRun,
 	if o.Now.Flush {
 		run.FlushSkipped = res.FlushSkipped
 	}
-	rep := ReportOptions{Options: o.Now, Off: o.Off}
-	prev, line, err := PreviousTurn(cx, ctx, o.Previous)
-	if err != nil {
-		return run, fmt.Errorf("the session before its newest turn: %w", err)
-	}
-	if prev != nil {
-		if rep.Previous, err = prev.Fingerprint(ReportOptions{Options: o.Previous, Off: o.Off}); err != nil {
-			return run, err
-		}
-		rep.Previous.TurnLine = line
+	if prevErr != nil {
+		return run, prevErr
 	}
 	run.Report, err = res.Report(rep)
 	return run, err
