@@ -95,11 +95,33 @@ var ErrNoBranch = errors.New("index: the context was read without ReadOptions.Br
 // through ctx (no other I/O); errors are I/O errors re-reading the input.
 // Odd or corrupt entries are reported in State.Warnings and skipped.
 func Rebuild(ctx *session.Context) (*State, error) {
-	ents, err := BranchEntries(ctx)
-	if err != nil {
-		return nil, err
+	if ctx.Kind != session.KindSession {
+		return RebuildEntries(nil), nil
 	}
-	return RebuildEntries(ents), nil
+	if ctx.Branch == nil && ctx.LeafID != "" {
+		return nil, ErrNoBranch
+	}
+	// one entry at a time, its line not copied: the state keeps copies of
+	// what it decodes, never the line, so a rebuild of a large index holds
+	// one entry's bytes, not all of them (BranchEntries would)
+	b := newRebuilder()
+	for i := range ctx.Branch {
+		be := &ctx.Branch[i]
+		if !isCondenseEntry(be) {
+			continue
+		}
+		line, err := ctx.EntryLine(be)
+		if err != nil {
+			return nil, err
+		}
+		b.add(Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: line})
+	}
+	return b.done(), nil
+}
+
+// isCondenseEntry says whether a branch entry is one Rebuild reads.
+func isCondenseEntry(be *session.BranchEntry) bool {
+	return strings.HasPrefix(be.CustomType, "context-prune-") && (be.Type == "custom" || be.Type == "custom_message")
 }
 
 // BranchEntries reads the pi-condense entries (custom and custom_message
@@ -115,7 +137,7 @@ func BranchEntries(ctx *session.Context) ([]Entry, error) {
 	var ents []Entry
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if !strings.HasPrefix(be.CustomType, "context-prune-") || (be.Type != "custom" && be.Type != "custom_message") {
+		if !isCondenseEntry(be) {
 			continue
 		}
 		line, err := ctx.EntryLine(be)
@@ -138,91 +160,111 @@ func newState() *State {
 // RebuildEntries is Rebuild over entries already read, root first (pure).
 // Entries that are not pi-condense's are ignored.
 func RebuildEntries(entries []Entry) *State {
-	s := newState()
-	var aliases []DedupAlias
+	b := newRebuilder()
 	for _, e := range entries {
-		if !strings.HasPrefix(e.CustomType, "context-prune-") {
-			continue
-		}
-		s.Entries++
-		warn := func(format string, a ...any) {
-			s.Warnings = append(s.Warnings, session.Warning{Line: e.Line, Msg: e.CustomType + " entry: " + fmt.Sprintf(format, a...)})
-		}
-		wantType := "custom"
-		if e.CustomType == TypeSummary {
-			wantType = "custom_message"
-		}
-		if e.Type != wantType {
-			if e.Type == "custom" || e.Type == "custom_message" {
-				warn("written as a %s entry, not %s; pi-condense ignores it", e.Type, wantType)
-			}
-			continue
-		}
-		if e.CustomType == TypeSummary {
-			s.addSummary(e, warn)
-			continue
-		}
-		data, ok := jsval.Get(e.Raw, "data")
-		switch e.CustomType {
-		case TypeIndex:
-			if !ok || jsval.TypeOf(data) != jsval.Obj {
-				warn("data is %s, not an object; skipped", describeOpt(data, ok))
-				continue
-			}
-			if floor, ok := s.addIndex(data, warn); ok {
-				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
-			}
-		case TypeChain:
-			c, err := DecodeChain(data)
-			if err != nil {
-				warn("%v; skipped", err)
-				continue
-			}
-			if _, seen := s.chains[c.StartUserTimestamp]; !seen {
-				s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
-			}
-			s.chains[c.StartUserTimestamp] = &c
-			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: c.StartUserTimestamp, Kind: e.CustomType})
-		case TypeDedupAlias:
-			a, err := DecodeDedupAlias(data)
-			if err != nil {
-				warn("%v; skipped", err)
-				continue
-			}
-			aliases = append(aliases, a)
-			if a.NewResultTimestamp != nil {
-				s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: *a.NewResultTimestamp, Kind: e.CustomType})
-			}
-		case TypeFrontier:
-			if f, valid := DecodeFrontier(data); valid {
-				s.Frontier = &f
-			} else if jsval.Truthy(data) {
-				warn("no lastAttemptedToolCallId; the previous frontier stays")
-			}
-		case TypeStats:
-			if st, valid := DecodeStats(data); valid {
-				s.Stats = &st
-			} else if jsval.Truthy(data) {
-				warn("data is %s, not an object; skipped", describe(data))
-			}
-		case TypeDiagnostic:
-			if d, ok := jsval.Get(data, "kind"); ok {
-				kind, _ := jsval.String(d)
-				detail, _ := jsval.GetString(data, "detail")
-				if s.diagnostics == nil {
-					s.diagnostics = map[string]bool{}
-				}
-				s.diagnostics[kind+"\x00"+detail] = true
-			}
-		case TypeFlushMetrics:
-			// a record of what happened; no state
-		default:
-			warn("unknown pi-condense entry type; ignored")
-		}
+		b.add(e)
 	}
+	return b.done()
+}
+
+// rebuilder rebuilds a State one entry at a time (add, root first, then
+// done); it keeps nothing of an entry's Raw (decoders copy what they keep).
+type rebuilder struct {
+	s       *State
+	aliases []DedupAlias
+}
+
+func newRebuilder() *rebuilder { return &rebuilder{s: newState()} }
+
+// add reads one entry; entries that are not pi-condense's are ignored.
+func (b *rebuilder) add(e Entry) {
+	s := b.s
+	if !strings.HasPrefix(e.CustomType, "context-prune-") {
+		return
+	}
+	s.Entries++
+	warn := func(format string, a ...any) {
+		s.Warnings = append(s.Warnings, session.Warning{Line: e.Line, Msg: e.CustomType + " entry: " + fmt.Sprintf(format, a...)})
+	}
+	wantType := "custom"
+	if e.CustomType == TypeSummary {
+		wantType = "custom_message"
+	}
+	if e.Type != wantType {
+		if e.Type == "custom" || e.Type == "custom_message" {
+			warn("written as a %s entry, not %s; pi-condense ignores it", e.Type, wantType)
+		}
+		return
+	}
+	if e.CustomType == TypeSummary {
+		s.addSummary(e, warn)
+		return
+	}
+	data, ok := jsval.Get(e.Raw, "data")
+	switch e.CustomType {
+	case TypeIndex:
+		if !ok || jsval.TypeOf(data) != jsval.Obj {
+			warn("data is %s, not an object; skipped", describeOpt(data, ok))
+			return
+		}
+		if floor, ok := s.addIndex(data, warn); ok {
+			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
+		}
+	case TypeChain:
+		c, err := DecodeChain(data)
+		if err != nil {
+			warn("%v; skipped", err)
+			return
+		}
+		if _, seen := s.chains[c.StartUserTimestamp]; !seen {
+			s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
+		}
+		s.chains[c.StartUserTimestamp] = &c
+		s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: c.StartUserTimestamp, Kind: e.CustomType})
+	case TypeDedupAlias:
+		a, err := DecodeDedupAlias(data)
+		if err != nil {
+			warn("%v; skipped", err)
+			return
+		}
+		b.aliases = append(b.aliases, a)
+		if a.NewResultTimestamp != nil {
+			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: *a.NewResultTimestamp, Kind: e.CustomType})
+		}
+	case TypeFrontier:
+		if f, valid := DecodeFrontier(data); valid {
+			s.Frontier = &f
+		} else if jsval.Truthy(data) {
+			warn("no lastAttemptedToolCallId; the previous frontier stays")
+		}
+	case TypeStats:
+		if st, valid := DecodeStats(data); valid {
+			s.Stats = &st
+		} else if jsval.Truthy(data) {
+			warn("data is %s, not an object; skipped", describe(data))
+		}
+	case TypeDiagnostic:
+		if d, ok := jsval.Get(data, "kind"); ok {
+			kind, _ := jsval.String(d)
+			detail, _ := jsval.GetString(data, "detail")
+			if s.diagnostics == nil {
+				s.diagnostics = map[string]bool{}
+			}
+			s.diagnostics[kind+"\x00"+detail] = true
+		}
+	case TypeFlushMetrics:
+		// a record of what happened; no state
+	default:
+		warn("unknown pi-condense entry type; ignored")
+	}
+}
+
+// done applies the aliases and returns the state.
+func (b *rebuilder) done() *State {
+	s := b.s
 	// Aliases after every record and ref, so a duplicate shares the
 	// original's ref whatever the append order.
-	for _, a := range aliases {
+	for _, a := range b.aliases {
 		nk := OccurrenceKey(a.NewToolCallID, a.NewResultTimestamp)
 		ok := OccurrenceKey(a.OriginalToolCallID, a.OriginalResultTimestamp)
 		if _, seen := s.aliases[nk]; !seen {
