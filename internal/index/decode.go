@@ -94,7 +94,11 @@ func getFloat(obj fields, key string) (float64, bool) {
 // DecodeRecord decodes one ToolCallRecord of an index entry. A record that
 // is not an object or has no non-empty string toolCallId, or whose
 // resultTimestamp is not a whole number, is an error.
-func DecodeRecord(raw []byte) (Record, error) {
+func DecodeRecord(raw []byte) (Record, error) { return decodeRecord(raw, false) }
+
+// decodeRecord is DecodeRecord; keysOnly leaves out the arguments, the
+// result text and its preview (RebuildKeys).
+func decodeRecord(raw []byte, keysOnly bool) (Record, error) {
 	var r Record
 	if jsval.TypeOf(raw) != jsval.Obj {
 		return r, fmt.Errorf("tool call record is %s, not an object", describe(raw))
@@ -106,10 +110,12 @@ func DecodeRecord(raw []byte) (Record, error) {
 	}
 	r.ToolCallID = id
 	r.ToolName, _ = getString(obj, "toolName")
-	if v, ok := obj["args"]; ok {
+	if v, ok := obj["args"]; ok && !keysOnly {
 		r.Args = bytes.Clone(v)
 	}
-	r.ResultText, _ = getString(obj, "resultText")
+	if !keysOnly {
+		r.ResultText, _ = getString(obj, "resultText")
+	}
 	if v, ok := obj["isError"]; ok {
 		r.IsError = jsval.Truthy(v)
 	}
@@ -128,7 +134,7 @@ func DecodeRecord(raw []byte) (Record, error) {
 	if n, ok := getInt(obj, "spillBytes"); ok {
 		r.SpillBytes = &n
 	}
-	if s, ok := getString(obj, "resultPreview"); ok {
+	if s, ok := getString(obj, "resultPreview"); ok && !keysOnly {
 		r.ResultPreview = &s
 	}
 	if s, ok := getString(obj, "contentHash"); ok {

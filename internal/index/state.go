@@ -94,7 +94,16 @@ var ErrNoBranch = errors.New("index: the context was read without ReadOptions.Br
 // entries) gives an empty state. It reads only the branch entries' lines
 // through ctx (no other I/O); errors are I/O errors re-reading the input.
 // Odd or corrupt entries are reported in State.Warnings and skipped.
-func Rebuild(ctx *session.Context) (*State, error) {
+func Rebuild(ctx *session.Context) (*State, error) { return rebuildState(ctx, false) }
+
+// RebuildKeys is Rebuild without the records' arguments, result texts and
+// previews, and so without the dedup hashes (which hash the texts): the
+// records' keys and fields, the refs, aliases, chains, summaries and
+// frontier only — what a check of the refs a file rebuilds to needs, in a
+// fraction of the memory (--write's verify of the file it wrote).
+func RebuildKeys(ctx *session.Context) (*State, error) { return rebuildState(ctx, true) }
+
+func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 	if ctx.Kind != session.KindSession {
 		return RebuildEntries(nil), nil
 	}
@@ -105,6 +114,7 @@ func Rebuild(ctx *session.Context) (*State, error) {
 	// what it decodes, never the line, so a rebuild of a large index holds
 	// one entry's bytes, not all of them (BranchEntries would)
 	b := newRebuilder()
+	b.keysOnly = keysOnly
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
 		if !isCondenseEntry(be) {
@@ -170,8 +180,9 @@ func RebuildEntries(entries []Entry) *State {
 // rebuilder rebuilds a State one entry at a time (add, root first, then
 // done); it keeps nothing of an entry's Raw (decoders copy what they keep).
 type rebuilder struct {
-	s       *State
-	aliases []DedupAlias
+	s        *State
+	aliases  []DedupAlias
+	keysOnly bool // RebuildKeys
 }
 
 func newRebuilder() *rebuilder { return &rebuilder{s: newState()} }
@@ -207,7 +218,7 @@ func (b *rebuilder) add(e Entry) {
 			warn("data is %s, not an object; skipped", describeOpt(data, ok))
 			return
 		}
-		if floor, ok := s.addIndex(data, warn); ok {
+		if floor, ok := s.addIndex(data, warn, b.keysOnly); ok {
 			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
 		}
 	case TypeChain:
@@ -288,12 +299,12 @@ func describeOpt(v []byte, ok bool) string {
 
 // addIndex reads an index entry; floor is the earliest resultTimestamp of
 // its records (ok false when none has one).
-func (s *State) addIndex(data []byte, warn func(string, ...any)) (floor int64, ok bool) {
+func (s *State) addIndex(data []byte, warn func(string, ...any), keysOnly bool) (floor int64, ok bool) {
 	backfilled := jsval.IsTrue(mustGet(data, "backfilled"))
 	if tc, has := jsval.Get(data, "toolCalls"); has && jsval.TypeOf(tc) == jsval.Arr {
 		els, _ := jsval.Elements(tc)
 		for i, el := range els {
-			r, err := DecodeRecord(el)
+			r, err := decodeRecord(el, keysOnly)
 			if err != nil {
 				warn("toolCalls[%d]: %v; skipped", i, err)
 				continue
@@ -302,8 +313,8 @@ func (s *State) addIndex(data []byte, warn func(string, ...any)) (floor int64, o
 			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
 				floor, ok = *r.ResultTimestamp, true
 			}
-			if backfilled {
-				continue // backfilled records never seed dedup
+			if backfilled || keysOnly {
+				continue // backfilled records never seed dedup; no texts to hash
 			}
 			h := ""
 			if r.ContentHash != nil {

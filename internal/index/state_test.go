@@ -396,3 +396,42 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		t.Fatalf("only %d sessions with records", n)
 	}
 }
+
+// RebuildKeys is Rebuild less the records' arguments, texts and previews
+// (and the dedup hashes made from them): on every oracle session everything
+// else is the same.
+func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
+	snaps, _ := filepath.Glob(filepath.Join(oracleDir, "*", "requests", "*.session.jsonl"))
+	finals, _ := filepath.Glob(filepath.Join(oracleDir, "*", "final", "*.jsonl"))
+	texts := 0
+	for _, p := range append(snaps, finals...) {
+		ctx := readSession(t, p)
+		full := rebuild(t, ctx)
+		keys, err := RebuildKeys(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range keys.records {
+			if r.Args != nil || r.ResultText != "" || r.ResultPreview != nil {
+				t.Fatalf("%s: RebuildKeys kept %s's arguments or text", p, r.ToolCallID)
+			}
+		}
+		for k, r := range full.records {
+			if r.ResultText != "" {
+				texts++
+			}
+			c := *r
+			c.Args, c.ResultText, c.ResultPreview = nil, "", nil
+			if !reflect.DeepEqual(&c, keys.records[k]) {
+				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.records[k], c)
+			}
+		}
+		full.records, keys.records, full.hashes, keys.hashes = nil, nil, nil, nil
+		if !reflect.DeepEqual(full, keys) {
+			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records and hashes", p)
+		}
+	}
+	if texts == 0 {
+		t.Fatal("no record with a result text: the test proves nothing")
+	}
+}
