@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/guard"
+)
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// between returns the text of file from the first start to the next end
+// after it, failing the test when either is missing.
+func between(t *testing.T, file, start, end string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), "```", "")
+	i := strings.Index(s, start)
+	if i < 0 {
+		t.Fatalf("%s: %q not found: the list of built-in rules moved", file, start)
+	}
+	j := strings.Index(s[i:], end)
+	if j < 0 {
+		t.Fatalf("%s: %q not found after %q", file, end, start)
+	}
+	return s[i : i+j]
+}
+
+func defaultPaths() []string {
+	var out []string
+	for _, e := range guard.DefaultRules().Entries {
+		out = append(out, e.Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestReadmeListsDefaultRules: README's sentence on the built-in deny rules
+// names exactly guard.DefaultRules() (its "not …" part names files that stay
+// readable), so adding or removing a default cannot leave it stale.
+func TestReadmeListsDefaultRules(t *testing.T) {
+	text := between(t, "../../README.md", "built-in defaults protect", "`pruner config` lists them")
+	protected, excluded, ok := strings.Cut(text, "; not ")
+	if ok {
+		var rest string
+		excluded, rest, _ = strings.Cut(excluded, " — ")
+		protected += rest
+		for _, m := range backticked.FindAllStringSubmatch(excluded, -1) {
+			for _, p := range defaultPaths() {
+				if m[1] == p {
+					t.Errorf("README says %s is not protected, but it is a built-in rule", p)
+				}
+			}
+		}
+	}
+	var got []string
+	for _, m := range backticked.FindAllStringSubmatch(protected, -1) {
+		got = append(got, m[1])
+	}
+	sort.Strings(got)
+	if want := defaultPaths(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("README lists the built-in rules\n  %v\nguard.DefaultRules() has\n  %v", got, want)
+	}
+}
+
+// TestProtectedPathsDocListsDefaultRules: docs/protected-paths.md's Rules
+// section names every built-in rule.
+func TestProtectedPathsDocListsDefaultRules(t *testing.T) {
+	text := between(t, "../../docs/protected-paths.md", "## Rules", "Rules that replace the defaults")
+	have := map[string]bool{}
+	for _, m := range backticked.FindAllStringSubmatch(text, -1) {
+		have[m[1]] = true
+	}
+	for _, p := range defaultPaths() {
+		if !have[p] && !strings.Contains(text, `"path": "`+p+`"`) {
+			t.Errorf("docs/protected-paths.md, Rules: built-in rule %s is not listed", p)
+		}
+	}
+}
