@@ -99,7 +99,14 @@ warning): only your global settings, PRUNER_SUMMARIZER_CMD or this flag.
 
 --write appends pruner's entries to FILE (summaries, pi-condense's index
 entries, context edits pi ≥ 1.0 applies by itself, and a marker for 'pruner
-restore'); every existing line stays byte-identical. It refuses a file
+restore'); every existing line stays byte-identical. It shrinks the context pi
+sends next time, not the file: the file grows by the appended entries.
+Context edits (one per tool result the pruned context stubs or masks) are
+written only for a v2 or later session: pi gives every entry of a v1 file a
+new id when it migrates it, so an edit's target would point nowhere (a
+warning says so; pi-condense's entries are still written and apply with
+pi-condense). A session with nothing old or large enough to prune gets none
+(0 context edits), and one whose last entry has no id gets nothing at all. It refuses a file
 modified in the last 10 s or that grows while pruner runs (pi is writing to
 it) unless --force, and spills results of spillThreshold chars or more to
 <session dir>/<session id>-blobs/. Without --write nothing is written next to
@@ -120,7 +127,7 @@ JSONL, a live session for --write).`,
   # summarise with an LLM CLI instead of deterministically
   pruner now --summarizer-cmd 'llm -m gpt-4o-mini' session.jsonl > context.jsonl
 
-  # shrink a saved session on disk (append-only; undo with pruner restore)
+  # shrink the context pi sends next time (appends entries: the file grows; undo with pruner restore)
   pruner now --write old-session.jsonl
 
   # write the pruned context to a file (atomic, only on success; - is stdout)
