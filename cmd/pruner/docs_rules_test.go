@@ -83,3 +83,66 @@ func TestProtectedPathsDocListsDefaultRules(t *testing.T) {
 		}
 	}
 }
+
+// tellCall is an extension's tell(ctx, `…`) call: the message it shows the
+// user once.
+var tellCall = regexp.MustCompile("(?m)tell\\(ctx, `(.*)`\\);?\\s*$")
+
+// jsExpr is a template's innermost ${…} (no nested template inside).
+var jsExpr = regexp.MustCompile(`\$\{([^{}` + "`" + `]*)\}`)
+
+// jsTernary is `${cond ? ` X` : ""}` taken when cond is true.
+var jsTernary = regexp.MustCompile("\\$\\{r\\.error \\? `([^`]*)` : \"\"\\}")
+
+// TestExtensionMessagesInDocs: the "pruner missing" messages that
+// docs/pi-extensions.md quotes are what extensions/*.ts print with pruner
+// not on PATH and PRUNER_BIN unset (their tell(…) templates evaluated), so
+// the doc cannot drift from the code.
+func TestExtensionMessagesInDocs(t *testing.T) {
+	doc := between(t, "../../docs/pi-extensions.md", "## What the user sees when pruner is missing", "- protect checks")
+	vals := map[string]string{
+		"PRUNER":                              "pruner",
+		"NAME":                                "",
+		"r.error.message":                     "spawn pruner ENOENT",
+		"why":                                 "spawn pruner ENOENT",
+		"process.env.PRUNER_BIN ?? \"unset\"": "unset",
+	}
+	n := 0
+	for _, line := range strings.Split(doc, "\n") {
+		ext, msg, ok := strings.Cut(line, ": ")
+		if !ok || !strings.HasPrefix(ext, "pruner-") {
+			continue
+		}
+		n++
+		src, err := os.ReadFile("../../extensions/" + strings.TrimPrefix(ext, "pruner-") + ".ts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		how := regexp.MustCompile("const how = `(.*)`;").FindSubmatch(src)
+		if how == nil {
+			t.Fatalf("%s.ts: no const how", ext)
+		}
+		vals["how"] = jsExpr.ReplaceAllStringFunc(string(how[1]), func(e string) string { return vals[e[2:len(e)-1]] })
+		var printed []string
+		for _, m := range tellCall.FindAllStringSubmatch(string(src), -1) {
+			s := jsTernary.ReplaceAllString(m[1], "$1")
+			s = jsExpr.ReplaceAllStringFunc(s, func(e string) string {
+				if v, ok := vals[e[2:len(e)-1]]; ok {
+					return v
+				}
+				return e
+			})
+			s = jsExpr.ReplaceAllStringFunc(s, func(e string) string { return vals[e[2:len(e)-1]] })
+			printed = append(printed, s)
+			if s == msg {
+				ok = false
+			}
+		}
+		if ok {
+			t.Errorf("docs/pi-extensions.md quotes\n  %s\nbut %s.ts's messages with pruner missing are\n  %s", line, ext, strings.Join(printed, "\n  "))
+		}
+	}
+	if n != 2 {
+		t.Fatalf("found %d quoted extension messages, want 2 (protect, prune)", n)
+	}
+}
