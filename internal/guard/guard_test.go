@@ -421,6 +421,12 @@ func TestSymlinks(t *testing.T) {
 	if len(vs) != 1 || vs[0].Resolved != "/home/user/proj/.env" || !strings.Contains(vs[0].Reason(), "/home/user/proj/.env") {
 		t.Fatalf("%+v", vs)
 	}
+	// a glob that reaches .env through a link names the link it expanded to
+	vs = m.Check(Call{Tool: "bash", Args: map[string]any{"command": "cat ./*.txt"}})
+	if len(vs) != 1 || vs[0].Expanded != "/home/user/proj/notes.txt" ||
+		!strings.Contains(vs[0].Reason(), "expands to /home/user/proj/notes.txt -> /home/user/proj/.env") {
+		t.Fatalf("glob via link: %+v %q", vs, vs[0].Reason())
+	}
 	// a file system that cannot answer never turns a block into an allow
 	mf := r.Matcher(Env{Cwd: tCwd, Home: tHome, FS: IOFS(fstest.MapFS{})})
 	if rule, _ := verdict(mf, "read", map[string]any{"path": ".env"}); rule != ".env" {
