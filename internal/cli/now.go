@@ -48,7 +48,8 @@ type NowOptions struct {
 	cmd               *cobra.Command
 
 	// summarizer is what the configured summarizerCmd did this run: "none"
-	// (no command), "ran", or "not-run" (summarizerNote says why)
+	// (no command), "ran", "failed" (it ran, no summary came of it) or
+	// "not-run" (summarizerNote says why)
 	summarizer, summarizerNote string
 }
 
@@ -91,7 +92,8 @@ and a line when a configured --summarizer-cmd did not run, saying why.
 request on stdin and reads the summary from stdout (and once per chain two or
 more summaries cover, with pi-condense's range-fusion request); a command that fails,
 times out, prints nothing or no [[N:tool]] label falls back to the
-deterministic summary with a warning. Its summaries are kept in
+deterministic summary with a warning; one that cannot run (not found or not
+executable: exit status 127 or 126) is reported once and not run again. Its summaries are kept in
 <user cache dir>/pruner/summaries (keyed by request and command line), so a
 later run of the same command reuses them byte for byte; a fallback is never
 kept. A project's .pi/settings.json cannot set summarizerCmd (ignored, with a
@@ -446,7 +448,10 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 }
 
 // shellRunner runs summarizerCmd as a shell command line (sh -c).
-func shellRunner(command string) summarize.Runner { return host.ExecRunner{Command: command} }
+// A command that cannot run (not found) is run once, not once per batch.
+func shellRunner(command string) summarize.Runner {
+	return summarize.StopWhenCannotRun(host.ExecRunner{Command: command})
+}
 
 // summaryCacheDir is where command summaries are kept: <user cache
 // dir>/pruner/summaries, the cache dir found through the injected
@@ -711,6 +716,13 @@ func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result
 	f := res.Flushed
 	if f != nil && f.CommandCalls > 0 {
 		return "ran", ""
+	}
+	if f != nil {
+		for _, w := range f.Warnings {
+			if strings.HasSuffix(w, "; used the deterministic summary") || strings.HasSuffix(w, "; used the deterministic fusion") {
+				return "failed", "pruner: summarizerCmd gave no summary (the warning above says why): every batch got the deterministic summary"
+			}
+		}
 	}
 	why := ""
 	switch {
