@@ -72,7 +72,7 @@ func TestReadmeListsDefaultRules(t *testing.T) {
 // TestProtectedPathsDocListsDefaultRules: docs/protected-paths.md's Rules
 // section names every built-in rule.
 func TestProtectedPathsDocListsDefaultRules(t *testing.T) {
-	text := between(t, "../../docs/protected-paths.md", "## Rules", "Rules that replace the defaults")
+	text := between(t, "../../docs/protected-paths.md", "## Rules", "A rules list replaces the defaults")
 	have := map[string]bool{}
 	for _, m := range backticked.FindAllStringSubmatch(text, -1) {
 		have[m[1]] = true

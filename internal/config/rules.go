@@ -115,7 +115,7 @@ func (rs *RuleSet) DroppedWarning() string {
 }
 
 // DroppedHint is the hint under DroppedWarning.
-const DroppedHint = "add the ones to keep to your rules (pruner config lists the rules that apply)"
+const DroppedHint = "a rules list replaces the defaults; to keep them, add them to your list: pruner config --json | jq '[.droppedDefaults[] | {path, deny}]' prints them as entries"
 
 // droppedDefaults are the built-in entries, each with the deny ops that no
 // entry of rules with the same path denies.
