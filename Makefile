@@ -42,7 +42,7 @@ lint: ## gofmt, go vet, staticcheck, go.mod tidy, and a Windows build (a release
 # every package whose tests take -update (its golden tests are named *Golden*):
 # prune (testdata/golden/now), pipeline (testdata/golden/flush), render
 # (testdata/render/*.golden.jsonl), and any added later
-GOLDEN_PKGS = $(patsubst %/,./%,$(sort $(dir $(shell grep -rl --include='*_test.go' 'flag.Bool."update"' internal cmd))))
+GOLDEN_PKGS = $(patsubst %/,./%,$(sort $(dir $(shell grep -rl --include='*_test.go' '^var update = flag.Bool' internal cmd))))
 golden: ## rewrite every golden set (masking, flush, render) after an intended output change
 	$(GO) test -count=1 -run Golden $(GOLDEN_PKGS) -update
 

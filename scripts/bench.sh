@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh: time `pruner now` (with and without the flush; context, now
-# --session, check) against a
+# --session, --write, check, stats) against a
 # jq one-liner and a node per-line script on the same pi-derived sessions, in
 # one run, and print MB/s, µs per line, peak RSS and the ratios. `make bench`
 # runs it after the Go benchmarks.
@@ -97,6 +97,27 @@ measure() {
 	echo "bench: $(basename "$file") $name: wall $all(best: $best = wall user sys rssKB)" >&2
 }
 
+# measure_write NAME FILE: `now -q --write` on a fresh copy of FILE per run
+# (back-dated: a file modified moments ago is refused as live); the copy is
+# made before the timer starts and removed with its backup and blobs after
+measure_write() {
+	local name=$1 file=$2 copy="$out/write-copy.jsonl"
+	local best="" line all=""
+	for _ in $(seq "$runs"); do
+		rm -rf "$copy" "$copy".orig-* "$out"/*-blobs
+		cp "$file" "$copy"
+		touch -d 2020-01-01T00:00:00 "$copy"
+		line=$($TIME -f '%e %U %S %M' "${pin[@]}" "$pruner" now -q --write "$copy" 2>&1 >/dev/null | tail -1)
+		all+="${line%% *}s "
+		if [ -z "$best" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then
+			best=$line
+		fi
+	done
+	rm -rf "$copy" "$copy".orig-* "$out"/*-blobs
+	rows+=("$(basename "$file") $name $best")
+	echo "bench: $(basename "$file") $name: wall $all(best: $best = wall user sys rssKB)" >&2
+}
+
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c "$cpu")
 for size in $sizes; do
@@ -108,7 +129,9 @@ for size in $sizes; do
 	measure "noflush-2cpu" "$file" "$pruner" now -q --no-flush "$file"
 	measure "context" "$file" "${pin[@]}" "$pruner" context "$file"
 	measure "now-session" "$file" "${pin[@]}" "$pruner" now -q --session "$file"
+	measure_write "now-write" "$file"
 	measure "check" "$file" "${pin[@]}" "$pruner" check --exit-zero "$file"
+	measure "stats" "$file" "${pin[@]}" "$pruner" stats "$file"
 	if [ "$baselines" = 1 ] && [ "$(stat -c %s "$file")" -le "$maxbase" ]; then
 		measure "jq" "$file" "${pin[@]}" jq -c -f scripts/bench/mask.jq "$file"
 		command -v node >/dev/null && measure "node" "$file" "${pin[@]}" node scripts/bench/mask.js "$file"

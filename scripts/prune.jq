@@ -37,7 +37,7 @@ def first_text: if type == "string" then .
 def synthetic: first_text | test("^Subagent \\S+ \\(task [^,)]+,[^)]*\\) finished\\.");
 
 def size_text($chars; $imgs): "\($chars) chars, ~\(($chars + 3) / 4 | floor) tokens"
-  + (if $imgs > 0 then ", \($imgs) image(s) ~\($imgs * 4800) tokens" else "" end);
+  + (if $imgs > 0 then ", \($imgs) image(s) ~\($imgs * 1200) tokens" else "" end);
 
 [., inputs] as $lines
 | [$lines[] | select(.type != "session")] as $ents
@@ -88,7 +88,7 @@ def size_text($chars; $imgs): "\($chars) chars, ~\(($chars + 3) / 4 | floor) tok
             .content = [{type: "text", text: "[pruner: pruned \($tool) result] \($occ)\($h) · \(size_text($chars; $imgs)); recover: \($recover)"}]
           elif $imgs > 0 then
             .content |= map(if .type == "image" then
-              {type: "text", text: "[pruner: pruned \(.mimeType // "image") image] \($occ) · \(.data | length) bytes base64, ~4800 tokens; recover: \($recover)"}
+              {type: "text", text: "[pruner: pruned \(.mimeType // "image") image] \($occ) · \(.data | length) bytes base64, ~1200 tokens; recover: \($recover)"}
               else . end)
           else . end
       end)

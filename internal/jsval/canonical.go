@@ -242,6 +242,9 @@ func AppendCanonical(dst, v []byte) []byte {
 		}
 		return append(dst, ']')
 	case Obj:
+		if out, ok := appendPlainObject(dst, v); ok {
+			return out
+		}
 		ms, ok := Members(v)
 		if !ok {
 			return append(dst, v...)
@@ -249,6 +252,71 @@ func AppendCanonical(dst, v []byte) []byte {
 		return AppendObject(dst, ms)
 	}
 	return append(dst, v...)
+}
+
+// plainMembers is how many members appendPlainObject takes.
+const plainMembers = 16
+
+// appendPlainObject is AppendObject of the object v when its members are
+// few (≤ plainMembers), their keys plain (printable ASCII without quote or
+// backslash: each decodes to its own bytes and JSON.stringify writes it
+// back as it is), none an array index (no reordering) and none repeated:
+// the keys are copied, the values canonicalised. ok is false, with dst
+// untouched, for any other object.
+func appendPlainObject(dst, v []byte) ([]byte, bool) {
+	var keys, vals [plainMembers][]byte
+	n := 0
+	plain := eachMemberRaw(v, func(rawKey, value []byte) bool {
+		if n == plainMembers || !plainKey(rawKey) {
+			n = -1
+			return false
+		}
+		for _, k := range keys[:n] {
+			if string(k) == string(rawKey) {
+				n = -1
+				return false
+			}
+		}
+		keys[n], vals[n] = rawKey, value
+		n++
+		return true
+	})
+	if !plain || n < 0 {
+		return dst, false
+	}
+	dst = append(dst, '{')
+	for i := range n {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, keys[i]...)
+		dst = append(dst, ':')
+		dst = AppendCanonical(dst, vals[i])
+	}
+	return append(dst, '}'), true
+}
+
+// plainKey reports whether the raw JSON string rawKey (quotes included) is
+// printable ASCII without escapes and not an array index.
+func plainKey(rawKey []byte) bool {
+	if len(rawKey) < 2 || rawKey[len(rawKey)-1] != '"' {
+		return false
+	}
+	body := rawKey[1 : len(rawKey)-1]
+	digits := len(body) > 0
+	for _, c := range body {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+		if c < '0' || c > '9' {
+			digits = false
+		}
+	}
+	if digits {
+		_, isIndex := arrayIndex(string(body))
+		return !isIndex
+	}
+	return true
 }
 
 // smallObject is the member count up to which AppendObject finds duplicate

@@ -280,7 +280,7 @@ func appendObjectByMap(dst []byte, ms []Member) []byte {
 }
 
 func FuzzAppendObject(f *testing.F) {
-	for _, s := range []string{`{"a":1,"b":2,"a":3}`, `{"2":1,"b":2,"1":3,"2":4}`, `{"x":{"y":1,"y":2},"z":[{"q":1,"q":{}}]}`, `{}`,
+	for _, s := range []string{`{"a":1,"b":2,"a":3}`, `{"a":1,"b":[{"c":-0.0}],"007":2,"4294967295":3}`, `{"a\u0062":1,"\u00e9":2}`, `{ "a" : 1 , "b":"x\/y" }`, `{"2":1,"b":2,"1":3,"2":4}`, `{"x":{"y":1,"y":2},"z":[{"q":1,"q":{}}]}`, `{}`,
 		`{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"k":1,"l":1,"m":1,"n":1,"o":1,"p":1,"q":1,"a":2}`} {
 		f.Add([]byte(s))
 	}
@@ -296,6 +296,11 @@ func FuzzAppendObject(f *testing.F) {
 		}
 		if !reflect.DeepEqual(before, ms) {
 			t.Fatalf("AppendObject changed its members")
+		}
+		if got, ok := appendPlainObject([]byte("x"), in); ok && string(got) != "x"+string(want) {
+			t.Fatalf("appendPlainObject(%q) = %q, want %q", in, got[1:], want)
+		} else if !ok && string(got) != "x" {
+			t.Fatalf("appendPlainObject(%q) declined but wrote %q", in, got)
 		}
 	})
 }
