@@ -7,7 +7,7 @@ STATICCHECK_VERSION := v0.8.2
 # staticcheck at the pinned version, built by the go command on first use and
 # cached (a fresh machine needs only Go); STATICCHECK=staticcheck uses one on PATH
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none)
+LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-parse --short HEAD 2>/dev/null || echo none) -X main.date=$(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo unknown)
 
 .PHONY: help build install test unit fuzz lint golden man
 help: ## list targets

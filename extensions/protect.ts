@@ -37,12 +37,29 @@ export default function (pi: ExtensionAPI) {
 	};
 	const how = `(PRUNER_BIN=${process.env.PRUNER_BIN ?? "unset"}; install pruner or set PRUNER_BIN)`;
 
+	// warn shows a start-up warning to the user (the UI, or stderr).
+	const warn = (ctx: ExtensionContext, text: string) => {
+		if (ctx.hasUI) ctx.ui.notify(text, "warning");
+		else process.stderr.write(`${text}\n`);
+	};
+
 	// Check once at start that pruner runs and its settings load, so a broken
 	// set-up shows before the first tool call.
 	pi.on("session_start", async (_event, ctx) => {
 		const r = spawnSync(PRUNER, ["config"], { cwd: ctx.cwd, encoding: "utf8", timeout: TIMEOUT_MS });
 		if (r.error) tell(ctx, `cannot run ${PRUNER}: ${r.error.message} ${how}; every tool call will be blocked`);
-		else if (r.status !== 0) {
+		else if (r.status === 0) {
+			// Rules of the user's own (global settings, protected-paths.json)
+			// replace the built-in ones. pruner hook stays silent about it (its
+			// stderr is the model's reason), so the user hears it here: pruner
+			// config's warning and hint, as pruner prints them.
+			const lines = (r.stderr || "").split("\n");
+			const i = lines.findIndex((l) => l.includes("replaces the built-in deny rules"));
+			if (i >= 0) {
+				const hint = (lines[i + 1] || "").startsWith("hint: ") ? ` (${lines[i + 1]})` : "";
+				warn(ctx, `${NAME}: ${lines[i].replace(/^pruner: warning: /, "")}${hint}`);
+			}
+		} else {
 			// The gate reads only the settings files and their rules: a bad
 			// pruning setting breaks `pruner config`, not `pruner hook`. Ask
 			// the hook about a harmless call to say which it is.

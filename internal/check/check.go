@@ -39,10 +39,14 @@ const (
 	KindBadCall       Kind = "unreadable-call"  // a toolCall block the checker cannot read (no name, odd arguments)
 	KindBadLine       Kind = "unparseable-line" // a line that is not JSON (pi silently drops it)
 	KindJoinedLines   Kind = "joined-lines"     // two JSON objects on one line (a write race; pi drops both)
-	KindBadHeader     Kind = "bad-header"       // the first entry is not a {"type":"session"} header
-	KindOrphanResult  Kind = "orphan-tool-result"
-	KindDuplicateID   Kind = "duplicate-entry-id"
-	KindParentCycle   Kind = "parent-cycle"
+	// KindIncompleteLastLine: the last line is not JSON and has no final
+	// newline — pi is most likely still writing it (a live session). Level
+	// note; the same line in the middle of a file is KindBadLine.
+	KindIncompleteLastLine Kind = "incomplete-last-line"
+	KindBadHeader          Kind = "bad-header" // the first entry is not a {"type":"session"} header
+	KindOrphanResult       Kind = "orphan-tool-result"
+	KindDuplicateID        Kind = "duplicate-entry-id"
+	KindParentCycle        Kind = "parent-cycle"
 	// KindProtectedPruned: a tool result the pruning predicate protects
 	// (contextPrune.protectedTools/protectedPaths) was replaced by a
 	// "[pruner: pruned …]" notice in the written session.
@@ -56,7 +60,7 @@ const (
 
 // Kinds returns every kind in rule order (a fresh slice).
 func Kinds() []Kind {
-	return []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
+	return []Kind{KindProtectedPath, KindFolder, KindUnverifiable, KindBashParse, KindBadCall, KindBadLine, KindIncompleteLastLine, KindJoinedLines, KindBadHeader, KindOrphanResult, KindDuplicateID, KindParentCycle, KindProtectedPruned, KindPairing}
 }
 
 // Outcome says what a session shows about a gate finding's call.
@@ -266,8 +270,10 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 		f = fh
 	}
 	defer f.Close()
-	lr.Reset(f)
+	tail := &tailReader{r: f, last: -1}
+	lr.Reset(tail)
 	res := check(lr, label, opts)
+	res.markIncompleteLastLine(tail.last)
 	if res.Err == nil && res.sessionHeader {
 		addPairing(&res, f)
 	}
@@ -313,7 +319,43 @@ func addPairing(res *Result, src io.ReaderAt) {
 // CheckReader checks one session read from r; name labels the findings.
 // Bad lines are findings, not errors; Result.Err is set only on a read error.
 func CheckReader(r io.Reader, name string, opts Options) Result {
-	return check(session.NewLineReaderSize(r, 256<<10), name, opts)
+	tail := &tailReader{r: r, last: -1}
+	res := check(session.NewLineReaderSize(tail, 256<<10), name, opts)
+	res.markIncompleteLastLine(tail.last)
+	return res
+}
+
+// tailReader remembers the last byte read through it (-1 before any).
+type tailReader struct {
+	r    io.Reader
+	last int
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.last = int(p[n-1])
+	}
+	return n, err
+}
+
+// markIncompleteLastLine turns an unparseable last line with no final
+// newline (last is the input's last byte) into KindIncompleteLastLine: pi
+// appends a line in more than one write, so a live session's last line can
+// be cut short; a bad line anywhere else stays KindBadLine.
+func (r *Result) markIncompleteLastLine(last int) {
+	if last == '\n' || last < 0 || r.Err != nil || r.Lines == 0 || r.Entries == 0 {
+		return
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Kind == KindBadLine && f.Line == r.Lines {
+			f.Kind = KindIncompleteLastLine
+			f.Message = "the last line is cut short (no final newline, not JSON): " + f.Message
+			f.Level = levelOf(*f)
+			f.Hint = hintOf(*f)
+		}
+	}
 }
 
 // pending is a gate finding waiting for its call's result.
@@ -710,6 +752,8 @@ func levelOf(f Finding) string {
 // hintOf is what to do about a gate finding, by its outcome.
 func hintOf(f Finding) string {
 	switch f.Kind {
+	case KindIncompleteLastLine:
+		return "pi may still be writing this session: check it again once pi has closed it (pi skips the line if it stays cut short)"
 	case KindProtectedPath, KindFolder, KindUnverifiable:
 	default:
 		return ""

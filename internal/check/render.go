@@ -96,6 +96,8 @@ var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 		"A toolCall block has no tool name or its arguments are not an object, so it cannot be checked; pruner hook denies such calls.", "warning"},
 	KindBadLine: {"UnparseableLine", "Session line is not valid JSON",
 		"A JSONL line does not parse; pi silently skips it, losing the entry.", "warning"},
+	KindIncompleteLastLine: {"IncompleteLastLine", "Last session line is cut short",
+		"The last JSONL line has no final newline and does not parse: pi is most likely still writing it (a live session). Level note, so a check of a session in use does not fail; the same line elsewhere is UnparseableLine.", "note"},
 	KindJoinedLines: {"JoinedLines", "Two JSON objects on one line",
 		"Two session entries were written onto one line (a historical write race); pi drops both.", "warning"},
 	KindBadHeader: {"BadHeader", "Missing or misplaced session header",

@@ -54,6 +54,8 @@ func NewCmdCheck(s *IOStreams) *cobra.Command {
   unreadable-call     a toolCall block without a name or with odd arguments
   unparseable-line, joined-lines, bad-header, orphan-tool-result,
   duplicate-entry-id, parent-cycle    structural problems
+  incomplete-last-line  the last line cut short (no final newline, not
+                      JSON): pi is still writing the session; a note
   protected-output-pruned   a tool result that contextPrune.protectedTools or
                       protectedPaths protects, replaced by a pruner notice
                       (a session written by 'pruner now --write')

@@ -19,7 +19,7 @@ func bomHint(name string) string {
 	if err != nil {
 		q = name
 	}
-	return fmt.Sprintf("strip the byte order mark (a copy is kept in %s.bak): perl -pi.bak -e %s %s", name, strip, q)
+	return fmt.Sprintf("strip the byte order mark (the command keeps a copy in %s.bak): perl -pi.bak -e %s %s", name, strip, q)
 }
 
 // warningPrinter prints a session's line warnings, with a hint the first

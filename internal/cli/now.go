@@ -48,7 +48,8 @@ type NowOptions struct {
 	cmd               *cobra.Command
 
 	// summarizer is what the configured summarizerCmd did this run: "none"
-	// (no command), "ran", or "not-run" (summarizerNote says why)
+	// (no command), "ran", "failed" (it ran, no summary came of it) or
+	// "not-run" (summarizerNote says why)
 	summarizer, summarizerNote string
 }
 
@@ -91,7 +92,8 @@ and a line when a configured --summarizer-cmd did not run, saying why.
 request on stdin and reads the summary from stdout (and once per chain two or
 more summaries cover, with pi-condense's range-fusion request); a command that fails,
 times out, prints nothing or no [[N:tool]] label falls back to the
-deterministic summary with a warning. Its summaries are kept in
+deterministic summary with a warning; one that cannot run (not found or not
+executable: exit status 127 or 126) is reported once and not run again. Its summaries are kept in
 <user cache dir>/pruner/summaries (keyed by request and command line), so a
 later run of the same command reuses them byte for byte; a fallback is never
 kept. A project's .pi/settings.json cannot set summarizerCmd (ignored, with a
@@ -99,7 +101,14 @@ warning): only your global settings, PRUNER_SUMMARIZER_CMD or this flag.
 
 --write appends pruner's entries to FILE (summaries, pi-condense's index
 entries, context edits pi ≥ 1.0 applies by itself, and a marker for 'pruner
-restore'); every existing line stays byte-identical. It refuses a file
+restore'); every existing line stays byte-identical. It shrinks the context pi
+sends next time, not the file: the file grows by the appended entries.
+Context edits (one per tool result the pruned context stubs or masks) are
+written only for a v2 or later session: pi gives every entry of a v1 file a
+new id when it migrates it, so an edit's target would point nowhere (a
+warning says so; pi-condense's entries are still written and apply with
+pi-condense). A session with nothing old or large enough to prune gets none
+(0 context edits), and one whose last entry has no id gets nothing at all. It refuses a file
 modified in the last 10 s or that grows while pruner runs (pi is writing to
 it) unless --force, and spills results of spillThreshold chars or more to
 <session dir>/<session id>-blobs/. Without --write nothing is written next to
@@ -120,7 +129,7 @@ JSONL, a live session for --write).`,
   # summarise with an LLM CLI instead of deterministically
   pruner now --summarizer-cmd 'llm -m gpt-4o-mini' session.jsonl > context.jsonl
 
-  # shrink a saved session on disk (append-only; undo with pruner restore)
+  # shrink the context pi sends next time (appends entries: the file grows; undo with pruner restore)
   pruner now --write old-session.jsonl
 
   # write the pruned context to a file (atomic, only on success; - is stdout)
@@ -439,7 +448,10 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 }
 
 // shellRunner runs summarizerCmd as a shell command line (sh -c).
-func shellRunner(command string) summarize.Runner { return host.ExecRunner{Command: command} }
+// A command that cannot run (not found) is run once, not once per batch.
+func shellRunner(command string) summarize.Runner {
+	return summarize.StopWhenCannotRun(host.ExecRunner{Command: command})
+}
 
 // summaryCacheDir is where command summaries are kept: <user cache
 // dir>/pruner/summaries, the cache dir found through the injected
@@ -704,6 +716,13 @@ func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result
 	f := res.Flushed
 	if f != nil && f.CommandCalls > 0 {
 		return "ran", ""
+	}
+	if f != nil {
+		for _, w := range f.Warnings {
+			if strings.HasSuffix(w, "; used the deterministic summary") || strings.HasSuffix(w, "; used the deterministic fusion") {
+				return "failed", "pruner: summarizerCmd gave no summary (the warning above says why): every batch got the deterministic summary"
+			}
+		}
 	}
 	why := ""
 	switch {

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
@@ -187,8 +190,8 @@ func runQueryRefs(o *QueryOptions) error {
 			fmt.Fprintln(s.ErrOut, "hint: this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)")
 		} else {
 			refs := "no tN refs"
-			if st.NextRef > 1 {
-				refs = fmt.Sprintf("refs t1…t%d", st.NextRef-1)
+			if r := refRanges(st.ToolRefs(st.Keys())); r != "" {
+				refs = "refs " + r
 			}
 			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)\n", st.Len(), refs)
 		}
@@ -288,3 +291,37 @@ func runQuery(o *QueryOptions) error {
 
 // openBackup opens a FILE.orig-* backup for query.FromBackups.
 func openBackup(path string) (query.File, error) { return os.Open(path) }
+
+// refRanges lists the tN refs that exist, runs compressed: "t2…t9, t11,
+// t13…t21" ("" when there are none). Refs are numbered as allocated, but a
+// spilled or dropped record has none, so the numbers can have gaps.
+func refRanges(refs []string) string {
+	var ns []int
+	seen := map[int]bool{}
+	for _, r := range refs {
+		n, err := strconv.Atoi(strings.TrimPrefix(r, "t"))
+		if err != nil || !strings.HasPrefix(r, "t") || seen[n] {
+			continue
+		}
+		seen[n] = true
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, fmt.Sprintf("t%d", ns[i]))
+		case j == i+1:
+			parts = append(parts, fmt.Sprintf("t%d, t%d", ns[i], ns[j]))
+		default:
+			parts = append(parts, fmt.Sprintf("t%d…t%d", ns[i], ns[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}

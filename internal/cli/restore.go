@@ -44,7 +44,10 @@ rewrote in place are restored from the FILE.orig-<hash> backup that is
 this file's original, which is then removed (other backups are kept).
 
 The file is replaced atomically (through symlinks), and never while pi is
-writing to it. When pi appended entries after pruner's, they are kept and
+writing to it: a file modified in the last 10 s is refused unless it is
+exactly what pruner's last write left (every line after the original is
+pruner's, the original still hashes as recorded), so a restore right after
+'pruner now --write' needs no --force. When pi appended entries after pruner's, they are kept and
 re-pointed past pruner's entries; that needs --force, as does a file whose
 bytes before pruner's first write no longer match the recorded hash.
 
@@ -182,7 +185,7 @@ func writeErr(name string, err error) error {
 	var ro *sessionfile.ReadOnlyError
 	switch {
 	case errors.As(err, &live):
-		return &ExitErr{Code: ExitError, Err: err, Hint: "wait until pi is done with the session (or quit it), or pass --force if nothing is writing to it"}
+		return &ExitErr{Code: ExitError, Err: err, Hint: "if no pi session is open on it (a file just copied or edited), add --force; otherwise quit pi or wait until it is done with the session"}
 	case errors.As(err, &ro):
 		return &ExitErr{Code: ExitError, Err: err, Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
 	case errors.Is(err, sessionfile.ErrInterrupted):

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/hostfs"
+	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/pipeline"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
@@ -176,10 +178,11 @@ func runStats(o *StatsOptions) error {
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
-	inputs := expandStatsPaths(paths)
+	sessionsHint := sessionsDirHint(s)
+	inputs := expandStatsPaths(paths, sessionsHint)
 	if len(inputs) == 0 {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("no session files (*.jsonl) found in %s", strings.Join(paths, ", ")),
-			Hint: "a directory is walked for *.jsonl files; pi keeps sessions in ~/.pi/agent/sessions"}
+			Hint: "a directory is walked for *.jsonl files; " + sessionsHint}
 	}
 	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -227,6 +230,10 @@ func runStats(o *StatsOptions) error {
 		case r.Err != nil:
 			failed++
 			fmt.Fprintf(s.ErrOut, "pruner: %s\n", r.Err)
+			var he *hintedErr
+			if errors.As(r.Err, &he) {
+				fmt.Fprintf(s.ErrOut, "hint: %s\n", he.hint)
+			}
 		case r.Skipped != "":
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s; skipped\n", r.Input, r.Skipped)
 		case r.FlushSkipped != "" && !o.Quiet:
@@ -242,7 +249,11 @@ func runStats(o *StatsOptions) error {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
 	if failed > 0 {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%d of %d inputs could not be read (reported above); the others are reported", failed, len(results))}
+		msg := fmt.Sprintf("%d of %d inputs could not be read (reported above)", failed, len(results))
+		if failed < len(results) {
+			msg += "; the others are reported"
+		}
+		return &ExitErr{Code: ExitError, Err: errors.New(msg)}
 	}
 	return nil
 }
@@ -250,7 +261,7 @@ func runStats(o *StatsOptions) error {
 // expandStatsPaths lists the sessions to report on: files as given, "-",
 // and every *.jsonl under a directory (sorted). A path that cannot be read
 // becomes an input with its error, so the others are still reported.
-func expandStatsPaths(paths []string) []statsInput {
+func expandStatsPaths(paths []string, sessionsHint string) []statsInput {
 	var out []statsInput
 	for _, p := range paths {
 		if p == "-" {
@@ -261,6 +272,10 @@ func expandStatsPaths(paths []string) []statsInput {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				err = fmt.Errorf("%s: no such file or directory", p)
+				if !strings.HasSuffix(p, ".jsonl") {
+					// a session directory, most likely
+					err = &hintedErr{err: fmt.Errorf("%s: directory does not exist", p), hint: sessionsHint}
+				}
 			}
 			out = append(out, statsInput{Path: p, Err: err})
 			continue
@@ -413,4 +428,19 @@ func (c *statsCache) Put(string, string) error { return nil }
 // (no-color.org) unset or empty, and TERM not dumb.
 func colorOn(s *IOStreams) bool {
 	return s.OutIsTerminal && s.Env("NO_COLOR") == "" && s.Env("TERM") != "dumb"
+}
+
+// hintedErr is an input's error with the hint printed below it.
+type hintedErr struct {
+	err  error
+	hint string
+}
+
+func (e *hintedErr) Error() string { return e.err.Error() }
+func (e *hintedErr) Unwrap() error { return e.err }
+
+// sessionsDirHint says where pi keeps sessions on this machine.
+func sessionsDirHint(s *IOStreams) string {
+	dir := filepath.Join(pienv.AgentDir(s.Env, homeDir(s)), "sessions")
+	return fmt.Sprintf("pi keeps sessions in $%s/sessions (here %s)", pienv.AgentDirVar, dir)
 }

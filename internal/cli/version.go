@@ -14,9 +14,16 @@ func NewCmdVersion(s *IOStreams, bi BuildInfo) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print pruner's version",
-		Long: `Print pruner's version, the commit it was built from and when (as far as
-the build recorded them: a release, 'make build' or a 'go build' in a git
-checkout), and the Go version. 'pruner --version' prints the same line.`,
+		Long: `Print pruner's version, the commit it was built from and that commit's time,
+and the Go version, as one line:
+
+  pruner VERSION (commit HASH, built DATE, goX)
+
+as far as the build recorded them (a release and 'make build' record all
+three; a 'go build' in a git checkout records the commit and its time, Go's
+vcs.revision and vcs.time, unless -buildvcs=false); what the build did not
+record is left out. A build of an untagged commit is version dev (the hash is
+printed once, as the commit). 'pruner --version' prints the same line.`,
 		Example: `  pruner version`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -28,7 +35,8 @@ checkout), and the Go version. 'pruner --version' prints the same line.`,
 	}
 }
 
-// versionLine is "pruner VERSION (commit C, built D, goX)". Values not set by
+// versionLine is "pruner VERSION (commit C, built D, goX)", D the commit's
+// time (vcs.time, or -X main.date). Values not set by
 // -ldflags come from the build info Go embeds (module version, VCS revision
 // and time of a `go build` in a git checkout); what neither knows is left
 // out, never printed as "unknown" or "none".
@@ -72,6 +80,12 @@ func formatVersion(bi BuildInfo, info *debug.BuildInfo) string {
 		if modified && bi.Commit != "" && !strings.HasSuffix(bi.Commit, "-dirty") {
 			bi.Commit += "-dirty"
 		}
+	}
+	// `git describe --always` of an untagged commit is the hash itself:
+	// print it once, as the commit
+	if v := strings.TrimSuffix(bi.Version, "-dirty"); bi.Commit != "" && v != "" &&
+		(strings.HasPrefix(bi.Commit, v) || strings.HasPrefix(v, strings.TrimSuffix(bi.Commit, "-dirty"))) {
+		bi.Version = ""
 	}
 	if bi.Version == "" {
 		bi.Version = "dev"

@@ -28,6 +28,10 @@ func TestFormatVersion(t *testing.T) {
 			"pruner v0.2.0 (" + gov + ")"},
 		{"release (ldflags)", BuildInfo{Version: "0.2.0", Commit: "abc1234", Date: "2026-12-01T00:00:00Z"}, vcs,
 			"pruner 0.2.0 (commit abc1234-dirty, built 2026-12-01T00:00:00Z, " + gov + ")"},
+		{"make build of an untagged commit", BuildInfo{Version: "abc1234", Commit: "abc1234", Date: "2026-12-01T14:14:03Z"}, nil,
+			"pruner dev (commit abc1234, built 2026-12-01T14:14:03Z, " + gov + ")"},
+		{"make build of an untagged dirty tree", BuildInfo{Version: "abc1234-dirty", Commit: "abc1234", Date: "2026-12-01T14:14:03Z"}, nil,
+			"pruner dev (commit abc1234, built 2026-12-01T14:14:03Z, " + gov + ")"},
 		{"make build (no date)", BuildInfo{Version: "v0.1.0-3-gabc", Commit: "abc1234", Date: "unknown"}, nil,
 			"pruner v0.1.0-3-gabc (commit abc1234, " + gov + ")"},
 	} {

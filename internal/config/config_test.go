@@ -325,11 +325,26 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 	if got, err = c.DenyRules(""); err != nil || got.Entries[0].Path != "vault/" || len(got.Entries) != 2 {
 		t.Errorf("protected-paths.json + project: %v %q", err, ruleSummary(got))
 	}
-	// an invalid project rule is an error, never a silent fallback
+	// an empty project list adds nothing: valid, the base rules apply
 	write(t, filepath.Join(proj, ".pi", "settings.json"), `{"contextPrune":{"protectedPathRules":[]}}`)
+	c, err = Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
+	if err != nil {
+		t.Fatalf("empty project rules list: %v", err)
+	}
+	if got, err = c.DenyRules(rules); err != nil || len(got.Entries) != 1 || got.Entries[0].Path != "only-this" {
+		t.Errorf("empty project list: %v %q", err, ruleSummary(got))
+	}
+	// an invalid project rule is an error, never a silent fallback
+	write(t, filepath.Join(proj, ".pi", "settings.json"), `{"contextPrune":{"protectedPathRules":[{"path":".env","deny":["reed"]}]}}`)
 	var re *RulesError
 	if _, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)}); !errors.As(err, &re) {
-		t.Errorf("empty project rules list: %v", err)
+		t.Errorf("invalid project rule: %v", err)
+	}
+	// a global empty list stays an error: it would disable the gate
+	write(t, filepath.Join(proj, ".pi", "settings.json"), `{}`)
+	write(t, filepath.Join(agent, "settings.json"), `{"contextPrune":{"protectedPathRules":[]}}`)
+	if _, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)}); !errors.As(err, &re) {
+		t.Errorf("empty global rules list: %v", err)
 	}
 }
 

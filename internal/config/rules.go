@@ -25,15 +25,25 @@ func (c *Config) readRules(f settingsFile) error {
 	if err != nil {
 		return &RulesError{Err: err}
 	}
-	r, err := guard.ParseRules(data, f.path+": "+Key+"."+RulesKey)
+	source := f.path + ": " + Key + "." + RulesKey
+	if f.project {
+		// a project's rules only add: an empty list, or an entry with an
+		// empty deny list, adds nothing (a warning, not a deny-all)
+		r, warnings, err := guard.ParseAddedRules(data, source)
+		if err != nil {
+			return &RulesError{Err: err}
+		}
+		c.Warnings = append(c.Warnings, warnings...)
+		if len(r.Entries) > 0 {
+			c.projectRules = r
+		}
+		return nil
+	}
+	r, err := guard.ParseRules(data, source)
 	if err != nil {
 		return &RulesError{Err: err}
 	}
-	if f.project {
-		c.projectRules = r
-	} else {
-		c.rules = r
-	}
+	c.rules = r
 	return nil
 }
 
@@ -105,7 +115,7 @@ func (rs *RuleSet) DroppedWarning() string {
 }
 
 // DroppedHint is the hint under DroppedWarning.
-const DroppedHint = "add the ones to keep to your rules (pruner config lists the rules that apply)"
+const DroppedHint = "a rules list replaces the defaults; to keep them, add them to your list: pruner config --json | jq '[.droppedDefaults[] | {path, deny}]' prints them as entries"
 
 // droppedDefaults are the built-in entries, each with the deny ops that no
 // entry of rules with the same path denies.

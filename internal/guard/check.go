@@ -40,6 +40,10 @@ type Violation struct {
 	// to) when only that matched.
 	Path     string
 	Resolved string
+	// Expanded is, for a glob, the entry it expanded to when that entry is
+	// a symlink and only its target (Resolved) matched: the name the
+	// command reaches the protected path by.
+	Expanded string
 	// Holds is, for KindFolder, the protected path found below Path.
 	Holds string
 	// Via is, for KindFolder, what reads or writes the folder ("grep -r");
@@ -112,7 +116,10 @@ func (v Violation) text(verdict bool) string {
 	if v.Path != "" && v.Path != v.Raw {
 		what += fmt.Sprintf(" (%s)", v.Path)
 	}
-	if v.Resolved != "" {
+	switch {
+	case v.Expanded != "":
+		what += fmt.Sprintf(" expands to %s -> %s", v.Expanded, v.Resolved)
+	case v.Resolved != "":
 		what += fmt.Sprintf(" -> %s", v.Resolved)
 	}
 	if v.Command != "" {
@@ -282,7 +289,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	win := m.env.windows()
 	denied, hits := m.deniedOps(t.path, t.pattern, t.dotOK, ops, fsys == nil)
-	resolved := ""
+	resolved, expanded := "", ""
 	if fsys != nil && !t.pattern {
 		for _, q := range []string{t.path, t.physical} {
 			if q == "" {
@@ -310,7 +317,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 			if r, changed, ok := resolveLinks(fsys, f, win); ok && changed {
 				d3, h3 := m.deniedOps(r, false, false, ops, false)
 				if d3 != 0 && resolved == "" {
-					resolved = r
+					resolved, expanded = r, f
 				}
 				denied |= d3
 				hits = append(hits, h3...)
@@ -325,7 +332,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved}
+	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }

@@ -274,6 +274,26 @@ func TestBashConstructs(t *testing.T) {
 			t.Fatalf("reason %q", vs[0].Reason())
 		}
 	})
+
+	// commands bash -n rejects: an empty list after if/then/else/do, an empty
+	// group or subshell. mvdan.cc/sh's bash parser rejects them too, but its
+	// zsh parser (the fallback) accepts them: they used to pass the hook.
+	t.Run("empty lists bash rejects do not parse", func(t *testing.T) {
+		for _, cmd := range []string{"if then fi", "if true; then fi", "if true; then :; else fi",
+			"if true; then :; elif then :; fi", "while do done", "until false; do done",
+			"for x in a; do done", "{ }", "( )", "f() { }", "cat .env; if then fi"} {
+			vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": cmd}})
+			if len(vs) != 1 || vs[0].Kind != KindBashParse {
+				t.Errorf("%q: got %+v, want a bash-parse-error", cmd, vs)
+			}
+		}
+		for _, cmd := range []string{"if true; then :; fi", "case x in a) ;; esac", "while false; do :; done",
+			"for ((i=0;i<1;i++)); do :; done", "f() { :; }", "( : )"} {
+			if vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": cmd}}); len(vs) != 0 {
+				t.Errorf("%q: got %+v, want allowed", cmd, vs)
+			}
+		}
+	})
 }
 
 // TestClaudeNames: Claude Code tool names and argument keys.
@@ -420,6 +440,12 @@ func TestSymlinks(t *testing.T) {
 	vs := m.Check(Call{Tool: "read", Args: map[string]any{"path": "notes.txt"}})
 	if len(vs) != 1 || vs[0].Resolved != "/home/user/proj/.env" || !strings.Contains(vs[0].Reason(), "/home/user/proj/.env") {
 		t.Fatalf("%+v", vs)
+	}
+	// a glob that reaches .env through a link names the link it expanded to
+	vs = m.Check(Call{Tool: "bash", Args: map[string]any{"command": "cat ./*.txt"}})
+	if len(vs) != 1 || vs[0].Expanded != "/home/user/proj/notes.txt" ||
+		!strings.Contains(vs[0].Reason(), "expands to /home/user/proj/notes.txt -> /home/user/proj/.env") {
+		t.Fatalf("glob via link: %+v %q", vs, vs[0].Reason())
 	}
 	// a file system that cannot answer never turns a block into an allow
 	mf := r.Matcher(Env{Cwd: tCwd, Home: tHome, FS: IOFS(fstest.MapFS{})})

@@ -119,49 +119,71 @@ func (r *Rules) Union(add *Rules) *Rules {
 // entry that is not an object, has no `path`, no `deny`, the old `ops` key,
 // an unknown key, an unknown op, or a path that is not a valid glob.
 func ParseRules(data []byte, source string) (*Rules, error) {
+	r, _, err := parseRules(data, source, false)
+	return r, err
+}
+
+// ParseAddedRules parses rules that are only added to others (a project's
+// .pi/settings.json): an empty list adds nothing and an entry with an empty
+// deny list denies nothing, so neither is an error — they come back as
+// warnings, and the entry is left out. Every other error of ParseRules
+// stays an error (the caller must not fall back to fewer rules).
+func ParseAddedRules(data []byte, source string) (*Rules, []string, error) {
+	return parseRules(data, source, true)
+}
+
+// errEmptyDeny is an entry whose deny list is empty.
+var errEmptyDeny = errors.New("empty \"deny\" list denies nothing")
+
+func parseRules(data []byte, source string, added bool) (*Rules, []string, error) {
+	var warnings []string
 	orig := data
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%s: empty rules", source)
+		return nil, nil, fmt.Errorf("%s: empty rules", source)
 	}
 	var list []json.RawMessage
 	listName := "paths"
 	if data[0] == '[' {
 		listName = "protectedPathRules"
 		if err := json.Unmarshal(data, &list); err != nil {
-			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
+			return nil, nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
 		}
 	} else {
 		var top map[string]json.RawMessage
 		if err := json.Unmarshal(data, &top); err != nil {
-			return nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
+			return nil, nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
 		}
 		for k := range top {
 			if k != "paths" && !strings.HasPrefix(k, "_") {
-				return nil, fmt.Errorf("%s: unknown key %q (want \"paths\")", source, k)
+				return nil, nil, fmt.Errorf("%s: unknown key %q (want \"paths\")", source, k)
 			}
 		}
 		raw, ok := top["paths"]
 		if !ok {
-			return nil, fmt.Errorf("%s: no \"paths\" list", source)
+			return nil, nil, fmt.Errorf("%s: no \"paths\" list", source)
 		}
 		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, fmt.Errorf("%s: \"paths\" is not a list of entries: %w", source, err)
+			return nil, nil, fmt.Errorf("%s: \"paths\" is not a list of entries: %w", source, err)
 		}
 	}
-	if len(list) == 0 {
-		return nil, fmt.Errorf("%s: %s is empty: it would protect nothing (remove it to use the built-in defaults)", source, listName)
+	if len(list) == 0 && !added {
+		return nil, nil, fmt.Errorf("%s: %s is empty: it would protect nothing (remove it to use the built-in defaults)", source, listName)
 	}
 	r := &Rules{Source: source, Entries: make([]Entry, 0, len(list))}
 	for i, raw := range list {
 		e, err := parseEntry(raw, i)
+		if added && errors.Is(err, errEmptyDeny) {
+			warnings = append(warnings, fmt.Sprintf("%s: %s[%d]%s; the entry adds nothing", source, listName, i, err))
+			continue
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s[%d]%s", source, listName, i, err)
+			return nil, nil, fmt.Errorf("%s: %s[%d]%s", source, listName, i, err)
 		}
 		e.Source = source
 		r.Entries = append(r.Entries, e)
 	}
-	return r, nil
+	return r, warnings, nil
 }
 
 func parseEntry(raw json.RawMessage, i int) (Entry, error) {
@@ -199,7 +221,7 @@ func parseEntry(raw json.RawMessage, i int) (Entry, error) {
 		return Entry{}, fmt.Errorf("%s: \"deny\" is not a list of op names", name)
 	}
 	if len(deny) == 0 {
-		return Entry{}, fmt.Errorf("%s: empty \"deny\" list denies nothing", name)
+		return Entry{}, fmt.Errorf("%s: %w", name, errEmptyDeny)
 	}
 	var set OpSet
 	for _, d := range deny {

@@ -194,12 +194,51 @@ func parseShell(src string) (f *syntax.File, err error) {
 	}()
 	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err == nil {
+		if eerr := emptyList(f); eerr != nil {
+			return nil, eerr
+		}
 		return f, nil
 	}
-	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil {
+	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil && emptyList(fz) == nil {
 		return fz, nil
 	}
 	return nil, err
+}
+
+// emptyList finds a compound command with an empty command list, which
+// mvdan.cc/sh accepts but bash rejects as a syntax error (`if then fi`,
+// `while do done`, `for x in a; do done`, `{ }`, `( )`): the command would
+// not run as parsed, so it is reported as not parsing.
+func emptyList(f *syntax.File) error {
+	var err error
+	empty := func(stmts []*syntax.Stmt, pos syntax.Pos, what string) bool {
+		if len(stmts) == 0 && err == nil {
+			err = fmt.Errorf("%s: %s is empty (bash rejects it: syntax error)", pos, what)
+		}
+		return err == nil
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.IfClause:
+			if n.ThenPos.IsValid() { // if or elif
+				empty(n.Cond, n.Position, "the condition of if")
+				empty(n.Then, n.ThenPos, "the list after then")
+			} else {
+				empty(n.Then, n.Position, "the list after else")
+			}
+		case *syntax.WhileClause:
+			empty(n.Cond, n.WhilePos, "the condition of while")
+			empty(n.Do, n.DoPos, "the list after do")
+		case *syntax.ForClause:
+			empty(n.Do, n.DoPos, "the list after do")
+		case *syntax.Block:
+			empty(n.Stmts, n.Lbrace, "the { } group")
+		case *syntax.Subshell:
+			empty(n.Stmts, n.Lparen, "the ( ) subshell")
+		}
+		return err == nil
+	})
+	return err
 }
 
 // unknown records an unknown use.

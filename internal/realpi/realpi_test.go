@@ -387,6 +387,29 @@ func TestRealPiProtectBadPruningSetting(t *testing.T) {
 	}
 }
 
+// TestRealPiProtectReplacedDefaults: global protectedPathRules replace the
+// built-in rules; pruner hook cannot say so (its stderr is the model's
+// reason), so protect tells the user once at start-up, with pruner's
+// warning and the hint that prints the dropped rules. The gate still works.
+func TestRealPiProtectReplacedDefaults(t *testing.T) {
+	w, m := protectWorld(t)
+	installExtension(t, filepath.Join(w.AgentDir, "extensions"), "protect")
+	w.Env["PRUNER_BIN"] = env.pruner
+	if err := w.WriteFile("home/.pi/agent/settings.json", `{"contextPrune": {"protectedPathRules": [{"path": ".env", "deny": ["read", "bash"]}]}}`); err != nil {
+		t.Fatal(err)
+	}
+	r := runPi(t, w, "-p", protectScenario().Turns[0].Prompt)
+	if n := leaks(m.Requests()); n != 0 {
+		t.Fatalf("the secret reached %d requests", n)
+	}
+	want := "contextPrune.protectedPathRules replaces the built-in deny rules: no longer applied: .env (write,edit), .git/ (read,write,edit)"
+	hint := "pruner config --json | jq '[.droppedDefaults[] | {path, deny}]'"
+	if n := strings.Count(r.Stderr, "replaces the built-in deny rules"); n != 1 || !strings.Contains(r.Stderr, "pruner-protect: ") ||
+		!strings.Contains(r.Stderr, want) || !strings.Contains(r.Stderr, hint) {
+		t.Fatalf("stderr tells the user %d times, want once with %q and %q:\n%s", n, want, hint, r.Stderr)
+	}
+}
+
 // TestRealPiBrokenPrunerRPC: in rpc mode (a UI: ctx.hasUI) both extensions
 // tell the user through the UI — one notify request each — and nothing on
 // stderr; protect still blocks every call.

@@ -91,6 +91,18 @@ func (p *Plan) NeedsForce() string {
 	return ""
 }
 
+// AsPrunerLeftIt reports that the file is exactly what pruner's writes
+// made of it: the bytes before the first write hash as the first marker
+// recorded, every line after them is an entry a marker lists (none of pi's),
+// the last marker's entries are all there and end the file. A file pruner
+// just wrote is then recent because of pruner, not because pi is writing it.
+func (p *Plan) AsPrunerLeftIt() bool {
+	if p.Markers == 0 || p.NeedsForce() != "" || len(p.lines) == 0 {
+		return false
+	}
+	return p.lines[len(p.lines)-1].pruner
+}
+
 // prunerTypes are the entry types pruner appends.
 var prunerTypes = map[string]bool{"custom": true, "custom_message": true, "context_edit": true}
 

@@ -19,6 +19,49 @@ type Runner interface {
 	Run(ctx context.Context, request []byte) (stdout []byte, err error)
 }
 
+// ErrCannotRun marks a Runner error of a command that cannot run at all —
+// not found or not executable (a shell's exit status 127 or 126), or no
+// process could be started — as opposed to one that ran and failed: every
+// batch would fail the same way.
+var ErrCannotRun = errors.New("summarizer command cannot run")
+
+// StopWhenCannotRun wraps r so that once a run fails with ErrCannotRun the
+// command is not run again: later runs return an error at once, and the
+// summaries they would have made fall back without a warning of their own
+// (the first failure's warning says it for all). One wrapper per pruner
+// run: it holds that run's state.
+func StopWhenCannotRun(r Runner) Runner { return &stopRunner{r: r} }
+
+type stopRunner struct {
+	r   Runner
+	mu  sync.Mutex
+	err error
+}
+
+// errNotRerun is a run skipped because the command cannot run.
+type errNotRerun struct{ err error }
+
+func (e *errNotRerun) Error() string { return "not run again: " + e.err.Error() }
+func (e *errNotRerun) Unwrap() error { return e.err }
+
+func (s *stopRunner) Run(ctx context.Context, request []byte) ([]byte, error) {
+	s.mu.Lock()
+	err := s.err
+	s.mu.Unlock()
+	if err != nil {
+		return nil, &errNotRerun{err}
+	}
+	out, err := s.r.Run(ctx, request)
+	if errors.Is(err, ErrCannotRun) {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+	return out, err
+}
+
 // RunnerFunc adapts a function to Runner.
 type RunnerFunc func(ctx context.Context, request []byte) ([]byte, error)
 
@@ -117,9 +160,29 @@ func Summarize(ctx context.Context, batches []Batch, opts Options) []Result {
 	if n <= 0 {
 		n = 4
 	}
+	// the first batch that needs the command runs alone: a command that
+	// cannot run (not found) is then found once, on the same batch every
+	// time, and not run again for the others (StopWhenCannotRun)
+	first := -1
+	for i, b := range batches {
+		if opts.Cache == nil {
+			first = i
+			break
+		}
+		if _, ok := opts.Cache.Get(Key(b, opts.Clip, opts.CommandID)); !ok {
+			first = i
+			break
+		}
+	}
+	if first >= 0 {
+		out[first] = summarizeOne(ctx, batches[first], opts)
+	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	for i := range batches {
+		if i == first {
+			continue
+		}
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -150,6 +213,9 @@ func summarizeOne(ctx context.Context, b Batch, opts Options) Result {
 
 func runCommand(ctx context.Context, b Batch, opts Options) Result {
 	text, why := ask(ctx, []byte(Request(b, opts.Clip)), opts, func(reply []byte) (string, string) { return Check(reply, b) })
+	if why == quietFallback {
+		return Result{Text: Deterministic(b), Source: SourceFallback}
+	}
 	if why != "" {
 		return Result{Text: Deterministic(b), Source: SourceFallback, Warning: why}
 	}
@@ -167,13 +233,23 @@ func ask(ctx context.Context, request []byte, opts Options, check func([]byte) (
 	}
 	stdout, err := opts.Command.Run(ctx, request)
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		var skipped *errNotRerun
+		switch {
+		case errors.As(err, &skipped):
+			return "", quietFallback
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return "", fmt.Sprintf("summarizer timed out after %s", opts.Timeout)
+		case errors.Is(err, ErrCannotRun):
+			return "", "summarizer cannot run: " + err.Error() + " (check summarizerCmd or --summarizer-cmd, and PATH; it is not run again for the other batches, which get the deterministic summary too)"
 		}
 		return "", "summarizer failed: " + err.Error()
 	}
 	return check(stdout)
 }
+
+// quietFallback is ask's why for a run skipped because the command cannot
+// run: a fallback whose warning the first failure already gave.
+const quietFallback = "\x00not run again"
 
 // replyText is a reply as text (CRLF as LF, trailing white space trimmed),
 // or why it is none: binary or invalid UTF-8, or empty.

@@ -100,6 +100,9 @@ func Fuse(ctx context.Context, summaries, refs []string, opts Options) FuseResul
 
 func runFuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
 	text, why := ask(ctx, []byte(FuseRequest(summaries)), opts, func(reply []byte) (string, string) { return CheckFused(reply, summaries, refs) })
+	if why == quietFallback {
+		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceFallback}
+	}
 	if why != "" {
 		return FuseResult{Text: FuseDeterministic(summaries, refs), Source: SourceFallback, Warning: why}
 	}

@@ -227,3 +227,53 @@ func TestJSLen(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandThatCannotRunRunsOnce: a command that cannot run (not found)
+// is run for the first batch only, that batch's warning says so with a
+// hint, and every other batch (and a fusion) falls back without running it
+// and without a warning of its own (it printed 20 identical warnings).
+func TestCommandThatCannotRunRunsOnce(t *testing.T) {
+	var runs atomic.Int32
+	notFound := RunnerFunc(func(ctx context.Context, _ []byte) ([]byte, error) {
+		runs.Add(1)
+		return nil, fmt.Errorf("%w: exit status 127: sh: llm: not found", ErrCannotRun)
+	})
+	var batches []Batch
+	for i := range 8 {
+		batches = append(batches, batchOf(fmt.Sprintf("result %d", i)))
+	}
+	opts := Options{Command: StopWhenCannotRun(notFound), Concurrency: 4}
+	out := Summarize(context.Background(), batches, opts)
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the command ran %d times, want 1", n)
+	}
+	for i, r := range out {
+		if r.Source != SourceFallback || r.Text != Deterministic(batches[i]) {
+			t.Errorf("batch %d: %+v, want the deterministic fallback", i, r)
+		}
+		if (i == 0) != (r.Warning != "") {
+			t.Errorf("batch %d: warning %q (only the first batch warns)", i, r.Warning)
+		}
+	}
+	if !strings.Contains(out[0].Warning, "summarizer cannot run") || !strings.Contains(out[0].Warning, "PATH") {
+		t.Errorf("warning %q: want 'cannot run' and the PATH hint", out[0].Warning)
+	}
+	if r := Fuse(context.Background(), []string{"a `t1`", "b `t2`"}, []string{"t1", "t2"}, opts); r.Source != SourceFallback || r.Warning != "" || runs.Load() != 1 {
+		t.Errorf("fusion after a command that cannot run: %+v, %d runs", r, runs.Load())
+	}
+	// a command that runs and fails is still run for every batch
+	runs.Store(0)
+	fails := RunnerFunc(func(ctx context.Context, _ []byte) ([]byte, error) {
+		runs.Add(1)
+		return nil, errors.New("exit status 1: quota exceeded")
+	})
+	out = Summarize(context.Background(), batches, Options{Command: StopWhenCannotRun(fails)})
+	if n := runs.Load(); n != int32(len(batches)) {
+		t.Errorf("a failing command ran %d times, want %d", n, len(batches))
+	}
+	for i, r := range out {
+		if !strings.Contains(r.Warning, "quota exceeded") {
+			t.Errorf("batch %d: warning %q", i, r.Warning)
+		}
+	}
+}

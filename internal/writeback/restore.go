@@ -125,8 +125,12 @@ func Restore(o RestoreOptions) (RestoreReport, error) {
 	if o.DryRun {
 		return rep, nil
 	}
-	if err := fl.CheckQuiet(); err != nil {
-		return rep, &ReplaceError{Err: err}
+	// a file modified moments ago is pi's, unless it is exactly what
+	// pruner's own last write left (restore right after now --write)
+	if !plan.AsPrunerLeftIt() || legacy != nil {
+		if err := fl.CheckQuiet(); err != nil {
+			return rep, &ReplaceError{Err: err}
+		}
 	}
 	cx, stop := context.Background(), context.CancelFunc(func() {})
 	if o.Interrupts != nil {

@@ -43,7 +43,7 @@ func (r ExecRunner) Run(ctx context.Context, request []byte) ([]byte, error) {
 	cmd.Stderr = &limitedBuffer{max: 4096, buf: &stderr}
 	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", summarize.ErrCannotRun, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -74,6 +74,10 @@ func describeExit(err error, stderr string) error {
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
 		msg += ": " + last
+	}
+	if ee != nil && (ee.ExitCode() == 127 || ee.ExitCode() == 126) {
+		// the shell's "command not found" and "not executable"
+		return &cannotRun{msg}
 	}
 	return errors.New(msg)
 }
@@ -133,3 +137,9 @@ func (c DirCache) Put(key, summary string) error {
 	}
 	return atomicfile.WriteFile(p, []byte(summary), 0o644)
 }
+
+// cannotRun is a command the shell could not run (exit status 126 or 127).
+type cannotRun struct{ msg string }
+
+func (e *cannotRun) Error() string        { return e.msg }
+func (e *cannotRun) Is(target error) bool { return target == summarize.ErrCannotRun }
