@@ -818,6 +818,7 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 // (writeback.Write) and says what it did.
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
+	flushed := o.flushLines(res.Flushed) // res is not needed after the write: its memory is the check's
 	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan})
 	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
@@ -839,7 +840,7 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: pi appended %d bytes while pruner replaced the file; they are kept at its end (a branch beside pruner's entries)\n", name, rep.Moved)
 	}
 	if !o.Quiet {
-		for _, line := range o.flushLines(res.Flushed) {
+		for _, line := range flushed {
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",

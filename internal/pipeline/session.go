@@ -279,8 +279,53 @@ func lostLine(c session.WarnCode) bool {
 // (same hash), every appended line is a valid entry with a unique id, the
 // leaf is pruner's last entry, the context is the old one plus the
 // flush's summaries, and pi-condense's state rebuilt from the file holds
-// every ref the flush allocated.
+// every ref the flush allocated. It is r.Check().Verify.
 func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
+	return r.Check().Verify(f, size, info, a)
+}
+
+// Check is what Verify compares a written file with, taken from a result
+// (Result.Check) before the file is written: with it the result's context,
+// index and flush need not be live while the written file is re-read and
+// its state rebuilt (--write's peak is then one of them, not both).
+type Check struct {
+	ids        []string // the session's entry ids
+	lines      int      // the session's lines
+	warnBefore int      // its warnings on those lines
+	version    int
+	messages   int // the context's messages plus the flush's summaries
+	state      bool
+	records    int
+	refs       []keyRef // every record's key and short ref
+}
+
+type keyRef struct{ key, ref string }
+
+// Check takes what Verify needs of r.
+func (r *Result) Check() *Check {
+	ctx := r.Ctx
+	c := &Check{lines: ctx.Lines, warnBefore: countBefore(ctx.Warnings, ctx.Lines), version: ctx.Header.Version, messages: len(ctx.Messages)}
+	c.ids = make([]string, len(ctx.Entries))
+	for i, e := range ctx.Entries {
+		c.ids[i] = e.ID
+	}
+	if r.Flushed != nil {
+		c.messages += len(r.Flushed.Summaries)
+	}
+	if r.State != nil {
+		c.state, c.records = true, r.State.Len()
+		keys := r.State.Keys()
+		c.refs = make([]keyRef, len(keys))
+		for i, k := range keys {
+			ref, _ := r.State.ShortRef(k)
+			c.refs[i] = keyRef{k, ref}
+		}
+	}
+	return c
+}
+
+// Verify is Result.Verify for the result c was taken from.
+func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
 	h := sha256.New()
 	if err := hashPrefix(h, f, info.BaseBytes); err != nil {
 		return err
@@ -292,9 +337,9 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 		return nil
 	}
 	// the appended lines: valid JSON, ids new to the file and chained
-	taken := make(map[string]bool, len(r.Ctx.Entries))
-	for _, e := range r.Ctx.Entries {
-		taken[e.ID] = true
+	taken := make(map[string]bool, len(c.ids))
+	for _, id := range c.ids {
+		taken[id] = true
 	}
 	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
 	k := 0
@@ -324,41 +369,37 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 	if k != len(a.IDs) {
 		return fmt.Errorf("%d lines appended, %d planned", k, len(a.IDs))
 	}
+	taken = nil
 	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true})
 	if err != nil {
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}
 	for _, w := range ctx.Warnings {
-		if w.Line > r.Ctx.Lines && lostLine(w.Code) {
+		if w.Line > c.lines && lostLine(w.Code) {
 			return fmt.Errorf("appended line %d would be skipped: %s", w.Line, w.Msg)
 		}
 	}
-	if n := countBefore(ctx.Warnings, r.Ctx.Lines); n != countBefore(r.Ctx.Warnings, r.Ctx.Lines) {
-		return fmt.Errorf("the session's lines read with %d warnings in the new file, %d before", n, countBefore(r.Ctx.Warnings, r.Ctx.Lines))
+	if n := countBefore(ctx.Warnings, c.lines); n != c.warnBefore {
+		return fmt.Errorf("the session's lines read with %d warnings in the new file, %d before", n, c.warnBefore)
 	}
-	if r.Ctx.Header.Version >= 2 && ctx.LeafID != a.IDs[len(a.IDs)-1] {
+	if c.version >= 2 && ctx.LeafID != a.IDs[len(a.IDs)-1] {
 		return fmt.Errorf("the new file's leaf is %q, not pruner's last entry", ctx.LeafID)
 	}
-	want := len(r.Ctx.Messages)
-	if r.Flushed != nil {
-		want += len(r.Flushed.Summaries)
+	if len(ctx.Messages) != c.messages {
+		return fmt.Errorf("the new file's context has %d messages, want %d", len(ctx.Messages), c.messages)
 	}
-	if len(ctx.Messages) != want {
-		return fmt.Errorf("the new file's context has %d messages, want %d", len(ctx.Messages), want)
-	}
-	if r.State != nil {
+	if c.state {
 		st, err := index.RebuildKeys(ctx) // keys and refs are what is compared
 		if err != nil {
 			return err
 		}
-		if st.Len() != r.State.Len() {
-			return fmt.Errorf("pi-condense would rebuild %d records, the flush holds %d", st.Len(), r.State.Len())
+		if st.Len() != c.records {
+			return fmt.Errorf("pi-condense would rebuild %d records, the flush holds %d", st.Len(), c.records)
 		}
-		for _, k := range r.State.Keys() {
-			want, _ := r.State.ShortRef(k)
-			got, _ := st.ShortRef(k)
-			if !st.IsSummarized(k) || got != want {
-				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", k, got, want)
+		for _, kr := range c.refs {
+			got, _ := st.ShortRef(kr.key)
+			if !st.IsSummarized(kr.key) || got != kr.ref {
+				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", kr.key, got, kr.ref)
 			}
 		}
 	}

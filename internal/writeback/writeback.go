@@ -87,9 +87,14 @@ func Write(cx context.Context, o Options) (Report, error) {
 	}
 	// what is printed is decided: let the collector have the render
 	res.Rendered, res.Mask = nil, nil
+	// what the check compares, taken now: once the file is written the
+	// result is not needed here, and the collector can have it while the
+	// written file is re-read
+	chk := res.Check()
 	write := func(w io.Writer) error {
 		var err error
 		rep.Info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
+		res = nil
 		return err
 	}
 	verify := func(f *os.File) error {
@@ -97,7 +102,7 @@ func Write(cx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return err
 		}
-		if err := res.Verify(f, st.Size(), rep.Info, a); err != nil {
+		if err := chk.Verify(f, st.Size(), rep.Info, a); err != nil {
 			return fmt.Errorf("checking the new file: %w; nothing written", err)
 		}
 		return nil
