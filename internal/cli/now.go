@@ -148,7 +148,7 @@ JSONL, a live session for --write).`,
 	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
 	f.BoolVar(&o.Session, "session", false, "print the whole session file with pruner's entries appended (what --write writes) instead of the context")
 	f.BoolVar(&o.Write, "write", false, "append pruner's entries to FILE (atomic; every existing line kept; undo with 'pruner restore')")
-	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago)")
+	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago, and not as pruner's last write left it)")
 	f.BoolVar(&o.NoFlush, "no-flush", false, "summarise nothing new: apply only what the session's pi-condense index says (flush: false)")
 	f.BoolVar(&o.NoMask, "no-mask", false, "no rolling-window masking: only what the index says is applied")
 	f.DurationVar(&o.SummarizerTimeout, "summarizer-timeout", 0, "give up on one summariser run after `D` (default: summarizerMaxTimeoutMs, 3m)")
@@ -290,7 +290,7 @@ func runNow(o *NowOptions) error {
 	var target *sessionfile.File
 	spooled := func() error { return nil }
 	if o.Write {
-		fl, err := sessionfile.Open(o.Input, sessionfile.Options{Force: o.Force})
+		fl, err := sessionfile.Open(o.Input, sessionfile.Options{Force: o.Force, LaterQuietCheck: true})
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", o.Input)}
@@ -298,6 +298,10 @@ func runNow(o *NowOptions) error {
 			return writeErr(o.Input, err)
 		}
 		defer fl.Close()
+		// recent because pruner's last write left it so, or because pi is writing it
+		if err := writeback.CheckQuiet(fl); err != nil {
+			return writeErr(o.Input, err)
+		}
 		target, r, ra, name = fl, io.NewSectionReader(fl.Reader(), 0, fl.Size()), fl.Reader(), o.Input
 	} else {
 		in, err := openSeekable(s, o.Input)
