@@ -53,14 +53,17 @@ global settings, --config FILE, the environment and flags: a project's
 is ignored, with a warning (listed as "ignored").
 
 The protected-path deny rules of check and hook are listed with the origin of
-each rule: --rules FILE, else protectedPathRules of the global settings (or
---config FILE), else $PI_CODING_AGENT_DIR/configs/protected-paths.json, else
-the built-in defaults -- plus the rules of the project's .pi/settings.json,
-which only add: a project can never remove or replace a rule.
+each rule: protectedPathRules of the global settings (or --config FILE), else
+$PI_CODING_AGENT_DIR/configs/protected-paths.json, else the built-in defaults
+-- plus the rules of the project's .pi/settings.json, which only add: a
+project can never remove or replace a rule. The --rules FILE flag of check
+and hook replaces that base for their run only; config has no --rules flag
+and does not see it.
 
-Rules that replace the built-in ones (--rules, the global settings, the
-protected-paths.json file) are warned about, naming each built-in rule (and
-deny op) they no longer apply.
+Rules that replace the built-in ones (the global settings, the
+protected-paths.json file, and check's or hook's --rules FILE) are warned
+about, naming each built-in rule (and deny op) they no longer apply, and the
+hint gives those rules as entries to add to your list.
 
 With --json: {"contextPrune": {values}, "sources": {key: source},
 "ignored": [warnings], "protectedPathRules": [{"path", "deny", "source"}],

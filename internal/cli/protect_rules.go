@@ -37,7 +37,7 @@ func loadGateRules(s *IOStreams, cmd *cobra.Command, rulesFile string) (*config.
 // longer apply (not in hook: its stderr is the model's reason).
 func printDropped(s *IOStreams, rs *config.RuleSet) {
 	if w := rs.DroppedWarning(); w != "" {
-		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\nhint: %s\n", w, config.DroppedHint)
+		fmt.Fprintf(s.ErrOut, "pruner: warning: %s\nhint: %s\n", w, rs.DroppedHint())
 	}
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -401,5 +402,40 @@ func TestCondenseKeysCoverCondense(t *testing.T) {
 	}
 	if !reflect.DeepEqual(tags, CondenseKeys()) {
 		t.Errorf("Condense fields %v, CondenseKeys %v", tags, CondenseKeys())
+	}
+}
+
+// TestDroppedHintPastes: the hint's entries, added to the rules list that
+// dropped the built-in rules, make that list apply every built-in rule
+// again (the hint works for --rules FILE, which pruner config never sees).
+func TestDroppedHintPastes(t *testing.T) {
+	for _, mine := range []string{
+		`{"path":"only-this","deny":["read"]}`,
+		`{"path":".env","deny":["read","bash"]}, {"path":".git/","deny":["write"]}`,
+	} {
+		dir := t.TempDir()
+		rules := filepath.Join(dir, "rules.json")
+		write(t, rules, `{"paths":[`+mine+`]}`)
+		c, err := Load(Options{AgentDir: dir, ProjectDir: t.TempDir(), Getenv: env(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := c.DenyRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint := rs.DroppedHint()
+		_, entries, ok := strings.Cut(hint, "add these entries to it: ")
+		if rs.DroppedWarning() == "" || !ok {
+			t.Fatalf("%s: no dropped rules or no entries in the hint %q", mine, hint)
+		}
+		var parsed []map[string]any
+		if err := json.Unmarshal([]byte("["+entries+"]"), &parsed); err != nil || len(parsed) != len(rs.Dropped) {
+			t.Fatalf("%s: hint entries %q: %v (%d, want %d)", mine, entries, err, len(parsed), len(rs.Dropped))
+		}
+		write(t, rules, `{"paths":[`+mine+`, `+entries+`]}`)
+		if rs, err = c.DenyRules(rules); err != nil || len(rs.Dropped) != 0 || rs.DroppedHint() != "" {
+			t.Errorf("%s + the hint's entries: %v; still dropped %v", mine, err, rs.Dropped)
+		}
 	}
 }

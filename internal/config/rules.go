@@ -114,8 +114,27 @@ func (rs *RuleSet) DroppedWarning() string {
 	return fmt.Sprintf("%s replaces the built-in deny rules: no longer applied: %s", rs.BaseSource, strings.Join(parts, ", "))
 }
 
-// DroppedHint is the hint under DroppedWarning.
-const DroppedHint = "a rules list replaces the defaults; to keep them, add them to your list: pruner config --json | jq '[.droppedDefaults[] | {path, deny}]' prints them as entries"
+// DroppedHint is the hint under DroppedWarning: the dropped built-in rules
+// as entries of a rules list ({"path", "deny"}), to paste into the list that
+// replaced them ("" when none). It names no command: the list may come from
+// check's or hook's --rules FILE, which pruner config never sees.
+func (rs *RuleSet) DroppedHint() string {
+	if len(rs.Dropped) == 0 {
+		return ""
+	}
+	parts := make([]string, len(rs.Dropped))
+	for i, e := range rs.Dropped {
+		b, err := json.Marshal(struct {
+			Path string   `json:"path"`
+			Deny []string `json:"deny"`
+		}{e.Path, strings.Split(e.Deny.String(), ",")})
+		if err != nil { // a string and strings: cannot fail
+			return ""
+		}
+		parts[i] = string(b)
+	}
+	return "a rules list replaces the defaults; to keep them, add these entries to it: " + strings.Join(parts, ", ")
+}
 
 // droppedDefaults are the built-in entries, each with the deny ops that no
 // entry of rules with the same path denies.

@@ -403,7 +403,7 @@ func TestRealPiProtectReplacedDefaults(t *testing.T) {
 		t.Fatalf("the secret reached %d requests", n)
 	}
 	want := "contextPrune.protectedPathRules replaces the built-in deny rules: no longer applied: .env (write,edit), .git/ (read,write,edit)"
-	hint := "pruner config --json | jq '[.droppedDefaults[] | {path, deny}]'"
+	hint := `add these entries to it: {"path":".env","deny":["write","edit"]}, {"path":".git/","deny":["read","write","edit"]}`
 	if n := strings.Count(r.Stderr, "replaces the built-in deny rules"); n != 1 || !strings.Contains(r.Stderr, "pruner-protect: ") ||
 		!strings.Contains(r.Stderr, want) || !strings.Contains(r.Stderr, hint) {
 		t.Fatalf("stderr tells the user %d times, want once with %q and %q:\n%s", n, want, hint, r.Stderr)
