@@ -648,6 +648,10 @@ type flushStats struct {
 	CommandCalls int    `json:"commandCalls"`
 	// Summarizer is what summarizerCmd did: none (not set), ran, not-run
 	Summarizer string `json:"summarizer"`
+	// SummarizerFailed counts the batches, FusionsFailed the chains, whose
+	// summariser gave no summary (the deterministic one was used)
+	SummarizerFailed int `json:"summarizerFailed"`
+	FusionsFailed    int `json:"fusionsFailed"`
 	// chain compression: chains compressed, the calls they drop, range
 	// summaries fused, calls backfilled (indexed for the chain)
 	Chains     int `json:"chains"`
@@ -700,6 +704,7 @@ func (ns *nowStats) fromFlush(f *index.Flushed) {
 			Summarized: f.Summarized, Spilled: f.Spilled, Deduped: f.Deduped, Trivial: f.Trivial, Oversized: f.Oversized,
 			RawChars: f.RawChars, SummaryChars: f.SummaryChars, CommandCalls: f.CommandCalls,
 			Chains: f.Chains, ChainCalls: f.ChainCalls, Fused: f.Fused, Backfilled: f.Backfilled,
+			SummarizerFailed: f.SummarizerFailed, FusionsFailed: f.FusionsFailed,
 		}
 	}
 }
@@ -721,12 +726,8 @@ func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result
 	if f != nil && f.CommandCalls > 0 {
 		return "ran", ""
 	}
-	if f != nil {
-		for _, w := range f.Warnings {
-			if strings.HasSuffix(w, "; used the deterministic summary") || strings.HasSuffix(w, "; used the deterministic fusion") {
-				return "failed", "pruner: summarizerCmd gave no summary (the warning above says why): every batch got the deterministic summary"
-			}
-		}
+	if f != nil && f.SummarizerFailed+f.FusionsFailed > 0 {
+		return "failed", "pruner: summarizerCmd gave no summary (the warning above says why): every batch got the deterministic summary"
 	}
 	why := ""
 	switch {

@@ -243,7 +243,8 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 			f.CommandCalls++
 		}
 		if r.Warning != "" {
-			f.Warnings = append(f.Warnings, fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", j.cd.BlockID, len(j.texts), r.Warning))
+			f.FusionsFailed++
+			f.failed(r.Warning, true, len(j.texts), fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", j.cd.BlockID, len(j.texts), r.Warning))
 		}
 		if strings.TrimFunc(r.Text, isJSWhitespace) != "" {
 			text := r.Text

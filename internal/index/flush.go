@@ -77,7 +77,12 @@ type Flushed struct {
 	// Warnings say what did not go as configured (a summariser that failed,
 	// a blob that could not be written); nothing is lost for them.
 	Warnings []string
+	// SummarizerFailed counts the batches, FusionsFailed the chains, whose
+	// summariser gave no summary (each got the deterministic one); their
+	// warnings are collapsed, one per distinct failure.
+	SummarizerFailed, FusionsFailed int
 
+	failures          []failure
 	batchCommandCalls int
 	lt                lineTape // the flush's reads of the input
 }
@@ -124,7 +129,50 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 		f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
 	}
 	f.rewritePoints(ctx, o.FirstLine)
+	f.Warnings = append(f.Warnings, f.failureWarnings()...)
 	return f, nil
+}
+
+// failure is one distinct summariser failure (its message) and the batches
+// or chains it struck.
+type failure struct {
+	msg    string
+	chain  bool
+	n      int    // batches (chains) struck
+	parts  int    // their calls (summaries)
+	detail string // the warning of the first one
+}
+
+// failed records a summariser failure: msg is the summariser's warning,
+// detail the whole warning for this batch (chain), parts its calls
+// (summaries).
+func (f *Flushed) failed(msg string, chain bool, parts int, detail string) {
+	for i := range f.failures {
+		if fl := &f.failures[i]; fl.msg == msg && fl.chain == chain {
+			fl.n++
+			fl.parts += parts
+			return
+		}
+	}
+	f.failures = append(f.failures, failure{msg: msg, chain: chain, n: 1, parts: parts, detail: detail})
+}
+
+// failureWarnings are the summariser failures, one warning per distinct
+// failure: the batch's (chain's) own when it struck one, else with a count
+// (22 batches failing alike are one warning, not 22).
+func (f *Flushed) failureWarnings() []string {
+	var out []string
+	for _, fl := range f.failures {
+		switch {
+		case fl.n == 1:
+			out = append(out, fl.detail)
+		case fl.chain:
+			out = append(out, fmt.Sprintf("%s, for %d chains (%d summaries); used the deterministic fusions", fl.msg, fl.n, fl.parts))
+		default:
+			out = append(out, fmt.Sprintf("%s, for %d batches (%d calls); used the deterministic summaries", fl.msg, fl.n, fl.parts))
+		}
+	}
+	return out
 }
 
 // flushBatches is the batch part of Flush: capture, spill, dedup,
@@ -285,7 +333,8 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		names[i] = c.ToolName
 	}
 	if r.Warning != "" {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d (%d calls): %s; used the deterministic summary", b.TurnIndex, len(b.Calls), r.Warning))
+		f.SummarizerFailed++
+		f.failed(r.Warning, false, len(b.Calls), fmt.Sprintf("turn %d (%d calls): %s; used the deterministic summary", b.TurnIndex, len(b.Calls), r.Warning))
 	}
 	if r.Source == summarize.SourceCommand {
 		f.CommandCalls++
