@@ -233,7 +233,7 @@ func parseEntry(raw json.RawMessage, i int) (Entry, error) {
 	}
 	pat := strings.ReplaceAll(p, `\`, "/")
 	if !doublestar.ValidatePattern(pat) {
-		return Entry{}, fmt.Errorf("%s: bad glob", name)
+		return Entry{}, fmt.Errorf("%s: bad glob (an unclosed [ or {: in rules [ ] { } are glob syntax; a literal bracket or brace is matched by ?)", name)
 	}
 	return Entry{Path: p, Deny: set, Index: i}, nil
 }
