@@ -140,15 +140,19 @@ func (w *World) RunRPC(ctx context.Context, timeout time.Duration, prompt string
 		return nil, nil, err
 	}
 	var events []map[string]any
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
+	// one event per line, of any length (a tool result event carries the
+	// whole output): no line limit, as pi's own JSONL readers have none
+	br := bufio.NewReader(stdout)
+	for {
+		line, err := br.ReadBytes('\n')
 		var ev map[string]any
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			continue
+		if json.Unmarshal(line, &ev) == nil {
+			events = append(events, ev)
+			if ev["type"] == "agent_settled" {
+				break
+			}
 		}
-		events = append(events, ev)
-		if ev["type"] == "agent_settled" {
+		if err != nil {
 			break
 		}
 	}
