@@ -116,12 +116,10 @@ type setting struct {
 	typed  any         // a default
 }
 
-// Load returns the effective config. Errors: *FileError for an unreadable
-// or broken settings file (or --config file), *ValueError for a key with a
-// bad type or range (or an invalid glob), *RulesError for invalid
-// protectedPathRules.
-func Load(o Options) (*Config, error) {
-	getenv := o.Getenv
+// newConfig is the Config Load and LoadGate start from: the environment
+// lookup and pi's agent dir (from the home directory) resolved once.
+func newConfig(o Options) (c *Config, getenv func(string) string) {
+	getenv = o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -129,11 +127,19 @@ func Load(o Options) (*Config, error) {
 	if home == "" {
 		home = pienv.Home(getenv, nil)
 	}
-	c := &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
+	c = &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
 	if c.AgentDir == "" {
 		c.AgentDir = pienv.AgentDir(getenv, home)
 	}
+	return c, getenv
+}
 
+// Load returns the effective config. Errors: *FileError for an unreadable
+// or broken settings file (or --config file), *ValueError for a key with a
+// bad type or range (or an invalid glob), *RulesError for invalid
+// protectedPathRules.
+func Load(o Options) (*Config, error) {
+	c, getenv := newConfig(o)
 	files, err := c.readFiles(o)
 	if err != nil {
 		return nil, err

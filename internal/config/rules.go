@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/guard"
-	"github.com/pruner-dev/pruner/internal/pienv"
 )
 
 // readRules parses the protectedPathRules of one settings file: the global
@@ -53,18 +52,7 @@ func (c *Config) readRules(f settingsFile) error {
 // decoded, so a bad maxRetainedChars never stops the gate; DenyRules gives
 // the rules. Errors: *FileError, *RulesError.
 func LoadGate(o Options) (*Config, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	home := o.Home
-	if home == "" {
-		home = pienv.Home(getenv, nil)
-	}
-	c := &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
-	if c.AgentDir == "" {
-		c.AgentDir = pienv.AgentDir(getenv, home)
-	}
+	c, _ := newConfig(o)
 	files, err := c.readFiles(o)
 	if err != nil {
 		return nil, err
