@@ -302,13 +302,13 @@ func SkipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		return SkipString(b, i)
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				i = skipString(b, i)
+				i = SkipString(b, i)
 				continue
 			case '{', '[':
 				depth++
@@ -333,10 +333,10 @@ func SkipValue(b []byte, i int) int {
 	}
 }
 
-// skipString returns the index just past the JSON string at b[i]=='"' (valid
+// SkipString returns the index just past the JSON string at b[i]=='"' (valid
 // JSON). It jumps from quote to quote with bytes.IndexByte (vectorised); a
 // quote preceded by an odd run of backslashes is escaped.
-func skipString(b []byte, i int) int {
+func SkipString(b []byte, i int) int {
 	i++
 	for i < len(b) {
 		j := bytes.IndexByte(b[i:], '"')
@@ -345,7 +345,7 @@ func skipString(b []byte, i int) int {
 		}
 		i += j
 		k := i
-		for b[k-1] == '\\' {
+		for k > 0 && b[k-1] == '\\' {
 			k--
 		}
 		if (i-k)%2 == 0 {

@@ -12,6 +12,7 @@ package jsval
 
 import (
 	"bytes"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"strconv"
 	"unicode/utf8"
 )
@@ -35,65 +36,10 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipString returns the index just past the string starting at b[i] == '"'.
-// It jumps from quote to quote (bytes.IndexByte is vectorised); a quote
-// after an odd run of backslashes is escaped.
-func skipString(b []byte, i int) int {
-	i++
-	for i < len(b) {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		i += j
-		k := i
-		for k > 0 && b[k-1] == '\\' {
-			k--
-		}
-		if (i-k)%2 == 0 {
-			return i + 1
-		}
-		i++
-	}
-	return len(b)
-}
+// skipString and skipValue are the scanner's (valid JSON, vectorised).
+func skipString(b []byte, i int) int { return jsonscan.SkipString(b, i) }
 
-// skipValue returns the index just past the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return len(b)
-	}
-	for i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
+func skipValue(b []byte, i int) int { return jsonscan.SkipValue(b, i) }
 
 // trim strips surrounding JSON whitespace.
 func trim(v []byte) []byte {
