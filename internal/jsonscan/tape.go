@@ -72,6 +72,10 @@ type Node struct {
 	// surrogate one, each invalid UTF-8 byte one); for an object or array,
 	// the number of members.
 	Chars uint32
+	// Cont is, for a string, the number of UTF-8 continuation bytes
+	// (10xxxxxx) in its raw text: a string without BadUTF8 is
+	// End-Start-Cont code points as written (RawChars).
+	Cont  uint32
 	Kind  Kind
 	Flags uint8
 }
@@ -400,7 +404,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 					chars = CountChars(b[start:i])
 				}
 			}
-			n.Flags, n.Chars = flags, uint32(chars)
+			n.Flags, n.Chars, n.Cont = flags, uint32(chars), uint32(cont)
 			t.Flags |= flags
 			t.Nodes = append(t.Nodes, n)
 			return i, nil

@@ -89,6 +89,9 @@ func checkTape(t *testing.T, tp *Tape) {
 	for i := range tp.Nodes {
 		nd := &tp.Nodes[i]
 		raw := tp.Src[nd.Start:nd.End]
+		if got, want := tp.RawChars(uint32(i)), utf8.RuneCount(raw); got != want {
+			t.Fatalf("node %d (%s %q): RawChars %d, utf8.RuneCount %d", i, nd.Kind, raw, got, want)
+		}
 		if e := SkipValue(tp.Src, int(nd.Start)); e != int(nd.End) {
 			t.Fatalf("node %d (%s %q): SkipValue ends at %d, tape at %d", i, nd.Kind, raw, e, nd.End)
 		}

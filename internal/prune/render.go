@@ -90,9 +90,15 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			n := int64(runes(buf))
-			st.CharsBefore += n
-			st.CharsAfter += n
+			n, ok := 0, false
+			if !ro.NoChars {
+				n, ok = ctx.ModelChars(m) // counted when the line was read
+			}
+			if !ok {
+				n = runes(buf)
+			}
+			st.CharsBefore += int64(n)
+			st.CharsAfter += int64(n)
 			st.BytesBefore += int64(len(buf)) + 1
 		} else {
 			orig, err = ctx.AppendMessage(orig[:0], m)
@@ -104,7 +110,11 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(session.ModelChars(orig)), int64(session.ModelChars(buf))
+			nb, ok := ctx.ModelChars(m)
+			if !ok {
+				nb = session.ModelChars(orig)
+			}
+			before, after := int64(nb), int64(session.ModelChars(buf))
 			if after >= before {
 				// a notice longer than what it replaces (as pi estimates sizes)
 				// saves nothing: keep the original
@@ -113,8 +123,8 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			}
 			if !ro.NoChars {
 				// stats count what reaches the model (details left out)
-				st.CharsBefore += int64(session.ModelChars(orig))
-				st.CharsAfter += int64(session.ModelChars(buf))
+				st.CharsBefore += before
+				st.CharsAfter += after
 			}
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++

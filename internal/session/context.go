@@ -408,6 +408,7 @@ func (b *builder) addContextLine(rl *rawLine) {
 	b.setStrings(m, v, &mv, true)
 	b.fill(m, v, mv.f[mContent])
 	b.fillRead(m, v, &mv)
+	b.countModelChars(m, v, 0)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
@@ -434,6 +435,15 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	}
 	if text != 0 && maybeChainText(tp, text) {
 		m.flags |= flagChainFirst
+	}
+}
+
+// countModelChars keeps ModelChars of the message value at tape index obj,
+// counted from the tape.
+func (b *builder) countModelChars(m *Message, v *lineView, obj uint32) {
+	if n, ok := tapeModelChars(v.tp, obj); ok {
+		m.mchars = n
+		m.flags |= flagModelChars
 	}
 }
 
@@ -585,6 +595,7 @@ func (b *builder) addEntry(rl *rawLine) {
 		}
 		b.fill(m, v, mv.f[mContent])
 		b.fillRead(m, v, &mv)
+		b.countModelChars(m, v, obj)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:

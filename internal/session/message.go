@@ -54,6 +54,7 @@ const (
 	flagPatched // the content is replaced (Context.patches)
 	flagNumTS   // ts holds the message's own "timestamp", a JSON number
 	flagChainFirst
+	flagModelChars // mchars holds ModelChars of the message's bytes as read
 )
 
 // Message is one message of a built context: routing fields decoded from the
@@ -71,6 +72,7 @@ type Message struct {
 	entry  idKey   // id of the session entry (0: none)
 	line   int32   // 1-based input line
 	chars  int32   // TextChars
+	mchars int32   // ModelChars of the bytes as read (flagModelChars)
 	n      int32   // line length
 	vs, ve int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
 	info   uint32  // index+1 of the message's tool result fields in c.infos (0: none)
