@@ -204,11 +204,19 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 	var pairs []Pair
 	var hz []Hazard
 	last := -1                   // latest assistant
-	var calls map[string]bool    // its call ids
-	answered := map[string]int{} // its answered calls → result index
+	var calls callSet            // its call ids
+	var answered answers         // its answered calls and their results
 	var between []int            // sent non-result messages since it
-	latest := map[string]int{}   // call id → latest assistant holding it
 	var separators []int         // every sent non-result message, in order
+	nCalls, nResults := 0, 0
+	for _, m := range msgs {
+		nCalls += len(m.Calls)
+		if m.Role == session.RoleToolResult {
+			nResults++
+		}
+	}
+	latest := make(map[string]int, nCalls) // call id → latest assistant holding it
+	pairs = make([]Pair, 0, nResults)
 	for i, m := range msgs {
 		if !sent(m) {
 			continue
@@ -217,40 +225,115 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 		case session.RoleAssistant:
 			separators = append(separators, i)
 			last, between = i, nil
-			calls = make(map[string]bool, len(m.Calls))
-			answered = map[string]int{}
+			calls.reset(m.Calls)
+			answered.reset()
 			for _, tc := range m.Calls {
-				calls[tc.ID] = true
 				latest[tc.ID] = i
 			}
 		case session.RoleToolResult:
 			id := m.ToolCallID
-			switch a, ok := latest[id]; {
-			case last >= 0 && calls[id]:
-				if first, dup := answered[id]; dup {
+			if last >= 0 && calls.has(id) {
+				if first, dup := answered.get(id); dup {
 					hz = append(hz, Hazard{Kind: Duplicate, CallID: id, Call: &Ref{Index: last}, Result: Ref{Index: i}, First: &Ref{Index: first}})
 					continue
 				}
-				answered[id] = i
+				answered.add(id, i)
 				if len(between) > 0 {
 					hz = append(hz, interrupted(id, last, i, between))
 					continue
 				}
 				pairs = append(pairs, Pair{last, i, id})
-			case ok:
+				continue
+			}
+			if a, ok := latest[id]; ok {
 				// the call is in an earlier assistant: everything sent since
 				// separates them
 				k := sort.SearchInts(separators, a+1)
 				hz = append(hz, interrupted(id, a, i, separators[k:]))
-			default:
-				hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
+				continue
 			}
+			hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
 		default:
 			separators = append(separators, i)
 			between = append(between, i)
 		}
 	}
 	return pairs, hz
+}
+
+// callSet is the call ids of one assistant message: its calls looked up in
+// place (most messages hold a few), a map once they are many.
+type callSet struct {
+	calls []session.ToolCall
+	ids   map[string]bool
+}
+
+// manyCalls is where a callSet starts to use a map.
+const manyCalls = 16
+
+func (c *callSet) reset(calls []session.ToolCall) {
+	c.calls, c.ids = calls, nil
+	if len(calls) > manyCalls {
+		c.ids = make(map[string]bool, len(calls))
+		for _, tc := range calls {
+			c.ids[tc.ID] = true
+		}
+	}
+}
+
+func (c *callSet) has(id string) bool {
+	if c.ids != nil {
+		return c.ids[id]
+	}
+	for i := range c.calls {
+		if c.calls[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// answers are the calls of the latest assistant message answered so far,
+// with the result that answered each: a list while they are few, a map
+// once they are many.
+type answers struct {
+	list []answer
+	byID map[string]int
+}
+
+type answer struct {
+	id     string
+	result int
+}
+
+func (a *answers) reset() { a.list, a.byID = a.list[:0], nil }
+
+func (a *answers) add(id string, result int) {
+	if a.byID == nil && len(a.list) < manyCalls {
+		a.list = append(a.list, answer{id, result})
+		return
+	}
+	if a.byID == nil {
+		a.byID = make(map[string]int, 2*manyCalls)
+		for _, x := range a.list {
+			a.byID[x.id] = x.result
+		}
+	}
+	a.byID[id] = result
+}
+
+// get returns the result that answered call id (ok false: none yet).
+func (a *answers) get(id string) (int, bool) {
+	if a.byID != nil {
+		r, ok := a.byID[id]
+		return r, ok
+	}
+	for _, x := range a.list {
+		if x.id == id {
+			return x.result, true
+		}
+	}
+	return 0, false
 }
 
 func interrupted(id string, call, result int, between []int) Hazard {
@@ -372,10 +455,10 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 	if latest < 0 {
 		return nil
 	}
-	lastOf := map[string]int{} // entry id → its last message index
+	lastOf := make(map[uint64]int, len(ctx.Messages)) // entry id → its last message index
 	for i, m := range ctx.Messages {
-		if m.EntryID() != "" {
-			lastOf[m.EntryID()] = i
+		if k := m.EntryKey(); k != 0 {
+			lastOf[k] = i
 		}
 	}
 	var hz []Hazard
@@ -394,7 +477,7 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 			}
 			continue
 		}
-		if k, ok := lastOf[be.ID]; ok && be.ID != "" && k+1 > pos {
+		if k, ok := lastOf[be.EntryKey()]; ok && be.EntryKey() != 0 && k+1 > pos {
 			pos = k + 1
 		}
 	}
