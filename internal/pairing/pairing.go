@@ -203,11 +203,11 @@ func sent(m Msg) bool {
 func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 	var pairs []Pair
 	var hz []Hazard
-	last := -1                   // latest assistant
-	var calls callSet            // its call ids
-	var answered answers         // its answered calls and their results
-	var between []int            // sent non-result messages since it
-	var separators []int         // every sent non-result message, in order
+	last := -1           // latest assistant
+	var calls callSet    // its call ids
+	var answered answers // its answered calls and their results
+	var between []int    // sent non-result messages since it
+	var separators []int // every sent non-result message, in order
 	nCalls, nResults := 0, 0
 	for _, m := range msgs {
 		nCalls += len(m.Calls)
