@@ -201,13 +201,6 @@ func sent(m Msg) bool {
 // Analyze pairs msgs as pi-ai does and returns the pairs it makes and the
 // error hazards (indexes only in the Refs: Role, Entry and Line empty).
 func Analyze(msgs []Msg) ([]Pair, []Hazard) {
-	var pairs []Pair
-	var hz []Hazard
-	last := -1           // latest assistant
-	var calls callSet    // its call ids
-	var answered answers // its answered calls and their results
-	var between []int    // sent non-result messages since it
-	var separators []int // every sent non-result message, in order
 	nCalls, nResults := 0, 0
 	for _, m := range msgs {
 		nCalls += len(m.Calls)
@@ -215,9 +208,24 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 			nResults++
 		}
 	}
+	return analyze(len(msgs), func(i int) Msg { return msgs[i] }, nCalls, nResults)
+}
+
+// analyze is Analyze over n messages given one at a time by at (no slice
+// of every message's view), with the number of calls and results to size
+// its tables.
+func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard) {
+	var pairs []Pair
+	var hz []Hazard
+	last := -1                             // latest assistant
+	var calls callSet                      // its call ids
+	var answered answers                   // its answered calls and their results
+	var between []int                      // sent non-result messages since it
+	var separators []int                   // every sent non-result message, in order
 	latest := make(map[string]int, nCalls) // call id → latest assistant holding it
 	pairs = make([]Pair, 0, nResults)
-	for i, m := range msgs {
+	for i := 0; i < n; i++ {
+		m := at(i)
 		if !sent(m) {
 			continue
 		}
@@ -393,15 +401,25 @@ func Crossing(msgs []Msg, inserted func(i int) bool) []int {
 // be read counts as sent (more hazards, never fewer).
 func Messages(ctx *session.Context) []Msg {
 	out := make([]Msg, len(ctx.Messages))
-	var buf []byte
-	for i, m := range ctx.Messages {
-		out[i] = Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
-		if m.Role() == session.RoleBashExecution {
-			var err error
-			if buf, err = ctx.AppendMessage(buf[:0], m); err == nil {
-				v, _ := jsval.Get(buf, "excludeFromContext")
-				out[i].Transparent = jsval.Truthy(v)
-			}
+	var v viewer
+	for i := range ctx.Messages {
+		out[i] = v.msg(ctx, i)
+	}
+	return out
+}
+
+// viewer makes the pairing view of one message at a time, reusing the
+// buffer a bashExecution is read into.
+type viewer struct{ buf []byte }
+
+func (v *viewer) msg(ctx *session.Context, i int) Msg {
+	m := ctx.Messages[i]
+	out := Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
+	if out.Role == session.RoleBashExecution {
+		var err error
+		if v.buf, err = ctx.AppendMessage(v.buf[:0], m); err == nil {
+			x, _ := jsval.Get(v.buf, "excludeFromContext")
+			out.Transparent = jsval.Truthy(x)
 		}
 	}
 	return out
@@ -411,8 +429,15 @@ func Messages(ctx *session.Context) []Msg {
 // compactions need the branch (session.ReadOptions.Branch); without it
 // only the errors are found.
 func Find(ctx *session.Context) *Report {
-	msgs := Messages(ctx)
-	pairs, hz := Analyze(msgs)
+	nCalls, nResults := 0, 0
+	for _, m := range ctx.Messages {
+		nCalls += len(m.ToolCalls())
+		if m.Role() == session.RoleToolResult {
+			nResults++
+		}
+	}
+	var v viewer
+	pairs, hz := analyze(len(ctx.Messages), func(i int) Msg { return v.msg(ctx, i) }, nCalls, nResults)
 	hz = append(hz, staleCompactions(ctx, pairs)...)
 	sort.SliceStable(hz, func(a, b int) bool { return hz[a].Result.Index < hz[b].Result.Index })
 	r := &Report{Hazards: hz, involved: map[int]bool{}}
