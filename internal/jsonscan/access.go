@@ -249,7 +249,21 @@ func (t *Tape) Number(n uint32) (float64, bool) {
 	if t.Nodes[n].Kind != Number {
 		return 0, false
 	}
-	f, _ := strconv.ParseFloat(string(t.Raw(n)), 64) // overflow: ±Inf, as in JavaScript
+	raw := t.Raw(n)
+	if len(raw) <= 15 {
+		// a non-negative integer of up to 15 digits (timestamps, counts) is
+		// exact in a float64: no float parse
+		v := uint64(0)
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				goto parse
+			}
+			v = v*10 + uint64(c-'0')
+		}
+		return float64(v), true
+	}
+parse:
+	f, _ := strconv.ParseFloat(string(raw), 64) // overflow: ±Inf, as in JavaScript
 	return f, true
 }
 

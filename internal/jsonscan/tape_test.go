@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -104,6 +106,13 @@ func checkTape(t *testing.T, tp *Tape) {
 		}
 		if nd.Next != uint32(i+1) {
 			t.Fatalf("scalar node %d: Next %d", i, nd.Next)
+		}
+		if nd.Kind == Number {
+			got, _ := tp.Number(uint32(i))
+			want, _ := strconv.ParseFloat(string(raw), 64)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("number %q: Number %v, strconv.ParseFloat %v", raw, got, want)
+			}
 		}
 		if nd.Kind != String {
 			continue
