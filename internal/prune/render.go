@@ -86,13 +86,30 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			d = plan.Decisions[i]
 		}
 		if d.Kind == Keep {
+			n, ok := 0, ro.NoChars
+			if !ok {
+				n, ok = ctx.ModelChars(m) // counted when the line was read
+			}
+			if ok {
+				// written from the input as it is, without a copy
+				wn, done, err := ctx.WriteMessage(w, m)
+				if err != nil {
+					return st, err
+				}
+				if done {
+					if _, err := w.Write(newline); err != nil {
+						return st, err
+					}
+					st.CharsBefore += int64(n)
+					st.CharsAfter += int64(n)
+					st.BytesBefore += int64(wn) + 1
+					written += int64(wn) + 1
+					continue
+				}
+			}
 			buf, err = ctx.AppendMessage(buf, m)
 			if err != nil {
 				return st, err
-			}
-			n, ok := 0, false
-			if !ro.NoChars {
-				n, ok = ctx.ModelChars(m) // counted when the line was read
 			}
 			if !ok {
 				n = runes(buf)
@@ -151,6 +168,8 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
+
+var newline = []byte{'\n'}
 
 // prunedMessage renders message m with its content replaced per d.
 func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decision, orig []byte, o Options) ([]byte, error) {
