@@ -146,3 +146,33 @@ func TestWriteMessageIsAppendMessage(t *testing.T) {
 		t.Fatal("no message written: the test proves nothing")
 	}
 }
+
+// CallHint reads a call's line from the mapping for a file input: every
+// call of every shipped session gets the hint a streamed read gives.
+func TestCallHintMappedAndStreamedAgree(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	hints := 0
+	for _, p := range paths {
+		mapped := readFile(t, p)
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range mapped.Messages {
+			sc := streamed.Messages[i].ToolCalls()
+			for k, tc := range m.ToolCalls() {
+				a, b := mapped.CallHint(tc), streamed.CallHint(sc[k])
+				if a != b {
+					t.Fatalf("%s message %d call %d: mapped hint %q, streamed %q", p, i, k, a, b)
+				}
+				if a != "" {
+					hints++
+				}
+			}
+		}
+	}
+	if hints == 0 {
+		t.Fatal("no hint: the test proves nothing")
+	}
+}
