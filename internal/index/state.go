@@ -129,6 +129,18 @@ func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 	return b.done(), nil
 }
 
+// HasEntries reports whether ctx's branch holds any pi-condense entry (what
+// Rebuild rebuilds from): a session flushed before, whose state a render
+// holds beside the context.
+func HasEntries(ctx *session.Context) bool {
+	for i := range ctx.Branch {
+		if isCondenseEntry(&ctx.Branch[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // isCondenseEntry says whether a branch entry is one Rebuild reads.
 func isCondenseEntry(be *session.BranchEntry) bool {
 	return strings.HasPrefix(be.CustomType, "context-prune-") && (be.Type == "custom" || be.Type == "custom_message")
