@@ -46,3 +46,16 @@ func FuzzRebuild(f *testing.F) {
 		}
 	})
 }
+
+// The rebuild hashes a text normalised from its bytes (appendNormalizedBytes),
+// the flush from a string: the same bytes for every text.
+func FuzzNormalizedBytes(f *testing.F) {
+	for _, s := range []string{"a \t\r\nb  \n", "\u00a0 x \u3000", "\r\n\r\n", "", "line\r", "\xff \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := appendNormalizedBytes([]byte("p"), []byte(s)), appendNormalized([]byte("p"), s); string(got) != string(want) {
+			t.Fatalf("%q: bytes %q, string %q", s, got, want)
+		}
+	})
+}
