@@ -706,8 +706,7 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 			if err != nil {
 				return dst, err
 			}
-			_, js := resultText(lt.raw(content, ok))
-			dst = append(dst, js...)
+			dst = appendTextJSON(dst, lt.raw(content, ok))
 		}
 		dst = append(dst, `,"isError":`...)
 		dst = strconv.AppendBool(dst, c.isError)
