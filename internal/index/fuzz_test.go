@@ -97,7 +97,6 @@ func resultText(content []byte) (string, []byte) {
 	return strings.Join(parts, "\n"), append(js, '"')
 }
 
-
 // appendTextJSON writes the JSON form resultText makes, decoding nothing:
 // the same bytes for every content (text blocks with escapes, lone
 // surrogates, non-string texts, other blocks, not an array).
