@@ -118,3 +118,20 @@ func FuzzAppendTextJSON(f *testing.F) {
 		}
 	})
 }
+
+// MessageKey is toolCallId@JavaScript's String(timestamp) for a number, the
+// bare id otherwise.
+func FuzzMessageKey(f *testing.F) {
+	for _, s := range []string{"1767608647500", "1.5", "-0", "1e21", "1e400", `"7"`, "null", "12345678901234567890"} {
+		f.Add("call_1", s)
+	}
+	f.Fuzz(func(t *testing.T, id, raw string) {
+		want := id
+		if n, ok := jsval.Number([]byte(raw)); ok {
+			want = id + "@" + jsval.FormatNumber(n)
+		}
+		if got := MessageKey(id, []byte(raw)); got != want {
+			t.Fatalf("MessageKey(%q, %s) = %q, want %q", id, raw, got, want)
+		}
+	})
+}

@@ -759,7 +759,14 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 // JSON) is a number, else the bare id.
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
 	if f, ok := jsval.Number(rawTimestamp); ok {
-		return toolCallID + "@" + jsval.FormatNumber(f)
+		var nb [32]byte
+		num := jsval.AppendNumber(nb[:0], f)
+		var b strings.Builder // one allocation: the key
+		b.Grow(len(toolCallID) + 1 + len(num))
+		b.WriteString(toolCallID)
+		b.WriteByte('@')
+		b.Write(num)
+		return b.String()
 	}
 	return toolCallID
 }
