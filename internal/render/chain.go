@@ -19,7 +19,7 @@ type msgFacts struct {
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
-	if s.json == nil && s.m != nil {
+	if s.kept() && s.m != nil {
 		// a source message as read: its timestamp is in the index, and
 		// only a chain candidate's bytes are read for its block id
 		if ts, ok, known := s.m.NumTimestamp(); known && (r.role(s) != session.RoleUser || !s.m.ChainCandidate()) {
@@ -401,7 +401,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				return nil, nil, err
 			}
 			if nb, ok := withoutThinking(raw); ok {
-				if s.json == nil && string(nb) == string(raw) {
+				if s.kept() && string(nb) == string(raw) {
 					// unchanged: keep the source bytes
 				} else {
 					s.json = nb
