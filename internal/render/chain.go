@@ -218,15 +218,13 @@ func (r *renderer) chainRangePrune() error {
 	// 2. drop ranges nested in another and duplicates of a claimed start.
 	var accepted []chainRange
 	claimed := map[int]bool{}
-	for ci, cand := range resolved {
-		loser := -1
-		for oi, o := range resolved {
-			if oi != ci && cand.start > o.start && cand.start < o.end {
-				loser = oi
-				break
-			}
-		}
-		if loser >= 0 {
+	var covering []int32 // a range never holds its own start: one needs no marks
+	if len(resolved) > 1 {
+		covering = firstCovering(len(r.slots), resolved)
+	}
+	for _, cand := range resolved {
+		if covering != nil && covering[cand.start] > 0 {
+			loser := covering[cand.start] - 1
 			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range nests inside blockId=%s", cand.c.BlockID, resolved[loser].c.BlockID))
 			continue
 		}
@@ -282,6 +280,34 @@ func (r *renderer) chainRangePrune() error {
 		r.rep.Diagnostics = diags
 	}
 	return nil
+}
+
+// firstCovering returns, for each of n slots, 1 + the index of the first
+// range (in order) that holds it strictly inside (start < slot < end), 0
+// for none: a range whose start another holds nests in it. One pass over
+// the slots: each range marks the slots inside it that no earlier range
+// marked, and next skips the marked ones (path halving), so a slot is
+// marked once however many ranges hold it.
+func firstCovering(n int, ranges []chainRange) []int32 {
+	first := make([]int32, n)
+	next := make([]int32, n+1) // next[i]: the first unmarked slot ≥ i (after find)
+	for i := range next {
+		next[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for next[i] != i {
+			next[i] = next[next[i]]
+			i = next[i]
+		}
+		return i
+	}
+	for k, rg := range ranges {
+		for i := find(int32(rg.start + 1)); int(i) < rg.end; i = find(i) {
+			first[i] = int32(k + 1)
+			next[i] = i + 1
+		}
+	}
+	return first
 }
 
 // emitChains drops what the accepted ranges drop and inserts their
