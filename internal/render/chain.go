@@ -156,7 +156,7 @@ type chainRange struct {
 // may still describe that output), and a call protected at compression and
 // not any more keeps its block (content the chain chose to keep is never
 // dropped).
-func (r *renderer) chainRangePrune() error {
+func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	n := len(r.slots)
 	facts := make([]msgFacts, n)
 	existing := map[string]bool{}
@@ -181,7 +181,16 @@ func (r *renderer) chainRangePrune() error {
 	// start timestamp and one assistant at its final timestamp, in order
 	// (the slots of each timestamp found once: a long session has
 	// thousands of chains)
-	userAt, asstAt := map[float64][]int{}, map[float64][]int{}
+	type found struct{ first, n int } // the first slot with a timestamp, and how many
+	userAt, asstAt := map[float64]found{}, map[float64]found{}
+	note := func(m map[float64]found, ts float64, i int) {
+		f, ok := m[ts]
+		if !ok {
+			f.first = i
+		}
+		f.n++
+		m[ts] = f
+	}
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !r.visible(s) || !facts[i].hasTS {
@@ -189,20 +198,20 @@ func (r *renderer) chainRangePrune() error {
 		}
 		switch r.role(s) {
 		case session.RoleUser:
-			userAt[facts[i].ts] = append(userAt[facts[i].ts], i)
+			note(userAt, facts[i].ts, i)
 		case session.RoleAssistant:
-			asstAt[facts[i].ts] = append(asstAt[facts[i].ts], i)
+			note(asstAt, facts[i].ts, i)
 		}
 	}
 	var resolved []chainRange
-	for _, c := range r.st.Chains() {
+	for _, c := range chains {
 		start, end, sn, en := -1, -1, 0, 0
 		if c.FinalAssistantTimestamp != nil {
-			if at := userAt[float64(c.StartUserTimestamp)]; len(at) > 0 {
-				start, sn = at[0], len(at)
+			if f, ok := userAt[float64(c.StartUserTimestamp)]; ok {
+				start, sn = f.first, f.n
 			}
-			if at := asstAt[float64(*c.FinalAssistantTimestamp)]; len(at) > 0 {
-				end, en = at[0], len(at)
+			if f, ok := asstAt[float64(*c.FinalAssistantTimestamp)]; ok {
+				end, en = f.first, f.n
 			}
 		}
 		if sn != 1 || en != 1 || start >= end {
@@ -321,8 +330,12 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		json []byte
 		id   string
 	}{}
-	droppedBare := map[string]bool{}
-	droppedOcc := map[string]bool{}
+	inside := 0 // at most this many dropped occurrences (ranges do not overlap)
+	for _, a := range accepted {
+		inside += a.end - a.start
+	}
+	droppedBare := make(map[string]bool, inside)
+	droppedOcc := make(map[string]bool, inside/2)
 	for _, a := range accepted {
 		prot := map[string]bool{}
 		for _, id := range a.c.ProtectedToolCallIDs {
@@ -341,8 +354,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			case session.RoleToolResult:
 				actual[s.m.ToolCallID()] = true
 				droppedBare[s.m.ToolCallID()] = true
-				droppedOcc[messageKey(s.m)] = true
-				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.o.Protect.ToolProtected(s.m.ToolName()))
+				droppedOcc[r.keyOf(s.src)] = true
+				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.memo().toolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -361,7 +374,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				for _, tc := range s.m.ToolCalls() {
 					actual[tc.ID] = true
 					droppedBare[tc.ID] = true
-					if r.o.Protect != nil && r.o.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
+					if r.o.Protect != nil && r.memo().protected(tc.Name, tc.Path, tc.HasPath) {
 						now[tc.ID] = true
 					}
 				}

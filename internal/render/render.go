@@ -219,6 +219,18 @@ type renderer struct {
 	buf     []byte // bytesOf's
 	// specs are stubReplace's stubs, allocated in chunks
 	specs []stubSpec
+	// keys are the occurrence keys of source messages (keyOf)
+	keys    []string
+	haveKey []bool
+	protect *protectMemo // memo's
+}
+
+// memo is the protection predicate's memo (Options.Protect non-nil).
+func (r *renderer) memo() *protectMemo {
+	if r.protect == nil {
+		r.protect = newProtectMemo(r.o.Protect)
+	}
+	return r.protect
 }
 
 // role is the slot's message role.
@@ -269,10 +281,14 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		if o.PurgeErrors {
 			steps = append(steps, r.purgeErrors)
 		}
-		if o.Chains && len(st.Chains()) > 0 {
+		var chains []*index.ChainData
+		if o.Chains {
+			chains = st.Chains()
+		}
+		if len(chains) > 0 {
 			steps = append(steps, func() error {
 				before := r.slots
-				if err := r.chainRangePrune(); err != nil {
+				if err := r.chainRangePrune(chains); err != nil {
 					return err
 				}
 				r.noteDropped(before)
@@ -315,7 +331,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 // noteDropped records the source slots of before that the chain phase
 // dropped.
 func (r *renderer) noteDropped(before []slot) {
-	kept := make(map[int]bool, len(r.slots))
+	kept := make([]bool, len(r.ctx.Messages))
 	for _, s := range r.slots {
 		if s.src >= 0 {
 			kept[s.src] = true

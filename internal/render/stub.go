@@ -48,11 +48,6 @@ func appendTextContent(dst []byte, text string) []byte {
 	return append(dst, '}', ']')
 }
 
-// messageKey is the occurrence key of a toolResult message.
-func messageKey(m *session.Message) string {
-	return index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))
-}
-
 // graceKeys is pi-condense's inGraceRecoveryToolCallIds: the occurrence
 // keys of context_tree_query results in the last RecoveryGraceTurns+1 user
 // turns (at most RecoveryGraceTurns user turns start after them). Turns are
@@ -72,7 +67,7 @@ func (r *renderer) graceKeys() map[string]bool {
 		if s.m == nil || s.src < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
 			continue
 		}
-		out[messageKey(s.m)] = true
+		out[r.keyOf(s.src)] = true
 	}
 	return out
 }
@@ -83,11 +78,11 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	path, hasPath := "", false
-	if v, ok := jsval.Get(rec.Args, "path"); ok {
-		path, hasPath = jsval.String(v)
+	v, ok := jsval.Get(rec.Args, "path")
+	if !ok {
+		v = nil
 	}
-	return r.o.Protect.Protected(rec.ToolName, path, hasPath)
+	return r.memo().protectedRaw(rec.ToolName, v)
 }
 
 // stubReplace is phase 1.
@@ -101,7 +96,7 @@ func (r *renderer) stubReplace() error {
 		if s.m == nil || s.m.Role() != session.RoleToolResult {
 			continue
 		}
-		key := messageKey(s.m)
+		key := r.keyOf(s.src)
 		lookup := ""
 		switch {
 		case r.st.IsSummarized(key):

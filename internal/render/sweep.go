@@ -16,7 +16,7 @@ import (
 // call (it becomes a user boundary at the provider). Dropped results are
 // reported as an orphan-sweep diagnostic.
 func (r *renderer) orphanSweep() error {
-	var open map[string]bool
+	var open openCalls
 	var swept []string
 	out := r.slots[:0:0]
 	for i := range r.slots {
@@ -27,19 +27,14 @@ func (r *renderer) orphanSweep() error {
 		}
 		switch r.role(&s) {
 		case session.RoleAssistant:
-			open = make(map[string]bool, len(s.m.ToolCalls()))
-			for _, tc := range s.m.ToolCalls() {
-				open[tc.ID] = true
-			}
+			open.open(s.m.ToolCalls())
 		case session.RoleToolResult:
-			if open[s.m.ToolCallID()] {
-				delete(open, s.m.ToolCallID())
-			} else {
+			if !open.answer(s.m.ToolCallID()) {
 				swept = append(swept, s.m.ToolCallID())
 				continue
 			}
 		default:
-			open = nil
+			open.close()
 		}
 		out = append(out, s)
 	}
