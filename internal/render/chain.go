@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -94,6 +96,9 @@ func (r *renderer) chainBody(c *index.ChainData) string {
 // bN, one level deep (the substituted text is not scanned again); a
 // chain's own id and unknown or empty blocks stay as written.
 func (r *renderer) substituteBlockRefs(text, self string) string {
+	if !strings.Contains(text, "{b") {
+		return text
+	}
 	var b strings.Builder
 	for {
 		i := strings.Index(text, "{b")
@@ -128,18 +133,40 @@ type protectedOutput struct{ tool, text string }
 
 // chainMessage builds the synthetic `<compressed-chain>` user message.
 func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) []byte {
+	body := r.substituteBlockRefs(r.chainBody(c), c.BlockID)
 	var t strings.Builder
-	t.WriteString(`<compressed-chain id="` + c.BlockID + `" tools="` + strings.Join(c.ToolRefs, ",") + "\">\n")
-	t.WriteString(r.substituteBlockRefs(r.chainBody(c), c.BlockID))
+	t.Grow(len(body) + 64 + len(c.BlockID) + 8*len(c.ToolRefs))
+	t.WriteString(`<compressed-chain id="`)
+	t.WriteString(c.BlockID)
+	t.WriteString(`" tools="`)
+	for i, ref := range c.ToolRefs {
+		if i > 0 {
+			t.WriteByte(',')
+		}
+		t.WriteString(ref)
+	}
+	t.WriteString("\">\n")
+	t.WriteString(body)
 	for _, p := range outputs {
 		t.WriteString("\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>")
 	}
 	t.WriteString("\n</compressed-chain>")
-	b := []byte(`{"role":"user","content":`)
-	b = append(b, textContent(t.String())...)
+	b := make([]byte, 0, t.Len()+t.Len()/8+64)
+	b = append(b, `{"role":"user","content":`...)
+	b = appendTextContent(b, t.String())
 	b = append(b, `,"timestamp":`...)
-	b = jsval.AppendNumber(b, float64(c.CompressedAt))
+	b = appendInt(b, c.CompressedAt)
 	return append(b, '}')
+}
+
+// appendInt is jsval.AppendNumber of an integer: digits as they are up to
+// 2^53, where every integer is exact in a float64 (beyond, the float's
+// spelling).
+func appendInt(b []byte, v int64) []byte {
+	if -1<<53 <= v && v <= 1<<53 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	return jsval.AppendNumber(b, float64(v))
 }
 
 type chainRange struct {
@@ -439,13 +466,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if err != nil {
 				return nil, nil, err
 			}
-			if nb, ok := withoutThinking(raw); ok {
-				if s.kept() && string(nb) == string(raw) {
-					// unchanged: keep the source bytes
-				} else {
-					s.json = nb
-					s.change = ThinkingStripped
-				}
+			if nb, changed := r.stripThinking(raw, s.kept()); changed {
+				s.json = nb
+				s.change = ThinkingStripped
 			}
 		}
 		out = append(out, s)
@@ -499,6 +522,37 @@ func summaryOverlaps(raw []byte, occ, bare map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// stripThinking is withoutThinking of the final assistant message raw
+// (kept: raw is the source as it is): changed is false when the message
+// stays as it is — content is no array, or the source is already what
+// withoutThinking writes. A message without thinking blocks (almost every
+// one) is withoutThinking's canonical copy of itself: it is written into
+// a reused buffer and compared, and copied only when it differs.
+func (r *renderer) stripThinking(raw []byte, kept bool) (nb []byte, changed bool) {
+	content, _ := jsval.Get(raw, "content")
+	if jsval.TypeOf(content) != jsval.Arr {
+		return nil, false
+	}
+	if bytes.Contains(content, []byte("thinking")) || bytes.Contains(content, []byte(`\u`)) {
+		// a thinking block, or a type spelt with escapes: filter
+		nb, ok := withoutThinking(raw)
+		if !ok || kept && bytes.Equal(nb, raw) {
+			return nil, false
+		}
+		return nb, true
+	}
+	// no element's type can be "thinking": spreading the filtered content
+	// is the canonical form of the message
+	c := jsval.AppendCanonical(r.scratch[:0], raw)
+	if cap(c) <= 1<<20 {
+		r.scratch = c // a rare huge message is not kept
+	}
+	if kept && bytes.Equal(c, raw) {
+		return nil, false
+	}
+	return bytes.Clone(c), true
 }
 
 // withoutThinking is `{...msg, content: msg.content.filter(c => c.type !==

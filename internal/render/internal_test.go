@@ -1,10 +1,14 @@
 package render
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -68,6 +72,90 @@ func TestPlainIntegerKey(t *testing.T) {
 		if plainInteger(ts) && "id@"+ts != want {
 			t.Fatalf("timestamp %q: as written %q, MessageKey %q", ts, "id@"+ts, want)
 		}
+	}
+}
+
+// TestAppendInt: an integer is spelt as jsval.AppendNumber spells its
+// float64.
+func TestAppendInt(t *testing.T) {
+	vals := []int64{0, 1, -1, 1767608652000, 1<<53 - 1, 1 << 53, -1 << 53, 1<<53 + 1, -1<<53 - 1, 1 << 62, -1 << 63, 1<<63 - 1}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		vals = append(vals, rng.Int64()>>rng.IntN(63))
+	}
+	for _, v := range vals {
+		if got, want := string(appendInt(nil, v)), jsval.FormatNumber(float64(v)); got != want {
+			t.Fatalf("%d: %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestStripThinking: the reused-buffer fast path decides and writes what
+// withoutThinking does (changed when its result differs from a source
+// message), on every assistant message of the test sessions and on
+// respelt copies of them: white space, escaped type names, a thinking
+// block added, duplicate content keys, a built (not source) message.
+func TestStripThinking(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	var msgs [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			m, ok := jsval.Get(line, "message")
+			if !ok {
+				continue
+			}
+			if role, _ := jsval.GetString(m, "role"); role == "assistant" {
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	if len(msgs) < 50 {
+		t.Fatalf("only %d assistant messages", len(msgs))
+	}
+	if stride := len(msgs) / 400; stride > 1 { // fast: 400 of them, spread over the files
+		var some [][]byte
+		for i := 0; i < len(msgs); i += stride {
+			some = append(some, msgs[i])
+		}
+		msgs = some
+	}
+	variants := func(m []byte) [][]byte {
+		out := [][]byte{m,
+			bytes.Replace(m, []byte(`,"content":`), []byte(`, "content" : `), 1),
+			bytes.Replace(m, []byte(`"type":"text"`), []byte(`"type":"te\u0078t"`), 1),
+			bytes.Replace(m, []byte(`"type":"toolCall"`), []byte(`"type":"thinkin\u0067"`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":[{"type":"thinking","thinking":"hm"},`), 1),
+			bytes.Replace(m, []byte(`{"role"`), []byte(`{"content":[],"role"`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":"x","content":[`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":"no array","x":[`), 1),
+		}
+		return out
+	}
+	r := &renderer{}
+	changed, same := 0, 0
+	for _, m := range msgs {
+		for _, v := range variants(m) {
+			for _, kept := range []bool{true, false} {
+				want, ok := withoutThinking(v)
+				wantChanged := ok && !(kept && bytes.Equal(want, v))
+				got, gotChanged := r.stripThinking(v, kept)
+				if gotChanged != wantChanged || wantChanged && !bytes.Equal(got, want) {
+					t.Fatalf("%.300s (kept %v): changed %v %.200s, want %v %.200s", v, kept, gotChanged, got, wantChanged, want)
+				}
+				if gotChanged {
+					changed++
+				} else {
+					same++
+				}
+			}
+		}
+	}
+	if changed == 0 || same == 0 {
+		t.Fatalf("%d changed, %d unchanged: the cases do not cover both", changed, same)
 	}
 }
 

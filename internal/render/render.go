@@ -217,6 +217,7 @@ type renderer struct {
 	// dropped are the source messages the chain phase dropped.
 	dropped []Item
 	buf     []byte // bytesOf's
+	scratch []byte // stripThinking's
 	// specs are stubReplace's stubs, allocated in chunks
 	specs []stubSpec
 	// keys are the occurrence keys of source messages (keyOf)
