@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pipeline"
@@ -21,7 +22,8 @@ import (
 // default settings: the flush's state and summaries, masking's raw window
 // and plan ($PRUNER_BENCH_NOFLUSH=1: the session's own state, as
 // `now --no-flush`). Render's options are the ones pipeline.Run gave it
-// (checked: the same bytes as the pipeline's own render).
+// (checked: the same bytes as the pipeline's own render). cpu-ns/op is
+// user+sys CPU time: on a shared machine, pin it (taskset) and read that.
 //
 //	PRUNER_BENCH_FILE=/work/perfin/session-200MB.jsonl go test -run '^$' -bench Render -benchtime 3x -benchmem -cpuprofile cpu.prof ./internal/render/
 func BenchmarkRender(b *testing.B) {
@@ -87,15 +89,18 @@ func BenchmarkRender(b *testing.B) {
 	b.Run("render", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(ctx.Bytes)
+		cpu := cpuTime()
 		for b.Loop() {
 			if _, err := render.Render(ctx, st, ro); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("render+write", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(ctx.Bytes)
+		cpu := cpuTime()
 		for b.Loop() {
 			res, err := render.Render(ctx, st, ro)
 			if err != nil {
@@ -106,5 +111,14 @@ func BenchmarkRender(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
+}
+
+// reportCPU reports the CPU time per op since cpu (cpu-ns/op: user+sys
+// of every thread, the collector's included).
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if d := cpuTime() - cpu; d > 0 && b.N > 0 {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
