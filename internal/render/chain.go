@@ -440,7 +440,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		summary := false
 		var sraw []byte
 		if role == session.RoleCustom && r.visible(&s) {
-			raw, err := r.bytesOf(&s)
+			raw, err := r.customOf(&s)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -479,6 +479,24 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 	}
 	return out, at, nil
+}
+
+// customOf returns bytes that hold a custom message's customType and
+// details as its JSON does: for a source message pi builds from a
+// custom_message entry, the entry's line (the message copies those values
+// from it, the last of a repeated key as JSON.parse takes it), which is
+// not built; else the message (bytesOf). Valid until the next read.
+func (r *renderer) customOf(s *slot) ([]byte, error) {
+	if s.m != nil && s.kept() {
+		line, err := r.ctx.Raw(s.m)
+		if err != nil {
+			return nil, err
+		}
+		if t, _ := jsval.GetString(line, "type"); t == "custom_message" {
+			return line, nil
+		}
+	}
+	return r.bytesOf(s)
 }
 
 // jsText is `${v}` for a raw JSON value in a template string: strings as

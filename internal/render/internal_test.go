@@ -189,3 +189,53 @@ func TestOpenCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomOf: the bytes the chain phase reads a custom message's
+// customType and details from hold the values the message's JSON holds,
+// on every custom message of the oracle and test sessions.
+func TestCustomOf(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/condense-oracle/*/final/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	n, fromLine := 0, 0
+	for _, f := range append(files, more...) {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := session.Read(fh, fh, session.ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &renderer{ctx: ctx}
+		for i, m := range ctx.Messages {
+			if m.Role() != session.RoleCustom {
+				continue
+			}
+			s := &slot{src: i, m: m}
+			got, err := r.customOf(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = bytes.Clone(got)
+			want, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"customType", "details"} {
+				g, gok := jsval.Get(got, k)
+				w, wok := jsval.Get(want, k)
+				if gok != wok || !bytes.Equal(g, w) {
+					t.Fatalf("%s: message %d: %s %q (%v), the message's %q (%v)", f, i, k, g, gok, w, wok)
+				}
+			}
+			if !bytes.Equal(got, want) {
+				fromLine++
+			}
+			n++
+		}
+		fh.Close()
+	}
+	if n < 20 || fromLine == 0 {
+		t.Fatalf("%d custom messages, %d read from their line: the sessions do not cover the case", n, fromLine)
+	}
+}
