@@ -120,27 +120,34 @@ func (r *renderer) purgeErrors() error {
 		if !ok {
 			continue
 		}
-		nc := []byte{'['}
+		// which calls shrink, then (only if one does) the new content
+		shrunk := make([][]byte, len(els))
 		changed := false
 		for i, el := range els {
-			if i > 0 {
-				nc = append(nc, ',')
-			}
 			t, _ := jsval.GetString(el, "type")
 			id, _ := jsval.GetString(el, "id")
 			args, hasArgs := jsval.Get(el, "arguments")
 			if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
+				continue
+			}
+			if v, c := shrinkStrings(args); c {
+				shrunk[i], changed = v, true
+				r.rep.Purged++
+			}
+		}
+		if !changed {
+			continue
+		}
+		nc := []byte{'['}
+		for i, el := range els {
+			if i > 0 {
+				nc = append(nc, ',')
+			}
+			if shrunk[i] == nil {
 				nc = jsval.AppendCanonical(nc, el)
 				continue
 			}
-			shrunk, c := shrinkStrings(args)
-			if !c {
-				nc = jsval.AppendCanonical(nc, el)
-				continue
-			}
-			changed = true
-			r.rep.Purged++
-			nc = append(nc, spread(el, kv{"arguments", shrunk})...)
+			nc = append(nc, spread(el, kv{"arguments", shrunk[i]})...)
 		}
 		if changed {
 			s.json = spread(raw, kv{"content", append(nc, ']')})

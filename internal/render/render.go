@@ -31,6 +31,8 @@
 package render
 
 import (
+	"slices"
+
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -333,13 +335,21 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 // dropped.
 func (r *renderer) noteDropped(before []slot) {
 	kept := make([]bool, len(r.ctx.Messages))
+	n := 0
 	for _, s := range r.slots {
 		if s.src >= 0 {
 			kept[s.src] = true
+			n++
 		}
 	}
 	for _, s := range before {
-		if s.src >= 0 && !kept[s.src] {
+		if s.src >= 0 {
+			n--
+		}
+	}
+	r.dropped = slices.Grow(r.dropped, -n)
+	for i := range before {
+		if s := &before[i]; s.src >= 0 && !kept[s.src] {
 			r.dropped = append(r.dropped, s.item())
 		}
 	}

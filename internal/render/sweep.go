@@ -18,7 +18,7 @@ import (
 func (r *renderer) orphanSweep() error {
 	var open openCalls
 	var swept []string
-	out := r.slots[:0:0]
+	out := r.slots[:0] // in place: a slot moves down, never up
 	for i := range r.slots {
 		s := r.slots[i]
 		if !r.visible(&s) {
@@ -38,10 +38,11 @@ func (r *renderer) orphanSweep() error {
 		}
 		out = append(out, s)
 	}
+	clear(r.slots[len(out):]) // what moved down is not held twice
+	r.slots = out
 	if len(swept) == 0 {
 		return nil
 	}
-	r.slots = out
 	r.rep.Swept = swept
 	ids := append([]string(nil), swept...)
 	sort.Strings(ids)
