@@ -25,6 +25,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/spool"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Kind is a finding kind; each is one SARIF rule.
@@ -117,7 +118,8 @@ type Finding struct {
 	// whose outcome the session does not show).
 	Hint string `json:"hint,omitempty"`
 
-	seq int // order of discovery, for a stable report order
+	seq int  // order of discovery, for a stable report order
+	bom bool // an unparseable line that starts with a byte order mark
 }
 
 // Options configure a check.
@@ -406,9 +408,12 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		}
 		if c.matcher == nil {
 			h := er.Header()
-			c.header = h.Line > 0
+			// a header behind a byte order mark gives the cwd the calls
+			// resolve against, but pi reads no session from the file: no
+			// pairing pass over what pi would send
+			c.header = h.Line > 0 && !h.BOM
 			c.matcher = c.newMatcher(h.Cwd)
-			if c.header {
+			if h.Line > 0 {
 				res.Entries++ // the header line
 			}
 		}
@@ -478,7 +483,9 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 // warning turns the reader's notes on lines pi skips into findings.
 func (c *checker) warning(w session.Warning) {
 	switch w.Code {
-	case session.WarnInvalid, session.WarnBOM, session.WarnTooLong:
+	case session.WarnBOM:
+		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg, bom: true})
+	case session.WarnInvalid, session.WarnTooLong:
 		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
 	case session.WarnNotObject:
 		c.add(Finding{Line: w.Line, Kind: KindBadLine, Message: w.Msg})
@@ -754,6 +761,11 @@ func hintOf(f Finding) string {
 	switch f.Kind {
 	case KindIncompleteLastLine:
 		return "pi may still be writing this session: check it again once pi has closed it (pi skips the line if it stays cut short)"
+	case KindBadLine:
+		if f.bom {
+			return bomHint(f.File)
+		}
+		return ""
 	case KindProtectedPath, KindFolder, KindUnverifiable:
 	default:
 		return ""
@@ -770,6 +782,20 @@ func hintOf(f Finding) string {
 		return "the session does not show what came back: look at the call's result; " + live
 	}
 	return ""
+}
+
+// bomHint is the command that strips UTF-8 byte order marks from the start
+// of the lines of file, to paste (perl: the same on Linux and macOS).
+func bomHint(file string) string {
+	const strip = `'s/^\xEF\xBB\xBF//'`
+	if file == "<stdin>" || file == "" {
+		return "strip the byte order mark: perl -pe " + strip + " FILE | pruner check -"
+	}
+	q, err := syntax.Quote(file, syntax.LangPOSIX)
+	if err != nil {
+		q = file
+	}
+	return fmt.Sprintf("strip the byte order mark (the command keeps a copy in %s.bak): perl -pi.bak -e %s %s", file, strip, q)
 }
 
 // callInfo is what a tool result needs to know about its call.

@@ -67,6 +67,10 @@ type Header struct {
 	Version int // 1 when absent (legacy v1)
 	Cwd     string
 	Line    int
+	// BOM is set when the header line starts with a UTF-8 byte order mark
+	// (read only with EntryOptions.Lenient): pi reads no session from such a
+	// file.
+	BOM bool
 }
 
 // Context is the list of messages pi would hold for the session's leaf

@@ -208,11 +208,23 @@ func (er *EntryReader) next() (*rawLine, error) {
 		if err != nil {
 			el := err.(*errLine)
 			if er.kind == 0 {
-				if bytes.IndexByte(line, 0) >= 0 {
+				binary := bytes.IndexByte(line, 0) >= 0
+				switch {
+				case binary && !er.opts.Lenient:
 					return nil, fmt.Errorf("line %d: %w: binary data (NUL bytes), not JSONL", num, ErrNotSession)
-				}
-				if el.code == WarnBOM {
+				case el.code == WarnBOM && !er.opts.Lenient:
 					return nil, fmt.Errorf("line %d: %w: %w; pi 1.6 cannot parse that line and reads no session from the file", num, ErrNotSession, ErrBOM)
+				case el.code == WarnBOM:
+					// a checker reads on: the header behind the mark still
+					// says where the session ran (its cwd), and every entry
+					// after it is checked
+					if h, ok := er.bomHeader(line, num); ok {
+						er.warn(num, WarnBOM, "the session header starts with a UTF-8 byte order mark (bytes EF BB BF), which JSON.parse rejects: pi 1.6 reads no session from the file")
+						er.header = h
+						continue
+					}
+				case binary:
+					el = &errLine{code: WarnInvalid, msg: "binary data (NUL bytes), not JSONL (pi skips the line)"}
 				}
 				er.badBefore++
 			}
@@ -267,6 +279,21 @@ func (er *EntryReader) next() (*rawLine, error) {
 		}
 		return rl, nil
 	}
+}
+
+// bomHeader reads line, a first line that starts with a byte order mark, as
+// the session header behind the mark (EntryOptions.Lenient): the header, with
+// BOM set, and true when it is one.
+func (er *EntryReader) bomHeader(line []byte, num int) (Header, bool) {
+	rest := bytes.TrimPrefix(bytes.TrimLeft(line, " \t\r"), bom)
+	v, err := er.dec.decode(rest)
+	if err != nil || !v.strIs(fType, "session") || v.kind(fID) != jsonscan.String {
+		return Header{}, false
+	}
+	er.startSession(&v, num)
+	h := er.header
+	h.BOM = true
+	return h, true
 }
 
 // startSession reads the header line.
