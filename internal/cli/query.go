@@ -142,6 +142,13 @@ func runQueryRefs(o *QueryOptions) error {
 		return err
 	}
 	defer cleanup()
+	if ctx.Kind != session.KindSession && len(ctx.Messages) == 0 {
+		// an empty file is an empty session to pi (no entries): no ref
+		// can match, which is exit 1, as for a session without them
+		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches: the input is empty (no session header, no entries)\n", name)
+		fmt.Fprintln(s.ErrOut, "hint: pi keeps sessions in ~/.pi/agent/sessions/…/*.jsonl; refs (tN, bN) resolve through a session's context-prune-* index")
+		return Findings()
+	}
 	if ctx.Kind != session.KindSession {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a context, not a session file: refs resolve through the session's context-prune-* index, and a context has none", name),
 			Hint: "query the session file the context came from (~/.pi/agent/sessions/…/*.jsonl), or use --call ID --ts TS on the context"}
