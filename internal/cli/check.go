@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/check"
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/spf13/cobra"
 )
@@ -74,10 +75,11 @@ another user's home (/home/<u>, /Users/<u>, C:\Users\<u>) or --home is given.
 
 Rules: --rules FILE, else contextPrune.protectedPathRules in settings.json,
 else $PI_CODING_AGENT_DIR/configs/protected-paths.json (~/.pi/agent/…), else
-the built-in defaults (.env, .git/, node_modules/, ~/.pi/agent/auth.json, and
-.env.local, .env.development, .env.production, .env.staging and their .local
-forms; not .env.example, .env.sample, .env.template). Rules that replace the
-defaults get a warning naming each built-in rule they no longer apply.
+the built-in defaults (path, denied ops):
+` + defaultRulesHelp() + `
+The committed templates .env.example, .env.sample, .env.template and the fake
+values of .env.test stay readable. Rules that replace the defaults get a
+warning naming each built-in rule they no longer apply.
 
 Only the settings files and their protectedPathRules must load for the gate;
 a bad pruning setting only skips the protected-output-pruned finding, with a
@@ -135,6 +137,22 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 	f.StringVar(&o.FailOn, "fail-on", check.LevelWarning, "exit 1 on findings at `LEVEL` or above: error, warning or note")
 	f.StringVar(&o.Progress, "progress", "auto", "progress bar on stderr: auto (terminal and long runs), always or never")
 	return cmd
+}
+
+// defaultRulesHelp lists the built-in rules for --help, one per line, from
+// the rule table itself (guard.DefaultRules), so the help cannot leave one
+// out.
+func defaultRulesHelp() string {
+	var b strings.Builder
+	rules := guard.DefaultRules().Entries
+	width := 0
+	for _, e := range rules {
+		width = max(width, len(e.Path))
+	}
+	for _, e := range rules {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, e.Path, strings.ReplaceAll(e.Deny.String(), ",", ", "))
+	}
+	return b.String()
 }
 
 func runCheck(o *CheckOptions) error {

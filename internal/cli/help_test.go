@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pruner-dev/pruner/internal/guard"
 )
 
 func helpOf(t *testing.T, args ...string) string {
@@ -82,5 +84,33 @@ func TestConfigHelpListsEveryEnvVariable(t *testing.T) {
 		if !regexp.MustCompile(`\b` + v + `\b`).MatchString(help) {
 			t.Errorf("pruner config --help does not name %s (read in %s)", v, where)
 		}
+	}
+}
+
+// TestCheckHelpListsEveryDefaultRule: `pruner check --help` lists exactly
+// the built-in rules of the rule table (guard.DefaultRules), in its order,
+// with each rule's denied ops (it used to leave five out).
+func TestCheckHelpListsEveryDefaultRule(t *testing.T) {
+	help := helpOf(t, "check")
+	const head = "the built-in defaults (path, denied ops):\n"
+	i := strings.Index(help, head)
+	if i < 0 {
+		t.Fatalf("check --help has no %q", head)
+	}
+	block, _, _ := strings.Cut(help[i+len(head):], "\n\n")
+	var got []string
+	for _, line := range strings.Split(block, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			t.Fatalf("check --help: rule line %q: want PATH OPS", line)
+		}
+		got = append(got, f[0]+" "+strings.Join(f[1:], ""))
+	}
+	var want []string
+	for _, e := range guard.DefaultRules().Entries {
+		want = append(want, e.Path+" "+e.Deny.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("check --help lists the built-in rules\n%s\nwant (guard.DefaultRules)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
