@@ -192,7 +192,7 @@ func condenseFrom(merged map[string]any, src map[string]string) (Condense, []str
 		}
 		sort.Strings(unknown)
 		for _, k := range unknown {
-			warns = append(warns, fmt.Sprintf("%s: %s.%s.%s is not a pi-condense key (ignored; known: %v)", src[key], Key, key, k, known))
+			warns = append(warns, unknownKeyWarning(src[key], Key+"."+key+"."+k, "a pi-condense key", nearOf(k, known), known))
 		}
 		fill(obj)
 	}

@@ -200,8 +200,21 @@ func knownKeys() []string { return append(Keys(), RulesKey) }
 // nearKey returns the known key that k is a likely misspelling of (case
 // difference or edit distance ≤ 2), or "" when k is known or not close to
 // any key (other tools may keep their own keys under contextPrune).
-func nearKey(k string) string {
-	known := knownKeys()
+func nearKey(k string) string { return nearOf(k, knownKeys()) }
+
+// unknownKeyWarning is the one format of every unknown-key warning, top
+// level or nested: "FILE: KEY is not WHAT; did you mean NEAR?" when a known
+// key is near, else "(ignored; known: a, b, c)".
+func unknownKeyWarning(file, key, what, near string, known []string) string {
+	if near != "" {
+		return fmt.Sprintf("%s: %s is not %s; did you mean %s?", file, key, what, near)
+	}
+	return fmt.Sprintf("%s: %s is not %s (ignored; known: %s)", file, key, what, strings.Join(known, ", "))
+}
+
+// nearOf returns the key of known that k is a likely misspelling of (case
+// difference or edit distance ≤ 2), or "" when k is known or near none.
+func nearOf(k string, known []string) string {
 	for _, key := range known {
 		if k == key {
 			return ""

@@ -104,9 +104,9 @@ func (f settingsFile) warnings() []string {
 	var out []string
 	for _, k := range keys {
 		if near := nearKey(k); near != "" {
-			out = append(out, fmt.Sprintf("%s: %s.%s is not a pruner key; did you mean %s?", f.path, Key, k, near))
+			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", near, nil))
 		} else if !isKnown(k) && !isSharedKey(k) {
-			out = append(out, fmt.Sprintf("%s: %s.%s is not a pruner key (ignored; known: %s)", f.path, Key, k, strings.Join(knownKeys(), ", ")))
+			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", "", knownKeys()))
 		}
 	}
 	return out
