@@ -217,6 +217,10 @@ func configErr(err error, configFile string) error {
 		}
 		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
 	}
+	var ve *config.ValueError
+	if errors.As(err, &ve) && ve.Hint != "" {
+		return &ExitErr{Code: ExitError, Err: err, Hint: ve.Hint}
+	}
 	return &ExitErr{Code: ExitError, Err: err}
 }
 

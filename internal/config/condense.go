@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -91,7 +92,11 @@ func condenseFrom(merged map[string]any, src map[string]string) (Condense, []str
 				}
 			}
 		}
-		bad(key, v, fmt.Sprintf("one of %q", allowed))
+		quoted := make([]string, len(allowed))
+		for i, a := range allowed {
+			quoted[i] = strconv.Quote(a)
+		}
+		bad(key, v, "one of "+strings.Join(quoted, ", "))
 	}
 	boolean := func(key string, obj map[string]any, name string, dst *bool) {
 		v, ok := obj[key]

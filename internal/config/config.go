@@ -92,6 +92,9 @@ type ValueError struct {
 	Key    string
 	Source string
 	Err    error
+	// Hint says the type the key takes, with an example in the source's
+	// own syntax (settings JSON, an environment variable); "" for none.
+	Hint string
 }
 
 func (e *ValueError) Error() string {
@@ -195,7 +198,7 @@ func Load(o Options) (*Config, error) {
 		if v := getenv(k.env); v != "" {
 			// a bad variable is an error even where another one overrides it
 			if _, err := k.fromString(v); err != nil {
-				return nil, &ValueError{Key: k.name, Source: "env " + k.env, Err: err}
+				return nil, &ValueError{Key: k.name, Source: "env " + k.env, Err: err, Hint: k.hint(false)}
 			}
 			cands[k.name] = append(cands[k.name], setting{source: "env " + k.env, text: &v})
 		}
@@ -225,7 +228,7 @@ func Load(o Options) (*Config, error) {
 		s := list[len(list)-1]
 		v, err := k.decode(s)
 		if err != nil {
-			return nil, &ValueError{Key: k.name, Source: s.source, Err: err}
+			return nil, &ValueError{Key: k.name, Source: s.source, Err: err, Hint: k.hint(s.json != nil)}
 		}
 		c.Sources[k.name] = s.source
 		switch k.name {

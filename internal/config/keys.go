@@ -95,6 +95,44 @@ func EnvName(key string) string {
 	return ""
 }
 
+// hint is the ValueError hint of k: the type it takes and an example, as a
+// settings file writes it (inFile) or as its environment variable does.
+func (k keySpec) hint(inFile bool) string {
+	var what string
+	switch k.kind {
+	case kindBool:
+		what = "true or false"
+	case kindString:
+		what = "a string"
+	case kindCount:
+		what = "a whole number ≥ 0"
+	default:
+		what = "a list of strings"
+	}
+	def := k.def()
+	if str, ok := def.(string); ok && str == "" {
+		def = "…"
+	}
+	if list, ok := def.([]string); ok && len(list) > 2 {
+		def = list[:2] // an example, not the whole default
+	}
+	if !inFile {
+		text := fmt.Sprint(def)
+		if list, ok := def.([]string); ok {
+			text = strings.Join(list, ",")
+			what += ", comma-separated"
+		}
+		return fmt.Sprintf("%s takes %s, e.g. %s=%s", k.env, what, k.env, text)
+	}
+	if k.kind != kindString {
+		what += ", unquoted"
+		if k.kind == kindList {
+			what = "a list of strings"
+		}
+	}
+	return fmt.Sprintf("%s takes %s in JSON, e.g. {\"contextPrune\": {\"%s\": %s}}", k.name, what, k.name, show(def))
+}
+
 // fromJSON checks a value read from a settings file (no conversions: a
 // quoted "3" is not a number, as it is not for pi-context-prune).
 func (k keySpec) fromJSON(v any) (any, error) {
