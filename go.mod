@@ -3,6 +3,7 @@ module github.com/pruner-dev/pruner
 go 1.26.8
 
 require (
+	github.com/agnivade/levenshtein v1.2.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/goccy/go-json v0.12.0
 	github.com/google/renameio/v2 v2.0.2

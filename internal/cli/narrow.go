@@ -59,6 +59,23 @@ A default prompt whose sections are not where pi puts them falls back to
 dropping tool bullets only, with a warning; text with neither pi's
 preamble nor pi's date/cwd lines passes through unchanged.
 
+--policy FILE reads a pi-permission-system config.json
+(~/.pi/agent/extensions/pi-permission-system/config.json); only its
+"permission" map decides the prompt. Keys are surfaces: "*" (every tool), a
+tool name, or "skill"; a value is a state ("allow", "deny", "ask") or a
+pattern map of states, the last matching pattern winning:
+
+  {"permission": {"*": "allow",
+                  "bash": {"*": "deny"},
+                  "write": "deny",
+                  "skill": {"*": "allow", "brave-search": "deny"}}}
+
+A tool goes only when everything under it is "deny" (bash above; a bash
+map with an "ask" or "allow" pattern keeps bash), a skill when its name
+resolves to "deny". An unknown top-level key (pi-permission-system rejects
+the file) or a state other than allow, deny or ask is a warning, with "did
+you mean" when a known word is near.
+
 Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 2 usage or input error.`,
 		Example: `  # narrow to read and bash
@@ -139,6 +156,9 @@ func narrowRun(o *NarrowOptions) error {
 		pol, err := promptnarrow.ParsePolicy(pb)
 		if err != nil {
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", o.PolicyFile, err)}
+		}
+		for _, w := range pol.Warnings {
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", o.PolicyFile, w)
 		}
 		popts.Policy = pol
 	}

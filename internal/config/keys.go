@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/pruner-dev/pruner/internal/protect"
 )
 
@@ -259,30 +260,10 @@ func nearOf(k string, known []string) string {
 		}
 	}
 	for _, key := range known {
-		if strings.EqualFold(k, key) || editDistance(strings.ToLower(k), strings.ToLower(key)) <= 2 {
+		if strings.EqualFold(k, key) || levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(key)) <= 2 {
 			return key
 		}
 	}
 	return ""
 }
 
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

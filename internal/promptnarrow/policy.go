@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // Policy is the part of a pi-permission-system config.json
@@ -16,6 +20,42 @@ import (
 // Key order is kept, since the permission system takes the last match.
 type Policy struct {
 	surfaces map[string]surface
+	// Warnings name what the file holds that pi-permission-system does not
+	// read as written: an unknown top-level key (its schema rejects those;
+	// "did you mean" when a known key is near), a state that is not allow,
+	// deny or ask, a file with no "permission" map.
+	Warnings []string
+}
+
+// PolicyKeys are the top-level keys of a pi-permission-system config.json
+// (its schema is strict: any other key is an error there).
+func PolicyKeys() []string {
+	return []string{"permission", "shellTools", "debugLog", "permissionReviewLog", "yoloMode",
+		"doublePressToConfirm", "toolInputPreviewMaxLength", "toolTextSummaryMaxLength",
+		"piInfrastructureReadPaths", "$schema"}
+}
+
+// stateNames are the permission states.
+func stateNames() []string { return []string{"allow", "deny", "ask"} }
+
+// near returns the word of known that w most likely misspells (a case
+// difference or an edit distance ≤ 2), "" for none.
+func near(w string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(k)); d < bestD && w != k {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// didYouMean is "; did you mean K?" for the known word near w, else "".
+func didYouMean(w string, known []string) string {
+	if k := near(w, known); k != "" {
+		return fmt.Sprintf("; did you mean %q?", k)
+	}
+	return ""
 }
 
 type surface struct {
@@ -36,8 +76,24 @@ func ParsePolicy(data []byte) (*Policy, error) {
 		return nil, fmt.Errorf("policy: %w", err)
 	}
 	p := &Policy{surfaces: map[string]surface{}}
+	known := PolicyKeys()
+	names := make([]string, 0, len(top))
+	for k := range top {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !slices.Contains(known, k) {
+			more := didYouMean(k, known)
+			if more == "" {
+				more = "; known: " + strings.Join(known, ", ")
+			}
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%q is not a pi-permission-system key (pruner ignores it; pi-permission-system rejects the file)%s", k, more))
+		}
+	}
 	raw, ok := top["permission"]
 	if !ok {
+		p.Warnings = append(p.Warnings, `no "permission" map: the policy denies nothing (states go in {"permission": {"bash": "deny", …}})`)
 		return p, nil
 	}
 	keys, vals, err := orderedObject(raw)
@@ -50,8 +106,26 @@ func ParsePolicy(data []byte) (*Policy, error) {
 			return nil, fmt.Errorf("policy: permission.%s: %w", k, err)
 		}
 		p.surfaces[k] = s
+		p.checkStates(k, s)
 	}
 	return p, nil
+}
+
+// checkStates warns about the states of surface k that are not allow, deny
+// or ask (pi-permission-system's schema rejects them).
+func (p *Policy) checkStates(k string, s surface) {
+	bad := func(where, st string) {
+		if !slices.Contains(stateNames(), st) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("permission.%s: state %q is not allow, deny or ask (not applied)%s", where, st, didYouMean(st, stateNames())))
+		}
+	}
+	if !s.isMap {
+		bad(k, s.state)
+		return
+	}
+	for _, r := range s.rules {
+		bad(fmt.Sprintf("%s[%q]", k, r.pattern), r.action)
+	}
 }
 
 func parseSurface(raw json.RawMessage) (surface, error) {
