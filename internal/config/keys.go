@@ -266,4 +266,3 @@ func nearOf(k string, known []string) string {
 	}
 	return ""
 }
-
