@@ -49,3 +49,13 @@ func notSessionHint(err error, name string) string {
 	}
 	return "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"
 }
+
+// shellQuote quotes s for a POSIX shell, for a command in a hint to paste
+// (s itself when it needs no quotes or cannot be quoted).
+func shellQuote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil {
+		return s
+	}
+	return q
+}

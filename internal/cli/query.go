@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,8 +99,12 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 					return UsageError("--json goes with refs (pruner query --json t3 SESSION); --entry and --call print the messages themselves")
 				}
 				return runQuery(o)
-			case len(args) < 2:
-				return UsageError("give exactly one of --entry or --call, or refs and the session: pruner query t3 SESSION")
+			case len(args) == 0:
+				return UsageError("nothing to query: give refs and the session (pruner query t3 SESSION), or --entry ID or --call ID")
+			case len(args) == 1 && looksLikeFile(args[0]):
+				return UsageError("no ref given: %s is the SESSION; put the refs (tN, bN, call ids) before it: pruner query t3 %s", args[0], shellQuote(args[0]))
+			case len(args) == 1:
+				return UsageError("the SESSION argument is missing: refs go first, then the session file: pruner query %s SESSION", shellQuote(args[0]))
 			}
 			o.Refs, o.Input = args[:len(args)-1], args[len(args)-1]
 			return runQueryRefs(o)
@@ -113,6 +118,17 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 	o.pruneFlags = addPruneFlags(cmd.Flags(), flushes, "recent-turns", "protect-tool", "protect-path")
 	o.cmd = cmd
 	return cmd
+}
+
+// looksLikeFile reports whether a lone query argument is the session rather
+// than a ref: "-", a path with a separator or a .jsonl name, or a file that
+// exists.
+func looksLikeFile(arg string) bool {
+	if arg == "-" || strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, ".jsonl") {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && !st.IsDir()
 }
 
 // readForQuery reads the input with the options query needs.
@@ -191,19 +207,40 @@ func runQueryRefs(o *QueryOptions) error {
 	} else if _, err := fmt.Fprintln(s.Out, text); err != nil {
 		return writeOutErr(err)
 	}
+	var missing []string
+	for _, b := range blocks {
+		if !b.Found && !slices.Contains(missing, b.Query) {
+			missing = append(missing, b.Query)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	hint := ""
+	if st.Entries == 0 && len(st.Chains()) == 0 {
+		hint = "this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)"
+	} else {
+		refs := "no tN refs"
+		if r := refRanges("t", st.ToolRefs(st.Keys())); r != "" {
+			refs = "refs " + r
+		}
+		var blockIDs []string
+		for _, c := range st.Chains() {
+			blockIDs = append(blockIDs, c.BlockID)
+		}
+		if r := refRanges("b", blockIDs); r != "" {
+			refs += ", and chains " + r + " (<compressed-chain id=\"bN\"> messages)"
+		}
+		hint = fmt.Sprintf("refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)", st.Len(), refs)
+	}
 	if found == 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches\n", name)
-		if st.Entries == 0 {
-			fmt.Fprintln(s.ErrOut, "hint: this session has no pi-condense index (no context-prune-* entries): nothing in it was summarized; masked results are recovered with --entry ID (the notice names it)")
-		} else {
-			refs := "no tN refs"
-			if r := refRanges(st.ToolRefs(st.Keys())); r != "" {
-				refs = "refs " + r
-			}
-			fmt.Fprintf(s.ErrOut, "hint: refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)\n", st.Len(), refs)
-		}
+		fmt.Fprintf(s.ErrOut, "hint: %s\n", hint)
 		return Findings()
 	}
+	// some refs matched: exit 0, but say which did not
+	fmt.Fprintf(s.ErrOut, "pruner: warning: %s: not found: %s\n", name, strings.Join(missing, ", "))
+	fmt.Fprintf(s.ErrOut, "hint: %s\n", hint)
 	return nil
 }
 
@@ -302,12 +339,12 @@ func openBackup(path string) (query.File, error) { return os.Open(path) }
 // refRanges lists the tN refs that exist, runs compressed: "t2…t9, t11,
 // t13…t21" ("" when there are none). Refs are numbered as allocated, but a
 // spilled or dropped record has none, so the numbers can have gaps.
-func refRanges(refs []string) string {
+func refRanges(prefix string, refs []string) string {
 	var ns []int
 	seen := map[int]bool{}
 	for _, r := range refs {
-		n, err := strconv.Atoi(strings.TrimPrefix(r, "t"))
-		if err != nil || !strings.HasPrefix(r, "t") || seen[n] {
+		n, err := strconv.Atoi(strings.TrimPrefix(r, prefix))
+		if err != nil || !strings.HasPrefix(r, prefix) || seen[n] {
 			continue
 		}
 		seen[n] = true
@@ -322,11 +359,11 @@ func refRanges(refs []string) string {
 		}
 		switch {
 		case j == i:
-			parts = append(parts, fmt.Sprintf("t%d", ns[i]))
+			parts = append(parts, fmt.Sprintf("%s%d", prefix, ns[i]))
 		case j == i+1:
-			parts = append(parts, fmt.Sprintf("t%d, t%d", ns[i], ns[j]))
+			parts = append(parts, fmt.Sprintf("%s%d, %s%d", prefix, ns[i], prefix, ns[j]))
 		default:
-			parts = append(parts, fmt.Sprintf("t%d…t%d", ns[i], ns[j]))
+			parts = append(parts, fmt.Sprintf("%s%d…%s%d", prefix, ns[i], prefix, ns[j]))
 		}
 		i = j + 1
 	}

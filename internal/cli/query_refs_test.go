@@ -17,7 +17,7 @@ func TestRefRanges(t *testing.T) {
 		{[]string{"t5", "t1", "t3", "t2", "t3", "t9"}, "t1…t3, t5, t9"},
 		{[]string{"b1", "t2"}, "t2"},
 	} {
-		if got := refRanges(tc.refs); got != tc.want {
+		if got := refRanges("t", tc.refs); got != tc.want {
 			t.Errorf("refRanges(%v) = %q, want %q", tc.refs, got, tc.want)
 		}
 	}

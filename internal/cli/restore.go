@@ -75,11 +75,20 @@ a restore that needs --force.`,
 func runRestore(o *RestoreOptions) error {
 	s := o.IO
 	name := o.Input
-	if _, err := os.Stat(name); err != nil {
+	st, err := os.Stat(name)
+	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", name)}
 		}
 		return &ExitErr{Code: ExitError, Err: err}
+	}
+	if st.IsDir() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a directory: restore gives back one session file", name),
+			Hint: fmt.Sprintf("pick the session in it (ls %s), then: pruner restore --dry-run FILE.jsonl", shellQuote(name)+"/*.jsonl")}
+	}
+	if !st.Mode().IsRegular() {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is not a regular file (a pipe or device): restore rewrites a session file in place", name),
+			Hint: "give the session file itself: pruner restore ~/.pi/agent/sessions/--<cwd>--/<session>.jsonl"}
 	}
 	rep, err := writeback.Restore(writeback.RestoreOptions{
 		Path: name, Force: o.Force, DryRun: o.DryRun, KeepBlobs: o.KeepBlobs,
