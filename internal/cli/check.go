@@ -102,20 +102,8 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			o.cmd = cmd
-			switch o.Format {
-			case "text", "json", "sarif":
-			default:
-				return UsageError("--format: want text, json or sarif, got %q", o.Format)
-			}
-			switch o.Progress {
-			case "auto", "always", "never":
-			default:
-				return UsageError("--progress: want auto, always or never, got %q", o.Progress)
-			}
-			switch o.FailOn {
-			case check.LevelError, check.LevelWarning, check.LevelNote:
-			default:
-				return UsageError("--fail-on: want error, warning or note, got %q", o.FailOn)
+			if err := checkEnums(cmd); err != nil {
+				return err
 			}
 			if o.Jobs < 0 {
 				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
@@ -128,14 +116,14 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
-	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json or sarif (SARIF 2.1.0)")
+	enumFlag(cmd, &o.Format, "format", "text", "output `FORMAT`: text, json or sarif (SARIF 2.1.0)", []string{"text", "json", "sarif"})
 	f.BoolVar(&o.ExitZero, "exit-zero", false, "exit 0 even when there are findings (report only)")
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "check `N` sessions at once (default: all CPUs)")
 	f.StringVar(&o.Home, "home", "", "home `DIR` that ~ in rules means, for every session")
 	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case)")
 	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not look at this machine's disk (symlinks, globs, folder contents): reason from the rules")
-	f.StringVar(&o.FailOn, "fail-on", check.LevelWarning, "exit 1 on findings at `LEVEL` or above: error, warning or note")
-	f.StringVar(&o.Progress, "progress", "auto", "progress bar on stderr: auto (terminal and long runs), always or never")
+	enumFlag(cmd, &o.FailOn, "fail-on", check.LevelWarning, "exit 1 on findings at `LEVEL` or above: error, warning or note", []string{check.LevelError, check.LevelWarning, check.LevelNote})
+	enumFlag(cmd, &o.Progress, "progress", "auto", "progress bar on stderr: auto (terminal and long runs), always or never", progressModes())
 	return cmd
 }
 

@@ -86,10 +86,8 @@ hand after editing it.`,
   echo '{"toolName":"read","input":{"path":"@.env"}}' | pruner hook --cwd /repo --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch o.Format {
-			case "text", "claude", "json":
-			default:
-				return UsageError("--format: want text or json, got %q", o.Format)
+			if err := checkEnums(cmd); err != nil {
+				return err
 			}
 			if o.FailOpen && o.FailClosed {
 				return UsageError("--fail-open and --fail-closed contradict each other (failing closed is the default)")
@@ -101,7 +99,7 @@ hand after editing it.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
 	f.StringVar(&o.Cwd, "cwd", "", "working `DIR` for pi events (default: the current directory)")
-	f.StringVar(&o.Format, "format", "text", "`FORMAT`: text (exit 2 + reason on stderr) or json (permissionDecision object)")
+	enumFlag(cmd, &o.Format, "format", "text", "`FORMAT`: text (exit 2 + reason on stderr) or json (permissionDecision object)", []string{"text", "json"}, "claude")
 	f.BoolVar(&o.FailOpen, "fail-open", false, "exit 1 (Claude Code runs the tool) when the event cannot be analysed, instead of denying")
 	f.BoolVar(&o.FailClosed, "fail-closed", false, "deny when the event cannot be analysed (the default)")
 	_ = f.MarkHidden("fail-closed")

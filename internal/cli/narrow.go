@@ -104,13 +104,8 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 			if q := cmd.Flags().Lookup("quiet"); q != nil {
 				opts.Quiet = q.Value.String() == "true"
 			}
-			switch opts.Report {
-			case "text", "json", "none":
-			default:
-				return UsageError("--report: want text, json or none, got %q", opts.Report)
-			}
-			if _, ok := promptnarrow.ParsePromptSource(opts.Source); !ok {
-				return UsageError("--prompt-source: want auto, default or custom, got %q", opts.Source)
+			if err := checkEnums(cmd); err != nil {
+				return err
 			}
 			if !opts.AllowSet && len(opts.Deny) == 0 && opts.PolicyFile == "" && len(opts.DenySkills) == 0 {
 				return &ExitErr{Code: ExitError, Err: errors.New("narrow to what? give --allow, --deny, --deny-skill or --policy"),
@@ -127,9 +122,9 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 	f.StringSliceVar(&opts.Deny, "deny", nil, "denied `TOOLS`, comma-separated")
 	f.StringSliceVar(&opts.DenySkills, "deny-skill", nil, "remove skill `NAME` from <available_skills> (repeatable)")
 	f.StringVar(&opts.PolicyFile, "policy", "", "pi-permission-system config.json `FILE`: drop fully denied tools and denied skills")
-	f.StringVar(&opts.Report, "report", "text", "report `FORMAT` on stderr: text, json or none")
+	enumFlag(cmd, &opts.Report, "report", "text", "report `FORMAT` on stderr: text, json or none", []string{"text", "json", "none"})
 	f.BoolVar(&opts.Check, "check", false, "print nothing to stdout; exit 1 if the prompt lists a tool outside the allowed set")
-	f.StringVar(&opts.Source, "prompt-source", "auto", "which prompt pi built: `SOURCE` auto (detect), default (pi's own) or custom (a SYSTEM.md)")
+	enumFlag(cmd, &opts.Source, "prompt-source", "auto", "which prompt pi built: `SOURCE` auto (detect), default (pi's own) or custom (a SYSTEM.md)", promptnarrow.PromptSources())
 	return cmd
 }
 

@@ -54,3 +54,6 @@ func bar(done, total int) string {
 	fill := width * done / max(total, 1)
 	return strings.Repeat("=", fill) + strings.Repeat("-", width-fill)
 }
+
+// progressModes are the values of --progress (check, stats).
+func progressModes() []string { return []string{"auto", "always", "never"} }

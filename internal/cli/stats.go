@@ -102,10 +102,8 @@ are still reported).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			o.cmd = cmd
-			switch o.Progress {
-			case "auto", "always", "never":
-			default:
-				return UsageError("--progress: want auto, always or never, got %q", o.Progress)
+			if err := checkEnums(cmd); err != nil {
+				return err
 			}
 			if o.Jobs < 0 {
 				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
@@ -123,7 +121,7 @@ are still reported).`,
 	// --summarizer-cmd is not one
 	o.pruneFlags = addPruneFlags(f, prunes, "recent-turns", "max-chars", "protect-tool", "protect-path")
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "read `N` sessions at once (default: the CPUs, at most 4)")
-	f.StringVar(&o.Progress, "progress", "auto", "progress on stderr: auto (a terminal and 10 sessions or more), always or never")
+	enumFlag(cmd, &o.Progress, "progress", "auto", "progress on stderr: auto (a terminal and 10 sessions or more), always or never", progressModes())
 	return cmd
 }
 

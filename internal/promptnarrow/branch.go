@@ -35,6 +35,10 @@ const (
 	SourceCustom PromptSource = "custom"
 )
 
+// PromptSources are the names ParsePromptSource takes (--prompt-source's
+// values: validation and shell completion).
+func PromptSources() []string { return []string{"auto", "default", "custom"} }
+
 // ParsePromptSource parses "auto", "default" or "custom".
 func ParsePromptSource(s string) (PromptSource, bool) {
 	switch s {
