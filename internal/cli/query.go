@@ -302,6 +302,8 @@ func runQuery(o *QueryOptions) error {
 	if len(found) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: no message matches\n", name)
 		switch {
+		case ctx.Kind != session.KindSession && len(ctx.Messages) == 0:
+			fmt.Fprintln(o.IO.ErrOut, "hint: the input is empty (no session header, no entries): pi keeps sessions in ~/.pi/agent/sessions/…/*.jsonl")
 		case o.Entry != "" && ctx.Kind == session.KindContext:
 			fmt.Fprintln(o.IO.ErrOut, "hint: entry ids are in the session file; a context (pruner now output) has none: query the session, or use --call ID --ts TS")
 		case o.Entry != "":
