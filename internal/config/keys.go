@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -218,20 +219,20 @@ func parseSwitch(s string) (value, ok bool) {
 	return false, false
 }
 
-// isSharedKey reports keys pi-context-prune keeps under the same contextPrune
-// object: not pruner's, but not mistakes either.
-func isSharedKey(k string) bool {
-	switch k {
-	case "showPruneStatusLine", "summarizerModel", "summarizerThinking",
+// sharedKeys are the keys pi-condense and pi-context-prune keep under the
+// same contextPrune object (pruner reads pi-condense's): not pruner's own,
+// but not mistakes either.
+func sharedKeys() []string {
+	return []string{"showPruneStatusLine", "summarizerModel", "summarizerThinking",
 		"summarizerIdleTimeoutMs", "summarizerMaxTimeoutMs", "pruneOn", "batchingMode",
 		"quietOversizedSkips", "minBatchChars", "recoveryGraceTurns", "dedupByContentHash",
 		"autoBudgetThreshold", "budgetTurnDelta", "spillThreshold", "spillPreviewBytes",
 		"chainCompression", "purgeErrors", "thinkingStrip", "remindUnprunedCount",
-		"frontierGapThresholdTokens", "maxImagesPerRequest":
-		return true
-	}
-	return false
+		"frontierGapThresholdTokens", "maxImagesPerRequest"}
 }
+
+// isSharedKey reports whether k is one of sharedKeys.
+func isSharedKey(k string) bool { return slices.Contains(sharedKeys(), k) }
 
 // knownKeys are every key pruner reads, for misspelling checks.
 func knownKeys() []string { return append(Keys(), RulesKey) }
@@ -239,7 +240,12 @@ func knownKeys() []string { return append(Keys(), RulesKey) }
 // nearKey returns the known key that k is a likely misspelling of (case
 // difference or edit distance ≤ 2), or "" when k is known or not close to
 // any key (other tools may keep their own keys under contextPrune).
-func nearKey(k string) string { return nearOf(k, knownKeys()) }
+func nearKey(k string) string {
+	if isSharedKey(k) {
+		return ""
+	}
+	return nearOf(k, append(knownKeys(), sharedKeys()...))
+}
 
 // unknownKeyWarning is the one format of every unknown-key warning, top
 // level or nested: "FILE: KEY is not WHAT; did you mean NEAR?" when a known

@@ -106,7 +106,7 @@ func (f settingsFile) warnings() []string {
 		if near := nearKey(k); near != "" {
 			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", near, nil))
 		} else if !isKnown(k) && !isSharedKey(k) {
-			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", "", knownKeys()))
+			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", "", append(knownKeys(), "and pi-condense's keys ('pruner config' lists them)")))
 		}
 	}
 	return out
