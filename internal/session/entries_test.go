@@ -268,3 +268,53 @@ func FuzzEntries(f *testing.F) {
 		}
 	})
 }
+
+// TestLenientReadsPastABadFirstLine: with EntryOptions.Lenient (pruner
+// check) no first line stops the reader — a byte order mark on the header
+// (the header behind it is used, Header.BOM set), binary data, a line that
+// is not JSON — and every entry after it is read; without Lenient each of
+// these inputs stays ErrNotSession, as pi reads no session from it.
+func TestLenientReadsPastABadFirstLine(t *testing.T) {
+	const hdr = `{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/proj"}` + "\n"
+	const body = `{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"q","timestamp":1}}` + "\n" +
+		`{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"user","content":"r","timestamp":2}}` + "\n"
+	for _, tc := range []struct {
+		name, in string
+		cwd      string
+		bom      bool
+	}{
+		{"bom header", "\xEF\xBB\xBF" + hdr + body, "/proj", true},
+		{"binary", "PK\x00\x03\n" + body, "", false},
+		{"not json", "hello\n" + body, "", false},
+		{"bom garbage", "\xEF\xBB\xBFhello\n" + body, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warns []Warning
+			er := NewEntryReader(strings.NewReader(tc.in), EntryOptions{Lenient: true, OnWarning: func(w Warning) { warns = append(warns, w) }})
+			var ids []string
+			for {
+				e, err := er.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("Lenient: %v", err)
+				}
+				ids = append(ids, e.ID)
+			}
+			if strings.Join(ids, ",") != "a,b" {
+				t.Errorf("entries %q, want a,b", ids)
+			}
+			if h := er.Header(); h.Cwd != tc.cwd || h.BOM != tc.bom {
+				t.Errorf("header %+v, want cwd %q, BOM %v", h, tc.cwd, tc.bom)
+			}
+			if len(warns) == 0 || warns[0].Line != 1 {
+				t.Errorf("warnings %+v: want one for line 1 first", warns)
+			}
+			_, err := NewEntryReader(strings.NewReader(tc.in), EntryOptions{}).Next()
+			if !errors.Is(err, ErrNotSession) {
+				t.Errorf("without Lenient: err %v", err)
+			}
+		})
+	}
+}
