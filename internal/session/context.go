@@ -154,16 +154,24 @@ type BranchEntry struct {
 	Message *Message
 
 	off int64
-	key idKey // ID as an integer (EntryKey)
 	n   int32
 	// InContext reports that the entry contributes to the context (it is
 	// not before the last compaction's first kept entry).
 	InContext bool
 }
 
-// EntryKey is the entry's id as an integer, as Message.EntryKey gives it
-// (0: no id).
-func (be *BranchEntry) EntryKey() uint64 { return uint64(be.key) }
+// EntryKey is the id of branch entry be as an integer, as Message.EntryKey
+// gives it for the entry's messages (0: no id, or an id this context does
+// not know).
+func (c *Context) EntryKey(be *BranchEntry) uint64 {
+	if be.ID == "" {
+		return 0
+	}
+	if k, ok := hexKey([]byte(be.ID)); ok {
+		return uint64(k)
+	}
+	return uint64(c.ids.byStr[be.ID])
+}
 
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
@@ -780,7 +788,7 @@ func (b *builder) build() {
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
 			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
-				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n, key: e.id}
+				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))

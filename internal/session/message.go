@@ -103,7 +103,8 @@ func (m *Message) Role() string { return m.c.roles[m.role] }
 func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
 
 // EntryKey is the message's entry id as an integer: within one Context,
-// equal keys are equal ids (0: no id), as BranchEntry.EntryKey gives them.
+// equal keys are equal ids (0: no id), as Context.EntryKey gives them for
+// branch entries.
 // It is what a table of entries can be keyed by without a string per id.
 func (m *Message) EntryKey() uint64 { return uint64(m.entry) }
 
