@@ -239,3 +239,76 @@ func TestCustomOf(t *testing.T) {
 		t.Fatalf("%d custom messages, %d read from their line: the sessions do not cover the case", n, fromLine)
 	}
 }
+
+// TestReadGroups: the one-pass grouping answers for each call what a
+// scan of the content per call finds (the first toolCall block with the
+// id), on the test sessions' assistant messages with their read calls,
+// duplicates and ids no block has included.
+func TestReadGroups(t *testing.T) {
+	perCall := func(raw []byte, id string) readCall {
+		content, _ := jsval.Get(raw, "content")
+		els, _ := jsval.Elements(content)
+		for _, el := range els {
+			if ty, _ := jsval.GetString(el, "type"); ty != "toolCall" {
+				continue
+			}
+			if bid, _ := jsval.GetString(el, "id"); bid != id {
+				continue
+			}
+			var rc readCall
+			rc.group, rc.path, rc.ok = callGroup(el)
+			return rc
+		}
+		return readCall{}
+	}
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	calls, grouped := 0, 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			m, ok := jsval.Get(line, "message")
+			if !ok {
+				continue
+			}
+			content, _ := jsval.Get(m, "content")
+			els, _ := jsval.Elements(content)
+			var ids []string
+			for _, el := range els {
+				if id, ok := jsval.GetString(el, "id"); ok {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			ids = append(ids, ids[0], "no-such-id")
+			many := append([]string(nil), ids...) // past the few compared: the map
+			for len(many) <= 8 {
+				many = append(many, ids...)
+			}
+			// the same message with its last block repeated first: the
+			// first block with an id answers
+			dup := bytes.Replace(m, []byte(`"content":[`), append(append([]byte(`"content":[`), els[len(els)-1]...), ','), 1)
+			for _, raw := range [][]byte{m, dup} {
+				for _, set := range [][]string{ids, many} {
+					got := readGroups(nil, raw, set)
+					for k, id := range set {
+						if want := perCall(raw, id); got[k] != want {
+							t.Fatalf("%s: call %s of %d: %+v, want %+v", f, id, len(set), got[k], want)
+						}
+						calls++
+						if got[k].ok {
+							grouped++
+						}
+					}
+				}
+			}
+		}
+	}
+	if calls < 100 || grouped < 10 {
+		t.Fatalf("%d calls, %d with a group: the sessions do not cover the case", calls, grouped)
+	}
+}
