@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -310,5 +311,44 @@ func TestReadGroups(t *testing.T) {
 	}
 	if calls < 100 || grouped < 10 {
 		t.Fatalf("%d calls, %d with a group: the sessions do not cover the case", calls, grouped)
+	}
+}
+
+// TestChainMessageEscapes: the chain message escaped piece by piece is the
+// message of its whole text escaped at once (JSON.stringify of the
+// joined text), with quotes, backslashes, control characters, non-ASCII
+// and invalid UTF-8 at the pieces' edges.
+func TestChainMessageEscapes(t *testing.T) {
+	atoms := []string{"", "a", `"`, `\`, "\n", "\t", "\x01", "\x1f", "é", "😀", "\u2028", "\xe2\x82", "\x82", "\xff", "<b>", "{x}", "tool"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	piece := func() string {
+		var b []byte
+		for range rng.IntN(5) {
+			b = append(b, atoms[rng.IntN(len(atoms))]...)
+		}
+		return string(b)
+	}
+	r := &renderer{}
+	for range 3000 {
+		body := piece()
+		c := &index.ChainData{BlockID: piece(), RangeSummaryText: &body, CompressedAt: rng.Int64N(1 << 45)}
+		for range rng.IntN(4) {
+			c.ToolRefs = append(c.ToolRefs, piece())
+		}
+		var outputs []protectedOutput
+		for range rng.IntN(3) {
+			outputs = append(outputs, protectedOutput{piece(), piece()})
+		}
+		text := `<compressed-chain id="` + c.BlockID + `" tools="` + strings.Join(c.ToolRefs, ",") + "\">\n" + body
+		for _, p := range outputs {
+			text += "\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>"
+		}
+		text += "\n</compressed-chain>"
+		want := append([]byte(`{"role":"user","content":`), textContent(text)...)
+		want = append(want, `,"timestamp":`...)
+		want = append(jsval.AppendNumber(want, float64(c.CompressedAt)), '}')
+		if got := r.chainMessage(c, outputs); !bytes.Equal(got, want) {
+			t.Fatalf("chain %q:\n got %s\nwant %s", c.BlockID, got, want)
+		}
 	}
 }
