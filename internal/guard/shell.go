@@ -66,8 +66,11 @@ type target struct {
 	dotOK   bool  // globs and recursion reach hidden names
 	rec     bool  // everything below path (filtered by filter)
 	filter  []string
-	via     string // for rec: the command that recurses ("grep -r")
-	follow  uint8  // for rec: which symlinks inside the folder it follows
+	// naming, for a name search's glob matched as a pattern: only the
+	// entries whose name it could match count (see searchTargets)
+	naming string
+	via    string // for rec: the command that recurses ("grep -r")
+	follow uint8  // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
