@@ -460,3 +460,25 @@ func TestNameSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonNamesTheNewCwd: after `cd`, the old directory stays a candidate
+// (the cd may fail), but the reason names the path where the shell most
+// likely is.
+func TestReasonNamesTheNewCwd(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: "/w/app", Home: "/h"})
+	for cmd, want := range map[string]string{
+		"cd .. && cat app/.env":           "/w/app/.env",
+		"cd / && cat w/app/.env":          "/w/app/.env",
+		"cd sub; cat .env":                "/w/app/sub/.env",
+		"pushd /tmp >/dev/null; cat .env": "/tmp/.env",
+	} {
+		vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": cmd}})
+		if len(vs) == 0 {
+			t.Errorf("%s: allowed", cmd)
+			continue
+		}
+		if vs[0].Path != want {
+			t.Errorf("%s: reason names %s, want %s", cmd, vs[0].Path, want)
+		}
+	}
+}

@@ -803,7 +803,10 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 		cwds = cwds[len(cwds)-1:]
 	}
 	alts := alternates(a.env, c, spellShell, pattern)
-	for _, cwd := range cwds {
+	// the newest candidate first: where the shell most likely is, so a
+	// reason names that path (`cd .. && cat app/.env` names ../app/.env)
+	for i := len(cwds) - 1; i >= 0; i-- {
+		cwd := cwds[i]
 		var p string
 		pat := pattern
 		if strings.ContainsRune(cwd, unknownRune) {
@@ -960,8 +963,10 @@ func (a *shellAnalyzer) chdir(f field) {
 			}
 			// CDPATH (from the environment or set in the command) may lead
 			// a relative `cd` anywhere
+			// (first: the join with the current directory stays the
+			// newest candidate, the one a reason names)
 			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
-				next = append(next, "/"+unknownSeg+"/"+escapeGlob(dir))
+				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
 			}
 		}
 	}
