@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -165,14 +166,17 @@ func commandNamed(args []string, s *IOStreams, bi BuildInfo) string {
 	return ""
 }
 
-var strconvNoise = regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+// strconvNoise is compiled on the first flag error, not at every start-up.
+var strconvNoise = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+})
 
 // cleanFlagError drops Go's strconv details from pflag's messages:
 // `invalid argument "abc" for "--max-chars" flag: want a number`.
 func cleanFlagError(err error) error {
 	msg := err.Error()
-	if strconvNoise.MatchString(msg) {
-		return errors.New(strconvNoise.ReplaceAllString(msg, ": want a number"))
+	if re := strconvNoise(); re.MatchString(msg) {
+		return errors.New(re.ReplaceAllString(msg, ": want a number"))
 	}
 	return err
 }
