@@ -160,8 +160,16 @@ func matchEntry(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	}
 	pat, path := c.segs, ps.segs
 	np, ns := len(pat), len(path)
-	// reach[i*(ns+1)+j]: pat[:i] can match path[:j].
-	reach := make([]bool, (np+1)*(ns+1))
+	// reach[i*(ns+1)+j]: pat[:i] can match path[:j]. It is called for
+	// every entry and every path the analysis meets: a short path's table
+	// stays on the stack.
+	var buf [256]bool
+	var reach []bool
+	if n := (np + 1) * (ns + 1); n <= len(buf) {
+		reach = buf[:n]
+	} else {
+		reach = make([]bool, n)
+	}
 	idx := func(i, j int) int { return i*(ns+1) + j }
 	reach[0] = true
 	for i := 0; i <= np; i++ {
