@@ -158,6 +158,39 @@ func matchEntry(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	if !c.ok {
 		return false
 	}
+	if mode == inside && !ps.pattern && !literalsPresent(c, ps.segs) {
+		return false
+	}
+	return matchTable(c, ps, mode, wild)
+}
+
+// literalsPresent reports whether every literal segment of the entry (not
+// `**`, no glob syntax) is one of the path's segments. matchTable can match
+// a plain path (no pattern) in mode inside only then: each entry segment
+// but `**` must be matched by a path segment, and a literal one only by an
+// equal segment. Most calls name none of the protected names, and this
+// answers them without the table (TestLiteralsPresentIsExact).
+func literalsPresent(c *compiled, path []string) bool {
+	for i, p := range c.segs {
+		if c.globs[i] || p == "**" {
+			continue
+		}
+		found := false
+		for _, s := range path {
+			if s == p {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// matchTable is matchEntry's dynamic programme over entry and path segments.
+func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	pat, path := c.segs, ps.segs
 	np, ns := len(pat), len(path)
 	// reach[i*(ns+1)+j]: pat[:i] can match path[:j]. It is called for
