@@ -158,19 +158,38 @@ func matchEntry(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	if !c.ok {
 		return false
 	}
-	if mode == inside && !ps.pattern && !literalsPresent(c, ps.segs) {
+	if mode == inside && !literalsPresent(c, ps) {
 		return false
 	}
 	return matchTable(c, ps, mode, wild)
 }
 
-// literalsPresent reports whether every literal segment of the entry (not
-// `**`, no glob syntax) is one of the path's segments. matchTable can match
-// a plain path (no pattern) in mode inside only then: each entry segment
-// but `**` must be matched by a path segment, and a literal one only by an
-// equal segment. Most calls name none of the protected names, and this
-// answers them without the table (TestLiteralsPresentIsExact).
-func literalsPresent(c *compiled, path []string) bool {
+// literalsPresent is false only when matchTable cannot match the path in
+// mode inside, where every entry segment but `**` must be matched by a path
+// segment: for a plain path (no pattern), a literal entry segment (no glob
+// syntax) only by an equal segment, so each must be one of the path's; for
+// a pattern path, whose unknown runs and `**` may stand for the entry's
+// folders, the last entry segment, when literal, must still be matched: by
+// a `**`, a glob, or an equal name (an unknown run never matches it). Most calls name none of the
+// protected names, and this answers them without the table
+// (TestLiteralsPresentIsExact).
+func literalsPresent(c *compiled, ps pathSegs) bool {
+	if ps.pattern {
+		last := len(c.segs) - 1
+		if last < 0 || c.globs[last] || c.segs[last] == "**" {
+			return true
+		}
+		for _, s := range ps.segs {
+			switch {
+			case s == unknownSeg:
+				// stands for folders, never for the entry's own name
+			case s == "**" || hasMeta(s) || unescapeGlob(s) == c.segs[last]:
+				return true // a glob is left to the table
+			}
+		}
+		return false
+	}
+	path := ps.segs
 	for i, p := range c.segs {
 		if c.globs[i] || p == "**" {
 			continue

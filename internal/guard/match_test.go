@@ -12,7 +12,7 @@ import (
 // globs, home, absolute and folder entries, in case-folding and
 // case-sensitive envs, matchEntry agrees with the full table on random paths
 // made of the entries' own segments, their case variants and other names,
-// for both modes, dot files in or out, and wild.
+// for both modes, dot files in or out, and wild; plain and pattern paths.
 func TestLiteralsPresentIsExact(t *testing.T) {
 	rules := DefaultRules().Union(mustRules(t, `{"paths":[
 		{"path":"**/secrets/*.pem","deny":["read"]},
@@ -28,6 +28,9 @@ func TestLiteralsPresentIsExact(t *testing.T) {
 		"secrets", "Secrets", "k.pem", "id.key", "café", "Café", "notes.txt", "NOTES.TXT", "config", ".kube",
 		".env", ".ENV", ".Env", ".env.local", ".env.x", ".git", "HEAD", "node_modules", "pkg", ".pi", "agent",
 		"auth.json", ".ssh", "id_rsa", ".aws", "credentials", ".netrc", ".config", "gh", "hosts.yml", "env", ".envrc"}
+	patterns := []string{unknownSeg, unknownStr, unknownStr + "x", "x" + unknownStr, ".e" + unknownStr, "*", "**", "*.env", ".e*",
+		".env*", "*.json", "[.]env", ".en?", "a?c", `\*x`, `\.env`, "{a,b}", "[", ".env.*", "*.pem", "k.*", "node_*", "*_modules",
+		".git*", "?ecrets", "S*", "c*fé"}
 	r := rand.New(rand.NewPCG(11, 12))
 	checked, matched := 0, 0
 	for _, cs := range []bool{false, true} {
@@ -41,8 +44,19 @@ func TestLiteralsPresentIsExact(t *testing.T) {
 			if r.IntN(3) == 0 {
 				p = tCwd + p
 			}
+			pattern := r.IntN(2) == 0
+			if pattern {
+				// a pattern path: unknown runs and characters, globs, `**`,
+				// escaped metacharacters among the names
+				for i := range segs {
+					if r.IntN(3) == 0 {
+						segs[i] = patterns[r.IntN(len(patterns))]
+					}
+				}
+				p = "/" + strings.Join(segs, "/")
+			}
 			for _, dotOK := range []bool{false, true} {
-				ps := m.split(p, false, dotOK)
+				ps := m.split(p, pattern, dotOK)
 				for i := range m.entries {
 					for _, c := range []*compiled{&m.entries[i], m.entries[i].atCwd} {
 						if c == nil {
