@@ -33,7 +33,7 @@ func main() {
 		{"pi-read-deny", `{"toolName":"read","input":{"path":"@~/.pi/agent/auth.json"}}`},
 	}
 	binaries := strings.Split(*bins, ",")
-	fmt.Printf("%-18s %-24s %8s %8s %8s %8s %8s\n", "event", "binary", "p50", "p90", "p99", "cpu p50", "runs")
+	fmt.Printf("%-18s %8s %8s %8s %8s %8s  %s\n", "event", "p50", "p90", "p99", "cpu-p50", "runs", "binary")
 	baselines := []struct{ name, json string }{{"baseline:true", ""}, {"baseline:version", ""}}
 	for i, ev := range append(baselines, events...) {
 		wall := make([][]time.Duration, len(binaries))
@@ -69,8 +69,8 @@ func main() {
 			if i == 0 {
 				name = "true"
 			}
-			fmt.Printf("%-18s %-24s %8s %8s %8s %8s %8d\n", ev.name, name,
-				quantile(wall[b], 0.5), quantile(wall[b], 0.9), quantile(wall[b], 0.99), quantile(cpu[b], 0.5), len(wall[b]))
+			fmt.Printf("%-18s %8s %8s %8s %8s %8d  %s\n", ev.name,
+				quantile(wall[b], 0.5), quantile(wall[b], 0.9), quantile(wall[b], 0.99), quantile(cpu[b], 0.5), len(wall[b]), name)
 		}
 	}
 }
