@@ -179,18 +179,23 @@ func literalsPresent(c *compiled, ps pathSegs) bool {
 		if last < 0 || c.globs[last] || c.segs[last] == "**" {
 			return true
 		}
+		name := c.segs[last]
 		for _, s := range ps.segs {
 			switch {
+			case s == name:
+				return true
 			case s == unknownSeg:
 				// stands for folders, never for the entry's own name
-			case s == "**" || hasMeta(s) || unescapeGlob(s) == c.segs[last]:
-				return true // a glob is left to the table
+			case special(s) && (hasMeta(s) || unescapeGlob(s) == name):
+				return true // a glob (or `**`) is left to the table
 			}
 		}
 		return false
 	}
 	path := ps.segs
-	for i, p := range c.segs {
+	// the last segments first: the protected name, the rarest
+	for i := len(c.segs) - 1; i >= 0; i-- {
+		p := c.segs[i]
 		if c.globs[i] || p == "**" {
 			continue
 		}
@@ -206,6 +211,18 @@ func literalsPresent(c *compiled, ps pathSegs) bool {
 		}
 	}
 	return true
+}
+
+// special reports whether s holds a byte of glob syntax, an escape or the
+// first byte of an unknown character: a segment without one is a plain name.
+func special(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '*', '?', '[', unknownStr[0]:
+			return true
+		}
+	}
+	return false
 }
 
 // matchTable is matchEntry's dynamic programme over entry and path segments.
