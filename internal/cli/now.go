@@ -330,10 +330,12 @@ func runNow(o *NowOptions) error {
 	if err != nil {
 		return err
 	}
-	if po.Flush {
+	if po.Flush || po.Index && index.HasEntries(ctx) {
 		// a flush holds its batches' records, refs and summaries on top of
-		// the index: room in proportion to the session, or the collector
-		// runs back to back against the limit (runNow restores the old one)
+		// the index, and a render of a session flushed before holds its
+		// rebuilt state (--no-flush too): room in proportion to the
+		// session, or the collector runs back to back against the limit
+		// (runNow restores the old one)
 		s.limitMemory(flushLimit(ctx.Bytes))
 	}
 	res, err := pipeline.Run(cx, ctx, po)

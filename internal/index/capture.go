@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -54,12 +55,16 @@ func (c *Call) readText(ctx *session.Context, lt *lineTape) (string, error) {
 // surrogate escapes kept), for its record.
 func (c *Call) ReadTextJSON(ctx *session.Context) ([]byte, error) {
 	var lt lineTape
-	content, ok, err := c.content(ctx, &lt)
+	return c.appendTextJSON(nil, ctx, &lt)
+}
+
+// appendTextJSON is ReadTextJSON appended to dst, the line read onto lt.
+func (c *Call) appendTextJSON(dst []byte, ctx *session.Context, lt *lineTape) ([]byte, error) {
+	content, ok, err := c.content(ctx, lt)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	_, js := resultText(lt.raw(content, ok))
-	return js, nil
+	return appendTextJSON(dst, lt.raw(content, ok)), nil
 }
 
 // content finds the content of the call's result, read from the input onto
@@ -253,37 +258,38 @@ func numberAt(lt *lineTape, n uint32, has bool) (float64, bool) {
 	return lt.tp.Number(n)
 }
 
-// resultText joins a result content's text blocks with "\n" (pi-condense's
-// extractToolResultText; a non-array content has none) and returns the text
-// and its JSON.stringify form.
-func resultText(content []byte) (string, []byte) {
+// appendTextJSON appends the JSON form of the text of a result's content
+// (its text blocks joined with "\n", as JSON.stringify writes it) to dst,
+// from a parsed line's bytes, without decoding the text blocks: each one's
+// canonical JSON body is appended as it is.
+func appendTextJSON(dst, content []byte) []byte {
 	els, ok := jsval.Elements(content)
 	if !ok {
-		return "", []byte(`""`)
+		return append(dst, `""`...)
 	}
-	var parts []string
-	js := []byte{'"'}
+	dst = append(dst, '"')
 	n := 0
 	for _, el := range els {
 		if t, _ := jsval.GetString(el, "type"); t != "text" {
 			continue
 		}
 		raw, ok := jsval.Get(el, "text")
-		s, isStr := jsval.String(raw)
-		if !ok || !isStr {
+		// (content is from a parsed line: a string value is a valid one)
+		if !ok || jsval.TypeOf(raw) != jsval.Str {
 			// `.text` undefined or not a string joins as JavaScript's String(x)
-			s = jsString(raw, ok)
-			raw = jsval.AppendString(nil, s)
+			raw = jsval.AppendString(nil, jsString(raw, ok))
 		}
 		if n > 0 {
-			js = append(js, `\n`...)
+			dst = append(dst, `\n`...)
 		}
-		c := jsval.Canonical(raw)
-		js = append(js, c[1:len(c)-1]...)
-		parts = append(parts, s)
+		mark := len(dst)
+		dst = jsval.AppendCanonical(slices.Grow(dst, len(raw)+2), raw)
+		body := len(dst) - mark - 2 // the string's JSON without its quotes
+		copy(dst[mark:], dst[mark+1:mark+1+body])
+		dst = dst[:mark+body]
 		n++
 	}
-	return strings.Join(parts, "\n"), append(js, '"')
+	return append(dst, '"')
 }
 
 // jsString is how Array.prototype.join writes a non-string value.

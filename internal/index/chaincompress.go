@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -499,10 +500,19 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, refs []string) (string, error) {
 	b := summarize.Batch{Cwd: ctx.Header.Cwd}
 	names := make([]string, len(calls))
+	// the texts are decoded into the tape's reused buffer: the summary
+	// copies what it keeps (SubstituteLabels + Footer make a new string)
+	lt.texts = lt.texts[:0]
 	for i, c := range calls {
-		text, err := c.text(ctx, lt)
+		content, ok, err := c.content(ctx, lt)
 		if err != nil {
 			return "", err
+		}
+		n0 := len(lt.texts)
+		lt.texts = lt.appendResultText(lt.texts, content, ok)
+		text := ""
+		if t := lt.texts[n0:]; len(t) > 0 {
+			text = unsafe.String(unsafe.SliceData(t), len(t))
 		}
 		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: string(c.args), Result: text, IsError: c.isError})
 		names[i] = c.toolName
@@ -696,8 +706,7 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 			if err != nil {
 				return dst, err
 			}
-			_, js := resultText(lt.raw(content, ok))
-			dst = append(dst, js...)
+			dst = appendTextJSON(dst, lt.raw(content, ok))
 		}
 		dst = append(dst, `,"isError":`...)
 		dst = strconv.AppendBool(dst, c.isError)

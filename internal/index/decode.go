@@ -24,6 +24,11 @@ var ErrNotObject = errors.New("not a JSON object")
 // can ever match).
 func timestampOf(obj fields, key string) (*int64, error) {
 	v, ok := obj[key]
+	return timestampValue(v, ok, key)
+}
+
+// timestampValue is timestampOf of the value v of key (ok: present).
+func timestampValue(v []byte, ok bool, key string) (*int64, error) {
 	if !ok || jsval.TypeOf(v) == jsval.Null {
 		return nil, nil
 	}
@@ -73,6 +78,12 @@ func getInt(obj fields, key string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	return intValue(v)
+}
+
+// intValue is a number value as an integer (truncated), false when it is
+// not a finite number within half of int64's range.
+func intValue(v []byte) (int64, bool) {
 	f, ok := jsval.Number(v)
 	if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, false
@@ -94,53 +105,133 @@ func getFloat(obj fields, key string) (float64, bool) {
 // DecodeRecord decodes one ToolCallRecord of an index entry. A record that
 // is not an object or has no non-empty string toolCallId, or whose
 // resultTimestamp is not a whole number, is an error.
-func DecodeRecord(raw []byte) (Record, error) { return decodeRecord(raw, false) }
+func DecodeRecord(raw []byte) (Record, error) {
+	r, _, err := decodeRecord(raw, recordFull)
+	return r, err
+}
 
-// decodeRecord is DecodeRecord; keysOnly leaves out the arguments, the
-// result text and its preview (RebuildKeys).
-func decodeRecord(raw []byte, keysOnly bool) (Record, error) {
-	var r Record
-	if jsval.TypeOf(raw) != jsval.Obj {
-		return r, fmt.Errorf("tool call record is %s, not an object", describe(raw))
+// recordMode is what decodeRecord decodes of a record.
+type recordMode uint8
+
+const (
+	recordFull     recordMode = iota // every field (DecodeRecord)
+	recordKeysOnly                   // no arguments, result text or preview (RebuildKeys)
+	recordLazyText                   // every field but the result text, whose raw value is returned
+)
+
+// decodeRecord is DecodeRecord in one pass over the record's members (the
+// last of duplicate keys wins, as with JSON.parse); in recordLazyText mode
+// ResultText is left empty and text is its raw JSON value (nil: absent),
+// a subslice of raw.
+func decodeRecord(raw []byte, mode recordMode) (r Record, text []byte, err error) {
+	var vID, vName, vArgs, vText, vIsError, vTurn, vTS, vResultTS, vSpillPath, vSpillBytes, vPreview, vHash []byte
+	var hasID, hasName, hasArgs, hasText, hasIsError, hasTurn, hasTS, hasResultTS, hasSpillPath, hasSpillBytes, hasPreview, hasHash bool
+	var kbuf []byte
+	isObj := jsval.TypeOf(raw) == jsval.Obj && jsval.EachMemberRaw(raw, func(rawKey, v []byte) bool {
+		var k []byte
+		k, kbuf = memberKey(rawKey, kbuf)
+		switch string(k) {
+		case "toolCallId":
+			vID, hasID = v, true
+		case "toolName":
+			vName, hasName = v, true
+		case "args":
+			vArgs, hasArgs = v, true
+		case "resultText":
+			vText, hasText = v, true
+		case "isError":
+			vIsError, hasIsError = v, true
+		case "turnIndex":
+			vTurn, hasTurn = v, true
+		case "timestamp":
+			vTS, hasTS = v, true
+		case "resultTimestamp":
+			vResultTS, hasResultTS = v, true
+		case "spillPath":
+			vSpillPath, hasSpillPath = v, true
+		case "spillBytes":
+			vSpillBytes, hasSpillBytes = v, true
+		case "resultPreview":
+			vPreview, hasPreview = v, true
+		case "contentHash":
+			vHash, hasHash = v, true
+		}
+		return true
+	})
+	if !isObj {
+		return r, nil, fmt.Errorf("tool call record is %s, not an object", describe(raw))
 	}
-	obj := jsval.Object(raw)
-	id, ok := getString(obj, "toolCallId")
+	id, ok := stringOf(vID, hasID)
 	if !ok || id == "" {
-		return r, errors.New("tool call record without a toolCallId string")
+		return r, nil, errors.New("tool call record without a toolCallId string")
 	}
 	r.ToolCallID = id
-	r.ToolName, _ = getString(obj, "toolName")
-	if v, ok := obj["args"]; ok && !keysOnly {
-		r.Args = bytes.Clone(v)
+	r.ToolName, _ = stringOf(vName, hasName)
+	if hasArgs && mode != recordKeysOnly {
+		r.Args = bytes.Clone(vArgs)
 	}
-	if !keysOnly {
-		r.ResultText, _ = getString(obj, "resultText")
+	switch mode {
+	case recordFull:
+		r.ResultText, _ = stringOf(vText, hasText)
+	case recordLazyText:
+		if hasText {
+			text = vText
+		}
 	}
-	if v, ok := obj["isError"]; ok {
-		r.IsError = jsval.Truthy(v)
+	if hasIsError {
+		r.IsError = jsval.Truthy(vIsError)
 	}
-	if n, ok := getInt(obj, "turnIndex"); ok {
+	if n, ok := intOf(vTurn, hasTurn); ok {
 		r.TurnIndex = int(n)
 	}
-	r.Timestamp, _ = getInt(obj, "timestamp")
-	ts, err := timestampOf(obj, "resultTimestamp")
+	r.Timestamp, _ = intOf(vTS, hasTS)
+	ts, err := timestampValue(vResultTS, hasResultTS, "resultTimestamp")
 	if err != nil {
-		return r, fmt.Errorf("record %s: %w", id, err)
+		return r, nil, fmt.Errorf("record %s: %w", id, err)
 	}
 	r.ResultTimestamp = ts
-	if s, ok := getString(obj, "spillPath"); ok && s != "" {
+	if s, ok := stringOf(vSpillPath, hasSpillPath); ok && s != "" {
 		r.SpillPath = &s
 	}
-	if n, ok := getInt(obj, "spillBytes"); ok {
+	if n, ok := intOf(vSpillBytes, hasSpillBytes); ok {
 		r.SpillBytes = &n
 	}
-	if s, ok := getString(obj, "resultPreview"); ok && !keysOnly {
+	if s, ok := stringOf(vPreview, hasPreview); ok && mode != recordKeysOnly {
 		r.ResultPreview = &s
 	}
-	if s, ok := getString(obj, "contentHash"); ok {
+	if s, ok := stringOf(vHash, hasHash); ok {
 		r.ContentHash = &s
 	}
-	return r, nil
+	return r, text, nil
+}
+
+// memberKey is the decoded key of a raw JSON member key: its body when it
+// has no escape (no copy), else decoded into buf (returned for reuse).
+func memberKey(rawKey, buf []byte) (key, _ []byte) {
+	if len(rawKey) < 2 {
+		return nil, buf
+	}
+	body := rawKey[1 : len(rawKey)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body, buf
+	}
+	s, _ := jsval.String(rawKey)
+	buf = append(buf[:0], s...)
+	return buf, buf
+}
+
+func stringOf(v []byte, ok bool) (string, bool) {
+	if !ok {
+		return "", false
+	}
+	return jsval.String(v)
+}
+
+func intOf(v []byte, ok bool) (int64, bool) {
+	if !ok {
+		return 0, false
+	}
+	return intValue(v)
 }
 
 // decodeRef decodes a {shortId, toolCallId, resultTimestamp?} ref. ok is

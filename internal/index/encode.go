@@ -198,20 +198,21 @@ func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill)
 	}
 	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		dst = append(dst, `{"toolCalls":[`...)
+		var lt lineTape // the results' lines, one at a time
+		var text []byte // a result's text as JSON (reused)
 		for i, c := range calls {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			var textJSON []byte
 			sp := spills[c]
+			text = text[:0]
 			if sp == nil {
-				js, err := c.ReadTextJSON(ctx)
-				if err != nil {
+				var err error
+				if text, err = c.appendTextJSON(text, ctx, &lt); err != nil {
 					return dst, err
 				}
-				textJSON = js
 			}
-			dst = appendRecord(dst, c, turnIndex, ts, textJSON, sp)
+			dst = appendRecord(dst, c, turnIndex, ts, text, sp)
 		}
 		return append(dst, `]}`...), nil
 	}}

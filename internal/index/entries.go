@@ -31,7 +31,7 @@ type Record struct {
 	ToolCallID string          `json:"toolCallId"`
 	ToolName   string          `json:"toolName"`
 	Args       json.RawMessage `json:"args"`       // the call's arguments as written
-	ResultText string          `json:"resultText"` // text blocks joined with "\n"; "" when spilled
+	ResultText string          `json:"resultText"` // text blocks joined with "\n"; "" when spilled (and on a record Rebuild read: State.ResultText)
 	IsError    bool            `json:"isError"`
 	TurnIndex  int             `json:"turnIndex"` // assistant-message index on the branch; -1 backfilled
 	Timestamp  int64           `json:"timestamp"` // the batch's time
@@ -46,7 +46,15 @@ type Record struct {
 	// argsCanonical: Args is already JSON.stringify's form (a record the
 	// flush made from the input), so no re-encoding is needed.
 	argsCanonical bool
+	// textAt is where a record Rebuild read from a session has its
+	// resultText (ResultText is then empty: State.ResultText reads it).
+	textAt textRef
 }
+
+// textRef locates a raw JSON string value in a branch entry's line: entry
+// is the entry's index in the context's Branch plus one (0: none), off and
+// n the value's bytes in the line.
+type textRef struct{ entry, off, n int32 }
 
 // ToolCallRef binds a short ref (`tN`) to an occurrence.
 type ToolCallRef struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -29,7 +30,9 @@ type FlushOptions struct {
 	SpillPreviewBytes int
 	Spill             func(key, text string) (path string, err error)
 	// Summarize summarises batches (summarize.Summarize with its options);
-	// nil: deterministic summaries.
+	// nil: deterministic summaries. The batches' texts are valid during the
+	// call only (they share a buffer the next call reuses): what it keeps it
+	// copies.
 	Summarize func(ctx context.Context, batches []summarize.Batch) []summarize.Result
 	// Clip is how the summariser request cuts long results.
 	Clip summarize.Clip
@@ -230,14 +233,16 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	}
 	var lastCall *Call
 	var lastBatch *Batch
+	var texts []byte // a chunk's result texts, reused for the next chunk
 	for start := 0; start < len(slots); start += chunk {
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
+		texts = texts[:0]
 		for _, sl := range part {
 			if sl.trivial || sl.deduped {
 				continue
 			}
-			in, err := summaryInput(ctx, &f.lt, sl.b, o.Clip)
+			in, err := summaryInput(ctx, &f.lt, sl.b, &texts)
 			if err != nil {
 				return err
 			}
@@ -423,16 +428,25 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 	return nil
 }
 
-// summaryInput reads a batch's texts for the summariser.
-func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, clip summarize.Clip) (summarize.Batch, error) {
+// summaryInput reads a batch's texts for the summariser, decoded into
+// *texts: the strings share its bytes, so they are valid until *texts is
+// reused (flushBatches reuses it for the next chunk of batches, once their
+// summaries, which copy what they keep, are made).
+func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
-		text, err := c.readText(ctx, lt)
+		content, ok, err := c.content(ctx, lt)
 		if err != nil {
 			return in, err
 		}
+		n0 := len(*texts)
+		*texts = lt.appendResultText(*texts, content, ok)
+		text := ""
+		if t := (*texts)[n0:]; len(t) > 0 {
+			text = unsafe.String(unsafe.SliceData(t), len(t))
+		}
 		in.Calls = append(in.Calls, summarize.Call{
-			ToolName: c.ToolName, Args: string(c.Args), ArgsPretty: string(jsval.AppendIndented(nil, c.Args, "  ")),
+			ToolName: c.ToolName, Args: string(c.Args), // ArgsPretty: made by the request, when there is one
 			Result: text, IsError: c.IsError,
 		})
 	}

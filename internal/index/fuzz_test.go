@@ -1,8 +1,11 @@
 package index
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // FuzzRebuild feeds arbitrary index data and summary details to the
@@ -43,6 +46,92 @@ func FuzzRebuild(f *testing.F) {
 			if n, ok := refNumber(ref, 't'); ok && n >= s.NextRef {
 				t.Fatalf("NextRef %d not above %s", s.NextRef, ref)
 			}
+		}
+	})
+}
+
+// The rebuild hashes a text normalised from its bytes (appendNormalizedBytes),
+// the flush from a string: the same bytes for every text.
+func FuzzNormalizedBytes(f *testing.F) {
+	for _, s := range []string{"a \t\r\nb  \n", "\u00a0 x \u3000", "\r\n\r\n", "", "line\r", "\xff \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := appendNormalizedBytes([]byte("p"), []byte(s)), appendNormalized([]byte("p"), s); string(got) != string(want) {
+			t.Fatalf("%q: bytes %q, string %q", s, got, want)
+		}
+	})
+}
+
+// resultText (the oracle of appendTextJSON: what the flush wrote before it)
+// joins a result content's text blocks with "\n" (pi-condense's
+// extractToolResultText; a non-array content has none) and returns the text
+// and its JSON.stringify form.
+func resultText(content []byte) (string, []byte) {
+	els, ok := jsval.Elements(content)
+	if !ok {
+		return "", []byte(`""`)
+	}
+	var parts []string
+	js := []byte{'"'}
+	n := 0
+	for _, el := range els {
+		if t, _ := jsval.GetString(el, "type"); t != "text" {
+			continue
+		}
+		raw, ok := jsval.Get(el, "text")
+		s, isStr := jsval.String(raw)
+		if !ok || !isStr {
+			// `.text` undefined or not a string joins as JavaScript's String(x)
+			s = jsString(raw, ok)
+			raw = jsval.AppendString(nil, s)
+		}
+		if n > 0 {
+			js = append(js, `\n`...)
+		}
+		c := jsval.Canonical(raw)
+		js = append(js, c[1:len(c)-1]...)
+		parts = append(parts, s)
+		n++
+	}
+	return strings.Join(parts, "\n"), append(js, '"')
+}
+
+// appendTextJSON writes the JSON form resultText makes, decoding nothing:
+// the same bytes for every content (text blocks with escapes, lone
+// surrogates, non-string texts, other blocks, not an array).
+func FuzzAppendTextJSON(f *testing.F) {
+	for _, s := range []string{
+		`[{"type":"text","text":"a\nb"},{"type":"image","data":"x"},{"type":"text","text":"\ud800 \u00e9 \/ é"}]`,
+		`[{"type":"text","text":12},{"type":"text"},{"type":"text","text":null},{"type":"text","text":"<b>&</b>"}]`,
+		`"plain"`, `[]`, `[{"type":"text","text":"\u2028\u0001"}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		if !json.Valid(content) {
+			return // a result's content is from a parsed line
+		}
+		_, want := resultText(content)
+		if got := appendTextJSON([]byte("p"), content); string(got) != "p"+string(want) {
+			t.Fatalf("%s: appendTextJSON %s, resultText %s", content, got[1:], want)
+		}
+	})
+}
+
+// MessageKey is toolCallId@JavaScript's String(timestamp) for a number, the
+// bare id otherwise.
+func FuzzMessageKey(f *testing.F) {
+	for _, s := range []string{"1767608647500", "1.5", "-0", "1e21", "1e400", `"7"`, "null", "12345678901234567890"} {
+		f.Add("call_1", s)
+	}
+	f.Fuzz(func(t *testing.T, id, raw string) {
+		want := id
+		if n, ok := jsval.Number([]byte(raw)); ok {
+			want = id + "@" + jsval.FormatNumber(n)
+		}
+		if got := MessageKey(id, []byte(raw)); got != want {
+			t.Fatalf("MessageKey(%q, %s) = %q, want %q", id, raw, got, want)
 		}
 	})
 }

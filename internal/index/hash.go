@@ -46,6 +46,25 @@ func appendNormalized(dst []byte, s string) []byte {
 	return dst[:start+n]
 }
 
+// appendNormalizedBytes is appendNormalized of a text in bytes.
+func appendNormalizedBytes(dst, s []byte) []byte {
+	start := len(dst)
+	for len(s) > 0 {
+		line, rest, more := bytes.Cut(s, []byte{'\n'})
+		if more && bytes.HasSuffix(line, []byte{'\r'}) {
+			line = line[:len(line)-1] // the \r of a \r\n
+		}
+		dst = append(dst, bytes.TrimRight(line, " \t")...)
+		if more {
+			dst = append(dst, '\n')
+		}
+		s = rest
+	}
+	trimmed := bytes.TrimFunc(dst[start:], isJSWhitespace)
+	n := copy(dst[start:], trimmed)
+	return dst[:start+n]
+}
+
 // isJSWhitespace is the set String.prototype.trim removes (WhiteSpace and
 // LineTerminator of ECMA-262).
 func isJSWhitespace(r rune) bool {

@@ -70,6 +70,9 @@ func (s *State) Query(ids []string, readFile func(path string) ([]byte, error)) 
 			}
 			head = append(head, "Tool: "+r.ToolName, "Args: "+args, "Status: "+status, "Turn: "+strconv.Itoa(r.TurnIndex), "")
 			raw, from := r.ResultText, "resultText"
+			if o.Err != nil {
+				raw, from, b.SpillError = "(result text unavailable — the session could not be re-read)", "missing", o.Err.Error()
+			}
 			if r.SpillPath != nil {
 				var data []byte
 				err := errNoReader

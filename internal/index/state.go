@@ -35,6 +35,9 @@ type State struct {
 	// diagnostics are the context-prune-diagnostic entries read (kind and
 	// detail), so a flush does not write the same one twice.
 	diagnostics map[string]bool
+	// src is the session the state was rebuilt from: records' result texts
+	// stay in its lines (Record.textAt) until asked for.
+	src *session.Context
 
 	// NextRef is the number of the next short ref to allocate (max N of
 	// every registered `tN`, plus one; 1 when none).
@@ -83,6 +86,10 @@ type Entry struct {
 	ID         string
 	Line       int    // 1-based line in the session file
 	Raw        []byte // the entry's JSON line
+
+	// branch is the entry's index in the context's Branch plus one (0: not
+	// read from a context): its records' texts are left in the line.
+	branch int32
 }
 
 // ErrNoBranch is returned by Rebuild for a session context read without
@@ -115,6 +122,7 @@ func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 	// one entry's bytes, not all of them (BranchEntries would)
 	b := newRebuilder()
 	b.keysOnly = keysOnly
+	b.s.src = ctx
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
 		if !isCondenseEntry(be) {
@@ -124,9 +132,21 @@ func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.add(Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: line})
+		b.add(Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: line, branch: int32(i + 1)})
 	}
 	return b.done(), nil
+}
+
+// HasEntries reports whether ctx's branch holds any pi-condense entry (what
+// Rebuild rebuilds from): a session flushed before, whose state a render
+// holds beside the context.
+func HasEntries(ctx *session.Context) bool {
+	for i := range ctx.Branch {
+		if isCondenseEntry(&ctx.Branch[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCondenseEntry says whether a branch entry is one Rebuild reads.
@@ -182,7 +202,9 @@ func RebuildEntries(entries []Entry) *State {
 type rebuilder struct {
 	s        *State
 	aliases  []DedupAlias
-	keysOnly bool // RebuildKeys
+	keysOnly bool   // RebuildKeys
+	text     []byte // a result text decoded for its dedup hash (reused)
+	norm     []byte // that text normalised (reused)
 }
 
 func newRebuilder() *rebuilder { return &rebuilder{s: newState()} }
@@ -218,7 +240,7 @@ func (b *rebuilder) add(e Entry) {
 			warn("data is %s, not an object; skipped", describeOpt(data, ok))
 			return
 		}
-		if floor, ok := s.addIndex(data, warn, b.keysOnly); ok {
+		if floor, ok := b.addIndex(e, data, warn); ok {
 			s.RewritePoints = append(s.RewritePoints, RewritePoint{Line: e.Line, Floor: floor, Kind: e.CustomType})
 		}
 	case TypeChain:
@@ -299,15 +321,52 @@ func describeOpt(v []byte, ok bool) string {
 
 // addIndex reads an index entry; floor is the earliest resultTimestamp of
 // its records (ok false when none has one).
-func (s *State) addIndex(data []byte, warn func(string, ...any), keysOnly bool) (floor int64, ok bool) {
-	backfilled := jsval.IsTrue(mustGet(data, "backfilled"))
-	if tc, has := jsval.Get(data, "toolCalls"); has && jsval.TypeOf(tc) == jsval.Arr {
+// A record read from a session's line keeps its result text there
+// (Record.textAt): only its dedup hash is computed from it here.
+func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (floor int64, ok bool) {
+	s, keysOnly := b.s, b.keysOnly
+	mode := recordFull
+	switch {
+	case keysOnly:
+		mode = recordKeysOnly
+	case e.branch > 0:
+		mode = recordLazyText
+	}
+	// one pass over data's members (the last of duplicates wins, as Get)
+	var vBackfilled, tc, rv []byte
+	var has, hasRefs bool
+	var kbuf []byte
+	jsval.EachMemberRaw(data, func(rawKey, v []byte) bool {
+		var k []byte
+		k, kbuf = memberKey(rawKey, kbuf)
+		switch string(k) {
+		case "backfilled":
+			vBackfilled = v
+		case "toolCalls":
+			tc, has = v, true
+		case "refs":
+			rv, hasRefs = v, true
+		}
+		return true
+	})
+	backfilled := jsval.IsTrue(vBackfilled)
+	if has && jsval.TypeOf(tc) == jsval.Arr {
 		els, _ := jsval.Elements(tc)
 		for i, el := range els {
-			r, err := decodeRecord(el, keysOnly)
+			r, rawText, err := decodeRecord(el, mode)
 			if err != nil {
 				warn("toolCalls[%d]: %v; skipped", i, err)
 				continue
+			}
+			text := []byte(nil) // the result text when left in the line
+			if rawText != nil {
+				// the value is a subslice of the line: its offset is what
+				// the line's capacity and the value's differ by
+				t, isStr := jsval.AppendStringValue(b.text[:0], rawText)
+				if b.text = t; isStr && len(t) > 0 {
+					text = t
+					r.textAt = textRef{entry: e.branch, off: int32(cap(e.Raw) - cap(rawText)), n: int32(len(rawText))}
+				}
 			}
 			key := s.indexRecord(r, backfilled)
 			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
@@ -320,7 +379,12 @@ func (s *State) addIndex(data []byte, warn func(string, ...any), keysOnly bool) 
 			if r.ContentHash != nil {
 				h = *r.ContentHash
 			} else {
-				h = ContentHash(r.ToolName, r.ResultText)
+				if text != nil {
+					b.norm = appendNormalizedBytes(b.norm[:0], text)
+				} else {
+					b.norm = appendNormalized(b.norm[:0], r.ResultText)
+				}
+				h = hashNormalized(r.ToolName, b.norm)
 			}
 			if _, seen := s.hashes[h]; !seen {
 				s.hashes[h] = key
@@ -332,8 +396,7 @@ func (s *State) addIndex(data []byte, warn func(string, ...any), keysOnly bool) 
 	if !backfilled {
 		return floor, ok
 	}
-	rv, has := jsval.Get(data, "refs")
-	if !has || jsval.TypeOf(rv) != jsval.Arr {
+	if !hasRefs || jsval.TypeOf(rv) != jsval.Arr {
 		return floor, ok
 	}
 	els, _ := jsval.Elements(rv)
@@ -346,11 +409,6 @@ func (s *State) addIndex(data []byte, warn func(string, ...any), keysOnly bool) 
 		s.registerRef(ref)
 	}
 	return floor, ok
-}
-
-func mustGet(obj []byte, key string) []byte {
-	v, _ := jsval.Get(obj, key)
-	return v
 }
 
 func (s *State) addSummary(e Entry, warn func(string, ...any)) {
@@ -530,11 +588,44 @@ func (s *State) Record(input string) (*Record, bool) {
 	return r, ok
 }
 
+// ResultText is r's resultText: ResultText itself, or for a record Rebuild
+// read from a session, the text read again from its entry's line (the state
+// does not hold the texts of the records it rebuilds). Errors are I/O errors
+// re-reading the input.
+func (s *State) ResultText(r *Record) (string, error) {
+	at := r.textAt
+	if at.entry == 0 || s.src == nil || int(at.entry) > len(s.src.Branch) {
+		return r.ResultText, nil
+	}
+	line, err := s.src.EntryLine(&s.src.Branch[at.entry-1])
+	if err != nil {
+		return "", err
+	}
+	if int(at.off)+int(at.n) > len(line) {
+		return "", fmt.Errorf("line %d: the resultText of %s is past the line's end", s.src.Branch[at.entry-1].Line, r.ToolCallID)
+	}
+	t, _ := jsval.String(line[at.off : at.off+at.n])
+	return t, nil
+}
+
+// withText is r with its ResultText filled in (State.ResultText).
+func (s *State) withText(r Record) (Record, error) {
+	if r.textAt.entry == 0 {
+		return r, nil
+	}
+	t, err := s.ResultText(&r)
+	r.ResultText, r.textAt = t, textRef{}
+	return r, err
+}
+
 // Occurrence is one record returned by RecordsFor: the record (for a dedup
-// alias, the original's, with the alias's own result timestamp) and its key.
+// alias, the original's, with the alias's own result timestamp; its
+// ResultText filled in) and its key. Err is an I/O error re-reading the
+// record's result text (ResultText is then empty).
 type Occurrence struct {
 	Record Record
 	Key    string
+	Err    error
 }
 
 // RecordsFor returns every record input denotes, as context_tree_query
@@ -545,7 +636,7 @@ func (s *State) RecordsFor(input string) []Occurrence {
 	var out []Occurrence
 	for _, k := range s.bareKeys[input] {
 		if r, ok := s.records[k]; ok {
-			out = append(out, Occurrence{*r, k})
+			out = append(out, Occurrence{Record: *r, Key: k})
 		}
 	}
 	for _, ak := range s.aliasOrder {
@@ -559,18 +650,20 @@ func (s *State) RecordsFor(input string) []Occurrence {
 		}
 		r := *orig
 		r.ResultTimestamp = ts
-		out = append(out, Occurrence{r, ak})
+		out = append(out, Occurrence{Record: r, Key: ak})
 	}
-	if len(out) > 0 {
-		sort.SliceStable(out, func(i, j int) bool { return sortTime(out[i].Record) < sortTime(out[j].Record) })
-		return out
-	}
-	if k, ok := s.Resolve(input); ok {
-		if r, ok := s.records[k]; ok {
-			return []Occurrence{{*r, k}}
+	if len(out) == 0 {
+		if k, ok := s.Resolve(input); ok {
+			if r, ok := s.records[k]; ok {
+				out = []Occurrence{{Record: *r, Key: k}}
+			}
 		}
 	}
-	return nil
+	sort.SliceStable(out, func(i, j int) bool { return sortTime(out[i].Record) < sortTime(out[j].Record) })
+	for i := range out {
+		out[i].Record, out[i].Err = s.withText(out[i].Record)
+	}
+	return out
 }
 
 func sortTime(r Record) int64 {
@@ -666,7 +759,14 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 // JSON) is a number, else the bare id.
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
 	if f, ok := jsval.Number(rawTimestamp); ok {
-		return toolCallID + "@" + jsval.FormatNumber(f)
+		var nb [32]byte
+		num := jsval.AppendNumber(nb[:0], f)
+		var b strings.Builder // one allocation: the key
+		b.Grow(len(toolCallID) + 1 + len(num))
+		b.WriteString(toolCallID)
+		b.WriteByte('@')
+		b.Write(num)
+		return b.String()
 	}
 	return toolCallID
 }

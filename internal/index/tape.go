@@ -15,9 +15,10 @@ import (
 // as jsval reads them (JSON.parse's exact keys, the last duplicate wins;
 // strings decoded as jsval.String decodes them).
 type lineTape struct {
-	tp  jsonscan.Tape
-	buf []byte // resultBytes' text
-	sum []byte // contentHash's normalised text
+	tp    jsonscan.Tape
+	buf   []byte // resultBytes' text
+	sum   []byte // contentHash's normalised text
+	texts []byte // backfillSummary's texts (reused)
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file

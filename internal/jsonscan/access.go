@@ -14,6 +14,31 @@ func (t *Tape) Raw(n uint32) []byte {
 	return t.Src[nd.Start:nd.End]
 }
 
+// RawChars is the number of code points of node n's bytes as written in the
+// input (quotes, escapes and everything inside it included), counted as
+// utf8.RuneCount counts them (each invalid byte one), without reading the
+// bytes again: the tape's per-string counts are summed, and only a string
+// holding invalid UTF-8 is counted afresh.
+func (t *Tape) RawChars(n uint32) int {
+	nd := &t.Nodes[n]
+	c := int(nd.End - nd.Start)
+	if t.Flags&NonASCII == 0 {
+		return c
+	}
+	for i, end := n, nd.Next; i < end; i++ {
+		s := &t.Nodes[i]
+		if s.Kind != String || s.Flags&NonASCII == 0 {
+			continue
+		}
+		if s.Flags&BadUTF8 != 0 {
+			c += utf8.RuneCount(t.Src[s.Start:s.End]) - int(s.End-s.Start)
+			continue
+		}
+		c -= int(s.Cont)
+	}
+	return c
+}
+
 // Get returns the tape index of the value of key in the object at index obj
 // (keys matched exactly, as JSON.parse does; when a key repeats the last one
 // wins). ok is false when obj is not an object or has no such key.
@@ -224,7 +249,21 @@ func (t *Tape) Number(n uint32) (float64, bool) {
 	if t.Nodes[n].Kind != Number {
 		return 0, false
 	}
-	f, _ := strconv.ParseFloat(string(t.Raw(n)), 64) // overflow: ±Inf, as in JavaScript
+	raw := t.Raw(n)
+	if len(raw) <= 15 {
+		// a non-negative integer of up to 15 digits (timestamps, counts) is
+		// exact in a float64: no float parse
+		v := uint64(0)
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				goto parse
+			}
+			v = v*10 + uint64(c-'0')
+		}
+		return float64(v), true
+	}
+parse:
+	f, _ := strconv.ParseFloat(string(raw), 64) // overflow: ±Inf, as in JavaScript
 	return f, true
 }
 

@@ -2,14 +2,32 @@
 
 #include "textflag.h"
 
+// COUNT_ALL adds the window in Y0 to cont (R8) and high (R9). Clobbers BX,
+// CX, Y7.
+#define COUNT_ALL \
+	VPMOVMSKB Y0, BX \
+	VPAND    Y0, Y4, Y7 \
+	VPCMPEQB Y7, Y5, Y7 \
+	VPMOVMSKB Y7, CX \
+	ORL   BX, R9 \
+	POPCNTL CX, CX \
+	ADDQ  CX, R8
+
 // func strScanAVX2(b []byte) (n, cont, esc int, high bool)
 //
-// Scans string bytes from b[0], 32 at a time, past plain bytes and simple
-// two-byte escapes (\" \\ \/ \b \f \n \r \t). It stops at the first '"',
-// control byte (< 0x20) or other escape (\u, invalid), or when fewer than 32
-// bytes are left, and returns n, the bytes consumed; cont, the UTF-8
+// Scans string bytes from b[0] in 32-byte windows (b[0:32], b[32:64], …;
+// only whole windows), past plain bytes and simple two-byte escapes (\" \\
+// \/ \b \f \n \r \t). It stops at the first unescaped '"' or control byte
+// (< 0x20), at the backslash of any other escape (\u, invalid) or of an
+// escape whose second byte is not in a whole window, or at the end of the
+// last whole window, and returns n, the bytes consumed; cont, the UTF-8
 // continuation bytes among them; esc, the simple escapes among them; high,
 // whether any of them is >= 0x80.
+//
+// A window with a backslash finds its escapes with bit masks (no branch per
+// escape): the backslashes that start an escape are those at the start of
+// an odd-length position in a run, carried from window to window (the
+// method of simdjson's string scanner).
 TEXT ·strScanAVX2(SB), NOSPLIT, $0-49
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
@@ -18,6 +36,7 @@ TEXT ·strScanAVX2(SB), NOSPLIT, $0-49
 	XORQ R8, R8          // cont
 	XORQ R9, R9          // high (OR of masks)
 	XORQ R12, R12        // esc
+	XORQ R13, R13        // 1: the previous window's last byte starts an escape
 
 	MOVL $0x22, AX
 	MOVD AX, X1
@@ -34,69 +53,140 @@ TEXT ·strScanAVX2(SB), NOSPLIT, $0-49
 	MOVL $0x80, AX
 	MOVD AX, X5
 	VPBROADCASTB X5, Y5  // 0x80
+	MOVL $0x2f, AX
+	MOVD AX, X8
+	VPBROADCASTB X8, Y8  // '/'
+	MOVL $0x62, AX
+	MOVD AX, X9
+	VPBROADCASTB X9, Y9  // 'b'
+	MOVL $0x66, AX
+	MOVD AX, X10
+	VPBROADCASTB X10, Y10 // 'f'
+	MOVL $0x6e, AX
+	MOVD AX, X11
+	VPBROADCASTB X11, Y11 // 'n'
+	MOVL $0x72, AX
+	MOVD AX, X12
+	VPBROADCASTB X12, Y12 // 'r'
+	MOVL $0x74, AX
+	MOVD AX, X13
+	VPBROADCASTB X13, Y13 // 't'
 
 loop:
 	MOVQ R11, AX
 	SUBQ SI, AX
 	CMPQ AX, $32
-	JB   done
+	JB   tail
 	VMOVDQU (SI), Y0
-	VPCMPEQB Y0, Y1, Y6
 	VPCMPEQB Y0, Y2, Y7
-	VPOR     Y6, Y7, Y6
+	VPMOVMSKB Y7, R10    // backslashes
+	VPCMPEQB Y0, Y1, Y6
 	VPMINUB  Y0, Y3, Y7
 	VPCMPEQB Y0, Y7, Y7
 	VPOR     Y6, Y7, Y6
-	VPMOVMSKB Y6, AX     // special bytes
+	VPMOVMSKB Y6, AX     // quotes and control bytes
+	MOVL  R10, BX
+	ORL   R13, BX
+	JNZ   escapes
+	TESTL AX, AX
+	JNZ   stop
+	COUNT_ALL
+	ADDQ  $32, SI
+	JMP   loop
+
+escapes:
+	// bs: the backslashes, less one escaped by the previous window
+	MOVL R13, BX
+	NOTL BX
+	ANDL BX, R10
+	// follows: the bytes right after a backslash
+	MOVL R10, CX
+	SHLL $1, CX
+	ORL  R13, CX
+	// odd-position run starts, added to the runs: the carry out of the
+	// window is whether its last byte starts an escape
+	MOVL CX, BX
+	NOTL BX
+	ANDL R10, BX
+	ANDL $0xaaaaaaaa, BX
+	ADDL R10, BX
+	SETCS DL
+	MOVBLZX DL, DX
+	SHLL $1, BX
+	XORL $0x55555555, BX
+	ANDL CX, BX          // BX: the escaped bytes
+	MOVL BX, CX
+	NOTL CX
+	ANDL CX, R10         // R10: the backslashes that start an escape
+	// the bytes a simple escape may have second
+	VPCMPEQB Y0, Y1, Y6
+	VPCMPEQB Y0, Y2, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y8, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y9, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y10, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y11, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y12, Y7
+	VPOR     Y6, Y7, Y6
+	VPCMPEQB Y0, Y13, Y7
+	VPOR     Y6, Y7, Y6
+	VPMOVMSKB Y6, CX
+	NOTL CX
+	ANDL BX, CX          // CX: escaped bytes that make no simple escape
+	TESTL $1, CX
+	JNZ   badprev
+	NOTL BX
+	ANDL BX, AX          // unescaped quotes and control bytes
+	SHRL $1, CX
+	ORL  CX, AX          // and the backslashes of other escapes
+	TESTL AX, AX
+	JNZ   escstop
+	COUNT_ALL
+	POPCNTL R10, R10
+	ADDQ  R10, R12
+	MOVQ  DX, R13
+	ADDQ  $32, SI
+	JMP   loop
+
+escstop:
+	TZCNTL AX, CX
+	BZHIL  CX, R10, R10
+	POPCNTL R10, R10
+	ADDQ   R10, R12
+	XORQ   R13, R13
+	JMP    stop
+
+stop:
+	// AX: the first stop in the window; count the bytes before it
+	TZCNTL AX, AX
 	VPMOVMSKB Y0, BX     // bytes >= 0x80
 	VPAND    Y0, Y4, Y7
 	VPCMPEQB Y7, Y5, Y7
 	VPMOVMSKB Y7, CX     // continuation bytes
-	TESTL AX, AX
-	JNZ   found
-	ORL   BX, R9
-	POPCNTL CX, CX
-	ADDQ  CX, R8
-	ADDQ  $32, SI
-	JMP   loop
-
-found:
-	TZCNTL AX, AX        // index of the first special byte
-	BZHIL  AX, BX, BX    // masks of the bytes before it
+	BZHIL  AX, BX, BX
 	BZHIL  AX, CX, CX
 	ORL    BX, R9
 	POPCNTL CX, CX
 	ADDQ   CX, R8
 	ADDQ   AX, SI
-	MOVBLZX (SI), AX
-	CMPB   AL, $0x5c
-	JNE    done          // '"' or a control byte
-	LEAQ   1(SI), BX
-	CMPQ   BX, R11
-	JAE    done
-	MOVBLZX (BX), AX
-	CMPB   AL, $'n'
-	JEQ    simple
-	CMPB   AL, $0x22
-	JEQ    simple
-	CMPB   AL, $0x5c
-	JEQ    simple
-	CMPB   AL, $'t'
-	JEQ    simple
-	CMPB   AL, $'/'
-	JEQ    simple
-	CMPB   AL, $'r'
-	JEQ    simple
-	CMPB   AL, $'b'
-	JEQ    simple
-	CMPB   AL, $'f'
-	JEQ    simple
-	JMP    done          // \u or an invalid escape: for the caller
+	JMP    done
 
-simple:
-	INCQ   R12
-	ADDQ   $2, SI
-	JMP    loop
+badprev:
+	// the previous window's last byte starts an escape that is not simple:
+	// stop at it, uncounted
+	SUBQ $1, SI
+	DECQ R12
+	JMP  done
+
+tail:
+	TESTQ R13, R13
+	JZ    done
+	SUBQ  $1, SI         // an escape cut by the end of the whole windows
+	DECQ  R12
 
 done:
 	VZEROUPPER

@@ -8,44 +8,41 @@ import (
 )
 
 // strScanRef is the obvious version of strScanAVX2: the same stops, byte by
-// byte, with the same 32-byte window rule (it only looks at bytes that have
-// 32 bytes from their window start to the end of b).
+// byte, over the same whole 32-byte windows (b[:len(b)&^31]): an escape
+// whose second byte is past them is not taken.
 func strScanRef(b []byte) (n, cont, esc int, high bool) {
-	i, blk := 0, 0
-	for {
-		if len(b)-blk < 32 {
+	end := len(b) &^ 31
+	i := 0
+	for i < end {
+		c := b[i]
+		switch {
+		case c == '"' || c < 0x20:
 			return i, cont, esc, high
-		}
-		for i < blk+32 {
-			c := b[i]
-			switch {
-			case c == '"' || c < 0x20:
+		case c == '\\':
+			if i+1 >= end || !strings.ContainsRune(`n"\t/rbf`, rune(b[i+1])) {
 				return i, cont, esc, high
-			case c == '\\':
-				if i+1 >= len(b) || !strings.ContainsRune(`n"\t/rbf`, rune(b[i+1])) {
-					return i, cont, esc, high
-				}
-				esc++
-				i += 2
-				blk = i
-				goto next
 			}
-			if c >= 0x80 {
-				high = true
-				if c&0xC0 == 0x80 {
-					cont++
-				}
-			}
-			i++
+			esc++
+			i += 2
+			continue
 		}
-		blk = i
-	next:
+		if c >= 0x80 {
+			high = true
+			if c&0xC0 == 0x80 {
+				cont++
+			}
+		}
+		i++
 	}
+	return i, cont, esc, high
 }
 
 func FuzzStrScan(f *testing.F) {
 	for _, s := range []string{strings.Repeat("a", 40) + `"`, strings.Repeat(`ab\n`, 30), strings.Repeat("é", 40) + `\u0041` + strings.Repeat("x", 40),
-		strings.Repeat("x", 31) + `\`, strings.Repeat("\xff\x80", 20) + "\x01", strings.Repeat(`\\`, 40) + `\"`} {
+		strings.Repeat("x", 31) + `\`, strings.Repeat("\xff\x80", 20) + "\x01", strings.Repeat(`\\`, 40) + `\"`,
+		strings.Repeat("x", 31) + `\n` + strings.Repeat("y", 40), strings.Repeat("x", 31) + `\u0041` + strings.Repeat("y", 40),
+		strings.Repeat("x", 31) + `\` + "\x01" + strings.Repeat("y", 40), strings.Repeat("x", 30) + `\\\"` + strings.Repeat("y", 40),
+		strings.Repeat("x", 63) + `\` + strings.Repeat(`\\`, 20) + `"`, strings.Repeat(`a\"b\\c\/\té`, 12) + `\q`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -72,6 +72,10 @@ type Node struct {
 	// surrogate one, each invalid UTF-8 byte one); for an object or array,
 	// the number of members.
 	Chars uint32
+	// Cont is, for a string, the number of UTF-8 continuation bytes
+	// (10xxxxxx) in its raw text: a string without BadUTF8 is
+	// End-Start-Cont code points as written (RawChars).
+	Cont  uint32
 	Kind  Kind
 	Flags uint8
 }
@@ -328,6 +332,25 @@ func hex4(b []byte) rune {
 func (t *Tape) str(b []byte, i int) (int, error) {
 	start := i
 	i++
+	// most strings are short and plain (keys, ids, roles): one that ends in
+	// its first two words with no escape or high byte is done here
+	for j, k := i, 0; k < 2 && j+8 <= len(b); j, k = j+8, k+1 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		q := w ^ (0x22 * lo8)
+		s := w ^ (0x5c * lo8)
+		if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w) & hi8; m != 0 {
+			p := bits.TrailingZeros64(m) >> 3
+			if b[j+p] != '"' || w&(1<<(uint(p)*8)-1)&hi8 != 0 {
+				break
+			}
+			end := j + p + 1
+			t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
+			return end, nil
+		}
+		if w&hi8 != 0 {
+			break
+		}
+	}
 	var (
 		cont     int // UTF-8 continuation bytes (10xxxxxx)
 		escBytes int // bytes taken by escapes
@@ -400,7 +423,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 					chars = CountChars(b[start:i])
 				}
 			}
-			n.Flags, n.Chars = flags, uint32(chars)
+			n.Flags, n.Chars, n.Cont = flags, uint32(chars), uint32(cont)
 			t.Flags |= flags
 			t.Nodes = append(t.Nodes, n)
 			return i, nil

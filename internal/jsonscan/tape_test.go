@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -89,6 +91,9 @@ func checkTape(t *testing.T, tp *Tape) {
 	for i := range tp.Nodes {
 		nd := &tp.Nodes[i]
 		raw := tp.Src[nd.Start:nd.End]
+		if got, want := tp.RawChars(uint32(i)), utf8.RuneCount(raw); got != want {
+			t.Fatalf("node %d (%s %q): RawChars %d, utf8.RuneCount %d", i, nd.Kind, raw, got, want)
+		}
 		if e := SkipValue(tp.Src, int(nd.Start)); e != int(nd.End) {
 			t.Fatalf("node %d (%s %q): SkipValue ends at %d, tape at %d", i, nd.Kind, raw, e, nd.End)
 		}
@@ -101,6 +106,13 @@ func checkTape(t *testing.T, tp *Tape) {
 		}
 		if nd.Next != uint32(i+1) {
 			t.Fatalf("scalar node %d: Next %d", i, nd.Next)
+		}
+		if nd.Kind == Number {
+			got, _ := tp.Number(uint32(i))
+			want, _ := strconv.ParseFloat(string(raw), 64)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("number %q: Number %v, strconv.ParseFloat %v", raw, got, want)
+			}
 		}
 		if nd.Kind != String {
 			continue

@@ -76,6 +76,12 @@ func EachMember(obj []byte, fn func(key string, value []byte) bool) bool {
 	})
 }
 
+// EachMemberRaw is EachMember with each key as its raw JSON string (quotes
+// and escapes included), not decoded: no allocation per member.
+func EachMemberRaw(obj []byte, fn func(rawKey, value []byte) bool) bool {
+	return eachMemberRaw(obj, fn)
+}
+
 // eachMemberRaw is EachMember with each key as its raw JSON string (quotes
 // included), not decoded.
 func eachMemberRaw(obj []byte, fn func(rawKey, value []byte) bool) bool {
@@ -247,7 +253,44 @@ func String(v []byte) (string, bool) {
 		}
 		return string(bytes.ToValidUTF8(body, []byte("\uFFFD"))), true
 	}
-	out := make([]byte, 0, len(body))
+	out, ok := appendUnescaped(make([]byte, 0, len(body)), body)
+	if !ok {
+		return "", false
+	}
+	if !utf8.Valid(out) {
+		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
+	}
+	return string(out), true
+}
+
+// AppendStringValue appends the decoded JSON string value v to dst (String
+// without the string: a reused buffer takes no allocation); ok is false when
+// v is not a string. The bytes are valid UTF-8, as String's.
+func AppendStringValue(dst, v []byte) ([]byte, bool) {
+	v = trim(v)
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return dst, false
+	}
+	body := v[1 : len(v)-1]
+	start := len(dst)
+	if bytes.IndexByte(body, '\\') < 0 {
+		dst = append(dst, body...)
+	} else {
+		var ok bool
+		if dst, ok = appendUnescaped(dst, body); !ok {
+			return dst[:start], false
+		}
+	}
+	if !utf8.Valid(dst[start:]) {
+		dst = append(dst[:start], bytes.ToValidUTF8(dst[start:], []byte("\uFFFD"))...)
+	}
+	return dst, true
+}
+
+// appendUnescaped appends the body of a JSON string (between its quotes)
+// to out with its escapes decoded (a lone surrogate as U+FFFD); ok is false
+// on a bad escape.
+func appendUnescaped(out, body []byte) ([]byte, bool) {
 	for i := 0; i < len(body); {
 		c := body[i]
 		if c != '\\' {
@@ -256,7 +299,7 @@ func String(v []byte) (string, bool) {
 			continue
 		}
 		if i+1 >= len(body) {
-			return "", false
+			return out, false
 		}
 		switch body[i+1] {
 		case '"', '\\', '/':
@@ -274,7 +317,7 @@ func String(v []byte) (string, bool) {
 		case 'u':
 			r, n, ok := unicodeEscape(body[i:])
 			if !ok {
-				return "", false
+				return out, false
 			}
 			if r >= 0xD800 && r <= 0xDFFF {
 				r = utf8.RuneError
@@ -283,14 +326,11 @@ func String(v []byte) (string, bool) {
 			i += n
 			continue
 		default:
-			return "", false
+			return out, false
 		}
 		i += 2
 	}
-	if !utf8.Valid(out) {
-		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
-	}
-	return string(out), true
+	return out, true
 }
 
 // unicodeEscape decodes `\uXXXX` (and a following low surrogate escape when

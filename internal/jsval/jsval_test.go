@@ -322,3 +322,18 @@ func FuzzPlainInteger(f *testing.F) {
 		}
 	})
 }
+
+// AppendStringValue is String appended to a buffer: the same bytes and ok
+// for every input, whatever the buffer held before.
+func FuzzAppendStringValue(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"a\nb\u00e9\ud83d\ude00"`, `"lone \ud800 x"`, `"bad \q"`, `"\"`, `"\xff\xfe"`, ` "sp" `, `12`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		want, wok := String(v)
+		got, ok := AppendStringValue([]byte("pre"), v)
+		if ok != wok || (ok && string(got) != "pre"+want) || (!ok && string(got) != "pre") {
+			t.Fatalf("AppendStringValue(%q) = %q, %v; String = %q, %v", v, got, ok, want, wok)
+		}
+	})
+}

@@ -201,15 +201,31 @@ func sent(m Msg) bool {
 // Analyze pairs msgs as pi-ai does and returns the pairs it makes and the
 // error hazards (indexes only in the Refs: Role, Entry and Line empty).
 func Analyze(msgs []Msg) ([]Pair, []Hazard) {
+	nCalls, nResults := 0, 0
+	for _, m := range msgs {
+		nCalls += len(m.Calls)
+		if m.Role == session.RoleToolResult {
+			nResults++
+		}
+	}
+	return analyze(len(msgs), func(i int) Msg { return msgs[i] }, nCalls, nResults)
+}
+
+// analyze is Analyze over n messages given one at a time by at (no slice
+// of every message's view), with the number of calls and results to size
+// its tables.
+func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard) {
 	var pairs []Pair
 	var hz []Hazard
-	last := -1                   // latest assistant
-	var calls map[string]bool    // its call ids
-	answered := map[string]int{} // its answered calls → result index
-	var between []int            // sent non-result messages since it
-	latest := map[string]int{}   // call id → latest assistant holding it
-	var separators []int         // every sent non-result message, in order
-	for i, m := range msgs {
+	last := -1                             // latest assistant
+	var calls callSet                      // its call ids
+	var answered answers                   // its answered calls and their results
+	var between []int                      // sent non-result messages since it
+	var separators []int                   // every sent non-result message, in order
+	latest := make(map[string]int, nCalls) // call id → latest assistant holding it
+	pairs = make([]Pair, 0, nResults)
+	for i := 0; i < n; i++ {
+		m := at(i)
 		if !sent(m) {
 			continue
 		}
@@ -217,40 +233,115 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 		case session.RoleAssistant:
 			separators = append(separators, i)
 			last, between = i, nil
-			calls = make(map[string]bool, len(m.Calls))
-			answered = map[string]int{}
+			calls.reset(m.Calls)
+			answered.reset()
 			for _, tc := range m.Calls {
-				calls[tc.ID] = true
 				latest[tc.ID] = i
 			}
 		case session.RoleToolResult:
 			id := m.ToolCallID
-			switch a, ok := latest[id]; {
-			case last >= 0 && calls[id]:
-				if first, dup := answered[id]; dup {
+			if last >= 0 && calls.has(id) {
+				if first, dup := answered.get(id); dup {
 					hz = append(hz, Hazard{Kind: Duplicate, CallID: id, Call: &Ref{Index: last}, Result: Ref{Index: i}, First: &Ref{Index: first}})
 					continue
 				}
-				answered[id] = i
+				answered.add(id, i)
 				if len(between) > 0 {
 					hz = append(hz, interrupted(id, last, i, between))
 					continue
 				}
 				pairs = append(pairs, Pair{last, i, id})
-			case ok:
+				continue
+			}
+			if a, ok := latest[id]; ok {
 				// the call is in an earlier assistant: everything sent since
 				// separates them
 				k := sort.SearchInts(separators, a+1)
 				hz = append(hz, interrupted(id, a, i, separators[k:]))
-			default:
-				hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
+				continue
 			}
+			hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
 		default:
 			separators = append(separators, i)
 			between = append(between, i)
 		}
 	}
 	return pairs, hz
+}
+
+// callSet is the call ids of one assistant message: its calls looked up in
+// place (most messages hold a few), a map once they are many.
+type callSet struct {
+	calls []session.ToolCall
+	ids   map[string]bool
+}
+
+// manyCalls is where a callSet starts to use a map.
+const manyCalls = 16
+
+func (c *callSet) reset(calls []session.ToolCall) {
+	c.calls, c.ids = calls, nil
+	if len(calls) > manyCalls {
+		c.ids = make(map[string]bool, len(calls))
+		for _, tc := range calls {
+			c.ids[tc.ID] = true
+		}
+	}
+}
+
+func (c *callSet) has(id string) bool {
+	if c.ids != nil {
+		return c.ids[id]
+	}
+	for i := range c.calls {
+		if c.calls[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// answers are the calls of the latest assistant message answered so far,
+// with the result that answered each: a list while they are few, a map
+// once they are many.
+type answers struct {
+	list []answer
+	byID map[string]int
+}
+
+type answer struct {
+	id     string
+	result int
+}
+
+func (a *answers) reset() { a.list, a.byID = a.list[:0], nil }
+
+func (a *answers) add(id string, result int) {
+	if a.byID == nil && len(a.list) < manyCalls {
+		a.list = append(a.list, answer{id, result})
+		return
+	}
+	if a.byID == nil {
+		a.byID = make(map[string]int, 2*manyCalls)
+		for _, x := range a.list {
+			a.byID[x.id] = x.result
+		}
+	}
+	a.byID[id] = result
+}
+
+// get returns the result that answered call id (ok false: none yet).
+func (a *answers) get(id string) (int, bool) {
+	if a.byID != nil {
+		r, ok := a.byID[id]
+		return r, ok
+	}
+	for _, x := range a.list {
+		if x.id == id {
+			return x.result, true
+		}
+	}
+	return 0, false
 }
 
 func interrupted(id string, call, result int, between []int) Hazard {
@@ -310,15 +401,25 @@ func Crossing(msgs []Msg, inserted func(i int) bool) []int {
 // be read counts as sent (more hazards, never fewer).
 func Messages(ctx *session.Context) []Msg {
 	out := make([]Msg, len(ctx.Messages))
-	var buf []byte
-	for i, m := range ctx.Messages {
-		out[i] = Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
-		if m.Role() == session.RoleBashExecution {
-			var err error
-			if buf, err = ctx.AppendMessage(buf[:0], m); err == nil {
-				v, _ := jsval.Get(buf, "excludeFromContext")
-				out[i].Transparent = jsval.Truthy(v)
-			}
+	var v viewer
+	for i := range ctx.Messages {
+		out[i] = v.msg(ctx, i)
+	}
+	return out
+}
+
+// viewer makes the pairing view of one message at a time, reusing the
+// buffer a bashExecution is read into.
+type viewer struct{ buf []byte }
+
+func (v *viewer) msg(ctx *session.Context, i int) Msg {
+	m := ctx.Messages[i]
+	out := Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
+	if out.Role == session.RoleBashExecution {
+		var err error
+		if v.buf, err = ctx.AppendMessage(v.buf[:0], m); err == nil {
+			x, _ := jsval.Get(v.buf, "excludeFromContext")
+			out.Transparent = jsval.Truthy(x)
 		}
 	}
 	return out
@@ -328,8 +429,15 @@ func Messages(ctx *session.Context) []Msg {
 // compactions need the branch (session.ReadOptions.Branch); without it
 // only the errors are found.
 func Find(ctx *session.Context) *Report {
-	msgs := Messages(ctx)
-	pairs, hz := Analyze(msgs)
+	nCalls, nResults := 0, 0
+	for _, m := range ctx.Messages {
+		nCalls += len(m.ToolCalls())
+		if m.Role() == session.RoleToolResult {
+			nResults++
+		}
+	}
+	var v viewer
+	pairs, hz := analyze(len(ctx.Messages), func(i int) Msg { return v.msg(ctx, i) }, nCalls, nResults)
 	hz = append(hz, staleCompactions(ctx, pairs)...)
 	sort.SliceStable(hz, func(a, b int) bool { return hz[a].Result.Index < hz[b].Result.Index })
 	r := &Report{Hazards: hz, involved: map[int]bool{}}
@@ -372,10 +480,10 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 	if latest < 0 {
 		return nil
 	}
-	lastOf := map[string]int{} // entry id → its last message index
+	lastOf := make(map[uint64]int, len(ctx.Messages)) // entry id → its last message index
 	for i, m := range ctx.Messages {
-		if m.EntryID() != "" {
-			lastOf[m.EntryID()] = i
+		if k := m.EntryKey(); k != 0 {
+			lastOf[k] = i
 		}
 	}
 	var hz []Hazard
@@ -394,7 +502,7 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 			}
 			continue
 		}
-		if k, ok := lastOf[be.ID]; ok && be.ID != "" && k+1 > pos {
+		if k, ok := lastOf[be.EntryKey()]; ok && be.EntryKey() != 0 && k+1 > pos {
 			pos = k + 1
 		}
 	}

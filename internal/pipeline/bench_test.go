@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/benchgen"
+	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -39,5 +40,76 @@ func BenchmarkNow(b *testing.B) {
 			b.Fatal(err)
 		}
 		io.Discard.Write(out.Bytes())
+	}
+}
+
+// flushedBenchInput is benchInput as `now --write` leaves it: the session
+// with the flush's entries appended (a session flushed before).
+func flushedBenchInput(b *testing.B) []byte {
+	b.Helper()
+	in, err := benchInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true, AllEntries: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Run(context.Background(), ctx, defaults(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := r.Append(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := r.WriteSession(&out, bytes.NewReader(in), int64(len(in)), a); err != nil {
+		b.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// BenchmarkRebuild is index.Rebuild of a session flushed before (the
+// generated input with `now --write`'s entries): MB/s of that session.
+func BenchmarkRebuild(b *testing.B) {
+	in := flushedBenchInput(b)
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := index.Rebuild(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Entries == 0 {
+			b.Fatal("no pi-condense entry rebuilt")
+		}
+	}
+}
+
+// BenchmarkNowFlushed is `pruner now` with the defaults on a session
+// flushed before (flushedBenchInput).
+func BenchmarkNowFlushed(b *testing.B) {
+	in := flushedBenchInput(b)
+	o := defaults(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Run(context.Background(), ctx, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := r.writeContext(&out); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -33,7 +33,11 @@ func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 		if it.Change != render.ChainMessage {
 			continue
 		}
-		content, _ := jsval.Get(it.JSON, "content")
+		b, err := it.AppendJSON(nil, ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		content, _ := jsval.Get(b, "content")
 		els, _ := jsval.Elements(content)
 		text, _ := jsval.String(mustGetRaw(els[0], "text"))
 		texts = append(texts, text)

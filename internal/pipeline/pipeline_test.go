@@ -451,7 +451,11 @@ func checkPlainPiDropped(t *testing.T, r *Result, sess []byte) {
 		}
 		m := r.Ctx.Messages[it.Src]
 		key := string(jsval.AppendString(nil, m.ToolCallID())) + "@" + m.Timestamp()
-		c, _ := jsval.Get(it.JSON, "content")
+		b, err := it.AppendJSON(nil, r.Ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := jsval.Get(b, "content")
 		if got := pi[key]; !bytes.Equal(got, jsval.Canonical(c)) {
 			t.Fatalf("result %s dropped by a chain: pi alone would send %.120s, not its stub %.120s", key, got, c)
 		}

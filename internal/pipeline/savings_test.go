@@ -65,6 +65,10 @@ func TestSavingsPiMono(t *testing.T) {
 			// summary is a whole new message)
 			var replaced, stubs, summaries, replacedMsg, stubsMsg int
 			for _, it := range rf.Rendered.Items {
+				b, err := it.AppendJSON(nil, rf.Ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
 				switch it.Change {
 				case render.Stubbed, render.SpillStubbed:
 					orig, err := rf.Ctx.AppendMessage(nil, rf.Ctx.Messages[it.Src])
@@ -72,13 +76,13 @@ func TestSavingsPiMono(t *testing.T) {
 						t.Fatal(err)
 					}
 					oc, _ := jsval.Get(orig, "content")
-					sc, _ := jsval.Get(it.JSON, "content")
+					sc, _ := jsval.Get(b, "content")
 					replaced += session.RuneCount(oc)
 					stubs += session.RuneCount(sc)
 					replacedMsg += session.ModelChars(orig)
-					stubsMsg += session.ModelChars(it.JSON)
+					stubsMsg += session.ModelChars(b)
 				case render.Summary:
-					summaries += session.ModelChars(it.JSON)
+					summaries += session.ModelChars(b)
 				}
 			}
 			f := rf.Flushed

@@ -132,11 +132,14 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		}
 		m := ctx.Messages[it.Src]
 		switch {
-		case it.JSON != nil && (it.Change == render.Stubbed || it.Change == render.SpillStubbed):
-			if err := add(m, it.JSON); err != nil {
+		case it.Change == render.Stubbed || it.Change == render.SpillStubbed:
+			if buf, err = it.AppendJSON(buf[:0], ctx); err != nil {
 				return nil, err
 			}
-		case it.JSON == nil && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
+			if err := add(m, buf); err != nil {
+				return nil, err
+			}
+		case it.Change == render.Kept && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
 			var changed bool
 			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, it.Src); err != nil {
 				return nil, err

@@ -17,17 +17,28 @@ func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, b
 		b, err := ctx.AppendMessage(dst, m)
 		return b, false, err
 	}
-	orig, err := ctx.AppendMessage(nil, m)
-	if err != nil {
-		return dst, false, err
-	}
+	// the original is appended first and the pruned message after it, in
+	// dst: the one kept is moved into place (no buffer per message)
 	start := len(dst)
+	dst, err := ctx.AppendMessage(dst, m)
+	if err != nil {
+		return dst[:start], false, err
+	}
+	orig := dst[start:]
+	mid := len(dst)
 	dst, err = prunedMessage(dst, ctx, m, d, orig, p.Opts)
 	if err != nil {
-		return dst, false, err
+		return dst[:start], false, err
 	}
-	if session.ModelChars(dst[start:]) >= session.ModelChars(orig) {
-		return append(dst[:start], orig...), false, nil
+	before, ok := ctx.ModelChars(m)
+	if !ok {
+		before = session.ModelChars(orig)
 	}
-	return dst, !bytes.Equal(dst[start:], orig), nil
+	pm := dst[mid:]
+	if session.ModelChars(pm) >= before {
+		return dst[:mid], false, nil
+	}
+	changed := !bytes.Equal(pm, orig)
+	n := copy(dst[start:], pm)
+	return dst[:start+n], changed, nil
 }

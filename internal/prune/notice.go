@@ -103,6 +103,47 @@ func extends(r rune) bool {
 // Invalid UTF-8 (and lone surrogates, decoded as U+FFFD) never produce
 // half characters.
 func headTail(s string, n int) (string, string) {
+	if !utf8.ValidString(s) {
+		return headTailRunes(s, n)
+	}
+	// valid UTF-8: the cuts are byte offsets of s, found without a rune
+	// slice of the whole text
+	total := utf8.RuneCountInString(s)
+	if total <= 2*n {
+		return s, ""
+	}
+	h := 0
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeRuneInString(s[h:])
+		h += size
+	}
+	for h > 0 {
+		r, _ := utf8.DecodeRuneInString(s[h:])
+		p, size := utf8.DecodeLastRuneInString(s[:h])
+		if !extends(r) && p != 0x200D {
+			break
+		}
+		h -= size
+	}
+	t := len(s)
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeLastRuneInString(s[:t])
+		t -= size
+	}
+	for t < len(s) {
+		r, size := utf8.DecodeRuneInString(s[t:])
+		p, _ := utf8.DecodeLastRuneInString(s[:t])
+		if !extends(r) && p != 0x200D {
+			break
+		}
+		t += size
+	}
+	return s[:h], s[t:]
+}
+
+// headTailRunes is headTail on a slice of the text's code points (invalid
+// UTF-8 becomes U+FFFD in the pieces it returns).
+func headTailRunes(s string, n int) (string, string) {
 	r := []rune(s)
 	if len(r) <= 2*n {
 		return s, ""

@@ -86,13 +86,36 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			d = plan.Decisions[i]
 		}
 		if d.Kind == Keep {
+			n, ok := 0, ro.NoChars
+			if !ok {
+				n, ok = ctx.ModelChars(m) // counted when the line was read
+			}
+			if ok {
+				// written from the input as it is, without a copy
+				wn, done, err := ctx.WriteMessage(w, m)
+				if err != nil {
+					return st, err
+				}
+				if done {
+					if _, err := w.Write(newline); err != nil {
+						return st, err
+					}
+					st.CharsBefore += int64(n)
+					st.CharsAfter += int64(n)
+					st.BytesBefore += int64(wn) + 1
+					written += int64(wn) + 1
+					continue
+				}
+			}
 			buf, err = ctx.AppendMessage(buf, m)
 			if err != nil {
 				return st, err
 			}
-			n := int64(runes(buf))
-			st.CharsBefore += n
-			st.CharsAfter += n
+			if !ok {
+				n = runes(buf)
+			}
+			st.CharsBefore += int64(n)
+			st.CharsAfter += int64(n)
 			st.BytesBefore += int64(len(buf)) + 1
 		} else {
 			orig, err = ctx.AppendMessage(orig[:0], m)
@@ -104,7 +127,11 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			if err != nil {
 				return st, err
 			}
-			before, after := int64(session.ModelChars(orig)), int64(session.ModelChars(buf))
+			nb, ok := ctx.ModelChars(m)
+			if !ok {
+				nb = session.ModelChars(orig)
+			}
+			before, after := int64(nb), int64(session.ModelChars(buf))
 			if after >= before {
 				// a notice longer than what it replaces (as pi estimates sizes)
 				// saves nothing: keep the original
@@ -113,8 +140,8 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 			}
 			if !ro.NoChars {
 				// stats count what reaches the model (details left out)
-				st.CharsBefore += int64(session.ModelChars(orig))
-				st.CharsAfter += int64(session.ModelChars(buf))
+				st.CharsBefore += before
+				st.CharsAfter += after
 			}
 			if !bytes.Equal(buf, orig) {
 				st.Pruned++
@@ -141,6 +168,8 @@ func RenderWith(w io.Writer, ctx *session.Context, plan *Plan, ro RenderOptions)
 	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
 }
+
+var newline = []byte{'\n'}
 
 // prunedMessage renders message m with its content replaced per d.
 func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decision, orig []byte, o Options) ([]byte, error) {

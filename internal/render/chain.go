@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -19,7 +21,7 @@ type msgFacts struct {
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
-	if s.json == nil && s.m != nil {
+	if s.kept() && s.m != nil {
 		// a source message as read: its timestamp is in the index, and
 		// only a chain candidate's bytes are read for its block id
 		if ts, ok, known := s.m.NumTimestamp(); known && (r.role(s) != session.RoleUser || !s.m.ChainCandidate()) {
@@ -94,6 +96,9 @@ func (r *renderer) chainBody(c *index.ChainData) string {
 // bN, one level deep (the substituted text is not scanned again); a
 // chain's own id and unknown or empty blocks stay as written.
 func (r *renderer) substituteBlockRefs(text, self string) string {
+	if !strings.Contains(text, "{b") {
+		return text
+	}
 	var b strings.Builder
 	for {
 		i := strings.Index(text, "{b")
@@ -128,18 +133,40 @@ type protectedOutput struct{ tool, text string }
 
 // chainMessage builds the synthetic `<compressed-chain>` user message.
 func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) []byte {
+	body := r.substituteBlockRefs(r.chainBody(c), c.BlockID)
 	var t strings.Builder
-	t.WriteString(`<compressed-chain id="` + c.BlockID + `" tools="` + strings.Join(c.ToolRefs, ",") + "\">\n")
-	t.WriteString(r.substituteBlockRefs(r.chainBody(c), c.BlockID))
+	t.Grow(len(body) + 64 + len(c.BlockID) + 8*len(c.ToolRefs))
+	t.WriteString(`<compressed-chain id="`)
+	t.WriteString(c.BlockID)
+	t.WriteString(`" tools="`)
+	for i, ref := range c.ToolRefs {
+		if i > 0 {
+			t.WriteByte(',')
+		}
+		t.WriteString(ref)
+	}
+	t.WriteString("\">\n")
+	t.WriteString(body)
 	for _, p := range outputs {
 		t.WriteString("\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>")
 	}
 	t.WriteString("\n</compressed-chain>")
-	b := []byte(`{"role":"user","content":`)
-	b = append(b, textContent(t.String())...)
+	b := make([]byte, 0, t.Len()+t.Len()/8+64)
+	b = append(b, `{"role":"user","content":`...)
+	b = appendTextContent(b, t.String())
 	b = append(b, `,"timestamp":`...)
-	b = jsval.AppendNumber(b, float64(c.CompressedAt))
+	b = appendInt(b, c.CompressedAt)
 	return append(b, '}')
+}
+
+// appendInt is jsval.AppendNumber of an integer: digits as they are up to
+// 2^53, where every integer is exact in a float64 (beyond, the float's
+// spelling).
+func appendInt(b []byte, v int64) []byte {
+	if -1<<53 <= v && v <= 1<<53 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	return jsval.AppendNumber(b, float64(v))
 }
 
 type chainRange struct {
@@ -156,7 +183,7 @@ type chainRange struct {
 // may still describe that output), and a call protected at compression and
 // not any more keeps its block (content the chain chose to keep is never
 // dropped).
-func (r *renderer) chainRangePrune() error {
+func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	n := len(r.slots)
 	facts := make([]msgFacts, n)
 	existing := map[string]bool{}
@@ -181,7 +208,16 @@ func (r *renderer) chainRangePrune() error {
 	// start timestamp and one assistant at its final timestamp, in order
 	// (the slots of each timestamp found once: a long session has
 	// thousands of chains)
-	userAt, asstAt := map[float64][]int{}, map[float64][]int{}
+	type found struct{ first, n int } // the first slot with a timestamp, and how many
+	userAt, asstAt := map[float64]found{}, map[float64]found{}
+	note := func(m map[float64]found, ts float64, i int) {
+		f, ok := m[ts]
+		if !ok {
+			f.first = i
+		}
+		f.n++
+		m[ts] = f
+	}
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !r.visible(s) || !facts[i].hasTS {
@@ -189,20 +225,20 @@ func (r *renderer) chainRangePrune() error {
 		}
 		switch r.role(s) {
 		case session.RoleUser:
-			userAt[facts[i].ts] = append(userAt[facts[i].ts], i)
+			note(userAt, facts[i].ts, i)
 		case session.RoleAssistant:
-			asstAt[facts[i].ts] = append(asstAt[facts[i].ts], i)
+			note(asstAt, facts[i].ts, i)
 		}
 	}
 	var resolved []chainRange
-	for _, c := range r.st.Chains() {
+	for _, c := range chains {
 		start, end, sn, en := -1, -1, 0, 0
 		if c.FinalAssistantTimestamp != nil {
-			if at := userAt[float64(c.StartUserTimestamp)]; len(at) > 0 {
-				start, sn = at[0], len(at)
+			if f, ok := userAt[float64(c.StartUserTimestamp)]; ok {
+				start, sn = f.first, f.n
 			}
-			if at := asstAt[float64(*c.FinalAssistantTimestamp)]; len(at) > 0 {
-				end, en = at[0], len(at)
+			if f, ok := asstAt[float64(*c.FinalAssistantTimestamp)]; ok {
+				end, en = f.first, f.n
 			}
 		}
 		if sn != 1 || en != 1 || start >= end {
@@ -218,15 +254,13 @@ func (r *renderer) chainRangePrune() error {
 	// 2. drop ranges nested in another and duplicates of a claimed start.
 	var accepted []chainRange
 	claimed := map[int]bool{}
-	for ci, cand := range resolved {
-		loser := -1
-		for oi, o := range resolved {
-			if oi != ci && cand.start > o.start && cand.start < o.end {
-				loser = oi
-				break
-			}
-		}
-		if loser >= 0 {
+	var covering []int32 // a range never holds its own start: one needs no marks
+	if len(resolved) > 1 {
+		covering = firstCovering(len(r.slots), resolved)
+	}
+	for _, cand := range resolved {
+		if covering != nil && covering[cand.start] > 0 {
+			loser := covering[cand.start] - 1
 			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range nests inside blockId=%s", cand.c.BlockID, resolved[loser].c.BlockID))
 			continue
 		}
@@ -284,6 +318,34 @@ func (r *renderer) chainRangePrune() error {
 	return nil
 }
 
+// firstCovering returns, for each of n slots, 1 + the index of the first
+// range (in order) that holds it strictly inside (start < slot < end), 0
+// for none: a range whose start another holds nests in it. One pass over
+// the slots: each range marks the slots inside it that no earlier range
+// marked, and next skips the marked ones (path halving), so a slot is
+// marked once however many ranges hold it.
+func firstCovering(n int, ranges []chainRange) []int32 {
+	first := make([]int32, n)
+	next := make([]int32, n+1) // next[i]: the first unmarked slot ≥ i (after find)
+	for i := range next {
+		next[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for next[i] != i {
+			next[i] = next[next[i]]
+			i = next[i]
+		}
+		return i
+	}
+	for k, rg := range ranges {
+		for i := find(int32(rg.start + 1)); int(i) < rg.end; i = find(i) {
+			first[i] = int32(k + 1)
+			next[i] = i + 1
+		}
+	}
+	return first
+}
+
 // emitChains drops what the accepted ranges drop and inserts their
 // messages; at maps an inserted message's output index to its block id.
 func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (out []slot, at map[int]string, err error) {
@@ -295,8 +357,12 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		json []byte
 		id   string
 	}{}
-	droppedBare := map[string]bool{}
-	droppedOcc := map[string]bool{}
+	inside := 0 // at most this many dropped occurrences (ranges do not overlap)
+	for _, a := range accepted {
+		inside += a.end - a.start
+	}
+	droppedBare := make(map[string]bool, inside)
+	droppedOcc := make(map[string]bool, inside/2)
 	for _, a := range accepted {
 		prot := map[string]bool{}
 		for _, id := range a.c.ProtectedToolCallIDs {
@@ -315,8 +381,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			case session.RoleToolResult:
 				actual[s.m.ToolCallID()] = true
 				droppedBare[s.m.ToolCallID()] = true
-				droppedOcc[messageKey(s.m)] = true
-				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.o.Protect.ToolProtected(s.m.ToolName()))
+				droppedOcc[r.keyOf(s.src)] = true
+				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.memo().toolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -335,7 +401,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				for _, tc := range s.m.ToolCalls() {
 					actual[tc.ID] = true
 					droppedBare[tc.ID] = true
-					if r.o.Protect != nil && r.o.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
+					if r.o.Protect != nil && r.memo().protected(tc.Name, tc.Path, tc.HasPath) {
 						now[tc.ID] = true
 					}
 				}
@@ -374,7 +440,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		summary := false
 		var sraw []byte
 		if role == session.RoleCustom && r.visible(&s) {
-			raw, err := r.bytesOf(&s)
+			raw, err := r.customOf(&s)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -400,13 +466,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if err != nil {
 				return nil, nil, err
 			}
-			if nb, ok := withoutThinking(raw); ok {
-				if s.json == nil && string(nb) == string(raw) {
-					// unchanged: keep the source bytes
-				} else {
-					s.json = nb
-					s.change = ThinkingStripped
-				}
+			if nb, changed := r.stripThinking(raw, s.kept()); changed {
+				s.json = nb
+				s.change = ThinkingStripped
 			}
 		}
 		out = append(out, s)
@@ -417,6 +479,24 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 	}
 	return out, at, nil
+}
+
+// customOf returns bytes that hold a custom message's customType and
+// details as its JSON does: for a source message pi builds from a
+// custom_message entry, the entry's line (the message copies those values
+// from it, the last of a repeated key as JSON.parse takes it), which is
+// not built; else the message (bytesOf). Valid until the next read.
+func (r *renderer) customOf(s *slot) ([]byte, error) {
+	if s.m != nil && s.kept() {
+		line, err := r.ctx.Raw(s.m)
+		if err != nil {
+			return nil, err
+		}
+		if t, _ := jsval.GetString(line, "type"); t == "custom_message" {
+			return line, nil
+		}
+	}
+	return r.bytesOf(s)
 }
 
 // jsText is `${v}` for a raw JSON value in a template string: strings as
@@ -460,6 +540,37 @@ func summaryOverlaps(raw []byte, occ, bare map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// stripThinking is withoutThinking of the final assistant message raw
+// (kept: raw is the source as it is): changed is false when the message
+// stays as it is — content is no array, or the source is already what
+// withoutThinking writes. A message without thinking blocks (almost every
+// one) is withoutThinking's canonical copy of itself: it is written into
+// a reused buffer and compared, and copied only when it differs.
+func (r *renderer) stripThinking(raw []byte, kept bool) (nb []byte, changed bool) {
+	content, _ := jsval.Get(raw, "content")
+	if jsval.TypeOf(content) != jsval.Arr {
+		return nil, false
+	}
+	if bytes.Contains(content, []byte("thinking")) || bytes.Contains(content, []byte(`\u`)) {
+		// a thinking block, or a type spelt with escapes: filter
+		nb, ok := withoutThinking(raw)
+		if !ok || kept && bytes.Equal(nb, raw) {
+			return nil, false
+		}
+		return nb, true
+	}
+	// no element's type can be "thinking": spreading the filtered content
+	// is the canonical form of the message
+	c := jsval.AppendCanonical(r.scratch[:0], raw)
+	if cap(c) <= 1<<20 {
+		r.scratch = c // a rare huge message is not kept
+	}
+	if kept && bytes.Equal(c, raw) {
+		return nil, false
+	}
+	return bytes.Clone(c), true
 }
 
 // withoutThinking is `{...msg, content: msg.content.filter(c => c.type !==

@@ -342,7 +342,7 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns 
 	if !o.ImagesOnly {
 		hz := pairing.Find(r.ctx)
 		for _, it := range r.res.Items {
-			if it.Src < 0 || it.JSON != nil {
+			if it.Src < 0 || it.Change != render.Kept {
 				continue
 			}
 			m := r.ctx.Messages[it.Src]

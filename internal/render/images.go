@@ -31,8 +31,8 @@ func (r *renderer) capImages() error {
 		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(s.src)) {
 			continue
 		}
-		if s.json == nil && s.m.Images() == 0 {
-			continue
+		if s.stub != nil || s.kept() && s.m.Images() == 0 {
+			continue // a stub holds no image
 		}
 		raw, err := r.bytesOf(s)
 		if err != nil {

@@ -71,7 +71,8 @@ type errored struct {
 // purged too: its arguments stay in the index record (query returns them).
 func (r *renderer) purgeErrors() error {
 	var errs []errored
-	var open map[string]int
+	var open openCalls
+	ai := -1 // the slot of the assistant message open's calls are in
 	turn := 0
 	for i := range r.slots {
 		s := &r.slots[i]
@@ -81,16 +82,12 @@ func (r *renderer) purgeErrors() error {
 		switch r.role(s) {
 		case session.RoleAssistant:
 			turn++
-			open = make(map[string]int, len(s.m.ToolCalls()))
-			for _, tc := range s.m.ToolCalls() {
-				open[tc.ID] = i
-			}
+			open.open(s.m.ToolCalls())
+			ai = i
 		case session.RoleToolResult:
-			ai, ok := open[s.m.ToolCallID()]
-			if !ok {
+			if !open.answer(s.m.ToolCallID()) {
 				continue
 			}
-			delete(open, s.m.ToolCallID())
 			if s.m.IsError() && (r.hazard(s) || r.hazard(&r.slots[ai])) {
 				r.rep.Hazards++ // a broken pair keeps its arguments
 				continue
@@ -99,7 +96,7 @@ func (r *renderer) purgeErrors() error {
 				errs = append(errs, errored{ai, s.m.ToolCallID(), turn})
 			}
 		default:
-			open = nil
+			open.close()
 		}
 	}
 	bySlot := map[int]map[string]bool{}
@@ -123,27 +120,34 @@ func (r *renderer) purgeErrors() error {
 		if !ok {
 			continue
 		}
-		nc := []byte{'['}
+		// which calls shrink, then (only if one does) the new content
+		shrunk := make([][]byte, len(els))
 		changed := false
 		for i, el := range els {
-			if i > 0 {
-				nc = append(nc, ',')
-			}
 			t, _ := jsval.GetString(el, "type")
 			id, _ := jsval.GetString(el, "id")
 			args, hasArgs := jsval.Get(el, "arguments")
 			if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
+				continue
+			}
+			if v, c := shrinkStrings(args); c {
+				shrunk[i], changed = v, true
+				r.rep.Purged++
+			}
+		}
+		if !changed {
+			continue
+		}
+		nc := []byte{'['}
+		for i, el := range els {
+			if i > 0 {
+				nc = append(nc, ',')
+			}
+			if shrunk[i] == nil {
 				nc = jsval.AppendCanonical(nc, el)
 				continue
 			}
-			shrunk, c := shrinkStrings(args)
-			if !c {
-				nc = jsval.AppendCanonical(nc, el)
-				continue
-			}
-			changed = true
-			r.rep.Purged++
-			nc = append(nc, spread(el, kv{"arguments", shrunk})...)
+			nc = append(nc, spread(el, kv{"arguments", shrunk[i]})...)
 		}
 		if changed {
 			s.json = spread(raw, kv{"content", append(nc, ']')})

@@ -31,6 +31,8 @@
 package render
 
 import (
+	"slices"
+
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -109,16 +111,44 @@ func (c Change) String() string {
 	return [...]string{"kept", "stubbed", "spill-stubbed", "superseded", "purged", "chain", "thinking-stripped", "images-capped", "summary"}[c]
 }
 
-// Item is one message of the rendered context.
+// Item is one message of the rendered context. It says how to write
+// itself (AppendJSON): a source message is read from the input when it is
+// written, and so is a stub's source (its toolCallId, toolName and
+// timestamp), so a stub a chain drops is never built and none is held
+// until written.
 type Item struct {
 	// Src is the index of the source message in Context.Messages, -1 for a
-	// message render inserted (a compressed chain).
+	// message render inserted (a compressed chain, an appended summary).
 	Src int
-	// JSON is the rendered message; nil means the source message unchanged
-	// (write it with Context.AppendMessage, or let masking render it).
-	JSON []byte
-	// Change is the last change applied.
+	// Change is the last change applied: Kept is the source message
+	// unchanged (write it with Context.AppendMessage, or let masking render
+	// it), anything else a message render rewrote or inserted.
 	Change Change
+	json   []byte    // built bytes (nil: the source, or its stub)
+	stub   *stubSpec // a stub, built from the source when written
+}
+
+// AppendJSON appends the rendered message to dst (no newline): the source
+// message as it is for a Kept item.
+func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
+	if it.json != nil {
+		return append(dst, it.json...), nil
+	}
+	return appendSource(dst, ctx, ctx.Messages[it.Src], it.stub)
+}
+
+// appendSource appends the source message m, or its stub when stub is
+// set: the source is read after dst, the stub built after it and moved
+// down over it.
+func appendSource(dst []byte, ctx *session.Context, m *session.Message, stub *stubSpec) ([]byte, error) {
+	start := len(dst)
+	dst, err := ctx.AppendMessage(dst, m)
+	if err != nil || stub == nil {
+		return dst, err
+	}
+	n := len(dst)
+	dst = stub.append(dst, dst[start:n])
+	return append(dst[:start], dst[n:]...), nil
 }
 
 // Report counts what render did and lists what it could not do.
@@ -167,11 +197,17 @@ type Result struct {
 type slot struct {
 	src    int
 	m      *session.Message // nil for an inserted message
-	json   []byte           // built bytes (nil: the source)
+	json   []byte           // built bytes (nil: the source, or its stub)
+	stub   *stubSpec        // the source's stub (built from it when read)
 	change Change
 	// appended marks a custom message of Options.Appended (m is nil).
 	appended bool
 }
+
+func (s *slot) item() Item { return Item{Src: s.src, Change: s.change, json: s.json, stub: s.stub} }
+
+// kept reports whether the slot is its source message as it is.
+func (s *slot) kept() bool { return s.change == Kept }
 
 type renderer struct {
 	ctx   *session.Context
@@ -183,6 +219,21 @@ type renderer struct {
 	// dropped are the source messages the chain phase dropped.
 	dropped []Item
 	buf     []byte // bytesOf's
+	scratch []byte // stripThinking's
+	// specs are stubReplace's stubs, allocated in chunks
+	specs []stubSpec
+	// keys are the occurrence keys of source messages (keyOf)
+	keys    []string
+	haveKey []bool
+	protect *protectMemo // memo's
+}
+
+// memo is the protection predicate's memo (Options.Protect non-nil).
+func (r *renderer) memo() *protectMemo {
+	if r.protect == nil {
+		r.protect = newProtectMemo(r.o.Protect)
+	}
+	return r.protect
 }
 
 // role is the slot's message role.
@@ -203,7 +254,7 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	if s.json != nil {
 		return s.json, nil
 	}
-	b, err := r.ctx.AppendMessage(r.buf[:0], s.m)
+	b, err := appendSource(r.buf[:0], r.ctx, s.m, s.stub)
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
 	}
@@ -233,10 +284,14 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		if o.PurgeErrors {
 			steps = append(steps, r.purgeErrors)
 		}
-		if o.Chains && len(st.Chains()) > 0 {
+		var chains []*index.ChainData
+		if o.Chains {
+			chains = st.Chains()
+		}
+		if len(chains) > 0 {
 			steps = append(steps, func() error {
 				before := r.slots
-				if err := r.chainRangePrune(); err != nil {
+				if err := r.chainRangePrune(chains); err != nil {
 					return err
 				}
 				r.noteDropped(before)
@@ -261,7 +316,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	r.rep.Stubbed, r.rep.SpillStubbed, r.rep.Superseded = 0, 0, 0
 	res := &Result{Items: make([]Item, len(r.slots))}
 	for i, s := range r.slots {
-		res.Items[i] = Item{Src: s.src, JSON: s.json, Change: s.change}
+		res.Items[i] = s.item()
 		switch s.change {
 		case Stubbed:
 			r.rep.Stubbed++
@@ -279,15 +334,23 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 // noteDropped records the source slots of before that the chain phase
 // dropped.
 func (r *renderer) noteDropped(before []slot) {
-	kept := make(map[int]bool, len(r.slots))
+	kept := make([]bool, len(r.ctx.Messages))
+	n := 0
 	for _, s := range r.slots {
 		if s.src >= 0 {
 			kept[s.src] = true
+			n++
 		}
 	}
 	for _, s := range before {
-		if s.src >= 0 && !kept[s.src] {
-			r.dropped = append(r.dropped, Item{Src: s.src, JSON: s.json, Change: s.change})
+		if s.src >= 0 {
+			n--
+		}
+	}
+	r.dropped = slices.Grow(r.dropped, -n)
+	for i := range before {
+		if s := &before[i]; s.src >= 0 && !kept[s.src] {
+			r.dropped = append(r.dropped, s.item())
 		}
 	}
 }

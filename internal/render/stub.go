@@ -39,15 +39,13 @@ func spread(obj []byte, set ...kv) []byte {
 }
 
 // textContent is `[{"type":"text","text":text}]`.
-func textContent(text string) []byte {
-	b := []byte(`[{"type":"text","text":`)
-	b = jsval.AppendString(b, text)
-	return append(b, '}', ']')
-}
+func textContent(text string) []byte { return appendTextContent(nil, text) }
 
-// messageKey is the occurrence key of a toolResult message.
-func messageKey(m *session.Message) string {
-	return index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))
+// appendTextContent appends `[{"type":"text","text":text}]` to dst.
+func appendTextContent(dst []byte, text string) []byte {
+	dst = append(dst, `[{"type":"text","text":`...)
+	dst = jsval.AppendString(dst, text)
+	return append(dst, '}', ']')
 }
 
 // graceKeys is pi-condense's inGraceRecoveryToolCallIds: the occurrence
@@ -69,7 +67,7 @@ func (r *renderer) graceKeys() map[string]bool {
 		if s.m == nil || s.src < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
 			continue
 		}
-		out[messageKey(s.m)] = true
+		out[r.keyOf(s.src)] = true
 	}
 	return out
 }
@@ -80,11 +78,11 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	path, hasPath := "", false
-	if v, ok := jsval.Get(rec.Args, "path"); ok {
-		path, hasPath = jsval.String(v)
+	v, ok := jsval.Get(rec.Args, "path")
+	if !ok {
+		v = nil
 	}
-	return r.o.Protect.Protected(rec.ToolName, path, hasPath)
+	return r.memo().protectedRaw(rec.ToolName, v)
 }
 
 // stubReplace is phase 1.
@@ -98,7 +96,7 @@ func (r *renderer) stubReplace() error {
 		if s.m == nil || s.m.Role() != session.RoleToolResult {
 			continue
 		}
-		key := messageKey(s.m)
+		key := r.keyOf(s.src)
 		lookup := ""
 		switch {
 		case r.st.IsSummarized(key):
@@ -121,15 +119,12 @@ func (r *renderer) stubReplace() error {
 			r.rep.Graced++
 			continue
 		}
-		raw, err := r.bytesOf(s)
-		if err != nil {
-			return err
-		}
 		ref, ok := r.st.ShortRef(lookup)
 		if !ok {
 			ref = s.m.ToolCallID()
 		}
-		s.json, s.change = stubMessage(raw, rec, ref)
+		s.stub = r.newStub(rec, ref)
+		s.change = s.stub.change()
 		if s.change == SpillStubbed {
 			r.rep.SpillStubbed++
 		} else {
@@ -139,10 +134,41 @@ func (r *renderer) stubReplace() error {
 	return nil
 }
 
+// stubSpec is an indexed result's stub, built from the source message
+// when it is written (stubMessage).
+type stubSpec struct {
+	rec *index.Record
+	ref string
+}
+
+// newStub returns a stub spec, from chunks (one allocation per
+// stubChunk stubs).
+func (r *renderer) newStub(rec *index.Record, ref string) *stubSpec {
+	const stubChunk = 1024
+	if len(r.specs) == cap(r.specs) {
+		r.specs = make([]stubSpec, 0, stubChunk)
+	}
+	r.specs = append(r.specs, stubSpec{rec, ref})
+	return &r.specs[len(r.specs)-1]
+}
+
+func (sp *stubSpec) change() Change {
+	if sp.rec != nil && sp.rec.SpillPath != nil {
+		return SpillStubbed
+	}
+	return Stubbed
+}
+
+// append appends the stub of the source message orig to dst.
+func (sp *stubSpec) append(dst, orig []byte) []byte {
+	b, _ := stubMessage(dst, orig, sp.rec, sp.ref)
+	return b
+}
+
 // stubMessage builds pi-condense's replacement toolResult for an indexed
 // result: role, toolCallId, toolName, one text block, isError false,
 // timestamp — fields absent from the original are left out.
-func stubMessage(orig []byte, rec *index.Record, ref string) ([]byte, Change) {
+func stubMessage(dst, orig []byte, rec *index.Record, ref string) ([]byte, Change) {
 	text := "[Summarized in pruner summary, ref `" + ref + "`. Use context_tree_query to retrieve full output.]"
 	change := Stubbed
 	if rec != nil && rec.SpillPath != nil {
@@ -164,8 +190,8 @@ func stubMessage(orig []byte, rec *index.Record, ref string) ([]byte, Change) {
 			"Or use context_tree_query with ref `" + ref + "`.",
 		}, "\n")
 	}
-	b := []byte(`{"role":"toolResult"`)
-	for _, k := range []string{"toolCallId", "toolName"} {
+	b := append(dst, `{"role":"toolResult"`...)
+	for _, k := range [...]string{"toolCallId", "toolName"} {
 		if v, ok := jsval.Get(orig, k); ok {
 			b = append(b, ',')
 			b = jsval.AppendString(b, k)
@@ -174,7 +200,7 @@ func stubMessage(orig []byte, rec *index.Record, ref string) ([]byte, Change) {
 		}
 	}
 	b = append(b, `,"content":`...)
-	b = append(b, textContent(text)...)
+	b = appendTextContent(b, text)
 	b = append(b, `,"isError":false`...)
 	if v, ok := jsval.Get(orig, "timestamp"); ok {
 		b = append(b, `,"timestamp":`...)

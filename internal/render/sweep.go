@@ -16,9 +16,9 @@ import (
 // call (it becomes a user boundary at the provider). Dropped results are
 // reported as an orphan-sweep diagnostic.
 func (r *renderer) orphanSweep() error {
-	var open map[string]bool
+	var open openCalls
 	var swept []string
-	out := r.slots[:0:0]
+	out := r.slots[:0] // in place: a slot moves down, never up
 	for i := range r.slots {
 		s := r.slots[i]
 		if !r.visible(&s) {
@@ -27,26 +27,22 @@ func (r *renderer) orphanSweep() error {
 		}
 		switch r.role(&s) {
 		case session.RoleAssistant:
-			open = make(map[string]bool, len(s.m.ToolCalls()))
-			for _, tc := range s.m.ToolCalls() {
-				open[tc.ID] = true
-			}
+			open.open(s.m.ToolCalls())
 		case session.RoleToolResult:
-			if open[s.m.ToolCallID()] {
-				delete(open, s.m.ToolCallID())
-			} else {
+			if !open.answer(s.m.ToolCallID()) {
 				swept = append(swept, s.m.ToolCallID())
 				continue
 			}
 		default:
-			open = nil
+			open.close()
 		}
 		out = append(out, s)
 	}
+	clear(r.slots[len(out):]) // what moved down is not held twice
+	r.slots = out
 	if len(swept) == 0 {
 		return nil
 	}
-	r.slots = out
 	r.rep.Swept = swept
 	ids := append([]string(nil), swept...)
 	sort.Strings(ids)

@@ -52,12 +52,14 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	kept := make([]bool, len(ctx.Messages))
 	var buf []byte
 	var err error
-	for i, it := range res.Items {
+	for i := range res.Items {
+		it := &res.Items[i]
 		buf = buf[:0]
 		masked := false
+		changed := it.Change != Kept
 		switch {
-		case it.JSON != nil:
-			buf = append(buf, it.JSON...)
+		case changed:
+			buf, err = it.AppendJSON(buf, ctx)
 		case o.Mask != nil:
 			buf, masked, err = o.Mask(buf, it.Src)
 		default:
@@ -69,14 +71,14 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 		if masked {
 			st.Masked++
 		}
-		if it.JSON != nil || masked {
+		if changed || masked {
 			st.Changed++
 		} else {
 			kept[it.Src] = true // the source message as it is
 			st.CharsBefore += int64(runes(buf))
 			st.BytesBefore += int64(len(buf)) + 1
 		}
-		if st.FirstChanged < 0 && (it.JSON != nil || masked || it.Src != i) {
+		if st.FirstChanged < 0 && (changed || masked || it.Src != i) {
 			st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
 		}
 		st.CharsAfter += int64(runes(buf))

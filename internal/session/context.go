@@ -154,11 +154,16 @@ type BranchEntry struct {
 	Message *Message
 
 	off int64
+	key idKey // ID as an integer (EntryKey)
 	n   int32
 	// InContext reports that the entry contributes to the context (it is
 	// not before the last compaction's first kept entry).
 	InContext bool
 }
+
+// EntryKey is the entry's id as an integer, as Message.EntryKey gives it
+// (0: no id).
+func (be *BranchEntry) EntryKey() uint64 { return uint64(be.key) }
 
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
@@ -408,6 +413,7 @@ func (b *builder) addContextLine(rl *rawLine) {
 	b.setStrings(m, v, &mv, true)
 	b.fill(m, v, mv.f[mContent])
 	b.fillRead(m, v, &mv)
+	b.countModelChars(m, v, 0)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
@@ -434,6 +440,15 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	}
 	if text != 0 && maybeChainText(tp, text) {
 		m.flags |= flagChainFirst
+	}
+}
+
+// countModelChars keeps ModelChars of the message value at tape index obj,
+// counted from the tape.
+func (b *builder) countModelChars(m *Message, v *lineView, obj uint32) {
+	if n, ok := tapeModelChars(v.tp, obj); ok {
+		m.mchars = n
+		m.flags |= flagModelChars
 	}
 }
 
@@ -585,6 +600,7 @@ func (b *builder) addEntry(rl *rawLine) {
 		}
 		b.fill(m, v, mv.f[mContent])
 		b.fillRead(m, v, &mv)
+		b.countModelChars(m, v, obj)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:
@@ -764,7 +780,7 @@ func (b *builder) build() {
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
 			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
-				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
+				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n, key: e.id}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))

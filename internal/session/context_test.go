@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,13 +86,18 @@ func TestNumTimestampAndChainCandidate(t *testing.T) {
 		p, _ := filepath.Glob(g)
 		paths = append(paths, p...)
 	}
-	chains, candidates := 0, 0
+	chains, candidates, counted := 0, 0, 0
 	for _, p := range paths {
 		ctx := readFile(t, p)
 		for i, m := range ctx.Messages {
 			b, err := ctx.AppendMessage(nil, m)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n, ok := ctx.ModelChars(m); ok && n != ModelChars(b) {
+				t.Errorf("%s message %d: ModelChars from the tape %d, of its bytes %d", p, i, n, ModelChars(b))
+			} else if ok {
+				counted++
 			}
 			ts, ok, known := m.NumTimestamp()
 			v, has := jsval.Get(b, "timestamp")
@@ -134,6 +140,44 @@ func TestNumTimestampAndChainCandidate(t *testing.T) {
 	if chains == 0 {
 		t.Error("no chain message in the inputs: the test proves nothing")
 	}
+	if counted == 0 {
+		t.Error("no message's ModelChars counted from the tape")
+	}
+}
+
+// FuzzTapeModelChars: ModelChars counted from a line's tape at read time is
+// ModelChars of the message's bytes, for a message line of a context and
+// the same message in a session entry.
+func FuzzTapeModelChars(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"toolResult","content":[{"type":"text","text":"é\n"}],"details":{"d":"ü"},"isError":false}`,
+		`{"role":"user","content":[{"type":"image","data":"AAAA"},{"type":"im\u0061ge"},{"type":"image","type":"text"}]}`,
+		`{"role":"user","content":"\u00e9\ud83d\ude00 \ud800","details":1,"details":[]}`,
+		"{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"\xff\xc3\"}]}",
+		`{"role":"toolResult", "details" : {}, "content":[ {"type": "image" } ]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		if strings.ContainsAny(msg, "\n\r") || !json.Valid([]byte(msg)) {
+			return
+		}
+		for _, in := range []string{msg + "\n", hdr + `{"type":"message","id":"a1b2c3d4","parentId":null,"message":` + msg + "}\n"} {
+			ctx, err := Read(strings.NewReader(in), strings.NewReader(in), ReadOptions{})
+			if err != nil {
+				return
+			}
+			for i, m := range ctx.Messages {
+				b, err := ctx.AppendMessage(nil, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n, ok := ctx.ModelChars(m); ok && n != ModelChars(b) {
+					t.Fatalf("%q message %d: ModelChars from the tape %d, of its bytes %q %d", in, i, n, b, ModelChars(b))
+				}
+			}
+		}
+	})
 }
 
 // FuzzMaybeChainText: the read-time chain test has no false negative, and

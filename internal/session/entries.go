@@ -114,6 +114,7 @@ type EntryReader struct {
 
 	e   Entry
 	msg EntryMessage
+	rl  rawLine // the line next returns (its view is of dec's tape: valid until the next call)
 }
 
 // NewEntryReader reads entries from r.
@@ -187,7 +188,7 @@ func (er *EntryReader) Next() (*Entry, error) {
 }
 
 func (er *EntryReader) next() (*rawLine, error) {
-	var rl rawLine
+	rl := &er.rl
 	for {
 		line, num, off, err := er.lr.Next()
 		if err == io.EOF {
@@ -219,7 +220,7 @@ func (er *EntryReader) next() (*rawLine, error) {
 			continue
 		}
 		er.checkText(&v, line, num)
-		rl = rawLine{line: line, num: num, off: off, v: v}
+		*rl = rawLine{line: line, num: num, off: off, v: v}
 		if er.kind == 0 {
 			switch {
 			case v.strIs(fType, "session") && v.kind(fID) == jsonscan.String:
@@ -239,7 +240,7 @@ func (er *EntryReader) next() (*rawLine, error) {
 				er.warn(num, WarnNoRole, "not a message (no \"role\"); skipped")
 				continue
 			}
-			return &rl, nil
+			return rl, nil
 		}
 		if !v.isObj {
 			if !v.tp.Truthy(0) {
@@ -264,7 +265,7 @@ func (er *EntryReader) next() (*rawLine, error) {
 				er.warn(num, WarnUnknownType, "entry type %q is not one pi 1.6 writes: it links the tree and adds no message (warned once per type)", rl.typ)
 			}
 		}
-		return &rl, nil
+		return rl, nil
 	}
 }
 

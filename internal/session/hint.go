@@ -59,7 +59,17 @@ func (c *Context) CallHint(tc ToolCall) string {
 		c.hintBuf = make([]byte, tc.from.n)
 	}
 	line := c.hintBuf[:tc.from.n]
-	if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
+	if c.m != nil {
+		// a mapped input: copied from the mapping (no read call), guarded
+		// against a truncated file, without moving the render cursor
+		off, n := tc.from.off, int64(tc.from.n)
+		if off < 0 || off+n > int64(len(c.m.data)) {
+			return ""
+		}
+		if guard(func() error { copy(line, c.m.data[off:off+n]); return nil }) != nil {
+			return ""
+		}
+	} else if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
 		return ""
 	}
 	tp := &c.hintTape

@@ -100,3 +100,79 @@ func TestMappedCursorRestartsBehind(t *testing.T) {
 		t.Fatal("no pages given back behind the restarted cursor")
 	}
 }
+
+// WriteMessage writes what AppendMessage appends, for every message it
+// takes (those of a mapped input rendered as read), and takes none of a
+// streamed input; a context input's lines (srcWholeLine) are covered too.
+func TestWriteMessageIsAppendMessage(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/condense-oracle/*/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	written := 0
+	for _, p := range paths {
+		ctx := readFile(t, p)
+		for i, m := range ctx.Messages {
+			var w bytes.Buffer
+			n, done, err := ctx.WriteMessage(&w, m)
+			want, aerr := ctx.AppendMessage(nil, m)
+			if err != nil || aerr != nil {
+				t.Fatalf("%s message %d: %v / %v", p, i, err, aerr)
+			}
+			if !done {
+				if n != 0 || w.Len() != 0 {
+					t.Fatalf("%s message %d: not done, but %d bytes written", p, i, n)
+				}
+				continue
+			}
+			written++
+			if n != w.Len() || !bytes.Equal(w.Bytes(), want) {
+				t.Fatalf("%s message %d: WriteMessage wrote %q (%d), AppendMessage %q", p, i, w.Bytes(), n, want)
+			}
+		}
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range streamed.Messages {
+			if _, done, _ := streamed.WriteMessage(&bytes.Buffer{}, m); done {
+				t.Fatalf("%s: a streamed input's message written from a mapping", p)
+			}
+		}
+	}
+	if written == 0 {
+		t.Fatal("no message written: the test proves nothing")
+	}
+}
+
+// CallHint reads a call's line from the mapping for a file input: every
+// call of every shipped session gets the hint a streamed read gives.
+func TestCallHintMappedAndStreamedAgree(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	hints := 0
+	for _, p := range paths {
+		mapped := readFile(t, p)
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range mapped.Messages {
+			sc := streamed.Messages[i].ToolCalls()
+			for k, tc := range m.ToolCalls() {
+				a, b := mapped.CallHint(tc), streamed.CallHint(sc[k])
+				if a != b {
+					t.Fatalf("%s message %d call %d: mapped hint %q, streamed %q", p, i, k, a, b)
+				}
+				if a != "" {
+					hints++
+				}
+			}
+		}
+	}
+	if hints == 0 {
+		t.Fatal("no hint: the test proves nothing")
+	}
+}

@@ -55,6 +55,7 @@ const (
 	flagPatched // the content is replaced (Context.patches)
 	flagNumTS   // ts holds the message's own "timestamp", a JSON number
 	flagChainFirst
+	flagModelChars // mchars holds ModelChars of the message's bytes as read
 )
 
 // Message is one message of a built context: routing fields decoded from the
@@ -72,6 +73,7 @@ type Message struct {
 	entry  idKey   // id of the session entry (0: none)
 	line   int32   // 1-based input line
 	chars  int32   // TextChars
+	mchars int32   // ModelChars of the bytes as read (flagModelChars)
 	n      int32   // line length
 	vs, ve int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
 	info   uint32  // index+1 of the message's tool result fields in c.infos (0: none)
@@ -100,6 +102,11 @@ func (m *Message) Role() string { return m.c.roles[m.role] }
 // EntryID is the id of the session entry the message comes from ("" for
 // context input or an entry without id).
 func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
+
+// EntryKey is the message's entry id as an integer: within one Context,
+// equal keys are equal ids (0: no id), as BranchEntry.EntryKey gives them.
+// It is what a table of entries can be keyed by without a string per id.
+func (m *Message) EntryKey() uint64 { return uint64(m.entry) }
 
 // Line is the 1-based input line number.
 func (m *Message) Line() int { return int(m.line) }

@@ -33,3 +33,38 @@ func ModelChars(b []byte) int {
 	}
 	return n
 }
+
+// ModelChars returns ModelChars of message m's bytes as AppendMessage writes
+// them, when the decoder counted it from the line's tape (ok): a message
+// rendered as the input's bytes. ok is false for a message pruner builds or
+// changes (summaries, context edits, v2 role fixes): count its bytes.
+func (c *Context) ModelChars(m *Message) (n int, ok bool) {
+	if m.flags&flagModelChars == 0 || !m.bytesAsRead() {
+		return 0, false
+	}
+	return int(m.mchars), true
+}
+
+// tapeModelChars is ModelChars of the value at tape index obj, from the
+// tape's counts (no byte read again): ok false when it does not fit an
+// int32.
+func tapeModelChars(tp *jsonscan.Tape, obj uint32) (int32, bool) {
+	n := tp.RawChars(obj)
+	if tp.Nodes[obj].Kind != jsonscan.Object {
+		return int32(n), n <= 1<<31-1
+	}
+	if d, ok := tp.Get(obj, "details"); ok {
+		n -= tp.RawChars(d) + len(`,"details":`)
+	}
+	// ModelChars's "image" test reads the raw bytes: a type written
+	// "im\u0061ge" is no image to it, nor here
+	if c, ok := tp.Get(obj, "content"); ok && tp.Nodes[c].Kind == jsonscan.Array {
+		tp.Elems(c, func(el uint32) bool {
+			if t, ok := tp.Get(el, "type"); ok && string(tp.Raw(t)) == `"image"` {
+				n += ImageChars - tp.RawChars(el)
+			}
+			return true
+		})
+	}
+	return int32(n), n <= 1<<31-1 && n >= -1<<31
+}

@@ -62,6 +62,41 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 	return out, err
 }
 
+// WriteMessage writes the JSON bytes of message m (no newline) to w as
+// AppendMessage would append them, and returns how many. A message
+// rendered as the input's bytes, of a mapped input, is written from the
+// mapping without a copy into a buffer; for any other, done is false and
+// nothing is written: use AppendMessage. A write error is returned as it
+// is; a truncated input is an error as with AppendMessage.
+func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err error) {
+	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 {
+		return 0, false, nil
+	}
+	if m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) {
+		return 0, true, fmt.Errorf("line %d: re-reading input: %w", m.line, io.ErrUnexpectedEOF)
+	}
+	line := c.m.data[m.off : m.off+int64(m.n)]
+	if m.src == srcEntryMessage && int(m.ve) > len(line) {
+		return 0, false, nil
+	}
+	err = guard(func() error {
+		obj := line
+		if m.src == srcWholeLine {
+			obj = bytes.TrimSpace(line)
+		} else {
+			obj = line[m.vs:m.ve]
+		}
+		var err error
+		n, err = w.Write(obj)
+		return err
+	})
+	if err == errChanged {
+		return n, true, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+	}
+	c.m.advance(m.off)
+	return n, true, err
+}
+
 // appendMessage is AppendMessage with the message's line.
 func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, error) {
 	var obj []byte

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 )
@@ -382,14 +383,25 @@ func isWordByte(c byte) bool {
 }
 
 // asciiLower lowercases ASCII letters only, so byte offsets stay the same.
+// A text with no upper-case ASCII letter is its own lower case (no copy).
 func asciiLower(s string) string {
+	first := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return s
+	}
 	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
+	for i := first; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
 			b[i] = c + 32
 		}
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
 // pathByte: a byte that may be part of a path token.

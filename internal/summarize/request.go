@@ -3,6 +3,8 @@ package summarize
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // Prompt is the instruction that opens every summariser request. It asks
@@ -70,6 +72,9 @@ func SerializeBatch(b Batch, c Clip) string {
 			status = "ERROR"
 		}
 		args := call.ArgsPretty
+		if args == "" && call.Args != "" {
+			args = string(jsval.AppendIndented(nil, []byte(call.Args), "  "))
+		}
 		if args == "" {
 			args = "{}"
 		}

@@ -22,7 +22,8 @@ type Call struct {
 	ToolName string
 	// Args is the call's arguments as JSON.stringify writes them (compact).
 	Args string
-	// ArgsPretty is JSON.stringify(args, null, 2): what the request shows.
+	// ArgsPretty is JSON.stringify(args, null, 2): what the request shows
+	// ("": Args indented when the request is made).
 	ArgsPretty string
 	// Result is the result's text blocks joined with "\n".
 	Result  string

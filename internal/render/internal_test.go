@@ -1,0 +1,241 @@
+package render
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// TestFirstCovering: the one-pass marking finds, for every slot, the first
+// range (in order) holding it strictly inside — what comparing every pair
+// finds — on random ranges, nested, overlapping and repeated ones included.
+func TestFirstCovering(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := 2 + rng.IntN(40)
+		ranges := make([]chainRange, rng.IntN(8))
+		for k := range ranges {
+			a, b := rng.IntN(n), rng.IntN(n)
+			if a > b {
+				a, b = b, a
+			}
+			if a == b {
+				b = min(a+1, n-1)
+				if a == b {
+					a--
+				}
+			}
+			ranges[k] = chainRange{start: a, end: b}
+		}
+		got := firstCovering(n, ranges)
+		for i := range n {
+			want := int32(0)
+			for k, rg := range ranges {
+				if rg.start < i && i < rg.end {
+					want = int32(k + 1)
+					break
+				}
+			}
+			if got[i] != want {
+				t.Fatalf("trial %d: n=%d ranges %v: slot %d: got %d, want %d", trial, n, ranges, i, got[i], want)
+			}
+		}
+	}
+}
+
+// TestPlainIntegerKey: a timestamp used as written in an occurrence key
+// is one index.MessageKey's float round trip writes back the same, over
+// integers around every digit count and spellings that are not plain.
+func TestPlainIntegerKey(t *testing.T) {
+	cases := []string{"0", "-0", "00", "01", "-01", "1", "-1", "9", "1767608641500", "-1767608641500",
+		"999999999999999", "1000000000000000", "9007199254740993", "1e3", "1.5", "1.0", "", "-", "+1", " 1", "\"1\"", "null"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		d := 1 + rng.IntN(18)
+		b := make([]byte, d)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		if rng.IntN(3) == 0 {
+			b = append([]byte{'-'}, b...)
+		}
+		cases = append(cases, string(b))
+	}
+	for _, ts := range cases {
+		want := index.MessageKey("id", []byte(ts))
+		if plainInteger(ts) && "id@"+ts != want {
+			t.Fatalf("timestamp %q: as written %q, MessageKey %q", ts, "id@"+ts, want)
+		}
+	}
+}
+
+// TestAppendInt: an integer is spelt as jsval.AppendNumber spells its
+// float64.
+func TestAppendInt(t *testing.T) {
+	vals := []int64{0, 1, -1, 1767608652000, 1<<53 - 1, 1 << 53, -1 << 53, 1<<53 + 1, -1<<53 - 1, 1 << 62, -1 << 63, 1<<63 - 1}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		vals = append(vals, rng.Int64()>>rng.IntN(63))
+	}
+	for _, v := range vals {
+		if got, want := string(appendInt(nil, v)), jsval.FormatNumber(float64(v)); got != want {
+			t.Fatalf("%d: %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestStripThinking: the reused-buffer fast path decides and writes what
+// withoutThinking does (changed when its result differs from a source
+// message), on every assistant message of the test sessions and on
+// respelt copies of them: white space, escaped type names, a thinking
+// block added, duplicate content keys, a built (not source) message.
+func TestStripThinking(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	var msgs [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			m, ok := jsval.Get(line, "message")
+			if !ok {
+				continue
+			}
+			if role, _ := jsval.GetString(m, "role"); role == "assistant" {
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	if len(msgs) < 50 {
+		t.Fatalf("only %d assistant messages", len(msgs))
+	}
+	if stride := len(msgs) / 400; stride > 1 { // fast: 400 of them, spread over the files
+		var some [][]byte
+		for i := 0; i < len(msgs); i += stride {
+			some = append(some, msgs[i])
+		}
+		msgs = some
+	}
+	variants := func(m []byte) [][]byte {
+		out := [][]byte{m,
+			bytes.Replace(m, []byte(`,"content":`), []byte(`, "content" : `), 1),
+			bytes.Replace(m, []byte(`"type":"text"`), []byte(`"type":"te\u0078t"`), 1),
+			bytes.Replace(m, []byte(`"type":"toolCall"`), []byte(`"type":"thinkin\u0067"`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":[{"type":"thinking","thinking":"hm"},`), 1),
+			bytes.Replace(m, []byte(`{"role"`), []byte(`{"content":[],"role"`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":"x","content":[`), 1),
+			bytes.Replace(m, []byte(`"content":[`), []byte(`"content":"no array","x":[`), 1),
+		}
+		return out
+	}
+	r := &renderer{}
+	changed, same := 0, 0
+	for _, m := range msgs {
+		for _, v := range variants(m) {
+			for _, kept := range []bool{true, false} {
+				want, ok := withoutThinking(v)
+				wantChanged := ok && !(kept && bytes.Equal(want, v))
+				got, gotChanged := r.stripThinking(v, kept)
+				if gotChanged != wantChanged || wantChanged && !bytes.Equal(got, want) {
+					t.Fatalf("%.300s (kept %v): changed %v %.200s, want %v %.200s", v, kept, gotChanged, got, wantChanged, want)
+				}
+				if gotChanged {
+					changed++
+				} else {
+					same++
+				}
+			}
+		}
+	}
+	if changed == 0 || same == 0 {
+		t.Fatalf("%d changed, %d unchanged: the cases do not cover both", changed, same)
+	}
+}
+
+// TestOpenCalls: the set answers as a map of the latest assistant's call
+// ids does, with repeated ids and past the slice's size.
+func TestOpenCalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var o openCalls
+	var model map[string]bool
+	for step := range 20000 {
+		switch rng.IntN(6) {
+		case 0:
+			n := rng.IntN(2 * smallOpen)
+			calls := make([]session.ToolCall, n)
+			model = map[string]bool{}
+			for i := range calls {
+				calls[i].ID = string(rune('a' + rng.IntN(40)))
+				model[calls[i].ID] = true
+			}
+			o.open(calls)
+		case 1:
+			o.close()
+			model = nil
+		default:
+			id := string(rune('a' + rng.IntN(40)))
+			want := model[id]
+			delete(model, id)
+			if got := o.answer(id); got != want {
+				t.Fatalf("step %d: answer(%s) = %v, want %v", step, id, got, want)
+			}
+		}
+	}
+}
+
+// TestCustomOf: the bytes the chain phase reads a custom message's
+// customType and details from hold the values the message's JSON holds,
+// on every custom message of the oracle and test sessions.
+func TestCustomOf(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/condense-oracle/*/final/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	n, fromLine := 0, 0
+	for _, f := range append(files, more...) {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := session.Read(fh, fh, session.ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &renderer{ctx: ctx}
+		for i, m := range ctx.Messages {
+			if m.Role() != session.RoleCustom {
+				continue
+			}
+			s := &slot{src: i, m: m}
+			got, err := r.customOf(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = bytes.Clone(got)
+			want, err := ctx.AppendMessage(nil, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"customType", "details"} {
+				g, gok := jsval.Get(got, k)
+				w, wok := jsval.Get(want, k)
+				if gok != wok || !bytes.Equal(g, w) {
+					t.Fatalf("%s: message %d: %s %q (%v), the message's %q (%v)", f, i, k, g, gok, w, wok)
+				}
+			}
+			if !bytes.Equal(got, want) {
+				fromLine++
+			}
+			n++
+		}
+		fh.Close()
+	}
+	if n < 20 || fromLine == 0 {
+		t.Fatalf("%d custom messages, %d read from their line: the sessions do not cover the case", n, fromLine)
+	}
+}

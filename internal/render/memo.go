@@ -1,0 +1,165 @@
+package render
+
+import (
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/protect"
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// messageKey is the occurrence key of a toolResult message
+// (index.MessageKey): a timestamp JSON.stringify writes back as it is (an
+// integer of up to 15 digits, pi's milliseconds) is used as written,
+// without a round trip through float64.
+func messageKey(m *session.Message) string {
+	ts := m.Timestamp()
+	if plainInteger(ts) {
+		return m.ToolCallID() + "@" + ts
+	}
+	return index.MessageKey(m.ToolCallID(), []byte(ts))
+}
+
+// plainInteger reports whether s is "0" or an optional minus and 1 to 15
+// digits without a leading zero: a number that Number.prototype.toString
+// writes back byte for byte.
+func plainInteger(s string) bool {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 || d[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyOf is messageKey of source message src, computed once per render
+// (the stub phase, the recovery grace and the chain phase all ask).
+func (r *renderer) keyOf(src int) string {
+	if r.keys == nil {
+		r.keys = make([]string, len(r.ctx.Messages))
+		r.haveKey = make([]bool, len(r.ctx.Messages))
+	}
+	if !r.haveKey[src] {
+		r.keys[src], r.haveKey[src] = messageKey(r.ctx.Messages[src]), true
+	}
+	return r.keys[src]
+}
+
+// protectMemo answers the protection predicate (pure) once per tool name
+// and path: a session calls the same tools on the same files again and
+// again, and each answer is a list of glob matches.
+type protectMemo struct {
+	p     *protect.Predicate
+	tools map[string]bool // ToolProtected by tool name
+	paths map[string]bool // PathProtected by path
+	// rawPaths is PathProtected by the raw JSON of a record's path
+	// argument (false for a value that is no string).
+	rawPaths map[string]bool
+}
+
+func newProtectMemo(p *protect.Predicate) *protectMemo {
+	return &protectMemo{p: p, tools: map[string]bool{}, paths: map[string]bool{}, rawPaths: map[string]bool{}}
+}
+
+// toolProtected is p.ToolProtected(name).
+func (m *protectMemo) toolProtected(name string) bool {
+	v, ok := m.tools[name]
+	if !ok {
+		v = m.p.ToolProtected(name)
+		m.tools[name] = v
+	}
+	return v
+}
+
+// protected is p.Protected(name, path, hasPath).
+func (m *protectMemo) protected(name, path string, hasPath bool) bool {
+	if m.toolProtected(name) {
+		return true
+	}
+	if !hasPath {
+		return false
+	}
+	v, ok := m.paths[path]
+	if !ok {
+		v = m.p.PathProtected(path)
+		m.paths[path] = v
+	}
+	return v
+}
+
+// protectedRaw is p.Protected(name, path, hasPath) for the raw JSON value
+// of a path argument (rawPath nil: no path argument).
+func (m *protectMemo) protectedRaw(name string, rawPath []byte) bool {
+	if m.toolProtected(name) {
+		return true
+	}
+	if rawPath == nil {
+		return false
+	}
+	v, ok := m.rawPaths[string(rawPath)]
+	if !ok {
+		path, isStr := jsval.String(rawPath)
+		v = isStr && m.p.PathProtected(path)
+		m.rawPaths[string(rawPath)] = v
+	}
+	return v
+}
+
+// openCalls are the toolCall ids of the latest assistant message that no
+// result has answered yet (pi-ai's pairing): a set, kept as a slice for
+// the few calls a message usually makes, as a map past smallOpen — no map
+// made per assistant message.
+type openCalls struct {
+	ids []string
+	m   map[string]bool
+}
+
+const smallOpen = 16
+
+// open replaces the set with the ids of calls.
+func (o *openCalls) open(calls []session.ToolCall) {
+	o.close()
+	if len(calls) > smallOpen {
+		o.m = make(map[string]bool, len(calls))
+		for _, tc := range calls {
+			o.m[tc.ID] = true
+		}
+		return
+	}
+next:
+	for _, tc := range calls {
+		for _, id := range o.ids {
+			if id == tc.ID {
+				continue next
+			}
+		}
+		o.ids = append(o.ids, tc.ID)
+	}
+}
+
+// close empties the set.
+func (o *openCalls) close() { o.ids, o.m = o.ids[:0], nil }
+
+// answer removes id from the set, reporting whether it was there.
+func (o *openCalls) answer(id string) bool {
+	if o.m != nil {
+		if !o.m[id] {
+			return false
+		}
+		delete(o.m, id)
+		return true
+	}
+	for i, x := range o.ids {
+		if x == id {
+			o.ids = append(o.ids[:i], o.ids[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
