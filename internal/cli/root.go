@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -166,16 +165,17 @@ func commandNamed(args []string, s *IOStreams, bi BuildInfo) string {
 	return ""
 }
 
-// strconvNoise is compiled on the first flag error, not at every start-up.
-var strconvNoise = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
-})
-
 // cleanFlagError drops Go's strconv details from pflag's messages:
-// `invalid argument "abc" for "--max-chars" flag: want a number`.
+// `invalid argument "abc" for "--max-chars" flag: want a number`. The
+// pattern is compiled here, on a flag error (one a run), not at every
+// start-up.
 func cleanFlagError(err error) error {
 	msg := err.Error()
-	if re := strconvNoise(); re.MatchString(msg) {
+	if !strings.Contains(msg, ": strconv.Parse") {
+		return err
+	}
+	re := regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+	if re.MatchString(msg) {
 		return errors.New(re.ReplaceAllString(msg, ": want a number"))
 	}
 	return err
