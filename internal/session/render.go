@@ -80,7 +80,7 @@ func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err e
 		return 0, false, nil
 	}
 	err = guard(func() error {
-		obj := line
+		var obj []byte
 		if m.src == srcWholeLine {
 			obj = bytes.TrimSpace(line)
 		} else {
