@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -207,13 +208,16 @@ func isNoticeNode(tp *jsonscan.Tape, n uint32) bool {
 	return tp.HasPrefix(n, NoticePrefix) || tp.HasPrefix(n, condenseStubPrefix) || tp.HasPrefix(n, condenseSpillPrefix)
 }
 
-var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
+// subagentNotice is compiled on first use, not at every pruner start-up.
+var subagentNotice = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
+})
 
 // IsSubagentNotice reports whether text is a synthetic subagent completion
 // notice (`Subagent <agent> (task <id>, …) finished.`), which does not start
 // a user turn.
 func IsSubagentNotice(text string) bool {
-	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice.MatchString(text)
+	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice().MatchString(text)
 }
 
 // InEntry reports whether the message is the "message" value of a session
