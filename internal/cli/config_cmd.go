@@ -42,6 +42,8 @@ Other environment variables pruner reads:
   XDG_CACHE_HOME       --summarizer-cmd summaries are kept in $XDG_CACHE_HOME/pruner/summaries
                        (default ~/.cache; macOS ~/Library/Caches, Windows %LocalAppData%)
   GOMEMLIMIT           the Go heap limit (default: sized to the input)
+  GOGC                 the Go collector's pacing (default: off for a session under 4 MiB,
+                       whose run fits in the heap limit; Go's 100 otherwise)
   NO_COLOR, TERM=dumb  no colour in 'pruner stats' charts
   TMPDIR               where a non-seekable input (stdin, a pipe) is spooled
   RIPGREP_CONFIG_PATH  hook: ripgrep's config, which may make rg read hidden files

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ type corpusCall struct {
 
 // gateFixture builds a project and a home on disk: a .env, a .git folder,
 // node_modules, a symlink notes.txt → .env and cfg → ~/.pi/agent.
-func gateFixture(t *testing.T) (proj, home string) {
+func gateFixture(t testing.TB) (proj, home string) {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -61,7 +62,7 @@ func gateFixture(t *testing.T) (proj, home string) {
 	return filepath.ToSlash(proj), filepath.ToSlash(home)
 }
 
-func loadCorpus(t *testing.T) []corpusCall {
+func loadCorpus(t testing.TB) []corpusCall {
 	t.Helper()
 	f, err := os.Open("../../testdata/protect/corpus.jsonl")
 	if err != nil {
@@ -242,6 +243,44 @@ func TestGateCorpus(t *testing.T) {
 	for _, s := range attackAllowed {
 		t.Errorf("attack allowed: %s", s)
 	}
+}
+
+// BenchmarkGateCorpusHook runs every call of the gate corpus through `pruner
+// hook` in the process, as main does (Main: command tree, flags, rules,
+// decision): the analysis mix to profile. The time is per call.
+//
+//	go test -run '^$' -bench GateCorpusHook -cpuprofile cpu.prof ./internal/cli/
+func BenchmarkGateCorpusHook(b *testing.B) {
+	proj, home := gateFixture(b)
+	calls := loadCorpus(b)
+	agent := b.TempDir()
+	rep := strings.NewReplacer("{{cwd}}", proj, "{{home}}", home, "{{cwdrel}}", strings.TrimPrefix(proj, "/"),
+		"{{homerel}}", strings.TrimPrefix(home, "/"), "{{cwdbase}}", filepath.Base(proj))
+	events := make([]string, len(calls))
+	envs := make([]map[string]string, len(calls))
+	for i, c := range calls {
+		if c.Cwd == "" {
+			c.Cwd = proj
+		}
+		if c.Home == "" {
+			c.Home = home
+		}
+		ev, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": c.Tool, "tool_input": expand(c.Input, rep), "cwd": c.Cwd})
+		events[i] = string(ev)
+		envs[i] = map[string]string{"HOME": c.Home, "PI_CODING_AGENT_DIR": agent}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, ev := range events {
+			var out, errb bytes.Buffer
+			env := envs[i]
+			s := &IOStreams{In: strings.NewReader(ev), Out: &out, ErrOut: &errb, Getenv: func(k string) string { return env[k] }}
+			if code := Main([]string{"hook"}, s, BuildInfo{}); code != 0 && code != 2 {
+				b.Fatalf("%s: exit %d: %s", calls[i].ID, code, errb.String())
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/call")
 }
 
 func nullable(s string) any {

@@ -129,6 +129,9 @@ func runHook(o *HookOptions) error {
 		return o.bad(err)
 	}
 	home := homeDir(o.IO)
+	// one view of the disk for the whole decision: the analysis asks for
+	// the same folders again and again (every target resolves its parents)
+	fsys := hostfs.NewCached()
 	_, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
@@ -145,7 +148,7 @@ func runHook(o *HookOptions) error {
 		// the tools run with the hook's environment: a ripgrep config may add --hidden
 		env.RipgrepConfig = o.IO.Env("RIPGREP_CONFIG_PATH") != ""
 		if !o.NoResolve {
-			env.FS = hostfs.FS{}
+			env.FS = fsys
 		}
 		if v := rs.Matcher(env).Decide(ev.Call); v != nil {
 			return o.deny(v.Reason())

@@ -182,18 +182,16 @@ func TestHookEventShapes(t *testing.T) {
 }
 
 // BenchmarkHookInProcess measures one `pruner hook` decision inside the
-// process (flag parsing, settings and rules lookup, decision), without
-// process start-up.
+// process as main runs it (command tree, flag parsing, settings and rules
+// lookup, decision), without process start-up.
 func BenchmarkHookInProcess(b *testing.B) {
 	vars := map[string]string{"HOME": b.TempDir(), "PI_CODING_AGENT_DIR": b.TempDir()}
 	ev := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run build 2>&1 | tail -5 && cat .e''nv"},"cwd":"/tmp"}`
 	for b.Loop() {
 		var out, errb bytes.Buffer
 		s := &IOStreams{In: strings.NewReader(ev), Out: &out, ErrOut: &errb, Getenv: func(k string) string { return vars[k] }}
-		cmd := NewCmdRoot(s, BuildInfo{})
-		cmd.SetArgs([]string{"hook"})
-		if err := cmd.Execute(); ExitCode(err) != 2 {
-			b.Fatal(err, errb.String())
+		if code := Main([]string{"hook"}, s, BuildInfo{}); code != 2 {
+			b.Fatal(code, errb.String())
 		}
 	}
 }

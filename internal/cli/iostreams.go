@@ -31,6 +31,10 @@ type IOStreams struct {
 	// (debug.SetMemoryLimit); nil leaves the process's limit alone (tests
 	// that run commands in-process).
 	SetMemoryLimit func(int64) int64
+	// SetGCPercent sets the collector's GOGC percent and returns the old
+	// one (debug.SetGCPercent); nil leaves it alone (tests that run
+	// commands in-process).
+	SetGCPercent func(int) int
 }
 
 // System returns the process's own streams.
@@ -45,6 +49,7 @@ func System() *IOStreams {
 		Getenv:         os.Getenv,
 		UserHome:       userDBHome,
 		SetMemoryLimit: debug.SetMemoryLimit,
+		SetGCPercent:   debug.SetGCPercent,
 	}
 }
 
@@ -56,6 +61,17 @@ func (s *IOStreams) limitMemory(n int64) (restore func()) {
 	}
 	old := s.SetMemoryLimit(n)
 	return func() { s.SetMemoryLimit(old) }
+}
+
+// collectAtLimit turns the collector's pacing by GOGC off, so that only the
+// soft memory limit starts a collection, unless GOGC is set (it wins) or no
+// setter is wired; it returns a func that puts the old percent back.
+func (s *IOStreams) collectAtLimit() (restore func()) {
+	if s.SetGCPercent == nil || s.Env("GOGC") != "" {
+		return func() {}
+	}
+	old := s.SetGCPercent(-1)
+	return func() { s.SetGCPercent(old) }
 }
 
 // userDBHome is the current user's home directory from the user database

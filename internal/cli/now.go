@@ -247,6 +247,13 @@ func readLimit(size int64) int64 { return max(memoryLimit, 64<<20+size/5) }
 // assists on every allocation; now 26 cycles, 11%).
 func flushLimit(size int64) int64 { return max(readLimit(size), memoryLimit+size) }
 
+// smallSession is the largest session run without collections paced by
+// GOGC: its whole run allocates about ten bytes per input byte (1 MB: 9 MB),
+// which stays under the heap limit (memoryLimit at least), so the collector
+// need not run at all — from a 4 MB heap it ran 2–3 times on a 1 MB session,
+// 12% of the run's instructions, most of them assists.
+const smallSession = 4 << 20
+
 // run fills o from the command line and runs it.
 func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	if len(args) == 1 {
@@ -337,6 +344,9 @@ func runNow(o *NowOptions) error {
 	po, plan, err := o.pipelineOptions(c, enabled, ctx, target)
 	if err != nil {
 		return err
+	}
+	if ctx.Bytes <= smallSession {
+		defer s.collectAtLimit()()
 	}
 	if po.Flush || po.Index && index.HasEntries(ctx) {
 		// a flush holds its batches' records, refs and summaries on top of

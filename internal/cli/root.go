@@ -22,6 +22,39 @@ type BuildInfo struct {
 
 // NewCmdRoot builds the root command with every subcommand attached.
 func NewCmdRoot(s *IOStreams, bi BuildInfo) *cobra.Command {
+	return newCmdRoot(s, bi, "")
+}
+
+// subcommands are pruner's commands in the order the help lists them, each
+// with its constructor.
+func subcommands(s *IOStreams, bi BuildInfo) []struct {
+	name  string
+	build func() *cobra.Command
+} {
+	return []struct {
+		name  string
+		build func() *cobra.Command
+	}{
+		{"now", func() *cobra.Command { return NewCmdNow(s) }},
+		{"context", func() *cobra.Command { return NewCmdContext(s) }},
+		{"config", func() *cobra.Command { return NewCmdConfig(s) }},
+		{"query", func() *cobra.Command { return NewCmdQuery(s) }},
+		{"restore", func() *cobra.Command { return NewCmdRestore(s) }},
+		{"stats", func() *cobra.Command { return NewCmdStats(s) }},
+		{"narrow", func() *cobra.Command { return NewCmdNarrow(s) }},
+		{"check", func() *cobra.Command { return NewCmdCheck(s) }},
+		{"hook", func() *cobra.Command { return NewCmdHook(s) }},
+		{"version", func() *cobra.Command { return NewCmdVersion(s, bi) }},
+	}
+}
+
+// newCmdRoot builds the root command with every subcommand, or with only
+// the one named only: a process runs one command, and building the others
+// (their flags, their defaults' text, cobra's completion command) is most of
+// the start-up a `pruner hook` call pays for. The command alone behaves as it
+// does in the whole tree: its flags, help, errors and exit codes are its own
+// (TestOneCommandTree compares them).
+func newCmdRoot(s *IOStreams, bi BuildInfo, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "pruner <command>",
 		Short: "Keep pi sessions' context small, safe and cache-friendly",
@@ -44,7 +77,14 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		SilenceErrors: true,
 		Version:       bi.Version,
 	}
-	root.SetVersionTemplate(versionLine(bi) + "\n")
+	if only == "" {
+		// root's --version (not inherited by a subcommand: only the whole
+		// tree can be asked for it); the build info is read only here
+		root.SetVersionTemplate(versionLine(bi) + "\n")
+	} else {
+		// `pruner completion …` and `pruner __complete …` build the whole tree
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
@@ -52,17 +92,11 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		return &ExitErr{Code: ExitError, Err: cleanFlagError(err), Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
 	})
 
-	root.AddCommand(
-		NewCmdNow(s),
-		NewCmdContext(s),
-		NewCmdConfig(s),
-		NewCmdQuery(s),
-		NewCmdRestore(s),
-		NewCmdStats(s),
-		NewCmdNarrow(s),
-		NewCmdCheck(s), NewCmdHook(s),
-		NewCmdVersion(s, bi),
-	)
+	for _, c := range subcommands(s, bi) {
+		if only == "" || c.name == only {
+			root.AddCommand(c.build())
+		}
+	}
 	// --config and -q only where they mean something
 	for _, c := range root.Commands() {
 		switch c.Name() {
@@ -87,7 +121,11 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 // process exit code. Errors are printed here, once: "pruner: <error>" plus an
 // optional hint line.
 func Main(args []string, s *IOStreams, bi BuildInfo) int {
-	root := NewCmdRoot(s, bi)
+	return execute(newCmdRoot(s, bi, commandNamed(args, s, bi)), args, s)
+}
+
+// execute runs root with args and maps its error to the exit code.
+func execute(root *cobra.Command, args []string, s *IOStreams) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	if err != nil {
@@ -113,14 +151,32 @@ func Main(args []string, s *IOStreams, bi BuildInfo) int {
 	return ExitCode(err)
 }
 
-var strconvNoise = regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+// commandNamed is the subcommand args run when their first word names one
+// ("" otherwise: flags, help, completion, a typo — the whole tree answers).
+func commandNamed(args []string, s *IOStreams, bi BuildInfo) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for _, c := range subcommands(s, bi) {
+		if c.name == args[0] {
+			return c.name
+		}
+	}
+	return ""
+}
 
 // cleanFlagError drops Go's strconv details from pflag's messages:
-// `invalid argument "abc" for "--max-chars" flag: want a number`.
+// `invalid argument "abc" for "--max-chars" flag: want a number`. The
+// pattern is compiled here, on a flag error (one a run), not at every
+// start-up.
 func cleanFlagError(err error) error {
 	msg := err.Error()
-	if strconvNoise.MatchString(msg) {
-		return errors.New(strconvNoise.ReplaceAllString(msg, ": want a number"))
+	if !strings.Contains(msg, ": strconv.Parse") {
+		return err
+	}
+	re := regexp.MustCompile(`: strconv\.Parse\w+: parsing "[^"]*": (invalid syntax|value out of range)`)
+	if re.MatchString(msg) {
+		return errors.New(re.ReplaceAllString(msg, ": want a number"))
 	}
 	return err
 }

@@ -267,12 +267,21 @@ func (m *Matcher) unverifiable(u unknownUse, ops OpSet) (Violation, bool) {
 // naming a bare entry where the reasoning without a file system assumes it
 // lives (the cwd).
 func (m *Matcher) deniedOps(p string, pattern, dotOK bool, ops OpSet, wild bool) (OpSet, []int) {
+	return m.deniedNaming(p, pattern, dotOK, ops, wild, "")
+}
+
+// deniedNaming is deniedOps over the entries whose name (last segment) the
+// glob naming could match; every entry when naming is "".
+func (m *Matcher) deniedNaming(p string, pattern, dotOK bool, ops OpSet, wild bool, naming string) (OpSet, []int) {
 	ps := m.split(p, pattern, dotOK)
 	var denied OpSet
 	var hits []int
 	for i := range m.entries {
 		c := &m.entries[i]
 		if c.entry.Deny&ops == 0 {
+			continue
+		}
+		if naming != "" && !m.names(c, naming) {
 			continue
 		}
 		if matchEntry(c, ps, inside, false) || (wild && pattern && c.atCwd != nil && matchEntry(c.atCwd, ps, inside, true)) {
@@ -288,7 +297,7 @@ func (m *Matcher) deniedOps(p string, pattern, dotOK bool, ops OpSet, wild bool)
 func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	win := m.env.windows()
-	denied, hits := m.deniedOps(t.path, t.pattern, t.dotOK, ops, fsys == nil)
+	denied, hits := m.deniedNaming(t.path, t.pattern, t.dotOK, ops, fsys == nil, t.naming)
 	resolved, expanded := "", ""
 	if fsys != nil && !t.pattern {
 		for _, q := range []string{t.path, t.physical} {
@@ -324,7 +333,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 			}
 		}
 		if !complete {
-			d2, h2 := m.deniedOps(t.path, true, t.dotOK, ops, true)
+			d2, h2 := m.deniedNaming(t.path, true, t.dotOK, ops, true, t.naming)
 			denied |= d2
 			hits = append(hits, h2...)
 		}

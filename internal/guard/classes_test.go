@@ -390,3 +390,95 @@ func TestVariableState(t *testing.T) {
 		{"echo \"$(< .env)\"", KindDeny},
 	})
 }
+
+// TestNameSearches: a name search (the find and Glob tools, a Grep glob) is
+// the filtered listing of its folder. A protected file its glob cannot name
+// is not taken to be a folder it lists (`**/*.js` does not read
+// `secret.txt`); a file inside a protected folder it lets through is a hit
+// when the disk shows one; a glob that can name a protected entry is denied
+// whether or not the file is there.
+func TestNameSearches(t *testing.T) {
+	files := map[string]string{
+		"/p/secret.txt": "x", "/p/config/prod.yaml": "x", "/p/src/app.js": "x", "/p/src/deep/util.ts": "x",
+		"/p/vault/keys.js": "x", "/p/.env": "KEY=1", "/p/docs/a.md": "x",
+	}
+	r := DefaultRules()
+	r.Entries = append(r.Entries,
+		Entry{Path: "secret.txt", Deny: SetRead, Index: len(r.Entries)},
+		Entry{Path: "config/prod.yaml", Deny: SetRead, Index: len(r.Entries) + 1},
+		Entry{Path: "vault/", Deny: SetRead, Index: len(r.Entries) + 2},
+		Entry{Path: "/p/docs/a.md", Deny: SetRead, Index: len(r.Entries) + 3},
+	)
+	type sc struct {
+		tool string
+		args map[string]any
+		disk Kind // with the file system
+		bare Kind // without it (check --no-resolve)
+	}
+	cases := []sc{
+		{"Glob", map[string]any{"pattern": "**/*.ts"}, "", ""},
+		{"Glob", map[string]any{"pattern": "src/**/*.js"}, "", ""},
+		{"Glob", map[string]any{"pattern": "*.js", "path": "src"}, "", ""},
+		{"find", map[string]any{"pattern": "*.ts"}, "", ""},
+		{"find", map[string]any{"pattern": "*.yml"}, "", ""},
+		{"Grep", map[string]any{"pattern": "x", "glob": "*.ts"}, "", ""},
+		{"grep", map[string]any{"pattern": "x", "glob": "*.ts", "path": "src"}, "", ""},
+		// a listed name inside a protected folder: the disk shows it
+		{"Glob", map[string]any{"pattern": "**/*.js"}, KindFolder, ""},
+		{"find", map[string]any{"pattern": "*.js"}, KindFolder, ""},
+		{"Grep", map[string]any{"pattern": "x", "glob": "*.js"}, KindFolder, ""},
+		// globs that can name a protected entry
+		{"Glob", map[string]any{"pattern": "**/secret*"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "**/*.txt"}, KindDeny, KindDeny},
+		{"find", map[string]any{"pattern": "prod.*"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "**/.env"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "**/*"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "vault/**"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "**/vault"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "/p/docs/*.md"}, KindDeny, KindDeny},
+		{"Glob", map[string]any{"pattern": "*.md", "path": "docs"}, KindDeny, KindDeny},
+		{"ls", map[string]any{"path": "vault"}, KindDeny, KindDeny},
+	}
+	for _, withDisk := range []bool{true, false} {
+		env := Env{Cwd: "/p", Home: "/h"}
+		if withDisk {
+			env.FS = linkFS(files, nil)
+		}
+		m := r.Matcher(env)
+		for _, c := range cases {
+			want := c.bare
+			if withDisk {
+				want = c.disk
+			}
+			got := Kind("")
+			if vs := m.Check(Call{Tool: c.tool, Args: c.args}); len(vs) > 0 {
+				got = vs[0].Kind
+			}
+			if got != want {
+				t.Errorf("disk=%v %s %v: got %q, want %q", withDisk, c.tool, c.args, got, want)
+			}
+		}
+	}
+}
+
+// TestReasonNamesTheNewCwd: after `cd`, the old directory stays a candidate
+// (the cd may fail), but the reason names the path where the shell most
+// likely is.
+func TestReasonNamesTheNewCwd(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: "/w/app", Home: "/h"})
+	for cmd, want := range map[string]string{
+		"cd .. && cat app/.env":           "/w/app/.env",
+		"cd / && cat w/app/.env":          "/w/app/.env",
+		"cd sub; cat .env":                "/w/app/sub/.env",
+		"pushd /tmp >/dev/null; cat .env": "/tmp/.env",
+	} {
+		vs := m.Check(Call{Tool: "bash", Args: map[string]any{"command": cmd}})
+		if len(vs) == 0 {
+			t.Errorf("%s: allowed", cmd)
+			continue
+		}
+		if vs[0].Path != want {
+			t.Errorf("%s: reason names %s, want %s", cmd, vs[0].Path, want)
+		}
+	}
+}

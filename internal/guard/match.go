@@ -158,10 +158,87 @@ func matchEntry(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	if !c.ok {
 		return false
 	}
+	if mode == inside && !literalsPresent(c, ps) {
+		return false
+	}
+	return matchTable(c, ps, mode, wild)
+}
+
+// literalsPresent is false only when matchTable cannot match the path in
+// mode inside, where every entry segment but `**` must be matched by a path
+// segment: for a plain path (no pattern), a literal entry segment (no glob
+// syntax) only by an equal segment, so each must be one of the path's; for
+// a pattern path, whose unknown runs and `**` may stand for the entry's
+// folders, the last entry segment, when literal, must still be matched: by
+// a `**`, a glob, or an equal name (an unknown run never matches it). Most calls name none of the
+// protected names, and this answers them without the table
+// (TestLiteralsPresentIsExact).
+func literalsPresent(c *compiled, ps pathSegs) bool {
+	if ps.pattern {
+		last := len(c.segs) - 1
+		if last < 0 || c.globs[last] || c.segs[last] == "**" {
+			return true
+		}
+		name := c.segs[last]
+		for _, s := range ps.segs {
+			switch {
+			case s == name:
+				return true
+			case s == unknownSeg:
+				// stands for folders, never for the entry's own name
+			case special(s) && (hasMeta(s) || unescapeGlob(s) == name):
+				return true // a glob (or `**`) is left to the table
+			}
+		}
+		return false
+	}
+	path := ps.segs
+	// the last segments first: the protected name, the rarest
+	for i := len(c.segs) - 1; i >= 0; i-- {
+		p := c.segs[i]
+		if c.globs[i] || p == "**" {
+			continue
+		}
+		found := false
+		for _, s := range path {
+			if s == p {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// special reports whether s holds a byte of glob syntax, an escape or the
+// first byte of an unknown character: a segment without one is a plain name.
+func special(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '*', '?', '[', unknownStr[0]:
+			return true
+		}
+	}
+	return false
+}
+
+// matchTable is matchEntry's dynamic programme over entry and path segments.
+func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 	pat, path := c.segs, ps.segs
 	np, ns := len(pat), len(path)
-	// reach[i*(ns+1)+j]: pat[:i] can match path[:j].
-	reach := make([]bool, (np+1)*(ns+1))
+	// reach[i*(ns+1)+j]: pat[:i] can match path[:j]. It is called for
+	// every entry and every path the analysis meets: a short path's table
+	// stays on the stack.
+	var buf [256]bool
+	var reach []bool
+	if n := (np + 1) * (ns + 1); n <= len(buf) {
+		reach = buf[:n]
+	} else {
+		reach = make([]bool, n)
+	}
 	idx := func(i, j int) int { return i*(ns+1) + j }
 	reach[0] = true
 	for i := 0; i <= np; i++ {

@@ -66,8 +66,11 @@ type target struct {
 	dotOK   bool  // globs and recursion reach hidden names
 	rec     bool  // everything below path (filtered by filter)
 	filter  []string
-	via     string // for rec: the command that recurses ("grep -r")
-	follow  uint8  // for rec: which symlinks inside the folder it follows
+	// naming, for a name search's glob matched as a pattern: only the
+	// entries whose name it could match count (see searchTargets)
+	naming string
+	via    string // for rec: the command that recurses ("grep -r")
+	follow uint8  // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -800,7 +803,10 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 		cwds = cwds[len(cwds)-1:]
 	}
 	alts := alternates(a.env, c, spellShell, pattern)
-	for _, cwd := range cwds {
+	// the newest candidate first: where the shell most likely is, so a
+	// reason names that path (`cd .. && cat app/.env` names ../app/.env)
+	for i := len(cwds) - 1; i >= 0; i-- {
+		cwd := cwds[i]
 		var p string
 		pat := pattern
 		if strings.ContainsRune(cwd, unknownRune) {
@@ -957,8 +963,10 @@ func (a *shellAnalyzer) chdir(f field) {
 			}
 			// CDPATH (from the environment or set in the command) may lead
 			// a relative `cd` anywhere
+			// (first: the join with the current directory stays the
+			// newest candidate, the one a reason names)
 			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
-				next = append(next, "/"+unknownSeg+"/"+escapeGlob(dir))
+				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
 			}
 		}
 	}

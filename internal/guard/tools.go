@@ -196,7 +196,9 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
 		an.targets = append(an.targets, ts...)
 		for _, g := range filter {
-			an.targets = append(an.targets, m.globTargets(dir, g)...)
+			if m.mayName(g) {
+				an.targets = append(an.targets, namingTargets(m.globTargets(dir, g), g)...)
+			}
 		}
 	case kindFind:
 		dir := firstString(args, "path", "directory", "dir", "cwd", "root")
@@ -206,7 +208,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		add(dir, SetRead)
 		for _, k := range []string{"glob", "pattern", "name"} {
 			if g := str(k); g != "" && (k != "pattern" || kind == kindFind) {
-				an.targets = append(an.targets, m.globTargets(dir, g)...)
+				an.targets = append(an.targets, m.searchTargets(c.Tool, dir, g)...)
 			}
 		}
 	case kindWrite, kindEdit:
@@ -296,6 +298,122 @@ func (m *Matcher) globTargets(dir, g string) []target {
 	}
 	p, _ := normalize(m.env, raw, spellTool, true)
 	return []target{{raw: g, path: p, pattern: true, ops: SetRead}}
+}
+
+// searchTargets is a name search (the find and Glob tools) of glob g under
+// dir. A glob that searches a tree (`*.js`, `**/*.js`, `src/**/*.ts`) is
+// the recursive listing of its folder filtered by the rest of the glob, as
+// a filtered grep is (see matchFolder: with the disk the tree is searched,
+// and a protected file or a file inside a protected folder that the filter
+// lets through is a hit); without a `**` the glob is expanded as it is. The
+// glob itself is matched against the rules too when it could name a
+// protected entry (`**/.env`, `**/secrets`, `*.pem`): it is denied whether
+// or not the file is there. What it cannot name is not taken to lie inside
+// a protected file: `**/*.js` does not read `secret.txt`.
+func (m *Matcher) searchTargets(tool, dir, g string) []target {
+	g = strings.ReplaceAll(g, `\`, "/")
+	for _, neg := range []string{"!", "^"} {
+		if strings.HasPrefix(g, neg) {
+			return nil // an exclusion reads nothing
+		}
+	}
+	base, filter, ok := splitSearch(dir, g)
+	if !ok {
+		return m.globTargets(dir, g)
+	}
+	var out []target
+	if m.mayName(filter) {
+		out = append(out, namingTargets(m.globTargets(dir, g), filter)...)
+	}
+	ts := m.toolTarget(base, SetRead)
+	for i := range ts {
+		ts[i].rec, ts[i].filter, ts[i].via = true, []string{filter}, "the "+tool+" tool"
+		// the search skips hidden names unless the glob names one
+		ts[i].dotOK = strings.HasPrefix(filter, ".") || strings.Contains(filter, "/.")
+	}
+	return append(out, ts...)
+}
+
+// splitSearch splits a search glob into the folder it searches (dir joined
+// with the glob's literal leading segments) and the filter below it: a bare
+// glob (`*.js`) searches every depth, as fd and rg match it; a glob with a
+// `**` keeps what follows its literal prefix (`src/**/*.ts`: folder src,
+// filter `**/*.ts`). A glob with `/` and no `**` is not a search (ok false):
+// it is expanded as written.
+func splitSearch(dir, g string) (base, filter string, ok bool) {
+	if g == "" || strings.Contains(g, unknownStr) {
+		return "", "", false
+	}
+	if !strings.Contains(g, "/") {
+		return dir, g, true
+	}
+	segs := strings.Split(g, "/")
+	hasStar := false
+	for _, s := range segs {
+		if s == "**" {
+			hasStar = true
+		}
+	}
+	if !hasStar {
+		return "", "", false
+	}
+	i := 0
+	for i < len(segs) && !hasMeta(segs[i]) && segs[i] != "**" {
+		i++
+	}
+	rest := strings.Join(segs[i:], "/")
+	if rest == "" || rest == "**" {
+		return "", "", false
+	}
+	prefix := strings.Join(segs[:i], "/")
+	switch {
+	case strings.HasPrefix(g, "/") || strings.HasPrefix(g, "~"):
+		base = prefix
+		if base == "" {
+			base = "/"
+		}
+	case prefix == "":
+		base = dir
+	default:
+		base = strings.TrimSuffix(strings.ReplaceAll(dir, `\`, "/"), "/") + "/" + prefix
+	}
+	return base, rest, true
+}
+
+// mayName reports whether a search filter could match the name (the last
+// segment) of an entry that denies reads: such a glob is matched against the
+// rules as a pattern too.
+func (m *Matcher) mayName(filter string) bool {
+	for i := range m.entries {
+		c := &m.entries[i]
+		if c.entry.Deny&SetRead != 0 && m.names(c, filter) {
+			return true
+		}
+	}
+	return false
+}
+
+// names reports whether the last segment of glob g could match the entry's
+// name (its last segment; an entry ending in `**` has any name).
+func (m *Matcher) names(c *compiled, g string) bool {
+	if !c.ok || len(c.segs) == 0 {
+		return false
+	}
+	if i := strings.LastIndexByte(g, '/'); i >= 0 {
+		g = g[i+1:]
+	}
+	g = bracketClasses(foldKey(g, m.env.CaseSensitive))
+	last := len(c.segs) - 1
+	return c.segs[last] == "**" || segMatch(c.segs[last], c.globs[last], g, true, true)
+}
+
+// namingTargets marks glob targets as a name search's: only the entries
+// their glob could name are matched against them.
+func namingTargets(ts []target, g string) []target {
+	for i := range ts {
+		ts[i].naming = g
+	}
+	return ts
 }
 
 // nonPathKey reports whether an argument name holds something other than

@@ -502,7 +502,7 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 			}
 			continue
 		}
-		if k, ok := lastOf[be.EntryKey()]; ok && be.EntryKey() != 0 && k+1 > pos {
+		if k, ok := lastOf[ctx.EntryKey(be)]; ok && be.ID != "" && k+1 > pos {
 			pos = k + 1
 		}
 	}

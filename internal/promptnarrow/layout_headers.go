@@ -1,5 +1,7 @@
 package promptnarrow
 
+import "sync"
+
 // pi 0.5x and 0.7x: "Available tools:" / "Guidelines:" headers.
 //
 // Mirrors pi's buildSystemPrompt 0.58.3 (fixed guideline rules) and 0.79.1
@@ -41,7 +43,8 @@ var rules05 = ruleSet{
 	top: func(d *doc) []string { return []string{gBashFileOps} },
 }
 
-var known07 = func() map[string]bool {
+// known07 is built on first use, not at every pruner start-up.
+var known07 = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{gBashFileOps: true, gConcise: true, gFilePaths: true}
 	for _, gs := range guidelines07 {
 		for _, g := range gs {
@@ -49,12 +52,12 @@ var known07 = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // rules07 mirrors buildSystemPrompt 0.79.1: the bash file-ops line, then each
 // active tool's promptGuidelines, then the two fixed lines.
 var rules07 = ruleSet{
-	known: func(g string) bool { return known07[g] },
+	known: func(g string) bool { return known07()[g] },
 	target: func(d *doc) map[string]bool {
 		t := map[string]bool{gConcise: true, gFilePaths: true}
 		if d.has("bash") && !d.has("grep") && !d.has("find") && !d.has("ls") {
@@ -138,7 +141,7 @@ func (d *doc) detectDialect(gFrom, gTo int) Layout {
 		case g05PreferGrep, g05ReadEdit, g05Edit, g05Write, g05Summarizing:
 			v05 += 10
 		}
-		if known07[g] && g != gBashFileOps && g != gConcise && g != gFilePaths {
+		if known07()[g] && g != gBashFileOps && g != gConcise && g != gFilePaths {
 			v07 += 10
 		}
 	}

@@ -1,5 +1,7 @@
 package promptnarrow
 
+import "sync"
+
 // pi 1.x: XML-tagged sections joined by blank lines (preamble, <tools>,
 // <rules>, <docs>, <addendum>, <project_context>, <skills>, <cwd>).
 //
@@ -10,7 +12,8 @@ package promptnarrow
 // skills are listed when read or bash is active and the intro names the
 // tool ("Use the read tool to load…" / "Use bash to load…").
 
-var known1 = func() map[string]bool {
+// known1 is built on first use, not at every pruner start-up.
+var known1 = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{gBashFileOps: true, g1BashOrPS: true, g1PS: true, gConcise: true, gFilePaths: true}
 	for _, gs := range guidelines1 {
 		for _, g := range gs {
@@ -18,10 +21,10 @@ var known1 = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 var rules1 = ruleSet{
-	known: func(g string) bool { return known1[g] },
+	known: func(g string) bool { return known1()[g] },
 	target: func(d *doc) map[string]bool {
 		t := map[string]bool{gConcise: true, gFilePaths: true}
 		bash, ps := d.has("bash"), d.has("powershell")

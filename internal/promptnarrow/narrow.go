@@ -397,7 +397,7 @@ func (d *doc) narrowGuidelines(from, to int, rs ruleSet) []string {
 			}
 			continue
 		}
-		if eg, ok := extGuidelines[normGuideline(g)]; ok {
+		if eg, ok := extGuidelines()[normGuideline(g)]; ok {
 			droppedTool := false
 			for _, tool := range eg.tools {
 				if d.dropped[tool] {

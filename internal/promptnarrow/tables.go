@@ -1,5 +1,7 @@
 package promptnarrow
 
+import "sync"
+
 // Data tables: pi's built-in tool snippets and guideline lines, per prompt
 // layout. Sources (read from the published npm packages):
 //   - 0.5x: @mariozechner/pi-coding-agent 0.58.3 dist/core/system-prompt.js
@@ -111,7 +113,9 @@ func needAny(tools ...string) func(func(string) bool) bool {
 	}
 }
 
-var extGuidelines = func() map[string]extGuideline {
+// extGuidelines is built on first use (sync.OnceValue): every pruner process
+// would pay for it at start-up, `pruner hook` included.
+var extGuidelines = sync.OnceValue(func() map[string]extGuideline {
 	m := map[string]extGuideline{}
 	add := func(text string, keep func(func(string) bool) bool, tools ...string) {
 		n := normGuideline(text)
@@ -136,4 +140,4 @@ var extGuidelines = func() map[string]extGuideline {
 		add(g, needAll("edit"), "edit")
 	}
 	return m
-}()
+})

@@ -93,6 +93,7 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		ncalls += len(m.ToolCalls())
 	}
 	calls := make(map[string]*session.ToolCall, ncalls) // latest call per id, in context order
+	var pm protectMemo
 	for i, m := range msgs {
 		switch m.Role() {
 		case session.RoleAssistant:
@@ -116,7 +117,7 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 			p.Recent++
 		case p.Pairing.Involves(i):
 			p.Hazards++ // fail closed: pi-ai would not pair it as this plan would
-		case opts.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && opts.Protect.ToolProtected(m.ToolName())):
+		case pm.protected(opts.Protect, call, m.ToolName()):
 			p.Protected++
 		case m.HasNotice():
 			p.Already++
@@ -131,4 +132,35 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		}
 	}
 	return p
+}
+
+// protectMemo remembers the protect rules' answer per call (tool, path,
+// result's tool name): sessions read and edit the same files again and
+// again, and each answer is a set of glob matches.
+type protectMemo map[protectKey]bool
+
+type protectKey struct {
+	name, path, resultTool string
+	hasPath                bool
+}
+
+// maxProtectMemo bounds the memo (calls past it are matched each time).
+const maxProtectMemo = 1 << 14
+
+// protected reports whether a result of call, whose own toolName is
+// resultTool, is protected: its call's tool or path, or its own tool name
+// when it differs from the call's.
+func (pm *protectMemo) protected(p *protect.Predicate, call *session.ToolCall, resultTool string) bool {
+	k := protectKey{call.Name, call.Path, resultTool, call.HasPath}
+	if v, ok := (*pm)[k]; ok {
+		return v
+	}
+	v := p.Protected(call.Name, call.Path, call.HasPath) || (call.Name != resultTool && p.ToolProtected(resultTool))
+	if *pm == nil {
+		*pm = protectMemo{}
+	}
+	if len(*pm) < maxProtectMemo {
+		(*pm)[k] = v
+	}
+	return v
 }

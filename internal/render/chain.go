@@ -131,32 +131,54 @@ func (r *renderer) substituteBlockRefs(text, self string) string {
 
 type protectedOutput struct{ tool, text string }
 
-// chainMessage builds the synthetic `<compressed-chain>` user message.
+// chainMessage builds the synthetic `<compressed-chain>` user message,
+// its text escaped straight into the message (appendStringBody; every
+// piece of it that comes from the state sits between fixed ASCII pieces,
+// so escaping piece by piece is escaping the whole).
 func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) []byte {
 	body := r.substituteBlockRefs(r.chainBody(c), c.BlockID)
-	var t strings.Builder
-	t.Grow(len(body) + 64 + len(c.BlockID) + 8*len(c.ToolRefs))
-	t.WriteString(`<compressed-chain id="`)
-	t.WriteString(c.BlockID)
-	t.WriteString(`" tools="`)
+	size := len(body) + len(c.BlockID) + 128
+	for _, ref := range c.ToolRefs {
+		size += len(ref) + 1
+	}
+	for _, p := range outputs {
+		size += len(p.tool) + len(p.text) + 48
+	}
+	b := make([]byte, 0, size+size/16)
+	b = append(b, `{"role":"user","content":[{"type":"text","text":"`...)
+	b = appendStringBody(b, `<compressed-chain id="`)
+	b = appendStringBody(b, c.BlockID)
+	b = appendStringBody(b, `" tools="`)
 	for i, ref := range c.ToolRefs {
 		if i > 0 {
-			t.WriteByte(',')
+			b = append(b, ',')
 		}
-		t.WriteString(ref)
+		b = appendStringBody(b, ref)
 	}
-	t.WriteString("\">\n")
-	t.WriteString(body)
+	b = appendStringBody(b, "\">\n")
+	b = appendStringBody(b, body)
 	for _, p := range outputs {
-		t.WriteString("\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>")
+		b = appendStringBody(b, "\n\n<protected-output tool=\"")
+		b = appendStringBody(b, p.tool)
+		b = appendStringBody(b, "\">\n")
+		b = appendStringBody(b, p.text)
+		b = appendStringBody(b, "\n</protected-output>")
 	}
-	t.WriteString("\n</compressed-chain>")
-	b := make([]byte, 0, t.Len()+t.Len()/8+64)
-	b = append(b, `{"role":"user","content":`...)
-	b = appendTextContent(b, t.String())
-	b = append(b, `,"timestamp":`...)
+	b = appendStringBody(b, "\n</compressed-chain>")
+	b = append(b, `"}],"timestamp":`...)
 	b = appendInt(b, c.CompressedAt)
 	return append(b, '}')
+}
+
+// appendStringBody appends s as jsval.AppendString writes it, without the
+// quotes. JSON.stringify escapes each code point on its own, so the
+// bodies of strings joined at an ASCII character are the body of the
+// joined string.
+func appendStringBody(dst []byte, s string) []byte {
+	start := len(dst)
+	dst = jsval.AppendString(dst, s)
+	copy(dst[start:], dst[start+1:len(dst)-1])
+	return dst[:len(dst)-2]
 }
 
 // appendInt is jsval.AppendNumber of an integer: digits as they are up to

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -237,5 +238,117 @@ func TestCustomOf(t *testing.T) {
 	}
 	if n < 20 || fromLine == 0 {
 		t.Fatalf("%d custom messages, %d read from their line: the sessions do not cover the case", n, fromLine)
+	}
+}
+
+// TestReadGroups: the one-pass grouping answers for each call what a
+// scan of the content per call finds (the first toolCall block with the
+// id), on the test sessions' assistant messages with their read calls,
+// duplicates and ids no block has included.
+func TestReadGroups(t *testing.T) {
+	perCall := func(raw []byte, id string) readCall {
+		content, _ := jsval.Get(raw, "content")
+		els, _ := jsval.Elements(content)
+		for _, el := range els {
+			if ty, _ := jsval.GetString(el, "type"); ty != "toolCall" {
+				continue
+			}
+			if bid, _ := jsval.GetString(el, "id"); bid != id {
+				continue
+			}
+			var rc readCall
+			rc.group, rc.path, rc.ok = callGroup(el)
+			return rc
+		}
+		return readCall{}
+	}
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	calls, grouped := 0, 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			m, ok := jsval.Get(line, "message")
+			if !ok {
+				continue
+			}
+			content, _ := jsval.Get(m, "content")
+			els, _ := jsval.Elements(content)
+			var ids []string
+			for _, el := range els {
+				if id, ok := jsval.GetString(el, "id"); ok {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			ids = append(ids, ids[0], "no-such-id")
+			many := append([]string(nil), ids...) // past the few compared: the map
+			for len(many) <= 8 {
+				many = append(many, ids...)
+			}
+			// the same message with its last block repeated first: the
+			// first block with an id answers
+			dup := bytes.Replace(m, []byte(`"content":[`), append(append([]byte(`"content":[`), els[len(els)-1]...), ','), 1)
+			for _, raw := range [][]byte{m, dup} {
+				for _, set := range [][]string{ids, many} {
+					got := readGroups(nil, raw, set)
+					for k, id := range set {
+						if want := perCall(raw, id); got[k] != want {
+							t.Fatalf("%s: call %s of %d: %+v, want %+v", f, id, len(set), got[k], want)
+						}
+						calls++
+						if got[k].ok {
+							grouped++
+						}
+					}
+				}
+			}
+		}
+	}
+	if calls < 100 || grouped < 10 {
+		t.Fatalf("%d calls, %d with a group: the sessions do not cover the case", calls, grouped)
+	}
+}
+
+// TestChainMessageEscapes: the chain message escaped piece by piece is the
+// message of its whole text escaped at once (JSON.stringify of the
+// joined text), with quotes, backslashes, control characters, non-ASCII
+// and invalid UTF-8 at the pieces' edges.
+func TestChainMessageEscapes(t *testing.T) {
+	atoms := []string{"", "a", `"`, `\`, "\n", "\t", "\x01", "\x1f", "é", "😀", "\u2028", "\xe2\x82", "\x82", "\xff", "<b>", "{x}", "tool"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	piece := func() string {
+		var b []byte
+		for range rng.IntN(5) {
+			b = append(b, atoms[rng.IntN(len(atoms))]...)
+		}
+		return string(b)
+	}
+	r := &renderer{}
+	for range 3000 {
+		body := piece()
+		c := &index.ChainData{BlockID: piece(), RangeSummaryText: &body, CompressedAt: rng.Int64N(1 << 45)}
+		for range rng.IntN(4) {
+			c.ToolRefs = append(c.ToolRefs, piece())
+		}
+		var outputs []protectedOutput
+		for range rng.IntN(3) {
+			outputs = append(outputs, protectedOutput{piece(), piece()})
+		}
+		text := `<compressed-chain id="` + c.BlockID + `" tools="` + strings.Join(c.ToolRefs, ",") + "\">\n" + body
+		for _, p := range outputs {
+			text += "\n\n<protected-output tool=\"" + p.tool + "\">\n" + p.text + "\n</protected-output>"
+		}
+		text += "\n</compressed-chain>"
+		want := append([]byte(`{"role":"user","content":`), textContent(text)...)
+		want = append(want, `,"timestamp":`...)
+		want = append(jsval.AppendNumber(want, float64(c.CompressedAt)), '}')
+		if got := r.chainMessage(c, outputs); !bytes.Equal(got, want) {
+			t.Fatalf("chain %q:\n got %s\nwant %s", c.BlockID, got, want)
+		}
 	}
 }

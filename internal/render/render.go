@@ -226,6 +226,8 @@ type renderer struct {
 	keys    []string
 	haveKey []bool
 	protect *protectMemo // memo's
+	reads   []readCall   // supersede's
+	readIDs []string
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -67,25 +68,29 @@ func (r *renderer) supersede() error {
 		switch r.role(s) {
 		case session.RoleAssistant:
 			open = nil
-			var raw []byte
+			ids := r.readIDs[:0]
 			for _, tc := range s.m.ToolCalls() {
-				if tc.Name != readTool || !tc.HasPath {
-					continue
+				if tc.Name == readTool && tc.HasPath {
+					ids = append(ids, tc.ID)
 				}
-				if raw == nil {
-					var err error
-					if raw, err = r.bytesOf(s); err != nil {
-						return err
-					}
-				}
-				g, path, ok := readGroup(raw, tc.ID)
-				if !ok {
+			}
+			r.readIDs = ids
+			if len(ids) == 0 {
+				continue
+			}
+			raw, err := r.bytesOf(s)
+			if err != nil {
+				return err
+			}
+			r.reads = readGroups(r.reads, raw, ids)
+			for k, rc := range r.reads {
+				if !rc.ok {
 					continue
 				}
 				if open == nil {
 					open = map[string]openRead{}
 				}
-				open[tc.ID] = openRead{path, g}
+				open[ids[k]] = openRead{rc.path, rc.group}
 			}
 		case session.RoleToolResult:
 			call, ok := open[s.m.ToolCallID()]
@@ -148,38 +153,90 @@ func activated(points []index.RewritePoint, line int, ts float64) bool {
 	return false
 }
 
-// readGroup returns the group key of the read call id in the assistant
-// message raw: its normalised path (`\` read as `/`) and its other
-// arguments, canonically.
-func readGroup(raw []byte, id string) (group, path string, ok bool) {
+// readCall is readGroup's answer for one call.
+type readCall struct {
+	group, path string
+	ok          bool
+}
+
+// readGroups returns the group key of each read call of ids in the
+// assistant message raw — its normalised path (`\` read as `/`) and its
+// other arguments, canonically (callGroup) — from the first toolCall
+// block with the id, in one pass over the content (a message of many
+// parallel reads is not scanned once per read).
+func readGroups(out []readCall, raw []byte, ids []string) []readCall {
+	out = slices.Grow(out[:0], len(ids))[:len(ids)]
+	clear(out)
+	// the ids still to answer: a few are compared, many go in a map
+	var want map[string][]int
+	var left [8]bool
+	n := len(ids)
+	if n > len(left) {
+		want = make(map[string][]int, n)
+		for k, id := range ids {
+			want[id] = append(want[id], k)
+		}
+	} else {
+		for k := range ids {
+			left[k] = true
+		}
+	}
 	content, _ := jsval.Get(raw, "content")
 	els, _ := jsval.Elements(content)
 	for _, el := range els {
+		if n == 0 {
+			break
+		}
 		if t, _ := jsval.GetString(el, "type"); t != "toolCall" {
 			continue
 		}
-		if bid, _ := jsval.GetString(el, "id"); bid != id {
+		bid, _ := jsval.GetString(el, "id")
+		var kbuf [8]int
+		ks := kbuf[:0]
+		if want != nil {
+			ks = want[bid]
+			delete(want, bid) // the first block with the id answers
+		} else {
+			for k, id := range ids {
+				if left[k] && id == bid {
+					ks = append(ks, k)
+					left[k] = false
+				}
+			}
+		}
+		if len(ks) == 0 {
 			continue
 		}
-		args, _ := jsval.Get(el, "arguments")
-		ms, isObj := jsval.Members(args)
-		if !isObj {
-			return "", "", false
+		n -= len(ks)
+		var rc readCall
+		rc.group, rc.path, rc.ok = callGroup(el)
+		for _, k := range ks {
+			out[k] = rc
 		}
-		var rest []jsval.Member
-		for _, m := range ms {
-			if m.Key == "path" {
-				if p, isStr := jsval.String(m.Value); isStr {
-					path, ok = strings.ReplaceAll(p, `\`, "/"), true
-				}
-				continue
-			}
-			rest = append(rest, m)
-		}
-		if !ok {
-			return "", "", false
-		}
-		return path + "\x00" + string(jsval.AppendObject(nil, rest)), path, true
 	}
-	return "", "", false
+	return out
+}
+
+// callGroup is the group key of the toolCall block el (ok false: its
+// arguments are no object, or hold no string path).
+func callGroup(el []byte) (group, path string, ok bool) {
+	args, _ := jsval.Get(el, "arguments")
+	ms, isObj := jsval.Members(args)
+	if !isObj {
+		return "", "", false
+	}
+	var rest []jsval.Member
+	for _, m := range ms {
+		if m.Key == "path" {
+			if p, isStr := jsval.String(m.Value); isStr {
+				path, ok = strings.ReplaceAll(p, `\`, "/"), true
+			}
+			continue
+		}
+		rest = append(rest, m)
+	}
+	if !ok {
+		return "", "", false
+	}
+	return path + "\x00" + string(jsval.AppendObject(nil, rest)), path, true
 }

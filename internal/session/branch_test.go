@@ -1,6 +1,8 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,9 @@ func TestBranchListsEveryEntryOnThePath(t *testing.T) {
 		if (be.Message != nil) != (be.Type == "message") {
 			t.Errorf("%s: Message set = %v", s, be.Message != nil)
 		}
+		if be.Message != nil && ctx.EntryKey(be) != be.Message.EntryKey() || ctx.EntryKey(be) == 0 {
+			t.Errorf("%s: EntryKey %d, its message's %v", s, ctx.EntryKey(be), be.Message)
+		}
 		line, err := ctx.EntryLine(be)
 		if err != nil || !strings.Contains(string(line), `"id":"`+be.ID+`"`) {
 			t.Errorf("%s: EntryLine = %q, %v", s, line, err)
@@ -44,5 +49,45 @@ func TestBranchListsEveryEntryOnThePath(t *testing.T) {
 	noBranch, _ := Read(strings.NewReader(in), strings.NewReader(in), ReadOptions{})
 	if noBranch.Branch != nil {
 		t.Fatal("Branch set without ReadOptions.Branch")
+	}
+}
+
+// Context.EntryKey gives a branch entry the key its messages have, for
+// 8-hex ids, other ids and v1 stand-ins, on every shipped session; keys of
+// distinct ids differ.
+func TestEntryKeyMatchesMessages(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	checked := 0
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := Read(f, f, ReadOptions{Branch: true})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		byKey := map[uint64]string{}
+		for i := range ctx.Branch {
+			be := &ctx.Branch[i]
+			k := ctx.EntryKey(be)
+			if (k == 0) != (be.ID == "") {
+				t.Fatalf("%s: entry %q has key %d", p, be.ID, k)
+			}
+			if id, ok := byKey[k]; ok && id != be.ID {
+				t.Fatalf("%s: ids %q and %q share key %d", p, id, be.ID, k)
+			}
+			byKey[k] = be.ID
+			if be.Message != nil {
+				if be.Message.EntryKey() != k {
+					t.Fatalf("%s: entry %q key %d, its message's %d", p, be.ID, k, be.Message.EntryKey())
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no message entry checked")
 	}
 }

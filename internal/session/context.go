@@ -158,16 +158,24 @@ type BranchEntry struct {
 	Message *Message
 
 	off int64
-	key idKey // ID as an integer (EntryKey)
 	n   int32
 	// InContext reports that the entry contributes to the context (it is
 	// not before the last compaction's first kept entry).
 	InContext bool
 }
 
-// EntryKey is the entry's id as an integer, as Message.EntryKey gives it
-// (0: no id).
-func (be *BranchEntry) EntryKey() uint64 { return uint64(be.key) }
+// EntryKey is the id of branch entry be as an integer, as Message.EntryKey
+// gives it for the entry's messages (0: no id, or an id this context does
+// not know).
+func (c *Context) EntryKey(be *BranchEntry) uint64 {
+	if be.ID == "" {
+		return 0
+	}
+	if k, ok := hexKey([]byte(be.ID)); ok {
+		return uint64(k)
+	}
+	return uint64(c.ids.byStr[be.ID])
+}
 
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
@@ -240,17 +248,18 @@ func (b *builder) read() error {
 }
 
 type builder struct {
-	slab     []Message  // messages are allocated in blocks
-	calls    []ToolCall // and so are tool calls
-	names    map[string]string
-	ctx      *Context
-	opts     ReadOptions
-	er       *EntryReader
-	entries  entryList
-	extras   []entryExtra
-	nonLocal []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
-	seenIDs  []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
-	types    []string // entry types by index (0: "")
+	slab      []Message  // messages are allocated in blocks
+	calls     []ToolCall // and so are tool calls
+	lastCalls []ToolCall // the latest message's tool calls (callID)
+	names     map[string]string
+	ctx       *Context
+	opts      ReadOptions
+	er        *EntryReader
+	entries   entryList
+	extras    []entryExtra
+	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
+	seenIDs   []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
+	types     []string // entry types by index (0: "")
 }
 
 // typeIndex returns the index of entry type t in b.types.
@@ -337,7 +346,7 @@ func (b *builder) info(m *Message) *msgInfo {
 
 // setStrings sets a message's tool result fields (when present).
 func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
-	id, name := b.str(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
+	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
 	ts := ""
 	if withTimestamp && mv.f[mTimestamp] != 0 {
 		ts = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
@@ -360,6 +369,22 @@ func (b *builder) str(v *lineView, n uint32) string {
 	}
 	s, _ := v.tp.String(n)
 	return s
+}
+
+// callID returns a result's toolCallId (string node n) as str does, sharing
+// the string of the call it answers when that call is one of the latest
+// assistant message's (the usual order): the id is kept once, not twice.
+func (b *builder) callID(v *lineView, n uint32) string {
+	if n != 0 && v.tp.Nodes[n].Kind == jsonscan.String && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
+		if k, ok := v.tp.Key(n); ok {
+			for i := range b.lastCalls {
+				if b.lastCalls[i].ID == string(k) {
+					return b.lastCalls[i].ID
+				}
+			}
+		}
+	}
+	return b.str(v, n)
 }
 
 // name returns the string node n as a shared string (tool names repeat).
@@ -563,6 +588,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			m.calls = uint32(b.ctx.callSets.len())
 		}
 		*b.ctx.callSets.at(int(m.calls - 1)) = b.calls[start:len(b.calls):len(b.calls)]
+		b.lastCalls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
@@ -784,7 +810,7 @@ func (b *builder) build() {
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
 			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
-				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n, key: e.id}
+				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -413,7 +414,7 @@ func jsVersion(v *lineView) (float64, string) {
 		if t == "" {
 			return 0, fmt.Sprintf("header \"version\" is the string %q; pi compares it as the number 0", s)
 		}
-		if !decimal.MatchString(t) {
+		if !decimal().MatchString(t) {
 			return math.NaN(), fmt.Sprintf("header \"version\" is the string %q, which is no number: pi runs no migration", s)
 		}
 		f, _ := strconv.ParseFloat(t, 64)
@@ -428,4 +429,7 @@ func jsVersion(v *lineView) (float64, string) {
 
 // decimal is the decimal number syntax JavaScript's Number() accepts (hex,
 // octal, binary and Infinity forms aside).
-var decimal = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+// (compiled on first use, not at every pruner start-up)
+var decimal = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+})

@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -103,7 +104,8 @@ func (m *Message) Role() string { return m.c.roles[m.role] }
 func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
 
 // EntryKey is the message's entry id as an integer: within one Context,
-// equal keys are equal ids (0: no id), as BranchEntry.EntryKey gives them.
+// equal keys are equal ids (0: no id), as Context.EntryKey gives them for
+// branch entries.
 // It is what a table of entries can be keyed by without a string per id.
 func (m *Message) EntryKey() uint64 { return uint64(m.entry) }
 
@@ -206,13 +208,16 @@ func isNoticeNode(tp *jsonscan.Tape, n uint32) bool {
 	return tp.HasPrefix(n, NoticePrefix) || tp.HasPrefix(n, condenseStubPrefix) || tp.HasPrefix(n, condenseSpillPrefix)
 }
 
-var subagentNotice = regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
+// subagentNotice is compiled on first use, not at every pruner start-up.
+var subagentNotice = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Subagent \S+ \(task [^,)]+,[^)]*\) finished\.`)
+})
 
 // IsSubagentNotice reports whether text is a synthetic subagent completion
 // notice (`Subagent <agent> (task <id>, …) finished.`), which does not start
 // a user turn.
 func IsSubagentNotice(text string) bool {
-	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice.MatchString(text)
+	return len(text) > 9 && text[:9] == "Subagent " && subagentNotice().MatchString(text)
 }
 
 // InEntry reports whether the message is the "message" value of a session

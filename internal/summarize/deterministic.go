@@ -129,20 +129,29 @@ func callSummary(n int, c Call, cwd string) []string {
 
 // keyArgNames are the argument keys that say what a call was about, in the
 // order they are looked for.
-var keyArgNames = []string{"command", "cmd", "path", "file_path", "filePath", "pattern", "query", "url", "glob", "name"}
+var keyArgNames = [...]string{"command", "cmd", "path", "file_path", "filePath", "pattern", "query", "url", "glob", "name"}
 
 // keyArg returns the call's key argument for the header line: the first of
 // keyArgNames holding a string (with offset/limit for reads), or the
 // arguments themselves when short.
 func keyArg(tool, args, cwd string) string {
 	// args is JSON.stringify output (canonical): an object, or another value
-	obj := []byte(args)
+	obj := unsafe.Slice(unsafe.StringData(args), len(args)) // read, never written
 	if jsval.TypeOf(obj) != jsval.Obj {
 		return "" // null is an empty map, anything else no map
 	}
-	for _, k := range keyArgNames {
-		v, ok := jsval.Get(obj, k)
-		if !ok || jsval.TypeOf(v) != jsval.Str {
+	// one pass over the members for every key name (the last of duplicates
+	// wins, as with Get)
+	var vals [len(keyArgNames)][]byte
+	jsval.EachMemberRaw(obj, func(rawKey, v []byte) bool {
+		if i := keyArgIndex(rawKey); i >= 0 {
+			vals[i] = v
+		}
+		return true
+	})
+	for i, k := range keyArgNames {
+		v := vals[i]
+		if v == nil || jsval.TypeOf(v) != jsval.Str {
 			continue
 		}
 		s := jsonString(v)
@@ -186,6 +195,24 @@ func jsonString(v []byte) string {
 	var s string
 	_ = json.Unmarshal(v, &s)
 	return s
+}
+
+// keyArgIndex is the index in keyArgNames of a raw JSON member key (-1:
+// none).
+func keyArgIndex(rawKey []byte) int {
+	if len(rawKey) < 2 {
+		return -1
+	}
+	key := string(rawKey[1 : len(rawKey)-1]) // compared, not kept: no copy
+	if strings.IndexByte(key, '\\') >= 0 {
+		key, _ = jsval.String(rawKey)
+	}
+	for i, k := range keyArgNames {
+		if k == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // isFileTool reports calls whose output is file content (a read), where

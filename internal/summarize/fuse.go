@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file is the range summary of a compressed chain (pi-condense's
@@ -35,13 +36,16 @@ func FuseKey(summaries []string, commandID string) string {
 	return cacheKey("pruner-fuse-v2", commandID, FuseRequest(summaries))
 }
 
-// footerRE matches pi-condense's refs footer at the end of a summary.
-var footerRE = regexp.MustCompile("\n\n---\n\\*\\*Summarized tool refs\\*\\*: [^\n]*\nUse `context_tree_query` with these refs to retrieve the original full outputs\\.$")
+// footerRE matches pi-condense's refs footer at the end of a summary
+// (compiled on first use, not at every pruner start-up).
+var footerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\n\n---\n\\*\\*Summarized tool refs\\*\\*: [^\n]*\nUse `context_tree_query` with these refs to retrieve the original full outputs\\.$")
+})
 
 // StripFooter returns a summary's text without pi-condense's refs footer
 // (the text unchanged when it has none).
 func StripFooter(summary string) string {
-	if loc := footerRE.FindStringIndex(summary); loc != nil {
+	if loc := footerRE().FindStringIndex(summary); loc != nil {
 		return summary[:loc[0]]
 	}
 	return summary

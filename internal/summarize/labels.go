@@ -4,18 +4,25 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // jsSpace is JavaScript's \s (RE2's \s is ASCII only).
 const jsSpace = `[\t\n\v\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]`
 
+// The label patterns are compiled on first use (sync.OnceValue), not at
+// every pruner start-up (`pruner hook` included).
 var (
 	// leadingLabel is a label at the start of a line, optionally after a
 	// "-" or "*" bullet: the form the summariser is asked to write.
-	leadingLabel = regexp.MustCompile(`^(` + jsSpace + `*(?:[-*]` + jsSpace + `+)?)\[\[(\d+):([^\]\n]+)\]\]` + jsSpace + `*`)
+	leadingLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(` + jsSpace + `*(?:[-*]` + jsSpace + `+)?)\[\[(\d+):([^\]\n]+)\]\]` + jsSpace + `*`)
+	})
 	// anyLabel is any well-formed label left on a line (wrapped in bold or
 	// backticks, numbered, quoted, or mid-sentence).
-	anyLabel = regexp.MustCompile(`\[\[\d+:[^\]\n]+\]\]` + jsSpace + `*`)
+	anyLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[\[\d+:[^\]\n]+\]\]` + jsSpace + `*`)
+	})
 )
 
 // trimJS trims JavaScript whitespace (String.prototype.trim).
@@ -49,7 +56,7 @@ func SubstituteLabels(text string, refs, toolNames []string) string {
 		if inFence {
 			continue
 		}
-		if m := leadingLabel.FindStringSubmatchIndex(line); m != nil {
+		if m := leadingLabel().FindStringSubmatchIndex(line); m != nil {
 			prefix := line[m[2]:m[3]]
 			n, err := strconv.Atoi(line[m[4]:m[5]])
 			name := line[m[6]:m[7]]
@@ -60,7 +67,7 @@ func SubstituteLabels(text string, refs, toolNames []string) string {
 			}
 			line = repl + line[m[1]:]
 		}
-		lines[i] = anyLabel.ReplaceAllString(line, "")
+		lines[i] = anyLabel().ReplaceAllString(line, "")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -78,7 +85,7 @@ func ValidLabels(text string, toolNames []string) int {
 		if inFence {
 			continue
 		}
-		m := leadingLabel.FindStringSubmatch(line)
+		m := leadingLabel().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -50,6 +50,12 @@ func Of(ctx *session.Context) Turns {
 		if m.Role() != session.RoleUser || m.Synthetic() {
 			continue
 		}
+		if !m.ChainCandidate() {
+			// read time saw a text that cannot start a chain message: a
+			// turn, without reading the message again
+			t.Starts = append(t.Starts, i)
+			continue
+		}
 		var err error
 		buf, err = ctx.AppendMessage(buf[:0], m)
 		if err == nil && IsChainMessage(buf) {

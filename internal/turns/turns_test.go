@@ -3,6 +3,8 @@ package turns_test
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,47 @@ func TestOfIgnoresMachineUserMessages(t *testing.T) {
 	}
 	if got := turns.Of(ctx).Starts; len(got) != 2 || got[0] != 0 || got[1] != 4 {
 		t.Fatalf("starts %v, want [0 4]", got)
+	}
+}
+
+// Of skips re-reading a user message the read time knows cannot be a chain
+// message: on every session and chain context in testdata it finds the
+// turns that reading every user message finds.
+func TestOfMatchesReadingEveryUserMessage(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/chains/*.jsonl", "../../testdata/golden/flush/*.jsonl", "../../testdata/condense-oracle/*/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	chains := 0
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := session.Read(f, f, session.ReadOptions{})
+		if err != nil {
+			f.Close()
+			t.Fatal(err)
+		}
+		var want []int
+		for i, m := range ctx.Messages {
+			if m.Role() != session.RoleUser || m.Synthetic() {
+				continue
+			}
+			b, err := ctx.AppendMessage(nil, m)
+			if err == nil && turns.IsChainMessage(b) {
+				chains++
+				continue
+			}
+			want = append(want, i)
+		}
+		if got := turns.Of(ctx).Starts; !slices.Equal(got, want) {
+			t.Errorf("%s: starts %v, reading every user message %v", p, got, want)
+		}
+		f.Close()
+	}
+	if chains == 0 {
+		t.Error("no chain message in the inputs: the test proves nothing")
 	}
 }

@@ -1,8 +1,15 @@
 // Command benchhook measures `pruner hook` latency as a whole process: it
 // runs the binary N times per event (fork, exec, rule lookup, decision, exit)
-// and prints p50/p90/p99 wall times.
+// and prints p50/p90/p99 wall times and the p50 CPU time (user+sys) the
+// process used.
 //
 //	go build -o /tmp/pruner ./cmd/pruner && go run ./scripts/protect/benchhook -bin /tmp/pruner -n 300
+//
+// -bin takes several binaries, comma-separated, for an A/B: their runs are
+// interleaved (A, B, A, B, …) so that a change in the machine's load falls on
+// both alike.
+//
+//	go run ./scripts/protect/benchhook -bin /tmp/pruner-main,/tmp/pruner -n 300
 package main
 
 import (
@@ -12,11 +19,12 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"time"
 )
 
 func main() {
-	bin := flag.String("bin", "pruner", "pruner binary")
+	bins := flag.String("bin", "pruner", "pruner binary (several, comma-separated: an interleaved A/B)")
 	n := flag.Int("n", 300, "runs per event")
 	flag.Parse()
 	events := []struct{ name, json string }{
@@ -24,31 +32,51 @@ func main() {
 		{"claude-read-allow", `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/src/main.go"},"cwd":"/tmp"}`},
 		{"pi-read-deny", `{"toolName":"read","input":{"path":"@~/.pi/agent/auth.json"}}`},
 	}
-	fmt.Printf("%-18s %8s %8s %8s %8s\n", "event", "p50", "p90", "p99", "runs")
+	binaries := strings.Split(*bins, ",")
+	fmt.Printf("%-18s %8s %8s %8s %8s %8s  %s\n", "event", "p50", "p90", "p99", "cpu-p50", "runs", "binary")
 	baselines := []struct{ name, json string }{{"baseline:true", ""}, {"baseline:version", ""}}
 	for i, ev := range append(baselines, events...) {
-		var ds []time.Duration
+		wall := make([][]time.Duration, len(binaries))
+		cpu := make([][]time.Duration, len(binaries))
 		for range *n {
-			cmd := exec.Command(*bin, "hook", "--cwd", "/tmp")
-			switch i {
-			case 0:
-				cmd = exec.Command("true") // process start floor on this machine
-			case 1:
-				cmd = exec.Command(*bin, "version") // pruner start without a decision
-			}
-			cmd.Stdin = bytes.NewReader([]byte(ev.json))
-			start := time.Now()
-			err := cmd.Run()
-			ds = append(ds, time.Since(start))
-			if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 2) {
-				fmt.Fprintln(os.Stderr, "benchhook:", err)
-				os.Exit(1)
+			for b, bin := range binaries {
+				if i == 0 && b > 0 {
+					continue // one floor is enough
+				}
+				cmd := exec.Command(bin, "hook", "--cwd", "/tmp")
+				switch i {
+				case 0:
+					cmd = exec.Command("true") // process start floor on this machine
+				case 1:
+					cmd = exec.Command(bin, "version") // pruner start without a decision
+				}
+				cmd.Stdin = bytes.NewReader([]byte(ev.json))
+				start := time.Now()
+				err := cmd.Run()
+				wall[b] = append(wall[b], time.Since(start))
+				if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 2) {
+					fmt.Fprintln(os.Stderr, "benchhook:", bin, err)
+					os.Exit(1)
+				}
+				cpu[b] = append(cpu[b], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 			}
 		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		q := func(p float64) string {
-			return fmt.Sprintf("%.2fms", float64(ds[int(p*float64(len(ds)-1))].Microseconds())/1000)
+		for b, bin := range binaries {
+			if len(wall[b]) == 0 {
+				continue
+			}
+			name := bin
+			if i == 0 {
+				name = "true"
+			}
+			fmt.Printf("%-18s %8s %8s %8s %8s %8d  %s\n", ev.name,
+				quantile(wall[b], 0.5), quantile(wall[b], 0.9), quantile(wall[b], 0.99), quantile(cpu[b], 0.5), len(wall[b]), name)
 		}
-		fmt.Printf("%-18s %8s %8s %8s %8d\n", ev.name, q(0.5), q(0.9), q(0.99), len(ds))
 	}
+}
+
+// quantile is the p-quantile of ds in milliseconds (ds is sorted in place).
+func quantile(ds []time.Duration, p float64) string {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return fmt.Sprintf("%.2fms", float64(ds[int(p*float64(len(ds)-1))].Microseconds())/1000)
 }
