@@ -374,9 +374,7 @@ type checker struct {
 	name    string
 	matcher *guard.Matcher
 	header  bool
-	ids     map[string]int
-	parents map[string]string
-	idLine  map[string]int
+	ids     entryIDs
 	calls   map[string]callInfo
 	wait    map[string][]pending // call id → findings waiting for the result
 	seq     int
@@ -387,8 +385,8 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 	if opts.Rules == nil {
 		opts.Rules = guard.DefaultRules()
 	}
-	c := &checker{opts: opts, res: &res, name: name, ids: map[string]int{}, parents: map[string]string{},
-		idLine: map[string]int{}, calls: map[string]callInfo{}, wait: map[string][]pending{}}
+	c := &checker{opts: opts, res: &res, name: name, ids: newEntryIDs(),
+		calls: map[string]callInfo{}, wait: map[string][]pending{}}
 	// one reader for every command: the lines pi skips are the lines
 	// reported here, entries and ids are the ones session.Read sees
 	er := session.NewEntryReaderLines(lr, session.EntryOptions{OnWarning: c.warning, Lenient: true})
@@ -425,14 +423,8 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		}
 		id := e.ID
 		if id != "" {
-			if prev, dup := c.ids[id]; dup {
+			if prev, dup := c.ids.add(id, e.ParentID, num); dup {
 				c.add(Finding{Line: num, Kind: KindDuplicateID, EntryID: id, Message: fmt.Sprintf("entry id %q already used on line %d", id, prev)})
-			} else {
-				c.ids[id] = num
-				c.idLine[id] = num
-				if e.ParentID != "" {
-					c.parents[id] = e.ParentID
-				}
 			}
 		}
 		m := e.Message
@@ -463,7 +455,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		p.f.Outcome = OutcomeNoResult
 		c.add(p.f)
 	}
-	for _, f := range cycles(c.parents, c.idLine) {
+	for _, f := range c.ids.cycles() {
 		c.add(f)
 	}
 	sort.SliceStable(res.Findings, func(i, j int) bool {
@@ -862,21 +854,60 @@ func violation(v guard.Violation, num int, entryID, callID string) Finding {
 	return f
 }
 
+// entryIDs is the first pass's table of entry ids, compact for sessions of
+// a million entries: each id (an entry's, or a parentId naming one) is
+// stored once, by slot; an entry's line and parent are slots' numbers.
+type entryIDs struct {
+	slot   map[string]int32
+	names  []string // slot → id
+	line   []int32  // slot → the line of the entry with that id; 0: no entry (only named as a parentId)
+	parent []int32  // slot → its entry's parentId's slot; -1: none
+	order  []int32  // slots of the entries with a parentId, in file order
+}
+
+func newEntryIDs() entryIDs { return entryIDs{slot: map[string]int32{}} }
+
+// of returns id's slot, adding it.
+func (t *entryIDs) of(id string) int32 {
+	if s, ok := t.slot[id]; ok {
+		return s
+	}
+	s := int32(len(t.names))
+	t.slot[id] = s
+	t.names = append(t.names, id)
+	t.line = append(t.line, 0)
+	t.parent = append(t.parent, -1)
+	return s
+}
+
+// add records the entry id on line num with parentID ("" for none); dup
+// reports an id already used, with the line (prev) of its first entry,
+// which keeps its parent.
+func (t *entryIDs) add(id, parentID string, num int) (prev int, dup bool) {
+	s := t.of(id)
+	if t.line[s] != 0 {
+		return int(t.line[s]), true
+	}
+	t.line[s] = int32(num)
+	if parentID != "" {
+		p := t.of(parentID)
+		t.parent[s] = p
+		t.order = append(t.order, s)
+	}
+	return 0, false
+}
+
 // cycles reports each parent cycle once, at the line of its first entry in
 // file order.
-func cycles(parents map[string]string, idLine map[string]int) []Finding {
-	ids := make([]string, 0, len(parents))
-	for id := range parents {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return idLine[ids[i]] < idLine[ids[j]] })
-	state := map[string]uint8{} // 1 on the current walk, 2 done
+func (t *entryIDs) cycles() []Finding {
+	state := make([]uint8, len(t.names)) // 1 on the current walk, 2 done
 	var out []Finding
-	for _, start := range ids {
+	var walk []int32
+	for _, start := range t.order { // file order: lines increase
 		if state[start] != 0 {
 			continue
 		}
-		var walk []string
+		walk = walk[:0]
 		cur := start
 		for {
 			if state[cur] == 2 {
@@ -884,7 +915,7 @@ func cycles(parents map[string]string, idLine map[string]int) []Finding {
 			}
 			if state[cur] == 1 {
 				// cur is on this walk: the cycle is walk[idx(cur):]
-				var members []string
+				var members []int32
 				for i := len(walk) - 1; i >= 0; i-- {
 					members = append(members, walk[i])
 					if walk[i] == cur {
@@ -893,28 +924,25 @@ func cycles(parents map[string]string, idLine map[string]int) []Finding {
 				}
 				minID := members[0]
 				for _, m := range members {
-					if idLine[m] < idLine[minID] {
+					if t.line[m] < t.line[minID] {
 						minID = m
 					}
 				}
 				// in link order, from the entry first in the file: each id's
 				// parentId is the next, the last's is the first again
-				chain := []string{minID}
-				for p := parents[minID]; p != minID && len(chain) <= len(members); p = parents[p] {
-					chain = append(chain, p)
+				chain := []string{t.names[minID]}
+				for p := t.parent[minID]; p >= 0 && p != minID && len(chain) <= len(members); p = t.parent[p] {
+					chain = append(chain, t.names[p])
 				}
-				chain = append(chain, minID)
-				out = append(out, Finding{Line: idLine[minID], Kind: KindParentCycle, EntryID: minID,
+				chain = append(chain, t.names[minID])
+				out = append(out, Finding{Line: int(t.line[minID]), Kind: KindParentCycle, EntryID: t.names[minID],
 					Message: fmt.Sprintf("parentId chain loops: %s", strings.Join(chain, " -> "))})
 				break
 			}
 			state[cur] = 1
 			walk = append(walk, cur)
-			next, ok := parents[cur]
-			if !ok {
-				break
-			}
-			if _, known := idLine[next]; !known {
+			next := t.parent[cur]
+			if next < 0 || t.line[next] == 0 { // no parentId, or one no entry has
 				break
 			}
 			cur = next
