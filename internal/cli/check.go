@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -197,6 +199,11 @@ func runCheck(o *CheckOptions) error {
 	opts.Progress = func(done, total int) {
 		status.show(done == total, "checking [%s] %d/%d sessions", bar(done, total), done, total)
 	}
+	workers := o.Jobs
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	defer o.IO.limitMemory(checkLimit(inputSizes(inputs), workers))()
 	start := time.Now()
 	results := check.Run(inputs, o.IO.In, opts)
 	status.clear()
@@ -230,10 +237,6 @@ func runCheck(o *CheckOptions) error {
 	}
 	n := check.Count(results)
 	if !o.Quiet {
-		workers := o.Jobs
-		if workers == 0 {
-			workers = runtime.NumCPU()
-		}
 		emptyNote := ""
 		if empty > 0 {
 			emptyNote = fmt.Sprintf(" (%d empty input(s) skipped)", empty)
@@ -251,4 +254,38 @@ func runCheck(o *CheckOptions) error {
 		return Findings()
 	}
 	return nil
+}
+
+// checkLimit is the heap limit for checking inputs of the given sizes
+// (bytes; 0 for stdin or an unreadable path) with workers files at once: a
+// check's live heap peaks at about 0.21 bytes per input byte (the pairing
+// pass's built context and branch; the first pass's id and call tables
+// about 0.14), so the limit is the fixed headroom plus a fifth of the
+// workers' largest inputs. Without a limit the collector let the first
+// pass's heap grow to twice its live size (1 GB: 271 MB of heap, 315 MB
+// RSS; with it 272 MB RSS in as many cycles); at a sixth the pairing pass's
+// live heap passed the limit's goal and the collector ran back to back.
+func checkLimit(sizes []int64, workers int) int64 {
+	sizes = slices.Clone(sizes)
+	slices.SortFunc(sizes, func(a, b int64) int { return cmp.Compare(b, a) })
+	var sum int64
+	for _, n := range sizes[:min(max(workers, 1), len(sizes))] {
+		sum += n
+	}
+	return max(memoryLimit, 64<<20+sum/5)
+}
+
+// inputSizes is the size of each input file (0 for stdin and anything
+// that is not a regular file).
+func inputSizes(inputs []string) []int64 {
+	sizes := make([]int64, len(inputs))
+	for i, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if st, err := os.Stat(in); err == nil && st.Mode().IsRegular() {
+			sizes[i] = st.Size()
+		}
+	}
+	return sizes
 }

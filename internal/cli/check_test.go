@@ -100,3 +100,26 @@ func TestCheckCmd(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckLimitSizesTheLargestInputsAtOnce(t *testing.T) {
+	const mb = 1 << 20
+	sizes := []int64{10 * mb, 1000 * mb, 0, 500 * mb}
+	if got := checkLimit(nil, 2); got != memoryLimit {
+		t.Errorf("no inputs: %d, want memoryLimit %d", got, memoryLimit)
+	}
+	if got := checkLimit([]int64{mb}, 1); got != memoryLimit {
+		t.Errorf("a small input: %d, want memoryLimit %d", got, memoryLimit)
+	}
+	if got, want := checkLimit(sizes, 1), int64(64*mb+1000*mb/5); got != want {
+		t.Errorf("one worker: %d, want %d (the largest input)", got, want)
+	}
+	if got, want := checkLimit(sizes, 2), int64(64*mb+1500*mb/5); got != want {
+		t.Errorf("two workers: %d, want %d (the two largest inputs)", got, want)
+	}
+	if got, want := checkLimit(sizes, 0), checkLimit(sizes, 1); got != want {
+		t.Errorf("workers 0: %d, want one worker's %d", got, want)
+	}
+	if sizes[1] != 1000*mb {
+		t.Error("checkLimit reordered its argument")
+	}
+}
