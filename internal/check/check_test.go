@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -523,5 +526,51 @@ func TestCycleMessageInLinkOrder(t *testing.T) {
 	}
 	if msg != "parentId chain loops: a -> c -> b -> a" {
 		t.Fatalf("cycle message %q", msg)
+	}
+}
+
+// TestPairingPassWithoutBranchFindsTheSame: a pairing pass that holds no
+// branch (the file has fewer than two compaction entries) finds what one
+// that holds it finds, on every shipped session.
+func TestPairingPassWithoutBranchFindsTheSame(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gated, branched := 0, 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := CheckReader(bytes.NewReader(data), p, opts())
+		if res.Err != nil || !res.sessionHeader {
+			continue
+		}
+		if res.needsBranch() {
+			branched++
+			continue
+		}
+		gated++
+		with := res
+		with.Findings = slices.Clone(res.Findings)
+		with.compactions = 2 // as if it had two: the pass builds the branch
+		if !with.needsBranch() {
+			t.Fatal("two compactions do not ask for the branch")
+		}
+		addPairing(&res, bytes.NewReader(data))
+		addPairing(&with, bytes.NewReader(data))
+		if !reflect.DeepEqual(res.Findings, with.Findings) {
+			t.Errorf("%s: without the branch %v, with it %v", p, kinds(res), kinds(with))
+		}
+	}
+	if gated < 20 || branched == 0 {
+		t.Fatalf("%d sessions without a branch, %d with one: want both kinds among the shipped sessions", gated, branched)
 	}
 }
