@@ -26,6 +26,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/summarize"
+	"github.com/pruner-dev/pruner/internal/turns"
 )
 
 // Options say which stages run and how.
@@ -101,6 +102,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 	if !o.Index {
 		return r, nil
 	}
+	window := rawWindow(ctx, o, r.Mask)
 	st, err := index.Rebuild(ctx)
 	if err != nil {
 		return nil, err
@@ -109,7 +111,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 	if o.Flush {
 		switch why := flushable(ctx); why {
 		case "":
-			if r.Flushed, err = r.flush(cx, st, o); err != nil {
+			if r.Flushed, err = r.flush(cx, st, o, window); err != nil {
 				return nil, err
 			}
 			st = r.Flushed.State
@@ -126,7 +128,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		return r, nil // nothing for the index stage: the masked context as before
 	}
 	ro := o.Render
-	ro.RawFrom = rawWindow(ctx, o)
+	ro.RawFrom = window
 	if r.Mask != nil {
 		plan := r.Mask
 		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }
@@ -168,9 +170,8 @@ func flushable(ctx *session.Context) string {
 	return ""
 }
 
-func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.Flushed, error) {
+func (r *Result) flush(cx context.Context, st *index.State, o Options, window int) (*index.Flushed, error) {
 	ctx := r.Ctx
-	window := rawWindow(ctx, o)
 	_, nowMS := AppendTime(ctx)
 	if o.Now != nil {
 		nowMS = o.Now().UnixMilli()
@@ -198,12 +199,17 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options) (*index.F
 
 // rawWindow is where the raw window starts in ctx.Messages — where
 // masking's recent turns start (-1: no window): the flush takes, chains
-// compress and reads supersede only before it.
-func rawWindow(ctx *session.Context, o Options) int {
+// compress and reads supersede only before it. It is the masking plan's
+// Cutoff when there is one (mask, nil when masking is off): the turns are
+// counted once.
+func rawWindow(ctx *session.Context, o Options, mask *prune.Plan) int {
 	if o.Prune.RecentTurns <= 0 {
 		return -1
 	}
-	return prune.NewPlan(ctx, o.Prune).Cutoff
+	if mask != nil {
+		return mask.Cutoff
+	}
+	return turns.Of(ctx).Window(o.Prune.RecentTurns)
 }
 
 // AppendTime is the time pruner gives the entries it appends (ISO, as pi

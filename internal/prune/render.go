@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/estimate"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -213,7 +214,7 @@ func maskImages(m *session.Message, content []byte) []byte {
 		// exact keys, as JSON.parse reads them: {"TYPE":"image"} is no image
 		if jsString(b, "type") == "image" {
 			out = append(out, `{"type":"text","text":`...)
-			out = session.AppendJSString(out, imageNotice(m, jsString(b, "mimeType"), len(jsString(b, "data"))))
+			out = session.AppendJSString(out, imageNotice(m, jsString(b, "mimeType"), jsStringLen(b, "data")))
 			out = append(out, '}')
 			continue
 		}
@@ -228,6 +229,18 @@ func jsString(obj []byte, key string) string {
 	v, _ := jsval.Get(obj, key)
 	s, _ := jsval.String(v)
 	return s
+}
+
+// jsStringLen is len(jsString(obj, key)) without decoding a string that
+// needs no decoding (no escape, valid UTF-8: an image's base64 data).
+func jsStringLen(obj []byte, key string) int {
+	v, _ := jsval.Get(obj, key)
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		if body := v[1 : n-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return len(body)
+		}
+	}
+	return len(jsString(obj, key))
 }
 
 // FormatSummary is the one-line human summary printed on stderr.

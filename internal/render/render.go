@@ -191,6 +191,9 @@ type Result struct {
 	// apply chains, would still send (the pipeline pins their stubs with
 	// context edits).
 	Dropped []Item
+	// willMask is Options.WillMask: Write writes a kept source message
+	// masking will not rewrite from the input, without WriteOptions.Mask.
+	willMask func(src int) bool
 }
 
 // slot is one message while the phases run.
@@ -316,7 +319,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	// drops those inside it; a protected read's notice moves into the chain
 	// message)
 	r.rep.Stubbed, r.rep.SpillStubbed, r.rep.Superseded = 0, 0, 0
-	res := &Result{Items: make([]Item, len(r.slots))}
+	res := &Result{Items: make([]Item, len(r.slots)), willMask: o.WillMask}
 	for i, s := range r.slots {
 		res.Items[i] = s.item()
 		switch s.change {

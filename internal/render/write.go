@@ -43,6 +43,12 @@ type Stats struct {
 }
 
 // Write streams the rendered context to w, one JSON message per line.
+//
+// A source message render kept, and masking will not rewrite (the
+// Options.WillMask Render was given says so), is written from the input
+// as Context.WriteMessage writes it, and counted from the decoder's counts
+// (Context.ModelChars) where it has them: WriteOptions.Mask is not called
+// for it.
 func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stats, error) {
 	st := Stats{Input: len(ctx.Messages), FirstChanged: -1, FirstChangedByte: -1}
 	runes := session.ModelChars
@@ -54,9 +60,27 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	var err error
 	for i := range res.Items {
 		it := &res.Items[i]
+		changed := it.Change != Kept
+		if !changed && (o.Mask == nil || res.willMask != nil && !res.willMask(it.Src)) {
+			n, chars, done, err := writeSource(w, ctx, ctx.Messages[it.Src], &buf, o.NoChars, runes)
+			if err != nil {
+				return st, err
+			}
+			if done {
+				kept[it.Src] = true
+				st.CharsBefore += int64(chars)
+				st.BytesBefore += int64(n) + 1
+				if st.FirstChanged < 0 && it.Src != i {
+					st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
+				}
+				st.CharsAfter += int64(chars)
+				st.BytesAfter += int64(n) + 1
+				st.Messages++
+				continue
+			}
+		}
 		buf = buf[:0]
 		masked := false
-		changed := it.Change != Kept
 		switch {
 		case changed:
 			buf, err = it.AppendJSON(buf, ctx)
@@ -71,17 +95,18 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 		if masked {
 			st.Masked++
 		}
+		chars := int64(runes(buf))
 		if changed || masked {
 			st.Changed++
 		} else {
 			kept[it.Src] = true // the source message as it is
-			st.CharsBefore += int64(runes(buf))
+			st.CharsBefore += chars
 			st.BytesBefore += int64(len(buf)) + 1
 		}
 		if st.FirstChanged < 0 && (changed || masked || it.Src != i) {
 			st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
 		}
-		st.CharsAfter += int64(runes(buf))
+		st.CharsAfter += chars
 		buf = append(buf, '\n')
 		if _, err := w.Write(buf); err != nil {
 			return st, err
@@ -95,6 +120,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 			seen[it.Src] = true
 		}
 	}
+	var count byteCounter
 	for i, m := range ctx.Messages {
 		if !seen[i] {
 			st.Dropped++
@@ -102,18 +128,64 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 		if kept[i] {
 			continue
 		}
-		buf, err = ctx.AppendMessage(buf[:0], m)
+		count = 0
+		n, chars, done, err := writeSource(&count, ctx, m, &buf, o.NoChars, runes)
 		if err != nil {
 			return st, err
 		}
-		st.CharsBefore += int64(runes(buf))
-		st.BytesBefore += int64(len(buf)) + 1
+		if !done {
+			buf, err = ctx.AppendMessage(buf[:0], m)
+			if err != nil {
+				return st, err
+			}
+			n, chars = len(buf), runes(buf)
+		}
+		st.CharsBefore += int64(chars)
+		st.BytesBefore += int64(n) + 1
 	}
 	if st.FirstChanged < 0 && len(res.Items) < len(ctx.Messages) {
 		st.FirstChanged, st.FirstChangedByte = len(res.Items), st.BytesAfter
 	}
 	st.TokensBefore, st.TokensAfter = estimate.Tokens64(st.CharsBefore), estimate.Tokens64(st.CharsAfter)
 	return st, nil
+}
+
+// writeSource writes source message m and a newline to w from the input
+// (Context.WriteMessage) and returns its size without the newline, in
+// bytes and in chars (0 with noChars; from Context.ModelChars, else
+// counted with runes from its bytes appended to *buf). done is false when
+// the message is not written from the input: nothing was written.
+func writeSource(w io.Writer, ctx *session.Context, m *session.Message, buf *[]byte, noChars bool, runes func([]byte) int) (n, chars int, done bool, err error) {
+	n, done, err = ctx.WriteMessage(w, m)
+	if err != nil || !done {
+		return n, 0, done, err
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return n, 0, true, err
+	}
+	if noChars {
+		return n, 0, true, nil
+	}
+	if c, ok := ctx.ModelChars(m); ok {
+		return n, c, true, nil
+	}
+	if *buf, err = ctx.AppendMessage((*buf)[:0], m); err != nil {
+		return n, 0, true, err
+	}
+	return n, runes(*buf), true, nil
+}
+
+// byteCounter is an io.Writer that counts what it is given.
+type byteCounter int
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
+}
+
+func (c *byteCounter) WriteString(s string) (int, error) {
+	*c += byteCounter(len(s))
+	return len(s), nil
 }
 
 // SavedPercent is the share of chars removed, 0–100.
