@@ -108,7 +108,7 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 				return err
 			}
 			if o.Jobs < 0 {
-				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
+				return UsageError("--jobs: want a whole number ≥ 0, got %d", o.Jobs)
 			}
 			if q := cmd.Flags().Lookup("quiet"); q != nil {
 				o.Quiet = q.Value.String() == "true"

@@ -731,7 +731,7 @@ func (ns *nowStats) fromFlush(f *index.Flushed) {
 
 // writeNowStats writes ns as one line on w.
 func writeNowStats(w io.Writer, ns *nowStats) error {
-	b, err := json.Marshal(ns)
+	b, err := json.MarshalWithOption(ns, json.DisableHTMLEscape()) // "<stdin>", not "\u003cstdin\u003e" (as stats --json and check)
 	if err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}

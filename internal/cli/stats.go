@@ -106,7 +106,7 @@ are still reported).`,
 				return err
 			}
 			if o.Jobs < 0 {
-				return UsageError("--jobs: want a number >= 0, got %d", o.Jobs)
+				return UsageError("--jobs: want a whole number ≥ 0, got %d", o.Jobs)
 			}
 			o.Quiet, _ = cmd.Flags().GetBool("quiet")
 			return runStats(o)

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/pienv"
@@ -228,7 +229,11 @@ func Load(o Options) (*Config, error) {
 		s := list[len(list)-1]
 		v, err := k.decode(s)
 		if err != nil {
-			return nil, &ValueError{Key: k.name, Source: s.source, Err: err, Hint: k.hint(s.json != nil)}
+			hint := k.hint(s.json != nil)
+			if flag, ok := strings.CutPrefix(s.source, "flag "); ok && s.flag != nil {
+				hint = k.flagHint(flag)
+			}
+			return nil, &ValueError{Key: k.name, Source: s.source, Err: err, Hint: hint}
 		}
 		c.Sources[k.name] = s.source
 		switch k.name {

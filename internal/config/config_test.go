@@ -139,7 +139,7 @@ func TestMisspeltKeysWarn(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := strings.Join(c.Warnings, "\n")
-	if len(c.Warnings) != 3 || !strings.Contains(all, "did you mean maxRetainedChars?") || !strings.Contains(all, "contextPrune.foo is not a pruner key (ignored") ||
+	if len(c.Warnings) != 3 || !strings.Contains(all, "did you mean maxRetainedChars?") || !strings.Contains(all, "contextPrune.foo is not a pruner or pi-condense key (ignored") ||
 		strings.Contains(all, "minBatchChars") {
 		t.Fatalf("warnings = %q (pi-context-prune's minBatchChars must not warn)", c.Warnings)
 	}

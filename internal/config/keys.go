@@ -99,6 +99,18 @@ func EnvName(key string) string {
 
 // hint is the ValueError hint of k: the type it takes and an example, as a
 // settings file writes it (inFile) or as its environment variable does.
+// flagHint is hint for a value given by a flag: the flag as it is written
+// on the command line (`--recent-turns takes a whole number ≥ 0, e.g.
+// --recent-turns 2`).
+func (k keySpec) flagHint(flag string) string {
+	h := k.hint(false)
+	if k.env == "" {
+		return h
+	}
+	h = strings.Replace(h, k.env+" takes", flag+" takes", 1)
+	return strings.Replace(h, "e.g. "+k.env+"=", "e.g. "+flag+" ", 1)
+}
+
 func (k keySpec) hint(inFile bool) string {
 	var what string
 	switch k.kind {

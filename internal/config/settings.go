@@ -104,9 +104,9 @@ func (f settingsFile) warnings() []string {
 	var out []string
 	for _, k := range keys {
 		if near := nearKey(k); near != "" {
-			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", near, nil))
+			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner or pi-condense key", near, nil))
 		} else if !isKnown(k) && !isSharedKey(k) {
-			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner key", "", append(knownKeys(), "and pi-condense's keys ('pruner config' lists them)")))
+			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner or pi-condense key", "", append(knownKeys(), "and pi-condense's keys ('pruner config' lists them)")))
 		}
 	}
 	return out
