@@ -149,7 +149,7 @@ func configValues(c *config.Config) ([]configValue, error) {
 		v    any
 		keys []string
 	}{{c, config.Keys()}, {c.Condense, config.CondenseKeys()}} {
-		b, err := json.Marshal(part.v)
+		b, err := json.MarshalWithOption(part.v, json.DisableHTMLEscape())
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +187,7 @@ func writeConfigJSON(w io.Writer, c *config.Config, rs *config.RuleSet) error {
 		if i > 0 {
 			obj = append(obj, ',')
 		}
-		k, _ := json.Marshal(v.Key)
+		k, _ := json.MarshalWithOption(v.Key, json.DisableHTMLEscape())
 		obj = append(append(append(obj, k...), ':'), v.Value...)
 	}
 	obj = append(obj, '}')

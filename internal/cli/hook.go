@@ -175,7 +175,7 @@ func (o *HookOptions) deny(reason string) error {
 			"permissionDecision":       "deny",
 			"permissionDecisionReason": reason,
 		}}
-		b, err := json.Marshal(out)
+		b, err := json.MarshalWithOption(out, json.DisableHTMLEscape())
 		if err != nil {
 			return err
 		}

@@ -191,13 +191,13 @@ func runQueryRefs(o *QueryOptions) error {
 	}
 	text := index.QueryText(blocks)
 	if o.JSON {
-		out, err := json.Marshal(struct {
+		out, err := json.MarshalWithOption(struct {
 			Session string             `json:"session"`
 			Refs    []string           `json:"refs"`
 			Found   int                `json:"found"`
 			Blocks  []index.QueryBlock `json:"blocks"`
 			Text    string             `json:"text"`
-		}{name, o.Refs, found, blocks, text})
+		}{name, o.Refs, found, blocks, text}, json.DisableHTMLEscape()) // code reads as written: "<", not "\u003c"
 		if err != nil {
 			return &ExitErr{Code: ExitError, Err: err}
 		}
