@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // FileError is a settings file that cannot be read or parsed; Line is 1-based
@@ -77,10 +79,21 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 	}
 	raw, ok := top[Key]
 	if !ok || raw == nil {
+		keys := make([]string, 0, len(top))
 		for k := range top {
-			if strings.EqualFold(k, Key) {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			switch {
+			case strings.EqualFold(k, Key):
 				l, c := keyLine(data, k)
 				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key)}
+			case levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(Key)) <= 2:
+				// a misspelt contextPrune: pi and pruner would ignore every
+				// setting under it (and a project's deny rules with them)
+				l, c := keyLine(data, k)
+				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key)}
 			}
 		}
 		return nil, nil
