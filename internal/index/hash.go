@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"strings"
+	"unsafe"
 )
 
 // ContentHash is pi-condense's dedup key of a tool result: the hex SHA-1 of
@@ -46,23 +47,10 @@ func appendNormalized(dst []byte, s string) []byte {
 	return dst[:start+n]
 }
 
-// appendNormalizedBytes is appendNormalized of a text in bytes.
+// appendNormalizedBytes is appendNormalized of a text in bytes (read in
+// place, not copied: appendNormalized only reads it).
 func appendNormalizedBytes(dst, s []byte) []byte {
-	start := len(dst)
-	for len(s) > 0 {
-		line, rest, more := bytes.Cut(s, []byte{'\n'})
-		if more && bytes.HasSuffix(line, []byte{'\r'}) {
-			line = line[:len(line)-1] // the \r of a \r\n
-		}
-		dst = append(dst, bytes.TrimRight(line, " \t")...)
-		if more {
-			dst = append(dst, '\n')
-		}
-		s = rest
-	}
-	trimmed := bytes.TrimFunc(dst[start:], isJSWhitespace)
-	n := copy(dst[start:], trimmed)
-	return dst[:start+n]
+	return appendNormalized(dst, unsafe.String(unsafe.SliceData(s), len(s)))
 }
 
 // isJSWhitespace is the set String.prototype.trim removes (WhiteSpace and

@@ -185,7 +185,7 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 // contentHash is ContentHash of a text read with resultBytes, normalised in
 // the tape's reused buffer.
 func (t *lineTape) contentHash(toolName string, text []byte) string {
-	t.sum = appendNormalized(t.sum[:0], unsafe.String(unsafe.SliceData(text), len(text)))
+	t.sum = appendNormalizedBytes(t.sum[:0], text)
 	return hashNormalized(toolName, t.sum)
 }
 
