@@ -23,6 +23,12 @@ func BenchmarkNow(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchNow(b, in)
+}
+
+// benchNow runs `pruner now` with the defaults on in, b.N times: read, run,
+// the context written out.
+func benchNow(b *testing.B, in []byte) {
 	o := defaults(b)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
@@ -94,22 +100,5 @@ func BenchmarkRebuild(b *testing.B) {
 // BenchmarkNowFlushed is `pruner now` with the defaults on a session
 // flushed before (flushedBenchInput).
 func BenchmarkNowFlushed(b *testing.B) {
-	in := flushedBenchInput(b)
-	o := defaults(b)
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := Run(context.Background(), ctx, o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var out bytes.Buffer
-		if err := r.writeContext(&out); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchNow(b, flushedBenchInput(b))
 }
