@@ -766,7 +766,7 @@ func hintOf(f Finding) string {
 		return "pi may still be writing this session: check it again once pi has closed it (pi skips the line if it stays cut short)"
 	case KindBadLine:
 		if f.bom {
-			return bomHint(f.File)
+			return BOMHint(f.File, "pruner check -")
 		}
 		return ""
 	case KindProtectedPath, KindFolder, KindUnverifiable:
@@ -787,12 +787,13 @@ func hintOf(f Finding) string {
 	return ""
 }
 
-// bomHint is the command that strips UTF-8 byte order marks from the start
-// of the lines of file, to paste (perl: the same on Linux and macOS).
-func bomHint(file string) string {
+// BOMHint is the command that strips UTF-8 byte order marks from the start
+// of the lines of file, to paste (perl: the same on Linux and macOS); for
+// stdin ("<stdin>" or ""), a pipe into pipeTo ("pruner check -").
+func BOMHint(file, pipeTo string) string {
 	const strip = `'s/^\xEF\xBB\xBF//'`
 	if file == "<stdin>" || file == "" {
-		return "strip the byte order mark: perl -pe " + strip + " FILE | pruner check -"
+		return "strip the byte order mark: perl -pe " + strip + " FILE | " + pipeTo
 	}
 	q, err := syntax.Quote(file, syntax.LangPOSIX)
 	if err != nil {

@@ -4,23 +4,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pruner-dev/pruner/internal/check"
 	"github.com/pruner-dev/pruner/internal/session"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // bomHint is the command that strips UTF-8 byte order marks from the start
-// of name's lines (perl: the same on Linux and macOS), to paste.
-func bomHint(name string) string {
-	const strip = `'s/^\xEF\xBB\xBF//'`
-	if name == "<stdin>" || name == "" {
-		return "strip the byte order mark before pruner reads it: perl -pe " + strip + " FILE | pruner …"
-	}
-	q, err := syntax.Quote(name, syntax.LangPOSIX)
-	if err != nil {
-		q = name
-	}
-	return fmt.Sprintf("strip the byte order mark (the command keeps a copy in %s.bak): perl -pi.bak -e %s %s", name, strip, q)
-}
+// of name's lines, to paste (check.BOMHint; stdin piped into pruner).
+func bomHint(name string) string { return check.BOMHint(name, "pruner …") }
 
 // warningPrinter prints a session's line warnings, with a hint the first
 // time a kind of warning has one (a byte order mark: how to strip it).
