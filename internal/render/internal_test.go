@@ -97,21 +97,10 @@ func TestAppendInt(t *testing.T) {
 // respelt copies of them: white space, escaped type names, a thinking
 // block added, duplicate content keys, a built (not source) message.
 func TestStripThinking(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
 	var msgs [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			m, ok := jsval.Get(line, "message")
-			if !ok {
-				continue
-			}
-			if role, _ := jsval.GetString(m, "role"); role == "assistant" {
-				msgs = append(msgs, m)
-			}
+	for _, m := range testMessages(t) {
+		if role, _ := jsval.GetString(m, "role"); role == "assistant" {
+			msgs = append(msgs, m)
 		}
 	}
 	if len(msgs) < 50 {
@@ -262,48 +251,37 @@ func TestReadGroups(t *testing.T) {
 		}
 		return readCall{}
 	}
-	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
 	calls, grouped := 0, 0
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, m := range testMessages(t) {
+		content, _ := jsval.Get(m, "content")
+		els, _ := jsval.Elements(content)
+		var ids []string
+		for _, el := range els {
+			if id, ok := jsval.GetString(el, "id"); ok {
+				ids = append(ids, id)
+			}
 		}
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			m, ok := jsval.Get(line, "message")
-			if !ok {
-				continue
-			}
-			content, _ := jsval.Get(m, "content")
-			els, _ := jsval.Elements(content)
-			var ids []string
-			for _, el := range els {
-				if id, ok := jsval.GetString(el, "id"); ok {
-					ids = append(ids, id)
-				}
-			}
-			if len(ids) == 0 {
-				continue
-			}
-			ids = append(ids, ids[0], "no-such-id")
-			many := append([]string(nil), ids...) // past the few compared: the map
-			for len(many) <= 8 {
-				many = append(many, ids...)
-			}
-			// the same message with its last block repeated first: the
-			// first block with an id answers
-			dup := bytes.Replace(m, []byte(`"content":[`), append(append([]byte(`"content":[`), els[len(els)-1]...), ','), 1)
-			for _, raw := range [][]byte{m, dup} {
-				for _, set := range [][]string{ids, many} {
-					got := readGroups(nil, raw, set)
-					for k, id := range set {
-						if want := perCall(raw, id); got[k] != want {
-							t.Fatalf("%s: call %s of %d: %+v, want %+v", f, id, len(set), got[k], want)
-						}
-						calls++
-						if got[k].ok {
-							grouped++
-						}
+		if len(ids) == 0 {
+			continue
+		}
+		ids = append(ids, ids[0], "no-such-id")
+		many := append([]string(nil), ids...) // past the few compared: the map
+		for len(many) <= 8 {
+			many = append(many, ids...)
+		}
+		// the same message with its last block repeated first: the
+		// first block with an id answers
+		dup := bytes.Replace(m, []byte(`"content":[`), append(append([]byte(`"content":[`), els[len(els)-1]...), ','), 1)
+		for _, raw := range [][]byte{m, dup} {
+			for _, set := range [][]string{ids, many} {
+				got := readGroups(nil, raw, set)
+				for k, id := range set {
+					if want := perCall(raw, id); got[k] != want {
+						t.Fatalf("%.80s: call %s of %d: %+v, want %+v", raw, id, len(set), got[k], want)
+					}
+					calls++
+					if got[k].ok {
+						grouped++
 					}
 				}
 			}
@@ -351,4 +329,24 @@ func TestChainMessageEscapes(t *testing.T) {
 			t.Fatalf("chain %q:\n got %s\nwant %s", c.BlockID, got, want)
 		}
 	}
+}
+
+// testMessages is every entry's message in the test sessions
+// (testdata/sessions), as its line spells it.
+func testMessages(t *testing.T) [][]byte {
+	t.Helper()
+	files, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	var msgs [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if m, ok := jsval.Get(line, "message"); ok {
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	return msgs
 }
