@@ -432,10 +432,20 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		if c.bare {
 			cc = c.atCwd
 		}
-		if cc == nil || !matchEntry(cc, ps, holds_, false) {
+		if cc == nil {
 			continue
 		}
-		if len(t.filter) > 0 && (c.dir || !filterMatches(t.filter, cc.segs[len(cc.segs)-1], cc.segs[len(cc.segs)-1], m.env.CaseSensitive)) {
+		filtered := len(t.filter) > 0 && !c.dir && filterMatches(t.filter, cc.segs[len(cc.segs)-1], cc.segs[len(cc.segs)-1], m.env.CaseSensitive)
+		if len(t.filter) > 0 && !filtered {
+			continue
+		}
+		// a glob that matches a hidden name searches it (ripgrep's
+		// overrides come before its hidden rule; see walk)
+		pe := ps
+		if filtered && !t.dotOK {
+			pe = m.split(t.path, t.pattern, true)
+		}
+		if !matchEntry(cc, pe, holds_, false) {
 			continue
 		}
 		denied |= c.entry.Deny & ops
@@ -569,11 +579,15 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 				return "", 0, nil, false
 			}
 			name := e.Name()
-			if !t.dotOK && strings.HasPrefix(name, ".") && !unhide.reaches(d.path, name) {
-				continue
-			}
 			p := strings.TrimSuffix(d.path, "/") + "/" + name
 			rel := strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/")
+			// a hidden name is skipped unless an ignore file whitelists it
+			// or the search's own glob matches it: ripgrep's overrides
+			// (`-g`, the Grep tool's glob) come before its hidden rule, so
+			// `--glob '*env'` searches .env
+			if !t.dotOK && strings.HasPrefix(name, ".") && !unhide.reaches(d.path, name) && !(len(t.filter) > 0 && m.passes(t, rel, name, false)) {
+				continue
+			}
 			isDir := e.IsDir()
 			if e.Type()&fs.ModeSymlink != 0 {
 				if t.follow == followNone {

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Call is one tool call: a pi tool name (`read`, `bash`, …), a Claude Code
@@ -404,7 +406,11 @@ func (m *Matcher) names(c *compiled, g string) bool {
 	}
 	g = bracketClasses(foldKey(g, m.env.CaseSensitive))
 	last := len(c.segs) - 1
-	return c.segs[last] == "**" || segMatch(c.segs[last], c.globs[last], g, true, true)
+	if c.segs[last] == "**" || segMatch(c.segs[last], c.globs[last], g, true, true) {
+		return true
+	}
+	ok, _ := doublestar.Match(g, c.segs[last]) // braces: `{.env,x}`
+	return ok
 }
 
 // namingTargets marks glob targets as a name search's: only the entries
