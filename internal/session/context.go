@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -181,6 +182,38 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
+}
+
+// AppendEntryBytes appends the n bytes at offset off of branch entry be's
+// line to dst. It does not use the buffer EntryLine and Raw reuse: a line
+// they returned stays valid. Errors: a range outside the line, I/O errors
+// re-reading the input.
+func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]byte, error) {
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(be.n) {
+		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
+	}
+	at := be.off + int64(off)
+	l := len(dst)
+	dst = slices.Grow(dst, n)[:l+n]
+	var err error
+	if c.m != nil {
+		err = guard(func() error {
+			if at+int64(n) > int64(len(c.m.data)) {
+				return io.ErrUnexpectedEOF
+			}
+			copy(dst[l:], c.m.data[at:])
+			return nil
+		})
+	} else if k, rerr := c.src.ReadAt(dst[l:], at); k < n {
+		err = rerr
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+	}
+	if err != nil {
+		return dst[:l], fmt.Errorf("line %d: re-reading input: %w", be.Line, err)
+	}
+	return dst, nil
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length

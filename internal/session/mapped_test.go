@@ -176,3 +176,48 @@ func TestCallHintMappedAndStreamedAgree(t *testing.T) {
 		t.Fatal("no hint: the test proves nothing")
 	}
 }
+
+// AppendEntryBytes reads a range of an entry's line as EntryLine has it,
+// from a mapped file and from a reader, without touching the line
+// EntryLine returned last; a range past the line is an error.
+func TestAppendEntryBytesIsTheLinesRange(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		mapped, err := Read(f, f, ReadOptions{Branch: true})
+		if err != nil || mapped.m == nil {
+			t.Fatalf("%s: %v (mapped: %v)", p, err, mapped != nil && mapped.m != nil)
+		}
+		for _, ctx := range []*Context{mapped, streamed} {
+			for i := range ctx.Branch {
+				be := &ctx.Branch[i]
+				line, err := ctx.EntryLine(be)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := append([]byte(nil), line...)
+				for _, r := range [][2]int{{0, len(want)}, {len(want) / 3, len(want) / 2}, {len(want), len(want)}} {
+					got, err := ctx.AppendEntryBytes([]byte("x"), be, r[0], r[1]-r[0])
+					if err != nil || string(got) != "x"+string(want[r[0]:r[1]]) {
+						t.Fatalf("%s line %d: bytes %v: %q, %v", filepath.Base(p), be.Line, r, got, err)
+					}
+				}
+				if !bytes.Equal(line, want) {
+					t.Fatalf("%s line %d: the line EntryLine returned changed", filepath.Base(p), be.Line)
+				}
+				if got, err := ctx.AppendEntryBytes([]byte("x"), be, 1, len(want)); err == nil || string(got) != "x" {
+					t.Fatalf("%s line %d: a range past the line: %q, %v", filepath.Base(p), be.Line, got, err)
+				}
+			}
+		}
+	}
+}
