@@ -204,6 +204,7 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 			copy(dst[l:], c.m.data[at:])
 			return nil
 		})
+		c.m.advance(at) // the pages behind the reads are given back, as Raw gives them
 	} else if k, rerr := c.src.ReadAt(dst[l:], at); k < n {
 		err = rerr
 		if err == nil || err == io.EOF {
