@@ -21,8 +21,10 @@ type Call struct {
 	ToolCallID string
 	ToolName   string
 	// Args is the call's arguments as JSON.stringify writes them
-	// (`input ?? args ?? arguments ?? {}`).
-	Args []byte
+	// (`input ?? args ?? arguments ?? {}`), nil when argsAt locates them in
+	// the input (AppendArgs reads them).
+	Args   []byte
+	argsAt textRef
 	// ResultTimestamp is the toolResult's timestamp when it is a number.
 	ResultTimestamp *int64
 	IsError         bool
@@ -34,6 +36,12 @@ type Call struct {
 	// its content hash (dedup).
 	Chars, Bytes int
 	Hash         string
+}
+
+// AppendArgs appends the call's arguments (Args, or read from the input)
+// to dst.
+func (c *Call) AppendArgs(dst []byte, ctx *session.Context) ([]byte, error) {
+	return appendArgs(dst, ctx, c.Args, c.argsAt)
 }
 
 // ReadText reads the call's resultText (the result's text blocks joined
@@ -121,13 +129,15 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		}
 	}
 	var msgs []*session.BranchEntry
+	var at []int // msgs' indexes in ctx.Branch
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; be.Type == "message" && be.Message != nil {
 			msgs = append(msgs, be)
+			at = append(at, i)
 		}
 	}
 	var batches []*Batch
-	var lt lineTape
+	lt := lineTape{copyArgs: !argsInContext(st, ctx)}
 	turn, group := 0, 0
 	for i, be := range msgs {
 		m := be.Message
@@ -184,7 +194,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, ready, resEntries)
+		b, err := captureBatch(ctx, &lt, be, at[i], ready, resEntries)
 		if err != nil {
 			return nil, err
 		}
@@ -196,8 +206,14 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	return batches, nil
 }
 
-// captureBatch reads the assistant entry and the results of the ready calls.
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, ready []*session.ToolCall, res []*session.BranchEntry) (*Batch, error) {
+// argsInContext reports whether the records the flush adds to st can leave
+// their arguments in ctx's lines: st reads its records' texts from ctx (or
+// from no session).
+func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil || st.src == ctx }
+
+// captureBatch reads the assistant entry (ctx.Branch[entry]) and the
+// results of the ready calls.
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, res []*session.BranchEntry) (*Batch, error) {
 	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
@@ -205,7 +221,11 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
 	content, ok := lt.get(msg, hasMsg, "content")
 	var prose []string
-	args := map[string][]byte{}
+	type callArgs struct {
+		args []byte
+		at   textRef
+	}
+	args := map[string]callArgs{}
 	lt.elems(content, ok, func(bl uint32) {
 		typ, _ := lt.getStr(bl, true, "type")
 		switch typ {
@@ -218,7 +238,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 			if _, seen := args[id]; seen {
 				return // the first block with an id is the one calls pair with
 			}
-			args[id] = lt.callArgs(bl)
+			a, at := lt.callArgsAt(bl, entry)
+			args[id] = callArgs{a, at}
 		}
 	})
 	b.AssistantText = strings.TrimFunc(strings.Join(prose, "\n"), isJSWhitespace)
@@ -227,8 +248,9 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 		if err != nil {
 			return nil, err
 		}
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: args[tc.ID], Result: res[k].Message}
-		if c.Args == nil {
+		a, found := args[tc.ID]
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message}
+		if !found {
 			c.Args = []byte("{}")
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {

@@ -579,13 +579,39 @@ func (s *State) Resolve(input string) (string, bool) {
 }
 
 // Record returns the record input resolves to (see Resolve).
+//
+// A record the flush made leaves its arguments in the input: the record
+// returned is then a copy with Args read (nil when the input cannot be
+// re-read).
 func (s *State) Record(input string) (*Record, bool) {
 	k, ok := s.Resolve(input)
 	if !ok {
 		return nil, false
 	}
 	r, ok := s.records[k]
+	if ok && r.argsAt.entry != 0 {
+		rc := *r
+		rc.Args, _ = s.recordArgs(r)
+		rc.argsAt = textRef{}
+		return &rc, true
+	}
 	return r, ok
+}
+
+// recordArgs is r's arguments: Args, or read from the input when the
+// record left them there (argsAt).
+func (s *State) recordArgs(r *Record) ([]byte, error) {
+	if r.argsAt.entry == 0 {
+		return r.Args, nil
+	}
+	if s.src == nil {
+		return nil, fmt.Errorf("the arguments of %s are in a session the state does not hold", r.ToolCallID)
+	}
+	args, err := appendArgs(nil, s.src, nil, r.argsAt)
+	if err != nil {
+		return nil, err
+	}
+	return args, nil
 }
 
 // ResultText is r's resultText: ResultText itself, or for a record Rebuild
@@ -608,8 +634,16 @@ func (s *State) ResultText(r *Record) (string, error) {
 	return t, nil
 }
 
-// withText is r with its ResultText filled in (State.ResultText).
+// withText is r with its Args and ResultText filled in (recordArgs,
+// State.ResultText).
 func (s *State) withText(r Record) (Record, error) {
+	if r.argsAt.entry != 0 {
+		args, err := s.recordArgs(&r)
+		if err != nil {
+			return r, err
+		}
+		r.Args, r.argsAt = args, textRef{}
+	}
 	if r.textAt.entry == 0 {
 		return r, nil
 	}

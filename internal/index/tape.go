@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -19,6 +21,10 @@ type lineTape struct {
 	buf   []byte // resultBytes' text
 	sum   []byte // contentHash's normalised text
 	texts []byte // backfillSummary's texts (reused)
+	canon []byte // callArgsAt's canonical form (reused)
+	// copyArgs makes callArgsAt copy arguments instead of locating them (a
+	// flush onto a state rebuilt from another context than the one read)
+	copyArgs bool
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -112,6 +118,39 @@ func (t *lineTape) callArgs(bl uint32) []byte {
 		}
 	}
 	return []byte("{}")
+}
+
+// callArgsAt is callArgs for the line on the tape, branch entry entry (its
+// index in the context's Branch): when the line holds the arguments as
+// JSON.stringify writes them (as pi writes them), they are left there and
+// at locates them; otherwise args is their canonical copy.
+func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
+	for _, k := range []string{"input", "args", "arguments"} {
+		v, ok := t.tp.Get(bl, k)
+		if !ok || t.tp.Nodes[v].Kind == jsonscan.Null {
+			continue
+		}
+		raw := t.tp.Raw(v)
+		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+		if nd := &t.tp.Nodes[v]; string(t.canon) == string(raw) && !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw))}
+		}
+		return append([]byte(nil), t.canon...), textRef{}
+	}
+	return []byte("{}"), textRef{}
+}
+
+// appendArgs appends a call's arguments to dst: args, or when at locates
+// them, the bytes at in ctx's branch (Context.AppendEntryBytes: the line a
+// tape holds stays valid).
+func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]byte, error) {
+	if at.entry == 0 {
+		return append(dst, args...), nil
+	}
+	if int(at.entry) > len(ctx.Branch) {
+		return dst, fmt.Errorf("a tool call's arguments are in entry %d of a branch of %d", at.entry, len(ctx.Branch))
+	}
+	return ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
 }
 
 // resultString joins a result content's text blocks with "\n"

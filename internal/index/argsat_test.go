@@ -1,0 +1,132 @@
+package index
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/session"
+)
+
+// TestFlushLeavesArgsInTheInput: on every shipped session, a flush whose
+// records leave their arguments in the input (argsAt) writes the same
+// entries, and its state gives every record the same arguments (Record,
+// RecordsFor) as a flush that copies them (one onto a state rebuilt from
+// another read of the file) — and most records do leave them there.
+func TestFlushLeavesArgsInTheInput(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"sessions", "chains", "golden/now"} {
+		ps, _ := filepath.Glob(filepath.Join("../../testdata", dir, "*.jsonl"))
+		paths = append(paths, ps...)
+	}
+	if len(paths) < 10 {
+		t.Fatalf("only %d sessions", len(paths))
+	}
+	located := 0
+	for _, p := range paths {
+		ctx := readSession(t, p)
+		if ctx.Kind != session.KindSession {
+			continue
+		}
+		other := readSession(t, p)
+		flush := func(st *State) *Flushed {
+			o := FlushOptions{Capture: CaptureOptions{RawFrom: -1}, Dedup: true, Chains: ChainOptions{Enabled: true}, Now: 1}
+			f, err := Flush(t.Context(), ctx, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+		st, err := Rebuild(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stOther, err := Rebuild(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, copied := flush(st), flush(stOther)
+		if len(at.Entries) != len(copied.Entries) {
+			t.Fatalf("%s: %d entries, copying %d", p, len(at.Entries), len(copied.Entries))
+		}
+		for i := range at.Entries {
+			a, err := at.Entries[i].AppendLine(nil, ctx, "id", "parent", "ts")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := copied.Entries[i].AppendLine(nil, ctx, "id", "parent", "ts")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s: entry %d differs:\n%s\ncopying:\n%s", p, i, a, b)
+			}
+		}
+		for _, k := range at.State.Keys() {
+			r, _ := at.State.Record(k)
+			rc, _ := copied.State.Record(k)
+			if r == nil || rc == nil || !bytes.Equal(r.Args, rc.Args) || len(r.Args) == 0 {
+				t.Fatalf("%s: %s: args %q, copying %q", p, k, argsOf(r), argsOf(rc))
+			}
+			if rc.argsAt.entry != 0 {
+				t.Fatalf("%s: %s: a copying flush left the arguments in the input", p, k)
+			}
+			if at.State.records[k].argsAt.entry != 0 {
+				located++
+			}
+			occ, occC := at.State.RecordsFor(k), copied.State.RecordsFor(k)
+			if len(occ) != 1 || len(occC) != 1 || !bytes.Equal(occ[0].Record.Args, occC[0].Record.Args) || occ[0].Err != nil {
+				t.Fatalf("%s: %s: RecordsFor %v, copying %v", p, k, occ, occC)
+			}
+		}
+	}
+	if located < 100 {
+		t.Fatalf("only %d records left their arguments in the input", located)
+	}
+}
+
+func argsOf(r *Record) []byte {
+	if r == nil {
+		return nil
+	}
+	return r.Args
+}
+
+// A flushed record's arguments are read again from the input: a file
+// truncated under pruner gives no arguments (and Query an error), never a
+// crash.
+func TestArgsAtOfATruncatedFile(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/sessions/compact.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := readSession(t, p)
+	st, err := Rebuild(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Flush(t.Context(), ctx, st, FlushOptions{Capture: CaptureOptions{RawFrom: -1}, Now: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := f.State.Keys()
+	if len(keys) == 0 {
+		t.Fatal("nothing flushed")
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if r, ok := f.State.Record(k); !ok || r.Args != nil && f.State.records[k].argsAt.entry != 0 {
+			t.Fatalf("%s: %v %q after truncation", k, ok, argsOf(r))
+		}
+		if occ := f.State.RecordsFor(k); len(occ) != 1 || f.State.records[k].argsAt.entry != 0 && occ[0].Err == nil {
+			t.Fatalf("%s: RecordsFor after truncation: %+v", k, occ)
+		}
+	}
+}
