@@ -66,8 +66,12 @@ func TestFlushLeavesArgsInTheInput(t *testing.T) {
 		for _, k := range at.State.Keys() {
 			r, _ := at.State.Record(k)
 			rc, _ := copied.State.Record(k)
-			if r == nil || rc == nil || !bytes.Equal(r.Args, rc.Args) || len(r.Args) == 0 {
-				t.Fatalf("%s: %s: args %q, copying %q", p, k, argsOf(r), argsOf(rc))
+			if r == nil || rc == nil {
+				t.Fatalf("%s: %s: no record", p, k)
+			}
+			args, err := at.State.RecordArgs(r)
+			if err != nil || !bytes.Equal(args, rc.Args) || len(args) == 0 {
+				t.Fatalf("%s: %s: args %q (%v), copying %q", p, k, args, err, rc.Args)
 			}
 			if rc.argsAt.entry != 0 {
 				t.Fatalf("%s: %s: a copying flush left the arguments in the input", p, k)
@@ -86,15 +90,9 @@ func TestFlushLeavesArgsInTheInput(t *testing.T) {
 	}
 }
 
-func argsOf(r *Record) []byte {
-	if r == nil {
-		return nil
-	}
-	return r.Args
-}
 
 // A flushed record's arguments are read again from the input: a file
-// truncated under pruner gives no arguments (and Query an error), never a
+// truncated under pruner gives an error (RecordArgs, RecordsFor), never a
 // crash.
 func TestArgsAtOfATruncatedFile(t *testing.T) {
 	data, err := os.ReadFile("../../testdata/sessions/compact.jsonl")
@@ -122,8 +120,12 @@ func TestArgsAtOfATruncatedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range keys {
-		if r, ok := f.State.Record(k); !ok || r.Args != nil && f.State.records[k].argsAt.entry != 0 {
-			t.Fatalf("%s: %v %q after truncation", k, ok, argsOf(r))
+		r, ok := f.State.Record(k)
+		if !ok {
+			t.Fatalf("%s: no record", k)
+		}
+		if args, err := f.State.RecordArgs(r); r.argsAt.entry != 0 && (err == nil || args != nil) {
+			t.Fatalf("%s: %q, %v after truncation", k, args, err)
 		}
 		if occ := f.State.RecordsFor(k); len(occ) != 1 || f.State.records[k].argsAt.entry != 0 && occ[0].Err == nil {
 			t.Fatalf("%s: RecordsFor after truncation: %+v", k, occ)

@@ -578,25 +578,22 @@ func (s *State) Resolve(input string) (string, bool) {
 	return "", false
 }
 
-// Record returns the record input resolves to (see Resolve).
-//
-// A record the flush made leaves its arguments in the input: the record
-// returned is then a copy with Args read (nil when the input cannot be
-// re-read).
+// Record returns the record input resolves to (see Resolve). A record the
+// flush made leaves its arguments in the input (Args is nil): RecordArgs
+// reads them.
 func (s *State) Record(input string) (*Record, bool) {
 	k, ok := s.Resolve(input)
 	if !ok {
 		return nil, false
 	}
 	r, ok := s.records[k]
-	if ok && r.argsAt.entry != 0 {
-		rc := *r
-		rc.Args, _ = s.recordArgs(r)
-		rc.argsAt = textRef{}
-		return &rc, true
-	}
 	return r, ok
 }
+
+// RecordArgs is the arguments of a record of s: Args, or for a record the
+// flush made, read from the input (a new slice). Errors are I/O errors
+// re-reading the input.
+func (s *State) RecordArgs(r *Record) ([]byte, error) { return s.recordArgs(r) }
 
 // recordArgs is r's arguments: Args, or read from the input when the
 // record left them there (argsAt).
