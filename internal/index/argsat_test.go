@@ -90,7 +90,6 @@ func TestFlushLeavesArgsInTheInput(t *testing.T) {
 	}
 }
 
-
 // A flushed record's arguments are read again from the input: a file
 // truncated under pruner gives an error (RecordArgs, RecordsFor), never a
 // crash.
