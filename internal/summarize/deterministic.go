@@ -655,12 +655,25 @@ func relative(s, cwd string) string {
 	if cwd == "" {
 		return s
 	}
-	for _, p := range []string{"cd " + cwd + " && ", "cd " + cwd + "; ", `cd "` + cwd + `" && `} {
-		if strings.HasPrefix(s, p) {
-			return s[len(p):]
+	// "cd <cwd> && ", "cd <cwd>; ", `cd "<cwd>" && `, matched in place
+	if rest, ok := strings.CutPrefix(s, "cd "); ok {
+		if after, ok := strings.CutPrefix(rest, cwd); ok {
+			if r, ok := strings.CutPrefix(after, " && "); ok {
+				return r
+			}
+			if r, ok := strings.CutPrefix(after, "; "); ok {
+				return r
+			}
+		}
+		if after, ok := strings.CutPrefix(rest, `"`); ok {
+			if after, ok := strings.CutPrefix(after, cwd); ok {
+				if r, ok := strings.CutPrefix(after, `" && `); ok {
+					return r
+				}
+			}
 		}
 	}
-	if strings.HasPrefix(s, cwd+"/") && len(s) > len(cwd)+1 {
+	if len(s) > len(cwd)+1 && strings.HasPrefix(s, cwd) && s[len(cwd)] == '/' {
 		return s[len(cwd)+1:]
 	}
 	return s
