@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -791,7 +792,13 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
 	if f, ok := jsval.Number(rawTimestamp); ok {
 		var nb [32]byte
-		num := jsval.AppendNumber(nb[:0], f)
+		var num []byte
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
+			// a safe integer (a time in ms): JavaScript writes its digits
+			num = strconv.AppendInt(nb[:0], int64(f), 10)
+		} else {
+			num = jsval.AppendNumber(nb[:0], f)
+		}
 		var b strings.Builder // one allocation: the key
 		b.Grow(len(toolCallID) + 1 + len(num))
 		b.WriteString(toolCallID)
