@@ -131,3 +131,57 @@ func TestArgsAtOfATruncatedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestCallTextAtIsTheParsedText: on every shipped session, a captured
+// call's resultText read from where capture located it (one text block)
+// is the text the parse of its result's line gives, decoded and as JSON;
+// most calls are located.
+func TestCallTextAtIsTheParsedText(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/golden/now/*.jsonl")
+	located, calls := 0, 0
+	for _, p := range append(paths, more...) {
+		ctx := readSession(t, p)
+		if ctx.Kind != session.KindSession {
+			continue
+		}
+		st, err := Rebuild(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches, err := Capture(ctx, st, CaptureOptions{RawFrom: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lt lineTape
+		for _, b := range batches {
+			for _, c := range b.Calls {
+				calls++
+				got, err := c.appendText(nil, ctx, &lt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotJSON, err := c.appendTextJSON(nil, ctx, &lt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				parsed := *c
+				parsed.text = textLoc{}
+				want, _ := parsed.appendText(nil, ctx, &lt)
+				wantJSON, _ := parsed.appendTextJSON(nil, ctx, &lt)
+				if !bytes.Equal(got, want) || !bytes.Equal(gotJSON, wantJSON) {
+					t.Fatalf("%s: %s: located text %.200q (%.200s), parsed %.200q (%.200s)", p, c.Key, got, gotJSON, want, wantJSON)
+				}
+				if textChars(got) != c.Chars || len(got) != c.Bytes {
+					t.Fatalf("%s: %s: %d chars %d bytes, captured %d %d", p, c.Key, textChars(got), len(got), c.Chars, c.Bytes)
+				}
+				if c.text.at.entry != 0 {
+					located++
+				}
+			}
+		}
+	}
+	if located < calls/2 || located < 100 {
+		t.Fatalf("%d of %d calls located", located, calls)
+	}
+}

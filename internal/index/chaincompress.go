@@ -68,6 +68,7 @@ type chainCall struct {
 	entry                *session.BranchEntry // the result's entry (raw: no context edit)
 	chars                int                  // resultText's JavaScript length
 	spill                *spill
+	loc                  textLoc // where resultText is (one text block)
 }
 
 // content finds the call's result content, read from its entry onto lt
@@ -449,6 +450,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
 			rc, ok := lt.get(msg, ok, "content")
+			cc.loc = lt.singleText(rc, ok, at-1)
 			text := lt.resultBytes(rc, ok)
 			cc.chars = textChars(text)
 			out = append(out, cc)
@@ -517,12 +519,20 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 	// copies what it keeps (SubstituteLabels + Footer make a new string)
 	lt.texts = lt.texts[:0]
 	for i, c := range calls {
-		content, ok, err := c.content(ctx, lt)
+		n0 := len(lt.texts)
+		var err error
+		if c.loc.at.entry != 0 {
+			lt.texts, err = lt.appendTextAt(lt.texts, ctx, c.loc)
+		} else {
+			var content uint32
+			var ok bool
+			if content, ok, err = c.content(ctx, lt); err == nil {
+				lt.texts = lt.appendResultText(lt.texts, content, ok)
+			}
+		}
 		if err != nil {
 			return "", err
 		}
-		n0 := len(lt.texts)
-		lt.texts = lt.appendResultText(lt.texts, content, ok)
 		text := bufString(lt.texts[n0:])
 		n0 = len(lt.texts)
 		if lt.texts, err = appendArgs(lt.texts, ctx, c.args, c.argsAt); err != nil {
@@ -730,13 +740,8 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 		dst = append(dst, `,"resultText":`...)
 		if c.spill != nil {
 			dst = append(dst, `""`...)
-		} else {
-			var lt lineTape
-			content, ok, err := c.content(ctx, &lt)
-			if err != nil {
-				return dst, err
-			}
-			dst = appendTextJSON(dst, lt.raw(content, ok))
+		} else if dst, err = appendResultJSON(dst, ctx, c.loc, func(lt *lineTape) (uint32, bool, error) { return c.content(ctx, lt) }); err != nil {
+			return dst, err
 		}
 		dst = append(dst, `,"isError":`...)
 		dst = strconv.AppendBool(dst, c.isError)

@@ -441,12 +441,11 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
-		content, ok, err := c.content(ctx, lt)
-		if err != nil {
+		n0 := len(*texts)
+		var err error
+		if *texts, err = c.appendText(*texts, ctx, lt); err != nil {
 			return in, err
 		}
-		n0 := len(*texts)
-		*texts = lt.appendResultText(*texts, content, ok)
 		text := bufString((*texts)[n0:])
 		n0 = len(*texts)
 		if *texts, err = c.AppendArgs(*texts, ctx); err != nil {

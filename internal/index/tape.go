@@ -22,9 +22,11 @@ type lineTape struct {
 	sum   []byte // contentHash's normalised text
 	texts []byte // backfillSummary's texts (reused)
 	canon []byte // callArgsAt's canonical form (reused)
-	// copyArgs makes callArgsAt copy arguments instead of locating them (a
-	// flush onto a state rebuilt from another context than the one read)
+	// copyArgs makes callArgsAt copy arguments, and singleText locate no
+	// text, instead of leaving them in the input (a flush onto a state
+	// rebuilt from another context than the one read)
 	copyArgs bool
+	rawText  []byte // appendTextAt's raw string (reused)
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -151,6 +153,64 @@ func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]by
 		return dst, fmt.Errorf("a tool call's arguments are in entry %d of a branch of %d", at.entry, len(ctx.Branch))
 	}
 	return ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+}
+
+// textLoc locates the text of a result whose content has one text block
+// (the common shape): the block's raw JSON string in the result entry's
+// line, and its tape flags (escapes, bad UTF-8), so the text is decoded
+// again without parsing the line (appendTextAt).
+type textLoc struct {
+	at    textRef
+	flags uint8
+}
+
+// singleText is the textLoc of the content at content on the tape, line of
+// branch entry entry (zero: not one text block holding a string, or
+// copyArgs).
+func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
+	if !has || t.copyArgs || t.tp.Nodes[content].Kind != jsonscan.Array || entry < 0 || entry >= math.MaxInt32 {
+		return textLoc{}
+	}
+	n, str := 0, uint32(0)
+	t.elems(content, true, func(el uint32) {
+		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+			return
+		}
+		n++
+		if v, ok := t.tp.Get(el, "text"); ok && t.tp.Nodes[v].Kind == jsonscan.String {
+			str = v
+		} else {
+			n++ // not a string: joined as String(x), read from the line
+		}
+	})
+	if n != 1 {
+		return textLoc{}
+	}
+	nd := &t.tp.Nodes[str]
+	if nd.Start > math.MaxInt32 || nd.End-nd.Start > math.MaxInt32 {
+		return textLoc{}
+	}
+	return textLoc{at: textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(nd.End - nd.Start)}, flags: nd.Flags}
+}
+
+// appendTextAt appends the text x locates (appendResultText's text of its
+// content) to dst, decoded from the raw string read from ctx.
+func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]byte, error) {
+	var err error
+	if t.rawText, err = appendArgs(t.rawText[:0], ctx, nil, x.at); err != nil {
+		return dst, err
+	}
+	raw := t.rawText
+	switch {
+	case len(raw) < 2:
+		return dst, fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
+	case x.flags&jsonscan.BadUTF8 != 0:
+		s, _ := jsval.String(raw) // jsval folds a run of bad bytes into one U+FFFD
+		return append(dst, s...), nil
+	case x.flags&jsonscan.Escaped == 0:
+		return append(dst, raw[1:len(raw)-1]...), nil
+	}
+	return jsonscan.AppendUnquote(dst, raw), nil
 }
 
 // resultString joins a result content's text blocks with "\n"
