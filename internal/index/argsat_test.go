@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/session"
@@ -183,5 +184,58 @@ func TestCallTextAtIsTheParsedText(t *testing.T) {
 	}
 	if located < calls/2 || located < 100 {
 		t.Fatalf("%d of %d calls located", located, calls)
+	}
+}
+
+// TestChainCallsParseWhatIsNeeded: on every shipped session, with chains
+// compressed at every window, a flush that parses only the assistant lines
+// whose calls a backfill needs writes the same entries as one that parses
+// every assistant line of each chain.
+func TestChainCallsParseWhatIsNeeded(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"sessions", "chains", "golden/now"} {
+		ps, _ := filepath.Glob(filepath.Join("../../testdata", dir, "*.jsonl"))
+		paths = append(paths, ps...)
+	}
+	chains, backfilled := 0, 0
+	for _, p := range paths {
+		ctx := readSession(t, p)
+		if ctx.Kind != session.KindSession {
+			continue
+		}
+		for _, window := range []int{0, 1, 3} {
+			for _, minChars := range []int{0, 5000} {
+				lines := func(every bool) []string {
+					st, err := Rebuild(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					o := FlushOptions{Capture: CaptureOptions{RawFrom: -1}, MinBatchChars: minChars, Dedup: true,
+						Chains: ChainOptions{Enabled: true, RollingWindow: window}, Now: 1, parseEveryCall: every}
+					f, err := Flush(t.Context(), ctx, st, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					chains += f.Chains
+					backfilled += f.Backfilled
+					var out []string
+					for _, e := range f.Entries {
+						b, err := e.AppendLine(nil, ctx, "id", "parent", "ts")
+						if err != nil {
+							t.Fatal(err)
+						}
+						out = append(out, string(b))
+					}
+					return out
+				}
+				got, want := lines(false), lines(true)
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Fatalf("%s (window %d, minBatchChars %d): entries differ from parsing every call", p, window, minChars)
+				}
+			}
+		}
+	}
+	if chains < 20 || backfilled < 20 {
+		t.Fatalf("only %d chains compressed, %d calls backfilled", chains, backfilled)
 	}
 }

@@ -121,7 +121,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		c := &eligible[k]
 		keys := c.LookupKeys()
 		covered := len(bodies.texts(keys)) > 0
-		fresh, err := f.chainCalls(ctx, entries, c, s)
+		fresh, err := f.chainCalls(ctx, entries, c, s, o.parseEveryCall)
 		if err != nil {
 			return err
 		}
@@ -365,7 +365,7 @@ func (s *State) registerChain(c ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *ChainRange, s *State) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -399,6 +399,11 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 		switch m.Role() {
 		case session.RoleAssistant:
 			if len(m.ToolCalls()) == 0 {
+				continue
+			}
+			if !parseEvery && !anyNeeded(m.ToolCalls(), need) {
+				// none of its calls' results needs them: its line is not
+				// parsed (the calls' results are covered, never read)
 				continue
 			}
 			at := entries[m.EntryID()]
@@ -457,6 +462,16 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 		}
 	}
 	return out, nil
+}
+
+// anyNeeded reports whether one of calls has its id in need.
+func anyNeeded(calls []session.ToolCall, need map[string]bool) bool {
+	for i := range calls {
+		if need[calls[i].ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // backfill indexes a chain's uncovered calls as one backfilled index

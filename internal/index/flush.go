@@ -44,6 +44,11 @@ type FlushOptions struct {
 	FirstLine int
 	// Chains configures chain compression after the batches.
 	Chains ChainOptions
+
+	// parseEveryCall makes chain compression parse every assistant line of
+	// a chain, as it did before it skipped those whose calls no backfill
+	// needs (the differential test's old path).
+	parseEveryCall bool
 }
 
 // Flushed is what one flush adds to a session.
