@@ -372,11 +372,14 @@ func errorLines(text string) []string {
 		if left > 0 {
 			hit, left = errorWordsIn(text, off-len(line)-1, end, &found, left)
 		}
+		if !hit && !maybeFailStart(line) {
+			continue // (no trimming or exit-status test for most lines)
+		}
 		t := strings.TrimSpace(line)
-		if t == "" || seen[t] {
+		if t == "" || seen[t] || !(hit || failStart(t)) {
 			continue
 		}
-		if _, exit := exitCode(t); exit || !(hit || failStart(t)) {
+		if _, exit := exitCode(t); exit {
 			continue
 		}
 		if seen == nil {
@@ -480,6 +483,22 @@ func hasPrefixFold(s, w string) bool {
 		}
 	}
 	return true
+}
+
+// maybeFailStart: line's first byte after leading ASCII blanks (and any
+// other leading space TrimSpace would trim) could start a failStart line.
+func maybeFailStart(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			continue
+		case 'E', 'F':
+			return true
+		default:
+			return c >= 0x80 // ✗ × ✘, or a non-ASCII space before them
+		}
+	}
+	return false
 }
 
 // failStart: a line that starts as a failure report.
