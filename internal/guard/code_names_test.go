@@ -1,0 +1,195 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+)
+
+// codeNamesFS is a project with a .env, a .git folder and a src folder that
+// holds nothing protected, and a home with an ssh key.
+func codeNamesFS() FS {
+	return linkFS(map[string]string{
+		tCwd + "/.env":                  "KEY=secret",
+		tCwd + "/.git/config":           "[core]",
+		tCwd + "/.git/HEAD":             "ref: refs/heads/main",
+		tCwd + "/src/main.go":           "package main",
+		tCwd + "/src/app.py":            "print(1)",
+		tCwd + "/src/lib/util.js":       "module.exports = 1",
+		tCwd + "/README.md":             "# proj",
+		tCwd + "/package.json":          "{}",
+		tCwd + "/node_modules/x/i.js":   "1",
+		tHome + "/.ssh/id_rsa":          "KEY",
+		tHome + "/.pi/agent/auth.json":  "{}",
+		tHome + "/notes/todo.txt":       "x",
+		tHome + "/proj-other/README.md": "x",
+	}, nil)
+}
+
+// codeNamesAttacks read protected content through names the code finds at
+// run time: globs, listings and walks, whole-folder copies.
+var codeNamesAttacks = []string{
+	// python: globs
+	`python3 -c "import glob;print(open(glob.glob('.e*')[0]).read())"`,
+	`python3 -c "from glob import glob;print(open(glob('.en?')[0]).read())"`,
+	`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('.[e]nv')]"`,
+	`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('.[!x]nv')]"`,
+	`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('*', include_hidden=True)]"`,
+	`python3 -c "import glob;[print(open(f).read()) for f in glob.iglob('**', recursive=True)]"`,
+	`python3 -c "import glob;[print(open(f).read()) for f in glob.glob('.git/*')]"`,
+	`python3 -c "import pathlib;[print(p.read_text()) for p in pathlib.Path('.').glob('.*')]"`,
+	`python3 -c "from pathlib import Path;[print(p.read_bytes()) for p in Path('.').rglob('*')]"`,
+	`python3 -c "import os,fnmatch;[print(open(f).read()) for f in os.listdir('.') if fnmatch.fnmatch(f,'.e*')]"`,
+	`python3 -c "import glob;print(open(glob.glob('sub/../.e*')[0]).read())"`,
+	`python3 -c "import glob,os;print(open(glob.glob(os.path.expanduser('~/.ss?/id_*'))[0]).read())"`,
+	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join(os.path.expanduser('~/.pi'), '**/*.json'), recursive=True)])"`,
+	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join('~', '.ssh', 'id_*'))])"`,
+	// python: listings and walks
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir('.') if f.startswith('.e')]"`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir() if os.path.isfile(f)]"`,
+	`python3 -c "import os;[print(open(e.path).read()) for e in os.scandir() if e.is_file()]"`,
+	`python3 -c "import os;[print(open(os.path.join(r,f)).read()) for r,d,fs in os.walk('.') for f in fs]"`,
+	`python3 -c "import os;[print(open(os.path.join(r,f)).read()) for r,d,fs in os.walk(os.getcwd()) for f in fs]"`,
+	`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path().iterdir() if p.is_file()]"`,
+	`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path.cwd().iterdir() if p.is_file()]"`,
+	`python3 -c "import os;[os.system('cat '+f) for f in os.listdir('.')]"`,
+	`python3 -c "import os,subprocess;[subprocess.run(['cat',f]) for f in os.listdir(os.getcwd())]"`,
+	`python3 -c "import os;d=os.path.expanduser('~');[print(open(os.path.join(d,r,f)).read()) for r,_,fs in os.walk(d) for f in fs]"`,
+	`python3 -c "import os;print([open(f).read() for f in os.listdir('..')])"`,
+	`python3 -c "import os;os.chdir('..');print([open(f).read() for f in os.listdir()])"`,
+	`python3 -c "import os;[os.remove(f) for f in os.listdir('.')]"`,
+	`python3 -c "import os;[os.rename(f,f+'.bak') for f in os.listdir('.')]"`,
+	"python3 - <<'EOF'\nimport os\nfor f in os.listdir('.'):\n    if os.path.isfile(f):\n        print(open(f).read())\nEOF",
+	`echo "import os;[print(open(f).read()) for f in os.listdir('.')]" | python3`,
+	// python: whole-folder copies
+	`python3 -c "import shutil;shutil.copytree('.', '/tmp/x')"`,
+	`python3 -c "import shutil;shutil.copytree('..', '/tmp/x')"`,
+	`python3 -c "import shutil;shutil.make_archive('/tmp/x', 'zip', '.')"`,
+	`python3 -c "import shutil;shutil.make_archive('/tmp/x', 'zip')"`,
+	`python3 -c "import tarfile;t=tarfile.open('/tmp/x.tgz','w:gz');t.add('.');t.close()"`,
+	`python3 -c "import os,zipfile;z=zipfile.ZipFile('/tmp/x.zip','w');[z.write(os.path.join(r,f)) for r,d,fs in os.walk('.') for f in fs]"`,
+	`python3 -c "import shutil;shutil.rmtree('.')"`,
+	// node
+	`node -e "const fs=require('fs');for(const f of fs.globSync('.e*'))console.log(fs.readFileSync(f,'utf8'))"`,
+	`node -e "const fg=require('fast-glob');for(const f of fg.sync('.e*',{dot:true}))console.log(require('fs').readFileSync(f,'utf8'))"`,
+	`node -e "const fs=require('fs');for(const f of fs.readdirSync('.'))try{console.log(fs.readFileSync(f,'utf8'))}catch{}"`,
+	`node -e "const fs=require('fs');fs.readdirSync(process.cwd()).forEach(f=>{try{process.stdout.write(fs.readFileSync(f))}catch(e){}})"`,
+	`node -e "const fs=require('fs');const d=fs.opendirSync('.');let e;while((e=d.readSync()))if(e.isFile())console.log(fs.readFileSync(e.name,'utf8'))"`,
+	`node -e "const fs=require('fs');fs.readdirSync('.',{recursive:true}).forEach(f=>{try{console.log(fs.readFileSync(f,'utf8'))}catch{}})"`,
+	`node -e "const {execSync}=require('child_process');require('fs').readdirSync('.').forEach(f=>console.log(execSync('cat '+f).toString()))"`,
+	`node -e "import('fs').then(fs=>fs.promises.readdir('.').then(l=>l.forEach(f=>fs.promises.readFile(f,'utf8').then(console.log))))"`,
+	`node -e "const fs=require('fs');for(const f of fs.readdirSync('.'))try{console.log(require('./'+f))}catch(e){console.log(e.message)}"`,
+	`node -e "require('fs').cpSync('.', '/tmp/x', {recursive: true})"`,
+	`node -e "require('fs').rmSync('.', {recursive: true})"`,
+	// perl
+	`perl -e 'print for map { open my $f, "<", $_; <$f> } glob ".*"'`,
+	`perl -e 'for (<.e*>) { open F, $_; print <F> }'`,
+	`perl -e 'for (<.*>) { open F, $_; print <F> }'`,
+	`perl -e 'opendir D, "."; for (readdir D) { open F, $_ and print <F> }'`,
+	`perl -e 'opendir(my $d, "."); @ARGV = grep { -f } readdir $d; print <>'`,
+	`perl -MFile::Find -e 'find(sub { open F, $_ and print <F> if -f }, ".")'`,
+	"perl -e 'print `cat $_` for glob \".e*\"'",
+	// ruby
+	`ruby -e 'Dir.glob(".*").each { |f| puts File.read(f) rescue nil }'`,
+	`ruby -e 'Dir[".*"].each { |f| puts File.read(f) rescue nil }'`,
+	`ruby -e 'Dir.glob("*", File::FNM_DOTMATCH).each { |f| puts File.read(f) rescue nil }'`,
+	`ruby -e 'Dir.entries(".").each { |f| puts File.read(f) rescue nil }'`,
+	`ruby -e 'Dir.children(".").each { |f| puts IO.read(f) rescue nil }'`,
+	`ruby -e 'Dir.each_child(".") { |f| print File.open(f).read rescue nil }'`,
+	"ruby -e 'Dir.foreach(\".\") { |f| puts `cat #{f}` }'",
+	`ruby -rfind -e 'Find.find(".") { |f| puts File.read(f) if File.file?(f) }'`,
+	`ruby -rfileutils -e 'FileUtils.cp_r(".", "/tmp/x")'`,
+	`ruby -rfileutils -e 'FileUtils.rm_rf(".")'`,
+	// php
+	`php -r 'foreach (glob(".*") as $f) echo @file_get_contents($f);'`,
+	`php -r 'foreach (glob("{.e,x}*", GLOB_BRACE) as $f) readfile($f);'`,
+	`php -r 'foreach (scandir(".") as $f) echo @file_get_contents($f);'`,
+	`php -r '$d = opendir("."); while (($f = readdir($d)) !== false) echo @file_get_contents($f);'`,
+	`php -r 'foreach (new RecursiveIteratorIterator(new RecursiveDirectoryIterator(".")) as $f) echo @file_get_contents($f);'`,
+	// lua
+	`lua -e 'for f in lfs.dir(".") do local h = io.open(f) if h then print(h:read("a")) end end'`,
+	// PowerShell wildcards and listings
+	`pwsh -Command "Get-Content .e*"`,
+	`pwsh -Command "Get-ChildItem -Force | Get-Content"`,
+	`pwsh -Command "Get-ChildItem -Force -Recurse -File | ForEach-Object { Get-Content $_ }"`,
+}
+
+// codeNamesBenign is everyday code the found-names reading must allow:
+// listings printed (names are not content), globs that cannot reach a
+// protected name, reads and copies of clean folders.
+var codeNamesBenign = []string{
+	`python3 -c "import os; print(os.listdir('.'))"`,
+	`python3 -c "import os; print(sorted(os.listdir()))"`,
+	`python3 -c "import os; [print(e.name) for e in os.scandir('.')]"`,
+	`python3 -c "import os; print([r for r, d, f in os.walk('.')])"`,
+	`python3 -c "from pathlib import Path; print(list(Path('.').iterdir()))"`,
+	`python3 -c "import glob; print(glob.glob('*.py'))"`,
+	`python3 -c "import glob; [print(open(f).read()) for f in glob.glob('src/*.go')]"`,
+	`python3 -c "import json, glob; [print(json.load(open(f))['name']) for f in glob.glob('*.md')]"`,
+	`python3 -c "print(open('README.md').read())"`,
+	`python3 -c "print('*' * 10)"`,
+	`python3 -c "import re; print(re.findall(r'.*env', open('README.md').read()))"`,
+	`python3 -c "import os; [print(open(os.path.join('src', f)).read()) for f in os.listdir('src') if f.endswith('.py')]"`,
+	`python3 -c "import shutil; shutil.copytree('src', '/tmp/src-copy')"`,
+	`node -e "console.log(require('fs').readdirSync('src'))"`,
+	`node -e "console.log(require('fs').readdirSync('.'))"`,
+	`node -e "const fs=require('fs');for(const f of fs.readdirSync('src'))if(f.endsWith('.go'))console.log(fs.readFileSync('src/'+f,'utf8').length)"`,
+	`node -e "require('fs').cpSync('src', '/tmp/x', {recursive: true})"`,
+	`node -e "console.log(Object.entries(require('./package.json')).length)"`,
+	`ruby -e 'puts Dir.glob("*.rb")'`,
+	`ruby -e 'puts Dir.children("src")'`,
+	`ruby -e 'puts Dir.entries(".").sort'`,
+	`php -r 'print_r(scandir("."));'`,
+	`perl -e 'opendir D, "."; print join("\n", readdir D)'`,
+	`python3 -c "import glob; print(glob.glob('**/*.go', recursive=True))"`,
+	`python3 -c "import glob; [print(open(f).read()) for f in glob.glob('src/**/*.js', recursive=True)]"`,
+	`node -e "const fs=require('fs');console.log(fs.globSync('src/*.go').map(f=>fs.readFileSync(f,'utf8')))"`,
+	`perl -e 'print "=" x 40, "\n"'`,
+	`pwsh -Command "Get-ChildItem src"`,
+}
+
+// TestCodeFoundNames: interpreter code that finds names at run time (a
+// glob, a listing or walk whose names it reads, a copy of a folder) reads
+// what it may find, with and without the file system; listings printed and
+// globs that cannot reach a protected name stay allowed.
+func TestCodeFoundNames(t *testing.T) {
+	for _, withFS := range []bool{false, true} {
+		env := Env{Cwd: tCwd, Home: tHome}
+		where := "without the disk"
+		if withFS {
+			env.FS = codeNamesFS()
+			where = "with the disk"
+		}
+		m := DefaultRules().Matcher(env)
+		for _, c := range codeNamesAttacks {
+			if k, _ := kindOf(m, c); k == "" {
+				t.Errorf("%s: attack allowed: %s", where, c)
+			}
+		}
+		for _, c := range codeNamesBenign {
+			if k, why := kindOf(m, c); k != "" {
+				t.Errorf("%s: benign code denied: %s\n    %s", where, c, why)
+			}
+		}
+	}
+}
+
+// TestCodeFoundNamesClean: on the disk, the same walks and copies of a
+// folder that holds nothing protected are allowed: the folder is searched,
+// not refused by its shape.
+func TestCodeFoundNamesClean(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd + "/src", Home: tHome, FS: codeNamesFS()})
+	for _, c := range []string{
+		`python3 -c "import os;[print(open(os.path.join(r,f)).read()) for r,d,fs in os.walk('.') for f in fs]"`,
+		`python3 -c "import shutil;shutil.copytree('.', '/tmp/x')"`,
+		`node -e "const fs=require('fs');for(const f of fs.readdirSync('.'))try{console.log(fs.readFileSync(f,'utf8'))}catch{}"`,
+		`ruby -e 'Dir.children(".").each { |f| puts File.read(f) rescue nil }'`,
+		`php -r 'foreach (scandir(".") as $f) echo @file_get_contents($f);'`,
+	} {
+		if k, why := kindOf(m, c); k != "" {
+			t.Errorf("clean folder denied: %s\n    %s", c, why)
+		}
+	}
+	if t.Failed() {
+		t.Log(strings.Repeat("-", 20))
+	}
+}
