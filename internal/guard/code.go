@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -806,7 +807,11 @@ func codeIdents(masked, lang string) []codeIdent {
 func codeAPI(id codeIdent, lang, masked string) int {
 	q := strings.ToLower(id.qual)
 	switch id.lower {
-	case "listdir", "scandir", "walk", "fwalk", "iterdir", "opendirsync", "readdirsync", "recursivedirectoryiterator",
+	case "walk", "fwalk":
+		if q == "" || q == "os" || id.start > 1 && masked[id.start-2] == ')' {
+			return apiList // os.walk, Path(…).walk; not ast.walk
+		}
+	case "listdir", "scandir", "iterdir", "opendirsync", "readdirsync", "recursivedirectoryiterator",
 		"directoryiterator", "filesystemiterator", "each_child", "getfiles", "enumeratefiles", "getfilesystementries",
 		"enumeratefilesystementries", "getdirectories", "enumeratedirectories", "finddepth", "get-childitem", "gci":
 		return apiList
@@ -881,12 +886,34 @@ func usesContent(id codeIdent, lang string) bool {
 	switch l {
 	case "file", "fgets", "fgetc", "fread", "fpassthru", "fscanf", "dofile", "system", "subprocess", "check_output",
 		"check_call", "shell_exec", "passthru", "proc_open", "child_process", "cp", "cp_r", "shutil", "tarfile",
-		"zipfile", "ziparchive", "make_archive", "gc", "cat", "type", "select-string", "sls", "copy-item", "cpi",
-		"import-csv", "invoke-item", "ii", "lines", "qx", "send_file", "sendfile":
+		"zipfile", "ziparchive", "make_archive", "qx", "send_file", "sendfile":
 		return true
+	case "gc", "cat", "type", "select-string", "sls", "copy-item", "cpi", "import-csv", "invoke-item", "ii":
+		return lang == "pwsh" || lang == "cmd"
+	case "lines":
+		return lang == "lua"
 	case "foreach", "new", "binread", "readlines":
 		q := strings.ToLower(id.qual)
 		return q == "file" || q == "io"
+	}
+	return false
+}
+
+// mutates reports whether an identifier changes the file it is given
+// (names a listing found, removed or renamed one by one).
+func mutates(id codeIdent) bool {
+	l := id.lower
+	if strings.HasPrefix(l, "write") || strings.HasPrefix(l, "append") || strings.HasPrefix(l, "unlink") ||
+		strings.HasPrefix(l, "rename") || strings.HasPrefix(l, "truncate") || strings.HasPrefix(l, "chmod") ||
+		strings.HasPrefix(l, "chown") || strings.HasPrefix(l, "symlink") {
+		return true
+	}
+	switch l {
+	case "remove", "move", "rmdir", "rmdirsync", "rm", "rmsync", "utime", "touch", "delete", "remove-item", "set-content",
+		"out-file", "add-content", "move-item", "rename-item", "clear-content":
+		return true
+	case "replace":
+		return id.qual == "os"
 	}
 	return false
 }
@@ -905,7 +932,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 	masked := maskSpans(code, sc.spans)
 	lowerMasked := strings.ToLower(masked)
 	ids := codeIdents(masked, lang)
-	uses := ops&setModify != 0
+	uses := false
 	for _, w := range []string{"glob", "fnmatch", "minimatch", "micromatch", "picomatch", "fnm_"} {
 		if strings.Contains(lowerMasked, w) {
 			cn.globs = true
@@ -932,7 +959,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		}
 	}
 	for _, id := range ids {
-		if usesContent(id, lang) {
+		if usesContent(id, lang) || mutates(id) {
 			uses = true
 		}
 		if lang == "js" && (id.lower == "require" || id.lower == "import") && nextNonSpace(masked, id.end) == '(' {
@@ -1100,6 +1127,9 @@ func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (f
 		}
 	}
 	j := skipSpace(masked, id.end)
+	if id.lower == "rglob" || id.lower == "glob" && id.qual != "" && id.qual != "glob" && lang == "python" {
+		j = n // Path(…).rglob(pattern): the folder is the receiver's
+	}
 	paren := j < n && masked[j] == '('
 	if paren {
 		j = skipSpace(masked, j+1)
@@ -1193,13 +1223,9 @@ func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (f
 
 // spanAt returns the literal that starts at i (prefix letters allowed).
 func spanAt(spans []codeSpan, i int) (codeSpan, bool) {
-	for _, s := range spans {
-		if s.start >= i && s.start <= i+2 {
-			return s, true
-		}
-		if s.start > i+2 {
-			break
-		}
+	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= i })
+	if k < len(spans) && spans[k].start <= i+2 {
+		return spans[k], true
 	}
 	return codeSpan{}, false
 }

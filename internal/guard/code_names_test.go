@@ -1,8 +1,10 @@
 package guard
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // codeNamesFS is a project with a .env, a .git folder and a src folder that
@@ -145,6 +147,12 @@ var codeNamesBenign = []string{
 	`node -e "const fs=require('fs');console.log(fs.globSync('src/*.go').map(f=>fs.readFileSync(f,'utf8')))"`,
 	`perl -e 'print "=" x 40, "\n"'`,
 	`pwsh -Command "Get-ChildItem src"`,
+	`python3 -c "import ast; t = ast.parse(open('src/app.py').read()); print(len(list(ast.walk(t))))"`,
+	`python3 -c "import os, json; print(json.dumps(os.listdir('.')))"`,
+	`python3 -c "from pathlib import Path; [print(p.read_text()) for p in Path('src').rglob('*.py')]"`,
+	`node -e "const s='a,b'; console.log(s.replace(',', ' '), require('fs').readdirSync('.'))"`,
+	`python3 -c "import subprocess; print(subprocess.run(['ls', '-la'], capture_output=True).stdout.decode())"`,
+	`ruby -e 'Dir.children("src").each { |f| puts File.read(File.join("src", f)) }'`,
 }
 
 // TestCodeFoundNames: interpreter code that finds names at run time (a
@@ -189,7 +197,53 @@ func TestCodeFoundNamesClean(t *testing.T) {
 			t.Errorf("clean folder denied: %s\n    %s", c, why)
 		}
 	}
-	if t.Failed() {
-		t.Log(strings.Repeat("-", 20))
+}
+
+// FuzzCodeFoundNames: code that lists the working directory, spelt any way
+// the fuzzer finds ('.', './', 'src/..', ”, …), and opens what it finds is
+// denied in every language; any code at all never panics the reading.
+func FuzzCodeFoundNames(f *testing.F) {
+	for _, s := range []string{".", "./", "src/..", "", "src/lib/../..", ".//", "x/../."} {
+		f.Add(s)
 	}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	forms := []string{
+		`python3 -c "import os;[print(open(f).read()) for f in os.listdir('%s')]"`,
+		`python3 -c "import shutil;shutil.copytree('%s', '/tmp/x')"`,
+		`node -e "const fs=require('fs');for(const f of fs.readdirSync('%s'))console.log(fs.readFileSync(f,'utf8'))"`,
+		`ruby -e 'Dir.entries("%s").each { |f| puts File.read(f) }'`,
+		`php -r 'foreach (scandir("%s") as $f) echo file_get_contents($f);'`,
+	}
+	f.Fuzz(func(t *testing.T, dir string) {
+		for _, lang := range []string{"python3 -c", "node -e", "perl -e", "ruby -e", "php -r", "pwsh -Command"} {
+			kindOf(m, lang+" '"+strings.ReplaceAll(dir, "'", "")+"'") // never panics
+		}
+		if dir == "" || strings.HasPrefix(dir, "/") {
+			return // no folder (an error in every language), or not relative
+		}
+		segs := strings.Split(dir, "/")
+		depth := 0
+		for _, s := range segs {
+			switch {
+			case s == "" || s == ".":
+			case s == "..":
+				depth--
+			case strings.ContainsAny(s, "'\"\\$`{}*?[%\x00\n#") || !utf8.ValidString(s) || strings.TrimSpace(s) != s:
+				return
+			default:
+				depth++
+			}
+			if depth < 0 {
+				return
+			}
+		}
+		if depth != 0 {
+			return // not the working directory
+		}
+		for _, form := range forms {
+			if k, _ := kindOf(m, fmt.Sprintf(form, dir)); k == "" {
+				t.Errorf("allowed: %s", fmt.Sprintf(form, dir))
+			}
+		}
+	})
 }
