@@ -346,7 +346,7 @@ func scanCode(code, lang string) codeScan {
 				}
 			}
 		}
-		if len(t) >= 2 {
+		if len(t) >= 2 || (lang == "pwsh" || lang == "cmd") && (t == "*" || t == "?") {
 			if lang == "pwsh" {
 				t = strings.ReplaceAll(t, "`", "")
 			}
@@ -804,7 +804,7 @@ func codeIdents(masked, lang string) []codeIdent {
 }
 
 // codeAPI classifies an identifier as a listing, glob, copy or removal API.
-func codeAPI(id codeIdent, lang, masked string) int {
+func codeAPI(id codeIdent, lang, masked, code string) int {
 	q := strings.ToLower(id.qual)
 	switch id.lower {
 	case "walk", "fwalk":
@@ -855,6 +855,10 @@ func codeAPI(id codeIdent, lang, masked string) int {
 		if q == "fs" || q == "promises" || q == "fsp" || q == "fse" {
 			return apiCopy
 		}
+	case "c", "create":
+		if q == "tar" || strings.Contains(code, "require('tar')") || strings.Contains(code, `require("tar")`) {
+			return apiCopy // node-tar's tar.c(opts, ['.'])
+		}
 	case "add":
 		if strings.Contains(strings.ToLower(masked), "tarfile") {
 			return apiCopy // TarFile.add is recursive
@@ -877,16 +881,14 @@ func usesContent(id codeIdent, lang string) bool {
 	switch {
 	case strings.HasPrefix(l, "read") && !strings.HasPrefix(l, "readdir"),
 		strings.Contains(l, "open") && !strings.Contains(l, "opendir"),
-		strings.HasPrefix(l, "load"), strings.HasPrefix(l, "copy"), strings.HasPrefix(l, "exec"),
-		strings.HasPrefix(l, "spawn"), strings.HasPrefix(l, "slurp"), strings.HasPrefix(l, "get-content"),
+		strings.HasPrefix(l, "load"), strings.HasPrefix(l, "copy"), strings.HasPrefix(l, "slurp"), strings.HasPrefix(l, "get-content"),
 		strings.HasSuffix(l, "file") && l != "isfile" && l != "is_file" && l != "tempfile",
 		strings.Contains(l, "get_contents"):
 		return true
 	}
 	switch l {
-	case "file", "fgets", "fgetc", "fread", "fpassthru", "fscanf", "dofile", "system", "subprocess", "check_output",
-		"check_call", "shell_exec", "passthru", "proc_open", "child_process", "cp", "cp_r", "shutil", "tarfile",
-		"zipfile", "ziparchive", "make_archive", "qx", "send_file", "sendfile":
+	case "file", "fgets", "fgetc", "fread", "fpassthru", "fscanf", "dofile", "cp", "cp_r", "shutil", "tarfile",
+		"zipfile", "ziparchive", "make_archive", "send_file", "sendfile":
 		return true
 	case "gc", "cat", "type", "select-string", "sls", "copy-item", "cpi", "import-csv", "invoke-item", "ii":
 		return lang == "pwsh" || lang == "cmd"
@@ -897,6 +899,49 @@ func usesContent(id codeIdent, lang string) bool {
 		return q == "file" || q == "io"
 	}
 	return false
+}
+
+// runsCommands reports whether an identifier runs a command (os.system,
+// subprocess, child_process, exec, spawn, popen, shell_exec, qx).
+func runsCommands(id codeIdent) bool {
+	l := id.lower
+	if strings.HasPrefix(l, "exec") || strings.HasPrefix(l, "spawn") || strings.HasSuffix(l, "popen") {
+		return true
+	}
+	switch l {
+	case "system", "subprocess", "check_output", "check_call", "shell_exec", "passthru", "proc_open", "child_process",
+		"qx", "capture2", "capture3", "capture2e", "invoke-expression", "iex", "start-process":
+		return true
+	}
+	return false
+}
+
+// listers are commands that print names found at run time.
+var listers = map[string]bool{"ls": true, "find": true, "fd": true, "dir": true, "gci": true, "get-childitem": true,
+	"tree": true, "locate": true, "du": true}
+
+// argvRuns joins runs of adjacent literals separated only by commas and
+// brackets (`['grep', '-r', 'KEY', '.']`, `'grep', ['-r', …]`) into shell
+// commands, each word quoted.
+func argvRuns(masked string, spans []codeSpan) []string {
+	var out []string
+	var run []string
+	flush := func() {
+		if len(run) >= 2 && len(out) < 64 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run = run[:0]
+	}
+	for i, s := range spans {
+		if i > 0 && strings.Trim(masked[spans[i-1].end:s.start], " \t\r\n,[]()") != "" {
+			flush()
+		}
+		if len(run) < 64 {
+			run = append(run, "'"+strings.ReplaceAll(s.val, "'", `'\''`)+"'")
+		}
+	}
+	flush()
+	return out
 }
 
 // mutates reports whether an identifier changes the file it is given
@@ -924,7 +969,7 @@ func mutates(id codeIdent) bool {
 func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, ops OpSet) codeNames {
 	var cn codeNames
 	switch lang {
-	case "awk", "sed", "jq", "vim":
+	case "sed", "jq", "vim":
 		return cn
 	case "pwsh", "cmd":
 		cn.globs = true // their commands take wildcards
@@ -953,14 +998,24 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 	if lang == "perl" && (strings.Contains(masked, "<>") || strings.Contains(masked, "<ARGV>")) {
 		uses = true // <> reads the files named in @ARGV
 	}
+	runs := false
 	for _, s := range sc.spans {
 		if s.quote == '`' && (lang == "perl" || lang == "ruby" || lang == "php") {
-			uses = true // backticks run a command
+			runs = true // backticks run a command
 		}
+	}
+	if lang == "ruby" && strings.Contains(masked, "%x") {
+		runs = true
+	}
+	if lang == "awk" && strings.Contains(masked, "getline") && strings.Contains(masked, "<") {
+		uses = true // getline < file
 	}
 	for _, id := range ids {
 		if usesContent(id, lang) || mutates(id) {
 			uses = true
+		}
+		if runsCommands(id) {
+			runs = true
 		}
 		if lang == "js" && (id.lower == "require" || id.lower == "import") && nextNonSpace(masked, id.end) == '(' {
 			if s, ok := spanAt(sc.spans, skipSpace(masked, skipSpace(masked, id.end)+1)); !ok || nextNonSpace(masked, s.end) != ')' {
@@ -969,6 +1024,15 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		}
 		if lang == "php" && (id.lower == "include" || id.lower == "require" || id.lower == "include_once" || id.lower == "require_once") {
 			uses = true
+		}
+	}
+	// a command run with its words in a list (subprocess.run(['grep', '-r',
+	// 'KEY', '.']), execFileSync('tar', [...])) is read as that command
+	var cmds []string
+	if runs {
+		for _, c := range argvRuns(masked, sc.spans) {
+			a.looseScript(c, raw)
+			cmds = append(cmds, c)
 		}
 	}
 	chdir := strings.Contains(lowerMasked, "chdir") || strings.Contains(lowerMasked, "set-location")
@@ -980,7 +1044,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 	var recs []rec
 	computed := map[OpSet]string{}
 	for _, id := range ids {
-		kind := codeAPI(id, lang, masked)
+		kind := codeAPI(id, lang, masked, code)
 		if kind == apiNone {
 			continue
 		}
@@ -991,7 +1055,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		var via string
 		switch kind {
 		case apiList, apiGlobList:
-			if !uses {
+			if !uses && !runs {
 				continue
 			}
 			recOps = SetRead | ops&setModify
@@ -1024,6 +1088,17 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		}
 		if home {
 			recs = append(recs, rec{a.env.Home, recOps, via})
+		}
+	}
+	if uses && (runs || lang == "awk") {
+		// names printed by a command the code runs (os.popen('ls -a'),
+		// `ls -a` in Ruby, "ls -a" | getline in awk) and then opened
+		for _, c := range append(cmds, sc.lits...) {
+			w := strings.Fields(strings.ReplaceAll(c, "'", " "))
+			if len(w) > 0 && listers[strings.ToLower(w[0][strings.LastIndexByte(w[0], '/')+1:])] {
+				computed[SetRead] = "code that opens the names " + w[0] + " prints"
+				break
+			}
 		}
 	}
 	for recOps, via := range computed {

@@ -109,6 +109,18 @@ var codeNamesAttacks = []string{
 	`php -r 'foreach (new RecursiveIteratorIterator(new RecursiveDirectoryIterator(".")) as $f) echo @file_get_contents($f);'`,
 	// lua
 	`lua -e 'for f in lfs.dir(".") do local h = io.open(f) if h then print(h:read("a")) end end'`,
+	// names printed by a command the code runs, commands given as word lists
+	`awk 'BEGIN{while(("ls -a"|getline f)>0){while((getline l<f)>0)print l}}'`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.popen('ls -a').read().split()]"`,
+	"ruby -e '`ls -a`.split.each { |f| puts File.read(f) rescue nil }'",
+	`php -r 'exec("ls -a", $o); foreach ($o as $f) echo @file_get_contents($f);'`,
+	`python3 -c "import subprocess;subprocess.run(['grep','-r','KEY','.'])"`,
+	`python3 -c "import subprocess;subprocess.run(['tar','czf','/tmp/x.tgz','.'])"`,
+	`python3 -c "import subprocess;subprocess.run(['cat','.e'+'nv'])"`,
+	`node -e "require('child_process').execFileSync('grep', ['-r', 'KEY', '.'], {stdio: 'inherit'})"`,
+	`node -e "require('tar').c({file: '/tmp/x.tgz'}, ['.'])"`,
+	`cmd /c "for %f in (*) do type %f"`,
+	`python3 -c "import glob;print(open(glob.glob('.e' + '*')[0]).read())"`,
 	// PowerShell wildcards and listings
 	`pwsh -Command "Get-Content .e*"`,
 	`pwsh -Command "Get-ChildItem -Force | Get-Content"`,
@@ -153,6 +165,10 @@ var codeNamesBenign = []string{
 	`node -e "const s='a,b'; console.log(s.replace(',', ' '), require('fs').readdirSync('.'))"`,
 	`python3 -c "import subprocess; print(subprocess.run(['ls', '-la'], capture_output=True).stdout.decode())"`,
 	`ruby -e 'Dir.children("src").each { |f| puts File.read(File.join("src", f)) }'`,
+	`python3 -c "import subprocess; subprocess.run(['grep', '-rn', 'TODO', 'src'])"`,
+	`python3 -c "import subprocess; print(subprocess.check_output(['git', 'status']).decode())"`,
+	`node -e "require('child_process').execFileSync('ls', ['-la'], {stdio: 'inherit'})"`,
+	`awk '{print $1}' README.md`,
 }
 
 // TestCodeFoundNames: interpreter code that finds names at run time (a
