@@ -418,8 +418,12 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		return Violation{}, false
 	}
 	// reason from the rules: a folder that is an ancestor of a rule's path
-	// (a bare rule is taken to live at the cwd)
-	ps := m.split(t.path, t.pattern, t.dotOK)
+	// (a bare rule is taken to live at the cwd); a recursion that honours
+	// .gitignore is taken to skip hidden names, which repositories ignore
+	// (.env*) or it skips (.git)
+	dotOK := t.dotOK && !(t.vcsAware && t.gitIgnores)
+	ps := m.split(t.path, t.pattern, dotOK)
+	psAll := m.split(t.path, t.pattern, t.dotOK) // for absolute and home rules: no repository ignores them
 	var denied OpSet
 	var hits []int
 	holds := ""
@@ -442,7 +446,10 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		// a glob that matches a hidden name searches it (ripgrep's
 		// overrides come before its hidden rule; see walk)
 		pe := ps
-		if filtered && !t.dotOK {
+		if !c.bare {
+			pe = psAll
+		}
+		if filtered && !dotOK {
 			pe = m.split(t.path, t.pattern, true)
 		}
 		if !matchEntry(cc, pe, holds_, false) {
@@ -561,6 +568,10 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 	}
 	queue := []dir{{path: root}}
 	unhide := m.newUnhider()
+	var gi *gitIgnorer
+	if t.vcsAware && t.gitIgnores {
+		gi = m.newGitIgnorer()
+	}
 	visited := 0
 	links := 0
 	for len(queue) > 0 {
@@ -589,6 +600,9 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 				continue
 			}
 			isDir := e.IsDir()
+			if t.vcsAware && ((isDir && isVCSFolder(name)) || (gi != nil && gi.ignored(p, isDir))) {
+				continue
+			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				if t.follow == followNone {
 					continue

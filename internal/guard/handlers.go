@@ -1924,6 +1924,46 @@ func (c *cmd) git() {
 				c.rec(k, SetRead, true, nil, "git diff --no-index", followNone)
 			}
 		}
+	case "add":
+		// git add copies the files of its pathspecs (-A: the work tree)
+		// into the index, where `git diff --cached` or a commit shows them;
+		// it skips .git and, without -f, what .gitignore ignores
+		if has("-n", "--dry-run", "-u", "--update", "-p", "--patch", "-i", "--interactive", "-e", "--edit", "-N", "--intent-to-add", "--refresh") {
+			break
+		}
+		force := has("-f", "--force")
+		var specs []int
+		for k := i + 1; k < len(c.args); k++ {
+			t := optText(c.args[k].f)
+			if t == "--" || (strings.HasPrefix(t, "-") && len(specs) == 0 && !c.args[k].f.pattern()) {
+				c.done[k] = true
+				continue
+			}
+			specs = append(specs, k)
+		}
+		if len(specs) == 0 && has("-A", "--all", "--no-ignore-removal") {
+			c.a.addRecVCS(".", litField("."), SetRead, !force, "git add -A")
+		}
+		for _, k := range specs {
+			c.done[k] = true
+			c.a.value(c.args[k].raw, c.args[k].f, SetRead)
+			c.a.addRecVCS(c.args[k].raw, c.args[k].f, SetRead, !force, "git add")
+		}
+	case "stash":
+		// git stash -u / -a stores the untracked files (-a: ignored ones
+		// too) and removes them from the work tree
+		act := ""
+		if i+1 < len(c.args) {
+			act = optText(c.args[i+1].f)
+		}
+		if act == "" || act == "push" || act == "save" || strings.HasPrefix(act, "-") {
+			switch {
+			case has("-a", "--all"):
+				c.a.addRecVCS(".", litField("."), SetRead|setModify, false, "git stash --all")
+			case has("-u", "--include-untracked"):
+				c.a.addRecVCS(".", litField("."), SetRead|setModify, true, "git stash -u")
+			}
+		}
 	case "clean":
 		if !has("-n", "--dry-run") {
 			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean", followNone)
@@ -1967,7 +2007,7 @@ func (c *cmd) git() {
 		} else {
 			c.recCwd(SetRead, true, nil, "git grep", followNone)
 		}
-	case "submodule", "worktree", "stash", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
+	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
 		// these write the work tree themselves; explicit paths are words
 	}
 	c.embedded()
