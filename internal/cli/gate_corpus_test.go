@@ -43,7 +43,7 @@ func gateFixture(t testing.TB) (proj, home string) {
 		"proj/src/main.go":         "package main\n", "proj/src/app.ts": "export {}\n", "proj/src/a.txt": "a\n", "proj/src/b.txt": "b\n",
 		"proj/README.md": "# proj\n", "proj/package.json": `{"version":"1.0.0"}` + "\n", "proj/build/out.log": "ok\n",
 		"proj/scripts/build.sh": "#!/bin/sh\n", "proj/list.txt": ".env\n", "proj/.venv/bin/activate": "\n",
-		"proj/.gitignore": "node_modules/\n.env\n",
+		"proj/.gitignore":          "node_modules/\n.env\n",
 		"home/.pi/agent/auth.json": `{"token":"secret"}` + "\n", "home/.bashrc": "\n",
 	}
 	for p, data := range files {

@@ -77,7 +77,7 @@ type target struct {
 	// gitIgnores, with vcsAware: what .gitignore ignores is skipped (not
 	// by git add -f, git stash --all)
 	gitIgnores bool
-	follow uint8  // for rec: which symlinks inside the folder it follows
+	follow     uint8 // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
