@@ -50,6 +50,9 @@ type Violation struct {
 	// Writes says it writes into it (an extraction, `rm -r`).
 	Via    string
 	Writes bool
+	// Lists says, for KindFolder, that the call lists names below the
+	// folder (a name search: find, Glob) rather than reading the files.
+	Lists bool
 	// Rule is the path of the first entry (in rule order) that denies Op;
 	// RuleIndex its position; Rules every entry that denies Op.
 	Rule      string
@@ -103,8 +106,11 @@ func (v Violation) text(verdict bool) string {
 			what += fmt.Sprintf(" (%s)", v.Path)
 		}
 		verb := "reads every file below"
-		if v.Writes {
+		switch {
+		case v.Writes:
 			verb = "writes files below"
+		case v.Lists:
+			verb = "lists the names below"
 		}
 		via := v.Via
 		if via == "" {
@@ -408,7 +414,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 			found, denied, hits, complete = m.walkHiddenTop(dir, t, ops)
 		}
 		if found != "" {
-			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 			m.nameRule(&v, denied, hits)
 			return v, true
 		}
@@ -467,7 +473,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0}
+	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }
@@ -495,7 +501,7 @@ func (m *Matcher) anchoredBelow(t target, dir string, ops OpSet) (Violation, boo
 		if len(t.filter) > 0 && !filterMatches(t.filter, p, p[strings.LastIndexByte(p, '/')+1:], m.env.CaseSensitive) {
 			continue
 		}
-		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0}
+		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 		m.nameRule(&v, c.entry.Deny&ops, []int{i})
 		return v, true
 	}

@@ -77,6 +77,9 @@ type target struct {
 	// gitIgnores, with vcsAware: what .gitignore ignores is skipped (not
 	// by git add -f, git stash --all)
 	gitIgnores bool
+	// lists, for rec: a name search (find, Glob) that lists names and
+	// reads a protected folder's listing, not every file's content
+	lists bool
 	follow     uint8 // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the

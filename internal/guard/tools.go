@@ -330,7 +330,7 @@ func (m *Matcher) searchTargets(tool, dir, g string) []target {
 	}
 	ts := m.toolTarget(base, SetRead)
 	for i := range ts {
-		ts[i].rec, ts[i].filter, ts[i].via = true, []string{filter}, "the "+tool+" tool"
+		ts[i].rec, ts[i].filter, ts[i].via, ts[i].lists = true, []string{filter}, "the "+tool+" tool", true
 		// the search skips hidden names unless the glob names one
 		ts[i].dotOK = strings.HasPrefix(filter, ".") || strings.Contains(filter, "/.")
 	}
