@@ -79,8 +79,8 @@ type target struct {
 	gitIgnores bool
 	// lists, for rec: a name search (find, Glob) that lists names and
 	// reads a protected folder's listing, not every file's content
-	lists bool
-	follow     uint8 // for rec: which symlinks inside the folder it follows
+	lists  bool
+	follow uint8 // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
