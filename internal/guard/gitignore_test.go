@@ -23,7 +23,10 @@ func TestVCSAwareRecursions(t *testing.T) {
 	grep := Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY"}}
 	bash := func(c string) Call { return Call{Tool: "bash", Args: map[string]any{"command": c}} }
 	calls := []Call{grep, bash("git add -A"), bash("git add ."), bash("git add . && git diff --cached"), bash("git stash -u"),
-		bash("git stash push --include-untracked")}
+		bash("git stash push --include-untracked"),
+		// git expands a pathspec's glob itself (`*` matches .env, crosses /);
+		// `:/` is the repository's root
+		bash("git add '*'"), bash("git add -- '*env'"), bash("git add :/"), bash("git add ':(glob)**'")}
 	cases := []struct {
 		name  string
 		files map[string]string

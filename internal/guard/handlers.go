@@ -1947,7 +1947,13 @@ func (c *cmd) git() {
 		for _, k := range specs {
 			c.done[k] = true
 			c.a.value(c.args[k].raw, c.args[k].f, SetRead)
-			c.a.addRecVCS(c.args[k].raw, c.args[k].f, SetRead, !force, "git add")
+			f := c.args[k].f
+			if t := optText(f); strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[") || f.pattern() {
+				// pathspec magic (`:/`, `:(glob)…`) or a glob git expands
+				// itself (its `*` matches `.env` and crosses `/`): the work tree
+				f = litField(".")
+			}
+			c.a.addRecVCS(c.args[k].raw, f, SetRead, !force, "git add")
 		}
 	case "stash":
 		// git stash -u / -a stores the untracked files (-a: ignored ones
