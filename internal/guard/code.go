@@ -20,7 +20,9 @@ import (
 //     (`'.e' + 'nv'`, `''.join(['.','e','n','v'])`, `chr(46)+'env'`,
 //     `String.fromCharCode(46,101,110,118)`) and read the same way;
 //   - literals are also read reversed, and base64 or hex literals decoded;
-//   - every bare token outside literals is a path too (`r .env` in sed).
+//   - every bare token outside literals is a path too (`r .env` in sed);
+//   - names found at run time (globs, listings and walks whose names the
+//     code uses, folder copies and removals) are followed: see foundNames.
 //
 // What this cannot follow (names computed by arithmetic or read from files)
 // is a documented limit; the code is not denied for it.
@@ -1042,7 +1044,19 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		via    string
 	}
 	var recs []rec
-	computed := map[OpSet]string{}
+	type compRec struct {
+		ops OpSet
+		via string
+	}
+	var computed []compRec // in source order: reasons are stable
+	addComputed := func(c compRec) {
+		for _, d := range computed {
+			if d.ops == c.ops {
+				return
+			}
+		}
+		computed = append(computed, c)
+	}
 	for _, id := range ids {
 		kind := codeAPI(id, lang, masked, code)
 		if kind == apiNone {
@@ -1077,7 +1091,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 			cwd = true // root_dir defaults to the working directory
 		}
 		if (cwd && chdir) || comp {
-			computed[recOps] = via
+			addComputed(compRec{recOps, via + " of a folder computed when the code runs"})
 			continue
 		}
 		for _, f := range folders {
@@ -1096,12 +1110,13 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		for _, c := range append(cmds, sc.lits...) {
 			w := strings.Fields(strings.ReplaceAll(c, "'", " "))
 			if len(w) > 0 && listers[strings.ToLower(w[0][strings.LastIndexByte(w[0], '/')+1:])] {
-				computed[SetRead] = "code that opens the names " + w[0] + " prints"
+				addComputed(compRec{SetRead, "code that opens the names " + w[0] + " prints"})
 				break
 			}
 		}
 	}
-	for recOps, via := range computed {
+	for _, c := range computed {
+		recOps, via := c.ops, c.via
 		// a folder computed at run time: any literal of the code, the
 		// working directory or the home directory
 		recs = append(recs, rec{".", recOps, via}, rec{a.env.Home, recOps, via})

@@ -57,6 +57,9 @@ var codeNamesAttacks = []string{
 	`python3 -c "import os,subprocess;[subprocess.run(['cat',f]) for f in os.listdir(os.getcwd())]"`,
 	`python3 -c "import os;d=os.path.expanduser('~');[print(open(os.path.join(d,r,f)).read()) for r,_,fs in os.walk(d) for f in fs]"`,
 	`python3 -c "import os;print([open(f).read() for f in os.listdir('..')])"`,
+	`python3 -c "from pathlib import Path;[print(p.read_text()) for p in Path.home().iterdir() if p.is_file()]"`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir('/home/user/proj')]"`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir(os.path.expanduser('~/.ssh'))]"`,
 	`python3 -c "import os;os.chdir('..');print([open(f).read() for f in os.listdir()])"`,
 	`python3 -c "import os;[os.remove(f) for f in os.listdir('.')]"`,
 	`python3 -c "import os;[os.rename(f,f+'.bak') for f in os.listdir('.')]"`,
@@ -211,6 +214,49 @@ func TestCodeFoundNamesClean(t *testing.T) {
 	} {
 		if k, why := kindOf(m, c); k != "" {
 			t.Errorf("clean folder denied: %s\n    %s", c, why)
+		}
+	}
+}
+
+// TestCodeFoundNamesReasons: a found-names finding says which API lists or
+// copies which folder, and what the folder holds; on the disk, a listed
+// folder below the cwd counts by what it really holds.
+func TestCodeFoundNamesReasons(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: codeNamesFS()})
+	for cmd, want := range map[string][]string{
+		`python3 -c "import os;[print(open(f).read()) for f in os.listdir('.')]"`:                  {"listdir", tCwd, ".env"},
+		`python3 -c "import shutil;shutil.copytree('..', '/tmp/x')"`:                               {"copytree", tHome, "reads every file below"},
+		`node -e "require('fs').rmSync('.', {recursive: true})"`:                                   {"rmSync", "writes files below"},
+		`python3 -c "import os;[print(open(f).read()) for f in os.popen('ls -a').read().split()]"`: {"names ls prints"},
+		`python3 -c "import glob;print(open(glob.glob('.e*')[0]).read())"`:                         {".e*", ".env"},
+	} {
+		k, why := kindOf(m, cmd)
+		if k == "" {
+			t.Errorf("%s: allowed", cmd)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(why, w) {
+				t.Errorf("%s: reason %q lacks %q", cmd, why, w)
+			}
+		}
+	}
+	sub := linkFS(map[string]string{"/p/sub/.env": "KEY=1", "/p/clean/a.py": "x"}, nil)
+	for _, c := range []struct {
+		cmd    string
+		withFS bool
+		deny   bool
+	}{
+		{`python3 -c "import os;[print(open('sub/'+f).read()) for f in os.listdir('sub')]"`, true, true},
+		{`python3 -c "import os;[print(open('sub/'+f).read()) for f in os.listdir('sub')]"`, false, false}, // the rules: bare names live at the cwd
+		{`python3 -c "import os;[print(open('clean/'+f).read()) for f in os.listdir('clean')]"`, true, false},
+	} {
+		env := Env{Cwd: "/p", Home: "/h"}
+		if c.withFS {
+			env.FS = sub
+		}
+		if k, why := kindOf(DefaultRules().Matcher(env), c.cmd); (k != "") != c.deny {
+			t.Errorf("%s (disk %v): got %q, want deny %v (%s)", c.cmd, c.withFS, k, c.deny, why)
 		}
 	}
 }
