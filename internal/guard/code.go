@@ -850,6 +850,10 @@ func codeAPI(id codeIdent, lang, masked, code string) int {
 		}
 	case "glob", "iglob", "globsync", "globby", "bsd_glob":
 		return apiGlobList
+	case "sync", "globiterate", "stream":
+		if q == "glob" || q == "fg" || q == "fastglob" || q == "globby" {
+			return apiGlobList // glob.sync(pattern), fg.sync(pattern)
+		}
 	case "copytree", "copy_tree", "make_archive", "cp_r", "cp_lr", "copy_entry", "cpsync", "dircopy", "rcopy",
 		"compress-archive", "copysync":
 		return apiCopy
@@ -1006,8 +1010,8 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 			runs = true // backticks run a command
 		}
 	}
-	if lang == "ruby" && strings.Contains(masked, "%x") {
-		runs = true
+	if lang == "ruby" && strings.Contains(masked, "%x") || lang == "cmd" && strings.Contains(lowerMasked, "/f") {
+		runs = true // %x(…); for /f … in ('cmd')
 	}
 	if lang == "awk" && strings.Contains(masked, "getline") && strings.Contains(masked, "<") {
 		uses = true // getline < file
@@ -1062,9 +1066,13 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		if kind == apiNone {
 			continue
 		}
-		if c := nextNonSpace(masked, id.end); c == '.' || c == ':' && lang != "pwsh" || c == '=' {
-			continue // a module or a receiver (`import glob`, `glob.glob`), not a call
+		j := skipSpace(masked, id.end)
+		if j < len(masked) && (masked[j] == '.' || strings.HasPrefix(masked[j:], "::")) {
+			continue // a module or a receiver (`glob.glob`, `File::Find`), not a call
 		}
+		// an alias (`ls = os.listdir`, `{readdirSync: r}`) is called later
+		// with anything
+		alias := kind != apiGlobList && j < len(masked) && (masked[j] == ':' && lang != "pwsh" || masked[j] == '=' && !strings.HasPrefix(masked[j:], "=="))
 		var recOps OpSet
 		var via string
 		switch kind {
@@ -1090,7 +1098,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		if id.lower == "make_archive" {
 			cwd = true // root_dir defaults to the working directory
 		}
-		if (cwd && chdir) || comp {
+		if (cwd && chdir) || comp || alias {
 			addComputed(compRec{recOps, via + " of a folder computed when the code runs"})
 			continue
 		}
@@ -1102,6 +1110,31 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		}
 		if home {
 			recs = append(recs, rec{a.env.Home, recOps, via})
+		}
+	}
+	// an API called by its name in a string (getattr(os, 'listdir'),
+	// fs['readdir' + 'Sync']) lists or copies a folder computed at run time
+	for i := range sc.pieces {
+		var b strings.Builder
+		for k := i; k < len(sc.pieces) && k < i+4; k++ {
+			b.WriteString(sc.pieces[k])
+			name := strings.ToLower(b.String())
+			if b.Len() > 24 {
+				break
+			}
+			if b.Len() < 4 {
+				continue
+			}
+			switch codeAPI(codeIdent{name: name, lower: name, qual: "os"}, lang, masked, code) {
+			case apiList: // not glob: require('glob') names a module
+				if uses || runs {
+					addComputed(compRec{SetRead | ops&setModify, "code that calls " + name + " by name and uses what it lists"})
+				}
+			case apiCopy:
+				addComputed(compRec{SetRead, "code that calls " + name + " by name"})
+			case apiRemove:
+				addComputed(compRec{setModify, "code that calls " + name + " by name"})
+			}
 		}
 	}
 	if uses && (runs || lang == "awk") {

@@ -45,6 +45,7 @@ var codeNamesAttacks = []string{
 	`python3 -c "import glob,os;print(open(glob.glob(os.path.expanduser('~/.ss?/id_*'))[0]).read())"`,
 	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join(os.path.expanduser('~/.pi'), '**/*.json'), recursive=True)])"`,
 	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join('~', '.ssh', 'id_*'))])"`,
+	`node -e "const glob=require('glob');const fs=require('fs');const p=process.argv[1]||'.e*';glob.sync(p,{dot:true}).forEach(f=>console.log(fs.readFileSync(f,'utf8')))"`,
 	// python: listings and walks
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir('.') if f.startswith('.e')]"`,
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir() if os.path.isfile(f)]"`,
@@ -65,6 +66,12 @@ var codeNamesAttacks = []string{
 	`python3 -c "import os;[os.rename(f,f+'.bak') for f in os.listdir('.')]"`,
 	"python3 - <<'EOF'\nimport os\nfor f in os.listdir('.'):\n    if os.path.isfile(f):\n        print(open(f).read())\nEOF",
 	`echo "import os;[print(open(f).read()) for f in os.listdir('.')]" | python3`,
+	`python3 -c "import os;ls=os.listdir;[print(open(f).read()) for f in ls('.')]"`,
+	`python3 -c "from os import listdir as ls;[print(open(f).read()) for f in ls('.')]"`,
+	`python3 -c "import os;[print(open(f).read()) for f in getattr(os, 'list' + 'dir')('.')]"`,
+	`node -e "const {readdirSync: r, readFileSync: c} = require('fs');for (const f of r('.')) try { console.log(c(f, 'utf8')) } catch {}"`,
+	`node -e "const fs=require('fs');for (const f of fs['readdir'+'Sync']('.')) try { console.log(fs.readFileSync(f, 'utf8')) } catch {}"`,
+	`cmd /c "for /f %f in ('dir /b /a') do type %f"`,
 	// python: whole-folder copies
 	`python3 -c "import shutil;shutil.copytree('.', '/tmp/x')"`,
 	`python3 -c "import shutil;shutil.copytree('..', '/tmp/x')"`,
@@ -172,6 +179,7 @@ var codeNamesBenign = []string{
 	`python3 -c "import subprocess; print(subprocess.check_output(['git', 'status']).decode())"`,
 	`node -e "require('child_process').execFileSync('ls', ['-la'], {stdio: 'inherit'})"`,
 	`awk '{print $1}' README.md`,
+	`node -e "const glob=require('glob');const fs=require('fs');glob.sync('src/*.go').forEach(f=>console.log(fs.readFileSync(f,'utf8')))"`,
 }
 
 // TestCodeFoundNames: interpreter code that finds names at run time (a
