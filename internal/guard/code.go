@@ -181,6 +181,10 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		if dec, ok := decodeLiteral(l); ok {
 			check(dec, true)
 			a.code(dec, raw, lang, depth+1)
+		} else if len(l) > 8 && strings.Contains(l, "(") && strings.Contains(l, ")") && lang != "jq" {
+			// code in a string (exec("…"), eval("…"), new Function("…"))
+			// finds names like the code around it
+			a.foundNames(l, lang, scanCode(l, lang), raw, ops)
 		}
 	}
 	// runs of adjacent pieces

@@ -72,6 +72,10 @@ var codeNamesAttacks = []string{
 	`node -e "const {readdirSync: r, readFileSync: c} = require('fs');for (const f of r('.')) try { console.log(c(f, 'utf8')) } catch {}"`,
 	`node -e "const fs=require('fs');for (const f of fs['readdir'+'Sync']('.')) try { console.log(fs.readFileSync(f, 'utf8')) } catch {}"`,
 	`cmd /c "for /f %f in ('dir /b /a') do type %f"`,
+	`python3 -c "exec(\"import os\\nfor f in os.listdir('.'): print(open(f).read())\")"`,
+	`node -e "eval(\"const fs=require('fs');fs.readdirSync('.').forEach(f=>{try{console.log(fs.readFileSync(f,'utf8'))}catch(e){}})\")"`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir(path='.')]"`,
+	`python3 -c "import os;[print(open(f).read()) for f in os.listdir(b'.')]"`,
 	// python: whole-folder copies
 	`python3 -c "import shutil;shutil.copytree('.', '/tmp/x')"`,
 	`python3 -c "import shutil;shutil.copytree('..', '/tmp/x')"`,
