@@ -893,12 +893,14 @@ func usesContent(id codeIdent, lang string) bool {
 		strings.Contains(l, "open") && !strings.Contains(l, "opendir"),
 		strings.HasPrefix(l, "load"), strings.HasPrefix(l, "copy"), strings.HasPrefix(l, "slurp"), strings.HasPrefix(l, "get-content"),
 		strings.HasSuffix(l, "file") && l != "isfile" && l != "is_file" && l != "tempfile",
-		strings.Contains(l, "get_contents"):
+		strings.Contains(l, "get_contents"), strings.Contains(l, "readstream"), strings.Contains(l, "readfile"),
+		strings.Contains(l, "readtext"), strings.Contains(l, "readall"), strings.Contains(l, "readbytes"):
 		return true
 	}
 	switch l {
 	case "file", "fgets", "fgetc", "fread", "fpassthru", "fscanf", "dofile", "cp", "cp_r", "shutil", "tarfile",
-		"zipfile", "ziparchive", "make_archive", "send_file", "sendfile":
+		"zipfile", "ziparchive", "make_archive", "send_file", "sendfile", "show_source", "splfileobject", "getline",
+		"getlines", "fileinput", "run_path":
 		return true
 	case "gc", "cat", "type", "select-string", "sls", "copy-item", "cpi", "import-csv", "invoke-item", "ii":
 		return lang == "pwsh" || lang == "cmd"

@@ -94,6 +94,9 @@ var codeNamesAttacks = []string{
 	`node -e "const {execSync}=require('child_process');require('fs').readdirSync('.').forEach(f=>console.log(execSync('cat '+f).toString()))"`,
 	`node -e "import('fs').then(fs=>fs.promises.readdir('.').then(l=>l.forEach(f=>fs.promises.readFile(f,'utf8').then(console.log))))"`,
 	`node -e "const fs=require('fs');for(const f of fs.readdirSync('.'))try{console.log(require('./'+f))}catch(e){console.log(e.message)}"`,
+	`node -e "const fs=require('fs');for(const f of fs.readdirSync('.'))fs.createReadStream(f).pipe(process.stdout)"`,
+	`python3 -c "import os,linecache;[print(linecache.getline(f,1)) for f in os.listdir('.')]"`,
+	`python3 -c "import os,fileinput;[print(l) for l in fileinput.input(os.listdir('.'))]"`,
 	`node -e "require('fs').cpSync('.', '/tmp/x', {recursive: true})"`,
 	`node -e "require('fs').rmSync('.', {recursive: true})"`,
 	// perl
