@@ -276,6 +276,18 @@ func TestCodeFoundNamesReasons(t *testing.T) {
 	}
 }
 
+// TestCodeFoundNamesWindows: the working directory a listing defaults to,
+// and the globs, on a Windows cwd.
+func TestCodeFoundNamesWindows(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: `C:\Users\u\proj`, Home: `C:\Users\u`})
+	runShell(t, m, []shellCase{
+		{`python -c "import os;[print(open(f).read()) for f in os.listdir(os.getcwd())]"`, KindFolder},
+		{`python -c "import glob;print(open(glob.glob('.e*')[0]).read())"`, KindDeny},
+		{`pwsh -Command "Get-ChildItem -Force | Get-Content"`, KindFolder},
+		{`python -c "import os; print(os.listdir('.'))"`, ""},
+	})
+}
+
 // FuzzCodeFoundNames: code that lists the working directory, spelt any way
 // the fuzzer finds ('.', './', 'src/..', ”, …), and opens what it finds is
 // denied in every language; any code at all never panics the reading.
