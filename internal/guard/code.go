@@ -148,7 +148,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}
 	check := func(s string, nested bool) {
-		if s == "" || seen[s] || len(seen) > maxCodePieces {
+		if s == "" || seen[s] || len(seen) > maxCodePieces || onlyHoles(s) {
 			return
 		}
 		seen[s] = true
@@ -166,7 +166,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 				}
 			}
 		}
-		if nested && strings.ContainsAny(s, " \t;|&$`<>") && depth < maxCodeDepth {
+		if nested && strings.ContainsAny(s, " \t;|&$`<>") && depth < maxCodeDepth && !holeCommand(s) {
 			a.looseScript(s, raw)
 		}
 	}
@@ -235,7 +235,7 @@ func (a *shellAnalyzer) codeGlob(raw, s string, ops OpSet, dots bool) {
 }
 
 func (a *shellAnalyzer) codePathAs(raw, s string, ops OpSet, glob bool) {
-	if strings.TrimSpace(s) == "" || len(s) > 4096 {
+	if strings.TrimSpace(s) == "" || len(s) > 4096 || onlyHoles(s) {
 		return
 	}
 	if v, ok := windowsVars(expandHome(strings.ReplaceAll(s, `\`, "/"), a.env.Home)); ok {
@@ -270,6 +270,31 @@ func (a *shellAnalyzer) codePathAs(raw, s string, ops OpSet, glob bool) {
 		}
 		a.addTarget(raw, cleanAbs(p, a.win), true, ops)
 	}
+}
+
+// onlyHoles reports whether a string from code is made of interpolated
+// values and punctuation alone (`f'{k}: {v}'`, `"$_\n"`, `"#{x}"`,
+// `f'{root}/{name}'`): it names no path the code spells, only values
+// computed at run time, which the reading does not follow (a documented
+// limit; names a listing finds are followed by foundNames).
+func onlyHoles(s string) bool {
+	if !strings.ContainsRune(s, unknownRune) {
+		return false
+	}
+	for _, r := range s {
+		if r != unknownRune && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '~' || r >= 0x80 && !unicode.IsSpace(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// holeCommand reports whether a string's first word holds an interpolated
+// value (`f'{k}: {v}'`): as a command its name is computed, which code
+// reading does not follow; its words are still paths.
+func holeCommand(s string) bool {
+	f := strings.Fields(s)
+	return len(f) > 0 && strings.ContainsRune(f[0], unknownRune)
 }
 
 // windowsVars replaces %VAR% and $env:VAR references by an unknown run of

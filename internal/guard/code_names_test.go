@@ -186,6 +186,11 @@ var codeNamesBenign = []string{
 	`python3 -c "import subprocess; print(subprocess.check_output(['git', 'status']).decode())"`,
 	`node -e "require('child_process').execFileSync('ls', ['-la'], {stdio: 'inherit'})"`,
 	`awk '{print $1}' README.md`,
+	`python3 -c "x = 1; print(f'{x}')"`,
+	`python3 -c "d = {'a': 1}; [print(f'{k}: {v}') for k, v in d.items()]"`,
+	`perl -e 'for (1..3) { print "$_\n" }'`,
+	`ruby -e 'x = 1; puts "#{x}"'`,
+	"node -e 'const x = 1; console.log(`${x}`)'",
 	`node -e "const glob=require('glob');const fs=require('fs');glob.sync('src/*.go').forEach(f=>console.log(fs.readFileSync(f,'utf8')))"`,
 }
 
