@@ -148,7 +148,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}
 	check := func(s string, nested bool) {
-		if s == "" || seen[s] || len(seen) > maxCodePieces || onlyHoles(s) {
+		if s == "" || seen[s] || len(seen) > maxCodePieces || onlyHoles(s) && !sc.opaque[s] {
 			return
 		}
 		seen[s] = true
@@ -190,12 +190,20 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	// runs of adjacent pieces
 	for i := range pieces {
 		var b strings.Builder
+		opaque := false
 		for k := i; k < len(pieces) && k < i+codeWindow; k++ {
 			b.WriteString(pieces[k])
+			opaque = opaque || sc.opaque[pieces[k]]
 			if k > i {
+				if opaque {
+					sc.opaque[b.String()] = true // a join with a computed hole
+				}
 				check(b.String(), k-i < 4) // a short join may be a command (`system("cat .e" "nv")`)
 			}
 		}
+	}
+	for _, rw := range sc.rewrites {
+		a.code(rw, raw, lang, depth+1)
 	}
 	if lang == "jq" {
 		return // jq opens no file by itself: `.env` in a filter is a key
@@ -235,7 +243,7 @@ func (a *shellAnalyzer) codeGlob(raw, s string, ops OpSet, dots bool) {
 }
 
 func (a *shellAnalyzer) codePathAs(raw, s string, ops OpSet, glob bool) {
-	if strings.TrimSpace(s) == "" || len(s) > 4096 || onlyHoles(s) {
+	if strings.TrimSpace(s) == "" || len(s) > 4096 {
 		return
 	}
 	if v, ok := windowsVars(expandHome(strings.ReplaceAll(s, `\`, "/"), a.env.Home)); ok {
@@ -346,6 +354,11 @@ func isVarName(s string) bool {
 type codeScan struct {
 	lits, pieces, bare []string
 	spans              []codeSpan
+	// rewrites: strings with computed holes as the concatenations they
+	// evaluate to (holeExprs)
+	rewrites []string
+	// opaque: literals with computed holes, kept as patterns
+	opaque map[string]bool
 }
 
 // codeSpan is one literal: code[start:end] is its text with its quotes
@@ -358,8 +371,9 @@ type codeSpan struct {
 
 // scanCode splits code into literals, pieces and bare tokens (codeScan).
 func scanCode(code, lang string) codeScan {
-	var lits, pieces, bare []string
+	var lits, pieces, bare, rewrites []string
 	var spans []codeSpan
+	opaque := map[string]bool{}
 	n := len(code)
 	var tok strings.Builder
 	flush := func() {
@@ -469,6 +483,14 @@ func scanCode(code, lang string) codeScan {
 			addLit(body)
 		} else {
 			addLit(decodeEscapes(holes(body, lang, quote), lang))
+			if rw := holeExprs(body, lang, quote); rw != "" {
+				// a computed hole: read as the concatenation, and the
+				// literal stays a pattern (its holes are not plain values)
+				opaque[lits[len(lits)-1]] = true
+				if len(rewrites) < 64 {
+					rewrites = append(rewrites, rw)
+				}
+			}
 		}
 		i = j
 		if triple {
@@ -477,7 +499,7 @@ func scanCode(code, lang string) codeScan {
 		span(litStart, i+1, quote)
 	}
 	flush()
-	return codeScan{lits: lits, pieces: pieces, bare: bare, spans: spans}
+	return codeScan{lits: lits, pieces: pieces, bare: bare, spans: spans, rewrites: rewrites, opaque: opaque}
 }
 
 func prevByte(s string, i int) byte {
@@ -523,6 +545,88 @@ func perlQuote(code string, i int) (end int, body string) {
 		j++
 	}
 	return len(code) - 1, code[i+1:]
+}
+
+// holeExprs rewrites a string with computed holes (`f'{chr(46)}{"env"}'`,
+// `${'.e' + 'nv'}`) as the concatenation it evaluates to, in the
+// language's own syntax (`” + (chr(46)) + ” + ("env") + ”`), so the
+// literals and character codes inside the holes are joined like any
+// others; "" when every hole is a plain value (`{x}`, `#{name}`).
+func holeExprs(s, lang string, quote byte) string {
+	switch {
+	case lang == "js" && quote == '`', lang == "python", lang == "ruby" && quote == '"':
+	default:
+		return ""
+	}
+	q := string(quote)
+	if quote == '`' {
+		q = "'"
+	}
+	var b strings.Builder
+	b.WriteString(q)
+	computed := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(s[i])
+		case (c == '$' || c == '#') && i+1 < len(s) && s[i+1] == '{', lang == "python" && c == '{' && i+1 < len(s) && s[i+1] != '{':
+			start := i + 1
+			if c != '{' {
+				start = i + 2
+			}
+			depth := 0
+			j := i
+			for j < len(s) {
+				if s[j] == '{' {
+					depth++
+				} else if s[j] == '}' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+				j++
+			}
+			expr := s[min(start, len(s)):min(j, len(s))]
+			if lang == "python" {
+				if k := strings.IndexAny(expr, "!:"); k >= 0 && !strings.ContainsAny(expr[:k], "('\"[") {
+					expr = expr[:k] // a format spec
+				}
+			}
+			if j >= len(s) || !plainHole(expr) {
+				computed = true
+			}
+			b.WriteString(q + " + (" + expr + ") + " + q)
+			i = j
+		case string(c) == q:
+			b.WriteString(`\` + q)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(q)
+	if !computed || b.Len() > maxScriptBytes {
+		return ""
+	}
+	return b.String()
+}
+
+// plainHole reports whether an interpolated expression is a plain value
+// (`x`, `self.name`, `_`), not a computation whose literals matter.
+func plainHole(expr string) bool {
+	expr = strings.TrimSpace(expr)
+	if expr == "" || !(isIdent(expr[0]) && (expr[0] < '0' || expr[0] > '9')) {
+		return false
+	}
+	for i := 0; i < len(expr); i++ {
+		if !isIdent(expr[i]) && expr[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // holes replaces interpolated parts of a string (`${…}`, f-string `{…}`,

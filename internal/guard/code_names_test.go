@@ -46,6 +46,10 @@ var codeNamesAttacks = []string{
 	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join(os.path.expanduser('~/.pi'), '**/*.json'), recursive=True)])"`,
 	`python3 -c "import glob,os;print([open(f).read() for f in glob.glob(os.path.join('~', '.ssh', 'id_*'))])"`,
 	`node -e "const glob=require('glob');const fs=require('fs');const p=process.argv[1]||'.e*';glob.sync(p,{dot:true}).forEach(f=>console.log(fs.readFileSync(f,'utf8')))"`,
+	`python3 -c "print(open(f'{chr(46)}{\"env\"}').read())"`,
+	`python3 -c "print(open(f'{\".e\" + \"nv\"}').read())"`,
+	"node -e 'console.log(require(\"fs\").readFileSync(`${\".e\"}${\"nv\"}`, \"utf8\"))'",
+	`ruby -e 'puts File.read("#{46.chr}#{"env"}")'`,
 	// python: listings and walks
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir('.') if f.startswith('.e')]"`,
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir() if os.path.isfile(f)]"`,
