@@ -1233,6 +1233,9 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		if id.lower == "make_archive" {
 			cwd = true // root_dir defaults to the working directory
 		}
+		for _, f := range folders {
+			comp = comp || strings.ContainsRune(f, unknownRune) // os.listdir(f'{d}')
+		}
 		if (cwd && chdir) || comp || alias {
 			addComputed(compRec{recOps, via + " of a folder computed when the code runs"})
 			continue

@@ -79,6 +79,7 @@ var codeNamesAttacks = []string{
 	`python3 -c "exec(\"import os\\nfor f in os.listdir('.'): print(open(f).read())\")"`,
 	`node -e "eval(\"const fs=require('fs');fs.readdirSync('.').forEach(f=>{try{console.log(fs.readFileSync(f,'utf8'))}catch(e){}})\")"`,
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir(path='.')]"`,
+	`python3 -c "import os;d=os.getcwd();[print(open(f).read()) for f in os.listdir(f'{d}')]"`,
 	`python3 -c "import os;[print(open(f).read()) for f in os.listdir(b'.')]"`,
 	// python: whole-folder copies
 	`python3 -c "import shutil;shutil.copytree('.', '/tmp/x')"`,
