@@ -115,6 +115,49 @@ func containsWord(s, w string) bool {
 	}
 }
 
+// execAPIs are the calls by which code runs a command line or program.
+var execAPIs = [...]string{"system", "popen", "subprocess", "spawn", "spawnSync", "execSync", "execFileSync",
+	"execFile", "exec", "execv", "execve", "execvp", "execl", "execlp", "getoutput", "getstatusoutput",
+	"child_process", "Open3", "capture2", "capture3", "shell_exec", "passthru", "proc_open", "pcntl_exec",
+	"qx", "Popen", "check_output", "check_call", "run_command", "Command", "Invoke-Expression", "iex",
+	"Start-Process", "Invoke-Item"}
+
+// runtimeInputs are what code reads when it runs: its arguments, stdin,
+// the environment.
+var runtimeInputs = [...]string{"argv", "ARGV", "args", "input", "raw_input", "stdin", "STDIN", "environ",
+	"env", "ENV", "getenv", "readline", "readLine", "gets", "Read-Host", "_GET", "_POST", "_SERVER"}
+
+// computedCommand says why code runs a command computed when it runs (a
+// command built from its arguments, input or environment, or a string
+// with a computed hole given to an exec API), or "".
+func computedCommand(code, lang string, sc codeScan) string {
+	if lang == "awk" || lang == "sed" || lang == "jq" {
+		return ""
+	}
+	exec := false
+	for _, w := range execAPIs {
+		if containsWord(code, w) {
+			exec = true
+			break
+		}
+	}
+	if !exec && (lang == "perl" || lang == "ruby" || lang == "php") && strings.Contains(code, "`") {
+		exec = true // backticks run a shell command
+	}
+	if !exec {
+		return ""
+	}
+	for _, w := range runtimeInputs {
+		if containsWord(code, w) {
+			return "built from what it reads when it runs (`" + w + "`)"
+		}
+	}
+	if len(sc.opaque) > 0 {
+		return "from a string with a part computed when it runs"
+	}
+	return ""
+}
+
 // codeText reads interpreter code in lang ("python", "js", "perl", "ruby",
 // "php", "awk", "sed", "jq", "vim", "pwsh", "cmd", "generic").
 func (a *shellAnalyzer) codeText(code, raw, lang string) {
@@ -145,6 +188,9 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	}
 	sc := scanCode(code, lang)
 	lits, pieces, bare := sc.lits, sc.pieces, sc.bare
+	if why := computedCommand(code, lang, sc); why != "" {
+		a.unknown(raw, "the code runs a command "+why, SetRead|setModify)
+	}
 	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}
 	check := func(s string, nested bool) {
