@@ -17,6 +17,19 @@ func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, b
 		b, err := ctx.AppendMessage(dst, m)
 		return b, false, err
 	}
+	if before, ok := ctx.ModelChars(m); ok {
+		if cs, ce, ok := m.ContentRange(); ok {
+			if b, changed, done, err := p.appendAround(dst, ctx, m, d, before, cs, ce); done {
+				return b, changed, err
+			}
+		}
+	}
+	return p.appendCopy(dst, ctx, m, d)
+}
+
+// appendCopy is AppendMessage of a pruned message from a copy of the
+// original.
+func (p *Plan) appendCopy(dst []byte, ctx *session.Context, m *session.Message, d Decision) ([]byte, bool, error) {
 	// the original is appended first and the pruned message after it, in
 	// dst: the one kept is moved into place (no buffer per message)
 	start := len(dst)
@@ -41,4 +54,43 @@ func (p *Plan) AppendMessage(dst []byte, ctx *session.Context, i int) ([]byte, b
 	changed := !bytes.Equal(pm, orig)
 	n := copy(dst[start:], pm)
 	return dst[:start+n], changed, nil
+}
+
+// appendAround is AppendMessage of a pruned message whose content range
+// (cs, ce) and ModelChars (before) the decoder recorded: the bytes around
+// the content are copied from the input where they are, and the content is
+// read only when the decision needs it (an excerpt's text, the blocks
+// around images), so a masked result's output is never copied nor read.
+// done is false when the range does not fit the message's bytes (nothing
+// appended): use appendCopy.
+func (p *Plan) appendAround(dst []byte, ctx *session.Context, m *session.Message, d Decision, before, cs, ce int) (out []byte, changed, done bool, err error) {
+	start := len(dst)
+	same, fits := false, true
+	err = ctx.ViewMessage(m, func(b []byte) error {
+		if cs > ce || ce > len(b) {
+			fits = false // not the bytes the decoder read
+			return nil
+		}
+		content := b[cs:ce]
+		nc, ok := newContent(ctx, m, d, content, p.Opts)
+		if !ok {
+			nc = content
+		}
+		dst = append(dst, b[:cs]...)
+		dst = append(dst, nc...)
+		dst = append(dst, b[ce:]...)
+		same = bytes.Equal(nc, content)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return dst[:start], false, true, err
+	case !fits:
+		return dst[:start], false, false, nil
+	case session.ModelChars(dst[start:]) >= before:
+		// a notice longer than what it replaces saves nothing: the original
+		b, err := ctx.AppendMessage(dst[:start], m)
+		return b, false, true, err
+	}
+	return dst, !same, true, nil
 }

@@ -105,6 +105,7 @@ type Context struct {
 	patches  map[*Message][]byte // content replacements (rare)
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
+	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
 }
@@ -354,6 +355,12 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	if id != "" || name != "" || ts != "" {
 		in := b.info(m)
 		in.toolCallID, in.toolName, in.timestamp = id, name, ts
+		if c := mv.f[mContent]; c != 0 {
+			// where the content is in the message's bytes (masking rewrites
+			// it without reading the rest again)
+			base := v.tp.Nodes[mv.obj].Start
+			in.cs, in.ce = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base)
+		}
 	}
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }

@@ -176,3 +176,75 @@ func TestCallHintMappedAndStreamedAgree(t *testing.T) {
 		t.Fatal("no hint: the test proves nothing")
 	}
 }
+
+// ViewMessage passes what AppendMessage appends (in place for a mapped
+// input, from a buffer for a streamed one), and a recorded ContentRange is
+// where the "content" value is in those bytes, as ValueRange finds it
+// (the last "content" member, escaped keys decoded) — on every message of
+// the shipped sessions and the oracle's context inputs.
+func TestViewMessageAndContentRange(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/cases/*/session.jsonl", "../../testdata/condense-oracle/*/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	ranges := 0
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ctx := range []*Context{readFile(t, p), streamed} {
+			for i, m := range ctx.Messages {
+				want, err := ctx.AppendMessage(nil, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []byte
+				if err := ctx.ViewMessage(m, func(b []byte) error { got = bytes.Clone(b); return nil }); err != nil {
+					t.Fatalf("%s message %d: %v", p, i, err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s message %d: ViewMessage passed %q, AppendMessage %q", p, i, got, want)
+				}
+				cs, ce, ok := m.ContentRange()
+				if !ok {
+					continue
+				}
+				ranges++
+				s, e, found := ValueRange(want, "content")
+				if !found || s != cs || e != ce {
+					t.Fatalf("%s message %d: ContentRange %d–%d, ValueRange %d–%d (%v) in %q", p, i, cs, ce, s, e, found, want)
+				}
+			}
+		}
+	}
+	if ranges == 0 {
+		t.Fatal("no content range recorded: the test proves nothing")
+	}
+}
+
+// A recorded ContentRange follows JSON.parse on odd keys: a repeated
+// "content" (the last wins) and an escaped one.
+func TestContentRangeOddKeys(t *testing.T) {
+	for _, msg := range []string{
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"a"}],"content":"b","isError":false}`,
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","content":"a","con\u0074ent":[{"type":"text","text":"b"}]}`,
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","con\u0074ent":[],"content" : "b" }`,
+	} {
+		in := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" +
+			`{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":` + msg + "}\n"
+		ctx, err := Read(strings.NewReader(in), strings.NewReader(in), ReadOptions{})
+		if err != nil || len(ctx.Messages) != 1 {
+			t.Fatalf("%s: %v", msg, err)
+		}
+		m := ctx.Messages[0]
+		b, _ := ctx.AppendMessage(nil, m)
+		cs, ce, ok := m.ContentRange()
+		s, e, _ := ValueRange(b, "content")
+		if !ok || cs != s || ce != e {
+			t.Fatalf("%s: ContentRange %d–%d %v, ValueRange %d–%d", msg, cs, ce, ok, s, e)
+		}
+	}
+}
