@@ -118,7 +118,7 @@ const (
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) { // one compare for the usual non-space
 		i++
 	}
 	return i
@@ -273,6 +273,26 @@ func lit(b []byte, i int, s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// skipDigits returns the index of the first byte at or after i that is
+// not an ASCII digit, eight bytes at a time: a word minus '0' in every
+// byte holds a digit's value 0–9 in each byte before the first non-digit,
+// which shows either as a borrow (below '0': the byte wraps to >= 0xD0) or
+// as >= 10 (its high bit set, or set once 0x76 is added); borrows and
+// carries move only upward, so the lowest flagged byte is exact.
+func skipDigits(b []byte, i int) int {
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:]) - 0x30*lo8
+		if m := (x | (x + 0x76*lo8)) & hi8; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
 func scanNumber(b []byte, i int) (int, bool) {
 	if b[i] == '-' {
 		i++
@@ -281,9 +301,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && isDigit(b[i]):
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i+1)
 	default:
 		return i, false
 	}
@@ -292,9 +310,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 		if i >= len(b) || !isDigit(b[i]) {
 			return i, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i+1)
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
@@ -332,23 +348,25 @@ func hex4(b []byte) rune {
 func (t *Tape) str(b []byte, i int) (int, error) {
 	start := i
 	i++
-	// most strings are short and plain (keys, ids, roles): one that ends in
-	// its first two words with no escape or high byte is done here
-	for j, k := i, 0; k < 2 && j+8 <= len(b); j, k = j+8, k+1 {
-		w := binary.LittleEndian.Uint64(b[j:])
-		q := w ^ (0x22 * lo8)
-		s := w ^ (0x5c * lo8)
-		if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w) & hi8; m != 0 {
-			p := bits.TrailingZeros64(m) >> 3
-			if b[j+p] != '"' || w&(1<<(uint(p)*8)-1)&hi8 != 0 {
-				break
+	// most strings are short and plain (keys, ids, roles, timestamps): one
+	// that ends in its first four words with no escape or high byte is
+	// done here. The lowest byte flagged in a word is exactly the first
+	// quote, backslash, control or high byte (borrows flag only bytes above
+	// it): a quote there ends a plain string.
+	{
+		for j := i; j < i+32 && j+8 <= len(b); j += 8 {
+			w := binary.LittleEndian.Uint64(b[j:])
+			q := w ^ (0x22 * lo8)
+			s := w ^ (0x5c * lo8)
+			if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w | w) & hi8; m != 0 {
+				end := j + bits.TrailingZeros64(m)>>3
+				if b[end] != '"' {
+					break
+				}
+				end++
+				t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
+				return end, nil
 			}
-			end := j + p + 1
-			t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
-			return end, nil
-		}
-		if w&hi8 != 0 {
-			break
 		}
 	}
 	var (
