@@ -342,6 +342,15 @@ func hex4(b []byte) rune {
 	return r
 }
 
+// stops flags (high bit) the bytes of string word w that end a plain run:
+// the lowest flagged byte is exactly the first quote, backslash, control
+// or high byte (borrows flag only bytes above it).
+func stops(w uint64) uint64 {
+	q := w ^ (0x22 * lo8)
+	s := w ^ (0x5c * lo8)
+	return ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w | w) & hi8
+}
+
 // str scans the string at b[i]=='"', appends its node and returns the index
 // past it. Eight bytes at a time it skips words with no quote, backslash or
 // control byte, counting UTF-8 continuation bytes as it goes.
@@ -350,24 +359,32 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 	i++
 	// most strings are short and plain (keys, ids, roles, timestamps): one
 	// that ends in its first four words with no escape or high byte is
-	// done here. The lowest byte flagged in a word is exactly the first
-	// quote, backslash, control or high byte (borrows flag only bytes above
-	// it): a quote there ends a plain string.
-	{
-		for j := i; j < i+32 && j+8 <= len(b); j += 8 {
-			w := binary.LittleEndian.Uint64(b[j:])
-			q := w ^ (0x22 * lo8)
-			s := w ^ (0x5c * lo8)
-			if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w | w) & hi8; m != 0 {
-				end := j + bits.TrailingZeros64(m)>>3
-				if b[end] != '"' {
-					break
-				}
-				end++
-				t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
-				return end, nil
+	// done here: the first byte stops flags is a quote.
+	end := -1
+	if len(b)-i >= 32 {
+		w := b[i : i+32] // one bounds check for the four words
+		switch {
+		case stops(binary.LittleEndian.Uint64(w)) != 0:
+			end = i + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w)))>>3
+		case stops(binary.LittleEndian.Uint64(w[8:])) != 0:
+			end = i + 8 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[8:])))>>3
+		case stops(binary.LittleEndian.Uint64(w[16:])) != 0:
+			end = i + 16 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[16:])))>>3
+		case stops(binary.LittleEndian.Uint64(w[24:])) != 0:
+			end = i + 24 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[24:])))>>3
+		}
+	} else {
+		for j := i; j+8 <= len(b); j += 8 {
+			if m := stops(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				end = j + bits.TrailingZeros64(m)>>3
+				break
 			}
 		}
+	}
+	if end >= 0 && b[end] == '"' {
+		end++
+		t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
+		return end, nil
 	}
 	var (
 		cont     int // UTF-8 continuation bytes (10xxxxxx)
