@@ -45,10 +45,11 @@ func TestAppendAroundIsAppendCopy(t *testing.T) {
 						d := Decision{Kind: k, Call: plan.Decisions[i].Call}
 						before, ok1 := ctx.ModelChars(m)
 						cs, ce, ok2 := m.ContentRange()
-						if !ok1 || !ok2 {
+						cc, ok3 := m.ContentChars()
+						if !ok1 || !ok2 || !ok3 {
 							continue
 						}
-						got, gc, done, err := plan.appendAround([]byte("x"), ctx, m, d, before, cs, ce)
+						got, gc, done, err := plan.appendAround([]byte("x"), ctx, m, d, before, cc, cs, ce)
 						if err != nil || !done {
 							t.Fatalf("%s message %d %v: done %v, %v", p, i, k, done, err)
 						}

@@ -359,7 +359,9 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 			// where the content is in the message's bytes (masking rewrites
 			// it without reading the rest again)
 			base := v.tp.Nodes[mv.obj].Start
-			in.cs, in.ce = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base)
+			if n, ok := tapeContentChars(v.tp, c); ok {
+				in.cs, in.ce, in.cchars = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base), n
+			}
 		}
 	}
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)

@@ -248,3 +248,41 @@ func TestContentRangeOddKeys(t *testing.T) {
 		}
 	}
 }
+
+// ContentChars as recorded is ContentChars of the content's bytes, and
+// ModelChars of a message whose content is replaced follows from it: on
+// every message of the shipped sessions with a recorded range, for
+// replacements with and without images (and escaped look-alikes).
+func TestContentCharsComposesModelChars(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/cases/*/session.jsonl")
+	repl := []string{`[]`, `""`, `"é\n"`, `[{"type":"text","text":"[pruner: x]"}]`,
+		`[{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"text","text":"t"}]`,
+		`[{"type":"im\u0061ge","data":"AAAA"}, {"type" : "image"}]`, `{"type":"image"}`}
+	checked := 0
+	for _, p := range append(paths, more...) {
+		ctx := readFile(t, p)
+		for i, m := range ctx.Messages {
+			cs, ce, ok1 := m.ContentRange()
+			cc, ok2 := m.ContentChars()
+			before, ok3 := ctx.ModelChars(m)
+			if ok1 != ok2 || !ok1 || !ok3 {
+				continue
+			}
+			b, _ := ctx.AppendMessage(nil, m)
+			if got := ContentChars(b[cs:ce]); got != cc {
+				t.Fatalf("%s message %d: recorded ContentChars %d, of the bytes %d", p, i, cc, got)
+			}
+			for _, r := range append(repl, string(b[cs:ce])) {
+				nb := append(append(append([]byte(nil), b[:cs]...), r...), b[ce:]...)
+				if got, want := before-cc+ContentChars([]byte(r)), ModelChars(nb); got != want {
+					t.Fatalf("%s message %d content %s: composed %d, ModelChars %d", p, i, r, got, want)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no message checked: the test proves nothing")
+	}
+}

@@ -88,8 +88,8 @@ type Message struct {
 type msgInfo struct {
 	toolCallID, toolName, timestamp string
 	// cs, ce are the range of the "content" value in the message's bytes
-	// as read (ce 0: not recorded).
-	cs, ce int32
+	// as read (ce 0: not recorded); cchars is its ContentChars.
+	cs, ce, cchars int32
 }
 
 func (m *Message) inf() *msgInfo {
@@ -142,6 +142,17 @@ func (m *Message) ContentRange() (start, end int, ok bool) {
 	}
 	in := m.c.infos.at(int(m.info - 1))
 	return int(in.cs), int(in.ce), in.ce > 0
+}
+
+// ContentChars returns ContentChars of the message's "content" value (the
+// one ContentRange locates) as the decoder counted it, when it recorded
+// the range (ok): ModelChars of the message with its content replaced by c
+// is ModelChars − this + ContentChars(c).
+func (m *Message) ContentChars() (n int, ok bool) {
+	if _, _, ok := m.ContentRange(); !ok {
+		return 0, false
+	}
+	return int(m.c.infos.at(int(m.info - 1)).cchars), true
 }
 
 // Images is the number of image blocks in the content.

@@ -34,6 +34,40 @@ func ModelChars(b []byte) int {
 	return n
 }
 
+// ContentChars is ModelChars's share of a message's "content" value
+// (raw JSON): its code points, with each image block counted as
+// ImageChars rather than its own size. ModelChars of a message is the
+// same message's ModelChars with another content c, minus ContentChars
+// of its content, plus ContentChars(c).
+func ContentChars(content []byte) int {
+	n := RuneCount(content)
+	if !bytes.Contains(content, []byte(`"image"`)) {
+		return n
+	}
+	els, _ := jsval.Elements(content)
+	for _, el := range els {
+		if t, _ := jsval.Get(el, "type"); string(bytes.TrimSpace(t)) == `"image"` {
+			n += ImageChars - RuneCount(el)
+		}
+	}
+	return n
+}
+
+// tapeContentChars is ContentChars of the value at tape index c, from the
+// tape's counts: ok false when it does not fit an int32.
+func tapeContentChars(tp *jsonscan.Tape, c uint32) (int32, bool) {
+	n := tp.RawChars(c)
+	if tp.Nodes[c].Kind == jsonscan.Array {
+		tp.Elems(c, func(el uint32) bool {
+			if t, ok := tp.Get(el, "type"); ok && string(tp.Raw(t)) == `"image"` {
+				n += ImageChars - tp.RawChars(el)
+			}
+			return true
+		})
+	}
+	return int32(n), n <= 1<<31-1 && n >= -1<<31
+}
+
 // ModelChars returns ModelChars of message m's bytes as AppendMessage writes
 // them, when the decoder counted it from the line's tape (ok): a message
 // rendered as the input's bytes. ok is false for a message pruner builds or
