@@ -359,7 +359,7 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 			// where the content is in the message's bytes (masking rewrites
 			// it without reading the rest again)
 			base := v.tp.Nodes[mv.obj].Start
-			if n, ok := tapeContentChars(v.tp, c); ok {
+			if n, ok := tapeContentChars(v.tp, mv); ok {
 				in.cs, in.ce, in.cchars = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base), n
 			}
 		}
@@ -451,7 +451,7 @@ func (b *builder) addContextLine(rl *rawLine) {
 	b.setStrings(m, v, &mv, true)
 	b.fill(m, v, mv.f[mContent])
 	b.fillRead(m, v, &mv)
-	b.countModelChars(m, v, 0)
+	b.countModelChars(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
@@ -481,10 +481,10 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	}
 }
 
-// countModelChars keeps ModelChars of the message value at tape index obj,
+// countModelChars keeps ModelChars of the message value mv indexes,
 // counted from the tape.
-func (b *builder) countModelChars(m *Message, v *lineView, obj uint32) {
-	if n, ok := tapeModelChars(v.tp, obj); ok {
+func (b *builder) countModelChars(m *Message, v *lineView, mv *msgView) {
+	if n, ok := tapeModelChars(v.tp, mv); ok {
 		m.mchars = n
 		m.flags |= flagModelChars
 	}
@@ -639,7 +639,7 @@ func (b *builder) addEntry(rl *rawLine) {
 		}
 		b.fill(m, v, mv.f[mContent])
 		b.fillRead(m, v, &mv)
-		b.countModelChars(m, v, obj)
+		b.countModelChars(m, v, &mv)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:

@@ -216,6 +216,7 @@ const (
 	mIsError
 	mContent
 	mTimestamp
+	mDetails
 	nMsgFields
 )
 
@@ -223,6 +224,9 @@ const (
 type msgView struct {
 	obj uint32
 	f   [nMsgFields]uint32
+	// adj is imageAdj of the content (when hasAdj), counted once
+	adj    int
+	hasAdj bool
 }
 
 func (v *lineView) message(obj uint32) msgView {
@@ -246,6 +250,8 @@ func (v *lineView) message(obj uint32) msgView {
 			m.f[mContent] = val
 		case "timestamp":
 			m.f[mTimestamp] = val
+		case "details":
+			m.f[mDetails] = val
 		}
 		return true
 	})
