@@ -449,20 +449,24 @@ func (b *builder) addContextLine(rl *rawLine) {
 	m := b.newMessage()
 	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
 	b.setStrings(m, v, &mv, true)
-	b.fill(m, v, mv.f[mContent])
-	b.fillRead(m, v, &mv)
+	first := b.fill(m, v, mv.f[mContent])
+	b.fillRead(m, v, &mv, first)
 	b.countModelChars(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
-// fill sets the size and tool-call fields of m from its content value.
-func (b *builder) fill(m *Message, v *lineView, content uint32) {
-	b.fillInfo(m, v, b.er.dec.analyze(content))
+// fill sets the size and tool-call fields of m from its content value, and
+// returns the "text" member of its first block (contentInfo.firstText).
+func (b *builder) fill(m *Message, v *lineView, content uint32) uint32 {
+	ci := b.er.dec.analyze(content)
+	b.fillInfo(m, v, ci)
+	return ci.firstText
 }
 
 // fillRead sets what only a message rendered from its input bytes has:
 // its numeric timestamp, and whether it may be a compressed-chain message.
-func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
+// first is the "text" member of the content's first block (fill).
+func (b *builder) fillRead(m *Message, v *lineView, mv *msgView, first uint32) {
 	tp := v.tp
 	if t := mv.f[mTimestamp]; t != 0 && tp.Nodes[t].Kind == jsonscan.Number {
 		m.ts, _ = tp.Number(t)
@@ -474,7 +478,7 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	case tp.Nodes[c].Kind == jsonscan.String:
 		text = c
 	case tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 && tp.Nodes[c+1].Kind == jsonscan.Object:
-		text, _ = tp.Get(c+1, "text")
+		text = first
 	}
 	if text != 0 && maybeChainText(tp, text) {
 		m.flags |= flagChainFirst
@@ -637,8 +641,8 @@ func (b *builder) addEntry(rl *rawLine) {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix
 		}
-		b.fill(m, v, mv.f[mContent])
-		b.fillRead(m, v, &mv)
+		first := b.fill(m, v, mv.f[mContent])
+		b.fillRead(m, v, &mv, first)
 		b.countModelChars(m, v, &mv)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
