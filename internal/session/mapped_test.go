@@ -48,6 +48,12 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Fatalf("after truncation: %v", err)
 	}
+	// ViewMessage reads the mapping in place: the same error, fn's
+	// reading stopped by it
+	err = ctx.ViewMessage(ctx.Messages[1], func(b []byte) error { _ = bytes.Count(b, []byte("x")); return nil })
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("ViewMessage after truncation: %v", err)
+	}
 }
 
 // A line of 2 GiB or more (past the 32-bit offsets of the index) is skipped
