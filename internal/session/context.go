@@ -108,6 +108,7 @@ type Context struct {
 	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
+	hintFrom *Message // the message hintTape holds the line of (nil: none)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
