@@ -128,8 +128,8 @@ func (r *renderer) stubReplace() error {
 		if !ok {
 			ref = s.m.ToolCallID()
 		}
-		s.stub = r.newStub(rec, ref)
-		s.change = s.stub.change()
+		s.setStub(r.newStub(rec, ref))
+		s.change = s.stub().change()
 		if s.change == SpillStubbed {
 			r.rep.SpillStubbed++
 		} else {

@@ -106,8 +106,10 @@ type Context struct {
 	patches  map[*Message][]byte // content replacements (rare)
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
+	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
+	hintFrom *Message // the message hintTape holds the line of (nil: none)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
@@ -388,6 +390,14 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	if id != "" || name != "" || ts != "" {
 		in := b.info(m)
 		in.toolCallID, in.toolName, in.timestamp = id, name, ts
+		if c := mv.f[mContent]; c != 0 {
+			// where the content is in the message's bytes (masking rewrites
+			// it without reading the rest again)
+			base := v.tp.Nodes[mv.obj].Start
+			if n, ok := tapeContentChars(v.tp, mv); ok {
+				in.cs, in.ce, in.cchars = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base), n
+			}
+		}
 	}
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
@@ -474,20 +484,24 @@ func (b *builder) addContextLine(rl *rawLine) {
 	m := b.newMessage()
 	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
 	b.setStrings(m, v, &mv, true)
-	b.fill(m, v, mv.f[mContent])
-	b.fillRead(m, v, &mv)
-	b.countModelChars(m, v, 0)
+	first := b.fill(m, v, mv.f[mContent])
+	b.fillRead(m, v, &mv, first)
+	b.countModelChars(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
-// fill sets the size and tool-call fields of m from its content value.
-func (b *builder) fill(m *Message, v *lineView, content uint32) {
-	b.fillInfo(m, v, b.er.dec.analyze(content))
+// fill sets the size and tool-call fields of m from its content value, and
+// returns the "text" member of its first block (contentInfo.firstText).
+func (b *builder) fill(m *Message, v *lineView, content uint32) uint32 {
+	ci := b.er.dec.analyze(content)
+	b.fillInfo(m, v, ci)
+	return ci.firstText
 }
 
 // fillRead sets what only a message rendered from its input bytes has:
 // its numeric timestamp, and whether it may be a compressed-chain message.
-func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
+// first is the "text" member of the content's first block (fill).
+func (b *builder) fillRead(m *Message, v *lineView, mv *msgView, first uint32) {
 	tp := v.tp
 	if t := mv.f[mTimestamp]; t != 0 && tp.Nodes[t].Kind == jsonscan.Number {
 		m.ts, _ = tp.Number(t)
@@ -499,17 +513,17 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	case tp.Nodes[c].Kind == jsonscan.String:
 		text = c
 	case tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 && tp.Nodes[c+1].Kind == jsonscan.Object:
-		text, _ = tp.Get(c+1, "text")
+		text = first
 	}
 	if text != 0 && maybeChainText(tp, text) {
 		m.flags |= flagChainFirst
 	}
 }
 
-// countModelChars keeps ModelChars of the message value at tape index obj,
+// countModelChars keeps ModelChars of the message value mv indexes,
 // counted from the tape.
-func (b *builder) countModelChars(m *Message, v *lineView, obj uint32) {
-	if n, ok := tapeModelChars(v.tp, obj); ok {
+func (b *builder) countModelChars(m *Message, v *lineView, mv *msgView) {
+	if n, ok := tapeModelChars(v.tp, mv); ok {
 		m.mchars = n
 		m.flags |= flagModelChars
 	}
@@ -662,9 +676,9 @@ func (b *builder) addEntry(rl *rawLine) {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix
 		}
-		b.fill(m, v, mv.f[mContent])
-		b.fillRead(m, v, &mv)
-		b.countModelChars(m, v, obj)
+		first := b.fill(m, v, mv.f[mContent])
+		b.fillRead(m, v, &mv, first)
+		b.countModelChars(m, v, &mv)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:
