@@ -111,6 +111,10 @@ func runRestore(o *RestoreOptions) error {
 		var fe *writeback.ForceError
 		switch {
 		case errors.As(err, &re):
+			var ro *sessionfile.ReadOnlyError
+			if errors.As(re.Err, &ro) {
+				return &ExitErr{Code: ExitError, Err: re.Err, Hint: fmt.Sprintf("restore rewrites the file: make it writable (chmod u+w %s) and run it again; pruner restore --dry-run %s shows what it would do", shellQuote(name), shellQuote(name))}
+			}
 			return writeErr(name, re.Err)
 		case errors.As(err, &fe):
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err),

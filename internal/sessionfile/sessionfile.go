@@ -39,6 +39,9 @@ type Options struct {
 	LaterQuietCheck bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// ReadOnly opens the file to read it only (a dry run): a file pruner
+	// could not rewrite is no error.
+	ReadOnly bool
 }
 
 // LiveError says the file looks like a session pi is writing.
@@ -93,6 +96,9 @@ func Open(path string, opts Options) (*File, error) {
 	fail := func(err error) (*File, error) { f.Close(); return nil, err }
 	if !info.Mode().IsRegular() {
 		return fail(&ReadOnlyError{Path: path, Why: "is not a regular file"})
+	}
+	if opts.ReadOnly {
+		return &File{Path: path, Target: target, f: f, info: info, opts: opts}, nil
 	}
 	if info.Mode().Perm()&0o200 == 0 || !canWrite(target) {
 		return fail(&ReadOnlyError{Path: path, Why: "is read-only"})

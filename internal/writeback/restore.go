@@ -77,7 +77,7 @@ func (e *ForceError) Error() string { return e.Why + "; nothing restored" }
 // *ForceError is a restore that needs Force.
 func Restore(o RestoreOptions) (RestoreReport, error) {
 	var rep RestoreReport
-	fl, err := sessionfile.Open(o.Path, sessionfile.Options{Force: o.Force, LaterQuietCheck: true})
+	fl, err := sessionfile.Open(o.Path, sessionfile.Options{Force: o.Force, LaterQuietCheck: true, ReadOnly: o.DryRun})
 	if err != nil {
 		return rep, &ReplaceError{Err: err}
 	}
