@@ -94,6 +94,11 @@ type Context struct {
 	// or not; duplicate ids included) when ReadOptions.AllEntries is set, nil
 	// otherwise. Ids of v1 files are the same stand-ins as everywhere else.
 	Entries []BranchEntry
+	// KeptCompactions is the number of compaction entries on the leaf's
+	// path, before the last one, that lie in its kept range: pi 1.6 leaves
+	// them out of the context (as Messages does); pairing.Find warns about
+	// the pairs they break in other pi versions when Branch is read.
+	KeptCompactions int
 
 	src      io.ReaderAt
 	win      *windowReaderAt
@@ -836,6 +841,7 @@ func (b *builder) build() {
 		e := ents.at(int(ei))
 		t := typ(e)
 		if t == "compaction" && k > 0 {
+			b.ctx.KeptCompactions++
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
 		if e.isMsg && len(edits) == 0 {
