@@ -160,7 +160,6 @@ type Result struct {
 	Err error `json:"-"`
 
 	sessionHeader bool // the input is a session (its first entry is a header)
-	compactions   int  // compaction entries in the file (any branch)
 }
 
 // Empty reports whether the input held nothing to check (no entry, no
@@ -283,19 +282,31 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 	return res
 }
 
-// needsBranch reports whether the pairing pass must build the leaf's
-// branch: only the warnings for an older compaction kept in range read it
-// (pairing.Find), and they need a compaction besides the latest one, so a
-// file with fewer than two compaction entries in all has none to find and
-// its pass holds no branch (1 GB of session: some 60 MB of heap).
-func (r *Result) needsBranch() bool { return r.compactions >= 2 }
-
 // addPairing adds the pairing hazards of the session's leaf context
 // (what pi sends, built as session.Read builds it) to res. A result already
 // reported as an orphan (no call anywhere before it) is not reported twice.
-func addPairing(res *Result, src io.ReaderAt) {
-	size := res.Bytes
-	ctx, err := session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: res.needsBranch()})
+func addPairing(res *Result, src io.ReaderAt) { addPairingBranch(res, src, false) }
+
+// pairingContext reads the session's leaf context for the pairing pass.
+// The leaf's branch is built (some 60 MB of heap at 1 GB of session) only
+// when pairing.Find can warn from it: when an older compaction lies in the
+// last one's kept range (Context.KeptCompactions), which a read without
+// the branch counts; then the session is read again with it. branch
+// builds it at once.
+func pairingContext(src io.ReaderAt, size int64, branch bool) (*session.Context, error) {
+	read := func(branch bool) (*session.Context, error) {
+		return session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: branch})
+	}
+	ctx, err := read(branch)
+	if err == nil && !branch && ctx.KeptCompactions > 0 {
+		ctx = nil
+		ctx, err = read(true)
+	}
+	return ctx, err
+}
+
+func addPairingBranch(res *Result, src io.ReaderAt, branch bool) {
+	ctx, err := pairingContext(src, res.Bytes, branch)
 	if err == nil && ctx.Kind != session.KindSession {
 		err = errors.New("it reads as a context, not a session")
 	}
@@ -425,9 +436,6 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		}
 		res.Entries++
 		num := e.Line
-		if e.Type == "compaction" {
-			res.compactions++
-		}
 		if e.Type == "session" {
 			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
 			continue
