@@ -394,7 +394,7 @@ type checker struct {
 	matcher *guard.Matcher
 	header  bool
 	ids     entryIDs
-	calls   map[string]callInfo
+	calls   callTable
 	wait    map[string][]pending // call id → findings waiting for the result
 	seq     int
 }
@@ -405,7 +405,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		opts.Rules = guard.DefaultRules()
 	}
 	c := &checker{opts: opts, res: &res, name: name, ids: newEntryIDs(),
-		calls: map[string]callInfo{}, wait: map[string][]pending{}}
+		calls: newCallTable(), wait: map[string][]pending{}}
 	// one reader for every command: the lines pi skips are the lines
 	// reported here, entries and ids are the ones session.Read sees
 	er := session.NewEntryReaderLines(lr, session.EntryOptions{OnWarning: c.warning, Lenient: true})
@@ -546,7 +546,7 @@ func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
 		return
 	}
 	if tc.ID != "" {
-		c.calls[tc.ID] = callInfo{name: tc.Name, path: tc.Path, hasPath: tc.HasPath}
+		c.calls.set(tc.ID, tc.Name, tc.Path, tc.HasPath)
 	}
 	for _, v := range c.matcher.Check(guard.Call{Tool: tc.Name, Args: args}) {
 		f := violation(v, num, entryID, tc.ID)
@@ -607,7 +607,7 @@ func (c *checker) hold(callID string, p pending) {
 
 func (c *checker) toolResult(msg *session.EntryMessage, raw []byte, num int, entryID string) {
 	callID, toolName := msg.ToolCallID, msg.ToolName
-	ci, ok := c.calls[callID]
+	ci, ok := c.calls.get(callID)
 	if !ok {
 		if _, waiting := c.wait[callID]; !waiting {
 			c.add(Finding{Line: num, Kind: KindOrphanResult, EntryID: entryID, Tool: toolName, ToolCallID: callID,
@@ -810,13 +810,6 @@ func BOMHint(file, pipeTo string) string {
 	return fmt.Sprintf("strip the byte order mark (the command keeps a copy in %s.bak): perl -pi.bak -e %s %s", file, strip, q)
 }
 
-// callInfo is what a tool result needs to know about its call.
-type callInfo struct {
-	name    string
-	path    string
-	hasPath bool
-}
-
 // prunedMarker starts the text pruner writes in place of pruned output
 // (session.NoticePrefix + "pruned").
 const prunedMarker = "[pruner: pruned"
@@ -872,106 +865,6 @@ func violation(v guard.Violation, num int, entryID, callID string) Finding {
 		f.Resolved = v.Resolved
 	}
 	return f
-}
-
-// entryIDs is the first pass's table of entry ids, compact for sessions of
-// a million entries: each id (an entry's, or a parentId naming one) is
-// stored once, by slot; an entry's line and parent are slots' numbers.
-type entryIDs struct {
-	slot   map[string]int32
-	names  []string // slot → id
-	line   []int32  // slot → the line of the entry with that id; 0: no entry (only named as a parentId)
-	parent []int32  // slot → its entry's parentId's slot; -1: none
-	order  []int32  // slots of the entries with a parentId, in file order
-}
-
-func newEntryIDs() entryIDs { return entryIDs{slot: map[string]int32{}} }
-
-// of returns id's slot, adding it.
-func (t *entryIDs) of(id string) int32 {
-	if s, ok := t.slot[id]; ok {
-		return s
-	}
-	s := int32(len(t.names))
-	t.slot[id] = s
-	t.names = append(t.names, id)
-	t.line = append(t.line, 0)
-	t.parent = append(t.parent, -1)
-	return s
-}
-
-// add records the entry id on line num with parentID ("" for none); dup
-// reports an id already used, with the line (prev) of its first entry,
-// which keeps its parent.
-func (t *entryIDs) add(id, parentID string, num int) (prev int, dup bool) {
-	s := t.of(id)
-	if t.line[s] != 0 {
-		return int(t.line[s]), true
-	}
-	t.line[s] = int32(num)
-	if parentID != "" {
-		p := t.of(parentID)
-		t.parent[s] = p
-		t.order = append(t.order, s)
-	}
-	return 0, false
-}
-
-// cycles reports each parent cycle once, at the line of its first entry in
-// file order.
-func (t *entryIDs) cycles() []Finding {
-	state := make([]uint8, len(t.names)) // 1 on the current walk, 2 done
-	var out []Finding
-	var walk []int32
-	for _, start := range t.order { // file order: lines increase
-		if state[start] != 0 {
-			continue
-		}
-		walk = walk[:0]
-		cur := start
-		for {
-			if state[cur] == 2 {
-				break
-			}
-			if state[cur] == 1 {
-				// cur is on this walk: the cycle is walk[idx(cur):]
-				var members []int32
-				for i := len(walk) - 1; i >= 0; i-- {
-					members = append(members, walk[i])
-					if walk[i] == cur {
-						break
-					}
-				}
-				minID := members[0]
-				for _, m := range members {
-					if t.line[m] < t.line[minID] {
-						minID = m
-					}
-				}
-				// in link order, from the entry first in the file: each id's
-				// parentId is the next, the last's is the first again
-				chain := []string{t.names[minID]}
-				for p := t.parent[minID]; p >= 0 && p != minID && len(chain) <= len(members); p = t.parent[p] {
-					chain = append(chain, t.names[p])
-				}
-				chain = append(chain, t.names[minID])
-				out = append(out, Finding{Line: int(t.line[minID]), Kind: KindParentCycle, EntryID: t.names[minID],
-					Message: fmt.Sprintf("parentId chain loops: %s", strings.Join(chain, " -> "))})
-				break
-			}
-			state[cur] = 1
-			walk = append(walk, cur)
-			next := t.parent[cur]
-			if next < 0 || t.line[next] == 0 { // no parentId, or one no entry has
-				break
-			}
-			cur = next
-		}
-		for _, w := range walk {
-			state[w] = 2
-		}
-	}
-	return out
 }
 
 // InferHome returns the home directory a session's cwd implies
