@@ -146,6 +146,8 @@ type Options struct {
 	// and the total (from several goroutines, serialised by the caller of
 	// Run: calls never overlap).
 	Progress func(done, total int)
+
+	analyseEach bool // tests: no remembered verdicts (each call analysed)
 }
 
 // Result is the outcome of checking one input.
@@ -388,15 +390,16 @@ type pending struct {
 
 // checker holds one session's state.
 type checker struct {
-	opts    Options
-	res     *Result
-	name    string
-	matcher *guard.Matcher
-	header  bool
-	ids     entryIDs
-	calls   callTable
-	wait    map[string][]pending // call id → findings waiting for the result
-	seq     int
+	opts     Options
+	res      *Result
+	name     string
+	matcher  *guard.Matcher
+	header   bool
+	ids      entryIDs
+	calls    callTable
+	verdicts verdicts
+	wait     map[string][]pending // call id → findings waiting for the result
+	seq      int
 }
 
 func check(lr *session.LineReader, name string, opts Options) Result {
@@ -534,7 +537,7 @@ func (c *checker) newMatcher(cwd string) *guard.Matcher {
 // toolCall checks one toolCall block (the reader lists each block on its
 // own: one odd block never hides the others).
 func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
-	args, problem := callArgs(tc.Arguments)
+	vs, problem := c.analyse(tc)
 	if tc.Name == "" || problem != "" {
 		what := "has no tool name"
 		if tc.Name != "" {
@@ -548,11 +551,77 @@ func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
 	if tc.ID != "" {
 		c.calls.set(tc.ID, tc.Name, tc.Path, tc.HasPath)
 	}
-	for _, v := range c.matcher.Check(guard.Call{Tool: tc.Name, Args: args}) {
+	for _, v := range vs {
 		f := violation(v, num, entryID, tc.ID)
 		readish := v.Op == guard.OpRead || v.Op == guard.OpBash
 		c.hold(tc.ID, pending{f: f, gate: v.Kind, readish: readish})
 	}
+}
+
+// analyse is the gate's answer for a toolCall block with a name: its
+// violations, or the problem that keeps its arguments from being read.
+// One matcher gives the same tool and argument bytes the same answer, and
+// agents repeat calls (git status, a file read again), so answers are
+// remembered for the session (verdicts).
+func (c *checker) analyse(tc session.EntryToolCall) ([]guard.Violation, string) {
+	if tc.Name == "" {
+		return nil, ""
+	}
+	key, ok := c.verdicts.key(tc.Name, tc.Arguments)
+	if ok && !c.opts.analyseEach {
+		if v, seen := c.verdicts.m[string(key)]; seen {
+			return v.vs, v.problem
+		}
+	}
+	var v verdict
+	args, problem := callArgs(tc.Arguments)
+	if problem == "" {
+		v.vs = c.matcher.Check(guard.Call{Tool: tc.Name, Args: args})
+	}
+	v.problem = problem
+	if ok {
+		c.verdicts.add(key, v)
+	}
+	return v.vs, v.problem
+}
+
+// verdicts are the gate's answers for the calls a session has made so
+// far, by tool name and argument bytes, up to a bound (calls with large
+// arguments, and any once the keys hold maxVerdictBytes, are analysed
+// each time).
+type verdicts struct {
+	m       map[string]verdict
+	size    int
+	scratch []byte
+}
+
+type verdict struct {
+	vs      []guard.Violation // read only: every call with the key shares it
+	problem string
+}
+
+const (
+	maxVerdictKey   = 4 << 10
+	maxVerdictBytes = 4 << 20
+)
+
+// key is the call's key in scratch space (valid until the next call);
+// ok is false when the call is not remembered.
+func (t *verdicts) key(name string, args []byte) ([]byte, bool) {
+	n := len(name) + 1 + len(args)
+	if n > maxVerdictKey || t.size+n > maxVerdictBytes {
+		return nil, false
+	}
+	t.scratch = append(append(append(t.scratch[:0], name...), 0), args...)
+	return t.scratch, true
+}
+
+func (t *verdicts) add(key []byte, v verdict) {
+	if t.m == nil {
+		t.m = map[string]verdict{}
+	}
+	t.m[string(key)] = v
+	t.size += len(key)
 }
 
 // str reads a JSON string; ok is false for anything else.

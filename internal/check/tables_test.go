@@ -1,12 +1,19 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pruner-dev/pruner/internal/guard"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 )
 
 // idOps replays data as entries of a session: each step an id and a
@@ -228,4 +235,57 @@ func (t *refEntryIDs) cycles() []Finding {
 		}
 	}
 	return out
+}
+
+// Remembered verdicts change nothing: every shipped session, and one that
+// repeats calls (the same read blocked once and leaked once, the same
+// arguments under another tool, odd arguments twice), checks the same as
+// when each call is analysed, also against this machine's disk.
+func TestVerdictsMatchAnalysingEachCall(t *testing.T) {
+	inputs := map[string][]byte{}
+	err := filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			inputs[p], err = os.ReadFile(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(id, tool, args string) string {
+		return `{"type":"message","id":"` + id + `","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"` + id + `","name":"` + tool + `","arguments":` + args + `}],"timestamp":1}}`
+	}
+	result := func(id, tool, text string, isErr bool) string {
+		e := "false"
+		if isErr {
+			e = "true"
+		}
+		return `{"type":"message","id":"r` + id + `","parentId":"` + id + `","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"` + id + `","toolName":"` + tool + `","content":[{"type":"text","text":"` + text + `"}],"isError":` + e + `,"timestamp":2}}`
+	}
+	lines := []string{`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/home/user/p"}`,
+		call("00000001", "read", `{"path":".env"}`), result("00000001", "read", "blocked by hook", true),
+		call("00000002", "read", `{"path":".env"}`), result("00000002", "read", "KEY=1", false),
+		call("00000003", "bash", `{"path":".env"}`), result("00000003", "bash", "ok", false),
+		call("00000004", "bash", `{"command":"cat .env"}`), call("00000005", "bash", `{"command":"cat .env"}`),
+		call("00000006", "read", `[1]`), call("00000007", "read", `[1]`), call("00000008", "", `{"path":".env"}`)}
+	inputs["repeats"] = []byte(strings.Join(lines, "\n") + "\n")
+	repeated := 0
+	for _, fsys := range []guard.FS{nil, hostfs.NewCached()} {
+		for p, data := range inputs {
+			o := opts()
+			o.FS = fsys
+			got := CheckReader(bytes.NewReader(data), p, o)
+			o.analyseEach = true
+			want := CheckReader(bytes.NewReader(data), p, o)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: remembering verdicts %v, analysing each call %v", p, kinds(got), kinds(want))
+			}
+			if p == "repeats" {
+				repeated = len(got.Findings)
+			}
+		}
+	}
+	if repeated < 6 {
+		t.Fatalf("the repeating session has %d findings", repeated)
+	}
 }
