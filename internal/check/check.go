@@ -295,9 +295,24 @@ func addPairing(res *Result, src io.ReaderAt) { addPairingBranch(res, src, false
 // last one's kept range (Context.KeptCompactions), which a read without
 // the branch counts; then the session is read again with it. branch
 // builds it at once.
+//
+// A session file is read from its memory map (session.Read maps an
+// *os.File it reads from the start) when it still has the size the first
+// pass read; a file that has grown since (pi is writing it) is read up to
+// that size, so both passes check the same lines.
 func pairingContext(src io.ReaderAt, size int64, branch bool) (*session.Context, error) {
 	read := func(branch bool) (*session.Context, error) {
-		return session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: branch})
+		o := session.ReadOptions{SizeHint: size, Branch: branch}
+		if f, ok := src.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Size() == size {
+				if _, err := f.Seek(0, io.SeekStart); err == nil {
+					if ctx, err := session.Read(f, f, o); err != nil || ctx.Bytes == size {
+						return ctx, err
+					}
+				}
+			}
+		}
+		return session.Read(io.NewSectionReader(src, 0, size), src, o)
 	}
 	ctx, err := read(branch)
 	if err == nil && !branch && ctx.KeptCompactions > 0 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,5 +288,54 @@ func TestVerdictsMatchAnalysingEachCall(t *testing.T) {
 	}
 	if repeated < 6 {
 		t.Fatalf("the repeating session has %d findings", repeated)
+	}
+}
+
+// The pairing pass of a session file reads what the first pass read: from
+// the file's memory map while it has that size, up to that size once pi has
+// appended to it (an orphan result appended after the first pass is not
+// reported), and it finds what reading the bytes from memory finds, on
+// every shipped session.
+func TestPairingPassReadsWhatTheFirstPassRead(t *testing.T) {
+	dir := t.TempDir()
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := CheckReader(bytes.NewReader(data), p, opts())
+		if !res.sessionHeader {
+			continue
+		}
+		fromMemory := res
+		fromMemory.Findings = slices.Clone(res.Findings)
+		addPairing(&fromMemory, bytes.NewReader(data))
+		for _, grow := range []bool{false, true} {
+			f, err := os.OpenFile(name, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if grow {
+				orphan := `{"type":"message","id":"zz000001","parentId":null,"timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"toolResult","toolCallId":"nocall","toolName":"read","content":[],"isError":false,"timestamp":2}}` + "\n"
+				if _, err := f.WriteAt([]byte(orphan), int64(len(data))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fromFile := res
+			fromFile.Findings = slices.Clone(res.Findings)
+			addPairing(&fromFile, f)
+			f.Close()
+			if !reflect.DeepEqual(fromFile.Findings, fromMemory.Findings) {
+				t.Errorf("%s (grown %v): from the file %v, from memory %v", p, grow, kinds(fromFile), kinds(fromMemory))
+			}
+		}
+	}
+	if len(paths) < 5 {
+		t.Fatalf("%d shipped sessions", len(paths))
 	}
 }
