@@ -286,7 +286,15 @@ func (a *arena) add(s string) span {
 		return span{chunk: uint32(len(a.chunks) - 1), n: uint32(len(s))}
 	}
 	if a.fill < 0 || len(a.chunks[a.fill])+len(s) > cap(a.chunks[a.fill]) {
-		a.chunks = append(a.chunks, make([]byte, 0, arenaBlock))
+		// blocks grow from 1 KiB: a small session (of a directory of
+		// thousands) clears no 64 KiB for a few ids
+		size := arenaBlock
+		if a.fill < 0 {
+			size = 1 << 10
+		} else if c := 2 * cap(a.chunks[a.fill]); c < size {
+			size = c
+		}
+		a.chunks = append(a.chunks, make([]byte, 0, max(size, len(s))))
 		a.fill = len(a.chunks) - 1
 	}
 	c := a.chunks[a.fill]
