@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync"
@@ -76,5 +77,36 @@ func BenchmarkMatcherCheck(b *testing.B) {
 		for _, c := range calls {
 			m.Check(c)
 		}
+	}
+}
+
+// BenchmarkCheckRealSessions measures the first pass over the real pi-mono
+// sessions in testdata (their agents repeat about one call in nine), with
+// the gate's verdicts remembered per session and with each call analysed:
+// what remembering saves on real sessions, not on generated ones, whose
+// calls repeat far more.
+func BenchmarkCheckRealSessions(b *testing.B) {
+	var inputs [][]byte
+	var size int64
+	for _, name := range []string{"before-compaction", "compact", "large-session"} {
+		data, err := os.ReadFile("../../testdata/sessions/" + name + ".jsonl")
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs = append(inputs, data)
+		size += int64(len(data))
+	}
+	for _, each := range []bool{false, true} {
+		b.Run(fmt.Sprintf("analyseEach=%v", each), func(b *testing.B) {
+			o := Options{Rules: guard.DefaultRules(), Home: "/home/user", analyseEach: each}
+			b.SetBytes(size)
+			for b.Loop() {
+				for _, data := range inputs {
+					if r := CheckReader(bytes.NewReader(data), "s.jsonl", o); r.Err != nil {
+						b.Fatal(r.Err)
+					}
+				}
+			}
+		})
 	}
 }

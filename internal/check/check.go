@@ -146,6 +146,8 @@ type Options struct {
 	// and the total (from several goroutines, serialised by the caller of
 	// Run: calls never overlap).
 	Progress func(done, total int)
+
+	analyseEach bool // tests: no remembered verdicts (each call analysed)
 }
 
 // Result is the outcome of checking one input.
@@ -160,7 +162,6 @@ type Result struct {
 	Err error `json:"-"`
 
 	sessionHeader bool // the input is a session (its first entry is a header)
-	compactions   int  // compaction entries in the file (any branch)
 }
 
 // Empty reports whether the input held nothing to check (no entry, no
@@ -283,19 +284,46 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 	return res
 }
 
-// needsBranch reports whether the pairing pass must build the leaf's
-// branch: only the warnings for an older compaction kept in range read it
-// (pairing.Find), and they need a compaction besides the latest one, so a
-// file with fewer than two compaction entries in all has none to find and
-// its pass holds no branch (1 GB of session: some 60 MB of heap).
-func (r *Result) needsBranch() bool { return r.compactions >= 2 }
-
 // addPairing adds the pairing hazards of the session's leaf context
 // (what pi sends, built as session.Read builds it) to res. A result already
 // reported as an orphan (no call anywhere before it) is not reported twice.
-func addPairing(res *Result, src io.ReaderAt) {
-	size := res.Bytes
-	ctx, err := session.Read(io.NewSectionReader(src, 0, size), src, session.ReadOptions{SizeHint: size, Branch: res.needsBranch()})
+func addPairing(res *Result, src io.ReaderAt) { addPairingBranch(res, src, false) }
+
+// pairingContext reads the session's leaf context for the pairing pass.
+// The leaf's branch is built (some 60 MB of heap at 1 GB of session) only
+// when pairing.Find can warn from it: when an older compaction lies in the
+// last one's kept range (Context.KeptCompactions), which a read without
+// the branch counts; then the session is read again with it. branch
+// builds it at once.
+//
+// A session file is read from its memory map (session.Read maps an
+// *os.File it reads from the start) when it still has the size the first
+// pass read; a file that has grown since (pi is writing it) is read up to
+// that size, so both passes check the same lines.
+func pairingContext(src io.ReaderAt, size int64, branch bool) (*session.Context, error) {
+	read := func(branch bool) (*session.Context, error) {
+		o := session.ReadOptions{SizeHint: size, Branch: branch}
+		if f, ok := src.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Size() == size {
+				if _, err := f.Seek(0, io.SeekStart); err == nil {
+					if ctx, err := session.Read(f, f, o); err != nil || ctx.Bytes == size {
+						return ctx, err
+					}
+				}
+			}
+		}
+		return session.Read(io.NewSectionReader(src, 0, size), src, o)
+	}
+	ctx, err := read(branch)
+	if err == nil && !branch && ctx.KeptCompactions > 0 {
+		ctx = nil
+		ctx, err = read(true)
+	}
+	return ctx, err
+}
+
+func addPairingBranch(res *Result, src io.ReaderAt, branch bool) {
+	ctx, err := pairingContext(src, res.Bytes, branch)
 	if err == nil && ctx.Kind != session.KindSession {
 		err = errors.New("it reads as a context, not a session")
 	}
@@ -377,15 +405,16 @@ type pending struct {
 
 // checker holds one session's state.
 type checker struct {
-	opts    Options
-	res     *Result
-	name    string
-	matcher *guard.Matcher
-	header  bool
-	ids     entryIDs
-	calls   map[string]callInfo
-	wait    map[string][]pending // call id → findings waiting for the result
-	seq     int
+	opts     Options
+	res      *Result
+	name     string
+	matcher  *guard.Matcher
+	header   bool
+	ids      entryIDs
+	calls    callTable
+	verdicts verdicts
+	wait     map[string][]pending // call id → findings waiting for the result
+	seq      int
 }
 
 func check(lr *session.LineReader, name string, opts Options) Result {
@@ -394,7 +423,7 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		opts.Rules = guard.DefaultRules()
 	}
 	c := &checker{opts: opts, res: &res, name: name, ids: newEntryIDs(),
-		calls: map[string]callInfo{}, wait: map[string][]pending{}}
+		calls: newCallTable(), wait: map[string][]pending{}}
 	// one reader for every command: the lines pi skips are the lines
 	// reported here, entries and ids are the ones session.Read sees
 	er := session.NewEntryReaderLines(lr, session.EntryOptions{OnWarning: c.warning, Lenient: true})
@@ -425,9 +454,6 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 		}
 		res.Entries++
 		num := e.Line
-		if e.Type == "compaction" {
-			res.compactions++
-		}
 		if e.Type == "session" {
 			c.add(Finding{Line: num, Kind: KindBadHeader, Message: "a second session header"})
 			continue
@@ -526,7 +552,7 @@ func (c *checker) newMatcher(cwd string) *guard.Matcher {
 // toolCall checks one toolCall block (the reader lists each block on its
 // own: one odd block never hides the others).
 func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
-	args, problem := callArgs(tc.Arguments)
+	vs, problem := c.analyse(tc)
 	if tc.Name == "" || problem != "" {
 		what := "has no tool name"
 		if tc.Name != "" {
@@ -538,13 +564,79 @@ func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
 		return
 	}
 	if tc.ID != "" {
-		c.calls[tc.ID] = callInfo{name: tc.Name, path: tc.Path, hasPath: tc.HasPath}
+		c.calls.set(tc.ID, tc.Name, tc.Path, tc.HasPath)
 	}
-	for _, v := range c.matcher.Check(guard.Call{Tool: tc.Name, Args: args}) {
+	for _, v := range vs {
 		f := violation(v, num, entryID, tc.ID)
 		readish := v.Op == guard.OpRead || v.Op == guard.OpBash
 		c.hold(tc.ID, pending{f: f, gate: v.Kind, readish: readish})
 	}
+}
+
+// analyse is the gate's answer for a toolCall block with a name: its
+// violations, or the problem that keeps its arguments from being read.
+// One matcher gives the same tool and argument bytes the same answer, and
+// agents repeat calls (git status, a file read again), so answers are
+// remembered for the session (verdicts).
+func (c *checker) analyse(tc session.EntryToolCall) ([]guard.Violation, string) {
+	if tc.Name == "" {
+		return nil, ""
+	}
+	key, ok := c.verdicts.key(tc.Name, tc.Arguments)
+	if ok && !c.opts.analyseEach {
+		if v, seen := c.verdicts.m[string(key)]; seen {
+			return v.vs, v.problem
+		}
+	}
+	var v verdict
+	args, problem := callArgs(tc.Arguments)
+	if problem == "" {
+		v.vs = c.matcher.Check(guard.Call{Tool: tc.Name, Args: args})
+	}
+	v.problem = problem
+	if ok {
+		c.verdicts.add(key, v)
+	}
+	return v.vs, v.problem
+}
+
+// verdicts are the gate's answers for the calls a session has made so
+// far, by tool name and argument bytes, up to a bound (calls with large
+// arguments, and any once the keys hold maxVerdictBytes, are analysed
+// each time).
+type verdicts struct {
+	m       map[string]verdict
+	size    int
+	scratch []byte
+}
+
+type verdict struct {
+	vs      []guard.Violation // read only: every call with the key shares it
+	problem string
+}
+
+const (
+	maxVerdictKey   = 4 << 10
+	maxVerdictBytes = 4 << 20
+)
+
+// key is the call's key in scratch space (valid until the next call);
+// ok is false when the call is not remembered.
+func (t *verdicts) key(name string, args []byte) ([]byte, bool) {
+	n := len(name) + 1 + len(args)
+	if n > maxVerdictKey || t.size+n > maxVerdictBytes {
+		return nil, false
+	}
+	t.scratch = append(append(append(t.scratch[:0], name...), 0), args...)
+	return t.scratch, true
+}
+
+func (t *verdicts) add(key []byte, v verdict) {
+	if t.m == nil {
+		t.m = map[string]verdict{}
+	}
+	t.m[string(key)] = v
+	t.size += len(key)
 }
 
 // str reads a JSON string; ok is false for anything else.
@@ -599,7 +691,7 @@ func (c *checker) hold(callID string, p pending) {
 
 func (c *checker) toolResult(msg *session.EntryMessage, raw []byte, num int, entryID string) {
 	callID, toolName := msg.ToolCallID, msg.ToolName
-	ci, ok := c.calls[callID]
+	ci, ok := c.calls.get(callID)
 	if !ok {
 		if _, waiting := c.wait[callID]; !waiting {
 			c.add(Finding{Line: num, Kind: KindOrphanResult, EntryID: entryID, Tool: toolName, ToolCallID: callID,
@@ -802,13 +894,6 @@ func BOMHint(file, pipeTo string) string {
 	return fmt.Sprintf("strip the byte order mark (the command keeps a copy in %s.bak): perl -pi.bak -e %s %s", file, strip, q)
 }
 
-// callInfo is what a tool result needs to know about its call.
-type callInfo struct {
-	name    string
-	path    string
-	hasPath bool
-}
-
 // prunedMarker starts the text pruner writes in place of pruned output
 // (session.NoticePrefix + "pruned").
 const prunedMarker = "[pruner: pruned"
@@ -864,106 +949,6 @@ func violation(v guard.Violation, num int, entryID, callID string) Finding {
 		f.Resolved = v.Resolved
 	}
 	return f
-}
-
-// entryIDs is the first pass's table of entry ids, compact for sessions of
-// a million entries: each id (an entry's, or a parentId naming one) is
-// stored once, by slot; an entry's line and parent are slots' numbers.
-type entryIDs struct {
-	slot   map[string]int32
-	names  []string // slot → id
-	line   []int32  // slot → the line of the entry with that id; 0: no entry (only named as a parentId)
-	parent []int32  // slot → its entry's parentId's slot; -1: none
-	order  []int32  // slots of the entries with a parentId, in file order
-}
-
-func newEntryIDs() entryIDs { return entryIDs{slot: map[string]int32{}} }
-
-// of returns id's slot, adding it.
-func (t *entryIDs) of(id string) int32 {
-	if s, ok := t.slot[id]; ok {
-		return s
-	}
-	s := int32(len(t.names))
-	t.slot[id] = s
-	t.names = append(t.names, id)
-	t.line = append(t.line, 0)
-	t.parent = append(t.parent, -1)
-	return s
-}
-
-// add records the entry id on line num with parentID ("" for none); dup
-// reports an id already used, with the line (prev) of its first entry,
-// which keeps its parent.
-func (t *entryIDs) add(id, parentID string, num int) (prev int, dup bool) {
-	s := t.of(id)
-	if t.line[s] != 0 {
-		return int(t.line[s]), true
-	}
-	t.line[s] = int32(num)
-	if parentID != "" {
-		p := t.of(parentID)
-		t.parent[s] = p
-		t.order = append(t.order, s)
-	}
-	return 0, false
-}
-
-// cycles reports each parent cycle once, at the line of its first entry in
-// file order.
-func (t *entryIDs) cycles() []Finding {
-	state := make([]uint8, len(t.names)) // 1 on the current walk, 2 done
-	var out []Finding
-	var walk []int32
-	for _, start := range t.order { // file order: lines increase
-		if state[start] != 0 {
-			continue
-		}
-		walk = walk[:0]
-		cur := start
-		for {
-			if state[cur] == 2 {
-				break
-			}
-			if state[cur] == 1 {
-				// cur is on this walk: the cycle is walk[idx(cur):]
-				var members []int32
-				for i := len(walk) - 1; i >= 0; i-- {
-					members = append(members, walk[i])
-					if walk[i] == cur {
-						break
-					}
-				}
-				minID := members[0]
-				for _, m := range members {
-					if t.line[m] < t.line[minID] {
-						minID = m
-					}
-				}
-				// in link order, from the entry first in the file: each id's
-				// parentId is the next, the last's is the first again
-				chain := []string{t.names[minID]}
-				for p := t.parent[minID]; p >= 0 && p != minID && len(chain) <= len(members); p = t.parent[p] {
-					chain = append(chain, t.names[p])
-				}
-				chain = append(chain, t.names[minID])
-				out = append(out, Finding{Line: int(t.line[minID]), Kind: KindParentCycle, EntryID: t.names[minID],
-					Message: fmt.Sprintf("parentId chain loops: %s", strings.Join(chain, " -> "))})
-				break
-			}
-			state[cur] = 1
-			walk = append(walk, cur)
-			next := t.parent[cur]
-			if next < 0 || t.line[next] == 0 { // no parentId, or one no entry has
-				break
-			}
-			cur = next
-		}
-		for _, w := range walk {
-			state[w] = 2
-		}
-	}
-	return out
 }
 
 // InferHome returns the home directory a session's cwd implies

@@ -529,48 +529,57 @@ func TestCycleMessageInLinkOrder(t *testing.T) {
 	}
 }
 
-// TestPairingPassWithoutBranchFindsTheSame: a pairing pass that holds no
-// branch (the file has fewer than two compaction entries) finds what one
-// that holds it finds, on every shipped session.
+// TestPairingPassWithoutBranchFindsTheSame: the pairing pass, which builds
+// the leaf's branch only when the context counts an older compaction in the
+// last one's kept range, finds what a pass that always builds it finds, on
+// every shipped session and on sessions made to hold such a compaction (one
+// between a call and its result: the warning) or none.
 func TestPairingPassWithoutBranchFindsTheSame(t *testing.T) {
-	var files []string
+	inputs := map[string][]byte{}
 	err := filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
+			inputs[p], err = os.ReadFile(p)
 		}
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gated, branched := 0, 0
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	head := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/home/u/p"}` + "\n" +
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"go","timestamp":1}}` + "\n" +
+		`{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"ls","arguments":{}}],"timestamp":2}}` + "\n"
+	compaction := func(id, parent, kept string) string {
+		return `{"type":"compaction","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-01-01T00:00:03.000Z","summary":"S","firstKeptEntryId":"` + kept + `","tokensBefore":7}` + "\n"
+	}
+	tail := `{"type":"message","id":"a3","parentId":"c1","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"toolResult","toolCallId":"t1","toolName":"ls","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":4}}` + "\n" +
+		compaction("c2", "a3", "a1") +
+		`{"type":"message","id":"a4","parentId":"c2","timestamp":"2026-01-01T00:00:05.000Z","message":{"role":"user","content":"on","timestamp":5}}` + "\n"
+	inputs["kept"] = []byte(head + compaction("c1", "a2", "a1") + tail) // c1 in c2's range, between t1 and its result
+	inputs["not kept"] = []byte(strings.ReplaceAll(head+compaction("c1", "a2", "a1")+tail, `"firstKeptEntryId":"a1","tokensBefore":7}`+"\n"+`{"type":"message","id":"a4"`, `"firstKeptEntryId":"a3","tokensBefore":7}`+"\n"+`{"type":"message","id":"a4"`))
+	warned, compared := 0, 0
+	for p, data := range inputs {
 		res := CheckReader(bytes.NewReader(data), p, opts())
 		if res.Err != nil || !res.sessionHeader {
 			continue
 		}
-		if res.needsBranch() {
-			branched++
-			continue
-		}
-		gated++
+		compared++
 		with := res
 		with.Findings = slices.Clone(res.Findings)
-		with.compactions = 2 // as if it had two: the pass builds the branch
-		if !with.needsBranch() {
-			t.Fatal("two compactions do not ask for the branch")
-		}
 		addPairing(&res, bytes.NewReader(data))
-		addPairing(&with, bytes.NewReader(data))
+		addPairingBranch(&with, bytes.NewReader(data), true)
 		if !reflect.DeepEqual(res.Findings, with.Findings) {
-			t.Errorf("%s: without the branch %v, with it %v", p, kinds(res), kinds(with))
+			t.Errorf("%s: building the branch only when asked %v, always %v", p, kinds(res), kinds(with))
+		}
+		for _, f := range res.Findings {
+			if f.Kind == KindPairing && f.Level == LevelWarning {
+				warned++
+				if p != "kept" {
+					t.Errorf("%s: a stale-compaction warning: %s", p, f.Message)
+				}
+			}
 		}
 	}
-	if gated < 20 || branched == 0 {
-		t.Fatalf("%d sessions without a branch, %d with one: want both kinds among the shipped sessions", gated, branched)
+	if compared < 20 || warned == 0 {
+		t.Fatalf("%d sessions compared, %d stale-compaction warnings: want the made one's", compared, warned)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +122,61 @@ func TestCheckLimitSizesTheLargestInputsAtOnce(t *testing.T) {
 	}
 	if sizes[1] != 1000*mb {
 		t.Error("checkLimit reordered its argument")
+	}
+}
+
+// check collects only at the heap limit (GOGC pacing off, then put back)
+// when every input is a regular file of at most smallCheckInput, and keeps
+// GOGC's pacing for stdin (its size is not known), a larger file, and when
+// GOGC is set; the heap limit is set and put back each time.
+func TestCheckCollectsAtTheLimitOnlyForSmallFiles(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.jsonl")
+	if err := os.WriteFile(small, []byte(checkSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	large := filepath.Join(t.TempDir(), "large.jsonl")
+	data := []byte(checkSession)
+	for len(data) <= smallCheckInput {
+		data = append(data, `{"type":"message","id":"x","parentId":"a","timestamp":"t","message":{"role":"user","content":"`+strings.Repeat("x", 1<<16)+`"}}`+"\n"...)
+	}
+	if err := os.WriteFile(large, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		gogc  string
+		atLim bool
+	}{
+		{"a small file", []string{small}, "", true},
+		{"a directory of small files", []string{dir}, "", true},
+		{"GOGC set", []string{small}, "50", false},
+		{"stdin", []string{"-"}, "", false},
+		{"a small file and stdin", []string{small, "-"}, "", false},
+		{"a large file", []string{small, large}, "", false},
+	} {
+		var percents []int
+		var limits []int64
+		var out, errb bytes.Buffer
+		env := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": dir, "GOGC": c.gogc}
+		s := &IOStreams{In: strings.NewReader(checkSession), Out: &out, ErrOut: &errb, Getenv: func(k string) string { return env[k] },
+			SetGCPercent:   func(p int) int { percents = append(percents, p); return 100 },
+			SetMemoryLimit: func(n int64) int64 { limits = append(limits, n); return 1 << 62 }}
+		cmd := checkCmd(s)
+		cmd.SetArgs(append([]string{"--exit-zero"}, c.args...))
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%s: %v (%s)", c.name, err, errb.String())
+		}
+		want := []int(nil)
+		if c.atLim {
+			want = []int{-1, 100}
+		}
+		if !slices.Equal(percents, want) {
+			t.Errorf("%s: GC percents set %v, want %v", c.name, percents, want)
+		}
+		if len(limits) != 2 || limits[1] != 1<<62 {
+			t.Errorf("%s: limits set %v, want one and the old one back", c.name, limits)
+		}
 	}
 }

@@ -95,6 +95,11 @@ type Context struct {
 	// or not; duplicate ids included) when ReadOptions.AllEntries is set, nil
 	// otherwise. Ids of v1 files are the same stand-ins as everywhere else.
 	Entries []BranchEntry
+	// KeptCompactions is the number of compaction entries on the leaf's
+	// path, before the last one, that lie in its kept range: pi 1.6 leaves
+	// them out of the context (as Messages does); pairing.Find warns about
+	// the pairs they break in other pi versions when Branch is read.
+	KeptCompactions int
 
 	src      io.ReaderAt
 	win      *windowReaderAt
@@ -739,11 +744,7 @@ func (b *builder) addEntry(rl *rawLine) {
 // A false positive only puts a unique id in the parent map (harmless).
 func (b *builder) seen(k idKey) bool {
 	if b.seenIDs == nil {
-		n := 1 << 23 // bits; more for inputs known to be large
-		for n < 1<<30 && int64(n) < b.opts.SizeHint/64 {
-			n <<= 1
-		}
-		b.seenIDs = make([]uint64, n/64)
+		b.seenIDs = make([]uint64, seenBits(b.opts.SizeHint)/64)
 	}
 	h := uint64(k) * 0x9e3779b97f4a7c15
 	h >>= 64 - uint(bits.TrailingZeros(uint(len(b.seenIDs)*64)))
@@ -751,6 +752,24 @@ func (b *builder) seen(k idKey) bool {
 	old := b.seenIDs[w]&bit != 0
 	b.seenIDs[w] |= bit
 	return old
+}
+
+// seenBits is the size of seen's filter for an input of size bytes (0:
+// unknown): 8 Mi bits, more for inputs known to be large; for an input
+// known to be small a bit per 8 bytes (at least 64 Ki bits), so checking a
+// directory of small sessions does not clear a MiB per session.
+func seenBits(size int64) int {
+	n := 1 << 23
+	if size > 0 && size < 1<<26 {
+		n = 1 << 16
+		for int64(n) < size/8 {
+			n <<= 1
+		}
+	}
+	for n < 1<<30 && int64(n) < size/64 {
+		n <<= 1
+	}
+	return n
 }
 
 // parentIndex maps the ids the walk to the root cannot resolve by position
@@ -884,6 +903,7 @@ func (b *builder) build() {
 		e := ents.at(int(ei))
 		t := typ(e)
 		if t == "compaction" && k > 0 {
+			b.ctx.KeptCompactions++
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
 		if e.isMsg && len(edits) == 0 {
