@@ -11,14 +11,25 @@
 // both alike.
 //
 //	go run ./scripts/protect/benchhook -bin /tmp/pruner-main,/tmp/pruner -n 300
+//
+// Each binary is first copied into a temporary directory (written with
+// write(2)) and run from there (-copy=false runs them in place). The same
+// bytes start about 0.5 ms slower from the file the Go linker wrote than from
+// a copy (measured on this project's ext4 VM, Linux 6.18: 2.2 vs 2.8 ms p50
+// for hook, the page faults alike), and an installed binary is a copy (an
+// archive extracted, a file copied): measuring the linker's file would
+// overstate start-up, and an A/B of one linker's file against a copy would
+// compare the files, not the programs.
 package main
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -29,6 +40,7 @@ import (
 func main() {
 	bins := flag.String("bin", "pruner", "pruner binary (several, comma-separated: an interleaved A/B)")
 	n := flag.Int("n", 300, "runs per event")
+	copyBins := flag.Bool("copy", true, "run copies of the binaries (see the package comment), not the files named")
 	flag.Parse()
 	events := []struct{ name, json string }{
 		{"claude-bash-deny", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run build 2>&1 | tail -5 && cat .e''nv"},"cwd":"/tmp"}`},
@@ -36,6 +48,29 @@ func main() {
 		{"pi-read-deny", `{"toolName":"read","input":{"path":"@~/.pi/agent/auth.json"}}`},
 	}
 	binaries := strings.Split(*bins, ",")
+	run := binaries
+	dir := ""
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "benchhook:", err)
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+		os.Exit(1)
+	}
+	if *copyBins {
+		var err error
+		if dir, err = os.MkdirTemp("", "benchhook"); err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(dir)
+		run = make([]string, len(binaries))
+		for b, bin := range binaries {
+			run[b] = filepath.Join(dir, fmt.Sprintf("%d-%s", b, filepath.Base(bin)))
+			if err := copyFile(run[b], bin); err != nil {
+				fail(err)
+			}
+		}
+	}
 	fmt.Printf("%-18s %8s %8s %8s %8s %7s %8s  %s\n", "event", "p50", "p90", "p99", "cpu-p50", "faults", "runs", "binary")
 	baselines := []struct{ name, json string }{{"baseline:true", ""}, {"baseline:version", ""}}
 	for i, ev := range append(baselines, events...) {
@@ -43,7 +78,7 @@ func main() {
 		cpu := make([][]time.Duration, len(binaries))
 		faults := make([][]int64, len(binaries))
 		for range *n {
-			for b, bin := range binaries {
+			for b, bin := range run {
 				if i == 0 && b > 0 {
 					continue // one floor is enough
 				}
@@ -59,8 +94,7 @@ func main() {
 				err := cmd.Run()
 				wall[b] = append(wall[b], time.Since(start))
 				if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 2) {
-					fmt.Fprintln(os.Stderr, "benchhook:", bin, err)
-					os.Exit(1)
+					fail(fmt.Errorf("%s: %w", binaries[b], err))
 				}
 				cpu[b] = append(cpu[b], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -96,4 +130,22 @@ func median(ns []int64) int64 {
 	}
 	slices.Sort(ns)
 	return ns[len(ns)/2]
+}
+
+// copyFile writes a copy of the executable src at dst.
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
