@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -488,4 +489,42 @@ func TestReasonNamesTheNewCwd(t *testing.T) {
 			t.Errorf("%s: reason names %s, want %s", cmd, vs[0].Path, want)
 		}
 	}
+}
+
+// TestFoundNames: names find and fd print, read by what they are piped or
+// substituted into. find's wildcards match a leading `.` (`-name '*env'`
+// prints .env), -iname folds case, -path's `*` crosses `/`, -lname tests
+// the link's target (any name); fd lists hidden names only with -H/-u and
+// runs -x/-X on what it lists.
+func TestFoundNames(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	var cases []shellCase
+	for _, find := range []string{
+		"find . -name '*env'", "find . -name '*nv' -print0", "find . -name '?env'", "find . -name '[.]env'",
+		"find . -name '*'", "find . -iname '*ENV'", "find . -iname '.ENV'", "find . -ipath '*ENV'",
+		"find . -path '*env'", "find . -path '*/app/*'", "find . -lname '*'", "find . -regex '.*env'",
+		"find . -type f", "find src/.. -name '*env'", "fd -H env", "fd -u", "fd -Hg '*env'", "fd -H -e env",
+		"fd --hidden . src/..",
+	} {
+		for _, use := range []string{"%s | xargs cat", "%s -print0 | xargs -0 cat", "%s | xargs -I{} cat {}",
+			"%s | while read f; do cat \"$f\"; done", "cat $(%s)", "for f in $(%s); do cat $f; done", "x=$(%s); cat \"$x\""} {
+			if strings.HasPrefix(find, "fd") && strings.Contains(use, "-print0") {
+				continue
+			}
+			cases = append(cases, shellCase{fmt.Sprintf(use, find), KindDeny})
+		}
+	}
+	cases = append(cases,
+		shellCase{"fd -H env -x cat", KindDeny}, shellCase{"fd -u -X cat", KindDeny},
+		shellCase{"fd -H --exec cat {} \\;", KindDeny}, shellCase{"fd -He env -x cat", KindDeny},
+		shellCase{"fd -H . src/.. -x cat", KindDeny}, shellCase{"fd --search-path src/.. -H -x cat", KindDeny},
+		// what find and fd print that no rule covers
+		shellCase{"find . -name '*.js' | xargs cat", ""}, shellCase{"find . -name '*.js' -print0 | xargs -0 grep foo", ""},
+		shellCase{"find src -path '*/test/*.go' | xargs cat", ""}, shellCase{"find . -iname '*.MD' | xargs cat", ""},
+		shellCase{"find . -path ./node_modules -prune -o -name '*.js' -print | xargs cat", ""},
+		shellCase{"cat $(find . -name '*.go')", ""}, shellCase{"find . -name '*.go' | while read f; do cat \"$f\"; done", ""},
+		shellCase{"fd env -x cat", ""}, shellCase{"fd -x cat", ""}, shellCase{"fd -tf -x cat", ""},
+		shellCase{"fd -e js | xargs cat", ""}, shellCase{"fd . | xargs cat", ""}, shellCase{"fd -e go -x wc -l", ""},
+	)
+	runShell(t, m, cases)
 }

@@ -630,6 +630,9 @@ func (c *cmd) dispatch() bool {
 	case "find":
 		c.find()
 		return true
+	case "fd", "fdfind":
+		c.fd()
+		return true
 	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh":
 		c.shell()
 		return true

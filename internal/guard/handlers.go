@@ -484,15 +484,11 @@ func (c *cmd) find() {
 			if i+1 < len(c.args) {
 				c.word(i + 1)
 				f := c.args[i+1].f
-				switch {
-				case f.pattern() && (f.unk || f.dyn):
+				n, ok := findName(t, f)
+				if ok {
+					names = append(names, n)
+				} else {
 					nameKnown = false
-				case strings.HasPrefix(t, "-regex") || strings.HasPrefix(t, "-iregex"):
-					nameKnown = false
-				case strings.Contains(t, "path") || strings.Contains(t, "wholename"):
-					names = append(names, "path:"+f.text())
-				default:
-					names = append(names, f.text())
 				}
 				i += 2
 				continue
@@ -599,6 +595,171 @@ func (c *cmd) find() {
 	}
 }
 
+// fd [FLAGS] [PATTERN] [PATH…]: lists names below each path (`.` by
+// default), hidden ones with -H or -u; -x/--exec and -X/--exec-batch run
+// a command on what it finds. The pattern is a regex or glob on the name
+// and is not followed: any name may be printed; -e EXT keeps `*.EXT`.
+func (c *cmd) fd() {
+	valued := map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true,
+		"--max-depth": true, "--min-depth": true, "--exact-depth": true, "-E": true, "--exclude": true,
+		"-S": true, "--size": true, "--changed-within": true, "--change-newer-than": true, "--newer": true,
+		"--changed-before": true, "--change-older-than": true, "--older": true, "-o": true, "--owner": true,
+		"-j": true, "--threads": true, "--max-results": true, "-c": true, "--color": true,
+		"--path-separator": true, "--batch-size": true, "--max-buffer-time": true, "--format": true,
+		"--and": true, "--search-path": true, "--base-directory": true, "--ignore-file": true}
+	hidden, follow := false, followNone
+	var roots, exts []field
+	var execStart, execEnd []int
+	positional, sawPattern, rest := 0, false, false
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		f := c.args[i].f
+		if !rest && (t == "-x" || t == "--exec" || t == "-X" || t == "--exec-batch") {
+			c.done[i] = true
+			j := i + 1
+			for j < len(c.args) && optText(c.args[j].f) != ";" && optText(c.args[j].f) != `\;` {
+				c.done[j] = true
+				j++
+			}
+			execStart, execEnd = append(execStart, i+1), append(execEnd, j)
+			if j < len(c.args) {
+				c.done[j] = true
+			}
+			i = j
+			continue
+		}
+		if !rest && t == "--" {
+			c.done[i] = true
+			rest = true
+			continue
+		}
+		if !rest && strings.HasPrefix(t, "-") && len(t) > 1 {
+			c.done[i] = true
+			name, val, eq := t, "", false
+			if strings.HasPrefix(t, "--") {
+				name, val, eq = strings.Cut(t, "=")
+			} else if len(t) > 2 {
+				// bundled short flags; a flag that takes a value ends the bundle
+				for k := 1; k < len(t); k++ {
+					l := "-" + t[k:k+1]
+					switch {
+					case l == "-H" || l == "-u":
+						hidden = true
+					case l == "-L":
+						follow = followAll
+					case valued[l]:
+						name, val, eq = l, t[k+1:], k+1 < len(t)
+						k = len(t)
+					}
+				}
+				if !valued[name] {
+					continue
+				}
+			}
+			switch name {
+			case "-H", "--hidden", "-u", "--unrestricted":
+				hidden = true
+			case "-L", "--follow":
+				follow = followAll
+			}
+			if !valued[name] {
+				continue
+			}
+			var vf field
+			if eq {
+				vf = litField(val)
+				if f.pattern() {
+					vf = field{s: val, glob: f.glob, unk: f.unk, dyn: f.dyn, why: f.why}
+				}
+			} else {
+				i++
+				if i >= len(c.args) {
+					break
+				}
+				c.done[i] = true
+				vf = c.args[i].f
+			}
+			switch name {
+			case "--search-path", "--base-directory":
+				c.a.value(c.args[i].raw, vf, SetRead)
+				roots = append(roots, vf)
+			case "--ignore-file":
+				c.fileField(c.args[i].raw, vf, SetRead)
+			case "-e", "--extension":
+				exts = append(exts, vf)
+			}
+			continue
+		}
+		c.done[i] = true
+		if positional == 0 && !sawPattern {
+			sawPattern = true
+			positional++
+			continue // the pattern
+		}
+		positional++
+		c.a.value(c.args[i].raw, f, SetRead)
+		roots = append(roots, f)
+	}
+	if len(roots) == 0 {
+		roots = []field{litField(".")}
+	}
+	var names []string
+	for _, e := range exts {
+		if e.pattern() {
+			names = nil
+			break
+		}
+		names = append(names, "*."+escapeGlob(strings.TrimPrefix(e.text(), ".")))
+	}
+	var found []field
+	for _, r := range roots {
+		if hidden {
+			found = append(found, findOutput(r, names, true)...)
+			continue
+		}
+		base := r.s
+		if !r.pattern() {
+			base = escapeGlob(r.s)
+		}
+		base = strings.TrimSuffix(base, "/")
+		shown := names
+		if len(shown) == 0 {
+			shown = []string{"*"}
+		}
+		for _, n := range shown {
+			found = append(found, field{s: base + "/**/" + n, glob: true, why: "fd", unk: r.unk, dyn: r.dyn})
+		}
+	}
+	c.out = &source{kind: srcNames, names: found, why: "fd"}
+	for k := range execStart {
+		if execStart[k] >= execEnd[k] {
+			continue
+		}
+		var sub []arg
+		for j := execStart[k]; j < execEnd[k]; j++ {
+			if t := optText(c.args[j].f); t == "{}" || t == "{/}" || t == "{//}" || t == "{.}" || t == "{/.}" {
+				continue
+			}
+			sub = append(sub, c.args[j])
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		for _, f := range found {
+			sub = append(sub, arg{f: f, raw: "{}"})
+		}
+		c.a.command(sub, source{})
+		name := baseName(sub[0].f)
+		for _, r := range roots {
+			if readsContent(name) {
+				c.a.addRec(r.s, r, SetRead, hidden, filterOf(names, len(names) > 0), "fd -x "+name, follow)
+			} else if writesContent(name) {
+				c.a.addRec(r.s, r, setModify, hidden, filterOf(names, len(names) > 0), "fd -x "+name, follow)
+			}
+		}
+	}
+}
+
 func rawOf(c *cmd, i int) string {
 	if i < 0 || i >= len(c.args) {
 		return "."
@@ -611,6 +772,67 @@ func filterOf(names []string, known bool) []string {
 		return nil
 	}
 	return names
+}
+
+// findName turns a find test on names (-name, -path and their
+// case-insensitive forms) into a name filter: a glob on the file's name,
+// or "path:" and a path glob without wildcards. ok is false when the names
+// it prints cannot be told: a dynamic pattern, a regex, -lname (it tests
+// the link's target, not the name printed), a case-insensitive bracket.
+// find's wildcards match a leading `.` and, in -path, `/` too: a -path glob
+// with wildcards keeps only what it says of the last name
+// (`-path '*/.git/*'` → any name; `-path '*env'` → `*env`).
+func findName(test string, f field) (string, bool) {
+	if f.pattern() && (f.unk || f.dyn) {
+		return "", false
+	}
+	g := f.text()
+	switch test {
+	case "-regex", "-iregex", "-lname", "-ilname":
+		return "", false
+	}
+	if strings.HasPrefix(test, "-i") {
+		if strings.Contains(g, "[") {
+			return "", false
+		}
+		g = caseFoldGlob(g)
+	}
+	if !strings.Contains(test, "path") && !strings.Contains(test, "wholename") {
+		return g, true
+	}
+	i := strings.LastIndexAny(g, "*?]")
+	if i < 0 {
+		return "path:" + g, true
+	}
+	if j := strings.LastIndexByte(g, '/'); j > i {
+		if last := g[j+1:]; last != "" {
+			return last, true
+		}
+		return "", false
+	}
+	return "*" + g[i+1:], true
+}
+
+// caseFoldGlob makes the ASCII letters of a glob match either case
+// (`*ENV` → `*[eE][nN][vV]`), for find's -iname and -ipath.
+func caseFoldGlob(g string) string {
+	var b strings.Builder
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		switch {
+		case c == '\\' && i+1 < len(g):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(g[i])
+		case 'a' <= c && c <= 'z':
+			b.WriteString("[" + string(c) + string(c-'a'+'A') + "]")
+		case 'A' <= c && c <= 'Z':
+			b.WriteString("[" + string(c-'A'+'a') + string(c) + "]")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func findTakesArg(t string) bool {
@@ -638,15 +860,15 @@ func findOutput(root field, names []string, known bool) []field {
 		base = "/"
 	}
 	if !known || len(names) == 0 {
-		return []field{{s: base + "/" + unknownSeg + "/" + unknownStr, unk: true, why: "find"}}
+		return []field{{s: base + "/" + unknownSeg + "/" + unknownStr, unk: true, why: "find", dotOK: true}}
 	}
 	var out []field
 	for _, n := range names {
 		if p, ok := strings.CutPrefix(n, "path:"); ok {
-			out = append(out, field{s: p, glob: true, why: "find"})
+			out = append(out, field{s: p, glob: true, why: "find", dotOK: true})
 			continue
 		}
-		out = append(out, field{s: base + "/" + unknownSeg + "/" + n, glob: true, unk: true, why: "find"})
+		out = append(out, field{s: base + "/" + unknownSeg + "/" + n, glob: true, unk: true, why: "find", dotOK: true})
 	}
 	return out
 }

@@ -703,6 +703,10 @@ func (a *shellAnalyzer) value(raw string, v field, ops OpSet) {
 	if v.onlyUnk || v.s == "" {
 		return
 	}
+	if v.dotOK && !a.dotglob {
+		a.dotglob = true
+		defer func() { a.dotglob = false }()
+	}
 	if v.pattern() {
 		a.candidate(raw, v.s, true, ops)
 		if !v.dyn {

@@ -42,6 +42,9 @@ type field struct {
 	// taken to be a protected folder by itself. `$X/.env` still names
 	// `.env`; `$X/README.md` does not name `.git/README.md`.
 	envDir bool
+	// dotOK: the field's globs match hidden names too (find's output:
+	// find's `-name '*env'` prints `.env`).
+	dotOK bool
 }
 
 func (f field) pattern() bool { return f.glob || f.unk || f.dyn }
@@ -76,6 +79,7 @@ type fieldBuilder struct {
 	lead        strings.Builder
 	leadDone    bool
 	lastEnv     bool
+	dotOK       bool // a value whose globs match hidden names (field.dotOK)
 }
 
 func (fb *fieldBuilder) lit(s string) {
@@ -184,6 +188,7 @@ func (fb *fieldBuilder) dynamicEnv(why string, pos bool) {
 // pat adds a pattern fragment (an earlier resolved value).
 func (fb *fieldBuilder) pat(f field) {
 	fb.started = true
+	fb.dotOK = fb.dotOK || f.dotOK
 	if f.dyn {
 		fb.dynamic(f.why, f.posOnly)
 		fb.lastEnv = f.envDir
@@ -230,7 +235,7 @@ func countLits(s string) int {
 }
 
 func (fb *fieldBuilder) field() field {
-	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String()}
+	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK}
 	switch {
 	case fb.dyn:
 		rest := fb.b.String()
