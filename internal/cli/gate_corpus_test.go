@@ -26,7 +26,8 @@ type corpusCall struct {
 }
 
 // gateFixture builds a project and a home on disk: a .env, a .git folder,
-// node_modules, a symlink notes.txt → .env and cfg → ~/.pi/agent.
+// node_modules (both in .gitignore, as projects have them), a symlink
+// notes.txt → .env and cfg → ~/.pi/agent.
 func gateFixture(t testing.TB) (proj, home string) {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
@@ -42,6 +43,7 @@ func gateFixture(t testing.TB) (proj, home string) {
 		"proj/src/main.go":         "package main\n", "proj/src/app.ts": "export {}\n", "proj/src/a.txt": "a\n", "proj/src/b.txt": "b\n",
 		"proj/README.md": "# proj\n", "proj/package.json": `{"version":"1.0.0"}` + "\n", "proj/build/out.log": "ok\n",
 		"proj/scripts/build.sh": "#!/bin/sh\n", "proj/list.txt": ".env\n", "proj/.venv/bin/activate": "\n",
+		"proj/.gitignore":          "node_modules/\n.env\n",
 		"home/.pi/agent/auth.json": `{"token":"secret"}` + "\n", "home/.bashrc": "\n",
 	}
 	for p, data := range files {

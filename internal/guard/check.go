@@ -50,6 +50,9 @@ type Violation struct {
 	// Writes says it writes into it (an extraction, `rm -r`).
 	Via    string
 	Writes bool
+	// Lists says, for KindFolder, that the call lists names below the
+	// folder (a name search: find, Glob) rather than reading the files.
+	Lists bool
 	// Rule is the path of the first entry (in rule order) that denies Op;
 	// RuleIndex its position; Rules every entry that denies Op.
 	Rule      string
@@ -103,8 +106,11 @@ func (v Violation) text(verdict bool) string {
 			what += fmt.Sprintf(" (%s)", v.Path)
 		}
 		verb := "reads every file below"
-		if v.Writes {
+		switch {
+		case v.Writes:
 			verb = "writes files below"
+		case v.Lists:
+			verb = "lists the names below"
 		}
 		via := v.Via
 		if via == "" {
@@ -408,7 +414,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 			found, denied, hits, complete = m.walkHiddenTop(dir, t, ops)
 		}
 		if found != "" {
-			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0}
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: found, Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 			m.nameRule(&v, denied, hits)
 			return v, true
 		}
@@ -418,8 +424,12 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		return Violation{}, false
 	}
 	// reason from the rules: a folder that is an ancestor of a rule's path
-	// (a bare rule is taken to live at the cwd)
-	ps := m.split(t.path, t.pattern, t.dotOK)
+	// (a bare rule is taken to live at the cwd); a recursion that honours
+	// .gitignore is taken to skip hidden names, which repositories ignore
+	// (.env*) or it skips (.git)
+	dotOK := t.dotOK && !(t.vcsAware && t.gitIgnores)
+	ps := m.split(t.path, t.pattern, dotOK)
+	psAll := m.split(t.path, t.pattern, t.dotOK) // for absolute and home rules: no repository ignores them
 	var denied OpSet
 	var hits []int
 	holds := ""
@@ -442,7 +452,10 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		// a glob that matches a hidden name searches it (ripgrep's
 		// overrides come before its hidden rule; see walk)
 		pe := ps
-		if filtered && !t.dotOK {
+		if !c.bare {
+			pe = psAll
+		}
+		if filtered && !dotOK {
 			pe = m.split(t.path, t.pattern, true)
 		}
 		if !matchEntry(cc, pe, holds_, false) {
@@ -460,7 +473,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0}
+	v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: strings.TrimSuffix(holds, "/"), Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }
@@ -488,7 +501,7 @@ func (m *Matcher) anchoredBelow(t target, dir string, ops OpSet) (Violation, boo
 		if len(t.filter) > 0 && !filterMatches(t.filter, p, p[strings.LastIndexByte(p, '/')+1:], m.env.CaseSensitive) {
 			continue
 		}
-		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0}
+		v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Writes: t.ops&SetRead == 0, Lists: t.lists}
 		m.nameRule(&v, c.entry.Deny&ops, []int{i})
 		return v, true
 	}
@@ -561,6 +574,10 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 	}
 	queue := []dir{{path: root}}
 	unhide := m.newUnhider()
+	var gi *gitIgnorer
+	if t.vcsAware && t.gitIgnores {
+		gi = m.newGitIgnorer()
+	}
 	visited := 0
 	links := 0
 	for len(queue) > 0 {
@@ -589,6 +606,9 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 				continue
 			}
 			isDir := e.IsDir()
+			if t.vcsAware && ((isDir && isVCSFolder(name)) || (gi != nil && gi.ignored(p, isDir))) {
+				continue
+			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				if t.follow == followNone {
 					continue

@@ -439,9 +439,9 @@ func TestNameSearches(t *testing.T) {
 		{"Glob", map[string]any{"pattern": "/p/docs/*.md"}, KindDeny, KindDeny},
 		{"Glob", map[string]any{"pattern": "*.md", "path": "docs"}, KindDeny, KindDeny},
 		{"ls", map[string]any{"path": "vault"}, KindDeny, KindDeny},
-		// ripgrep's globs come before its hidden rule: a glob that matches
-		// a hidden name searches it (Claude Code's Grep skips hidden files
-		// otherwise)
+		// a glob that matches a hidden name searches it (ripgrep's globs
+		// come before its hidden rule; Claude Code's Grep searches hidden
+		// files anyway, where git does not ignore them)
 		{"Grep", map[string]any{"pattern": "KEY", "glob": "*env"}, KindFolder, KindFolder},
 		{"Grep", map[string]any{"pattern": "KEY", "glob": "{.env,x}"}, KindFolder, KindFolder},
 		{"Grep", map[string]any{"pattern": "KEY", "glob": "*.md"}, KindDeny, KindDeny},

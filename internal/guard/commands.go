@@ -630,6 +630,9 @@ func (c *cmd) dispatch() bool {
 	case "find":
 		c.find()
 		return true
+	case "parallel", "sem":
+		c.parallel()
+		return true
 	case "fd", "fdfind":
 		c.fd()
 		return true

@@ -57,6 +57,7 @@ func corpusFS() FS {
 	} {
 		m[p] = &fstest.MapFile{Data: []byte("x\n"), Mode: 0o644}
 	}
+	m["proj/.gitignore"] = &fstest.MapFile{Data: []byte("node_modules/\n.env\n"), Mode: 0o644}
 	m["proj/notes.txt"] = &fstest.MapFile{Data: []byte(".env"), Mode: fs.ModeSymlink | 0o777}
 	m["proj/cfg"] = &fstest.MapFile{Data: []byte("/home/.pi/agent"), Mode: fs.ModeSymlink | 0o777}
 	return IOFS(m)

@@ -406,6 +406,24 @@ func (c *cmd) xargs() {
 			c.valWord(v)
 		}
 	}
+	inputs := argsFrom(in)
+	var sub []arg
+	if len(p.operands) == 0 {
+		sub = []arg{{f: litField("echo"), raw: "echo"}}
+	} else {
+		for i := p.operands[0]; i < len(c.args); i++ {
+			c.done[i] = true
+			sub = append(sub, c.args[i])
+		}
+	}
+	sub = append(sub, inputs...)
+	c.a.command(sub, source{})
+}
+
+// argsFrom returns the arguments a command builds from the names on its
+// stdin (xargs, parallel): known words, the names find printed, or one
+// value only known when the command runs.
+func argsFrom(in source) []arg {
 	var inputs []arg
 	switch in.kind {
 	case srcText:
@@ -428,17 +446,139 @@ func (c *cmd) xargs() {
 		f := dynVal("names read from stdin", false).f
 		inputs = append(inputs, arg{f: f, raw: "(stdin)"})
 	}
-	var sub []arg
-	if len(p.operands) == 0 {
-		sub = []arg{{f: litField("echo"), raw: "echo"}}
-	} else {
-		for i := p.operands[0]; i < len(c.args); i++ {
-			c.done[i] = true
-			sub = append(sub, c.args[i])
+	return inputs
+}
+
+// parallel (GNU parallel) runs a command on arguments: after `:::` (words),
+// `::::` or -a/--arg-file (a file of them), else the lines of stdin, as
+// xargs does. The command is its first operand (`echo` with none); `{}`
+// and its variants stand for the argument.
+func (c *cmd) parallel() {
+	valued := map[string]bool{"-j": true, "--jobs": true, "-P": true, "--max-procs": true, "-S": true,
+		"--sshlogin": true, "--colsep": true, "-C": true, "-d": true, "--delimiter": true, "-E": true,
+		"-I": true, "-n": true, "--max-args": true, "-N": true, "-L": true, "--max-lines": true,
+		"--tmpdir": true, "--results": true, "--joblog": true, "--halt": true, "--timeout": true,
+		"--delay": true, "--retries": true, "--tag-string": true, "--tagstring": true, "--env": true,
+		"--workdir": true, "--wd": true, "--block": true, "--block-size": true, "--basefile": true,
+		"--bf": true, "--return": true, "--transfer-file": true, "--tf": true, "-s": true, "--max-chars": true,
+		"--load": true, "--memfree": true, "--shebang-wrap": true, "--sqlmaster": true, "--sqlworker": true,
+		"--sqlandworker": true, "--profile": true, "-J": true}
+	in := c.in
+	var cmdArgs, words []arg
+	i := 1
+	for ; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == ":::" || t == "::::" || t == ":::+" || t == "::::+" || !strings.HasPrefix(t, "-") || t == "-" {
+			break
 		}
+		c.done[i] = true
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case name == "-a" || name == "--arg-file" || name == "--basefile" || name == "--bf" || name == "--transfer-file" || name == "--tf" || name == "--sqlmaster" || name == "--sqlworker":
+			if !eq && i+1 < len(c.args) {
+				i++
+				c.file(i, SetRead)
+			}
+			if name == "-a" || name == "--arg-file" {
+				in = dynSource("a file of arguments")
+			}
+		case name == "--results" || name == "--joblog" || name == "--tmpdir":
+			if !eq && i+1 < len(c.args) {
+				i++
+				c.file(i, setModify)
+			}
+		case valued[name] && !eq && len(t) == len(name):
+			if i+1 < len(c.args) {
+				i++
+				c.word(i)
+			}
+		}
+	}
+	for ; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		c.done[i] = true
+		if t == ":::" || t == ":::+" {
+			in = source{kind: srcNone}
+			for i++; i < len(c.args) && !strings.HasPrefix(optText(c.args[i].f), ":::"); i++ {
+				c.done[i] = true
+				words = append(words, c.args[i])
+			}
+			i--
+			continue
+		}
+		if t == "::::" || t == "::::+" {
+			in = dynSource("a file of arguments")
+			for i++; i < len(c.args) && !strings.HasPrefix(optText(c.args[i].f), ":::"); i++ {
+				c.file(i, SetRead)
+			}
+			i--
+			continue
+		}
+		cmdArgs = append(cmdArgs, c.args[i])
+	}
+	inputs := words
+	if in.kind != srcNone {
+		inputs = argsFrom(in)
+	}
+	if len(cmdArgs) == 0 {
+		// no command: each argument is a command line
+		for _, w := range inputs {
+			c.scriptField(w.raw, w.f, source{})
+		}
+		return
+	}
+	if len(cmdArgs) == 1 && strings.ContainsAny(optText(cmdArgs[0].f), " ;|&<>") {
+		// one string is a command line for a shell, the argument in place
+		// of each {} (or after it)
+		script := optText(cmdArgs[0].f)
+		for _, w := range inputs {
+			if w.f.pattern() {
+				c.a.unknown(cmdArgs[0].raw, "parallel runs a command line on arguments only known when it runs", SetRead|setModify)
+				return
+			}
+			q := shellQuote(w.f.s)
+			if strings.Contains(script, "{") {
+				c.a.script(parallelSubst(script, q), cmdArgs[0].raw, source{})
+			} else {
+				c.a.script(script+" "+q, cmdArgs[0].raw, source{})
+			}
+		}
+		if len(inputs) == 0 {
+			c.a.script(script, cmdArgs[0].raw, source{})
+		}
+		return
+	}
+	var sub []arg
+	for _, a := range cmdArgs {
+		if t := optText(a.f); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && !strings.Contains(t, " ") {
+			continue
+		}
+		sub = append(sub, a)
 	}
 	sub = append(sub, inputs...)
 	c.a.command(sub, source{})
+}
+
+// parallelSubst puts q in place of parallel's replacement strings ({},
+// {.}, {/}, {//}, {/.}, {#}, {%}, {1}…).
+func parallelSubst(script, q string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(script, '{')
+		if i < 0 {
+			b.WriteString(script)
+			return b.String()
+		}
+		j := strings.IndexByte(script[i:], '}')
+		if j < 0 || strings.ContainsAny(script[i:i+j], " \t") {
+			b.WriteString(script[:i+1])
+			script = script[i+1:]
+			continue
+		}
+		b.WriteString(script[:i])
+		b.WriteString(q)
+		script = script[i+j+1:]
+	}
 }
 
 // find: paths, then an expression; -exec runs a command on what it finds.
@@ -1762,6 +1902,74 @@ func (c *cmd) git() {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
+	case "diff":
+		// git diff --no-index A B compares two folders recursively, hidden
+		// names included; so does a git diff of two paths one of which lies
+		// outside the work tree (git drops to --no-index by itself)
+		var ops []int
+		for k := i + 1; k < len(c.args); k++ {
+			if t := optText(c.args[k].f); t != "--" && !strings.HasPrefix(t, "-") {
+				ops = append(ops, k)
+			}
+		}
+		outside := false
+		for _, k := range ops {
+			t := optText(c.args[k].f)
+			if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") || t == ".." || strings.HasPrefix(t, "../") || c.args[k].f.pattern() {
+				outside = true
+			}
+		}
+		if has("--no-index") || (len(ops) == 2 && outside) {
+			for _, k := range ops {
+				c.rec(k, SetRead, true, nil, "git diff --no-index", followNone)
+			}
+		}
+	case "add":
+		// git add copies the files of its pathspecs (-A: the work tree)
+		// into the index, where `git diff --cached` or a commit shows them;
+		// it skips .git and, without -f, what .gitignore ignores
+		if has("-n", "--dry-run", "-u", "--update", "-p", "--patch", "-i", "--interactive", "-e", "--edit", "-N", "--intent-to-add", "--refresh") {
+			break
+		}
+		force := has("-f", "--force")
+		var specs []int
+		for k := i + 1; k < len(c.args); k++ {
+			t := optText(c.args[k].f)
+			if t == "--" || (strings.HasPrefix(t, "-") && len(specs) == 0 && !c.args[k].f.pattern()) {
+				c.done[k] = true
+				continue
+			}
+			specs = append(specs, k)
+		}
+		if len(specs) == 0 && has("-A", "--all", "--no-ignore-removal") {
+			c.a.addRecVCS(".", litField("."), SetRead, !force, "git add -A")
+		}
+		for _, k := range specs {
+			c.done[k] = true
+			c.a.value(c.args[k].raw, c.args[k].f, SetRead)
+			f := c.args[k].f
+			if t := optText(f); strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[") || f.pattern() {
+				// pathspec magic (`:/`, `:(glob)…`) or a glob git expands
+				// itself (its `*` matches `.env` and crosses `/`): the work tree
+				f = litField(".")
+			}
+			c.a.addRecVCS(c.args[k].raw, f, SetRead, !force, "git add")
+		}
+	case "stash":
+		// git stash -u / -a stores the untracked files (-a: ignored ones
+		// too) and removes them from the work tree
+		act := ""
+		if i+1 < len(c.args) {
+			act = optText(c.args[i+1].f)
+		}
+		if act == "" || act == "push" || act == "save" || strings.HasPrefix(act, "-") {
+			switch {
+			case has("-a", "--all"):
+				c.a.addRecVCS(".", litField("."), SetRead|setModify, false, "git stash --all")
+			case has("-u", "--include-untracked"):
+				c.a.addRecVCS(".", litField("."), SetRead|setModify, true, "git stash -u")
+			}
+		}
 	case "clean":
 		if !has("-n", "--dry-run") {
 			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean", followNone)
@@ -1805,7 +2013,7 @@ func (c *cmd) git() {
 		} else {
 			c.recCwd(SetRead, true, nil, "git grep", followNone)
 		}
-	case "submodule", "worktree", "stash", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
+	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
 		// these write the work tree themselves; explicit paths are words
 	}
 	c.embedded()

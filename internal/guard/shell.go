@@ -70,7 +70,17 @@ type target struct {
 	// entries whose name it could match count (see searchTargets)
 	naming string
 	via    string // for rec: the command that recurses ("grep -r")
-	follow uint8  // for rec: which symlinks inside the folder it follows
+	// vcsAware, for rec: the recursion skips version-control folders and
+	// what .gitignore surely ignores (git add, Claude Code's Grep); without
+	// the disk it is taken to skip hidden names (see gitIgnorer)
+	vcsAware bool
+	// gitIgnores, with vcsAware: what .gitignore ignores is skipped (not
+	// by git add -f, git stash --all)
+	gitIgnores bool
+	// lists, for rec: a name search (find, Glob) that lists names and
+	// reads a protected folder's listing, not every file's content
+	lists  bool
+	follow uint8 // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -938,6 +948,18 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			return
 		}
 		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow})
+	}
+}
+
+// addRecVCS records a recursive read (or write) by git of a folder with
+// hidden names, skipping version-control folders and, when ignores, what
+// .gitignore surely ignores (see gitIgnorer).
+func (a *shellAnalyzer) addRecVCS(raw string, f field, ops OpSet, ignores bool, via string) {
+	n := len(a.out.targets)
+	a.addRec(raw, f, ops, true, nil, via, followNone)
+	for i := n; i < len(a.out.targets); i++ {
+		a.out.targets[i].vcsAware = true
+		a.out.targets[i].gitIgnores = ignores
 	}
 }
 

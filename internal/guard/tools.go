@@ -188,12 +188,13 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				filter = append(filter, g)
 			}
 		}
-		// pi's grep runs `rg --hidden`; Claude Code's Grep skips hidden
-		// files and folders (ripgrep's default)
-		hidden := c.Tool != "Grep"
+		// pi's grep runs `rg --hidden`; so does Claude Code's Grep, which
+		// excludes version-control folders (.git, .svn, .hg, .bzr, .jj,
+		// .sl); both honour .gitignore (modelled for Grep: vcsAware)
 		ts := m.toolTarget(dir, SetRead)
 		for i := range ts {
-			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, hidden, filter, "the "+c.Tool+" tool" // rg: symlinks not followed
+			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, true, filter, "the "+c.Tool+" tool" // rg: symlinks not followed
+			ts[i].vcsAware, ts[i].gitIgnores = c.Tool == "Grep", c.Tool == "Grep"
 		}
 		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
 		an.targets = append(an.targets, ts...)
@@ -329,7 +330,7 @@ func (m *Matcher) searchTargets(tool, dir, g string) []target {
 	}
 	ts := m.toolTarget(base, SetRead)
 	for i := range ts {
-		ts[i].rec, ts[i].filter, ts[i].via = true, []string{filter}, "the "+tool+" tool"
+		ts[i].rec, ts[i].filter, ts[i].via, ts[i].lists = true, []string{filter}, "the "+tool+" tool", true
 		// the search skips hidden names unless the glob names one
 		ts[i].dotOK = strings.HasPrefix(filter, ".") || strings.Contains(filter, "/.")
 	}

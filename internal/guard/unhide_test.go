@@ -5,13 +5,12 @@ import (
 	"testing"
 )
 
-// TestHiddenWhitelist: searches that skip hidden names (Claude Code's
-// Grep, rg without --hidden) reach them when an ignore file of the folder,
+// TestHiddenWhitelist: searches that skip hidden names (rg without
+// --hidden) reach them when an ignore file of the folder,
 // a folder below it or a parent whitelists them, or when ripgrep reads a
 // config file; a project's ignore files cannot hide a protected file that
 // way.
 func TestHiddenWhitelist(t *testing.T) {
-	grep := Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY", "path": tCwd}}
 	rg := Call{Tool: "bash", Args: map[string]any{"command": "rg KEY"}}
 	cases := []struct {
 		name   string
@@ -31,7 +30,7 @@ func TestHiddenWhitelist(t *testing.T) {
 		{"ripgrep config", map[string]string{tCwd + "/.env": "K=1"}, true, KindFolder},
 	}
 	for _, c := range cases {
-		for _, call := range []Call{grep, rg} {
+		for _, call := range []Call{rg} { // Claude Code's Grep reads hidden names: TestVCSAwareRecursions
 			m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(c.files, nil), RipgrepConfig: c.rgConf})
 			var got Kind
 			if vs := m.Check(call); len(vs) > 0 {
@@ -52,13 +51,14 @@ func TestHiddenWhitelistBigTree(t *testing.T) {
 		files[fmt.Sprintf("%s/gen/f%05d.go", tCwd, i)] = ""
 	}
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
-	vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY", "path": tCwd}})
+	rg := Call{Tool: "bash", Args: map[string]any{"command": "rg KEY " + tCwd}}
+	vs := m.Check(rg)
 	if len(vs) == 0 || vs[0].Kind != KindFolder {
 		t.Fatalf("got %v, want a folder deny", vs)
 	}
 	delete(files, tCwd+"/.ignore")
 	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
-	if vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY", "path": tCwd}}); len(vs) != 0 {
+	if vs := m.Check(rg); len(vs) != 0 {
 		t.Fatalf("got %v, want allow (no whitelist)", vs[0].Reason())
 	}
 }

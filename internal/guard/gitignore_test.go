@@ -1,0 +1,100 @@
+package guard
+
+import "testing"
+
+// TestVCSAwareRecursions: Claude Code's Grep (rg --hidden without version
+// control folders), git add and git stash -u read every file below a
+// folder, hidden ones included, except what .gitignore surely ignores in a
+// repository; a project's ignore files can make the gate deny more, never
+// let a file git reads through.
+func TestVCSAwareRecursions(t *testing.T) {
+	env := tCwd + "/.env"
+	repo := map[string]string{tCwd + "/.git/HEAD": "ref: x\n", tCwd + "/src/a.go": "package a\n"}
+	with := func(extra map[string]string) map[string]string {
+		out := map[string]string{env: "K=1"}
+		for k, v := range repo {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	grep := Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY"}}
+	bash := func(c string) Call { return Call{Tool: "bash", Args: map[string]any{"command": c}} }
+	calls := []Call{grep, bash("git add -A"), bash("git add ."), bash("git add . && git diff --cached"), bash("git stash -u"),
+		bash("git stash push --include-untracked"),
+		// git expands a pathspec's glob itself (`*` matches .env, crosses /);
+		// `:/` is the repository's root
+		bash("git add '*'"), bash("git add -- '*env'"), bash("git add :/"), bash("git add ':(glob)**'")}
+	cases := []struct {
+		name  string
+		files map[string]string
+		deny  bool
+	}{
+		{"ignored by name", with(map[string]string{tCwd + "/.gitignore": "node_modules/\n.env\n"}), false},
+		{"ignored by a glob", with(map[string]string{tCwd + "/.gitignore": ".env*\n"}), false},
+		{"ignored by *.env", with(map[string]string{tCwd + "/.gitignore": "# secrets\n*.env\n"}), false},
+		{"ignored by **/.env", with(map[string]string{tCwd + "/.gitignore": "**/.env\n"}), false},
+		{"ignored in the repository's root above", func() map[string]string {
+			return map[string]string{env: "K=1", tHome + "/.git/HEAD": "x", tHome + "/.gitignore": ".env\n"}
+		}(), false},
+		{"a folder ignored", with(map[string]string{tCwd + "/api/.env": "K=1", tCwd + "/.gitignore": ".env\napi/\n"}), false},
+		{"no .gitignore", with(nil), true},
+		{"not a repository", map[string]string{env: "K=1", tCwd + "/.gitignore": ".env\n"}, true},
+		{"anchored: a .env below is not ignored", with(map[string]string{tCwd + "/api/.env": "K=1", tCwd + "/.gitignore": "/.env\n"}), true},
+		{"a negation takes it back", with(map[string]string{tCwd + "/.gitignore": ".env\n!.env\n"}), true},
+		{"a negation elsewhere: unsure", with(map[string]string{tCwd + "/.gitignore": ".env\n!keep.txt\n"}), true},
+		{"a negation in .ignore", with(map[string]string{tCwd + "/.gitignore": ".env\n", tCwd + "/.ignore": "!.env\n"}), true},
+		{"an escape", with(map[string]string{tCwd + "/.gitignore": ".env\n\\#x\n"}), true},
+		{"folders only", with(map[string]string{tCwd + "/.gitignore": ".env/\n"}), true},
+		{"another name", with(map[string]string{tCwd + "/.gitignore": ".envrc\nenv\n"}), true},
+		{"ignored below, not here", with(map[string]string{tCwd + "/src/.gitignore": ".env\n"}), true},
+	}
+	for _, c := range cases {
+		for _, call := range calls {
+			m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(c.files, nil)})
+			vs := m.Check(call)
+			if (len(vs) > 0) != c.deny {
+				why := ""
+				if len(vs) > 0 {
+					why = vs[0].Reason()
+				}
+				t.Errorf("%s, %v: denied %v, want %v %s", c.name, call.Args, len(vs) > 0, c.deny, why)
+			}
+		}
+	}
+	// what git and the Grep tool skip or cannot ignore
+	files := with(map[string]string{tCwd + "/.gitignore": ".env\n"})
+	runShell(t, DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)}), []shellCase{
+		{"git add -f .", KindFolder},                 // -f adds ignored files
+		{"git add --force -A", KindFolder},           // likewise
+		{"git stash --all", KindFolder},              // ignored files too
+		{"git add .env", KindDeny},                   // named
+		{"git add src", ""},                          // nothing protected below
+		{"git add -u", ""},                           // tracked files only
+		{"git add -n .", ""},                         // prints names
+		{"git stash", ""},                            // tracked files only
+		{"git stash show -p", ""},                    // history: not covered (docs)
+		{"git commit -am 'x'", ""},                   // tracked files only
+		{"cd src && git add .", ""},                  // the folder holds nothing protected
+		{"git -C src add -A", ""},                    // likewise
+		{"git add -A && git diff --cached", ""},      // .env ignored: never staged
+		{"git diff --no-index /tmp/e .", KindFolder}, // not gitignore-aware
+	})
+	// without the disk: taken to skip hidden names (the hook has the disk),
+	// not node_modules (stash -u removes what it stores, as git clean)
+	runShell(t, DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome}), []shellCase{
+		{"git add -A", ""}, {"git stash -u", KindFolder}, {"git add -f .", KindFolder},
+	})
+	// the Grep tool skips version-control folders, not other hidden ones
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{
+		tCwd + "/.git/config": "[core]\n", tCwd + "/.gitignore": ".env\n", tHome + "/.pi/agent/auth.json": "{}",
+	}, nil)})
+	if vs := m.Check(grep); len(vs) != 0 {
+		t.Errorf("Grep in a repository whose .env is ignored: %s", vs[0].Reason())
+	}
+	if vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "token", "path": tHome}}); len(vs) == 0 {
+		t.Errorf("Grep of the home folder (holds ~/.pi/agent/auth.json): allowed")
+	}
+}
