@@ -239,13 +239,15 @@ const memoryLimit = 90 << 20
 func readLimit(size int64) int64 { return max(memoryLimit, 64<<20+size/5) }
 
 // flushLimit is the heap limit for a flush and render of an input of size
-// bytes: their live heap reaches about one byte per input byte (records with
-// their calls' arguments, refs, summaries, the render's slots on top of the
-// context), so the limit leaves the fixed headroom above that; at half a
-// byte per input byte (as before) the live heap passed the limit and the
-// collector ran back to back (200 MB: 48 cycles, 17% of the CPU and GC
-// assists on every allocation; now 26 cycles, 11%).
-func flushLimit(size int64) int64 { return max(readLimit(size), memoryLimit+size) }
+// bytes: their live heap reaches about 0.7 bytes per input byte (records,
+// refs, summaries, the render's slots on top of the context; the calls'
+// arguments stay in the input), so the limit leaves the fixed headroom above
+// four fifths of the input; at half a byte per input byte (as once) the live
+// heap passed the limit and the collector ran back to back (200 MB: 48
+// cycles, 17% of the CPU and GC assists on every allocation), at one byte
+// (before the arguments stayed in the input) the heap grew to the limit
+// (200 MB: 295 MB peak RSS in 10 cycles; at four fifths 256–261 MB in 12).
+func flushLimit(size int64) int64 { return max(readLimit(size), memoryLimit+size/5*4) }
 
 // smallSession is the largest session run without collections paced by
 // GOGC: its whole run allocates about ten bytes per input byte (1 MB: 9 MB),

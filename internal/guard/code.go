@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,7 +20,9 @@ import (
 //     (`'.e' + 'nv'`, `''.join(['.','e','n','v'])`, `chr(46)+'env'`,
 //     `String.fromCharCode(46,101,110,118)`) and read the same way;
 //   - literals are also read reversed, and base64 or hex literals decoded;
-//   - every bare token outside literals is a path too (`r .env` in sed).
+//   - every bare token outside literals is a path too (`r .env` in sed);
+//   - names found at run time (globs, listings and walks whose names the
+//     code uses, folder copies and removals) are followed: see foundNames.
 //
 // What this cannot follow (names computed by arithmetic or read from files)
 // is a documented limit; the code is not denied for it.
@@ -112,6 +115,49 @@ func containsWord(s, w string) bool {
 	}
 }
 
+// execAPIs are the calls by which code runs a command line or program.
+var execAPIs = [...]string{"system", "popen", "subprocess", "spawn", "spawnSync", "execSync", "execFileSync",
+	"execFile", "exec", "execv", "execve", "execvp", "execl", "execlp", "getoutput", "getstatusoutput",
+	"child_process", "Open3", "capture2", "capture3", "shell_exec", "passthru", "proc_open", "pcntl_exec",
+	"qx", "Popen", "check_output", "check_call", "run_command", "Command", "Invoke-Expression", "iex",
+	"Start-Process", "Invoke-Item"}
+
+// runtimeInputs are what code reads when it runs: its arguments, stdin,
+// the environment.
+var runtimeInputs = [...]string{"argv", "ARGV", "args", "input", "raw_input", "stdin", "STDIN", "environ",
+	"env", "ENV", "getenv", "readline", "readLine", "gets", "Read-Host", "_GET", "_POST", "_SERVER"}
+
+// computedCommand says why code runs a command computed when it runs (a
+// command built from its arguments, input or environment, or a string
+// with a computed hole given to an exec API), or "".
+func computedCommand(code, lang string, sc codeScan) string {
+	if lang == "awk" || lang == "sed" || lang == "jq" {
+		return ""
+	}
+	exec := false
+	for _, w := range execAPIs {
+		if containsWord(code, w) {
+			exec = true
+			break
+		}
+	}
+	if !exec && (lang == "perl" || lang == "ruby" || lang == "php") && strings.Contains(code, "`") {
+		exec = true // backticks run a shell command
+	}
+	if !exec {
+		return ""
+	}
+	for _, w := range runtimeInputs {
+		if containsWord(code, w) {
+			return "built from what it reads when it runs (`" + w + "`)"
+		}
+	}
+	if len(sc.opaque) > 0 {
+		return "from a string with a part computed when it runs"
+	}
+	return ""
+}
+
 // codeText reads interpreter code in lang ("python", "js", "perl", "ruby",
 // "php", "awk", "sed", "jq", "vim", "pwsh", "cmd", "generic").
 func (a *shellAnalyzer) codeText(code, raw, lang string) {
@@ -140,15 +186,33 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		// .env from the working directory by default
 		a.codePath(raw, ".env", SetRead)
 	}
-	lits, pieces, bare := scanCode(code, lang)
+	sc := scanCode(code, lang)
+	lits, pieces, bare := sc.lits, sc.pieces, sc.bare
+	if why := computedCommand(code, lang, sc); why != "" {
+		a.unknown(raw, "the code runs a command "+why, SetRead|setModify)
+	}
+	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}
 	check := func(s string, nested bool) {
-		if s == "" || seen[s] || len(seen) > maxCodePieces {
+		if s == "" || seen[s] || len(seen) > maxCodePieces || onlyHoles(s) && !sc.opaque[s] {
 			return
 		}
 		seen[s] = true
 		a.codePath(raw, s, ops)
-		if nested && strings.ContainsAny(s, " \t;|&$`<>") && depth < maxCodeDepth {
+		if names.globs && hasCodeGlob(s, lang) {
+			dots := names.dots || strings.Contains(s, "{")
+			a.codeGlob(raw, s, ops, dots)
+			// os.path.join('~/.pi', '**/*.json'): under each folder the
+			// code names
+			n := 0
+			for _, l := range lits {
+				if folderLike(l) && l != s && n < 16 {
+					a.codeGlob(raw, strings.TrimSuffix(escapeGlob(l), "/")+"/"+strings.TrimPrefix(s, "/"), ops, dots)
+					n++
+				}
+			}
+		}
+		if nested && strings.ContainsAny(s, " \t;|&$`<>") && depth < maxCodeDepth && !holeCommand(s) {
 			a.looseScript(s, raw)
 		}
 	}
@@ -163,17 +227,29 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		if dec, ok := decodeLiteral(l); ok {
 			check(dec, true)
 			a.code(dec, raw, lang, depth+1)
+		} else if len(l) > 8 && strings.Contains(l, "(") && strings.Contains(l, ")") && lang != "jq" {
+			// code in a string (exec("…"), eval("…"), new Function("…"))
+			// finds names like the code around it
+			a.foundNames(l, lang, scanCode(l, lang), raw, ops)
 		}
 	}
 	// runs of adjacent pieces
 	for i := range pieces {
 		var b strings.Builder
+		opaque := false
 		for k := i; k < len(pieces) && k < i+codeWindow; k++ {
 			b.WriteString(pieces[k])
+			opaque = opaque || sc.opaque[pieces[k]]
 			if k > i {
+				if opaque {
+					sc.opaque[b.String()] = true // a join with a computed hole
+				}
 				check(b.String(), k-i < 4) // a short join may be a command (`system("cat .e" "nv")`)
 			}
 		}
+	}
+	for _, rw := range sc.rewrites {
+		a.code(rw, raw, lang, depth+1)
 	}
 	if lang == "jq" {
 		return // jq opens no file by itself: `.env` in a filter is a key
@@ -199,6 +275,20 @@ func (a *shellAnalyzer) looseScript(s, raw string) {
 // codePath records a path named in code: as written (against the working
 // directories) and under any directory.
 func (a *shellAnalyzer) codePath(raw, s string, ops OpSet) {
+	a.codePathAs(raw, s, ops, false)
+}
+
+// codeGlob records a glob pattern named in code that uses a glob API;
+// dots says its wildcards match a leading `.` too.
+func (a *shellAnalyzer) codeGlob(raw, s string, ops OpSet, dots bool) {
+	if dots && !a.dotglob {
+		a.dotglob = true
+		defer func() { a.dotglob = false }()
+	}
+	a.codePathAs(raw, s, ops, true)
+}
+
+func (a *shellAnalyzer) codePathAs(raw, s string, ops OpSet, glob bool) {
 	if strings.TrimSpace(s) == "" || len(s) > 4096 {
 		return
 	}
@@ -206,7 +296,7 @@ func (a *shellAnalyzer) codePath(raw, s string, ops OpSet) {
 		// %VAR% and $env:VAR (cmd, PowerShell) may be any folder
 		s = v
 	}
-	pattern := strings.ContainsRune(s, unknownRune)
+	pattern := glob || strings.ContainsRune(s, unknownRune)
 	for _, cwd := range a.cwds[max(0, len(a.cwds)-4):] {
 		env := a.env
 		env.Cwd = cwd
@@ -229,8 +319,36 @@ func (a *shellAnalyzer) codePath(raw, s string, ops OpSet) {
 			}
 		}
 		p := vol + "/" + unknownSeg + "/" + escIf(rel, pattern)
+		if glob && strings.HasPrefix(rel, "**/") {
+			p = vol + "/" + rel // any depth below any folder: anywhere
+		}
 		a.addTarget(raw, cleanAbs(p, a.win), true, ops)
 	}
+}
+
+// onlyHoles reports whether a string from code is made of interpolated
+// values and punctuation alone (`f'{k}: {v}'`, `"$_\n"`, `"#{x}"`,
+// `f'{root}/{name}'`): it names no path the code spells, only values
+// computed at run time, which the reading does not follow (a documented
+// limit; names a listing finds are followed by foundNames).
+func onlyHoles(s string) bool {
+	if !strings.ContainsRune(s, unknownRune) {
+		return false
+	}
+	for _, r := range s {
+		if r != unknownRune && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '~' || r >= 0x80 && !unicode.IsSpace(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// holeCommand reports whether a string's first word holds an interpolated
+// value (`f'{k}: {v}'`): as a command its name is computed, which code
+// reading does not follow; its words are still paths.
+func holeCommand(s string) bool {
+	f := strings.Fields(s)
+	return len(f) > 0 && strings.ContainsRune(f[0], unknownRune)
 }
 
 // windowsVars replaces %VAR% and $env:VAR references by an unknown run of
@@ -276,10 +394,32 @@ func isVarName(s string) bool {
 	return s != ""
 }
 
-// scanCode splits code into its string literals (escapes decoded), the
-// sequence of literal and character-code pieces in source order, and the
-// bare tokens outside literals.
-func scanCode(code, lang string) (lits, pieces, bare []string) {
+// codeScan is code split into its string literals (escapes decoded), the
+// sequence of literal and character-code pieces in source order, the bare
+// tokens outside literals, and where each literal sits in the code.
+type codeScan struct {
+	lits, pieces, bare []string
+	spans              []codeSpan
+	// rewrites: strings with computed holes as the concatenations they
+	// evaluate to (holeExprs)
+	rewrites []string
+	// opaque: literals with computed holes, kept as patterns
+	opaque map[string]bool
+}
+
+// codeSpan is one literal: code[start:end] is its text with its quotes
+// (and prefix letters), val its value.
+type codeSpan struct {
+	start, end int
+	quote      byte
+	val        string
+}
+
+// scanCode splits code into literals, pieces and bare tokens (codeScan).
+func scanCode(code, lang string) codeScan {
+	var lits, pieces, bare, rewrites []string
+	var spans []codeSpan
+	opaque := map[string]bool{}
 	n := len(code)
 	var tok strings.Builder
 	flush := func() {
@@ -297,7 +437,7 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 				}
 			}
 		}
-		if len(t) >= 2 {
+		if len(t) >= 2 || (lang == "pwsh" || lang == "cmd") && (t == "*" || t == "?") {
 			if lang == "pwsh" {
 				t = strings.ReplaceAll(t, "`", "")
 			}
@@ -313,6 +453,11 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 			pieces = append(pieces, s)
 		}
 	}
+	span := func(start, end int, quote byte) {
+		if len(spans) < maxCodePieces && len(lits) > 0 {
+			spans = append(spans, codeSpan{start: start, end: min(end, n), quote: quote, val: lits[len(lits)-1]})
+		}
+	}
 	for i := 0; i < n; i++ {
 		c := code[i]
 		// comments are code too for our purposes (they cost nothing to read)
@@ -325,6 +470,7 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 			flush()
 			end, body := perlQuote(code, i+2)
 			addLit(decodeEscapes(body, lang))
+			span(i, end+1, code[i+1])
 			i = end
 			continue
 		}
@@ -337,6 +483,7 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 			continue
 		}
 		// string prefix letters (r"", b"", f"", u"", rb"")
+		litStart := i
 		prefix := tok.String()
 		if len(prefix) <= 2 && strings.Trim(strings.ToLower(prefix), "rbfu") == "" && prefix != "" {
 			raw = strings.ContainsAny(strings.ToLower(prefix), "r")
@@ -382,14 +529,23 @@ func scanCode(code, lang string) (lits, pieces, bare []string) {
 			addLit(body)
 		} else {
 			addLit(decodeEscapes(holes(body, lang, quote), lang))
+			if rw := holeExprs(body, lang, quote); rw != "" {
+				// a computed hole: read as the concatenation, and the
+				// literal stays a pattern (its holes are not plain values)
+				opaque[lits[len(lits)-1]] = true
+				if len(rewrites) < 64 {
+					rewrites = append(rewrites, rw)
+				}
+			}
 		}
 		i = j
 		if triple {
 			i = j + 2
 		}
+		span(litStart, i+1, quote)
 	}
 	flush()
-	return lits, pieces, bare
+	return codeScan{lits: lits, pieces: pieces, bare: bare, spans: spans, rewrites: rewrites, opaque: opaque}
 }
 
 func prevByte(s string, i int) byte {
@@ -435,6 +591,88 @@ func perlQuote(code string, i int) (end int, body string) {
 		j++
 	}
 	return len(code) - 1, code[i+1:]
+}
+
+// holeExprs rewrites a string with computed holes (`f'{chr(46)}{"env"}'`,
+// `${'.e' + 'nv'}`) as the concatenation it evaluates to, in the
+// language's own syntax (`” + (chr(46)) + ” + ("env") + ”`), so the
+// literals and character codes inside the holes are joined like any
+// others; "" when every hole is a plain value (`{x}`, `#{name}`).
+func holeExprs(s, lang string, quote byte) string {
+	switch {
+	case lang == "js" && quote == '`', lang == "python", lang == "ruby" && quote == '"':
+	default:
+		return ""
+	}
+	q := string(quote)
+	if quote == '`' {
+		q = "'"
+	}
+	var b strings.Builder
+	b.WriteString(q)
+	computed := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(s[i])
+		case (c == '$' || c == '#') && i+1 < len(s) && s[i+1] == '{', lang == "python" && c == '{' && i+1 < len(s) && s[i+1] != '{':
+			start := i + 1
+			if c != '{' {
+				start = i + 2
+			}
+			depth := 0
+			j := i
+			for j < len(s) {
+				if s[j] == '{' {
+					depth++
+				} else if s[j] == '}' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+				j++
+			}
+			expr := s[min(start, len(s)):min(j, len(s))]
+			if lang == "python" {
+				if k := strings.IndexAny(expr, "!:"); k >= 0 && !strings.ContainsAny(expr[:k], "('\"[") {
+					expr = expr[:k] // a format spec
+				}
+			}
+			if j >= len(s) || !plainHole(expr) {
+				computed = true
+			}
+			b.WriteString(q + " + (" + expr + ") + " + q)
+			i = j
+		case string(c) == q:
+			b.WriteString(`\` + q)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(q)
+	if !computed || b.Len() > maxScriptBytes {
+		return ""
+	}
+	return b.String()
+}
+
+// plainHole reports whether an interpolated expression is a plain value
+// (`x`, `self.name`, `_`), not a computation whose literals matter.
+func plainHole(expr string) bool {
+	expr = strings.TrimSpace(expr)
+	if expr == "" || !(isIdent(expr[0]) && (expr[0] < '0' || expr[0] > '9')) {
+		return false
+	}
+	for i := 0; i < len(expr); i++ {
+		if !isIdent(expr[i]) && expr[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // holes replaces interpolated parts of a string (`${…}`, f-string `{…}`,
@@ -647,4 +885,700 @@ func printable(s string) bool {
 		}
 	}
 	return bad*10 <= len(s)
+}
+
+// Names found at run time. Code that globs, lists or walks a folder and
+// then opens what it finds reads names no literal spells (`glob('.e*')`,
+// `for f in os.listdir('.'): open(f)`), and code that copies or removes a
+// folder touches everything below it:
+//
+//   - when the code uses a glob API (glob, iglob, Path.glob/rglob, fnmatch,
+//     fs.globSync, fast-glob and friends, Perl's glob and `<…>`, Ruby's
+//     Dir.glob and Dir[], PHP's glob; PowerShell and cmd always), every
+//     literal with wildcards is a pattern whose wildcards match hidden names
+//     too (include_hidden, FNM_DOTMATCH, dot: true), at the working
+//     directory and under any folder, like any literal;
+//   - a listing or walk (os.listdir, os.scandir, os.walk, Path.iterdir,
+//     fs.readdirSync, fs.opendirSync, opendir, File::Find, Dir.entries,
+//     Dir.children, Find.find, scandir, RecursiveDirectoryIterator,
+//     Get-ChildItem, …) in code that also uses content (opens, reads,
+//     copies, runs a command, writes) is a recursive read, hidden names
+//     included, of each folder it may list: the literal it is given, or the
+//     working directory when it is given none; a folder computed at run time
+//     may be any of the code's literals, the working directory or the home
+//     directory. A listing whose names are only printed is not content;
+//   - a copy of a folder (shutil.copytree, make_archive, tarfile's add,
+//     fs.cpSync, FileUtils.cp_r, Compress-Archive) is a recursive read of it
+//     by itself, a recursive removal (shutil.rmtree, fs.rmSync,
+//     FileUtils.rm_rf) a recursive write.
+
+// codeNames is what foundNames learnt about code.
+type codeNames struct {
+	globs bool // literals with wildcards are glob patterns
+	// dots: the code's globs match a leading `.` (fnmatch, pathlib,
+	// include_hidden, FNM_DOTMATCH, node's and PowerShell's globs)
+	dots bool
+}
+
+// codeIdent is one identifier outside literals: name as written, qual the
+// identifier it is qualified by (`Dir` in `Dir.entries`, `os` in
+// `os.listdir`), [start,end) its place in the code.
+type codeIdent struct {
+	name, lower, qual string
+	start, end        int
+}
+
+// kinds of API found by name
+const (
+	apiNone = iota
+	apiList
+	apiGlobList // a glob call: a literal argument is a pattern, not a folder
+	apiCopy
+	apiRemove
+)
+
+// maxCodeFolders bounds the folders one piece of code may list.
+const maxCodeFolders = 64
+
+// maskSpans blanks the literals of code (same length, quotes kept), so
+// names and brackets inside strings are not read as code.
+func maskSpans(code string, spans []codeSpan) string {
+	b := []byte(code)
+	for _, s := range spans {
+		for i := s.start + 1; i < s.end-1 && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// codeIdents lists the identifiers of masked code (PowerShell's include
+// `-`: Get-ChildItem).
+func codeIdents(masked, lang string) []codeIdent {
+	var out []codeIdent
+	identByte := func(c byte) bool { return isIdent(c) || (lang == "pwsh" || lang == "cmd") && c == '-' }
+	for i := 0; i < len(masked) && len(out) < maxCodePieces; {
+		if !identByte(masked[i]) || (masked[i] >= '0' && masked[i] <= '9') {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(masked) && identByte(masked[j]) {
+			j++
+		}
+		id := codeIdent{name: masked[i:j], lower: strings.ToLower(masked[i:j]), start: i, end: j}
+		if k := i; k > 0 && (masked[k-1] == '.' || k > 1 && masked[k-2:k] == "::") {
+			k--
+			if masked[k] == ':' {
+				k--
+			}
+			q := k
+			for q > 0 && isIdent(masked[q-1]) {
+				q--
+			}
+			id.qual = masked[q:k]
+		}
+		out = append(out, id)
+		i = j
+	}
+	return out
+}
+
+// codeAPI classifies an identifier as a listing, glob, copy or removal API.
+func codeAPI(id codeIdent, lang, masked, code string) int {
+	q := strings.ToLower(id.qual)
+	switch id.lower {
+	case "walk", "fwalk":
+		if q == "" || q == "os" || id.start > 1 && masked[id.start-2] == ')' {
+			return apiList // os.walk, Path(…).walk; not ast.walk
+		}
+	case "listdir", "scandir", "iterdir", "opendirsync", "readdirsync", "recursivedirectoryiterator",
+		"directoryiterator", "filesystemiterator", "each_child", "getfiles", "enumeratefiles", "getfilesystementries",
+		"enumeratefilesystementries", "getdirectories", "enumeratedirectories", "finddepth", "get-childitem", "gci":
+		return apiList
+	case "rglob":
+		return apiList
+	case "readdir":
+		if lang == "perl" || lang == "php" {
+			return apiNone // a handle: the folder is opendir's
+		}
+		return apiList
+	case "opendir":
+		return apiList
+	case "entries", "children", "foreach":
+		if q == "dir" {
+			return apiList
+		}
+		if id.lower == "children" && lang == "ruby" {
+			return apiList // Pathname#children
+		}
+	case "find":
+		if q == "find" || lang == "perl" && q == "" {
+			return apiList
+		}
+	case "dir":
+		if q == "lfs" {
+			return apiList
+		}
+		if lang == "pwsh" || lang == "cmd" {
+			return apiList
+		}
+	case "ls":
+		if lang == "pwsh" {
+			return apiList
+		}
+	case "glob", "iglob", "globsync", "globby", "bsd_glob":
+		return apiGlobList
+	case "sync", "globiterate", "stream":
+		if q == "glob" || q == "fg" || q == "fastglob" || q == "globby" {
+			return apiGlobList // glob.sync(pattern), fg.sync(pattern)
+		}
+	case "copytree", "copy_tree", "make_archive", "cp_r", "cp_lr", "copy_entry", "cpsync", "dircopy", "rcopy",
+		"compress-archive", "copysync":
+		return apiCopy
+	case "cp":
+		if q == "fs" || q == "promises" || q == "fsp" || q == "fse" {
+			return apiCopy
+		}
+	case "c", "create":
+		if q == "tar" || strings.Contains(code, "require('tar')") || strings.Contains(code, `require("tar")`) {
+			return apiCopy // node-tar's tar.c(opts, ['.'])
+		}
+	case "add":
+		if strings.Contains(strings.ToLower(masked), "tarfile") {
+			return apiCopy // TarFile.add is recursive
+		}
+	case "rmtree", "rm_rf", "rm_r", "remove_dir", "rmsync", "rimraf", "remove_tree", "remove_entry", "remove_entry_secure":
+		return apiRemove
+	case "rm":
+		if q == "fs" || q == "promises" || q == "fsp" || q == "fse" {
+			return apiRemove
+		}
+	}
+	return apiNone
+}
+
+// usesContent reports whether an identifier opens, reads, copies, loads
+// or runs something: what a listing's names are used for when they are
+// more than printed.
+func usesContent(id codeIdent, lang string) bool {
+	l := id.lower
+	switch {
+	case strings.HasPrefix(l, "read") && !strings.HasPrefix(l, "readdir"),
+		strings.Contains(l, "open") && !strings.Contains(l, "opendir"),
+		strings.HasPrefix(l, "load"), strings.HasPrefix(l, "copy"), strings.HasPrefix(l, "slurp"), strings.HasPrefix(l, "get-content"),
+		strings.HasSuffix(l, "file") && l != "isfile" && l != "is_file" && l != "tempfile",
+		strings.Contains(l, "get_contents"), strings.Contains(l, "readstream"), strings.Contains(l, "readfile"),
+		strings.Contains(l, "readtext"), strings.Contains(l, "readall"), strings.Contains(l, "readbytes"):
+		return true
+	}
+	switch l {
+	case "file", "fgets", "fgetc", "fread", "fpassthru", "fscanf", "dofile", "cp", "cp_r", "shutil", "tarfile",
+		"zipfile", "ziparchive", "make_archive", "send_file", "sendfile", "show_source", "splfileobject", "getline",
+		"getlines", "fileinput", "run_path":
+		return true
+	case "gc", "cat", "type", "select-string", "sls", "copy-item", "cpi", "import-csv", "invoke-item", "ii":
+		return lang == "pwsh" || lang == "cmd"
+	case "lines":
+		return lang == "lua"
+	case "foreach", "new", "binread", "readlines":
+		q := strings.ToLower(id.qual)
+		return q == "file" || q == "io"
+	}
+	return false
+}
+
+// runsCommands reports whether an identifier runs a command (os.system,
+// subprocess, child_process, exec, spawn, popen, shell_exec, qx).
+func runsCommands(id codeIdent) bool {
+	l := id.lower
+	if strings.HasPrefix(l, "exec") || strings.HasPrefix(l, "spawn") || strings.HasSuffix(l, "popen") {
+		return true
+	}
+	switch l {
+	case "system", "subprocess", "check_output", "check_call", "shell_exec", "passthru", "proc_open", "child_process",
+		"qx", "capture2", "capture3", "capture2e", "invoke-expression", "iex", "start-process":
+		return true
+	}
+	return false
+}
+
+// listers are commands that print names found at run time.
+var listers = map[string]bool{"ls": true, "find": true, "fd": true, "dir": true, "gci": true, "get-childitem": true,
+	"tree": true, "locate": true, "du": true}
+
+// argvRuns joins runs of adjacent literals separated only by commas and
+// brackets (`['grep', '-r', 'KEY', '.']`, `'grep', ['-r', …]`) into shell
+// commands, each word quoted.
+func argvRuns(masked string, spans []codeSpan) []string {
+	var out []string
+	var run []string
+	flush := func() {
+		if len(run) >= 2 && len(out) < 64 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run = run[:0]
+	}
+	for i, s := range spans {
+		if i > 0 && strings.Trim(masked[spans[i-1].end:s.start], " \t\r\n,[]()") != "" {
+			flush()
+		}
+		if len(run) < 64 {
+			run = append(run, "'"+strings.ReplaceAll(s.val, "'", `'\''`)+"'")
+		}
+	}
+	flush()
+	return out
+}
+
+// mutates reports whether an identifier changes the file it is given
+// (names a listing found, removed or renamed one by one).
+func mutates(id codeIdent) bool {
+	l := id.lower
+	if strings.HasPrefix(l, "write") || strings.HasPrefix(l, "append") || strings.HasPrefix(l, "unlink") ||
+		strings.HasPrefix(l, "rename") || strings.HasPrefix(l, "truncate") || strings.HasPrefix(l, "chmod") ||
+		strings.HasPrefix(l, "chown") || strings.HasPrefix(l, "symlink") {
+		return true
+	}
+	switch l {
+	case "remove", "move", "rmdir", "rmdirsync", "rm", "rmsync", "utime", "touch", "delete", "remove-item", "set-content",
+		"out-file", "add-content", "move-item", "rename-item", "clear-content":
+		return true
+	case "replace":
+		return id.qual == "os"
+	}
+	return false
+}
+
+// foundNames reads how code finds names at run time (see above): it
+// records the recursive reads and writes of the folders the code may list,
+// copy or remove, and says whether its wildcard literals are globs.
+func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, ops OpSet) codeNames {
+	var cn codeNames
+	switch lang {
+	case "sed", "jq", "vim":
+		return cn
+	case "pwsh", "cmd":
+		cn.globs = true // their commands take wildcards
+	}
+	masked := maskSpans(code, sc.spans)
+	lowerMasked := strings.ToLower(masked)
+	ids := codeIdents(masked, lang)
+	uses := false
+	for _, w := range []string{"glob", "fnmatch", "minimatch", "micromatch", "picomatch", "fnm_"} {
+		if strings.Contains(lowerMasked, w) {
+			cn.globs = true
+		}
+	}
+	for _, l := range sc.lits {
+		if len(l) <= 40 && !strings.ContainsAny(l, " \t\n") && (strings.Contains(strings.ToLower(l), "glob") || strings.HasSuffix(strings.ToLower(l), "match")) {
+			cn.globs = true // require('fast-glob'), import globby, require('minimatch')
+		}
+	}
+	if lang == "ruby" && strings.Contains(masked, "Dir[") {
+		cn.globs = true
+	}
+	if lang == "perl" && perlAngleGlob(masked) {
+		cn.globs = true
+	}
+	cn.dots = globsMatchDots(lang, lowerMasked, ids)
+	if lang == "perl" && (strings.Contains(masked, "<>") || strings.Contains(masked, "<ARGV>")) {
+		uses = true // <> reads the files named in @ARGV
+	}
+	runs := false
+	for _, s := range sc.spans {
+		if s.quote == '`' && (lang == "perl" || lang == "ruby" || lang == "php") {
+			runs = true // backticks run a command
+		}
+	}
+	if lang == "ruby" && strings.Contains(masked, "%x") || lang == "cmd" && strings.Contains(lowerMasked, "/f") {
+		runs = true // %x(…); for /f … in ('cmd')
+	}
+	if lang == "awk" && strings.Contains(masked, "getline") && strings.Contains(masked, "<") {
+		uses = true // getline < file
+	}
+	for _, id := range ids {
+		if usesContent(id, lang) || mutates(id) {
+			uses = true
+		}
+		if runsCommands(id) {
+			runs = true
+		}
+		if lang == "js" && (id.lower == "require" || id.lower == "import") && nextNonSpace(masked, id.end) == '(' {
+			if s, ok := spanAt(sc.spans, skipSpace(masked, skipSpace(masked, id.end)+1)); !ok || nextNonSpace(masked, s.end) != ')' {
+				uses = true // require(f) of a computed name loads (and shows) it
+			}
+		}
+		if lang == "php" && (id.lower == "include" || id.lower == "require" || id.lower == "include_once" || id.lower == "require_once") {
+			uses = true
+		}
+	}
+	// a command run with its words in a list (subprocess.run(['grep', '-r',
+	// 'KEY', '.']), execFileSync('tar', [...])) is read as that command
+	var cmds []string
+	if runs {
+		for _, c := range argvRuns(masked, sc.spans) {
+			a.looseScript(c, raw)
+			cmds = append(cmds, c)
+		}
+	}
+	chdir := strings.Contains(lowerMasked, "chdir") || strings.Contains(lowerMasked, "set-location")
+	type rec struct {
+		folder string
+		ops    OpSet
+		via    string
+	}
+	var recs []rec
+	type compRec struct {
+		ops OpSet
+		via string
+	}
+	var computed []compRec // in source order: reasons are stable
+	addComputed := func(c compRec) {
+		for _, d := range computed {
+			if d.ops == c.ops {
+				return
+			}
+		}
+		computed = append(computed, c)
+	}
+	for _, id := range ids {
+		kind := codeAPI(id, lang, masked, code)
+		if kind == apiNone {
+			continue
+		}
+		j := skipSpace(masked, id.end)
+		if j < len(masked) && (masked[j] == '.' || strings.HasPrefix(masked[j:], "::")) {
+			continue // a module or a receiver (`glob.glob`, `File::Find`), not a call
+		}
+		// an alias (`ls = os.listdir`, `{readdirSync: r}`) is called later
+		// with anything
+		alias := kind != apiGlobList && j < len(masked) && (masked[j] == ':' && lang != "pwsh" || masked[j] == '=' && !strings.HasPrefix(masked[j:], "=="))
+		var recOps OpSet
+		var via string
+		switch kind {
+		case apiList, apiGlobList:
+			if !uses && !runs {
+				continue
+			}
+			recOps = SetRead | ops&setModify
+			via = "code that lists names with " + id.name + " and uses them"
+		case apiCopy:
+			recOps = SetRead
+			via = "code that copies a folder with " + id.name
+		case apiRemove:
+			recOps = setModify
+			via = "code that removes a folder with " + id.name
+		}
+		folders, cwd, home, comp := callFolders(code, masked, id, sc, lang)
+		if kind == apiGlobList {
+			// a literal glob is a pattern (codeGlob); only a computed one
+			// may list anything
+			folders, cwd, home = nil, false, false
+		}
+		if id.lower == "make_archive" {
+			cwd = true // root_dir defaults to the working directory
+		}
+		for _, f := range folders {
+			comp = comp || strings.ContainsRune(f, unknownRune) // os.listdir(f'{d}')
+		}
+		if (cwd && chdir) || comp || alias {
+			addComputed(compRec{recOps, via + " of a folder computed when the code runs"})
+			continue
+		}
+		for _, f := range folders {
+			recs = append(recs, rec{f, recOps, via})
+		}
+		if cwd {
+			recs = append(recs, rec{".", recOps, via})
+		}
+		if home {
+			recs = append(recs, rec{a.env.Home, recOps, via})
+		}
+	}
+	// an API called by its name in a string (getattr(os, 'listdir'),
+	// fs['readdir' + 'Sync']) lists or copies a folder computed at run time
+	for i := range sc.pieces {
+		var b strings.Builder
+		for k := i; k < len(sc.pieces) && k < i+4; k++ {
+			b.WriteString(sc.pieces[k])
+			name := strings.ToLower(b.String())
+			if b.Len() > 24 {
+				break
+			}
+			if b.Len() < 4 {
+				continue
+			}
+			switch codeAPI(codeIdent{name: name, lower: name, qual: "os"}, lang, masked, code) {
+			case apiList: // not glob: require('glob') names a module
+				if uses || runs {
+					addComputed(compRec{SetRead | ops&setModify, "code that calls " + name + " by name and uses what it lists"})
+				}
+			case apiCopy:
+				addComputed(compRec{SetRead, "code that calls " + name + " by name"})
+			case apiRemove:
+				addComputed(compRec{setModify, "code that calls " + name + " by name"})
+			}
+		}
+	}
+	if uses && (runs || lang == "awk") {
+		// names printed by a command the code runs (os.popen('ls -a'),
+		// `ls -a` in Ruby, "ls -a" | getline in awk) and then opened
+		for _, c := range append(cmds, sc.lits...) {
+			w := strings.Fields(strings.ReplaceAll(c, "'", " "))
+			if len(w) > 0 && listers[strings.ToLower(w[0][strings.LastIndexByte(w[0], '/')+1:])] {
+				addComputed(compRec{SetRead, "code that opens the names " + w[0] + " prints"})
+				break
+			}
+		}
+	}
+	for _, c := range computed {
+		recOps, via := c.ops, c.via
+		// a folder computed at run time: any literal of the code, the
+		// working directory or the home directory
+		recs = append(recs, rec{".", recOps, via}, rec{a.env.Home, recOps, via})
+		n := 0
+		for _, l := range sc.lits {
+			if folderLike(l) && n < maxCodeFolders {
+				recs = append(recs, rec{l, recOps, via})
+				n++
+			}
+		}
+	}
+	if len(recs) > 4*maxCodeFolders {
+		a.unknown(raw, "the code lists too many folders to check", SetRead|setModify)
+		return cn
+	}
+	seen := map[rec]bool{}
+	for _, r := range recs {
+		if r.folder == "" || seen[r] {
+			continue
+		}
+		seen[r] = true
+		f := expandHome(r.folder, a.env.Home)
+		if strings.ContainsRune(f, unknownRune) {
+			continue
+		}
+		a.addRec(r.folder, litField(f), r.ops, true, nil, r.via, followAll)
+	}
+	return cn
+}
+
+// globsMatchDots reports whether the code's globs may match a leading `.`:
+// Python's glob module, Ruby's Dir.glob, PHP's and Perl's glob keep the
+// shell's rule unless told otherwise (include_hidden, FNM_DOTMATCH,
+// GLOB_PERIOD); fnmatch and pathlib do not keep it, and node's and the
+// other languages' globs are taken not to.
+func globsMatchDots(lang, lowerMasked string, ids []codeIdent) bool {
+	for _, w := range []string{"include_hidden", "fnmatch", "dotmatch", "glob_period", "dot:", "dot :", "minimatch", "micromatch", "picomatch"} {
+		if strings.Contains(lowerMasked, w) {
+			return true
+		}
+	}
+	switch lang {
+	case "python":
+		for _, id := range ids {
+			if (id.lower == "glob" || id.lower == "rglob") && id.qual != "" && id.qual != "glob" {
+				return true // Path.glob, Path.rglob
+			}
+		}
+		return false
+	case "ruby", "php", "perl":
+		return false
+	}
+	return true
+}
+
+// folderLike reports whether a literal may name a folder.
+func folderLike(s string) bool {
+	return s != "" && len(s) <= 1024 && !strings.ContainsAny(s, "\n\r\x00*?[") && !strings.ContainsRune(s, unknownRune)
+}
+
+// callFolders returns the folders a listing, copy or removal call names:
+// its literal first argument (Perl's opendir: its second), the literal its
+// receiver was made from (`Path('src').iterdir()`), the working directory
+// when it is given none (`os.listdir()`, `Path().iterdir()`,
+// `Get-ChildItem`), the home directory (`Path.home().iterdir()`); comp
+// says the folder is computed at run time.
+func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (folders []string, cwd, home, comp bool) {
+	n := len(masked)
+	if lang == "pwsh" || lang == "cmd" {
+		if !strings.ContainsAny(id.name, "[(") && (id.lower == "get-childitem" || id.lower == "gci" || id.lower == "ls" || id.lower == "dir" || id.lower == "compress-archive") {
+			j := id.end
+			for j < n && strings.IndexByte("|;})\n", masked[j]) < 0 {
+				j = skipSpace(masked, j)
+				if j >= n || strings.IndexByte("|;})\n", masked[j]) >= 0 {
+					break
+				}
+				if s, ok := spanAt(sc.spans, j); ok {
+					folders = append(folders, s.val)
+					j = s.end
+					continue
+				}
+				k := j
+				for k < n && masked[k] != ' ' && masked[k] != '\t' && strings.IndexByte("|;})\n", masked[k]) < 0 {
+					k++
+				}
+				w := code[j:k]
+				if !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "*?[$") {
+					folders = append(folders, strings.ReplaceAll(w, "`", ""))
+				} else if strings.HasPrefix(w, "$") {
+					comp = true
+				}
+				j = k
+			}
+			if len(folders) == 0 {
+				cwd = true
+			}
+			return folders, cwd, false, comp
+		}
+	}
+	j := skipSpace(masked, id.end)
+	if id.lower == "rglob" || id.lower == "glob" && id.qual != "" && id.qual != "glob" && lang == "python" {
+		j = n // Path(…).rglob(pattern): the folder is the receiver's
+	}
+	paren := j < n && masked[j] == '('
+	if paren {
+		j = skipSpace(masked, j+1)
+	}
+	if lang == "perl" && id.lower == "opendir" {
+		// opendir(DH, DIR): skip the handle
+		depth := 0
+		for j < n {
+			c := masked[j]
+			if c == '(' || c == '[' || c == '{' {
+				depth++
+			} else if c == ')' || c == ']' || c == '}' {
+				if depth == 0 {
+					break
+				}
+				depth--
+			} else if c == ',' && depth == 0 {
+				break
+			}
+			j++
+		}
+		if j >= n || masked[j] != ',' {
+			return nil, false, false, true
+		}
+		j = skipSpace(masked, j+1)
+	}
+	if s, ok := spanAt(sc.spans, j); ok {
+		if c := nextNonSpace(masked, s.end); paren && c != ')' && c != ',' {
+			return nil, false, false, true // 'src/' + name
+		}
+		return []string{s.val}, false, false, false
+	}
+	if paren && j < n && masked[j] != ')' || !paren && j < n && (isIdent(masked[j]) || masked[j] == '$' || masked[j] == '@') && lang != "python" && lang != "js" {
+		return nil, false, false, true // a computed argument
+	}
+	// no argument: the receiver's folder, or the working directory
+	k := id.start
+	if k == 0 || masked[k-1] != '.' {
+		return nil, true, false, false // listdir(), Dir::entries
+	}
+	k--
+	if k > 0 && masked[k-1] == ')' {
+		end := k - 1
+		depth := 0
+		open := -1
+		for p := end; p >= 0; p-- {
+			if masked[p] == ')' {
+				depth++
+			} else if masked[p] == '(' {
+				depth--
+				if depth == 0 {
+					open = p
+					break
+				}
+			}
+		}
+		if open < 0 {
+			return nil, false, false, true
+		}
+		inner := strings.TrimSpace(masked[open+1 : end])
+		callee := open
+		for callee > 0 && isIdent(masked[callee-1]) {
+			callee--
+		}
+		name := strings.ToLower(masked[callee:open])
+		switch {
+		case inner == "" && (name == "home" || name == "homedir" || name == "expanduser"):
+			return nil, false, true, false
+		case inner == "":
+			return nil, true, false, false // Path(), Path.cwd(), Dir.pwd
+		}
+		if s, ok := spanAt(sc.spans, skipSpace(masked, open+1)); ok && strings.TrimSpace(masked[s.end:end]) == "" {
+			return []string{s.val}, false, false, false
+		}
+		return nil, false, false, true
+	}
+	q := k
+	for q > 0 && isIdent(masked[q-1]) {
+		q--
+	}
+	recv := masked[q:k]
+	switch strings.ToLower(recv) {
+	case "os", "fs", "promises", "fsp", "fse", "dir", "find", "fileutils", "shutil", "lfs", "pathlib", "path", "pathname", "file", "deno", "glob", "io", "directory", "tarfile":
+		return nil, true, false, false
+	}
+	if recv != "" && recv[0] >= 'A' && recv[0] <= 'Z' {
+		return nil, true, false, false
+	}
+	return nil, false, false, true // a variable's folder
+}
+
+// spanAt returns the literal that starts at i (prefix letters allowed).
+func spanAt(spans []codeSpan, i int) (codeSpan, bool) {
+	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= i })
+	if k < len(spans) && spans[k].start <= i+2 {
+		return spans[k], true
+	}
+	return codeSpan{}, false
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func nextNonSpace(s string, i int) byte {
+	if i = skipSpace(s, i); i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+// hasCodeGlob reports whether a literal holds glob characters of code glob
+// APIs: `*`, `?`, `[…]`, and (but in Python) `{a,b}`.
+func hasCodeGlob(s, lang string) bool {
+	if strings.ContainsAny(s, "*?[") {
+		return true
+	}
+	return lang != "python" && strings.Contains(s, "{") && strings.Contains(s, ",") && strings.Contains(s, "}")
+}
+
+// perlAngleGlob reports whether Perl code holds a `<…>` glob (`<.e*>`,
+// `<*>`), not a filehandle read (`<STDIN>`, `<$fh>`, `<>`).
+func perlAngleGlob(masked string) bool {
+	for i := strings.IndexByte(masked, '<'); i >= 0 && i < len(masked); {
+		j := strings.IndexAny(masked[i+1:], "<>;\n=")
+		if j < 0 {
+			return false
+		}
+		if masked[i+1+j] == '>' {
+			body := strings.TrimSpace(masked[i+1 : i+1+j])
+			if body != "" && strings.ContainsAny(body, "*?[{~/.") && !strings.ContainsAny(body, "()&|") {
+				return true
+			}
+		}
+		next := strings.IndexByte(masked[i+1:], '<')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }

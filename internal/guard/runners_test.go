@@ -45,3 +45,24 @@ func TestGitDiffNoIndex(t *testing.T) {
 		{"git diff --stat", ""},
 	})
 }
+
+// TestCodeComputedCommand: code that runs a command built from its
+// arguments, stdin or environment, or from a string with a computed hole,
+// runs what the analysis cannot see.
+func TestCodeComputedCommand(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`python3 -c "import os,sys; os.system(sys.argv[1])" 'cat .env'`, KindUnverifiable},
+		{`python3 -c "import os; c=input(); os.system(f'{c} x')"`, KindUnverifiable},
+		{`python3 -c "import os; os.system(os.environ['X'])"`, KindUnverifiable},
+		{`python3 -c "import subprocess,sys; subprocess.run(sys.argv[1], shell=True)" x`, KindUnverifiable},
+		{`node -e "require('child_process').execSync(process.argv[1])" 'cat .env'`, KindUnverifiable},
+		{`ruby -e 'system(ARGV[0])' 'cat .env'`, KindUnverifiable},
+		{"perl -e 'print `$ARGV[0]`' 'cat .env'", KindUnverifiable},
+		{`php -r 'echo shell_exec($argv[1]);' 'cat .env'`, KindUnverifiable},
+		{`python3 -c "import subprocess; print(subprocess.check_output(['git','status']).decode())"`, ""},
+		{`python3 -c "import sys; print(sys.argv)" a b`, ""},
+		{`node -e "console.log(process.env.HOME)"`, ""},
+		{`python3 -c "import os; os.system('ls -la')"`, ""},
+	})
+}

@@ -21,8 +21,10 @@ type Call struct {
 	ToolCallID string
 	ToolName   string
 	// Args is the call's arguments as JSON.stringify writes them
-	// (`input ?? args ?? arguments ?? {}`).
-	Args []byte
+	// (`input ?? args ?? arguments ?? {}`), nil when argsAt locates them in
+	// the input (AppendArgs reads them).
+	Args   []byte
+	argsAt textRef
 	// ResultTimestamp is the toolResult's timestamp when it is a number.
 	ResultTimestamp *int64
 	IsError         bool
@@ -34,6 +36,15 @@ type Call struct {
 	// its content hash (dedup).
 	Chars, Bytes int
 	Hash         string
+	// text locates resultText in the input when the result has one text
+	// block (read again without parsing the line).
+	text textLoc
+}
+
+// AppendArgs appends the call's arguments (Args, or read from the input)
+// to dst.
+func (c *Call) AppendArgs(dst []byte, ctx *session.Context) ([]byte, error) {
+	return appendArgs(dst, ctx, c.Args, c.argsAt)
 }
 
 // ReadText reads the call's resultText (the result's text blocks joined
@@ -51,6 +62,19 @@ func (c *Call) readText(ctx *session.Context, lt *lineTape) (string, error) {
 	return lt.resultString(content, ok), nil
 }
 
+// appendText appends the call's resultText to dst: decoded from where text
+// locates it, or from its result's line parsed onto lt.
+func (c *Call) appendText(dst []byte, ctx *session.Context, lt *lineTape) ([]byte, error) {
+	if c.text.at.entry != 0 {
+		return lt.appendTextAt(dst, ctx, c.text)
+	}
+	content, ok, err := c.content(ctx, lt)
+	if err != nil {
+		return dst, err
+	}
+	return lt.appendResultText(dst, content, ok), nil
+}
+
 // ReadTextJSON reads the call's resultText as JSON.stringify writes it (lone
 // surrogate escapes kept), for its record.
 func (c *Call) ReadTextJSON(ctx *session.Context) ([]byte, error) {
@@ -60,11 +84,27 @@ func (c *Call) ReadTextJSON(ctx *session.Context) ([]byte, error) {
 
 // appendTextJSON is ReadTextJSON appended to dst, the line read onto lt.
 func (c *Call) appendTextJSON(dst []byte, ctx *session.Context, lt *lineTape) ([]byte, error) {
-	content, ok, err := c.content(ctx, lt)
+	return appendResultJSON(dst, ctx, c.text, func(lt *lineTape) (uint32, bool, error) { return c.content(ctx, lt) })
+}
+
+// appendResultJSON appends the JSON form of a result's text to dst: the
+// canonical form of its one text block's string when x locates it (what
+// appendTextJSON makes of one block), else appendTextJSON of the content
+// content finds, parsed onto a tape of its own.
+func appendResultJSON(dst []byte, ctx *session.Context, x textLoc, content func(lt *lineTape) (uint32, bool, error)) ([]byte, error) {
+	var lt lineTape
+	if x.at.entry != 0 {
+		raw, err := appendArgs(nil, ctx, nil, x.at)
+		if err != nil {
+			return dst, err
+		}
+		return jsval.AppendCanonical(dst, raw), nil
+	}
+	n, ok, err := content(&lt)
 	if err != nil {
 		return dst, err
 	}
-	return appendTextJSON(dst, lt.raw(content, ok)), nil
+	return appendTextJSON(dst, lt.raw(n, ok)), nil
 }
 
 // content finds the content of the call's result, read from the input onto
@@ -121,13 +161,15 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		}
 	}
 	var msgs []*session.BranchEntry
+	var at []int // msgs' indexes in ctx.Branch
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; be.Type == "message" && be.Message != nil {
 			msgs = append(msgs, be)
+			at = append(at, i)
 		}
 	}
 	var batches []*Batch
-	var lt lineTape
+	lt := lineTape{copyArgs: !argsInContext(st, ctx)}
 	turn, group := 0, 0
 	for i, be := range msgs {
 		m := be.Message
@@ -144,7 +186,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			continue
 		}
 		// results between this assistant message and the next one, first per id
-		results := map[string]*session.BranchEntry{}
+		results := map[string]int{} // index in msgs
 		for j := i + 1; j < len(msgs); j++ {
 			r := msgs[j].Message
 			if r.Role() == session.RoleAssistant {
@@ -152,18 +194,20 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			}
 			if r.Role() == session.RoleToolResult && r.ToolCallID() != "" {
 				if _, seen := results[r.ToolCallID()]; !seen {
-					results[r.ToolCallID()] = msgs[j]
+					results[r.ToolCallID()] = j
 				}
 			}
 		}
 		var ready []*session.ToolCall
 		var resEntries []*session.BranchEntry
+		var resAt []int // resEntries' indexes in ctx.Branch
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
-			re := results[tc.ID]
-			if tc.ID == "" || re == nil {
+			j, found := results[tc.ID]
+			if tc.ID == "" || !found {
 				continue
 			}
+			re := msgs[j]
 			r := re.Message
 			if st.IsSummarized(MessageKey(tc.ID, []byte(r.Timestamp()))) {
 				continue
@@ -180,11 +224,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			}
 			ready = append(ready, tc)
 			resEntries = append(resEntries, re)
+			resAt = append(resAt, at[j])
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, ready, resEntries)
+		b, err := captureBatch(ctx, &lt, be, at[i], ready, resEntries, resAt)
 		if err != nil {
 			return nil, err
 		}
@@ -196,8 +241,14 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	return batches, nil
 }
 
-// captureBatch reads the assistant entry and the results of the ready calls.
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, ready []*session.ToolCall, res []*session.BranchEntry) (*Batch, error) {
+// argsInContext reports whether the records the flush adds to st can leave
+// their arguments in ctx's lines: st reads its records' texts from ctx (or
+// from no session).
+func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil || st.src == ctx }
+
+// captureBatch reads the assistant entry (ctx.Branch[entry]) and the
+// results of the ready calls (res, ctx.Branch[resAt[k]]).
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, res []*session.BranchEntry, resAt []int) (*Batch, error) {
 	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
@@ -205,7 +256,11 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
 	content, ok := lt.get(msg, hasMsg, "content")
 	var prose []string
-	args := map[string][]byte{}
+	type callArgs struct {
+		args []byte
+		at   textRef
+	}
+	args := map[string]callArgs{}
 	lt.elems(content, ok, func(bl uint32) {
 		typ, _ := lt.getStr(bl, true, "type")
 		switch typ {
@@ -218,7 +273,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 			if _, seen := args[id]; seen {
 				return // the first block with an id is the one calls pair with
 			}
-			args[id] = lt.callArgs(bl)
+			a, at := lt.callArgsAt(bl, entry)
+			args[id] = callArgs{a, at}
 		}
 	})
 	b.AssistantText = strings.TrimFunc(strings.Join(prose, "\n"), isJSWhitespace)
@@ -227,8 +283,9 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 		if err != nil {
 			return nil, err
 		}
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: args[tc.ID], Result: res[k].Message}
-		if c.Args == nil {
+		a, found := args[tc.ID]
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message}
+		if !found {
 			c.Args = []byte("{}")
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {
@@ -241,6 +298,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, r
 		}
 		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
+		c.text = lt.singleText(rc, hasRC, resAt[k])
 		text := lt.resultBytes(rc, hasRC)
 		c.Chars = textChars(text)
 		c.Bytes = len(text)

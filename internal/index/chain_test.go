@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -304,10 +306,10 @@ func TestChainBackfillsWhatNoRecordCovers(t *testing.T) {
 // byte-for-byte check: TestFlushMatchesPiCondense).
 func TestDeterministicChainBody(t *testing.T) {
 	calls := []bodyCall{
-		{"c2", "read", []byte(`{"path":"` + strings.Repeat("p", 250) + `"}`), 5000},
-		{"c1", "bash", []byte(`{"command":"ls"}`), 1000},
-		{"c3", "Read", []byte(`{}`), 7600},
-		{"c4", "bash", []byte(`{}`), 3000},
+		{toolCallID: "c2", toolName: "read", args: []byte(`{"path":"` + strings.Repeat("p", 250) + `"}`), at: 5000},
+		{toolCallID: "c1", toolName: "bash", args: []byte(`{"command":"ls"}`), at: 1000},
+		{toolCallID: "c3", toolName: "Read", args: []byte(`{}`), at: 7600},
+		{toolCallID: "c4", toolName: "bash", args: []byte(`{}`), at: 3000},
 	}
 	got := DeterministicChainBody(calls, nil)
 	want := strings.Join([]string{
@@ -324,6 +326,25 @@ func TestDeterministicChainBody(t *testing.T) {
 	}
 	if ex := excerpt(calls[0].args); len(ex) != 203 || !strings.HasSuffix(ex, "...") {
 		t.Errorf("excerpt %q", ex)
+	}
+}
+
+// TestChainEndsIsTheStableSortsEnds: chainEnds picks the calls a stable
+// sort by time puts first and last, ties included.
+func TestChainEndsIsTheStableSortsEnds(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		for seed := 0; seed < 200; seed++ {
+			calls := make([]bodyCall, n)
+			for i := range calls {
+				calls[i] = bodyCall{toolCallID: strconv.Itoa(i), at: int64((seed*7 + i*i*3 + seed/(i+1)) % 4)}
+			}
+			sorted := append([]bodyCall(nil), calls...)
+			sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].at < sorted[j].at })
+			first, last := chainEnds(calls)
+			if calls[first].toolCallID != sorted[0].toolCallID || calls[last].toolCallID != sorted[n-1].toolCallID {
+				t.Fatalf("%v: ends %d, %d; the stable sort's %s, %s", calls, first, last, sorted[0].toolCallID, sorted[n-1].toolCallID)
+			}
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -50,21 +49,26 @@ type ChainOptions struct {
 // bodyCall is what the deterministic chain body reads of a call.
 type bodyCall struct {
 	toolCallID, toolName string
-	args                 []byte // JSON.stringify(args)
+	args                 []byte // JSON.stringify(args): set for the first and last (chainEnds)
 	at                   int64  // resultTimestamp ?? timestamp
+	// where args come from: a record (rec), or the input (argsAt)
+	rec    *Record
+	argsAt textRef
 }
 
 // chainCall is one call of a chain's middle that no record covers: it is
 // backfilled.
 type chainCall struct {
 	toolCallID, toolName string
-	args                 []byte
+	args                 []byte  // nil when argsAt locates them
+	argsAt               textRef // (callArgsAt)
 	isError              bool
 	ts                   int64
 	key                  string
 	entry                *session.BranchEntry // the result's entry (raw: no context edit)
 	chars                int                  // resultText's JavaScript length
 	spill                *spill
+	loc                  textLoc // where resultText is (one text block)
 }
 
 // content finds the call's result content, read from its entry onto lt
@@ -103,10 +107,10 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
 		return err
 	}
-	entries := make(map[string]*session.BranchEntry, len(ctx.Branch))
+	entries := make(map[string]int, len(ctx.Branch)) // id → index in ctx.Branch + 1
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; be.ID != "" {
-			entries[be.ID] = be
+			entries[be.ID] = i + 1
 		}
 	}
 	compressed := 0
@@ -117,14 +121,14 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		c := &eligible[k]
 		keys := c.LookupKeys()
 		covered := len(bodies.texts(keys)) > 0
-		fresh, err := f.chainCalls(ctx, entries, c, s)
+		fresh, err := f.chainCalls(ctx, entries, c, s, o.parseEveryCall)
 		if err != nil {
 			return err
 		}
 		var known []bodyCall // the chain's calls a record covers (an alias: its original's)
 		for _, key := range keys {
 			if r, ok := s.occurrence(key); ok {
-				known = append(known, bodyCall{r.ToolCallID, r.ToolName, r.canonicalArgs(), sortTime(r)})
+				known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
 			}
 		}
 		if lost := unrecoverable(c, s, fresh); lost != "" {
@@ -159,7 +163,14 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		if !covered {
 			calls := known
 			for _, fc := range fresh {
-				calls = append(calls, bodyCall{fc.toolCallID, fc.toolName, fc.args, fc.ts})
+				calls = append(calls, bodyCall{toolCallID: fc.toolCallID, toolName: fc.toolName, args: fc.args, argsAt: fc.argsAt, at: fc.ts})
+			}
+			// the body quotes the first and last call's arguments only
+			first, last := chainEnds(calls)
+			for _, i := range []int{first, last} {
+				if calls[i].args, err = s.bodyArgs(ctx, &calls[i]); err != nil {
+					return err
+				}
 			}
 			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
@@ -354,14 +365,15 @@ func (s *State) registerChain(c ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.BranchEntry, c *ChainRange, s *State) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
 	}
 	type call struct {
-		name string
-		args []byte
+		name   string
+		args   []byte
+		argsAt textRef
 	}
 	// the ids of the results that need their call's arguments: canonical
 	// arguments are made for those calls only (most of a chain's calls are
@@ -369,7 +381,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 	need := map[string]bool{}
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
-		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == nil {
+		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == 0 {
 			continue
 		}
 		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.IsSummarized(OccurrenceKey(m.ToolCallID(), &ts)) {
@@ -389,11 +401,16 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 			if len(m.ToolCalls()) == 0 {
 				continue
 			}
-			be := entries[m.EntryID()]
-			if be == nil {
+			if !parseEvery && !anyNeeded(m.ToolCalls(), need) {
+				// none of its calls' results needs them: its line is not
+				// parsed (the calls' results are covered, never read)
 				continue
 			}
-			msg, ok, err := lt.entryMessage(ctx, be)
+			at := entries[m.EntryID()]
+			if at == 0 {
+				continue
+			}
+			msg, ok, err := lt.entryMessage(ctx, &ctx.Branch[at-1])
 			if err != nil {
 				return nil, err
 			}
@@ -408,7 +425,8 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 					return
 				}
 				name, _ := lt.getStr(bl, true, "name")
-				open[id] = call{name, lt.callArgs(bl)}
+				args, argsAt := lt.callArgsAt(bl, at-1)
+				open[id] = call{name, args, argsAt}
 			})
 		case session.RoleToolResult:
 			cl, ok := open[m.ToolCallID()]
@@ -423,25 +441,37 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]*session.B
 			if s.IsSummarized(key) {
 				continue
 			}
-			be := entries[m.EntryID()]
-			if be == nil {
+			at := entries[m.EntryID()]
+			if at == 0 {
 				continue
 			}
+			be := &ctx.Branch[at-1]
 			msg, ok, err := lt.entryMessage(ctx, be)
 			if err != nil {
 				return nil, err
 			}
-			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, ts: ts, key: key, entry: be}
+			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
 			if v, ok := lt.get(msg, ok, "isError"); ok {
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
 			rc, ok := lt.get(msg, ok, "content")
+			cc.loc = lt.singleText(rc, ok, at-1)
 			text := lt.resultBytes(rc, ok)
 			cc.chars = textChars(text)
 			out = append(out, cc)
 		}
 	}
 	return out, nil
+}
+
+// anyNeeded reports whether one of calls has its id in need.
+func anyNeeded(calls []session.ToolCall, need map[string]bool) bool {
+	for i := range calls {
+		if need[calls[i].ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // backfill indexes a chain's uncovered calls as one backfilled index
@@ -471,7 +501,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 	}
 	for i, c := range calls {
 		ts := c.ts
-		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, argsCanonical: true, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
+		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, argsAt: c.argsAt, argsCanonical: true, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
 		if sp := c.spill; sp != nil {
 			path, preview, hash := sp.path, sp.preview, sp.hash
 			n := int64(sp.bytes)
@@ -504,17 +534,26 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 	// copies what it keeps (SubstituteLabels + Footer make a new string)
 	lt.texts = lt.texts[:0]
 	for i, c := range calls {
-		content, ok, err := c.content(ctx, lt)
+		n0 := len(lt.texts)
+		var err error
+		if c.loc.at.entry != 0 {
+			lt.texts, err = lt.appendTextAt(lt.texts, ctx, c.loc)
+		} else {
+			var content uint32
+			var ok bool
+			if content, ok, err = c.content(ctx, lt); err == nil {
+				lt.texts = lt.appendResultText(lt.texts, content, ok)
+			}
+		}
 		if err != nil {
 			return "", err
 		}
-		n0 := len(lt.texts)
-		lt.texts = lt.appendResultText(lt.texts, content, ok)
-		text := ""
-		if t := lt.texts[n0:]; len(t) > 0 {
-			text = unsafe.String(unsafe.SliceData(t), len(t))
+		text := bufString(lt.texts[n0:])
+		n0 = len(lt.texts)
+		if lt.texts, err = appendArgs(lt.texts, ctx, c.args, c.argsAt); err != nil {
+			return "", err
 		}
-		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: string(c.args), Result: text, IsError: c.isError})
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, IsError: c.isError})
 		names[i] = c.toolName
 	}
 	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil
@@ -575,9 +614,8 @@ func DeterministicChainBody(calls []bodyCall, refs []string) string {
 	for i, n := range names {
 		hist[i] = n + " x" + strconv.Itoa(counts[n])
 	}
-	sorted := append([]bodyCall(nil), calls...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].at < sorted[j].at })
-	first, last := sorted[0], sorted[len(sorted)-1]
+	fi, li := chainEnds(calls)
+	first, last := calls[fi], calls[li]
 	seconds := int64(math.Floor(float64(last.at-first.at)/1000 + 0.5))
 	refsLine := strings.Join(refs, ", ")
 	if len(refs) == 0 {
@@ -596,6 +634,20 @@ func DeterministicChainBody(calls []bodyCall, refs []string) string {
 		"Last: " + last.toolName + " " + excerpt(last.args),
 		"Refs: " + refsLine,
 	}, "\n")
+}
+
+// chainEnds are the indexes of the first and the last of calls by time
+// (the first and the last of a stable sort by at).
+func chainEnds(calls []bodyCall) (first, last int) {
+	for i, c := range calls {
+		if c.at < calls[first].at {
+			first = i
+		}
+		if c.at >= calls[last].at {
+			last = i
+		}
+	}
+	return first, last
 }
 
 // isoTime is JavaScript's new Date(ms).toISOString().
@@ -696,17 +748,15 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 		dst = append(dst, `,"toolName":`...)
 		dst = jsval.AppendString(dst, c.toolName)
 		dst = append(dst, `,"args":`...)
-		dst = append(dst, c.args...)
+		var err error
+		if dst, err = appendArgs(dst, ctx, c.args, c.argsAt); err != nil {
+			return dst, err
+		}
 		dst = append(dst, `,"resultText":`...)
 		if c.spill != nil {
 			dst = append(dst, `""`...)
-		} else {
-			var lt lineTape
-			content, ok, err := c.content(ctx, &lt)
-			if err != nil {
-				return dst, err
-			}
-			dst = appendTextJSON(dst, lt.raw(content, ok))
+		} else if dst, err = appendResultJSON(dst, ctx, c.loc, func(lt *lineTape) (uint32, bool, error) { return c.content(ctx, lt) }); err != nil {
+			return dst, err
 		}
 		dst = append(dst, `,"isError":`...)
 		dst = strconv.AppendBool(dst, c.isError)
@@ -736,10 +786,18 @@ func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs [
 	return append(dst, `]}`...), nil
 }
 
-// canonicalArgs is r.Args as JSON.stringify writes them.
-func (r *Record) canonicalArgs() []byte {
-	if r.argsCanonical {
-		return r.Args
+// bodyArgs is a body call's arguments as JSON.stringify writes them: a
+// record's (read from the input when it left them there), or the call's.
+func (s *State) bodyArgs(ctx *session.Context, c *bodyCall) ([]byte, error) {
+	if c.rec == nil {
+		if c.argsAt.entry == 0 {
+			return c.args, nil
+		}
+		return appendArgs(nil, ctx, nil, c.argsAt)
 	}
-	return jsval.Canonical(r.Args)
+	args, err := s.recordArgs(c.rec)
+	if err != nil || c.rec.argsCanonical {
+		return args, err
+	}
+	return jsval.Canonical(args), nil
 }

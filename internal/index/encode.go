@@ -150,14 +150,18 @@ type spill struct {
 	hash    string
 }
 
-// appendRecord appends a ToolCallRecord in addBatch's key order.
-func appendRecord(dst []byte, c *Call, turnIndex int, ts int64, textJSON []byte, sp *spill) []byte {
+// appendRecord appends a ToolCallRecord in addBatch's key order (the
+// arguments read from ctx when the call left them there).
+func appendRecord(dst []byte, ctx *session.Context, c *Call, turnIndex int, ts int64, textJSON []byte, sp *spill) ([]byte, error) {
 	dst = append(dst, `{"toolCallId":`...)
 	dst = jsval.AppendString(dst, c.ToolCallID)
 	dst = append(dst, `,"toolName":`...)
 	dst = jsval.AppendString(dst, c.ToolName)
 	dst = append(dst, `,"args":`...)
-	dst = append(dst, c.Args...)
+	dst, err := c.AppendArgs(dst, ctx)
+	if err != nil {
+		return dst, err
+	}
 	dst = append(dst, `,"resultText":`...)
 	if sp != nil {
 		dst = append(dst, `""`...)
@@ -184,7 +188,7 @@ func appendRecord(dst []byte, c *Call, turnIndex int, ts int64, textJSON []byte,
 		dst = append(dst, `,"contentHash":`...)
 		dst = jsval.AppendString(dst, sp.hash)
 	}
-	return append(dst, '}')
+	return append(dst, '}'), nil
 }
 
 // indexEntry is a context-prune-index entry for calls of one batch; the
@@ -212,7 +216,10 @@ func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill)
 					return dst, err
 				}
 			}
-			dst = appendRecord(dst, c, turnIndex, ts, text, sp)
+			var err error
+			if dst, err = appendRecord(dst, ctx, c, turnIndex, ts, text, sp); err != nil {
+				return dst, err
+			}
 		}
 		return append(dst, `]}`...), nil
 	}}

@@ -49,6 +49,10 @@ type Record struct {
 	// textAt is where a record Rebuild read from a session has its
 	// resultText (ResultText is then empty: State.ResultText reads it).
 	textAt textRef
+	// argsAt is where a record the flush made has its arguments, in
+	// JSON.stringify's form, in the toolCall's line (Args is then nil:
+	// State.Record and RecordsFor read them).
+	argsAt textRef
 }
 
 // textRef locates a raw JSON string value in a branch entry's line: entry

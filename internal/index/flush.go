@@ -44,6 +44,11 @@ type FlushOptions struct {
 	FirstLine int
 	// Chains configures chain compression after the batches.
 	Chains ChainOptions
+
+	// parseEveryCall makes chain compression parse every assistant line of
+	// a chain, as it did before it skipped those whose calls no backfill
+	// needs (the differential test's old path).
+	parseEveryCall bool
 }
 
 // Flushed is what one flush adds to a session.
@@ -119,6 +124,12 @@ type slot struct {
 // always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
 	f := &Flushed{State: st.Clone(), Outcome: "empty"}
+	// the records the flush adds leave their arguments in ctx's lines
+	// (argsAt), which the state then reads them from
+	f.lt.copyArgs = !argsInContext(st, ctx)
+	if f.State.src == nil {
+		f.State.src = ctx
+	}
 	if err := f.flushBatches(cx, ctx, st, o); err != nil {
 		return nil, err
 	}
@@ -372,7 +383,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 // recordOf is the in-memory record of a call (its text is not kept: render
 // and query read it from the entry or the input).
 func recordOf(c *Call, turnIndex int, ts int64, sp *spill) Record {
-	r := Record{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: c.Args, argsCanonical: true, IsError: c.IsError,
+	r := Record{ToolCallID: c.ToolCallID, ToolName: c.ToolName, Args: c.Args, argsAt: c.argsAt, argsCanonical: true, IsError: c.IsError,
 		TurnIndex: turnIndex, Timestamp: ts, ResultTimestamp: c.ResultTimestamp}
 	if sp != nil {
 		path, preview, hash := sp.path, sp.preview, sp.hash
@@ -435,22 +446,32 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
 	for _, c := range b.Calls {
-		content, ok, err := c.content(ctx, lt)
-		if err != nil {
+		n0 := len(*texts)
+		var err error
+		if *texts, err = c.appendText(*texts, ctx, lt); err != nil {
 			return in, err
 		}
-		n0 := len(*texts)
-		*texts = lt.appendResultText(*texts, content, ok)
-		text := ""
-		if t := (*texts)[n0:]; len(t) > 0 {
-			text = unsafe.String(unsafe.SliceData(t), len(t))
+		text := bufString((*texts)[n0:])
+		n0 = len(*texts)
+		if *texts, err = c.AppendArgs(*texts, ctx); err != nil {
+			return in, err
 		}
 		in.Calls = append(in.Calls, summarize.Call{
-			ToolName: c.ToolName, Args: string(c.Args), // ArgsPretty: made by the request, when there is one
+			ToolName: c.ToolName, Args: bufString((*texts)[n0:]), // ArgsPretty: made by the request, when there is one
 			Result: text, IsError: c.IsError,
 		})
 	}
 	return in, nil
+}
+
+// bufString is b as a string without a copy: b is in a buffer that is not
+// written again while the string is used (a later append that grows the
+// buffer moves to a new one).
+func bufString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // HeadPreview is the head of text at most maxBytes bytes of UTF-8, never

@@ -122,7 +122,8 @@ func FuzzAppendTextJSON(f *testing.F) {
 // MessageKey is toolCallId@JavaScript's String(timestamp) for a number, the
 // bare id otherwise.
 func FuzzMessageKey(f *testing.F) {
-	for _, s := range []string{"1767608647500", "1.5", "-0", "1e21", "1e400", `"7"`, "null", "12345678901234567890"} {
+	for _, s := range []string{"1767608647500", "1.5", "-0", "1e21", "1e400", `"7"`, "null", "12345678901234567890",
+		"9007199254740991", "9007199254740992", "-9007199254740991", "-5", "1e15", "0.0", "-1767608647500"} {
 		f.Add("call_1", s)
 	}
 	f.Fuzz(func(t *testing.T, id, raw string) {

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -578,7 +579,9 @@ func (s *State) Resolve(input string) (string, bool) {
 	return "", false
 }
 
-// Record returns the record input resolves to (see Resolve).
+// Record returns the record input resolves to (see Resolve). A record the
+// flush made leaves its arguments in the input (Args is nil): RecordArgs
+// reads them.
 func (s *State) Record(input string) (*Record, bool) {
 	k, ok := s.Resolve(input)
 	if !ok {
@@ -586,6 +589,27 @@ func (s *State) Record(input string) (*Record, bool) {
 	}
 	r, ok := s.records[k]
 	return r, ok
+}
+
+// RecordArgs is the arguments of a record of s: Args, or for a record the
+// flush made, read from the input (a new slice). Errors are I/O errors
+// re-reading the input.
+func (s *State) RecordArgs(r *Record) ([]byte, error) { return s.recordArgs(r) }
+
+// recordArgs is r's arguments: Args, or read from the input when the
+// record left them there (argsAt).
+func (s *State) recordArgs(r *Record) ([]byte, error) {
+	if r.argsAt.entry == 0 {
+		return r.Args, nil
+	}
+	if s.src == nil {
+		return nil, fmt.Errorf("the arguments of %s are in a session the state does not hold", r.ToolCallID)
+	}
+	args, err := appendArgs(nil, s.src, nil, r.argsAt)
+	if err != nil {
+		return nil, err
+	}
+	return args, nil
 }
 
 // ResultText is r's resultText: ResultText itself, or for a record Rebuild
@@ -608,8 +632,16 @@ func (s *State) ResultText(r *Record) (string, error) {
 	return t, nil
 }
 
-// withText is r with its ResultText filled in (State.ResultText).
+// withText is r with its Args and ResultText filled in (recordArgs,
+// State.ResultText).
 func (s *State) withText(r Record) (Record, error) {
+	if r.argsAt.entry != 0 {
+		args, err := s.recordArgs(&r)
+		if err != nil {
+			return r, err
+		}
+		r.Args, r.argsAt = args, textRef{}
+	}
 	if r.textAt.entry == 0 {
 		return r, nil
 	}
@@ -760,7 +792,13 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
 	if f, ok := jsval.Number(rawTimestamp); ok {
 		var nb [32]byte
-		num := jsval.AppendNumber(nb[:0], f)
+		var num []byte
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
+			// a safe integer (a time in ms): JavaScript writes its digits
+			num = strconv.AppendInt(nb[:0], int64(f), 10)
+		} else {
+			num = jsval.AppendNumber(nb[:0], f)
+		}
 		var b strings.Builder // one allocation: the key
 		b.Grow(len(toolCallID) + 1 + len(num))
 		b.WriteString(toolCallID)

@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -344,6 +346,25 @@ func TestContextInputHasEmptyState(t *testing.T) {
 	s := rebuild(t, ctx)
 	if s.Len() != 0 || s.Entries != 0 || s.NextRef != 1 {
 		t.Fatalf("state %+v", s)
+	}
+}
+
+// TestMessageKeyIntegers: the integer fast path writes what JavaScript's
+// String writes (jsval.FormatNumber), up to and past 2^53.
+func TestMessageKeyIntegers(t *testing.T) {
+	for _, f := range []float64{1, -1, 7, 1e15, 1767608647500, -1767608647500, 1<<53 - 1, -(1<<53 - 1), 1 << 53, 1<<53 + 2, 1e21, 123456789012345678} {
+		raw := strconv.FormatFloat(f, 'f', -1, 64)
+		if got, want := MessageKey("x", []byte(raw)), "x@"+jsval.FormatNumber(f); got != want {
+			t.Errorf("MessageKey(x, %s) = %s, want %s", raw, got, want)
+		}
+	}
+	for i := int64(1); i < 1<<53; i = i*3 + 1 {
+		for _, n := range []int64{i, -i} {
+			raw := strconv.FormatInt(n, 10)
+			if got, want := MessageKey("x", []byte(raw)), "x@"+jsval.FormatNumber(float64(n)); got != want {
+				t.Fatalf("MessageKey(x, %s) = %s, want %s", raw, got, want)
+			}
+		}
 	}
 }
 

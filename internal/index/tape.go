@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -19,6 +21,12 @@ type lineTape struct {
 	buf   []byte // resultBytes' text
 	sum   []byte // contentHash's normalised text
 	texts []byte // backfillSummary's texts (reused)
+	canon []byte // callArgsAt's canonical form (reused)
+	// copyArgs makes callArgsAt copy arguments, and singleText locate no
+	// text, instead of leaving them in the input (a flush onto a state
+	// rebuilt from another context than the one read)
+	copyArgs bool
+	rawText  []byte // appendTextAt's raw string (reused)
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -112,6 +120,97 @@ func (t *lineTape) callArgs(bl uint32) []byte {
 		}
 	}
 	return []byte("{}")
+}
+
+// callArgsAt is callArgs for the line on the tape, branch entry entry (its
+// index in the context's Branch): when the line holds the arguments as
+// JSON.stringify writes them (as pi writes them), they are left there and
+// at locates them; otherwise args is their canonical copy.
+func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
+	for _, k := range []string{"input", "args", "arguments"} {
+		v, ok := t.tp.Get(bl, k)
+		if !ok || t.tp.Nodes[v].Kind == jsonscan.Null {
+			continue
+		}
+		raw := t.tp.Raw(v)
+		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+		if nd := &t.tp.Nodes[v]; string(t.canon) == string(raw) && !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw))}
+		}
+		return append([]byte(nil), t.canon...), textRef{}
+	}
+	return []byte("{}"), textRef{}
+}
+
+// appendArgs appends a call's arguments to dst: args, or when at locates
+// them, the bytes at in ctx's branch (Context.AppendEntryBytes: the line a
+// tape holds stays valid).
+func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]byte, error) {
+	if at.entry == 0 {
+		return append(dst, args...), nil
+	}
+	if int(at.entry) > len(ctx.Branch) {
+		return dst, fmt.Errorf("a tool call's arguments are in entry %d of a branch of %d", at.entry, len(ctx.Branch))
+	}
+	return ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+}
+
+// textLoc locates the text of a result whose content has one text block
+// (the common shape): the block's raw JSON string in the result entry's
+// line, and its tape flags (escapes, bad UTF-8), so the text is decoded
+// again without parsing the line (appendTextAt).
+type textLoc struct {
+	at    textRef
+	flags uint8
+}
+
+// singleText is the textLoc of the content at content on the tape, line of
+// branch entry entry (zero: not one text block holding a string, or
+// copyArgs).
+func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
+	if !has || t.copyArgs || t.tp.Nodes[content].Kind != jsonscan.Array || entry < 0 || entry >= math.MaxInt32 {
+		return textLoc{}
+	}
+	n, str := 0, uint32(0)
+	t.elems(content, true, func(el uint32) {
+		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+			return
+		}
+		n++
+		if v, ok := t.tp.Get(el, "text"); ok && t.tp.Nodes[v].Kind == jsonscan.String {
+			str = v
+		} else {
+			n++ // not a string: joined as String(x), read from the line
+		}
+	})
+	if n != 1 {
+		return textLoc{}
+	}
+	nd := &t.tp.Nodes[str]
+	if nd.Start > math.MaxInt32 || nd.End-nd.Start > math.MaxInt32 {
+		return textLoc{}
+	}
+	return textLoc{at: textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(nd.End - nd.Start)}, flags: nd.Flags}
+}
+
+// appendTextAt appends the text x locates (appendResultText's text of its
+// content) to dst, decoded from the raw string read from ctx.
+func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]byte, error) {
+	var err error
+	if t.rawText, err = appendArgs(t.rawText[:0], ctx, nil, x.at); err != nil {
+		return dst, err
+	}
+	raw := t.rawText
+	switch {
+	case len(raw) < 2:
+		return dst, fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
+	case x.flags&jsonscan.BadUTF8 != 0:
+		s, _ := jsval.String(raw) // jsval folds a run of bad bytes into one U+FFFD
+		return append(dst, s...), nil
+	case x.flags&jsonscan.Escaped == 0:
+		return append(dst, raw[1:len(raw)-1]...), nil
+	}
+	return jsonscan.AppendUnquote(dst, raw), nil
 }
 
 // resultString joins a result content's text blocks with "\n"

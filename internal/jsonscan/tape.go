@@ -120,7 +120,7 @@ const (
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) { // one compare for the usual non-space
 		i++
 	}
 	return i
@@ -278,6 +278,26 @@ func lit(b []byte, i int, s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// skipDigits returns the index of the first byte at or after i that is
+// not an ASCII digit, eight bytes at a time: a word minus '0' in every
+// byte holds a digit's value 0–9 in each byte before the first non-digit,
+// which shows either as a borrow (below '0': the byte wraps to >= 0xD0) or
+// as >= 10 (its high bit set, or set once 0x76 is added); borrows and
+// carries move only upward, so the lowest flagged byte is exact.
+func skipDigits(b []byte, i int) int {
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:]) - 0x30*lo8
+		if m := (x | (x + 0x76*lo8)) & hi8; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
 func scanNumber(b []byte, i int) (int, bool) {
 	if b[i] == '-' {
 		i++
@@ -286,9 +306,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && isDigit(b[i]):
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i+1)
 	default:
 		return i, false
 	}
@@ -297,9 +315,7 @@ func scanNumber(b []byte, i int) (int, bool) {
 		if i >= len(b) || !isDigit(b[i]) {
 			return i, false
 		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
+		i = skipDigits(b, i+1)
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
@@ -331,30 +347,49 @@ func hex4(b []byte) rune {
 	return r
 }
 
+// stops flags (high bit) the bytes of string word w that end a plain run:
+// the lowest flagged byte is exactly the first quote, backslash, control
+// or high byte (borrows flag only bytes above it).
+func stops(w uint64) uint64 {
+	q := w ^ (0x22 * lo8)
+	s := w ^ (0x5c * lo8)
+	return ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w | w) & hi8
+}
+
 // str scans the string at b[i]=='"', appends its node and returns the index
 // past it. Eight bytes at a time it skips words with no quote, backslash or
 // control byte, counting UTF-8 continuation bytes as it goes.
 func (t *Tape) str(b []byte, i int) (int, error) {
 	start := i
 	i++
-	// most strings are short and plain (keys, ids, roles): one that ends in
-	// its first two words with no escape or high byte is done here
-	for j, k := i, 0; k < 2 && j+8 <= len(b); j, k = j+8, k+1 {
-		w := binary.LittleEndian.Uint64(b[j:])
-		q := w ^ (0x22 * lo8)
-		s := w ^ (0x5c * lo8)
-		if m := ((q-lo8)&^q | (s-lo8)&^s | (w-0x20*lo8)&^w) & hi8; m != 0 {
-			p := bits.TrailingZeros64(m) >> 3
-			if b[j+p] != '"' || w&(1<<(uint(p)*8)-1)&hi8 != 0 {
+	// most strings are short and plain (keys, ids, roles, timestamps): one
+	// that ends in its first four words with no escape or high byte is
+	// done here: the first byte stops flags is a quote.
+	end := -1
+	if len(b)-i >= 32 {
+		w := b[i : i+32] // one bounds check for the four words
+		switch {
+		case stops(binary.LittleEndian.Uint64(w)) != 0:
+			end = i + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w)))>>3
+		case stops(binary.LittleEndian.Uint64(w[8:])) != 0:
+			end = i + 8 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[8:])))>>3
+		case stops(binary.LittleEndian.Uint64(w[16:])) != 0:
+			end = i + 16 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[16:])))>>3
+		case stops(binary.LittleEndian.Uint64(w[24:])) != 0:
+			end = i + 24 + bits.TrailingZeros64(stops(binary.LittleEndian.Uint64(w[24:])))>>3
+		}
+	} else {
+		for j := i; j+8 <= len(b); j += 8 {
+			if m := stops(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				end = j + bits.TrailingZeros64(m)>>3
 				break
 			}
-			end := j + p + 1
-			t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
-			return end, nil
 		}
-		if w&hi8 != 0 {
-			break
-		}
+	}
+	if end >= 0 && b[end] == '"' {
+		end++
+		t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
+		return end, nil
 	}
 	var (
 		cont     int // UTF-8 continuation bytes (10xxxxxx)

@@ -298,3 +298,32 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// skipDigits finds the first non-digit as a byte-by-byte loop does, for
+// every byte value at every position of a word and across word ends.
+func TestSkipDigits(t *testing.T) {
+	slow := func(b []byte, i int) int {
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	for n := 0; n <= 20; n++ {
+		for c := 0; c < 256; c++ {
+			for _, fill := range []byte{'0', '9', '5'} {
+				b := bytes.Repeat([]byte{fill}, 24)
+				if n < len(b) {
+					b[n] = byte(c)
+				}
+				for start := 0; start < 3; start++ {
+					if got, want := skipDigits(b, start), slow(b, start); got != want {
+						t.Fatalf("skipDigits(%q, %d) = %d, want %d", b, start, got, want)
+					}
+					if got, want := skipDigits(b[:n], start), slow(b[:n], start); n >= start && got != want {
+						t.Fatalf("skipDigits(%q, %d) = %d, want %d", b[:n], start, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -217,12 +217,13 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard) {
 	var pairs []Pair
 	var hz []Hazard
-	last := -1                             // latest assistant
-	var calls callSet                      // its call ids
-	var answered answers                   // its answered calls and their results
-	var between []int                      // sent non-result messages since it
-	var separators []int                   // every sent non-result message, in order
-	latest := make(map[string]int, nCalls) // call id → latest assistant holding it
+	last := -1                // latest assistant
+	var calls callSet         // its call ids
+	var answered answers      // its answered calls and their results
+	var between []int         // sent non-result messages since it
+	var separators []int      // every sent non-result message, in order
+	var assistants []int      // every sent assistant, in order
+	var latest map[string]int // call id → latest assistant holding it (built at the first miss)
 	pairs = make([]Pair, 0, nResults)
 	for i := 0; i < n; i++ {
 		m := at(i)
@@ -235,8 +236,11 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard)
 			last, between = i, nil
 			calls.reset(m.Calls)
 			answered.reset()
+			assistants = append(assistants, i)
 			for _, tc := range m.Calls {
-				latest[tc.ID] = i
+				if latest != nil {
+					latest[tc.ID] = i
+				}
 			}
 		case session.RoleToolResult:
 			id := m.ToolCallID
@@ -252,6 +256,16 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard)
 				}
 				pairs = append(pairs, Pair{last, i, id})
 				continue
+			}
+			if latest == nil {
+				// the first result outside the latest assistant's calls:
+				// index every call before it once, then keep the index up
+				latest = make(map[string]int, nCalls)
+				for _, a := range assistants {
+					for _, tc := range at(a).Calls {
+						latest[tc.ID] = a
+					}
+				}
 			}
 			if a, ok := latest[id]; ok {
 				// the call is in an earlier assistant: everything sent since
@@ -471,14 +485,17 @@ func Find(ctx *session.Context) *Report {
 // breaks under StaleCompactionVersions: the compaction's summary lands
 // right after the context messages of the entries before it on the branch.
 func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
-	latest := -1
+	latest, older := -1, false // the last compaction; an older one in the context
 	for i := range ctx.Branch {
 		if ctx.Branch[i].Type == "compaction" {
+			if latest >= 0 && ctx.Branch[latest].InContext {
+				older = true
+			}
 			latest = i
 		}
 	}
-	if latest < 0 {
-		return nil
+	if !older {
+		return nil // no older compaction kept in range: nothing to break
 	}
 	lastOf := make(map[uint64]int, len(ctx.Messages)) // entry id → its last message index
 	for i, m := range ctx.Messages {

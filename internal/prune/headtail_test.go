@@ -18,10 +18,14 @@ func FuzzHeadTail(f *testing.F) {
 		if n < 0 || n > 1<<12 {
 			return
 		}
-		h, tl := headTail(s, n)
-		wh, wt := headTailRunes(s, n)
-		if h != wh || tl != wt {
-			t.Fatalf("headTail(%q, %d) = %q, %q; on code points %q, %q", s, n, h, tl, wh, wt)
+		h, tl, om := headTail(s, n)
+		wh, wt, wom := headTailRunes(s, n)
+		if h != wh || tl != wt || om != wom {
+			t.Fatalf("headTail(%q, %d) = %q, %q, %d; on code points %q, %q, %d", s, n, h, tl, om, wh, wt, wom)
+		}
+		// omitted is what the excerpt's notice said before it was returned
+		if want := utf8.RuneCountInString(s) - utf8.RuneCountInString(h) - utf8.RuneCountInString(tl); om != want {
+			t.Fatalf("headTail(%q, %d): %d omitted, counted %d", s, n, om, want)
 		}
 		if utf8.ValidString(s) && !strings.HasPrefix(s, h) {
 			t.Fatalf("head %q is not a prefix of %q", h, s)

@@ -73,10 +73,10 @@ func excerptNotice(m *session.Message, call session.ToolCall, hint string, text 
 		fmt.Fprintf(&b, " · %s", hint)
 	}
 	fmt.Fprintf(&b, " · %s; recover: %s\n", sizeText(m.TextChars(), m.Images()), recoverHint(m))
-	head, tail := headTail(text, n)
+	head, tail, omitted := headTail(text, n)
 	b.WriteString(head)
 	b.WriteString("\n[… ")
-	fmt.Fprintf(&b, "%d chars omitted", utf8.RuneCountInString(text)-utf8.RuneCountInString(head)-utf8.RuneCountInString(tail))
+	fmt.Fprintf(&b, "%d chars omitted", omitted)
 	b.WriteString(" …]\n")
 	b.WriteString(tail)
 	return b.String()
@@ -99,10 +99,11 @@ func extends(r rune) bool {
 }
 
 // headTail returns the first and last n code points of s, cut on code-point
-// boundaries and never inside a combining sequence or a ZWJ emoji sequence.
-// Invalid UTF-8 (and lone surrogates, decoded as U+FFFD) never produce
-// half characters.
-func headTail(s string, n int) (string, string) {
+// boundaries and never inside a combining sequence or a ZWJ emoji sequence,
+// and how many code points lie between them. Invalid UTF-8 (and lone
+// surrogates, decoded as U+FFFD) never produce half characters; each
+// invalid byte counts one code point, as utf8.RuneCountInString counts it.
+func headTail(s string, n int) (head, tail string, omitted int) {
 	if !utf8.ValidString(s) {
 		return headTailRunes(s, n)
 	}
@@ -110,9 +111,9 @@ func headTail(s string, n int) (string, string) {
 	// slice of the whole text
 	total := utf8.RuneCountInString(s)
 	if total <= 2*n {
-		return s, ""
+		return s, "", 0
 	}
-	h := 0
+	h, hn := 0, n // hn: code points in s[:h]
 	for k := 0; k < n; k++ {
 		_, size := utf8.DecodeRuneInString(s[h:])
 		h += size
@@ -124,8 +125,9 @@ func headTail(s string, n int) (string, string) {
 			break
 		}
 		h -= size
+		hn--
 	}
-	t := len(s)
+	t, tn := len(s), n // tn: code points in s[t:]
 	for k := 0; k < n; k++ {
 		_, size := utf8.DecodeLastRuneInString(s[:t])
 		t -= size
@@ -137,16 +139,17 @@ func headTail(s string, n int) (string, string) {
 			break
 		}
 		t += size
+		tn--
 	}
-	return s[:h], s[t:]
+	return s[:h], s[t:], total - hn - tn
 }
 
 // headTailRunes is headTail on a slice of the text's code points (invalid
 // UTF-8 becomes U+FFFD in the pieces it returns).
-func headTailRunes(s string, n int) (string, string) {
+func headTailRunes(s string, n int) (head, tail string, omitted int) {
 	r := []rune(s)
 	if len(r) <= 2*n {
-		return s, ""
+		return s, "", 0
 	}
 	h := n
 	for h > 0 && (extends(r[h]) || r[h-1] == 0x200D) {
@@ -156,7 +159,7 @@ func headTailRunes(s string, n int) (string, string) {
 	for t < len(r) && (extends(r[t]) || r[t-1] == 0x200D) {
 		t++
 	}
-	return string(r[:h]), string(r[t:])
+	return string(r[:h]), string(r[t:]), t - h
 }
 
 // textOf joins the text blocks (or string content) of a raw content value,

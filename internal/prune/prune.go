@@ -88,27 +88,20 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 	if p.Pairing == nil {
 		p.Pairing = pairing.Find(ctx)
 	}
-	ncalls := 0
-	for _, m := range msgs {
-		ncalls += len(m.ToolCalls())
-	}
-	calls := make(map[string]*session.ToolCall, ncalls) // latest call per id, in context order
+	var lc latestCalls
 	var pm protectMemo
 	for i, m := range msgs {
 		switch m.Role() {
 		case session.RoleAssistant:
-			tcs := m.ToolCalls()
-			for k := range tcs {
-				calls[tcs[k].ID] = &tcs[k]
-			}
+			lc.assistant(msgs, i)
 			continue
 		case session.RoleToolResult:
 		default:
 			continue
 		}
 		p.ToolResults++
-		call, ok := calls[m.ToolCallID()]
-		if !ok {
+		call := lc.find(msgs, m.ToolCallID())
+		if call == nil {
 			call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
 		}
 		p.Decisions[i].Call = call
@@ -132,6 +125,62 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		}
 	}
 	return p
+}
+
+// latestCalls finds the latest toolCall with a given id among the
+// assistant messages seen so far, in context order (the last block when
+// one message repeats an id). A result answers a call of the latest
+// assistant message in all but broken pairings: that message's calls are
+// looked at first, and an index of every call id is built only at the
+// first result they do not answer (or a message with many calls), then
+// kept up to date.
+type latestCalls struct {
+	last  int   // index of the latest assistant message (valid when seen)
+	seen  bool  // an assistant message was seen
+	asst  []int // every assistant message seen, in order
+	index map[string]*session.ToolCall
+}
+
+// fewCalls is how many calls the latest assistant message may hold to be
+// searched in place.
+const fewCalls = 16
+
+func (lc *latestCalls) assistant(msgs []*session.Message, i int) {
+	lc.last, lc.seen = i, true
+	lc.asst = append(lc.asst, i)
+	if lc.index != nil {
+		lc.add(msgs[i].ToolCalls())
+	}
+}
+
+func (lc *latestCalls) add(tcs []session.ToolCall) {
+	for k := range tcs {
+		lc.index[tcs[k].ID] = &tcs[k]
+	}
+}
+
+// find returns the latest call with id, nil when none was seen.
+func (lc *latestCalls) find(msgs []*session.Message, id string) *session.ToolCall {
+	if lc.index == nil && lc.seen {
+		if tcs := msgs[lc.last].ToolCalls(); len(tcs) <= fewCalls {
+			for k := len(tcs) - 1; k >= 0; k-- {
+				if tcs[k].ID == id {
+					return &tcs[k]
+				}
+			}
+		}
+	}
+	if lc.index == nil {
+		n := 0
+		for _, a := range lc.asst {
+			n += len(msgs[a].ToolCalls())
+		}
+		lc.index = make(map[string]*session.ToolCall, n)
+		for _, a := range lc.asst {
+			lc.add(msgs[a].ToolCalls())
+		}
+	}
+	return lc.index[id]
 }
 
 // protectMemo remembers the protect rules' answer per call (tool, path,

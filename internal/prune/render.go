@@ -178,25 +178,31 @@ func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decis
 	if !ok {
 		return append(dst, orig...), nil
 	}
-	content := orig[s:e]
-	var nc []byte
-	switch d.Kind {
-	case Masked:
-		nc = textContent(maskNotice(m, *d.Call, ctx.CallHint(*d.Call)))
-	case Excerpt:
-		n := o.MaxChars / 4
-		if n > 1000 {
-			n = 1000
-		}
-		nc = textContent(excerptNotice(m, *d.Call, ctx.CallHint(*d.Call), textOf(content), n))
-	case ImagesMasked:
-		nc = maskImages(m, content)
-	default:
+	nc, ok := newContent(ctx, m, d, orig[s:e], o)
+	if !ok {
 		return append(dst, orig...), nil
 	}
 	dst = append(dst, orig[:s]...)
 	dst = append(dst, nc...)
 	return append(dst, orig[e:]...), nil
+}
+
+// newContent is the content value that replaces content (message m's
+// "content" value) per d; ok is false when d changes nothing.
+func newContent(ctx *session.Context, m *session.Message, d Decision, content []byte, o Options) ([]byte, bool) {
+	switch d.Kind {
+	case Masked:
+		return textContent(maskNotice(m, *d.Call, ctx.CallHint(*d.Call))), true
+	case Excerpt:
+		n := o.MaxChars / 4
+		if n > 1000 {
+			n = 1000
+		}
+		return textContent(excerptNotice(m, *d.Call, ctx.CallHint(*d.Call), textOf(content), n)), true
+	case ImagesMasked:
+		return maskImages(m, content), true
+	}
+	return nil, false
 }
 
 // maskImages rewrites a content array, replacing each image block with a

@@ -489,14 +489,14 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				return nil, nil, err
 			}
 			if nb, changed := r.stripThinking(raw, s.kept()); changed {
-				s.json = nb
+				s.setJSON(nb)
 				s.change = ThinkingStripped
 			}
 		}
 		out = append(out, s)
 		if ins, ok := insert[i]; ok && !existing[ins.id] {
 			at[len(out)] = ins.id
-			out = append(out, slot{src: -1, json: ins.json, change: ChainMessage})
+			out = append(out, slot{src: -1, body: &itemBody{json: ins.json}, change: ChainMessage})
 			r.rep.Chains++
 		}
 	}

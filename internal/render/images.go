@@ -31,7 +31,7 @@ func (r *renderer) capImages() error {
 		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(s.src)) {
 			continue
 		}
-		if s.stub != nil || s.kept() && s.m.Images() == 0 {
+		if s.stub() != nil || s.kept() && s.m.Images() == 0 {
 			continue // a stub holds no image
 		}
 		raw, err := r.bytesOf(s)
@@ -79,7 +79,7 @@ func (r *renderer) capImages() error {
 			}
 			nc = jsval.AppendCanonical(nc, el)
 		}
-		s.json = spread(raw, kv{"content", append(nc, ']')})
+		s.setJSON(spread(raw, kv{"content", append(nc, ']')}))
 		s.change = ImagesCapped
 	}
 	return nil

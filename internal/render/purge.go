@@ -150,7 +150,7 @@ func (r *renderer) purgeErrors() error {
 			nc = append(nc, spread(el, kv{"arguments", shrunk[i]})...)
 		}
 		if changed {
-			s.json = spread(raw, kv{"content", append(nc, ']')})
+			s.setJSON(spread(raw, kv{"content", append(nc, ']')}))
 			s.change = Purged
 		}
 	}

@@ -124,17 +124,27 @@ type Item struct {
 	// unchanged (write it with Context.AppendMessage, or let masking render
 	// it), anything else a message render rewrote or inserted.
 	Change Change
-	json   []byte    // built bytes (nil: the source, or its stub)
-	stub   *stubSpec // a stub, built from the source when written
+	body   *itemBody // nil: the source message as it is
+}
+
+// itemBody is how an Item that is not its source as it is gets written
+// (out of line: most items are kept sources, and a context of a million
+// messages holds its items until they are written).
+type itemBody struct {
+	json []byte    // built bytes (nil: the source's stub)
+	stub *stubSpec // a stub, built from the source when written
 }
 
 // AppendJSON appends the rendered message to dst (no newline): the source
 // message as it is for a Kept item.
 func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
-	if it.json != nil {
-		return append(dst, it.json...), nil
+	if it.body == nil {
+		return appendSource(dst, ctx, ctx.Messages[it.Src], nil)
 	}
-	return appendSource(dst, ctx, ctx.Messages[it.Src], it.stub)
+	if it.body.json != nil {
+		return append(dst, it.body.json...), nil
+	}
+	return appendSource(dst, ctx, ctx.Messages[it.Src], it.body.stub)
 }
 
 // appendSource appends the source message m, or its stub when stub is
@@ -198,16 +208,38 @@ type Result struct {
 
 // slot is one message while the phases run.
 type slot struct {
-	src    int
-	m      *session.Message // nil for an inserted message
-	json   []byte           // built bytes (nil: the source, or its stub)
-	stub   *stubSpec        // the source's stub (built from it when read)
+	src int
+	m   *session.Message // nil for an inserted message
+	// body holds the slot's built bytes or its source's stub (nil: the
+	// source as it is); a body is never changed once set (slots are
+	// copied between phases), setJSON and setStub replace it
+	body   *itemBody
 	change Change
 	// appended marks a custom message of Options.Appended (m is nil).
 	appended bool
 }
 
-func (s *slot) item() Item { return Item{Src: s.src, Change: s.change, json: s.json, stub: s.stub} }
+// json returns the slot's built bytes (nil: the source, or its stub).
+func (s *slot) json() []byte {
+	if s.body == nil {
+		return nil
+	}
+	return s.body.json
+}
+
+// stub returns the source's stub (built from it when read), or nil.
+func (s *slot) stub() *stubSpec {
+	if s.body == nil {
+		return nil
+	}
+	return s.body.stub
+}
+
+func (s *slot) setJSON(b []byte) { s.body = &itemBody{json: b, stub: s.stub()} }
+
+func (s *slot) setStub(st *stubSpec) { s.body = &itemBody{json: s.json(), stub: st} }
+
+func (s *slot) item() Item { return Item{Src: s.src, Change: s.change, body: s.body} }
 
 // kept reports whether the slot is its source message as it is.
 func (s *slot) kept() bool { return s.change == Kept }
@@ -256,10 +288,10 @@ func (r *renderer) role(s *slot) string {
 // bytes are in a buffer the next bytesOf reuses (every caller builds new
 // bytes from them, never keeps them).
 func (r *renderer) bytesOf(s *slot) ([]byte, error) {
-	if s.json != nil {
-		return s.json, nil
+	if j := s.json(); j != nil {
+		return j, nil
 	}
-	b, err := appendSource(r.buf[:0], r.ctx, s.m, s.stub)
+	b, err := appendSource(r.buf[:0], r.ctx, s.m, s.stub())
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
 	}
@@ -279,7 +311,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		r.slots[i] = slot{src: i, m: m}
 	}
 	for _, b := range o.Appended {
-		r.slots = append(r.slots, slot{src: -1, json: b, change: Summary, appended: true})
+		r.slots = append(r.slots, slot{src: -1, body: &itemBody{json: b}, change: Summary, appended: true})
 	}
 	if !o.ImagesOnly {
 		steps := []func() error{r.stubReplace}

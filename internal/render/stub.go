@@ -73,12 +73,17 @@ func (r *renderer) graceKeys() map[string]bool {
 }
 
 // recordProtected is the render-time re-check: the record's call is
-// protected under the current config.
+// protected under the current config (or its arguments cannot be read
+// again).
 func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	v, ok := jsval.Get(rec.Args, "path")
+	args, err := r.st.RecordArgs(rec) // a record the flush made reads them from the input
+	if err != nil {
+		return true // fail closed: the result stays as it is
+	}
+	v, ok := jsval.Get(args, "path")
 	if !ok {
 		v = nil
 	}
@@ -123,8 +128,8 @@ func (r *renderer) stubReplace() error {
 		if !ok {
 			ref = s.m.ToolCallID()
 		}
-		s.stub = r.newStub(rec, ref)
-		s.change = s.stub.change()
+		s.setStub(r.newStub(rec, ref))
+		s.change = s.stub().change()
 		if s.change == SpillStubbed {
 			r.rep.SpillStubbed++
 		} else {

@@ -134,7 +134,7 @@ func (r *renderer) supersede() error {
 			if err != nil {
 				return err
 			}
-			s.json = spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")})
+			s.setJSON(spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")}))
 			s.change = Superseded
 			r.rep.Superseded++
 		}

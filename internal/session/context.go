@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -105,8 +106,10 @@ type Context struct {
 	patches  map[*Message][]byte // content replacements (rare)
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
+	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
+	hintFrom *Message // the message hintTape holds the line of (nil: none)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
@@ -181,6 +184,39 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
+}
+
+// AppendEntryBytes appends the n bytes at offset off of branch entry be's
+// line to dst. It does not use the buffer EntryLine and Raw reuse: a line
+// they returned stays valid. Errors: a range outside the line, I/O errors
+// re-reading the input.
+func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]byte, error) {
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(be.n) {
+		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
+	}
+	at := be.off + int64(off)
+	l := len(dst)
+	dst = slices.Grow(dst, n)[:l+n]
+	var err error
+	if c.m != nil {
+		err = guard(func() error {
+			if at+int64(n) > int64(len(c.m.data)) {
+				return io.ErrUnexpectedEOF
+			}
+			copy(dst[l:], c.m.data[at:])
+			return nil
+		})
+		c.m.advance(at) // the pages behind the reads are given back, as Raw gives them
+	} else if k, rerr := c.src.ReadAt(dst[l:], at); k < n {
+		err = rerr
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+	}
+	if err != nil {
+		return dst[:l], fmt.Errorf("line %d: re-reading input: %w", be.Line, err)
+	}
+	return dst, nil
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
@@ -354,6 +390,14 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	if id != "" || name != "" || ts != "" {
 		in := b.info(m)
 		in.toolCallID, in.toolName, in.timestamp = id, name, ts
+		if c := mv.f[mContent]; c != 0 {
+			// where the content is in the message's bytes (masking rewrites
+			// it without reading the rest again)
+			base := v.tp.Nodes[mv.obj].Start
+			if n, ok := tapeContentChars(v.tp, mv); ok {
+				in.cs, in.ce, in.cchars = int32(v.tp.Nodes[c].Start-base), int32(v.tp.Nodes[c].End-base), n
+			}
+		}
 	}
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
@@ -440,20 +484,24 @@ func (b *builder) addContextLine(rl *rawLine) {
 	m := b.newMessage()
 	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
 	b.setStrings(m, v, &mv, true)
-	b.fill(m, v, mv.f[mContent])
-	b.fillRead(m, v, &mv)
-	b.countModelChars(m, v, 0)
+	first := b.fill(m, v, mv.f[mContent])
+	b.fillRead(m, v, &mv, first)
+	b.countModelChars(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
-// fill sets the size and tool-call fields of m from its content value.
-func (b *builder) fill(m *Message, v *lineView, content uint32) {
-	b.fillInfo(m, v, b.er.dec.analyze(content))
+// fill sets the size and tool-call fields of m from its content value, and
+// returns the "text" member of its first block (contentInfo.firstText).
+func (b *builder) fill(m *Message, v *lineView, content uint32) uint32 {
+	ci := b.er.dec.analyze(content)
+	b.fillInfo(m, v, ci)
+	return ci.firstText
 }
 
 // fillRead sets what only a message rendered from its input bytes has:
 // its numeric timestamp, and whether it may be a compressed-chain message.
-func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
+// first is the "text" member of the content's first block (fill).
+func (b *builder) fillRead(m *Message, v *lineView, mv *msgView, first uint32) {
 	tp := v.tp
 	if t := mv.f[mTimestamp]; t != 0 && tp.Nodes[t].Kind == jsonscan.Number {
 		m.ts, _ = tp.Number(t)
@@ -465,17 +513,17 @@ func (b *builder) fillRead(m *Message, v *lineView, mv *msgView) {
 	case tp.Nodes[c].Kind == jsonscan.String:
 		text = c
 	case tp.Nodes[c].Kind == jsonscan.Array && tp.Nodes[c].Chars > 0 && tp.Nodes[c+1].Kind == jsonscan.Object:
-		text, _ = tp.Get(c+1, "text")
+		text = first
 	}
 	if text != 0 && maybeChainText(tp, text) {
 		m.flags |= flagChainFirst
 	}
 }
 
-// countModelChars keeps ModelChars of the message value at tape index obj,
+// countModelChars keeps ModelChars of the message value mv indexes,
 // counted from the tape.
-func (b *builder) countModelChars(m *Message, v *lineView, obj uint32) {
-	if n, ok := tapeModelChars(v.tp, obj); ok {
+func (b *builder) countModelChars(m *Message, v *lineView, mv *msgView) {
+	if n, ok := tapeModelChars(v.tp, mv); ok {
 		m.mchars = n
 		m.flags |= flagModelChars
 	}
@@ -628,9 +676,9 @@ func (b *builder) addEntry(rl *rawLine) {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix
 		}
-		b.fill(m, v, mv.f[mContent])
-		b.fillRead(m, v, &mv)
-		b.countModelChars(m, v, obj)
+		first := b.fill(m, v, mv.f[mContent])
+		b.fillRead(m, v, &mv, first)
+		b.countModelChars(m, v, &mv)
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:

@@ -54,27 +54,33 @@ func (c *Context) CallHint(tc ToolCall) string {
 	if tc.from == nil {
 		return ""
 	}
-	// a direct read: the render window moves forward and must not be sent back
-	if cap(c.hintBuf) < int(tc.from.n) || cap(c.hintBuf) > 4<<20 {
-		c.hintBuf = make([]byte, tc.from.n)
-	}
-	line := c.hintBuf[:tc.from.n]
-	if c.m != nil {
-		// a mapped input: copied from the mapping (no read call), guarded
-		// against a truncated file, without moving the render cursor
-		off, n := tc.from.off, int64(tc.from.n)
-		if off < 0 || off+n > int64(len(c.m.data)) {
-			return ""
-		}
-		if guard(func() error { copy(line, c.m.data[off:off+n]); return nil }) != nil {
-			return ""
-		}
-	} else if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
-		return ""
-	}
 	tp := &c.hintTape
-	if tp.Parse(line) != nil {
-		return ""
+	if c.hintFrom != tc.from {
+		// the results of one assistant message's calls come together:
+		// its line is read and parsed once for them
+		c.hintFrom = nil
+		// a direct read: the render window moves forward and must not be sent back
+		if cap(c.hintBuf) < int(tc.from.n) || cap(c.hintBuf) > 4<<20 {
+			c.hintBuf = make([]byte, tc.from.n)
+		}
+		line := c.hintBuf[:tc.from.n]
+		if c.m != nil {
+			// a mapped input: copied from the mapping (no read call), guarded
+			// against a truncated file, without moving the render cursor
+			off, n := tc.from.off, int64(tc.from.n)
+			if off < 0 || off+n > int64(len(c.m.data)) {
+				return ""
+			}
+			if guard(func() error { copy(line, c.m.data[off:off+n]); return nil }) != nil {
+				return ""
+			}
+		} else if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
+			return ""
+		}
+		if tp.Parse(line) != nil {
+			return ""
+		}
+		c.hintFrom = tc.from
 	}
 	msg := uint32(0)
 	if tc.from.src == srcEntryMessage {

@@ -216,6 +216,7 @@ const (
 	mIsError
 	mContent
 	mTimestamp
+	mDetails
 	nMsgFields
 )
 
@@ -223,6 +224,9 @@ const (
 type msgView struct {
 	obj uint32
 	f   [nMsgFields]uint32
+	// adj is imageAdj of the content (when hasAdj), counted once
+	adj    int
+	hasAdj bool
 }
 
 func (v *lineView) message(obj uint32) msgView {
@@ -246,6 +250,8 @@ func (v *lineView) message(obj uint32) msgView {
 			m.f[mContent] = val
 		case "timestamp":
 			m.f[mTimestamp] = val
+		case "details":
+			m.f[mDetails] = val
 		}
 		return true
 	})
@@ -287,6 +293,9 @@ type contentInfo struct {
 	synthetic bool // the first text is a subagent completion notice
 	hasText   bool // at least one text (for Synthetic)
 	calls     []callNodes
+	// firstText is the "text" member of the first block when it is an
+	// object (the last "text" key, as JSON.parse keeps; 0: none)
+	firstText uint32
 }
 
 // analyze reads the content value at tape index c (0: absent).
@@ -339,6 +348,9 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 				}
 				return true
 			})
+			if b == c+1 {
+				ci.firstText = text // fillRead's chain test reads it
+			}
 			if typ == 0 || tp.Nodes[typ].Kind != jsonscan.String {
 				return true
 			}

@@ -48,6 +48,12 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Fatalf("after truncation: %v", err)
 	}
+	// ViewMessage reads the mapping in place: the same error, fn's
+	// reading stopped by it
+	err = ctx.ViewMessage(ctx.Messages[1], func(b []byte) error { _ = bytes.Count(b, []byte("x")); return nil })
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("ViewMessage after truncation: %v", err)
+	}
 }
 
 // A line of 2 GiB or more (past the 32-bit offsets of the index) is skipped
@@ -174,5 +180,160 @@ func TestCallHintMappedAndStreamedAgree(t *testing.T) {
 	}
 	if hints == 0 {
 		t.Fatal("no hint: the test proves nothing")
+	}
+}
+
+// ViewMessage passes what AppendMessage appends (in place for a mapped
+// input, from a buffer for a streamed one), and a recorded ContentRange is
+// where the "content" value is in those bytes, as ValueRange finds it
+// (the last "content" member, escaped keys decoded) — on every message of
+// the shipped sessions and the oracle's context inputs.
+func TestViewMessageAndContentRange(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/cases/*/session.jsonl", "../../testdata/condense-oracle/*/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	ranges := 0
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ctx := range []*Context{readFile(t, p), streamed} {
+			for i, m := range ctx.Messages {
+				want, err := ctx.AppendMessage(nil, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []byte
+				if err := ctx.ViewMessage(m, func(b []byte) error { got = bytes.Clone(b); return nil }); err != nil {
+					t.Fatalf("%s message %d: %v", p, i, err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s message %d: ViewMessage passed %q, AppendMessage %q", p, i, got, want)
+				}
+				cs, ce, ok := m.ContentRange()
+				if !ok {
+					continue
+				}
+				ranges++
+				s, e, found := ValueRange(want, "content")
+				if !found || s != cs || e != ce {
+					t.Fatalf("%s message %d: ContentRange %d–%d, ValueRange %d–%d (%v) in %q", p, i, cs, ce, s, e, found, want)
+				}
+			}
+		}
+	}
+	if ranges == 0 {
+		t.Fatal("no content range recorded: the test proves nothing")
+	}
+}
+
+// A recorded ContentRange follows JSON.parse on odd keys: a repeated
+// "content" (the last wins) and an escaped one.
+func TestContentRangeOddKeys(t *testing.T) {
+	for _, msg := range []string{
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"a"}],"content":"b","isError":false}`,
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","content":"a","con\u0074ent":[{"type":"text","text":"b"}]}`,
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","con\u0074ent":[],"content" : "b" }`,
+	} {
+		in := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" +
+			`{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":` + msg + "}\n"
+		ctx, err := Read(strings.NewReader(in), strings.NewReader(in), ReadOptions{})
+		if err != nil || len(ctx.Messages) != 1 {
+			t.Fatalf("%s: %v", msg, err)
+		}
+		m := ctx.Messages[0]
+		b, _ := ctx.AppendMessage(nil, m)
+		cs, ce, ok := m.ContentRange()
+		s, e, _ := ValueRange(b, "content")
+		if !ok || cs != s || ce != e {
+			t.Fatalf("%s: ContentRange %d–%d %v, ValueRange %d–%d", msg, cs, ce, ok, s, e)
+		}
+	}
+}
+
+// ContentChars as recorded is ContentChars of the content's bytes, and
+// ModelChars of a message whose content is replaced follows from it: on
+// every message of the shipped sessions with a recorded range, for
+// replacements with and without images (and escaped look-alikes).
+func TestContentCharsComposesModelChars(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/cases/*/session.jsonl")
+	repl := []string{`[]`, `""`, `"é\n"`, `[{"type":"text","text":"[pruner: x]"}]`,
+		`[{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"text","text":"t"}]`,
+		`[{"type":"im\u0061ge","data":"AAAA"}, {"type" : "image"}]`, `{"type":"image"}`}
+	checked := 0
+	for _, p := range append(paths, more...) {
+		ctx := readFile(t, p)
+		for i, m := range ctx.Messages {
+			cs, ce, ok1 := m.ContentRange()
+			cc, ok2 := m.ContentChars()
+			before, ok3 := ctx.ModelChars(m)
+			if ok1 != ok2 || !ok1 || !ok3 {
+				continue
+			}
+			b, _ := ctx.AppendMessage(nil, m)
+			if got := ContentChars(b[cs:ce]); got != cc {
+				t.Fatalf("%s message %d: recorded ContentChars %d, of the bytes %d", p, i, cc, got)
+			}
+			for _, r := range append(repl, string(b[cs:ce])) {
+				nb := append(append(append([]byte(nil), b[:cs]...), r...), b[ce:]...)
+				if got, want := before-cc+ContentChars([]byte(r)), ModelChars(nb); got != want {
+					t.Fatalf("%s message %d content %s: composed %d, ModelChars %d", p, i, r, got, want)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no message checked: the test proves nothing")
+	}
+}
+
+// AppendEntryBytes reads a range of an entry's line as EntryLine has it,
+// from a mapped file and from a reader, without touching the line
+// EntryLine returned last; a range past the line is an error.
+func TestAppendEntryBytesIsTheLinesRange(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		mapped, err := Read(f, f, ReadOptions{Branch: true})
+		if err != nil || mapped.m == nil {
+			t.Fatalf("%s: %v (mapped: %v)", p, err, mapped != nil && mapped.m != nil)
+		}
+		for _, ctx := range []*Context{mapped, streamed} {
+			for i := range ctx.Branch {
+				be := &ctx.Branch[i]
+				line, err := ctx.EntryLine(be)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := append([]byte(nil), line...)
+				for _, r := range [][2]int{{0, len(want)}, {len(want) / 3, len(want) / 2}, {len(want), len(want)}} {
+					got, err := ctx.AppendEntryBytes([]byte("x"), be, r[0], r[1]-r[0])
+					if err != nil || string(got) != "x"+string(want[r[0]:r[1]]) {
+						t.Fatalf("%s line %d: bytes %v: %q, %v", filepath.Base(p), be.Line, r, got, err)
+					}
+				}
+				if !bytes.Equal(line, want) {
+					t.Fatalf("%s line %d: the line EntryLine returned changed", filepath.Base(p), be.Line)
+				}
+				if got, err := ctx.AppendEntryBytes([]byte("x"), be, 1, len(want)); err == nil || string(got) != "x" {
+					t.Fatalf("%s line %d: a range past the line: %q, %v", filepath.Base(p), be.Line, got, err)
+				}
+			}
+		}
 	}
 }

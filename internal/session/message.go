@@ -87,6 +87,9 @@ type Message struct {
 // msgInfo holds the fields only tool results (mostly) have.
 type msgInfo struct {
 	toolCallID, toolName, timestamp string
+	// cs, ce are the range of the "content" value in the message's bytes
+	// as read (ce 0: not recorded); cchars is its ContentChars.
+	cs, ce, cchars int32
 }
 
 func (m *Message) inf() *msgInfo {
@@ -127,6 +130,30 @@ func (m *Message) Timestamp() string { return m.inf().timestamp }
 // in Unicode code points — not bytes, not UTF-16 units. It is counted for
 // toolResult messages only (0 for other roles).
 func (m *Message) TextChars() int { return int(m.chars) }
+
+// ContentRange returns the byte range of the message's "content" value
+// (the last "content" member, as JSON.parse keeps it) in the message's
+// bytes as AppendMessage writes them, when the decoder recorded it (ok): a
+// tool result rendered as the input's bytes. ok is false for any other
+// message: find the value in its bytes.
+func (m *Message) ContentRange() (start, end int, ok bool) {
+	if m.info == 0 || !m.bytesAsRead() {
+		return 0, 0, false
+	}
+	in := m.c.infos.at(int(m.info - 1))
+	return int(in.cs), int(in.ce), in.ce > 0
+}
+
+// ContentChars returns ContentChars of the message's "content" value (the
+// one ContentRange locates) as the decoder counted it, when it recorded
+// the range (ok): ModelChars of the message with its content replaced by c
+// is ModelChars − this + ContentChars(c).
+func (m *Message) ContentChars() (n int, ok bool) {
+	if _, _, ok := m.ContentRange(); !ok {
+		return 0, false
+	}
+	return int(m.c.infos.at(int(m.info - 1)).cchars), true
+}
 
 // Images is the number of image blocks in the content.
 func (m *Message) Images() int { return int(m.images) }

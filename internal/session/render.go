@@ -97,6 +97,42 @@ func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err e
 	return n, true, err
 }
 
+// ViewMessage calls fn with the JSON bytes of message m as AppendMessage
+// would append them. A message rendered as the input's bytes, of a mapped
+// input, is passed where it is mapped (no copy; fn touches only the pages
+// it reads, and a truncated input is an error as with AppendMessage); any
+// other is appended to a buffer the next ViewMessage reuses. fn must not
+// keep b nor call ViewMessage.
+func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
+	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 ||
+		m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) ||
+		m.src == srcEntryMessage && int(m.ve) > int(m.n) {
+		b, err := c.AppendMessage(c.viewBuf[:0], m)
+		if err != nil {
+			return err
+		}
+		if cap(b) <= 1<<20 {
+			c.viewBuf = b[:0] // a rare huge message is not kept
+		}
+		return fn(b)
+	}
+	line := c.m.data[m.off : m.off+int64(m.n)]
+	var ferr error
+	err := guard(func() error {
+		if m.src == srcWholeLine {
+			ferr = fn(bytes.TrimSpace(line))
+		} else {
+			ferr = fn(line[m.vs:m.ve])
+		}
+		return nil
+	})
+	if err == errChanged {
+		return fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+	}
+	c.m.advance(m.off)
+	return ferr
+}
+
 // appendMessage is AppendMessage with the message's line.
 func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, error) {
 	var obj []byte

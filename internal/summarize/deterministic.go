@@ -341,55 +341,164 @@ func meaningful(text string) (first, last string, count int) {
 
 // errorWords are the words (ASCII, case-insensitive, whole words) that make
 // a line an error report.
-var errorWords = []string{"error", "errors", "err!", "fail", "failed", "failure", "fatal", "panic", "exception", "traceback",
+var errorWords = [...]string{"error", "errors", "err!", "fail", "failed", "failure", "fatal", "panic", "exception", "traceback",
 	"cannot", "could not", "couldn't", "not found", "no such file", "denied", "refused", "undefined", "segmentation fault", "timed out"}
 
 // errorLines returns up to maxErrLines distinct lines that report a
-// failure, verbatim (trimmed), in order: a line with one of errorWords, or
-// one that starts with ✗ × ✘, FAIL or E and three digits.
+// failure, verbatim (trimmed), in order: a line with one of the first
+// maxErrLines whole-word occurrences of an errorWords word, or one that
+// starts with ✗ × ✘, FAIL or E and three digits.
+//
+// One pass over text: a line is checked for every word at once, at the
+// starts of its words only (an occurrence must start a word), comparing
+// ASCII case-insensitively in place; the pass ends with the third line.
+// (Per word, the occurrences counted are the same as a search of each word
+// from the last one's end would find: no word has a proper suffix after a
+// non-word byte that starts it, so no counted occurrence overlaps another
+// of the same word.)
 func errorLines(text string) []string {
-	// candidate line starts: the first few occurrences of each word
-	lower := asciiLower(text)
-	starts := map[int]bool{}
-	for _, w := range errorWords {
-		found := 0
-		for off := 0; found < maxErrLines; {
-			i := strings.Index(lower[off:], w)
-			if i < 0 {
-				break
-			}
-			i += off
-			off = i + len(w)
-			if (i > 0 && isWordByte(lower[i-1])) || (off < len(lower) && isWordByte(lower[off]) && isWordByte(w[len(w)-1])) {
-				continue
-			}
-			starts[strings.LastIndexByte(text[:i], '\n')+1] = true
-			found++
-		}
-	}
-	// and lines that start as a failure report; the earliest lines win
+	var found [len(errorWords)]uint8 // occurrences counted per word
+	left := len(errorWords)          // words still under maxErrLines
 	var out []string
-	seen := map[string]bool{}
-	off := 0
-	lines(text, false, func(t string) bool {
-		start := off
+	var seen map[string]bool
+	for off := 0; off < len(text); {
+		end := len(text)
 		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
-			off += i + 1
-		} else {
-			off = len(text)
+			end = off + i
 		}
-		if t == "" || seen[t] {
-			return true
+		line := text[off:end]
+		off = end + 1
+		hit := false
+		if left > 0 {
+			hit, left = errorWordsIn(text, off-len(line)-1, end, &found, left)
 		}
-		_, exit := exitCode(t)
-		if exit || !(starts[start] || failStart(t)) {
-			return true
+		if !hit && !maybeFailStart(line) {
+			continue // (no trimming or exit-status test for most lines)
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || seen[t] || !(hit || failStart(t)) {
+			continue
+		}
+		if _, exit := exitCode(t); exit {
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		seen[t] = true
 		out = append(out, t)
-		return len(out) < maxErrLines
-	})
+		if len(out) == maxErrLines {
+			break
+		}
+	}
 	return out
+}
+
+// errorWordsStarting is the indexes in errorWords of the words that start
+// with the lower-case ASCII letter c, as a string of bytes.
+func errorWordsStarting(c byte) string {
+	switch c {
+	case 'e':
+		return "\x00\x01\x02\x08" // error errors err! exception
+	case 'f':
+		return "\x03\x04\x05\x06" // fail failed failure fatal
+	case 'p':
+		return "\x07" // panic
+	case 't':
+		return "\x09\x13" // traceback, timed out
+	case 'c':
+		return "\x0a\x0b\x0c" // cannot, could not, couldn't
+	case 'n':
+		return "\x0d\x0e" // not found, no such file
+	case 'd':
+		return "\x0f" // denied
+	case 'r':
+		return "\x10" // refused
+	case 'u':
+		return "\x11" // undefined
+	case 's':
+		return "\x12" // segmentation fault
+	}
+	return ""
+}
+
+// errorWordsIn counts the whole-word occurrences of errorWords starting in
+// text[start:end] (one line; the byte after end may follow a word) for the
+// words under maxErrLines, and reports whether any was counted and how many
+// words are still under it.
+func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, left int) (bool, int) {
+	hit := false
+	i := start
+	if i > 0 && isWordByte(text[i-1]) {
+		for i < end && isWordByte(text[i]) {
+			i++ // the rest of a word that started before
+		}
+	}
+	for i < end {
+		for i < end && !isWordByte(text[i]) {
+			i++
+		}
+		if i == end {
+			break
+		}
+		c := text[i] // a word starts here
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		ks := errorWordsStarting(c)
+		for j := 0; j < len(ks); j++ {
+			k := ks[j]
+			w := errorWords[k]
+			if found[k] >= maxErrLines || !hasPrefixFold(text[i:], w) {
+				continue
+			}
+			if e := i + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
+				continue
+			}
+			hit = true
+			if found[k]++; found[k] == maxErrLines {
+				left--
+			}
+		}
+		for i < end && isWordByte(text[i]) {
+			i++
+		}
+	}
+	return hit, left
+}
+
+// hasPrefixFold reports whether s starts with the lower-case ASCII word w,
+// ASCII letters of s compared case-insensitively.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// maybeFailStart: line's first byte after leading ASCII blanks (and any
+// other leading space TrimSpace would trim) could start a failStart line.
+func maybeFailStart(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			continue
+		case 'E', 'F':
+			return true
+		default:
+			return c >= 0x80 // ✗ × ✘, or a non-ASCII space before them
+		}
+	}
+	return false
 }
 
 // failStart: a line that starts as a failure report.
@@ -405,30 +514,17 @@ func failStart(t string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
 
-// asciiLower lowercases ASCII letters only, so byte offsets stay the same.
-// A text with no upper-case ASCII letter is its own lower case (no copy).
-func asciiLower(s string) string {
-	first := -1
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return s
-	}
-	b := []byte(s)
-	for i := first; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
+// wordBytes are the bytes of a word: [A-Za-z0-9_] (a constant table).
+var wordBytes = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
+	'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true,
+	'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true, '_': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true, 'j': true,
+	'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true,
+	'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
 }
 
 // pathByte: a byte that may be part of a path token.
@@ -578,12 +674,25 @@ func relative(s, cwd string) string {
 	if cwd == "" {
 		return s
 	}
-	for _, p := range []string{"cd " + cwd + " && ", "cd " + cwd + "; ", `cd "` + cwd + `" && `} {
-		if strings.HasPrefix(s, p) {
-			return s[len(p):]
+	// "cd <cwd> && ", "cd <cwd>; ", `cd "<cwd>" && `, matched in place
+	if rest, ok := strings.CutPrefix(s, "cd "); ok {
+		if after, ok := strings.CutPrefix(rest, cwd); ok {
+			if r, ok := strings.CutPrefix(after, " && "); ok {
+				return r
+			}
+			if r, ok := strings.CutPrefix(after, "; "); ok {
+				return r
+			}
+		}
+		if after, ok := strings.CutPrefix(rest, `"`); ok {
+			if after, ok := strings.CutPrefix(after, cwd); ok {
+				if r, ok := strings.CutPrefix(after, `" && `); ok {
+					return r
+				}
+			}
 		}
 	}
-	if strings.HasPrefix(s, cwd+"/") && len(s) > len(cwd)+1 {
+	if len(s) > len(cwd)+1 && strings.HasPrefix(s, cwd) && s[len(cwd)] == '/' {
 		return s[len(cwd)+1:]
 	}
 	return s

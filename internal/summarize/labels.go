@@ -53,8 +53,8 @@ func SubstituteLabels(text string, refs, toolNames []string) string {
 			inFence = !inFence
 			continue
 		}
-		if inFence {
-			continue
+		if inFence || !strings.Contains(line, "[[") {
+			continue // (both patterns start a label with "[[")
 		}
 		if m := leadingLabel().FindStringSubmatchIndex(line); m != nil {
 			prefix := line[m[2]:m[3]]

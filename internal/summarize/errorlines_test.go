@@ -1,0 +1,233 @@
+package summarize
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// errorLinesPerWord is errorLines as it was before the one-pass scan: a
+// search of the lower-cased text per error word (its first maxErrLines
+// whole-word occurrences mark their lines), then the lines in order. The
+// differential test and fuzz target hold errorLines to it.
+func errorLinesPerWord(text string) []string {
+	lower := asciiLower(text)
+	starts := map[int]bool{}
+	for _, w := range errorWords {
+		found := 0
+		for off := 0; found < maxErrLines; {
+			i := strings.Index(lower[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(w)
+			if (i > 0 && isWordByte(lower[i-1])) || (off < len(lower) && isWordByte(lower[off]) && isWordByte(w[len(w)-1])) {
+				continue
+			}
+			starts[strings.LastIndexByte(text[:i], '\n')+1] = true
+			found++
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	off := 0
+	lines(text, false, func(t string) bool {
+		start := off
+		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+			off += i + 1
+		} else {
+			off = len(text)
+		}
+		if t == "" || seen[t] {
+			return true
+		}
+		_, exit := exitCode(t)
+		if exit || !(starts[start] || failStart(t)) {
+			return true
+		}
+		seen[t] = true
+		out = append(out, t)
+		return len(out) < maxErrLines
+	})
+	return out
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay the same.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// resultTexts are the text blocks of every toolResult in the shipped
+// sessions (testdata/**/*.jsonl), joined per result as resultText joins
+// them.
+func resultTexts(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var e struct {
+				Message struct {
+					Role    string          `json:"role"`
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(sc.Bytes(), &e) != nil || e.Message.Role != "toolResult" {
+				continue
+			}
+			var blocks []struct{ Type, Text string }
+			if json.Unmarshal(e.Message.Content, &blocks) != nil {
+				continue
+			}
+			var texts []string
+			for _, b := range blocks {
+				if b.Type == "text" {
+					texts = append(texts, b.Text)
+				}
+			}
+			if s := strings.Join(texts, "\n"); !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+		f.Close()
+	}
+	return out
+}
+
+// TestErrorLinesIsThePerWordSearch: over every distinct result text of the
+// shipped sessions (and each with its case swapped, and cut into its last
+// lines, where the per-word caps fall differently), the one-pass scan finds
+// the same lines as the per-word search.
+func TestErrorLinesIsThePerWordSearch(t *testing.T) {
+	texts := resultTexts(t)
+	if len(texts) < 500 {
+		t.Fatalf("only %d result texts in testdata", len(texts))
+	}
+	hits := 0
+	for _, text := range texts {
+		variants := []string{text, strings.ToUpper(text), swapCase(text)}
+		if i := strings.Index(text, "\n"); i >= 0 {
+			variants = append(variants, text[i+1:])
+		}
+		for _, v := range variants {
+			got, want := errorLines(v), errorLinesPerWord(v)
+			if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+				t.Fatalf("errorLines(%.200q) = %q, the per-word search %q", v, got, want)
+			}
+			if len(got) > 0 {
+				hits++
+			}
+		}
+	}
+	if hits < 100 {
+		t.Fatalf("only %d texts with error lines: the test does not reach the words", hits)
+	}
+}
+
+// TestErrorWordsStarting: the first-letter table lists each error word
+// under its first letter, once.
+func TestErrorWordsStarting(t *testing.T) {
+	n := 0
+	for c := byte('a'); c <= 'z'; c++ {
+		ks := errorWordsStarting(c)
+		for j := 0; j < len(ks); j++ {
+			if w := errorWords[ks[j]]; w[0] != c {
+				t.Errorf("%q listed under %q", w, c)
+			}
+			n++
+		}
+	}
+	if n != len(errorWords) {
+		t.Errorf("%d words listed, %d error words", n, len(errorWords))
+	}
+}
+
+func swapCase(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = c - 32
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// FuzzErrorLines: the one-pass scan and the per-word search agree on any
+// text (seeded with error lines at the caps' edges).
+func FuzzErrorLines(f *testing.F) {
+	f.Add("error: a\nerror: a\nerror: a\nERROR: b\nfailed\n")
+	f.Add("xerror\nerrors:\nerr!x\ncould not, couldn't\nnot found\n\nno such file\nE123 x\nFAIL y\nexit code: 1\n")
+	f.Add("panic: x\r\n  Traceback\ttimed out\nsegmentation fault_\nundefined-refused denied")
+	f.Fuzz(func(t *testing.T, text string) {
+		got, want := errorLines(text), errorLinesPerWord(text)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("errorLines(%q) = %q, the per-word search %q", text, got, want)
+		}
+	})
+}
+
+// BenchmarkErrorLines: the one-pass scan over the shipped sessions' result
+// texts (…/perword: the per-word search it replaced).
+func BenchmarkErrorLines(b *testing.B) {
+	texts := resultTexts(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	for _, bc := range []struct {
+		name string
+		fn   func(string) []string
+	}{{"onepass", errorLines}, {"perword", errorLinesPerWord}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, t := range texts {
+					bc.fn(t)
+				}
+			}
+		})
+	}
+}
+
+// TestWordBytes: the table is [A-Za-z0-9_].
+func TestWordBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		want := b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+		if isWordByte(b) != want {
+			t.Errorf("isWordByte(%q) = %v", b, !want)
+		}
+	}
+}
