@@ -132,7 +132,7 @@ func runHook(o *HookOptions) error {
 	// one view of the disk for the whole decision: the analysis asks for
 	// the same folders again and again (every target resolves its parents)
 	fsys := hostfs.NewCached()
-	_, rs, err := loadGateRules(o.IO, o.cmd, o.Rules)
+	_, rs, err := loadGate(o.IO, o.cmd, o.Rules, true) // the warnings would not be shown
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}

@@ -20,9 +20,16 @@ import (
 // settings file that does not parse, is an error naming the file and key: it
 // never falls back to the defaults.
 func loadGateRules(s *IOStreams, cmd *cobra.Command, rulesFile string) (*config.Config, *config.RuleSet, error) {
+	return loadGate(s, cmd, rulesFile, false)
+}
+
+// loadGate is loadGateRules; noKeyWarnings skips the settings files'
+// unknown-key warnings (Config.Warnings), for hook, which never prints them
+// (its stderr is the model's reason).
+func loadGate(s *IOStreams, cmd *cobra.Command, rulesFile string, noKeyWarnings bool) (*config.Config, *config.RuleSet, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
-	c, err := config.LoadGate(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env})
+	c, err := config.LoadGate(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, NoKeyWarnings: noKeyWarnings})
 	if err != nil {
 		return nil, nil, configErr(err, path)
 	}

@@ -86,6 +86,10 @@ type Options struct {
 	// flags that were changed on the command line count.
 	Flags    *pflag.FlagSet
 	FlagKeys map[string]string
+	// NoKeyWarnings skips the unknown-key warnings (Config.Warnings of the
+	// settings files' keys): for a caller that never prints them (hook),
+	// as each unknown key is compared with every known one.
+	NoKeyWarnings bool
 }
 
 // ValueError is a key with a bad type or value.
@@ -305,7 +309,9 @@ func (c *Config) readFiles(o Options) ([]settingsFile, error) {
 		}
 		f := settingsFile{path: p.path, project: p.project, values: obj}
 		c.Files = append(c.Files, p.path)
-		c.Warnings = append(c.Warnings, f.warnings()...)
+		if !o.NoKeyWarnings {
+			c.Warnings = append(c.Warnings, f.warnings()...)
+		}
 		out = append(out, f)
 	}
 	return out, nil

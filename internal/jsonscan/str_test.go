@@ -46,7 +46,7 @@ func FuzzStrScan(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if !haveAVX2 {
+		if !haveAVX2() {
 			t.Skip("no AVX2")
 		}
 		n, c, e, h := strScanAVX2(b)

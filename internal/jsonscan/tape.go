@@ -94,6 +94,8 @@ type Tape struct {
 	// invalid UTF-8 or holds a lone surrogate.
 	Flags uint8
 	stack []uint32
+	avx2  bool // haveAVX2, asked by the first Parse
+	asked bool // avx2 is set
 }
 
 // SyntaxError says why and where an input is not one JSON value.
@@ -127,6 +129,9 @@ func skipSpace(b []byte, i int) int {
 // Parse validates src as exactly one JSON value (with optional whitespace
 // around it) and fills the tape. On error the tape's contents are undefined.
 func (t *Tape) Parse(src []byte) error {
+	if !t.asked {
+		t.avx2, t.asked = haveAVX2(), true
+	}
 	t.Src = src
 	t.Flags = 0
 	t.Nodes = t.Nodes[:0]
@@ -397,7 +402,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 		// short strings (keys, ids) end in their first words: look there
 		// before paying for the AVX2 call
 		near := false
-		for k := 0; haveAVX2 && k < 2 && i+8 <= len(b); k++ {
+		for k := 0; t.avx2 && k < 2 && i+8 <= len(b); k++ {
 			w := binary.LittleEndian.Uint64(b[i:])
 			q := w ^ (0x22 * lo8)
 			s := w ^ (0x5c * lo8)
@@ -407,7 +412,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 			}
 			i += 8
 		}
-		if !near && haveAVX2 && len(b)-i >= 32 {
+		if !near && t.avx2 && len(b)-i >= 32 {
 			n, c, e, h := strScanAVX2(b[i:])
 			i += n
 			cont += c
