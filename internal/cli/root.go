@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // BuildInfo is set by main from -ldflags (goreleaser).
@@ -89,7 +91,11 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &ExitErr{Code: ExitError, Err: cleanFlagError(err), Hint: fmt.Sprintf("see '%s --help'", c.CommandPath())}
+		hint := fmt.Sprintf("see '%s --help'", c.CommandPath())
+		if near := nearFlags(c, err); len(near) > 0 {
+			hint = fmt.Sprintf("did you mean %s? (see '%s --help')", strings.Join(near, " or "), c.CommandPath())
+		}
+		return &ExitErr{Code: ExitError, Err: cleanFlagError(err), Hint: hint}
 	})
 
 	for _, c := range subcommands(s, bi) {
@@ -163,6 +169,26 @@ func commandNamed(args []string, s *IOStreams, bi BuildInfo) string {
 		}
 	}
 	return ""
+}
+
+// nearFlags names the flags of c an unknown long flag may have meant: one
+// it begins (`--stats` → `--stats-json`) or one within two edits.
+func nearFlags(c *cobra.Command, err error) []string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || name == "" {
+		return nil
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var near []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden || len(near) >= 3 {
+			return
+		}
+		if strings.HasPrefix(f.Name, name) || (len(name) > 3 && levenshtein.ComputeDistance(name, f.Name) <= 2) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	return near
 }
 
 // cleanFlagError drops Go's strconv details from pflag's messages:
