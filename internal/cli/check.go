@@ -150,7 +150,7 @@ func runCheck(o *CheckOptions) error {
 	if len(paths) == 0 {
 		if o.IO.InIsTerminal {
 			return &ExitErr{Code: ExitError, Err: errors.New("no input: give session files or directories, or - for stdin"),
-				Hint: "pi keeps sessions in ~/.pi/agent/sessions"}
+				Hint: sessionsDirHint(o.IO)}
 		}
 		paths = []string{"-"}
 	}
@@ -158,13 +158,17 @@ func runCheck(o *CheckOptions) error {
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
+			if !strings.HasSuffix(pe.Path, ".jsonl") {
+				// a session directory, most likely
+				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: directory does not exist", pe.Path), Hint: sessionsDirHint(o.IO)}
+			}
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path)}
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}
 	if len(inputs) == 0 {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("no session files (*.jsonl) found in %s", strings.Join(paths, ", ")),
-			Hint: "a directory is walked for *.jsonl files; pi keeps sessions in ~/.pi/agent/sessions"}
+			Hint: "a directory is walked for *.jsonl files; " + sessionsDirHint(o.IO)}
 	}
 	home := o.Home
 	if home == "" {
