@@ -98,3 +98,37 @@ func TestVCSAwareRecursions(t *testing.T) {
 		t.Errorf("Grep of the home folder (holds ~/.pi/agent/auth.json): allowed")
 	}
 }
+
+// TestGitIgnoresChanged: a command that changes what git ignores before git
+// reads the work tree (an ignore file written, moved, removed; a checkout;
+// another work tree) gets no exemption from the disk's .gitignore; git
+// clean removes untracked hidden files, -x/-X ignored ones too.
+func TestGitIgnoresChanged(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "K=1", tCwd + "/.git/HEAD": "x", tCwd + "/.gitignore": ".env\n",
+		"/w2/.env": "K=2", "/w2/.git/HEAD": "x"}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{"mv .gitignore g; git add -A; git diff --cached", KindFolder},
+		{"rm .gitignore && git add -A && git diff --cached", KindFolder},
+		{"echo > .gitignore; git stash -u", KindFolder},
+		{"echo '!.env' >> .gitignore && git add -A", KindFolder},
+		{"find . -name .gitignore -delete; git add -A", KindFolder},
+		{"git checkout other -- .gitignore && git add -A", KindFolder},
+		{"git --work-tree=/w2 add -A && git diff --cached", KindFolder},
+		{"GIT_WORK_TREE=/w2 git add -A", KindFolder},
+		{"git -c core.worktree=/w2 add -A", KindFolder},
+		{"git clean -fdX", KindFolder},
+		{"git clean -fx", KindFolder},
+		{"git clean -Xdf", KindFolder},
+		{"git add -A && git commit -m x", ""},
+		{"git stash -u", ""},
+		{"git clean -fd", ""},
+		{"git clean -nfdx", ""},
+		{"rm -rf build && git add -A", ""},
+		{"find . -name '*.log' -delete; git add -A", ""},
+	})
+	// without the .gitignore, git clean removes the untracked .env itself
+	delete(files, tCwd+"/.gitignore")
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{{"git clean -fd", KindFolder}, {"git clean -f -d", KindFolder}})
+}

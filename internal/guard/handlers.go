@@ -1373,8 +1373,12 @@ func (c *cmd) rg() {
 			us += strings.Count(t, "u")
 		}
 	}
-	if us >= 2 {
+	if us >= 2 || c.a.rgConfig || c.a.env.RipgrepConfig {
 		s.hidden = append(s.hidden, "-u", "--unrestricted")
+	}
+	if c.a.rgConfig || c.a.env.RipgrepConfig {
+		// a config file may add --hidden: every spelling is hidden
+		s.hideDots = false
 	}
 	c.runSpec(s, 1)
 }
@@ -1830,6 +1834,7 @@ func patchFiles(text string) []string {
 // files named inside a patch or delete untracked files.
 func (c *cmd) git() {
 	i := 1
+	var workTrees []field
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
 		switch {
@@ -1845,15 +1850,61 @@ func (c *cmd) git() {
 			c.done[i] = true
 			if i+1 < len(c.args) {
 				c.gitConfigValue(i + 1)
+				if kv := strings.ToLower(optText(c.args[i+1].f)); strings.HasPrefix(kv, "core.worktree=") {
+					workTrees = append(workTrees, subField(c.args[i+1].f, len("core.worktree=")))
+					c.a.ignoresMayChange = true
+				}
 			}
 			i += 2
 			continue
-		case t == "--git-dir" || t == "--work-tree" || t == "--namespace" || t == "--exec-path" || t == "--config-env" || t == "--super-prefix":
+		case t == "--config-env" || strings.HasPrefix(t, "--config-env="):
+			// --config-env=KEY=VAR: KEY's value is $VAR
+			c.done[i] = true
+			spec := strings.TrimPrefix(t, "--config-env=")
+			if t == "--config-env" {
+				i++
+				spec = ""
+				if i < len(c.args) {
+					c.done[i] = true
+					spec = optText(c.args[i].f)
+				}
+			}
+			if key, v, ok := strings.Cut(spec, "="); !ok || gitCommandKey(key) {
+				if val, known := c.a.vars[v]; known && val.known {
+					c.a.script(val.f.s, c.args[i].raw, source{})
+				} else {
+					c.a.unknown(c.args[i].raw, "git takes a command for "+key+" from $"+v+", which the analysis cannot see", SetRead|setModify)
+				}
+			}
+			i++
+			continue
+		case t == "--work-tree" || strings.HasPrefix(t, "--work-tree=") || t == "--git-dir" || strings.HasPrefix(t, "--git-dir="):
+			// git on another repository or work tree: add -A, stash -u and
+			// clean reach that folder, and its ignores are not the cwd's
+			c.done[i] = true
+			name, _, eq := strings.Cut(t, "=")
+			var f field
+			raw := c.args[i].raw
+			if eq {
+				f = subField(c.args[i].f, len(name)+1)
+			} else if i+1 < len(c.args) {
+				i++
+				c.done[i] = true
+				f, raw = c.args[i].f, c.args[i].raw
+			}
+			c.fileField(raw, f, SetRead)
+			c.a.ignoresMayChange = true
+			if name == "--work-tree" {
+				workTrees = append(workTrees, f)
+			}
+			i++
+			continue
+		case t == "--namespace" || t == "--exec-path" || t == "--super-prefix":
 			c.done[i] = true
 			c.file(i+1, SetRead)
 			i += 2
 			continue
-		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || strings.HasPrefix(t, "--exec-path="):
+		case strings.HasPrefix(t, "--exec-path="):
 			c.done[i] = true
 			name, _, _ := strings.Cut(t, "=")
 			c.fileField(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead)
@@ -1872,6 +1923,15 @@ func (c *cmd) git() {
 	sub := optText(c.args[i].f)
 	c.word(i)
 	rest := c.args[i+1:]
+	// the folders git add -A, stash -u and clean reach: the cwd's work tree
+	// and any other one the command names
+	roots := append([]field{litField(".")}, workTrees...)
+	roots = append(roots, c.a.gitWorkTrees...)
+	recRoots := func(ops OpSet, ignores bool, via string) {
+		for _, r := range roots {
+			c.a.addRecVCS(r.s, r, ops, ignores, via)
+		}
+	}
 	has := func(flags ...string) bool {
 		for _, ar := range rest {
 			t := optText(ar.f)
@@ -1942,7 +2002,7 @@ func (c *cmd) git() {
 			specs = append(specs, k)
 		}
 		if len(specs) == 0 && has("-A", "--all", "--no-ignore-removal") {
-			c.a.addRecVCS(".", litField("."), SetRead, !force, "git add -A")
+			recRoots(SetRead, !force, "git add -A")
 		}
 		for _, k := range specs {
 			c.done[k] = true
@@ -1965,14 +2025,26 @@ func (c *cmd) git() {
 		if act == "" || act == "push" || act == "save" || strings.HasPrefix(act, "-") {
 			switch {
 			case has("-a", "--all"):
-				c.a.addRecVCS(".", litField("."), SetRead|setModify, false, "git stash --all")
+				recRoots(SetRead|setModify, false, "git stash --all")
 			case has("-u", "--include-untracked"):
-				c.a.addRecVCS(".", litField("."), SetRead|setModify, true, "git stash -u")
+				recRoots(SetRead|setModify, true, "git stash -u")
 			}
 		}
 	case "clean":
-		if !has("-n", "--dry-run") {
-			c.a.addRec(".", litField("."), setModify, has("-x", "-X", "-fdx", "-xdf", "-dfx", "-fxd", "-xfd", "-dxf"), nil, "git clean", followNone)
+		// git clean removes untracked files, hidden ones included (not
+		// .git); -x also ignored ones, -X only ignored ones
+		dry, ignored := false, false
+		for _, ar := range rest {
+			t := optText(ar.f)
+			if t == "--dry-run" || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "n")) {
+				dry = true
+			}
+			if !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.ContainsAny(t, "xX") {
+				ignored = true
+			}
+		}
+		if !dry {
+			recRoots(setModify, !ignored, "git clean")
 		}
 	case "rm", "mv":
 		for k := i + 1; k < len(c.args); k++ {
@@ -2014,7 +2086,9 @@ func (c *cmd) git() {
 			c.recCwd(SetRead, true, nil, "git grep", followNone)
 		}
 	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
-		// these write the work tree themselves; explicit paths are words
+		// these write the work tree themselves (a .gitignore too); explicit
+		// paths are words
+		c.a.ignoresMayChange = true
 	}
 	c.embedded()
 }

@@ -66,3 +66,36 @@ func TestCodeComputedCommand(t *testing.T) {
 		{`python3 -c "import os; os.system('ls -la')"`, ""},
 	})
 }
+
+// TestEnvCommands: environment variables whose value a program runs as a
+// command line (git's, pagers', editors', less's preprocessor), expands
+// (PS4 under set -x) or reads flags from (RIPGREP_CONFIG_PATH), as a
+// prefix or an assignment.
+func TestEnvCommands(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"GIT_EXTERNAL_DIFF='cat .env #' git diff", KindDeny},
+		{"export GIT_EXTERNAL_DIFF='cat .env #'; git diff", KindDeny},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=diff.external GIT_CONFIG_VALUE_0='cat .env #' git diff", KindDeny},
+		{"X='cat .env #' git --config-env=diff.external=X diff", KindUnverifiable},
+		{"git --config-env diff.external=X diff", KindUnverifiable},
+		{`GIT_CONFIG_PARAMETERS="'alias.x'='!cat .env'" git x`, KindDeny},
+		{"GIT_EDITOR='cat .env #' git commit --amend", KindDeny},
+		{"VISUAL='cat .env #' git commit", KindDeny},
+		{"GIT_SEQUENCE_EDITOR='cat .env #' git rebase -i HEAD~2", KindDeny},
+		{"GIT_SSH_COMMAND='cat .env #' git fetch", KindDeny},
+		{"GIT_ASKPASS='cat .env #' git push", KindDeny},
+		{"LESSOPEN='|cat .env #%s' less a.txt", KindDeny},
+		{"PS4='$(cat .env)' bash -xc true", KindDeny},
+		{"GIT_PAGER='cat .env' git -p log", KindDeny},
+		{"PAGER='cat .env' man ls", KindDeny},
+		{"GIT_EXTERNAL_DIFF=\"$X\" git diff", KindUnverifiable},
+		{"RIPGREP_CONFIG_PATH=/tmp/rgcfg rg SECRET", KindFolder},
+		{"GIT_EDITOR=vim git commit", ""},
+		{"PAGER=less git log", ""},
+		{"GIT_PAGER=cat git log -p", ""},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git commit -m x", ""},
+		{"EDITOR=true git rebase -i HEAD~3", ""},
+		{"rg SECRET", ""},
+	})
+}

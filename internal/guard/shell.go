@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"path"
 	"strconv"
 	"strings"
@@ -144,11 +145,20 @@ type shellAnalyzer struct {
 	links   map[string]string // symlinks (and hard links) made by the command: link → target
 	written map[string]source // files written by the command with what was written
 	dotglob bool
-	out     *analysis
-	seen    map[*syntax.Word]bool
-	src     string // the script being walked, for word text
-	depth   int
-	full    bool
+	// rgConfig: the command sets RIPGREP_CONFIG_PATH, so rg may search
+	// hidden and ignored files whatever its flags say
+	rgConfig bool
+	// ignoresMayChange: a git command that rewrites the work tree
+	// (checkout, reset, stash pop, …) or a work tree elsewhere: what git
+	// ignores is not taken from the disk as it is
+	ignoresMayChange bool
+	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
+	gitWorkTrees []field
+	out          *analysis
+	seen         map[*syntax.Word]bool
+	src          string // the script being walked, for word text
+	depth        int
+	full         bool
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
@@ -187,7 +197,46 @@ func analyzeShell(env Env, command string) *analysis {
 		return out
 	}
 	a.file(f, command, source{})
+	if a.ignoresMayChange || touchesIgnoreFile(out.targets) {
+		// the command changes what git ignores before it runs git add (an
+		// ignore file written, moved or removed, a checkout): nothing is
+		// taken to be ignored
+		for i := range out.targets {
+			out.targets[i].gitIgnores = false
+		}
+	}
 	return out
+}
+
+// touchesIgnoreFile reports whether a target writes, moves or removes an
+// ignore file (.gitignore, .ignore, .rgignore) or may (a pattern).
+func touchesIgnoreFile(ts []target) bool {
+	for _, t := range ts {
+		if t.ops&setModify == 0 || t.vcsAware {
+			continue // git's own recursions decide what is ignored before they write
+		}
+		base := t.path[strings.LastIndexByte(t.path, '/')+1:]
+		for _, n := range [...]string{".gitignore", ".ignore", ".rgignore"} {
+			if t.rec {
+				// a recursion that removes a folder's files removes what its
+				// ignore files ignored too; one filtered to names may take an
+				// ignore file alone (find -name .gitignore -delete)
+				if len(t.filter) > 0 && filterMatches(t.filter, n, n, true) {
+					return true
+				}
+				continue
+			}
+			if base == n || strings.HasSuffix(t.path, "/.git/info/exclude") {
+				return true
+			}
+			if t.pattern {
+				if ok, _ := doublestar.Match(strings.ReplaceAll(base, unknownStr, "*"), n); ok || strings.ContainsRune(base, unknownRune) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // dotglobIn reports whether a script may turn on matching of hidden names
@@ -610,6 +659,16 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 			a.value(a.text(as.Value), v, SetRead)
 		}
 		a.walkSubst(as.Value)
+		if name != "" {
+			a.envCommand(name, vals, a.text(as.Value))
+			switch name {
+			case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
+				a.ignoresMayChange = true
+				if name == "GIT_WORK_TREE" {
+					a.gitWorkTrees = append(a.gitWorkTrees, vals...)
+				}
+			}
+		}
 		if name != "" && persist {
 			switch {
 			case as.Index != nil:
@@ -659,6 +718,74 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 			a.arrays[name] = elems
 		}
 	}
+}
+
+// envCommand checks the value of an environment variable a program runs
+// as a command line (GIT_EXTERNAL_DIFF, GIT_EDITOR, EDITOR, PAGER,
+// GIT_SSH_COMMAND, LESSOPEN, …), expands (PS4's `$(…)` under `set -x`),
+// or reads as configuration that can run one (GIT_CONFIG_VALUE_n,
+// GIT_CONFIG_PARAMETERS), as a prefix (`VAR=… cmd`) or an assignment.
+func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
+	kind := envCommandKind(name)
+	if kind == 0 {
+		return
+	}
+	if name == "RIPGREP_CONFIG_PATH" {
+		a.rgConfig = true // rg reads its flags from the file (--hidden, --no-ignore)
+		return
+	}
+	for _, v := range vals {
+		if v.pattern() {
+			a.unknown(raw, "$"+name+" is a command line computed when the command runs", SetRead|setModify)
+			continue
+		}
+		text := v.s
+		switch kind {
+		case envPrompt:
+			text = ": " + text
+		case envLessOpen:
+			text = strings.ReplaceAll(strings.TrimLeft(strings.TrimLeft(text, "|"), "-"), "%s", "x")
+		case envGitParams:
+			// 'key'='value' pairs: each value may be a command (`!cmd` for an alias)
+			for _, part := range strings.Split(text, "'") {
+				if p := strings.TrimPrefix(strings.TrimSpace(part), "!"); p != "" && p != "=" {
+					a.script(p, raw, source{})
+				}
+			}
+			continue
+		}
+		a.script(strings.TrimPrefix(text, "!"), raw, source{})
+	}
+}
+
+// What an environment variable's value is, for envCommand.
+const (
+	envCmd       = 1 + iota // a command line
+	envPrompt               // a prompt string, expanded
+	envLessOpen             // less's input preprocessor: `|cmd %s`
+	envGitParams            // GIT_CONFIG_PARAMETERS
+	envFile                 // a configuration file with flags
+)
+
+func envCommandKind(name string) int {
+	switch name {
+	case "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER",
+		"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
+		"GIT_PROXY_COMMAND", "PROMPT_COMMAND", "LESSCLOSE", "BROWSER", "FCEDIT", "DIFF_PAGER", "DELTA_PAGER", "BAT_PAGER":
+		return envCmd
+	case "PS0", "PS1", "PS2", "PS3", "PS4":
+		return envPrompt
+	case "LESSOPEN":
+		return envLessOpen
+	case "GIT_CONFIG_PARAMETERS":
+		return envGitParams
+	case "RIPGREP_CONFIG_PATH":
+		return envFile
+	}
+	if strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+		return envCmd
+	}
+	return 0
 }
 
 // special notes assignments to variables that change how the shell works.
