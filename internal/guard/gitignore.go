@@ -2,7 +2,9 @@ package guard
 
 import (
 	"bytes"
+	"encoding/binary"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -25,15 +27,159 @@ func isVCSFolder(name string) bool {
 // in a repository) surely ignores a path: a recursion that honours
 // .gitignore (git add, git stash -u, Claude Code's Grep) skips it. It
 // answers yes only when it can show it: the path lies in a repository (a
-// `.git` above it), a line of a .gitignore between the repository's root
-// and the path matches the path or a folder above it, and no ignore file
+// `.git` folder above it) whose index it can read and which does not track
+// the path (nor, for a folder, anything below it), a line of a .gitignore
+// between the repository's root and the path matches the path or a folder
+// above it, and no ignore file
 // on the way (.gitignore, .ignore, .rgignore) has a `!` line that could
 // take it back, an escape it does not read, or cannot be read. A project's
 // files can make it answer no (deny more), never yes for a file git reads.
 type gitIgnorer struct {
-	m     *Matcher
-	files map[string]*ignoreFile // folder → its ignore lines
-	repos map[string]string      // folder → its repository's root ("" none)
+	m       *Matcher
+	files   map[string]*ignoreFile // folder → its ignore lines
+	repos   map[string]string      // folder → its repository's root ("" none)
+	indexes map[string]*gitIndex   // repository root → the paths git tracks
+}
+
+// gitIndex is what a repository's index says git tracks (paths relative
+// to the root, sorted); ok is false when it cannot be read.
+type gitIndex struct {
+	paths []string
+	ok    bool
+}
+
+// has reports whether p (relative) is tracked, or for a folder whether a
+// tracked path lies below it.
+func (x *gitIndex) has(p string, isDir bool) bool {
+	i := sort.SearchStrings(x.paths, p)
+	if i < len(x.paths) && x.paths[i] == p {
+		return true
+	}
+	if !isDir {
+		return false
+	}
+	j := sort.SearchStrings(x.paths, p+"/")
+	return j < len(x.paths) && strings.HasPrefix(x.paths[j], p+"/")
+}
+
+// maxIndexFile bounds what is read of a repository's index; a bigger one
+// counts as unreadable.
+const maxIndexFile = 64 << 20
+
+// index reads root's .git/index: a file git tracks is staged by git add
+// and printed by git diff whatever .gitignore says.
+func (g *gitIgnorer) index(root string) *gitIndex {
+	if x, ok := g.indexes[root]; ok {
+		return x
+	}
+	x := &gitIndex{}
+	g.indexes[root] = x
+	fsys := g.m.env.FS
+	dot := strings.TrimSuffix(root, "/") + "/.git"
+	if fi, err := fsys.Lstat(dot); err != nil || !fi.IsDir() {
+		return x // a worktree's or submodule's `.git` file: its index is elsewhere
+	}
+	p := dot + "/index"
+	fi, err := fsys.Lstat(p)
+	if err != nil {
+		x.ok = true // no index: nothing tracked yet
+		return x
+	}
+	fr, ok := fsys.(FileReader)
+	if !ok || fi.Size() > maxIndexFile || !fi.Mode().IsRegular() {
+		return x
+	}
+	b, err := fr.ReadFile(p)
+	if err != nil {
+		return x
+	}
+	paths, ok := parseGitIndex(b)
+	if !ok {
+		return x
+	}
+	sort.Strings(paths)
+	x.paths, x.ok = paths, true
+	return x
+}
+
+// parseGitIndex returns the paths of a git index file (versions 2–4); ok
+// is false for anything it cannot read to the last entry.
+func parseGitIndex(b []byte) (paths []string, ok bool) {
+	if len(b) < 12 || string(b[:4]) != "DIRC" {
+		return nil, false
+	}
+	ver := binary.BigEndian.Uint32(b[4:8])
+	n := binary.BigEndian.Uint32(b[8:12])
+	if ver < 2 || ver > 4 || uint64(n) > uint64(len(b))/62 {
+		return nil, false
+	}
+	off, prev := 12, ""
+	for k := uint32(0); k < n; k++ {
+		start := off
+		if off+62 > len(b) {
+			return nil, false
+		}
+		flags := binary.BigEndian.Uint16(b[off+60 : off+62])
+		off += 62
+		if flags&0x4000 != 0 { // extended flags
+			if ver < 3 || off+2 > len(b) {
+				return nil, false
+			}
+			off += 2
+		}
+		var name string
+		if ver == 4 {
+			strip, m := indexVarint(b[off:])
+			if m == 0 || strip > uint64(len(prev)) {
+				return nil, false
+			}
+			off += m
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, false
+			}
+			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
+			off += end + 1
+		} else {
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, false
+			}
+			name = string(b[off : off+end])
+			off += end
+			off += 8 - (off-start)%8 // one to eight NULs: the entry ends on a multiple of 8
+			if off > len(b) {
+				return nil, false
+			}
+		}
+		if name == "" {
+			return nil, false
+		}
+		paths = append(paths, name)
+		prev = name
+	}
+	return paths, true
+}
+
+// indexVarint reads the offset encoding of index version 4's path
+// prefixes; m is 0 when b ends inside it or it overflows.
+func indexVarint(b []byte) (v uint64, m int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	v = uint64(c & 127)
+	m = 1
+	for c&128 != 0 {
+		if m >= len(b) || m > 9 {
+			return 0, 0
+		}
+		v++
+		c = b[m]
+		v = v<<7 + uint64(c&127)
+		m++
+	}
+	return v, m
 }
 
 type ignoreFile struct {
@@ -48,7 +194,7 @@ type ignorePat struct {
 }
 
 func (m *Matcher) newGitIgnorer() *gitIgnorer {
-	return &gitIgnorer{m: m, files: map[string]*ignoreFile{}, repos: map[string]string{}}
+	return &gitIgnorer{m: m, files: map[string]*ignoreFile{}, repos: map[string]string{}, indexes: map[string]*gitIndex{}}
 }
 
 // repo returns the root of the repository dir lies in ("" for none).
@@ -80,6 +226,11 @@ func (g *gitIgnorer) ignored(p string, isDir bool) bool {
 		if d == root || d == path.Dir(d) {
 			break
 		}
+	}
+	// a file git tracks is staged and shown whatever .gitignore says
+	x := g.index(root)
+	if !x.ok || x.has(strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/"), isDir) {
+		return false
 	}
 	files := make([]*ignoreFile, len(dirs))
 	for i, d := range dirs {

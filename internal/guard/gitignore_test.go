@@ -1,6 +1,12 @@
 package guard
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestVCSAwareRecursions: Claude Code's Grep (rg --hidden without version
 // control folders), git add and git stash -u read every file below a
@@ -131,4 +137,82 @@ func TestGitIgnoresChanged(t *testing.T) {
 	delete(files, tCwd+"/.gitignore")
 	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
 	runShell(t, m, []shellCase{{"git clean -fd", KindFolder}, {"git clean -f -d", KindFolder}})
+}
+
+// TestParseGitIndex: the index git writes (versions 2, 3 with an
+// extended entry, 4 with compressed paths) reads as the paths `git
+// ls-files` prints; a cut or corrupt one does not read.
+func TestParseGitIndex(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("init", "-q")
+	for _, p := range []string{".env", "a.txt", "src/main.go", "src/deep/er/x.go", "src/deep/y.go", "z z.txt", "é.txt"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("add", "-A")
+	for _, ver := range []string{"2", "3", "4"} {
+		run("update-index", "--index-version", ver)
+		if ver == "3" {
+			run("update-index", "--skip-worktree", "a.txt") // an extended flag
+		}
+		b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseGitIndex(b)
+		want := strings.Split(strings.TrimSpace(run("-c", "core.quotePath=false", "ls-files")), "\n")
+		if !ok || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("version %s: got %q %v, want %q", ver, got, ok, want)
+		}
+		for _, cut := range []int{3, 11, 20, 70, len(b) / 2} {
+			if cut < len(b) {
+				if paths, ok := parseGitIndex(b[:cut]); ok && len(paths) == len(want) {
+					t.Errorf("version %s cut at %d: read %d paths", ver, cut, len(paths))
+				}
+			}
+		}
+	}
+	x := &gitIndex{paths: []string{"a.txt", "src/deep/y.go", "src/main.go"}, ok: true}
+	for _, c := range []struct {
+		p       string
+		dir     bool
+		tracked bool
+	}{{"a.txt", false, true}, {"src", true, true}, {"src/deep", true, true}, {"sr", true, false}, {"src/dee", true, false}, {".env", false, false}} {
+		if got := x.has(c.p, c.dir); got != c.tracked {
+			t.Errorf("has(%q, %v) = %v", c.p, c.dir, got)
+		}
+	}
+}
+
+// FuzzParseGitIndex: any bytes read without a panic, and what reads is a
+// list of non-empty paths.
+func FuzzParseGitIndex(f *testing.F) {
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"))
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		paths, ok := parseGitIndex(b)
+		for _, p := range paths {
+			if ok && p == "" {
+				t.Fatal("empty path")
+			}
+		}
+	})
 }
