@@ -53,6 +53,9 @@ type Violation struct {
 	// Lists says, for KindFolder, that the call lists names below the
 	// folder (a name search: find, Glob) rather than reading the files.
 	Lists bool
+	// Tracked says, for KindFolder, that the call prints what git tracks
+	// below the folder (git diff, git show, git log -p).
+	Tracked bool
 	// Rule is the path of the first entry (in rule order) that denies Op;
 	// RuleIndex its position; Rules every entry that denies Op.
 	Rule      string
@@ -111,6 +114,8 @@ func (v Violation) text(verdict bool) string {
 			verb = "writes files below"
 		case v.Lists:
 			verb = "lists the names below"
+		case v.Tracked:
+			verb = "prints what git tracks below"
 		}
 		via := v.Via
 		if via == "" {
@@ -378,6 +383,9 @@ func (m *Matcher) nameRule(v *Violation, denied OpSet, hits []int) {
 // matchFolder checks a recursive operation on a folder: the folder itself,
 // then what it holds.
 func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
+	if t.tracked {
+		return m.matchTracked(t, ops)
+	}
 	direct := t
 	direct.rec = false
 	if v, ok := m.matchTarget(direct, ops); ok {
@@ -702,4 +710,37 @@ func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet
 		}
 	}
 	return "", 0, nil, true
+}
+
+// matchTracked checks a git command that prints the content of what git
+// tracks (git diff, git show, git log -p) below a folder: a protected path
+// in the repository's index may be printed. Without the disk the index is
+// not known (repository history is not covered, see the docs).
+func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
+	fsys := m.env.FS
+	if fsys == nil || t.pattern {
+		return Violation{}, false
+	}
+	g := m.newGitIgnorer()
+	root := g.repo(t.path)
+	if root == "" {
+		return Violation{}, false // not a repository: git prints nothing of it
+	}
+	x := g.index(root)
+	if !x.ok {
+		return m.folderUnknown(t, ops, "the repository's index cannot be read, so what git tracks is not known")
+	}
+	prefix := strings.TrimSuffix(root, "/") + "/"
+	for _, rel := range x.paths {
+		p := prefix + rel
+		if p != t.path && !strings.HasPrefix(p, strings.TrimSuffix(t.path, "/")+"/") {
+			continue
+		}
+		if dd, hh := m.deniedOps(p, false, false, ops, false); dd != 0 {
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Tracked: true}
+			m.nameRule(&v, dd, hh)
+			return v, true
+		}
+	}
+	return Violation{}, false
 }

@@ -216,3 +216,50 @@ func FuzzParseGitIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestGitPrintsTracked: git diff, show and log -p print what git tracks: a
+// protected file in the repository's index may be printed, whatever
+// .gitignore says; output without content (--stat, --name-only, log
+// without -p) and pathspecs that leave it out pass.
+func TestGitPrintsTracked(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	index := func(tracked ...string) string {
+		dir := t.TempDir()
+		for _, p := range tracked {
+			if err := os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"init", "-q"}, append([]string{"add", "-f", "--"}, tracked...)} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	files := map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a", tCwd + "/.gitignore": ".env\n",
+		tCwd + "/.git/HEAD": "x", tCwd + "/.git/index": index(".env", "a.txt", ".gitignore")}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{"git diff", KindFolder}, {"git diff HEAD", KindFolder}, {"git diff --cached", KindFolder},
+		{"git show", KindFolder}, {"git log -p", KindFolder}, {"git log -p -3", KindFolder},
+		{"git add -A && git diff --cached", KindFolder}, // tracked: staged whatever .gitignore says
+		{"git diff --stat", ""}, {"git diff --name-only", ""}, {"git show --stat", ""}, {"git log --oneline", ""},
+		{"git diff -- a.txt", ""}, {"git log -p -- src", ""}, {"git status", ""}, {"git blame a.txt", ""},
+	})
+	files[tCwd+"/.git/index"] = index("a.txt", ".gitignore")
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{{"git diff", ""}, {"git show", ""}, {"git log -p", ""}, {"git add -A && git diff --cached", ""}})
+	files[tCwd+"/.git/index"] = "DIRC\x00\x00\x00\x02\x00\x00\x00\x09cut"
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{{"git diff", KindUnverifiable}, {"git add -A", KindFolder}})
+}

@@ -1962,7 +1962,13 @@ func (c *cmd) git() {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
-	case "diff":
+	case "diff", "show", "log", "whatchanged", "format-patch", "difftool":
+		if sub != "diff" || !has("--no-index") {
+			c.gitPrintsTracked(sub, i, roots)
+		}
+		if sub != "diff" {
+			break
+		}
 		// git diff --no-index A B compares two folders recursively, hidden
 		// names included; so does a git diff of two paths one of which lies
 		// outside the work tree (git drops to --no-index by itself)
@@ -2091,6 +2097,44 @@ func (c *cmd) git() {
 		c.a.ignoresMayChange = true
 	}
 	c.embedded()
+}
+
+// gitPrintsTracked: git diff, show, log -p and the like print the content
+// of files git tracks; a protected file in the index may be printed (with
+// the disk; repository history is otherwise not covered). Options that
+// print no content (--stat, --name-only, …) and log without a patch print
+// none; pathspecs after `--` narrow it.
+func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
+	patch := sub != "log" && sub != "whatchanged"
+	var specs []int
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		if len(specs) > 0 || t == "--" {
+			specs = append(specs, k)
+			continue
+		}
+		switch {
+		case t == "-p" || t == "-u" || t == "--patch" || strings.HasPrefix(t, "-L") || t == "--full-diff" || t == "--cc" || t == "-c" || t == "--word-diff" || strings.HasPrefix(t, "--word-diff="):
+			patch = true
+		case t == "--stat" || strings.HasPrefix(t, "--stat=") || t == "--name-only" || t == "--name-status" || t == "--numstat" ||
+			t == "--shortstat" || t == "--summary" || t == "-s" || t == "--no-patch" || t == "--quiet" || t == "--raw" ||
+			strings.HasPrefix(t, "--dirstat") || t == "--check":
+			patch = false
+		}
+	}
+	if !patch {
+		return
+	}
+	via := "git " + sub
+	if len(specs) > 1 {
+		for _, k := range specs[1:] {
+			c.a.addTracked(c.args[k].raw, c.args[k].f, via)
+		}
+		return
+	}
+	for _, r := range roots {
+		c.a.addTracked(r.s, r, via)
+	}
 }
 
 func (c *cmd) gitConfigValue(i int) {

@@ -80,8 +80,11 @@ type target struct {
 	gitIgnores bool
 	// lists, for rec: a name search (find, Glob) that lists names and
 	// reads a protected folder's listing, not every file's content
-	lists  bool
-	follow uint8 // for rec: which symlinks inside the folder it follows
+	lists bool
+	// tracked, for rec: prints the content of what git tracks below path
+	// (its index), not every file (git diff, git show, git log -p)
+	tracked bool
+	follow  uint8 // for rec: which symlinks inside the folder it follows
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -1087,6 +1090,16 @@ func (a *shellAnalyzer) addRecVCS(raw string, f field, ops OpSet, ignores bool, 
 	for i := n; i < len(a.out.targets); i++ {
 		a.out.targets[i].vcsAware = true
 		a.out.targets[i].gitIgnores = ignores
+	}
+}
+
+// addTracked records a git command that prints the content of the files
+// git tracks below a folder.
+func (a *shellAnalyzer) addTracked(raw string, f field, via string) {
+	n := len(a.out.targets)
+	a.addRec(raw, f, SetRead, true, nil, via, followNone)
+	for i := n; i < len(a.out.targets); i++ {
+		a.out.targets[i].tracked = true
 	}
 }
 
