@@ -54,6 +54,19 @@ func (e *LiveError) Error() string {
 	return fmt.Sprintf("%s: %s (is pi writing to it?); nothing written", e.Path, e.Why)
 }
 
+// CheckWritable reports a *ReadOnlyError when the file cannot be rewritten
+// (read-only, or in a directory pruner cannot write the new file to); Open
+// checks it unless Options.ReadOnly.
+func (fl *File) CheckWritable() error {
+	if fl.info.Mode().Perm()&0o200 == 0 || !canWrite(fl.Target) {
+		return &ReadOnlyError{Path: fl.Path, Why: "is read-only"}
+	}
+	if !canWrite(filepath.Dir(fl.Target)) {
+		return &ReadOnlyError{Path: fl.Path, Why: "is in a directory pruner cannot write to (the new file is renamed over it)"}
+	}
+	return nil
+}
+
 // ReadOnlyError says the file cannot be rewritten.
 type ReadOnlyError struct {
 	Path string
@@ -97,16 +110,13 @@ func Open(path string, opts Options) (*File, error) {
 	if !info.Mode().IsRegular() {
 		return fail(&ReadOnlyError{Path: path, Why: "is not a regular file"})
 	}
-	if opts.ReadOnly {
-		return &File{Path: path, Target: target, f: f, info: info, opts: opts}, nil
-	}
-	if info.Mode().Perm()&0o200 == 0 || !canWrite(target) {
-		return fail(&ReadOnlyError{Path: path, Why: "is read-only"})
-	}
-	if !canWrite(filepath.Dir(target)) {
-		return fail(&ReadOnlyError{Path: path, Why: "is in a directory pruner cannot write to (the new file is renamed over it)"})
-	}
 	fl := &File{Path: path, Target: target, f: f, info: info, opts: opts}
+	if opts.ReadOnly {
+		return fl, nil
+	}
+	if err := fl.CheckWritable(); err != nil {
+		return fail(err)
+	}
 	if !opts.LaterQuietCheck {
 		if err := fl.CheckQuiet(); err != nil {
 			return fail(err)

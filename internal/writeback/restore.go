@@ -77,7 +77,9 @@ func (e *ForceError) Error() string { return e.Why + "; nothing restored" }
 // *ForceError is a restore that needs Force.
 func Restore(o RestoreOptions) (RestoreReport, error) {
 	var rep RestoreReport
-	fl, err := sessionfile.Open(o.Path, sessionfile.Options{Force: o.Force, LaterQuietCheck: true, ReadOnly: o.DryRun})
+	// opened to read first: a session pruner never wrote to is reported as
+	// such, read-only or not
+	fl, err := sessionfile.Open(o.Path, sessionfile.Options{Force: o.Force, LaterQuietCheck: true, ReadOnly: true})
 	if err != nil {
 		return rep, &ReplaceError{Err: err}
 	}
@@ -91,6 +93,11 @@ func Restore(o RestoreOptions) (RestoreReport, error) {
 	if plan.Markers == 0 && len(backups) == 0 {
 		rep.Nothing = true
 		return rep, nil
+	}
+	if !o.DryRun {
+		if err := fl.CheckWritable(); err != nil {
+			return rep, &ReplaceError{Err: err}
+		}
 	}
 	if why := plan.NeedsForce(); plan.Markers > 0 && why != "" && !o.Force && !o.DryRun {
 		return rep, &ForceError{Why: why}
