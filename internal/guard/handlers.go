@@ -266,8 +266,19 @@ func (c *cmd) wrapper() {
 		c.wrap(p.operands[1])
 		return
 	}
-	if len(p.operands) > 0 {
-		c.wrap(p.operands[0])
+	ops := p.operands
+	for len(ops) > 0 && (c.name == "sudo" || c.name == "doas") {
+		// sudo VAR=VALUE… CMD: the variables are set for CMD
+		k := ops[0]
+		if !c.a.envWord(c.args[k].raw, c.args[k].f) {
+			break
+		}
+		c.done[k] = true
+		c.a.value(c.args[k].raw, c.args[k].f, SetRead)
+		ops = ops[1:]
+	}
+	if len(ops) > 0 {
+		c.wrap(ops[0])
 	}
 }
 
@@ -359,6 +370,7 @@ func (c *cmd) envWrapper() {
 		case strings.Contains(t, "=") && !strings.HasPrefix(t, "="):
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
+			c.a.envWord(c.args[i].raw, f)
 			i++
 		default:
 			goto command

@@ -761,6 +761,28 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 	}
 }
 
+// envWord handles a NAME=VALUE word a wrapper passes as an environment
+// variable (`env GIT_EDITOR=… git commit`, `sudo PAGER=… man x`): its
+// value is checked as envCommand and the git ones do; false when the word
+// is not an assignment.
+func (a *shellAnalyzer) envWord(raw string, f field) bool {
+	t := f.text()
+	name, _, ok := strings.Cut(t, "=")
+	if !ok || !isVarName(name) {
+		return false
+	}
+	v := subField(f, len(name)+1)
+	a.envCommand(name, []field{v}, raw)
+	switch name {
+	case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
+		a.ignoresMayChange = true
+		if name == "GIT_WORK_TREE" {
+			a.gitWorkTrees = append(a.gitWorkTrees, v)
+		}
+	}
+	return true
+}
+
 // What an environment variable's value is, for envCommand.
 const (
 	envCmd       = 1 + iota // a command line
