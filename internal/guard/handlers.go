@@ -1865,6 +1865,9 @@ func (c *cmd) git() {
 				if kv := strings.ToLower(optText(c.args[i+1].f)); strings.HasPrefix(kv, "core.worktree=") {
 					workTrees = append(workTrees, subField(c.args[i+1].f, len("core.worktree=")))
 					c.a.ignoresMayChange = true
+				} else if k, _, _ := strings.Cut(kv, "="); k == "include.path" || strings.HasPrefix(k, "includeif.") {
+					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
+					c.a.writtenConfig(c.args[i+1].raw, litField(v))
 				}
 			}
 			i += 2
@@ -1974,7 +1977,7 @@ func (c *cmd) git() {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
-	case "diff", "show", "log", "whatchanged", "format-patch", "difftool":
+	case "diff", "show", "log", "whatchanged", "format-patch":
 		if sub != "diff" || !has("--no-index") {
 			c.gitPrintsTracked(sub, i, roots)
 		}
@@ -2103,12 +2106,66 @@ func (c *cmd) git() {
 		} else {
 			c.recCwd(SetRead, true, nil, "git grep", followNone)
 		}
-	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert":
+	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert", "filter-branch", "difftool", "mergetool":
 		// these write the work tree themselves (a .gitignore too); explicit
-		// paths are words
+		// paths are words; some take a command to run
 		c.a.ignoresMayChange = true
+		c.gitCommands(sub, i)
 	}
 	c.embedded()
+}
+
+// gitCommands checks the commands git subcommands run: rebase -x/--exec,
+// difftool/mergetool -x/--extcmd, filter-branch's filters, submodule
+// foreach (in each submodule: relative paths are also read under any
+// folder).
+func (c *cmd) gitCommands(sub string, i int) {
+	var valued []string
+	switch sub {
+	case "rebase":
+		valued = []string{"-x", "--exec"}
+	case "difftool", "mergetool":
+		valued = []string{"-x", "--extcmd"}
+	case "filter-branch":
+		valued = []string{"--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter",
+			"--commit-filter", "--tag-name-filter", "--setup"}
+	case "submodule":
+		for k := i + 1; k < len(c.args); k++ {
+			if optText(c.args[k].f) == "foreach" {
+				if k+1 < len(c.args) {
+					var parts []string
+					for j := k + 1; j < len(c.args); j++ {
+						c.done[j] = true
+						if t := optText(c.args[j].f); !strings.HasPrefix(t, "--") || j > k+1 {
+							parts = append(parts, quoteField(c.args[j].f))
+						}
+					}
+					script := strings.Join(parts, " ")
+					if len(parts) == 1 {
+						script = c.args[len(c.args)-1].f.text()
+					}
+					c.a.script(script, c.args[k+1].raw, source{})
+					c.a.codeText(script, c.args[k+1].raw, "generic") // its paths under any folder
+				}
+				return
+			}
+		}
+		return
+	}
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		for _, v := range valued {
+			switch {
+			case t == v && k+1 < len(c.args):
+				c.done[k], c.done[k+1] = true, true
+				c.scriptField(c.args[k+1].raw, c.args[k+1].f, source{})
+				k++
+			case strings.HasPrefix(t, v+"=") && strings.HasPrefix(v, "--"):
+				c.done[k] = true
+				c.scriptField(c.args[k].raw, subField(c.args[k].f, len(v)+1), source{})
+			}
+		}
+	}
 }
 
 // gitPrintsTracked: git diff, show, log -p and the like print the content

@@ -108,3 +108,27 @@ func TestEnvCommands(t *testing.T) {
 		{"rg SECRET", ""},
 	})
 }
+
+// TestGitRunsCommands: git subcommands and configuration that run a
+// command: rebase -x, difftool -x/--extcmd, filter-branch's filters,
+// submodule foreach, a configuration the command writes and then points
+// git at (GIT_CONFIG_GLOBAL, -c include.path).
+func TestGitRunsCommands(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"git rebase -x 'cat .env' HEAD~1", KindDeny},
+		{"git rebase --exec='cat .env' HEAD~1", KindDeny},
+		{"git difftool -y -x 'cat .env #'", KindDeny},
+		{"git difftool --extcmd='cat .env #'", KindDeny},
+		{"git filter-branch --tree-filter 'cat .env' HEAD", KindDeny},
+		{"git submodule foreach 'cat .env'", KindDeny},
+		{"git submodule foreach --recursive 'cat ../.env'", KindDeny},
+		{`printf '[alias]\n x = !cat .env\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git x`, KindDeny},
+		{`printf '[core]\n pager = cat .e%s\n' nv > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git log`, KindDeny},
+		{`printf '[alias]\n x = !cat .env\n' > /tmp/gc; git -c include.path=/tmp/gc x`, KindDeny},
+		{"git rebase --exec 'make test' HEAD~3", ""},
+		{"git submodule foreach git pull", ""},
+		{"git difftool -y", ""},
+		{`printf '[user]\n name = bot\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git commit -m x`, ""},
+	})
+}

@@ -664,13 +664,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 		a.walkSubst(as.Value)
 		if name != "" {
 			a.envCommand(name, vals, a.text(as.Value))
-			switch name {
-			case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
-				a.ignoresMayChange = true
-				if name == "GIT_WORK_TREE" {
-					a.gitWorkTrees = append(a.gitWorkTrees, vals...)
-				}
-			}
+			a.gitEnv(name, vals, a.text(as.Value))
 		}
 		if name != "" && persist {
 			switch {
@@ -773,14 +767,47 @@ func (a *shellAnalyzer) envWord(raw string, f field) bool {
 	}
 	v := subField(f, len(name)+1)
 	a.envCommand(name, []field{v}, raw)
+	a.gitEnv(name, []field{v}, raw)
+	return true
+}
+
+// gitEnv notes the variables that point git at another work tree,
+// repository or configuration; a configuration file written earlier in
+// the command is read (its aliases, pagers, editors run commands).
+func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 	switch name {
 	case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 		a.ignoresMayChange = true
 		if name == "GIT_WORK_TREE" {
-			a.gitWorkTrees = append(a.gitWorkTrees, v)
+			a.gitWorkTrees = append(a.gitWorkTrees, vals...)
+		}
+		if strings.HasPrefix(name, "GIT_CONFIG") {
+			for _, v := range vals {
+				a.writtenConfig(raw, v)
+			}
 		}
 	}
-	return true
+}
+
+// writtenConfig reads a git configuration file the command wrote before
+// git uses it (GIT_CONFIG_GLOBAL=…, -c include.path=…): every value may be
+// a command (an alias `!cmd`, a pager, an editor), so its text is read as
+// words and commands.
+func (a *shellAnalyzer) writtenConfig(raw string, f field) {
+	s, ok := a.writtenFile(f)
+	if !ok {
+		return
+	}
+	if s.kind != srcText || strings.ContainsRune(s.text, unknownRune) {
+		a.unknown(raw, "git reads a configuration the command writes with text computed when it runs", SetRead|setModify)
+		return
+	}
+	for line := range strings.SplitSeq(s.text, "\n") {
+		if _, val, ok := strings.Cut(line, "="); ok {
+			a.looseScript(strings.TrimPrefix(strings.TrimSpace(val), "!"), raw)
+		}
+		a.tokens(line, SetRead)
+	}
 }
 
 // What an environment variable's value is, for envCommand.
