@@ -91,6 +91,13 @@ func TestEnvCommands(t *testing.T) {
 		{"PAGER='cat .env' man ls", KindDeny},
 		{"GIT_EXTERNAL_DIFF=\"$X\" git diff", KindUnverifiable},
 		{"RIPGREP_CONFIG_PATH=/tmp/rgcfg rg SECRET", KindFolder},
+		{"LESS='+!cat .env' less a.txt", KindDeny},
+		{"RSYNC_RSH='cat .env #' rsync a host:b", KindDeny},
+		{"PERL5OPT='-Mstrict;print`cat .env`' perl -e 1", KindDeny},
+		{"MANOPT='-P cat .env' man ls", KindDeny},
+		{"SVN_EDITOR='cat .env #' svn commit", KindDeny},
+		{"LESS=-R less a.txt", ""},
+		{"RSYNC_RSH='ssh -p 2222' rsync -a src host:dst", ""},
 		// through a wrapper's NAME=VALUE words
 		{"env GIT_EXTERNAL_DIFF='cat .env #' git diff", KindDeny},
 		{"env -i GIT_PAGER='cat .env' git -p log", KindDeny},

@@ -742,6 +742,11 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 			text = ": " + text
 		case envLessOpen:
 			text = strings.ReplaceAll(strings.TrimLeft(strings.TrimLeft(text, "|"), "-"), "%s", "x")
+		case envLessOpts:
+			text = strings.NewReplacer("+", " ", "!", " ").Replace(text)
+		case envPerlOpt:
+			a.codeText(strings.NewReplacer("-M", " ", "-m", " ").Replace(text), raw, "perl")
+			continue
 		case envGitParams:
 			// 'key'='value' pairs: each value may be a command (`!cmd` for an alias)
 			for _, part := range strings.Split(text, "'") {
@@ -817,14 +822,22 @@ const (
 	envLessOpen             // less's input preprocessor: `|cmd %s`
 	envGitParams            // GIT_CONFIG_PARAMETERS
 	envFile                 // a configuration file with flags
+	envLessOpts             // less's options: `+!cmd` runs a command
+	envPerlOpt              // perl's -M/-m switches: code
 )
 
 func envCommandKind(name string) int {
 	switch name {
 	case "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "EDITOR", "VISUAL", "GIT_PAGER", "PAGER",
 		"MANPAGER", "SYSTEMD_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
-		"GIT_PROXY_COMMAND", "PROMPT_COMMAND", "LESSCLOSE", "BROWSER", "FCEDIT", "DIFF_PAGER", "DELTA_PAGER", "BAT_PAGER":
+		"GIT_PROXY_COMMAND", "PROMPT_COMMAND", "LESSCLOSE", "BROWSER", "FCEDIT", "DIFF_PAGER", "DELTA_PAGER", "BAT_PAGER",
+		"RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "SVN_EDITOR", "SVN_SSH", "HGEDITOR", "BZR_EDITOR", "SUDO_EDITOR",
+		"SYSTEMD_EDITOR", "SELECTED_EDITOR", "KUBE_EDITOR", "GH_EDITOR", "GH_PAGER", "GIT_MERGE_AUTOEDIT", "MANOPT":
 		return envCmd
+	case "LESS", "MORE":
+		return envLessOpts
+	case "PERL5OPT":
+		return envPerlOpt
 	case "PS0", "PS1", "PS2", "PS3", "PS4":
 		return envPrompt
 	case "LESSOPEN":
