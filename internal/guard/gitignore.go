@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -296,7 +297,14 @@ func (g *gitIgnorer) file(dir string) *ignoreFile {
 				f.unsure = true
 				return f
 			}
-			l = strings.TrimRight(l, " \t")
+			// git trims trailing spaces only: any other blank (a tab, a
+			// form feed, a no-break space) is part of the pattern, which
+			// this reader does not follow: unsure
+			l = strings.TrimRight(l, " ")
+			if strings.ContainsFunc(l, func(r rune) bool { return r != ' ' && (unicode.IsSpace(r) || !unicode.IsPrint(r)) }) {
+				f.unsure = true
+				return f
+			}
 			if l == "" || strings.HasPrefix(l, "#") || n != ".gitignore" {
 				continue
 			}

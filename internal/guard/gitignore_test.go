@@ -53,6 +53,8 @@ func TestVCSAwareRecursions(t *testing.T) {
 		{"a negation elsewhere: unsure", with(map[string]string{tCwd + "/.gitignore": ".env\n!keep.txt\n"}), true},
 		{"a negation in .ignore", with(map[string]string{tCwd + "/.gitignore": ".env\n", tCwd + "/.ignore": "!.env\n"}), true},
 		{"an escape", with(map[string]string{tCwd + "/.gitignore": ".env\n\\#x\n"}), true},
+		{"a trailing tab (git keeps it: not ignored)", with(map[string]string{tCwd + "/.gitignore": ".env\t\n"}), true},
+		{"trailing spaces (git trims them)", with(map[string]string{tCwd + "/.gitignore": ".env  \n"}), false},
 		{"folders only", with(map[string]string{tCwd + "/.gitignore": ".env/\n"}), true},
 		{"another name", with(map[string]string{tCwd + "/.gitignore": ".envrc\nenv\n"}), true},
 		{"ignored below, not here", with(map[string]string{tCwd + "/src/.gitignore": ".env\n"}), true},
@@ -130,6 +132,8 @@ func TestGitIgnoresChanged(t *testing.T) {
 		{"git stash -u", ""},
 		{"git clean -fd", ""},
 		{"git clean -nfdx", ""},
+		{"git clean -fd -e '!.env'", KindFolder},        // -e takes ignores back
+		{"git clean -fd --exclude='!.env'", KindFolder}, // likewise
 		{"rm -rf build && git add -A", ""},
 		{"find . -name '*.log' -delete; git add -A", ""},
 	})

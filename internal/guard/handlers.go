@@ -1865,6 +1865,10 @@ func (c *cmd) git() {
 				if kv := strings.ToLower(optText(c.args[i+1].f)); strings.HasPrefix(kv, "core.worktree=") {
 					workTrees = append(workTrees, subField(c.args[i+1].f, len("core.worktree=")))
 					c.a.ignoresMayChange = true
+				} else if strings.HasPrefix(kv, "core.hookspath=") {
+					// hooks the command wrote into that folder run
+					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
+					c.a.writtenScripts(c.args[i+1].raw, v)
 				} else if k, _, _ := strings.Cut(kv, "="); k == "include.path" || strings.HasPrefix(k, "includeif.") {
 					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
 					c.a.writtenConfig(c.args[i+1].raw, litField(v))
@@ -1958,6 +1962,7 @@ func (c *cmd) git() {
 		}
 		return false
 	}
+	c.gitArgs(sub, i, workTrees)
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
@@ -2060,7 +2065,10 @@ func (c *cmd) git() {
 			if t == "--dry-run" || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "n")) {
 				dry = true
 			}
-			if !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.ContainsAny(t, "xX") {
+			if !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.ContainsAny(t, "xXe") {
+				ignored = true // -x/-X: ignored files too; -e PATTERN adds or takes back ignores
+			}
+			if t == "--exclude" || strings.HasPrefix(t, "--exclude=") {
 				ignored = true
 			}
 		}
@@ -2086,6 +2094,9 @@ func (c *cmd) git() {
 		}
 		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
 			c.gitScript(ops[1])
+			if strings.EqualFold(optText(c.args[ops[0]].f), "core.hooksPath") {
+				c.a.writtenScripts(c.args[ops[1]].raw, optText(c.args[ops[1]].f))
+			}
 		}
 	case "grep":
 		// git grep reads the work tree's files (tracked ones; untracked ones
@@ -2113,6 +2124,69 @@ func (c *cmd) git() {
 		c.gitCommands(sub, i)
 	}
 	c.embedded()
+}
+
+// gitArgs checks what any git subcommand may run or read beyond its
+// operands: options whose value is a command (--upload-pack, -u of
+// clone/fetch/ls-remote/pull, --receive-pack, archive's --exec,
+// send-email's --to-cmd…), clone's --config/-c and --template hooks, the
+// ext:: transport's command, names read on stdin (hash-object
+// --stdin-paths, update-index --stdin, checkout-index --stdin,
+// --pathspec-from-file), and a git-SUB program or hook the command wrote.
+func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
+	cmdOpts := map[string]bool{"--upload-pack": true, "--receive-pack": true, "--exec": true, "--to-cmd": true,
+		"--cc-cmd": true, "--header-cmd": true, "--sendmail-cmd": true, "--smtp-server": true}
+	if sub == "clone" || sub == "fetch" || sub == "ls-remote" || sub == "pull" {
+		cmdOpts["-u"] = true
+	}
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case cmdOpts[name] && (eq || k+1 < len(c.args)):
+			c.done[k] = true
+			if eq {
+				c.scriptField(c.args[k].raw, subField(c.args[k].f, len(name)+1), source{})
+			} else {
+				c.done[k+1] = true
+				c.scriptField(c.args[k+1].raw, c.args[k+1].f, source{})
+				k++
+			}
+		case (sub == "clone" || sub == "init") && (name == "--config" || name == "-c") && (eq || k+1 < len(c.args)):
+			c.done[k] = true
+			if !eq {
+				k++
+				c.done[k] = true
+			}
+			c.gitConfigValue(k)
+		case (sub == "clone" || sub == "init") && name == "--template":
+			dir := ""
+			if eq {
+				dir = t[len(name)+1:]
+			} else if k+1 < len(c.args) {
+				dir = optText(c.args[k+1].f)
+			}
+			c.a.writtenScripts(c.args[k].raw, dir+"/hooks")
+		case strings.HasPrefix(t, "ext::"):
+			// ext::CMD ARGS: git runs CMD (`% ` is a space, `%%` a %)
+			cmdline := strings.NewReplacer("% ", " ", "%%", "%", "%s", "x", "%S", "x", "%G", "x", "%V", "x").Replace(t[len("ext::"):])
+			if c.args[k].f.pattern() {
+				c.a.unknown(c.args[k].raw, "git's ext:: transport runs a command computed when the command runs", SetRead|setModify)
+			} else {
+				c.a.script(cmdline, c.args[k].raw, source{})
+			}
+		case t == "--stdin-paths" || (t == "--stdin" && (sub == "update-index" || sub == "checkout-index")) || t == "--pathspec-from-file=-":
+			c.stdinNames(SetRead, "git "+sub+" "+t)
+		case strings.HasPrefix(t, "--pathspec-from-file="):
+			c.fileField(c.args[k].raw, subField(c.args[k].f, len("--pathspec-from-file=")), SetRead)
+			c.a.unknown(c.args[k].raw, "git "+sub+" reads its pathspecs from a file the analysis cannot see", SetRead)
+		}
+	}
+	// a git-SUB program the command wrote (GIT_EXEC_PATH=., --exec-path, PATH)
+	c.a.writtenScripts(c.args[i].raw, "git-"+sub)
+	// hooks the command wrote: core.hooksPath given here, or .git/hooks
+	// (denied as a write), or a folder named hooks
+	c.a.writtenHooks(c.args[i].raw)
 }
 
 // gitCommands checks the commands git subcommands run: rebase -x/--exec,

@@ -139,3 +139,35 @@ func TestGitRunsCommands(t *testing.T) {
 		{`printf '[user]\n name = bot\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git commit -m x`, ""},
 	})
 }
+
+// TestGitRunsWhatTheCommandWrote: git options whose value is a command,
+// the ext:: transport, names git reads on stdin, and programs, hooks,
+// start-up files and configurations the command writes and then has run.
+func TestGitRunsWhatTheCommandWrote(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"git ls-remote --upload-pack='cat .e* >&2 #' .", KindDeny},
+		{"git fetch --upload-pack='cat .env >&2 #' .", KindDeny},
+		{"git clone -u 'cat .env #' . d", KindDeny},
+		{"git archive --remote=. --exec='cat .env' HEAD", KindDeny},
+		{"git push --receive-pack='cat .env' . HEAD", KindDeny},
+		{"git send-email --to-cmd='cat .env' x.patch", KindDeny},
+		{"git clone --config core.sshCommand='cat .env #' host:x d", KindDeny},
+		{"git -c protocol.ext.allow=always ls-remote 'ext::sh -c cat% .e*% >&2'", KindDeny},
+		{"git ls-files -o | git hash-object -w --stdin-paths | git cat-file --batch", KindUnverifiable},
+		{"git ls-files -o | git update-index --add --stdin && git diff --cached", KindUnverifiable},
+		{`mkdir -p h && printf "#!/bin/sh\ncat .e*\n" > h/pre-commit && git -c core.hooksPath=h commit -qm x`, KindDeny},
+		{`mkdir -p h && printf "#!/bin/sh\ncat .e*\n" > h/pre-commit && git config core.hooksPath h && git commit -qm x`, KindDeny},
+		{`printf "[alias]\n\tx = !cat .e*\n" > c.cfg && GIT_CONFIG_GLOBAL=c.cfg git x`, KindDeny},
+		{`printf "#!/bin/sh\ncat .e*\n" > git-x && chmod +x git-x && GIT_EXEC_PATH=. git x`, KindDeny},
+		{`printf "#!/bin/sh\ncat .e*\n" > git-x && git --exec-path=. x`, KindDeny},
+		{`mkdir -p t/hooks && printf "#!/bin/sh\ncat ../.e*\n" > t/hooks/post-checkout && git clone -q --template=t . cl`, KindDeny},
+		{`printf "cat .e*\n" > x && BASH_ENV=x bash -c true`, KindDeny},
+		{`printf "cat .e*\n" > x && ENV=x sh -i`, KindDeny},
+		{"git clone https://github.com/x/y", ""},
+		{"git fetch origin", ""},
+		{"git push origin main", ""},
+		{"git -c core.hooksPath=.githooks commit -m x", ""},
+		{`printf "x\n" > notes.txt && git add notes.txt && git commit -m x`, ""},
+	})
+}

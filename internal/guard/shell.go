@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -781,6 +782,18 @@ func (a *shellAnalyzer) envWord(raw string, f field) bool {
 // the command is read (its aliases, pagers, editors run commands).
 func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 	switch name {
+	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "NODE_REPL_EXTERNAL_MODULE":
+		// a start-up file the shell (or REPL) runs: one the command wrote
+		for _, v := range vals {
+			if s, ok := a.writtenFile(v); ok {
+				a.runWritten(raw, s)
+			}
+		}
+	case "GIT_EXEC_PATH", "PATH":
+		// programs found there: one the command wrote may run by name
+		for _, w := range a.writtenPaths() {
+			a.runWritten(raw, a.written[w])
+		}
 	case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 		a.ignoresMayChange = true
 		if name == "GIT_WORK_TREE" {
@@ -791,6 +804,56 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 				a.writtenConfig(raw, v)
 			}
 		}
+	}
+}
+
+// writtenScripts reads, as scripts, the files the command wrote that a
+// program it runs may execute: one at path p (relative to a candidate cwd)
+// or below it (a hooks folder).
+func (a *shellAnalyzer) writtenScripts(raw, p string) {
+	if p == "" || len(a.written) == 0 {
+		return
+	}
+	for _, w := range a.writtenPaths() {
+		s := a.written[w]
+		base := w[strings.LastIndexByte(w, '/')+1:]
+		if !(base == p || strings.HasSuffix(w, "/"+strings.TrimPrefix(p, "./")) || strings.Contains(w, "/"+strings.Trim(strings.TrimPrefix(p, "./"), "/")+"/")) {
+			continue
+		}
+		a.runWritten(raw, s)
+	}
+}
+
+// writtenHooks reads, as scripts, files the command wrote into a folder
+// named hooks (core.hooksPath, a template's hooks): git runs them.
+func (a *shellAnalyzer) writtenHooks(raw string) {
+	for _, w := range a.writtenPaths() {
+		if strings.Contains(w, "/hooks/") {
+			a.runWritten(raw, a.written[w])
+		}
+	}
+}
+
+// writtenPaths lists the files the command wrote, sorted (stable reasons).
+func (a *shellAnalyzer) writtenPaths() []string {
+	ps := make([]string, 0, len(a.written))
+	for w := range a.written {
+		ps = append(ps, w)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+// runWritten reads a file the command wrote as the script it is.
+func (a *shellAnalyzer) runWritten(raw string, s source) {
+	switch {
+	case s.kind == srcText && !strings.ContainsRune(s.text, unknownRune):
+		a.script(s.text, raw, source{})
+	case s.kind == srcText:
+		a.script(strings.ReplaceAll(s.text, unknownStr, " "), raw, source{})
+		a.unknown(raw, "a program runs a file the command writes with text computed when it runs", SetRead|setModify)
+	default:
+		a.unknown(raw, "a program runs a file the command writes, whose text the analysis cannot see", SetRead|setModify)
 	}
 }
 
