@@ -525,6 +525,10 @@ func scanCode(code, lang string) codeScan {
 		body := code[start:min(j, n)]
 		if quote == '`' && (lang == "perl" || lang == "ruby" || lang == "php") {
 			addLit(body) // backticks run a shell command
+			if strings.ContainsRune(body, '\\') {
+				// …after the language decodes its escapes (`cat .e\x6ev`)
+				addLit(decodeEscapes(holes(body, lang, '"'), lang))
+			}
 		} else if raw {
 			addLit(body)
 		} else {

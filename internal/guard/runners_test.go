@@ -64,6 +64,11 @@ func TestCodeComputedCommand(t *testing.T) {
 		{`python3 -c "import sys; print(sys.argv)" a b`, ""},
 		{`node -e "console.log(process.env.HOME)"`, ""},
 		{`python3 -c "import os; os.system('ls -la')"`, ""},
+		// backticks run what the language decodes
+		{"perl -e 'print `cat .e\\x6ev`'", KindDeny},
+		{"perl -e 'print `cat .e\\x2a`'", KindDeny},
+		{"ruby -e 'puts `cat .e\\x6ev`'", KindDeny},
+		{"perl -e 'print `ls -la`'", ""},
 	})
 }
 
