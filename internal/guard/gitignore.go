@@ -36,7 +36,7 @@ func isVCSFolder(name string) bool {
 // take it back, an escape it does not read, or cannot be read. A project's
 // files can make it answer no (deny more), never yes for a file git reads.
 type gitIgnorer struct {
-	m       *Matcher
+	fsys    FS
 	files   map[string]*ignoreFile // folder → its ignore lines
 	repos   map[string]string      // folder → its repository's root ("" none)
 	indexes map[string]*gitIndex   // repository root → the paths git tracks
@@ -75,7 +75,7 @@ func (g *gitIgnorer) index(root string) *gitIndex {
 	}
 	x := &gitIndex{}
 	g.indexes[root] = x
-	fsys := g.m.env.FS
+	fsys := g.fsys
 	dot := strings.TrimSuffix(root, "/") + "/.git"
 	if fi, err := fsys.Lstat(dot); err != nil || !fi.IsDir() {
 		return x // a worktree's or submodule's `.git` file: its index is elsewhere
@@ -194,8 +194,10 @@ type ignorePat struct {
 	anchored bool   // a `/` at the start or in the middle
 }
 
-func (m *Matcher) newGitIgnorer() *gitIgnorer {
-	return &gitIgnorer{m: m, files: map[string]*ignoreFile{}, repos: map[string]string{}, indexes: map[string]*gitIndex{}}
+func (m *Matcher) newGitIgnorer() *gitIgnorer { return newGitIgnorer(m.env.FS) }
+
+func newGitIgnorer(fsys FS) *gitIgnorer {
+	return &gitIgnorer{fsys: fsys, files: map[string]*ignoreFile{}, repos: map[string]string{}, indexes: map[string]*gitIndex{}}
 }
 
 // repo returns the root of the repository dir lies in ("" for none).
@@ -204,7 +206,7 @@ func (g *gitIgnorer) repo(dir string) string {
 		return r
 	}
 	r := ""
-	if _, err := g.m.env.FS.Lstat(strings.TrimSuffix(dir, "/") + "/.git"); err == nil {
+	if _, err := g.fsys.Lstat(strings.TrimSuffix(dir, "/") + "/.git"); err == nil {
 		r = dir
 	} else if parent := path.Dir(dir); parent != dir && dir != "" && dir != "." {
 		r = g.repo(parent)
@@ -274,7 +276,7 @@ func (g *gitIgnorer) file(dir string) *ignoreFile {
 	}
 	f := &ignoreFile{}
 	g.files[dir] = f
-	fsys := g.m.env.FS
+	fsys := g.fsys
 	for _, n := range [...]string{".gitignore", ".ignore", ".rgignore"} {
 		p := strings.TrimSuffix(dir, "/") + "/" + n
 		fi, err := fsys.Lstat(p)

@@ -260,9 +260,19 @@ func TestGitPrintsTracked(t *testing.T) {
 		{"git diff --stat", ""}, {"git diff --name-only", ""}, {"git show --stat", ""}, {"git log --oneline", ""},
 		{"git diff -- a.txt", ""}, {"git log -p -- src", ""}, {"git status", ""}, {"git blame a.txt", ""},
 	})
+	// git ls-files prints what the index holds: each name is checked
+	runShell(t, m, []shellCase{{"git ls-files | xargs cat", KindDeny}, {"git ls-files -z | xargs -0 wc -l", KindDeny}})
 	files[tCwd+"/.git/index"] = index("a.txt", ".gitignore")
 	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
-	runShell(t, m, []shellCase{{"git diff", ""}, {"git show", ""}, {"git log -p", ""}, {"git add -A && git diff --cached", ""}})
+	runShell(t, m, []shellCase{{"git diff", ""}, {"git show", ""}, {"git log -p", ""}, {"git add -A && git diff --cached", ""},
+		{"git ls-files | xargs wc -l", ""}, {"git ls-files -z | xargs -0 grep -n TODO", ""},
+		// the index may change first, or other names are listed: unknown
+		{"git checkout evil && git ls-files | xargs cat", KindUnverifiable},
+		{"git read-tree evil && git ls-files | xargs cat", KindUnverifiable},
+		{"GIT_INDEX_FILE=/tmp/i git ls-files | xargs cat", KindUnverifiable},
+		{"git ls-files -o | xargs cat", KindUnverifiable},
+		{"git ls-files --others --exclude-standard | xargs cat", KindUnverifiable},
+	})
 	files[tCwd+"/.git/index"] = "DIRC\x00\x00\x00\x02\x00\x00\x00\x09cut"
 	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
 	runShell(t, m, []shellCase{{"git diff", KindUnverifiable}, {"git add -A", KindFolder}})

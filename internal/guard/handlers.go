@@ -1963,6 +1963,17 @@ func (c *cmd) git() {
 		return false
 	}
 	c.gitArgs(sub, i, workTrees)
+	defer func() {
+		// after this git command the index may hold other paths (git add,
+		// checkout, read-tree, stash pop, merge, …): a later ls-files is
+		// not read from the index on the disk
+		switch sub {
+		case "status", "log", "show", "diff", "ls-files", "grep", "blame", "annotate", "rev-parse", "describe",
+			"shortlog", "cat-file", "ls-tree", "rev-list", "config", "remote", "fetch", "version", "help", "whatchanged":
+		default:
+			c.a.indexMayChange = true
+		}
+	}()
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
@@ -2098,6 +2109,8 @@ func (c *cmd) git() {
 				c.a.writtenScripts(c.args[ops[1]].raw, optText(c.args[ops[1]].f))
 			}
 		}
+	case "ls-files":
+		c.gitLsFiles(i)
 	case "grep":
 		// git grep reads the work tree's files (tracked ones; untracked ones
 		// too with --untracked or --no-index), hidden names included: the
@@ -2187,6 +2200,44 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 	// hooks the command wrote: core.hooksPath given here, or .git/hooks
 	// (denied as a write), or a folder named hooks
 	c.a.writtenHooks(c.args[i].raw)
+}
+
+// gitLsFiles: `git ls-files` prints the paths git tracks below the cwd
+// (relative to it): with the disk they are read from the repository's
+// index, so `git ls-files | xargs grep x` checks each; others, ignored
+// ones, a computed cwd or an index it cannot read leave them unknown.
+func (c *cmd) gitLsFiles(i int) {
+	fsys := c.a.env.FS
+	cwd := c.a.cwd()
+	if fsys == nil || strings.ContainsRune(cwd, unknownRune) || len(c.a.cwds) != 1 || c.a.indexMayChange || c.a.ignoresMayChange {
+		return
+	}
+	for k := i + 1; k < len(c.args); k++ {
+		switch t := optText(c.args[k].f); {
+		case t == "-o" || t == "--others" || t == "-i" || t == "--ignored" || t == "-k" || t == "--killed" ||
+			strings.HasPrefix(t, "--with-tree") || t == "--recurse-submodules" || strings.HasPrefix(t, "-x") ||
+			strings.HasPrefix(t, "--exclude") || strings.HasPrefix(t, "-X") || c.args[k].f.pattern():
+			return
+		}
+	}
+	g := newGitIgnorer(fsys)
+	root := g.repo(cwd)
+	if root == "" {
+		return
+	}
+	x := g.index(root)
+	if !x.ok || len(x.paths) > 4096 {
+		return
+	}
+	prefix := strings.TrimSuffix(cwd, "/") + "/"
+	var names []field
+	for _, rel := range x.paths {
+		p := strings.TrimSuffix(root, "/") + "/" + rel
+		if strings.HasPrefix(p, prefix) {
+			names = append(names, litField(strings.TrimPrefix(p, prefix)))
+		}
+	}
+	c.out = &source{kind: srcNames, names: names, why: "git ls-files"}
 }
 
 // gitCommands checks the commands git subcommands run: rebase -x/--exec,

@@ -156,6 +156,9 @@ type shellAnalyzer struct {
 	// (checkout, reset, stash pop, …) or a work tree elsewhere: what git
 	// ignores is not taken from the disk as it is
 	ignoresMayChange bool
+	// indexMayChange: a git command earlier in the command may have
+	// changed the index (git add, checkout, read-tree, …)
+	indexMayChange bool
 	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
 	gitWorkTrees []field
 	out          *analysis
