@@ -447,7 +447,13 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	}
 	var filter []string
 	for _, v := range p.values(s.filters...) {
-		if t := c.valText(v); t != "" && !strings.HasPrefix(t, "!") {
+		t := c.valText(v)
+		if f, ok := c.valField(v); ok && f.glob && !f.unk && !f.dyn {
+			// an unquoted glob (`--include=*.go`) matches no file named so
+			// and stays as written; one that does gives names it covers
+			t = f.text()
+		}
+		if t != "" && !strings.HasPrefix(t, "!") {
 			filter = append(filter, t)
 		} else if t == "" {
 			filter = append(filter, "*")

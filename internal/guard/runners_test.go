@@ -176,3 +176,18 @@ func TestGitRunsWhatTheCommandWrote(t *testing.T) {
 		{`printf "x\n" > notes.txt && git add notes.txt && git commit -m x`, ""},
 	})
 }
+
+// TestUnquotedFilterGlobs: an unquoted glob as a search's name filter
+// (`--include=*.go`, `-g *.go`) stays as written when no file is named so;
+// it limits the search as the quoted one does.
+func TestUnquotedFilterGlobs(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"grep -rn --include=*.go TODO .", ""},
+		{"grep -rn --include='*.go' TODO .", ""},
+		{"rg -g *.go TODO", ""},
+		{"grep -rn --include=*env SECRET .", KindFolder},
+		{"rg -g *env SECRET", KindFolder},
+		{"grep -rn --include=$X SECRET .", KindFolder},
+	})
+}
