@@ -120,12 +120,14 @@ var execAPIs = [...]string{"system", "popen", "subprocess", "spawn", "spawnSync"
 	"execFile", "exec", "execv", "execve", "execvp", "execl", "execlp", "getoutput", "getstatusoutput",
 	"child_process", "Open3", "capture2", "capture3", "shell_exec", "passthru", "proc_open", "pcntl_exec",
 	"qx", "Popen", "check_output", "check_call", "run_command", "Command", "Invoke-Expression", "iex",
-	"Start-Process", "Invoke-Item"}
+	"Start-Process", "Invoke-Item", "eval", "Function", "runInThisContext", "runInNewContext", "runInContext",
+	"compile", "instance_eval", "class_eval"}
 
 // runtimeInputs are what code reads when it runs: its arguments, stdin,
 // the environment.
 var runtimeInputs = [...]string{"argv", "ARGV", "args", "input", "raw_input", "stdin", "STDIN", "environ",
-	"env", "ENV", "getenv", "readline", "readLine", "gets", "Read-Host", "_GET", "_POST", "_SERVER"}
+	"env", "ENV", "getenv", "readline", "readLine", "gets", "Read-Host", "_GET", "_POST", "_SERVER", "ARGF",
+	"open(0", "readFileSync(0", "read(0", "fdopen(0", "/dev/stdin", "php://stdin"}
 
 // computedCommand says why code runs a command computed when it runs (a
 // command built from its arguments, input or environment, or a string

@@ -622,9 +622,11 @@ func (c *cmd) find() {
 		roots = append(roots, i)
 		i++
 	}
-	// the expression: name filters, actions
-	var names []string
-	nameKnown := true
+	// the expression: name filters, actions. The names it prints are known
+	// only when every branch that may print (split at -o/-or) has a
+	// positive name test; a negated one (`!`, -not) says what it leaves
+	// out, not what it prints
+	names, nameKnown := findNames(c, i)
 	del := false
 	type execAt struct{ start, end int }
 	var execs []execAt
@@ -635,13 +637,6 @@ func (c *cmd) find() {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
 			if i+1 < len(c.args) {
 				c.word(i + 1)
-				f := c.args[i+1].f
-				n, ok := findName(t, f)
-				if ok {
-					names = append(names, n)
-				} else {
-					nameKnown = false
-				}
 				i += 2
 				continue
 			}
@@ -924,6 +919,98 @@ func filterOf(names []string, known bool) []string {
 		return nil
 	}
 	return names
+}
+
+// findNames reads find's expression from args[start:]: the name filters
+// of the names it may print, and whether they are known. Each top-level
+// branch (split at -o/-or, parentheses kept together) that may print —
+// one with an action, or any branch when the expression has none (the
+// default -print) — must hold a positive name test; a test after `!` or
+// -not is negative and does not count; a -prune branch without an action
+// prints nothing.
+func findNames(c *cmd, start int) ([]string, bool) {
+	type branch struct {
+		names                 []string
+		unknown, print, prune bool
+	}
+	var brs []branch
+	cur := branch{}
+	depth, negate, anyAction := 0, false, false
+	for i := start; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch t {
+		case "(", `\(`:
+			depth++
+			continue
+		case ")", `\)`:
+			depth--
+			continue
+		case "-o", "-or":
+			if depth == 0 {
+				brs = append(brs, cur)
+				cur = branch{}
+			} else if i < start+2 || !isFindNameTest(optText(c.args[i-2].f)) || i+1 >= len(c.args) || !isFindNameTest(optText(c.args[i+1].f)) {
+				// an alternative in parentheses that is not name or name
+				// (`\( -name '*.js' -o -type f \)`): any name
+				cur.unknown = true
+			}
+			negate = false
+			continue
+		case "!", "-not":
+			negate = true
+			continue
+		case "-prune":
+			cur.prune = true
+		case "-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls", "-delete":
+			cur.print, anyAction = true, true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			cur.print, anyAction = true, true
+			for i+1 < len(c.args) {
+				i++
+				if e := optText(c.args[i].f); e == ";" || e == "+" || e == `\;` {
+					break
+				}
+			}
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+			if i+1 < len(c.args) {
+				if !negate {
+					if n, ok := findName(t, c.args[i+1].f); ok && depth == 0 {
+						cur.names = append(cur.names, n)
+					} else if ok {
+						cur.names = append(cur.names, n) // an alternative in parentheses: one of them
+					} else {
+						cur.unknown = true
+					}
+				}
+				i++
+			}
+		default:
+			if strings.HasPrefix(t, "-") && i+1 < len(c.args) && findTakesArg(t) {
+				i++
+			}
+		}
+		negate = false
+	}
+	brs = append(brs, cur)
+	var names []string
+	for _, b := range brs {
+		if !b.print && (anyAction || b.prune) {
+			continue // prints nothing
+		}
+		if b.unknown || len(b.names) == 0 {
+			return nil, false
+		}
+		names = append(names, b.names...)
+	}
+	return names, true
+}
+
+func isFindNameTest(t string) bool {
+	switch t {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+		return true
+	}
+	return false
 }
 
 // findName turns a find test on names (-name, -path and their
@@ -1518,7 +1605,8 @@ func (c *cmd) tar() {
 
 // zip OUT FILES…: reads the files (recursively with -r), writes OUT.
 func (c *cmd) zip() {
-	p := c.parse(1, opts{short: "xiIbnOPtTZsAeUDGQ", long: []string{"--exclude", "--include", "--out", "--password", "--temp-path", "--unzip-command", "--suffixes", "--split-size", "--compression-method"}})
+	// -T (test) takes no value; -TT CMD does (below)
+	p := c.parse(1, opts{short: "xiIbnOPtZsAeUDGQ", long: []string{"--exclude", "--include", "--out", "--password", "--temp-path", "--unzip-command", "--suffixes", "--split-size", "--compression-method"}})
 	for _, v := range p.vals {
 		switch v.name {
 		case "-O", "--out":

@@ -191,3 +191,42 @@ func TestUnquotedFilterGlobs(t *testing.T) {
 		{"grep -rn --include=$X SECRET .", KindFolder},
 	})
 }
+
+// TestAttackerPass9: forms a tester got past the gate (each printed or
+// deleted the secret when run): find's negated and alternative tests, a
+// folder link made in the command then recursed, ripgrep's negated globs
+// in the tools, zip -T's value, code that evaluates its stdin.
+func TestAttackerPass9(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"find . -maxdepth 1 -type f ! -name a.txt | xargs cat", KindDeny},
+		{"find . -maxdepth 1 -type f ! -name a.txt -delete", KindFolder},
+		{"find . -maxdepth 1 -type f -name '*.txt' -o -type f -print | xargs cat", KindDeny},
+		{"find . -type f -not -name '*.txt' -exec cat {} \\;", KindDeny},
+		{"find . \\( -name '*.js' -o -type f \\) | xargs cat", KindDeny},
+		{"ln -s . d; grep -r SECRET d/", KindFolder},
+		{"ln -s $PWD d && rm -rf d/", KindFolder},
+		{"ln -s . d; find d/ -delete", KindFolder},
+		{"zip -q /tmp/z.zip a.txt -T --unzip-command 'cat .env #'", KindDeny},
+		{`python3 -c "import sys;exec(open(0).read())" <<< "print(open('.env').read())"`, KindUnverifiable},
+		{`node -e 'eval(require("fs").readFileSync(0,"utf8"))' <<< x`, KindUnverifiable},
+		{"find . -path ./node_modules -prune -o -name '*.js' -print | xargs cat", ""},
+		{"find . \\( -name '*.js' -o -name '*.ts' \\) | xargs cat", ""},
+		{"find . -name '*.js' -o -name '*.ts' | xargs grep x", ""},
+		{"ln -s src d; grep -r x d", ""},
+		{"zip -T x.zip a.js", ""},
+		{`curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin)['x'])"`, ""},
+	})
+	disk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a"}, nil)})
+	for _, tool := range []string{"Grep", "grep"} {
+		for _, mm := range []*Matcher{m, disk} {
+			if tool == "Grep" && mm == m {
+				continue // without the disk Claude Code's Grep is taken to skip hidden names
+			}
+			vs := mm.Check(Call{Tool: tool, Args: map[string]any{"pattern": "SECRET", "path": tCwd, "glob": "!*.txt"}})
+			if len(vs) == 0 {
+				t.Errorf("%s with glob !*.txt (an exclusion: every other name) allowed", tool)
+			}
+		}
+	}
+}

@@ -1199,6 +1199,20 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			}{p, pat})
 		}
 	}
+	// a link the command made earlier: the recursion reaches its target
+	for _, x := range paths {
+		if x.pat {
+			continue
+		}
+		for link, to := range a.links {
+			if x.p == link || strings.HasPrefix(x.p, link+"/") {
+				paths = append(paths, struct {
+					p   string
+					pat bool
+				}{to + x.p[len(link):], false})
+			}
+		}
+	}
 	for _, x := range paths {
 		if len(a.out.targets) >= maxTargets {
 			a.full = true

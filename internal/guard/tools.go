@@ -180,13 +180,21 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			dir = "."
 		}
 		var filter []string
+		excludes := false
 		for _, k := range []string{"glob", "include", "file_pattern", "filePattern", "type"} {
 			if g := str(k); g != "" {
 				if k == "type" {
 					g = "*." + g
 				}
+				if strings.HasPrefix(g, "!") {
+					excludes = true // ripgrep's `!GLOB` leaves names out: it names none
+					continue
+				}
 				filter = append(filter, g)
 			}
+		}
+		if excludes && len(filter) == 0 {
+			filter = nil
 		}
 		// pi's grep runs `rg --hidden`; so does Claude Code's Grep, which
 		// excludes version-control folders (.git, .svn, .hg, .bzr, .jj,
