@@ -789,10 +789,10 @@ func (c *cmd) dispatch() bool {
 		c.editor()
 		return true
 	case "jq", "gojq", "jaq", "yq":
+		c.jqNamedFiles() // first: their FILE is not the filter
 		c.runSpec(&spec{opts: opts{short: "fLs", long: []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "--tab"}},
 			files: map[string]OpSet{"-f": SetRead, "--from-file": SetRead, "--slurpfile": SetRead, "--rawfile": SetRead},
 			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
-		c.jqNamedFiles()
 		return true
 	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
 		p := c.parse(1, opts{short: "o", long: []string{"--config", "--ignore-path", "--log-level", "--plugin", "--parser", "-style", "--style"}})

@@ -216,7 +216,29 @@ func TestAttackerPass9(t *testing.T) {
 		{"ln -s src d; grep -r x d", ""},
 		{"zip -T x.zip a.js", ""},
 		{`curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin)['x'])"`, ""},
+		{"jq -n --rawfile f .env '$f'", KindDeny},
+		{"jq -n --slurpfile f ~/.ssh/id_rsa '$f'", KindDeny},
+		{"jq --indent 2 --rawfile f .env -n '$f'", KindDeny},
+		{"jq -n --rawfile f notes.txt '$f'", ""},
+		{"jq '.env' package.json", ""},
 	})
+	// MCP shell tools: the tool part names a shell; any command key, stdin
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		deny bool
+	}{
+		{"mcp__mcp-server-commands__run_process", map[string]any{"mode": "shell", "command_line": "cat .env"}, true},
+		{"mcp__x__run_command", map[string]any{"command": "sh", "stdin": "cat .env"}, true},
+		{"mcp__x__shell", map[string]any{"commandLine": "cat .env"}, true},
+		{"mcp__x__execute", map[string]any{"whatever": "cat .env"}, true},
+		{"mcp__x__run_command", map[string]any{"command": "ls -la"}, false},
+		{"mcp__x__run_process", map[string]any{"mode": "shell", "command_line": "npm test"}, false},
+	} {
+		if vs := m.Check(Call{Tool: c.tool, Args: c.args}); (len(vs) > 0) != c.deny {
+			t.Errorf("%s %v: denied %v, want %v", c.tool, c.args, len(vs) > 0, c.deny)
+		}
+	}
 	disk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a"}, nil)})
 	for _, tool := range []string{"Grep", "grep"} {
 		for _, mm := range []*Matcher{m, disk} {

@@ -62,6 +62,16 @@ func toolWords(name string) []string {
 }
 
 func classifyTool(name string) toolKind {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		// an MCP tool, mcp__SERVER__TOOL: a shell tool by its tool part is
+		// read as a shell (the others stay unknown tools, whose every
+		// argument is read)
+		if i := strings.LastIndex(rest, "__"); i >= 0 {
+			if k := classifyTool(rest[i+2:]); k == kindBash {
+				return k
+			}
+		}
+	}
 	n := strings.Join(toolWords(name), "")
 	switch n {
 	case "read", "readfile", "notebookread", "view", "cat", "viewfile", "openfile", "readtextfile", "readmediafile", "getfilecontents":
@@ -76,7 +86,8 @@ func classifyTool(name string) toolKind {
 		return kindWrite
 	case "edit", "multiedit", "editfile", "notebookedit", "strreplace", "strreplacebasededittool", "replace", "strreplaceeditor", "textedit", "texteditor":
 		return kindEdit
-	case "bash", "shell", "runshell", "shellcommand", "execcommand", "executecommand", "runcommand", "terminal", "runterminalcommand", "exec", "sh", "zsh", "localshell", "container.exec":
+	case "bash", "shell", "runshell", "shellcommand", "execcommand", "executecommand", "runcommand", "terminal", "runterminalcommand", "exec", "sh", "zsh", "localshell", "container.exec",
+		"runprocess", "execute", "executeshell", "runscript", "shellexec", "executeprocess", "spawn", "runbash", "bashcommand":
 		return kindBash
 	case "applypatch", "patch":
 		return kindPatch
@@ -138,9 +149,28 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		m.fileURLs(an, args)
 	case kindBash:
 		command := ""
-		for _, k := range []string{"command", "cmd", "script", "code"} {
+		for _, k := range []string{"command", "cmd", "script", "code", "command_line", "commandLine", "cmdline",
+			"shell_command", "shellCommand", "shell", "bash", "sh", "line", "exec", "run"} {
 			if s := str(k); s != "" {
 				command = s
+				break
+			}
+		}
+		if command == "" {
+			// a shell tool whose command key is none of those: every string
+			// argument may be the command line
+			var parts []string
+			for _, v := range args {
+				if s, ok := v.(string); ok && s != "" {
+					parts = append(parts, s)
+				}
+			}
+			sort.Strings(parts)
+			command = strings.Join(parts, "\n")
+		}
+		for _, k := range []string{"stdin", "input"} {
+			if in := str(k); in != "" && command != in {
+				command += " <<< " + shellQuote(in) // what the command reads on stdin
 				break
 			}
 		}
