@@ -639,6 +639,9 @@ func (c *cmd) dispatch() bool {
 	case "parallel", "sem":
 		c.parallel()
 		return true
+	case "gdb", "cgdb", "gdb-multiarch", "lldb":
+		c.debugger()
+		return true
 	case "fd", "fdfind":
 		c.fd()
 		return true

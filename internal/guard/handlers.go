@@ -1181,6 +1181,9 @@ func (c *cmd) shell() {
 
 // interp: interpreters with inline code options, stdin code or a script.
 func (c *cmd) interp(lang string) {
+	if lang == "python" {
+		c.pythonArchive()
+	}
 	var o opts
 	codeOpts := map[string]bool{}
 	inplace := false
@@ -1282,6 +1285,95 @@ func (c *cmd) interp(lang string) {
 	for _, i := range p.operands[1:] {
 		c.file(i, ops)
 	}
+}
+
+// pythonArchive: `python -m zipfile -c ARCHIVE SRC…` and `-m tarfile -c`
+// archive their sources recursively.
+func (c *cmd) pythonArchive() {
+	for k := 1; k+1 < len(c.args); k++ {
+		if optText(c.args[k].f) != "-m" {
+			continue
+		}
+		mod := optText(c.args[k+1].f)
+		if mod != "zipfile" && mod != "tarfile" {
+			return
+		}
+		for j := k + 2; j < len(c.args); j++ {
+			if t := optText(c.args[j].f); t == "-c" || t == "--create" {
+				c.done[j] = true
+				for q := j + 2; q < len(c.args); q++ {
+					c.rec(q, SetRead, true, nil, "python -m "+mod+" -c", followNone)
+				}
+				if j+1 < len(c.args) {
+					c.file(j+1, setModify)
+				}
+				return
+			}
+		}
+		return
+	}
+}
+
+// debugger: gdb -ex/-iex/--eval-command and lldb -o/-O/--one-line run
+// debugger commands: `shell CMD`/`!CMD`/`pipe …|CMD` run a shell command,
+// `python CODE` runs Python, -x/--command/-s FILE and `source FILE` read a
+// file of commands.
+func (c *cmd) debugger() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		name, val, eq := strings.Cut(t, "=")
+		var f field
+		raw := c.args[i].raw
+		switch name {
+		case "-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command", "-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash":
+		case "-x", "--command", "-command", "-s", "--source", "-source", "-ix", "--init-command":
+			c.done[i] = true
+			if eq {
+				c.fileField(raw, subField(c.args[i].f, len(name)+1), SetRead)
+			} else if i+1 < len(c.args) {
+				c.file(i+1, SetRead)
+				i++
+			}
+			continue
+		default:
+			continue
+		}
+		c.done[i] = true
+		if eq {
+			f = subField(c.args[i].f, len(name)+1)
+		} else if i+1 < len(c.args) {
+			i++
+			c.done[i] = true
+			f, raw = c.args[i].f, c.args[i].raw
+		} else {
+			continue
+		}
+		_ = val
+		if f.pattern() {
+			c.a.unknown(raw, "a debugger command computed when the command runs", SetRead|setModify)
+			continue
+		}
+		cmdText := strings.TrimSpace(f.s)
+		word, rest, _ := strings.Cut(cmdText, " ")
+		switch {
+		case strings.HasPrefix(cmdText, "!"):
+			c.a.script(cmdText[1:], raw, source{})
+		case word == "shell" || word == "platform" || word == "pipe" || word == "|":
+			if word == "pipe" || word == "|" {
+				if _, sh, ok := strings.Cut(rest, "|"); ok {
+					rest = sh
+				}
+			}
+			c.a.script(strings.TrimPrefix(rest, "shell "), raw, source{})
+		case word == "python" || word == "py" || word == "python-interactive" || word == "pi" || word == "script":
+			c.a.codeText(rest, raw, "python")
+		case word == "source":
+			c.a.value(raw, litField(strings.TrimSpace(rest)), SetRead)
+		default:
+			c.a.tokens(cmdText, SetRead)
+		}
+	}
+	c.finish()
 }
 
 // powershell: -Command CODE…, -EncodedCommand BASE64, -File FILE, stdin.
