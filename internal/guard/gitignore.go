@@ -80,18 +80,12 @@ func (g *gitIgnorer) index(root string) *gitIndex {
 	if fi, err := fsys.Lstat(dot); err != nil || !fi.IsDir() {
 		return x // a worktree's or submodule's `.git` file: its index is elsewhere
 	}
-	p := dot + "/index"
-	fi, err := fsys.Lstat(p)
-	if err != nil {
+	b, exists, ok := readSmallFile(fsys, dot+"/index", maxIndexFile)
+	if !exists {
 		x.ok = true // no index: nothing tracked yet
 		return x
 	}
-	fr, ok := fsys.(FileReader)
-	if !ok || fi.Size() > maxIndexFile || !fi.Mode().IsRegular() {
-		return x
-	}
-	b, err := fr.ReadFile(p)
-	if err != nil {
+	if !ok {
 		return x
 	}
 	paths, ok := parseGitIndex(b)
@@ -278,18 +272,11 @@ func (g *gitIgnorer) file(dir string) *ignoreFile {
 	g.files[dir] = f
 	fsys := g.fsys
 	for _, n := range [...]string{".gitignore", ".ignore", ".rgignore"} {
-		p := strings.TrimSuffix(dir, "/") + "/" + n
-		fi, err := fsys.Lstat(p)
-		if err != nil {
+		b, exists, ok := readSmallFile(fsys, strings.TrimSuffix(dir, "/")+"/"+n, maxIgnoreFile)
+		if !exists {
 			continue
 		}
-		fr, ok := fsys.(FileReader)
-		if !ok || fi.Size() > maxIgnoreFile || !fi.Mode().IsRegular() {
-			f.unsure = true
-			return f
-		}
-		b, err := fr.ReadFile(p)
-		if err != nil {
+		if !ok {
 			f.unsure = true
 			return f
 		}
@@ -327,4 +314,24 @@ func (g *gitIgnorer) file(dir string) *ignoreFile {
 		}
 	}
 	return f
+}
+
+// readSmallFile reads a regular file of at most max bytes through fsys's
+// FileReader: exists is false when it is not there; ok is false when it is
+// there but cannot be read (no FileReader, too big, not a regular file, an
+// error) — the callers then count it as unsure.
+func readSmallFile(fsys FS, p string, max int64) (b []byte, exists, ok bool) {
+	fi, err := fsys.Lstat(p)
+	if err != nil {
+		return nil, false, false
+	}
+	fr, isReader := fsys.(FileReader)
+	if !isReader || fi.Size() > max || !fi.Mode().IsRegular() {
+		return nil, true, false
+	}
+	b, err = fr.ReadFile(p)
+	if err != nil {
+		return nil, true, false
+	}
+	return b, true, true
 }

@@ -82,18 +82,11 @@ func (u *unhider) folder(dir string) []whitelist {
 	// the files ripgrep reads in every folder it enters and in the parents
 	// of the folder it searches
 	for _, n := range [...]string{".ignore", ".rgignore", ".gitignore"} {
-		p := strings.TrimSuffix(dir, "/") + "/" + n
-		fi, err := fsys.Lstat(p)
-		if err != nil {
+		b, exists, ok := readSmallFile(fsys, strings.TrimSuffix(dir, "/")+"/"+n, maxIgnoreFile)
+		if !exists {
 			continue // absent (or unlistable: ripgrep cannot read it either)
 		}
-		fr, ok := fsys.(FileReader)
-		if !ok || fi.Size() > maxIgnoreFile {
-			ws = append(ws, whitelist{any: true, dir: dir})
-			continue
-		}
-		b, err := fr.ReadFile(p)
-		if err != nil {
+		if !ok {
 			ws = append(ws, whitelist{any: true, dir: dir})
 			continue
 		}
