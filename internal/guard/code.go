@@ -629,19 +629,7 @@ func holeExprs(s, lang string, quote byte) string {
 			if c != '{' {
 				start = i + 2
 			}
-			depth := 0
-			j := i
-			for j < len(s) {
-				if s[j] == '{' {
-					depth++
-				} else if s[j] == '}' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-				j++
-			}
+			j := closingBrace(s, i)
 			expr := s[min(start, len(s)):min(j, len(s))]
 			if lang == "python" {
 				if k := strings.IndexAny(expr, "!:"); k >= 0 && !strings.ContainsAny(expr[:k], "('\"[") {
@@ -698,19 +686,7 @@ func holes(s, lang string, quote byte) string {
 			i++
 			b.WriteByte(s[i])
 		case (c == '$' || c == '#') && i+1 < len(s) && s[i+1] == '{', lang == "python" && c == '{' && i+1 < len(s) && s[i+1] != '{':
-			depth := 0
-			j := i
-			for j < len(s) {
-				if s[j] == '{' {
-					depth++
-				} else if s[j] == '}' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-				j++
-			}
+			j := closingBrace(s, i)
 			b.WriteRune(unknownRune)
 			i = j
 		case c == '$' && (lang == "perl" || lang == "php" || lang == "pwsh") && i+1 < len(s) && (isIdent(s[i+1]) || s[i+1] == '{'):
@@ -1587,4 +1563,22 @@ func perlAngleGlob(masked string) bool {
 		i += 1 + next
 	}
 	return false
+}
+
+// closingBrace returns the index of the `}` that closes the `{` at or
+// after i (nested braces counted), or len(s) when none does.
+func closingBrace(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(s)
 }
