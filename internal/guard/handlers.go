@@ -1314,41 +1314,44 @@ func (c *cmd) pythonArchive() {
 	}
 }
 
+// optValue returns the value of the option at args[i] spelt name: after
+// its `=` (eq) or the next argument, which it marks done; next is the index
+// the caller's loop continues from; ok is false when there is none.
+func (c *cmd) optValue(i int, name string, eq bool) (f field, raw string, next int, ok bool) {
+	c.done[i] = true
+	if eq {
+		return subField(c.args[i].f, len(name)+1), c.args[i].raw, i, true
+	}
+	if i+1 >= len(c.args) {
+		return field{}, "", i, false
+	}
+	c.done[i+1] = true
+	return c.args[i+1].f, c.args[i+1].raw, i + 1, true
+}
+
 // debugger: gdb -ex/-iex/--eval-command and lldb -o/-O/--one-line run
 // debugger commands: `shell CMD`/`!CMD`/`pipe …|CMD` run a shell command,
 // `python CODE` runs Python, -x/--command/-s FILE and `source FILE` read a
 // file of commands.
 func (c *cmd) debugger() {
 	for i := 1; i < len(c.args); i++ {
-		t := optText(c.args[i].f)
-		name, val, eq := strings.Cut(t, "=")
-		var f field
-		raw := c.args[i].raw
+		name, _, eq := strings.Cut(optText(c.args[i].f), "=")
 		switch name {
 		case "-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command", "-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash":
 		case "-x", "--command", "-command", "-s", "--source", "-source", "-ix", "--init-command":
-			c.done[i] = true
-			if eq {
-				c.fileField(raw, subField(c.args[i].f, len(name)+1), SetRead)
-			} else if i+1 < len(c.args) {
-				c.file(i+1, SetRead)
-				i++
+			if f, raw, next, ok := c.optValue(i, name, eq); ok {
+				c.fileField(raw, f, SetRead)
+				i = next
 			}
 			continue
 		default:
 			continue
 		}
-		c.done[i] = true
-		if eq {
-			f = subField(c.args[i].f, len(name)+1)
-		} else if i+1 < len(c.args) {
-			i++
-			c.done[i] = true
-			f, raw = c.args[i].f, c.args[i].raw
-		} else {
+		f, raw, next, ok := c.optValue(i, name, eq)
+		i = next
+		if !ok {
 			continue
 		}
-		_ = val
 		if f.pattern() {
 			c.a.unknown(raw, "a debugger command computed when the command runs", SetRead|setModify)
 			continue
@@ -2080,17 +2083,9 @@ func (c *cmd) git() {
 		case t == "--work-tree" || strings.HasPrefix(t, "--work-tree=") || t == "--git-dir" || strings.HasPrefix(t, "--git-dir="):
 			// git on another repository or work tree: add -A, stash -u and
 			// clean reach that folder, and its ignores are not the cwd's
-			c.done[i] = true
 			name, _, eq := strings.Cut(t, "=")
-			var f field
-			raw := c.args[i].raw
-			if eq {
-				f = subField(c.args[i].f, len(name)+1)
-			} else if i+1 < len(c.args) {
-				i++
-				c.done[i] = true
-				f, raw = c.args[i].f, c.args[i].raw
-			}
+			f, raw, next, _ := c.optValue(i, name, eq)
+			i = next
 			c.fileField(raw, f, SetRead)
 			c.a.ignoresMayChange = true
 			if name == "--work-tree" {
@@ -2337,14 +2332,9 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 		name, _, eq := strings.Cut(t, "=")
 		switch {
 		case cmdOpts[name] && (eq || k+1 < len(c.args)):
-			c.done[k] = true
-			if eq {
-				c.scriptField(c.args[k].raw, subField(c.args[k].f, len(name)+1), source{})
-			} else {
-				c.done[k+1] = true
-				c.scriptField(c.args[k+1].raw, c.args[k+1].f, source{})
-				k++
-			}
+			f, raw, next, _ := c.optValue(k, name, eq)
+			c.scriptField(raw, f, source{})
+			k = next
 		case (sub == "clone" || sub == "init") && (name == "--config" || name == "-c") && (eq || k+1 < len(c.args)):
 			c.done[k] = true
 			if !eq {
