@@ -824,7 +824,10 @@ func (c *cmd) dispatch() bool {
 		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
-		"sam", "serverless", "sls", "ollama", "llm":
+		"sam", "serverless", "sls", "ollama", "llm",
+		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
+		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
+		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.devTool()
 		return true
 	}
@@ -836,6 +839,11 @@ func (c *cmd) dispatch() bool {
 		c.runSpec(sp, 1)
 		return true
 	}
+	if isTransferTool(c.name) {
+		c.transferTool()
+		return true
+	}
+	c.unmodelledFolders()
 	c.generic()
 	return false
 }

@@ -2706,6 +2706,7 @@ func (c *cmd) docker() {
 					c.word(k)
 					continue
 				}
+				c.folderOperand(k, SetRead|setModify, c.name+" cp")
 				c.file(k, SetRead|setModify)
 			}
 			return
