@@ -686,7 +686,16 @@ func (c *cmd) dispatch() bool {
 	case "rg", "ripgrep":
 		c.rg()
 		return true
-	case "ag", "ack", "ack-grep", "pt", "ugrep", "ug", "sift":
+	case "ugrep", "ug":
+		c.ugrep()
+		return true
+	case "jar":
+		c.jar()
+		return true
+	case "pax":
+		c.pax()
+		return true
+	case "ag", "ack", "ack-grep", "pt", "sift":
 		c.searcher()
 		return true
 	case "tar", "gtar", "bsdtar":
@@ -695,7 +704,7 @@ func (c *cmd) dispatch() bool {
 	case "zip":
 		c.zip()
 		return true
-	case "unzip", "7z", "7za", "7zr", "unrar", "cpio", "ar", "bsdcpio", "pax":
+	case "unzip", "7z", "7za", "7zr", "unrar", "cpio", "ar", "bsdcpio":
 		c.extract()
 		return true
 	case "cp", "gcp":
@@ -1006,7 +1015,9 @@ func fileSpec(name string) *spec {
 		case "diff", "colordiff":
 			s.opts = opts{short: "xXIUCFLDS", long: []string{"--exclude", "--exclude-from", "--ignore-matching-lines", "--unified", "--context", "--label", "--from-file", "--to-file", "--starting-file", "--new-group-format", "--changed-group-format", "--line-format", "--color", "--palette", "--width", "--horizon-lines"}}
 			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--from-file": SetRead, "--to-file": SetRead}
-			s.rec = []string{"-r", "--recursive"}
+			// two folders are compared file by file (-N/--new-file prints
+			// the files only one has): a folder operand is read, -r or not
+			s.recAll = true
 			s.recOps = SetRead
 			s.followBy = followAll
 		case "du":

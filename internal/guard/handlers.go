@@ -1717,7 +1717,28 @@ func (c *cmd) zip() {
 			c.script(i+1, source{})
 		}
 	}
-	rec := p.has("-r", "-R", "--recurse-paths", "--recurse-patterns")
+	rec := p.has("-r", "--recurse-paths")
+	if p.has("-R", "--recurse-patterns") {
+		// -R: the operands are patterns matched against every file below
+		// the current folder (a `*` matches hidden names)
+		var filter []string
+		for k, i := range p.operands {
+			if k == 0 {
+				continue
+			}
+			f := c.args[i].f
+			c.word(i)
+			if f.onlyUnk || f.unk || f.dyn {
+				filter = nil
+				break
+			}
+			filter = append(filter, f.text())
+		}
+		if len(filter) == 0 {
+			filter = nil
+		}
+		c.recCwd(SetRead, true, filter, "zip -R", followAll)
+	}
 	if p.has("-@", "--names-stdin") {
 		c.a.unknown(c.args[0].raw, "zip archives files named on stdin", SetRead)
 	}
@@ -1934,7 +1955,7 @@ func (c *cmd) rsync() {
 	s := &spec{opts: opts{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude", "--include", "--files-from", "--exclude-from", "--include-from", "--temp-dir", "--log-file", "--password-file", "--rsync-path", "--chmod", "--chown", "--backup-dir", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--bwlimit", "--timeout", "--port", "--max-size", "--min-size", "--out-format", "--log-file-format", "--write-batch", "--read-batch", "--only-write-batch", "--info", "--debug", "--usermap", "--groupmap", "--sockopts", "--outbuf", "--remote-option"}},
 		files:   map[string]OpSet{"--files-from": SetRead, "--exclude-from": SetRead, "--include-from": SetRead, "--log-file": setModify, "--password-file": SetRead, "--write-batch": setModify, "--only-write-batch": setModify, "--read-batch": SetRead},
 		scripts: []string{"-e", "--rsh", "--rsync-path"},
-		last:    setModify, rec: []string{"-r", "-a", "--recursive", "--archive"}, recOps: SetRead}
+		last:    setModify, rec: []string{"-r", "-a", "--recursive", "--archive", "-d", "--dirs"}, recOps: SetRead}
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
 			c.stdinNames(SetRead, "rsync --files-from=-")
@@ -1943,7 +1964,7 @@ func (c *cmd) rsync() {
 		}
 	}
 	p := c.runSpec(s, 1)
-	if p.has("-r", "-a", "--recursive", "--archive") && len(p.operands) > 1 {
+	if p.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
 		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
 	}
@@ -2549,7 +2570,9 @@ func (c *cmd) curl() {
 			if c.valText(v) != "-" {
 				c.valFile(v, setModify)
 			}
-		case "-T", "--upload-file", "-K", "--config", "--cacert", "--cert", "--key", "--netrc-file", "--etag-compare", "--capath", "--crlfile", "--proxy-cacert", "--proxy-cert", "--proxy-key":
+		case "-T", "--upload-file":
+			c.curlUpload(v)
+		case "-K", "--config", "--cacert", "--cert", "--key", "--netrc-file", "--etag-compare", "--capath", "--crlfile", "--proxy-cacert", "--proxy-cert", "--proxy-key":
 			c.valFile(v, SetRead)
 		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "-H", "--header", "-w", "--write-out", "-b", "--cookie", "--variable":
 			f, ok := c.valField(v)
@@ -2560,8 +2583,9 @@ func (c *cmd) curl() {
 			t := optText(f)
 			// @file, <file, name=@file, name=<file
 			for _, sep := range []string{"@", "<"} {
-				if j := strings.Index(t, sep); j >= 0 && (j == 0 || t[j-1] == '=' || v.name == "--data-urlencode") {
+				if j := strings.Index(t, sep); j >= 0 && (j == 0 || t[j-1] == '=' || v.name == "--data-urlencode" || v.name == "--variable") {
 					c.fileField(v.raw, subField(f, j+1), SetRead)
+					c.curlFormFiles(v.raw, f, j+1, v.name)
 				}
 			}
 			if (v.name == "-b" || v.name == "--cookie") && !strings.Contains(t, "=") {

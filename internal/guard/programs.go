@@ -124,3 +124,263 @@ func isTransferTool(name string) bool {
 	}
 	return false
 }
+
+// jar: `jar c…`/`u…` (or --create/--update) archives its operands,
+// folders recursively; `x` extracts below the current folder (-C DIR:
+// the next operand is below DIR). Old-style letters f, m, e take the next
+// operands in order (`jar cfm x.jar manifest.txt .`).
+func (c *cmd) jar() {
+	mode := byte(0)
+	var takes []byte // old-style letters' values, in order
+	start := 1
+	if len(c.args) > 1 {
+		if t := optText(c.args[1].f); t != "" && !strings.HasPrefix(t, "-") {
+			c.word(1)
+			start = 2
+			for k := 0; k < len(t); k++ {
+				switch t[k] {
+				case 'c', 'u', 'x', 't':
+					if mode == 0 {
+						mode = t[k]
+					}
+				case 'f', 'm', 'e':
+					takes = append(takes, t[k])
+				}
+			}
+		}
+	}
+	p := c.parse(start, opts{short: "fmeCp", long: []string{"--file", "--manifest", "--main-class", "--module-version", "--release", "--module-path", "--hash-modules", "--date"}})
+	for _, f := range []string{"-c", "--create", "-u", "--update"} {
+		if p.flags[f] {
+			mode = 'c'
+		}
+	}
+	for _, f := range []string{"-x", "--extract"} {
+		if p.flags[f] {
+			mode = 'x'
+		}
+	}
+	if mode == 'u' {
+		mode = 'c'
+	}
+	archiveOps := SetRead
+	if mode == 'c' {
+		archiveOps = SetRead | setModify
+	}
+	var dirs []field
+	for _, v := range p.vals {
+		switch v.name {
+		case "-f", "--file":
+			c.valFile(v, archiveOps)
+		case "-m", "--manifest":
+			c.valFile(v, SetRead)
+		case "-C":
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				dirs = append(dirs, f)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	operands := p.operands
+	for _, l := range takes {
+		if len(operands) == 0 {
+			break
+		}
+		switch l {
+		case 'f':
+			c.file(operands[0], archiveOps)
+		case 'm':
+			c.file(operands[0], SetRead)
+		default:
+			c.word(operands[0])
+		}
+		operands = operands[1:]
+	}
+	switch mode {
+	case 'c':
+		for _, d := range dirs {
+			c.a.addRec("-C "+d.text(), d, SetRead, true, nil, "jar -C", followAll)
+		}
+		for _, i := range operands {
+			c.rec(i, SetRead, true, nil, "jar c", followAll)
+		}
+	case 'x':
+		c.recCwd(setModify, true, nil, "jar x", followNone)
+		for _, i := range operands {
+			c.file(i, setModify)
+		}
+	default:
+		for _, i := range operands {
+			c.word(i)
+		}
+	}
+}
+
+// pax: -w writes an archive of its operands (folders recursively; without
+// operands, of the names on stdin); -r reads one and extracts it below
+// the current folder; -r -w copies the operands into the last, a folder.
+func (c *cmd) pax() {
+	p := c.parse(1, opts{short: "bfsoxpTUGB", long: nil})
+	write, read := p.has("-w"), p.has("-r")
+	for _, v := range p.vals {
+		switch v.name {
+		case "-f":
+			ops := SetRead
+			if write && !read {
+				ops = setModify
+			}
+			c.valFile(v, ops)
+		default:
+			c.valWord(v)
+		}
+	}
+	follow := followNone
+	if p.has("-L", "-H") {
+		follow = followAll
+	}
+	ops := p.operands
+	switch {
+	case write && read:
+		if len(ops) > 0 {
+			last := ops[len(ops)-1]
+			c.rec(last, setModify, true, nil, "pax -rw", followNone)
+			ops = ops[:len(ops)-1]
+		}
+		if len(ops) == 0 {
+			c.stdinNames(SetRead, "pax -rw")
+		}
+		for _, i := range ops {
+			c.rec(i, SetRead, true, nil, "pax -rw", follow)
+		}
+	case write:
+		if len(ops) == 0 {
+			c.stdinNames(SetRead, "pax -w")
+		}
+		for _, i := range ops {
+			c.rec(i, SetRead, true, nil, "pax -w", follow)
+		}
+	case read:
+		c.recCwd(setModify, true, nil, "pax -r", followNone)
+		for _, i := range ops {
+			c.word(i) // patterns of the members to extract
+		}
+	default:
+		for _, i := range ops {
+			c.word(i)
+		}
+	}
+}
+
+// ugrep (ug): recursive with -r/-R (and, without operands, of the current
+// folder); hidden names with -./--hidden, or a -g/--glob/--include glob
+// that matches them; `ug` and --config read a configuration file (which
+// may turn on hidden names) — a configuration given, or `ug`'s, makes
+// every hidden name reachable. --filter, --pager and --view run commands.
+func (c *cmd) ugrep() {
+	s := &spec{opts: opts{short: "efgtOMNmABCKJdDQ", long: []string{"--regexp", "--file", "--glob", "--iglob", "--include", "--exclude", "--include-dir", "--exclude-dir", "--include-from", "--exclude-from", "--file-type", "--file-extension", "--file-magic", "--max-count", "--after-context", "--before-context", "--context", "--filter", "--filter-magic-label", "--pager", "--view", "--format", "--save-config", "--index", "--tag", "--separator", "--group-separator", "--color", "--colors", "--encoding", "--label", "--jobs", "--max-files", "--depth", "--range", "--replace", "--sort", "--width", "--tabs", "--hexdump", "--binary-files", "--devices", "--directories", "--fuzzy", "--neg-regexp", "--and", "--andnot", "--not", "--ignore-files"}},
+		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--include-from": SetRead, "--exclude-from": SetRead, "--save-config": setModify},
+		scripts: []string{"--filter", "--pager", "--view"},
+		filters: []string{"-g", "--glob", "--iglob", "--include"}, skip: 1,
+		noSkip: []string{"-e", "--regexp", "-f", "--file", "--and", "--not", "--andnot", "-N", "--neg-regexp"},
+		rec:    []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true,
+		hideDots: true, hidden: []string{"--hidden", "-."},
+		follows: []string{"-R", "--dereference-recursive", "-S", "--dereference-files"}}
+	if c.name == "ug" {
+		s.hideDots = false // ug reads .ugrep (cwd, then home), which may say hidden
+	}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "--config") || strings.HasPrefix(t, "---") {
+			s.hideDots = false // a configuration file may say hidden
+			if v := strings.TrimPrefix(strings.TrimPrefix(t, "--config"), "---"); strings.HasPrefix(v, "=") {
+				c.done[i] = true
+				c.a.value(c.args[i].raw, c.args[i].f, SetRead)
+				c.fileField(c.args[i].raw, subField(c.args[i].f, len(t)-len(v)+1), SetRead)
+			}
+		}
+		if t == "-d" && i+1 < len(c.args) && optText(c.args[i+1].f) == "recurse" || t == "--directories=recurse" {
+			s.recAll = true
+		}
+	}
+	c.runSpec(s, 1)
+}
+
+// curlUpload: -T FILE uploads FILE; curl expands its own globs in it
+// (`{a,b}`, `[1-3]`), each a file read; `-` and `.` are stdin.
+func (c *cmd) curlUpload(v optHit) {
+	f, ok := c.valField(v)
+	if !ok {
+		return
+	}
+	t := f.text()
+	if !f.pattern() && (t == "-" || t == ".") {
+		c.valWord(v)
+		return
+	}
+	c.valFile(v, SetRead)
+	if f.onlyUnk || !strings.ContainsAny(t, "{[") {
+		return
+	}
+	if names, ok := curlSets(t); ok {
+		for _, n := range names {
+			c.a.value(v.raw, litField(n), SetRead)
+		}
+		return
+	}
+	c.a.candidate(v.raw, curlGlob(t), true, SetRead)
+}
+
+// curlSets expands curl's `{a,b}` sets (not nested, no `[…]` ranges) into
+// the names they make; ok is false when it cannot (then any name).
+func curlSets(t string) ([]string, bool) {
+	out := []string{""}
+	for t != "" {
+		i := strings.IndexAny(t, "{[]}")
+		if i < 0 {
+			for k := range out {
+				out[k] += t
+			}
+			break
+		}
+		if t[i] != '{' {
+			return nil, false
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 || strings.ContainsAny(t[i+1:i+j], "{[") {
+			return nil, false
+		}
+		alts := strings.Split(t[i+1:i+j], ",")
+		var next []string
+		for _, o := range out {
+			for _, a := range alts {
+				next = append(next, o+t[:i]+a)
+			}
+		}
+		if len(next) > 64 {
+			return nil, false
+		}
+		out, t = next, t[i+j+1:]
+	}
+	return out, true
+}
+
+// curlFormFiles: a form part's file (`-F 'f=@a.txt;type=text/plain'`,
+// `-F 'f=@a.txt,b.txt'`) ends at its `;` and `,`; --variable
+// NAME@FILE reads FILE. from is the index after the `@` or `<`.
+func (c *cmd) curlFormFiles(raw string, f field, from int, opt string) {
+	t := optText(f)
+	if from > len(t) || f.pattern() {
+		return
+	}
+	rest := t[from:]
+	if opt == "-F" || opt == "--form" {
+		for part := range strings.SplitSeq(rest, ",") {
+			name, _, _ := strings.Cut(strings.Trim(part, `"`), ";")
+			if name != "" && name != rest {
+				c.fileField(raw, litField(name), SetRead)
+			}
+		}
+	}
+}
