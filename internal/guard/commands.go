@@ -686,6 +686,10 @@ func (c *cmd) dispatch() bool {
 	case "rg", "ripgrep":
 		c.rg()
 		return true
+	case "cpp", "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "as", "gas", "nasm", "yasm",
+		"x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc", "arm-none-eabi-gcc", "clang-cpp", "mcpp":
+		c.compiler()
+		return true
 	case "ugrep", "ug":
 		c.ugrep()
 		return true

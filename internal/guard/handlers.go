@@ -1501,13 +1501,22 @@ func (c *cmd) sed() {
 	p := c.parse(1, opts{short: "efl", long: []string{"--expression", "--file", "--line-length", "--in-place"}})
 	script := true
 	inplace := p.has("-i", "--in-place")
+	sandbox := p.has("--sandbox")
 	for _, v := range p.vals {
 		switch v.name {
 		case "-e", "--expression":
 			c.valCode(v, "sed")
+			if f, ok := c.valField(v); ok && !f.pattern() && !sandbox {
+				c.sedCommands(f.s, v.raw)
+			}
 			script = false
 		case "-f", "--file":
 			c.valFile(v, SetRead)
+			if f, ok := c.valField(v); ok && !sandbox {
+				if w, ok := c.a.writtenFile(f); ok && w.kind == srcText {
+					c.sedCommands(w.text, v.raw) // a script written earlier in the command
+				}
+			}
 			script = false
 		case "--in-place":
 			inplace = true
@@ -1523,6 +1532,9 @@ func (c *cmd) sed() {
 	for k, i := range p.operands {
 		if k == 0 && script {
 			c.code(i, "sed")
+			if f := c.args[i].f; !f.pattern() && !sandbox {
+				c.sedCommands(f.s, c.args[i].raw)
+			}
 			continue
 		}
 		c.file(i, ops)
@@ -2752,12 +2764,17 @@ func (c *cmd) editor() {
 					c.file(i+1, SetRead)
 				} else {
 					c.code(i+1, "vim")
+					c.editorCode(c.args[i+1].raw, c.args[i+1].f)
 				}
 				i++
 			}
+		case t == "--eval" || t == "-eval" || t == "--execute" || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--execute="):
+			c.done[i] = true
+			c.editorCode(c.args[i].raw, c.args[i].f)
 		case strings.HasPrefix(t, "+") && len(t) > 1:
 			c.done[i] = true
 			c.codeField(c.args[i].raw, subField(c.args[i].f, 1), "vim")
+			c.editorCode(c.args[i].raw, subField(c.args[i].f, 1))
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			c.done[i] = true
 		default:
@@ -2767,6 +2784,9 @@ func (c *cmd) editor() {
 	if c.name == "ed" || c.name == "ex" || c.name == "red" {
 		if c.in.kind == srcText {
 			c.a.codeText(c.in.text, "(stdin)", "vim")
+			if !strings.ContainsRune(c.in.text, unknownRune) {
+				c.vimCommands(c.in.text, "(stdin)")
+			}
 		} else if c.in.kind == srcDyn {
 			c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
 		}

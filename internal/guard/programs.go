@@ -384,3 +384,567 @@ func (c *cmd) curlFormFiles(raw string, f field, from int, opt string) {
 		}
 	}
 }
+
+// sedCommands reads a sed script for the commands that open files or run
+// commands: `r`/`R FILE` read, `w`/`W FILE` and the s command's `w FILE`
+// flag write, `e COMMAND` runs a shell command, and `e` alone or the s
+// command's `e` flag run the pattern space as one (computed when the
+// command runs). With --sandbox GNU sed refuses all of them.
+func (c *cmd) sedCommands(script, raw string) {
+	for _, op := range parseSed(script) {
+		switch op.kind {
+		case 'r':
+			c.fileField(raw, litField(op.arg), SetRead)
+		case 'w':
+			if op.arg != "/dev/stdout" && op.arg != "/dev/stderr" {
+				c.fileField(raw, litField(op.arg), setModify)
+			}
+		case 'e':
+			c.a.script(op.arg, raw, source{})
+		case 'E':
+			c.a.unknown(raw, "sed runs "+op.arg+" as a shell command, computed when the command runs", SetRead|setModify)
+		case '?':
+			c.a.unknown(raw, "a sed script the analysis cannot read ("+op.arg+"), which may open files or run commands", SetRead|setModify)
+		}
+	}
+}
+
+// sedOp is one file or command use of a sed script: kind 'r' (read arg),
+// 'w' (write arg), 'e' (run arg), 'E' (run text computed at run time,
+// arg says which), '?' (not parsed; arg says where).
+type sedOp struct {
+	kind byte
+	arg  string
+}
+
+// parseSed lists the file and command uses of a GNU sed script.
+func parseSed(s string) []sedOp {
+	var out []sedOp
+	n := len(s)
+	i := 0
+	toEOL := func() string {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		v := s[i : i+j]
+		i += j
+		return v
+	}
+	// delimited reads a part ending at an unescaped d; ok is false at the end
+	delimited := func(d byte) bool {
+		for i < n {
+			switch {
+			case s[i] == '\\' && i+1 < n:
+				i += 2
+			case s[i] == d:
+				i++
+				return true
+			case s[i] == '\n' && d != '\n':
+				return false
+			default:
+				i++
+			}
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		}
+		return true
+	}
+	for i < n {
+		ch := s[i]
+		if ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '{' || ch == '}' {
+			i++
+			continue
+		}
+		if ch == '#' {
+			toEOL()
+			continue
+		}
+		if !address() {
+			return append(out, sedOp{'?', "an address"})
+		}
+		if i < n && s[i] == ',' {
+			i++
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+			}
+			if !address() {
+				return append(out, sedOp{'?', "an address"})
+			}
+		}
+		for i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '!') {
+			i++
+		}
+		if i >= n {
+			break
+		}
+		ch = s[i]
+		i++
+		switch ch {
+		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'l', 'L', 'q', 'Q':
+			for i < n && (s[i] == ' ' || s[i] >= '0' && s[i] <= '9') {
+				i++
+			}
+		case ':', 'b', 't', 'T', 'v':
+			for i < n && s[i] != '\n' && s[i] != ';' {
+				i++
+			}
+		case 'a', 'i', 'c':
+			// text to the end of the line, continued by a trailing `\`
+			for i < n {
+				line := toEOL()
+				if !strings.HasSuffix(line, "\\") || i >= n {
+					break
+				}
+				i++ // the newline
+			}
+		case 'r', 'R', 'w', 'W':
+			name := strings.TrimLeft(toEOL(), " \t")
+			if name == "" {
+				continue
+			}
+			k := byte('r')
+			if ch == 'w' || ch == 'W' {
+				k = 'w'
+			}
+			out = append(out, sedOp{k, name})
+		case 'e':
+			cmdText := strings.TrimLeft(toEOL(), " \t")
+			if cmdText == "" {
+				out = append(out, sedOp{'E', "the pattern space (`e`)"})
+			} else {
+				out = append(out, sedOp{'e', cmdText})
+			}
+		case 's', 'y':
+			if i >= n || s[i] == '\n' || s[i] == '\\' {
+				return append(out, sedOp{'?', "an " + string(ch) + " command"})
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return append(out, sedOp{'?', "an " + string(ch) + " command"})
+			}
+			if ch == 'y' {
+				continue
+			}
+			for i < n {
+				f := s[i]
+				if f == 'e' {
+					out = append(out, sedOp{'E', "the result of an s command (its `e` flag)"})
+				} else if f == 'w' {
+					i++
+					if name := strings.TrimLeft(toEOL(), " \t"); name != "" {
+						out = append(out, sedOp{'w', name})
+					}
+					break
+				} else if !(f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || f >= '0' && f <= '9') {
+					break
+				}
+				i++
+			}
+		default:
+			return append(out, sedOp{'?', "the command `" + string(ch) + "`"})
+		}
+	}
+	return out
+}
+
+// vimCommands reads Ex commands (vim -c/--cmd/+CMD, ex's stdin) for what
+// opens files or runs commands: file arguments are read as shell words
+// (vim expands globs, `~`, `$VAR` and backticks in them), `!CMD`, `r
+// !CMD`, `w !CMD` and `:terminal CMD` run shell commands, `g/re/CMD`
+// runs CMD. Expressions that call functions, `:normal`, the language
+// interfaces and any command the analysis does not model are
+// unverifiable.
+func (c *cmd) vimCommands(text, raw string) {
+	c.vimLine(text, raw, 0)
+}
+
+func (c *cmd) vimLine(text, raw string, depth int) {
+	unknown := func(why string) {
+		c.a.unknown(raw, "vim runs "+why+", which the analysis does not model", SetRead|setModify)
+	}
+	if depth > 4 {
+		unknown("nested commands")
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		rest := line
+		for rest != "" {
+			cmdText := strings.TrimLeft(rest, " \t:")
+			rest = ""
+			if cmdText == "" || strings.HasPrefix(cmdText, `"`) {
+				break
+			}
+			// the range: %, numbers, marks, patterns, . $ + - , ;
+			k := 0
+			for k < len(cmdText) {
+				ch := cmdText[k]
+				if ch == '/' || ch == '?' {
+					e := strings.IndexByte(cmdText[k+1:], ch)
+					if e < 0 {
+						k = len(cmdText)
+						break
+					}
+					k += e + 2
+					continue
+				}
+				if ch == '\'' && k+1 < len(cmdText) {
+					k += 2
+					continue
+				}
+				if strings.IndexByte("%0123456789.$+-,; \t", ch) < 0 {
+					break
+				}
+				k++
+			}
+			cmdText = cmdText[k:]
+			if cmdText == "" {
+				break
+			}
+			name := cmdText
+			j := 0
+			for j < len(name) && (name[j] >= 'a' && name[j] <= 'z' || name[j] >= 'A' && name[j] <= 'Z' || name[j] >= '0' && name[j] <= '9' && j > 0) {
+				j++
+			}
+			if j == 0 {
+				j = 1 // !, &, <, >, =, @, *, ~, #
+			}
+			name, args := cmdText[:j], cmdText[j:]
+			bang := strings.HasPrefix(args, "!")
+			if bang && name != "!" {
+				args = args[1:]
+			}
+			args = strings.TrimLeft(args, " \t")
+			// commands that see `|` as their argument take the rest
+			takesBar := name == "!" || name == "g" || name == "global" || name == "v" || name == "vglobal" ||
+				name == "norm" || name == "normal" || name == "te" || name == "ter" || name == "terminal" ||
+				strings.HasPrefix(args, "!")
+			if !takesBar {
+				if b := vimBar(args); b >= 0 {
+					rest, args = args[b+1:], args[:b]
+				}
+			}
+			switch vimCommandKind(name) {
+			case 'q': // harmless
+			case 'r', 'w':
+				ops := SetRead
+				if vimCommandKind(name) == 'w' {
+					ops = setModify
+				}
+				switch {
+				case strings.HasPrefix(args, "!"):
+					c.a.script(args[1:], raw, source{})
+				case strings.HasPrefix(args, "+") && !strings.HasPrefix(args, "++"):
+					unknown("a command given to a file command (`+cmd`)")
+				default:
+					a := strings.TrimSpace(strings.TrimPrefix(args, ">>"))
+					a = strings.TrimSpace(strings.TrimPrefix(a, ">"))
+					for strings.HasPrefix(a, "++") {
+						sp := strings.IndexAny(a, " \t")
+						if sp < 0 {
+							a = ""
+							break
+						}
+						a = strings.TrimLeft(a[sp:], " \t")
+					}
+					if a != "" {
+						c.vimFiles(a, raw, ops)
+					}
+				}
+			case '!':
+				c.a.script(args, raw, source{})
+			case 't':
+				if args == "" {
+					unknown("an interactive shell")
+				} else {
+					c.a.script(args, raw, source{})
+				}
+			case 'g':
+				// g/re/cmd: the command after the pattern
+				if len(args) > 0 {
+					d := args[0]
+					if e := strings.IndexByte(args[1:], d); e >= 0 {
+						c.vimLine(args[e+2:], raw, depth+1)
+					} else {
+						unknown("a :global command it cannot read")
+					}
+				}
+			case 's':
+				if strings.Contains(args, `\=`) {
+					unknown("an expression in a substitution (`\\=`)")
+				}
+			case 'x':
+				if strings.Contains(args, "(") || strings.Contains(args, "`") {
+					unknown("an expression that calls functions (`" + clip(cmdText, 40) + "`)")
+				}
+			default:
+				unknown("the command `" + clip(cmdText, 40) + "`")
+			}
+		}
+	}
+}
+
+// vimBar returns the index of the first `|` that ends a command (not
+// escaped, not inside quotes of an expression), or -1.
+func vimBar(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', 0x16:
+			i++
+		case '|':
+			return i
+		}
+	}
+	return -1
+}
+
+// vimFiles checks the file arguments of an Ex command as shell words.
+func (c *cmd) vimFiles(args, raw string, ops OpSet) {
+	prog := "cat -- "
+	if ops.Has(OpWrite) {
+		prog = "tee -- "
+	}
+	c.a.script(prog+args, raw, source{})
+}
+
+// vimCommandKind sorts an Ex command by what it does: 'q' touches no
+// other file, 'r' reads its file arguments, 'w' writes them, '!' runs a
+// shell command, 't' a terminal, 'g' a command on matching lines, 's' a
+// substitution, 'x' evaluates an expression, 0 anything else.
+func vimCommandKind(name string) byte {
+	switch name {
+	case "q", "qu", "qui", "quit", "qa", "qall", "quita", "quitall", "cq", "cquit", "p", "pr", "print", "P", "nu", "number",
+		"#", "l", "list", "d", "de", "del", "delete", "j", "join", "m", "mo", "move", "t", "co", "copy", "y", "ya", "yank",
+		"pu", "put", "<", ">", "=", "u", "un", "undo", "red", "redo", "le", "left", "ri", "right", "ce", "center",
+		"ret", "retab", "sor", "sort", "k", "ma", "mark", "se", "set", "setl", "setlocal", "setg", "setglobal",
+		"sy", "syntax", "filet", "filetype", "noh", "nohlsearch", "a", "append", "i", "insert", "c", "change",
+		"&", "&&", "~", "wn", "wN", "bd", "bdelete", "bw", "bwipeout", "bn", "bnext", "bp", "bprevious",
+		"f", "file", "files", "buffers", "ls", "reg", "registers", "marks", "undol", "undolist", "ve", "version",
+		"redr", "redraw", "sil", "silent", "uns", "unsilent", "lan", "language", "noa", "noautocmd", "keepp", "keeppatterns",
+		"conf", "confirm", "vert", "vertical", "tab", "nohl", "norm!", "nos", "noswapfile", "en", "endif", "endfo", "endfor", "endw", "endwhile":
+		return 'q'
+	case "r", "re", "rea", "read", "e", "ed", "edi", "edit", "sp", "spl", "split", "vs", "vsp", "vsplit", "new", "vne", "vnew",
+		"tabe", "tabedit", "tabnew", "vie", "view", "sv", "sview", "bad", "badd", "arga", "argadd", "ar", "args", "n", "next",
+		"fin", "find", "so", "sou", "source", "luaf", "luafile", "pyf", "pyfile", "py3f", "py3file", "rubyf", "rubyfile",
+		"diffs", "diffsplit", "diffp", "diffpatch", "vimgrep", "vim", "lv", "lvimgrep", "vimgrepa", "vimgrepadd", "cf", "cfile", "lf", "lfile", "ru", "runtime":
+		return 'r'
+	case "w", "wr", "wri", "writ", "write", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas", "up", "upd", "update",
+		"wa", "wall", "wqa", "wqall", "xa", "xall", "redi", "redir", "mks", "mksession", "mkv", "mkvimrc", "wv", "wviminfo", "wsh", "wshada":
+		return 'w'
+	case "!":
+		return '!'
+	case "te", "ter", "terminal":
+		return 't'
+	case "g", "gl", "global", "v", "vg", "vglobal":
+		return 'g'
+	case "s", "su", "sub", "substitute", "sm", "smagic", "sno", "snomagic":
+		return 's'
+	case "echo", "ec", "echon", "echom", "echomsg", "let", "if", "elsei", "elseif", "for", "wh", "while", "unl", "unlet":
+		return 'x'
+	}
+	return 0
+}
+
+// editorCode handles the commands an editor runs from its command line
+// (code, the text of -c/--cmd/+CMD/--eval): vim's and ed's Ex commands
+// are read (vimCommands); emacs' Lisp is unverifiable (it can build any
+// name and run any process).
+func (c *cmd) editorCode(raw string, f field) {
+	switch c.name {
+	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "ed", "red", "rvim", "nvi", "elvis":
+		if !f.pattern() {
+			c.vimCommands(f.s, raw)
+		}
+	case "emacs", "emacsclient":
+		c.a.unknown(raw, c.name+" evaluates Lisp, which may build any file name or run any command", SetRead|setModify)
+	}
+}
+
+// compiler: C preprocessors, compilers and assemblers read the files their
+// sources name: `#include`/`#import`/`#include_next`/`#embed` (after
+// backslash-newline splicing), `.incbin`/`.include` (as), `%include`/
+// `incbin` (nasm). The sources the analysis can read — stdin of known
+// text, a file written earlier in the command — have their names checked
+// below the current folder, each -I/-iquote/-isystem/-idirafter folder and
+// the source's folder; a name made by a macro, or a source it cannot
+// read (stdin from a pipe), is unverifiable. -include/-imacros FILE and
+// @FILE are read. A source already on the disk is a program's own file
+// and is not followed (as scripts are not).
+func (c *cmd) compiler() {
+	p := c.parse(1, opts{short: "oIDUxLlO", long: []string{"-include", "-imacros", "-iquote", "-isystem", "-idirafter", "-iprefix", "-isysroot", "--sysroot", "-MF", "-MT", "-MQ", "--embed-dir", "-aux-info", "--include-directory", "-Xlinker", "-Xassembler", "-Xpreprocessor"}})
+	var dirs []string
+	dirsKnown := true
+	for _, v := range p.vals {
+		switch v.name {
+		case "-o", "-MF", "-aux-info":
+			if c.valText(v) != "-" {
+				c.valFile(v, setModify)
+			}
+		case "-include", "-imacros":
+			c.valFile(v, SetRead)
+		case "-I", "-iquote", "-isystem", "-idirafter", "--embed-dir", "--include-directory":
+			c.valWord(v)
+			if t := c.valText(v); t != "" {
+				dirs = append(dirs, t)
+			} else {
+				dirsKnown = false
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "@") && len(t) > 1 {
+			c.done[i] = true
+			c.fileField(c.args[i].raw, subField(c.args[i].f, 1), SetRead) // a response file
+		}
+	}
+	stdin := len(p.operands) == 0 && (c.name == "cpp" || c.name == "as" || c.name == "gas" || c.name == "tcc")
+	for _, i := range p.operands {
+		f := c.args[i].f
+		if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
+			stdin = true
+			c.word(i)
+			continue
+		}
+		if w, ok := c.a.writtenFile(f); ok {
+			c.includes(c.args[i].raw, w, pathDir(f.text()), dirs, dirsKnown)
+		}
+		c.file(i, SetRead)
+	}
+	if stdin {
+		c.includes("(stdin)", c.in, ".", dirs, dirsKnown)
+	}
+}
+
+func pathDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i+1]
+	}
+	return "."
+}
+
+// includes checks the names a preprocessor or assembler source includes.
+func (c *cmd) includes(raw string, s source, srcDir string, dirs []string, dirsKnown bool) {
+	switch s.kind {
+	case srcNone:
+		return
+	case srcText:
+		if strings.ContainsRune(s.text, unknownRune) {
+			c.a.unknown(raw, c.name+" reads a source computed when the command runs, whose #include names the analysis cannot see", SetRead)
+		}
+	case srcFile:
+		if w, ok := c.a.written[s.file]; ok && w.kind == srcText {
+			s = w
+			break
+		}
+		return // a file on the disk: not followed
+	default:
+		c.a.unknown(raw, c.name+" reads a source from a pipe, whose #include names the analysis cannot see", SetRead)
+		return
+	}
+	text := strings.ReplaceAll(strings.ReplaceAll(s.text, "\\\r\n", ""), "\\\n", "")
+	if !dirsKnown {
+		c.a.unknown(raw, c.name+" searches an include folder named when the command runs", SetRead)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		name, computed, ok := includeName(line)
+		if !ok {
+			continue
+		}
+		if computed {
+			c.a.unknown(raw, c.name+" includes a file named by a macro ("+clip(strings.TrimSpace(line), 60)+")", SetRead)
+			continue
+		}
+		c.a.value(raw, litField(name), SetRead)
+		if !strings.HasPrefix(name, "/") {
+			for _, d := range append([]string{srcDir}, dirs...) {
+				c.a.value(raw, litField(strings.TrimSuffix(d, "/")+"/"+name), SetRead)
+			}
+		}
+	}
+}
+
+// includeName reads an include directive of one (spliced) line: the name
+// between quotes or angle brackets; computed when it is a macro.
+func includeName(line string) (name string, computed, ok bool) {
+	t := strings.TrimLeft(line, " \t")
+	var rest string
+	switch {
+	case strings.HasPrefix(t, "#"), strings.HasPrefix(t, "%:"), strings.HasPrefix(t, "??="):
+		t = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, "#"), "%:"), "??="), " \t")
+		for _, d := range []string{"include_next", "include", "import", "embed"} {
+			if strings.HasPrefix(t, d) {
+				rest = t[len(d):]
+				break
+			}
+		}
+		if rest == "" {
+			return "", false, false
+		}
+	case strings.HasPrefix(t, "%include"), strings.HasPrefix(t, "%incbin"):
+		rest = t[strings.IndexAny(t, " \t\"<'")+0:]
+		if rest == t {
+			return "", false, false
+		}
+	default:
+		// as: .incbin "f", .include "f"; nasm: incbin "f" (after a label)
+		low := strings.ToLower(t)
+		k := -1
+		for _, d := range []string{".incbin", ".include", "incbin"} {
+			if j := strings.Index(low, d); j >= 0 && (k < 0 || j < k) {
+				k = j
+				rest = t[j+len(d):]
+			}
+		}
+		if k < 0 {
+			return "", false, false
+		}
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" {
+		return "", false, false
+	}
+	switch rest[0] {
+	case '"', '\'':
+		if e := strings.IndexByte(rest[1:], rest[0]); e >= 0 {
+			return rest[1 : 1+e], false, true
+		}
+		return "", true, true
+	case '<':
+		if e := strings.IndexByte(rest, '>'); e >= 0 {
+			return rest[1:e], false, true
+		}
+		return "", true, true
+	}
+	return "", true, true
+}

@@ -125,3 +125,64 @@ func TestOptionsThatReadFolders(t *testing.T) {
 		{"curl -F 'f=@README.md;type=text/plain' http://x", ""},
 	})
 }
+
+// TestProgramsRunTheirOwnCommands: the class "programs that run commands or
+// open files in their own language" (attacker pass 10, findings 13–15):
+// sed's e command and s///e flag, r/w files; vim/ex -c, +CMD and ex's
+// stdin (r GLOB, r !cmd, w, :global, expressions, :normal); emacs --eval;
+// C preprocessors and assemblers reading #include/.incbin names from stdin
+// or a file written in the command.
+func TestProgramsRunTheirOwnCommands(t *testing.T) {
+	runBoth(t, []shellCase{
+		{`sed "s/.*/cat &nv/e" <<< .e`, KindUnverifiable},
+		{`sed -n '1e cat .e?v' README.md`, KindDeny},
+		{`sed -n '1e cat .e""nv' README.md`, KindDeny},
+		{`sed -n -e '/x/{e cat .e*' -e '}' README.md`, KindDeny},
+		{`sed '1e' README.md`, KindUnverifiable},
+		{`sed 's/x/y/ge' README.md`, KindUnverifiable},
+		{`sed '1r .e''nv' README.md`, KindDeny},
+		{`sed 'R .e''nv' README.md`, KindDeny},
+		{`sed 's/x/y/w .e''nv' README.md`, KindDeny},
+		{`printf '1e cat .e%sv\n' n > /tmp/s.sed; sed -f /tmp/s.sed README.md`, KindDeny},
+		{`vim -es -c 'r .e*' -c '%p' -c 'q!'`, KindDeny},
+		{`vi -es -c 'r .e?v' -c '%p' -c 'q!'`, KindDeny},
+		{`ex -s -c 'r .e[n]v' -c '%p' -c 'q!' README.md`, KindDeny},
+		{`vim -es -c 'r !cat .e""nv' -c '%p' -c 'q!'`, KindDeny},
+		{`vim -es -c 'r ++enc=utf8 .e*' -c '%p' -c 'q!'`, KindDeny},
+		{`vim -es '+r .e*' '+%p' '+q!'`, KindDeny},
+		{`vim -es -c 'g/^/r .e*' README.md`, KindDeny},
+		{`vim -es -c 'exe "r " . tr(".fmw", "fmw", "env")' -c '%p' -c 'q!'`, KindUnverifiable},
+		{`vim -es -c 'call writefile(readfile(tr(".fmw", "fmw", "env")), "/dev/stdout")'`, KindUnverifiable},
+		{`vim -es -c 'norm! :r .e*' -c 'q!'`, KindUnverifiable},
+		{`vim -es -c 'py3 print(1)'`, KindUnverifiable},
+		{`vim -es -c 'r ` + "`echo .e''nv`" + `' -c '%p' -c 'q!'`, KindDeny},
+		{`printf 'r .e*\n%%p\nq!\n' | ex -s`, KindDeny},
+		{`emacs --batch --eval '(princ (with-temp-buffer (insert-file-contents (string ?. ?e ?n ?v)) (buffer-string)))'`, KindUnverifiable},
+		{`printf '#include ".e%sv"\n' n | cpp -P`, KindDeny},
+		{`printf '#include "%senv"\n' . | gcc -E -P -xc -`, KindDeny},
+		{"gcc -E -P -xc - <<'E'\n#include \".e\\\nnv\"\nE", KindDeny},
+		{`echo '#include ".env"' > /tmp/x.c; gcc -E -P -I. /tmp/x.c`, KindDeny},
+		{`echo '#include "x/../.env"' > /tmp/x.c; clang -E -I. /tmp/x.c`, KindDeny},
+		{`printf '.incbin ".e%sv"\n' n | as -o /tmp/o.o -`, KindDeny},
+		{`printf 'incbin ".e%sv"\n' n > /tmp/x.asm; nasm -f bin -o /tmp/o /tmp/x.asm`, KindDeny},
+		{`printf '#include X\n' | cpp -P -DX='".e""nv"'`, KindUnverifiable},
+		{`curl -s x | gcc -E -xc -`, KindUnverifiable},
+		{"sed 's/a/b/g' README.md", ""},
+		{"sed -n '/foo/,/bar/p' README.md", ""},
+		{"sed -i 's|x|y|; s#a#b#2' src/a.py", ""},
+		{"sed -E 's/(a|b)+/\\1/g;/^$/d' README.md", ""},
+		{"sed -e :a -e '$!N; s/\\n//; ta' README.md", ""},
+		{"sed '$a\\\ntext' README.md", ""},
+		{"sed -n '1e ls' README.md", ""},
+		{"sed --sandbox 's/x/y/' README.md", ""},
+		{"sed 's/x/y/w /tmp/out' README.md", ""},
+		{"vim -es -c '%s/foo/bar/g' -c 'wq' src/a.py", ""},
+		{"vim +10 README.md", ""},
+		{"vim -c 'set nu' README.md", ""},
+		{"vim -es -c 'w /tmp/out.txt' -c 'q!' README.md", ""},
+		{"ex -s README.md <<< $'%p\\nq'", ""},
+		{"gcc -O2 -o app src/main.c", ""},
+		{"printf '#include <stdio.h>\\nint main(){}' | gcc -xc - -o /tmp/a", ""},
+		{"echo 'int main(){}' | cc -xc -", ""},
+	})
+}
