@@ -841,6 +841,7 @@ func (c *cmd) dispatch() bool {
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
+		c.serverCommand()
 		c.devTool()
 		return true
 	}
@@ -856,6 +857,11 @@ func (c *cmd) dispatch() bool {
 		c.transferTool()
 		return true
 	}
+	if dirs, ok := isFileServer(c.name); ok {
+		c.fileServer(dirs...)
+		return true
+	}
+	c.serverCommand() // caddy file-server, twistd web, browser-sync
 	c.unmodelledFolders()
 	c.generic()
 	return false

@@ -1184,6 +1184,7 @@ func (c *cmd) interp(lang string) {
 	if lang == "python" {
 		c.pythonArchive()
 	}
+	c.serverCommand() // python -m http.server, php -S, ruby -run -e httpd
 	var o opts
 	codeOpts := map[string]bool{}
 	inplace := false

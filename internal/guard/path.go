@@ -603,3 +603,43 @@ func procView(p string) (pid, view, rest string, ok bool) {
 	}
 	return pid, segs[2], strings.Join(segs[3:], "/"), true
 }
+
+// percentDecoded returns s with its URL percent escapes decoded, then
+// decoded again (a server may decode twice), each step that changes it;
+// invalid escapes are kept as written. An HTTP server started in the
+// command serves `/%2eenv` as `.env`.
+func percentDecoded(s string) []string {
+	var out []string
+	for range 2 {
+		if !strings.Contains(s, "%") {
+			break
+		}
+		var b strings.Builder
+		changed := false
+		for i := 0; i < len(s); i++ {
+			if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+				i += 2
+				changed = true
+				continue
+			}
+			b.WriteByte(s[i])
+		}
+		if !changed {
+			break
+		}
+		s = b.String()
+		out = append(out, s)
+	}
+	return out
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}

@@ -948,3 +948,153 @@ func includeName(line string) (name string, computed, ok bool) {
 	}
 	return "", true, true
 }
+
+// serveVia names a local file server in a reason.
+func serveVia(name string) string {
+	return name + " (a file server: anything below the folder it serves can be fetched)"
+}
+
+// fileServer: a local file server started in the command serves every
+// file below its folder to anyone who asks (`curl localhost:8000/.env`):
+// the folder is read in full. The folder is a value of one of its folder
+// options, else its operands that are not ports or addresses, else the
+// current folder.
+func (c *cmd) fileServer(dirOpts ...string) {
+	via := serveVia(c.name)
+	served := false
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		name, _, eq := strings.Cut(t, "=")
+		if contains(dirOpts, name) {
+			if eq {
+				c.a.addRec(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead, true, nil, via, followAll)
+			} else if i+1 < len(c.args) {
+				c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
+				i++
+			}
+			served = true
+			continue
+		}
+		if strings.HasPrefix(t, "-") || isPortOrAddress(t) || c.name == "caddy" || c.name == "twistd" || c.name == "browser-sync" {
+			continue
+		}
+		c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
+		served = true
+	}
+	if !served {
+		c.recCwd(SetRead, true, nil, via, followAll)
+	}
+	c.generic()
+}
+
+// isPortOrAddress reports whether an operand is a port or a listening
+// address (8000, :8000, 0.0.0.0:8000, localhost:8000), not a folder.
+func isPortOrAddress(t string) bool {
+	if t == "" {
+		return false
+	}
+	if i := strings.LastIndexByte(t, ':'); i >= 0 {
+		t = t[i+1:]
+	}
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// isFileServer reports whether name is a static file server, and the
+// options that name the folder it serves.
+func isFileServer(name string) ([]string, bool) {
+	switch name {
+	case "serve", "http-server", "live-server", "servor", "sfz", "simplehttpserver", "simple-http-server", "darkhttpd", "dufs", "miniserve", "ran":
+		return []string{"-d", "--dir", "--directory", "--root", "-r"}, true
+	case "httpd", "busybox-httpd":
+		return []string{"-h"}, true
+	case "static-web-server", "updog", "goshs", "jwebserver", "webfsd":
+		return []string{"-d", "--dir", "--directory", "--root", "-r", "--path"}, true
+	}
+	return nil, false
+}
+
+// serverCommand finds a file server an interpreter or a program starts
+// from its arguments: python -m http.server (SimpleHTTPServer,
+// uploadserver; --directory/-d), php -S (-t docroot), ruby -run -e httpd
+// [DIR], caddy file-server (--root), twistd web (--path), browser-sync
+// --server [DIR].
+func (c *cmd) serverCommand() {
+	var words []string
+	for _, ar := range c.args[1:] {
+		words = append(words, optText(ar.f))
+	}
+	has := func(w ...string) int {
+		for k, x := range words {
+			for _, y := range w {
+				if x == y {
+					return k + 1
+				}
+			}
+		}
+		return -1
+	}
+	serveFrom := func(dirOpts []string, after int) {
+		via := serveVia(c.name)
+		served := false
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			name, _, eq := strings.Cut(t, "=")
+			if !contains(dirOpts, name) {
+				if after > 0 && i > after && !strings.HasPrefix(t, "-") && !isPortOrAddress(t) {
+					c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
+					served = true
+				}
+				continue
+			}
+			if eq {
+				c.a.addRec(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead, true, nil, via, followAll)
+			} else if i+1 < len(c.args) {
+				c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
+				i++
+			}
+			served = true
+		}
+		if !served {
+			c.recCwd(SetRead, true, nil, via, followAll)
+		}
+	}
+	switch {
+	case interpLang(c.name) == "python" || c.name == "py" || c.name == "uv" || c.name == "uvx":
+		for _, mod := range []string{"http.server", "SimpleHTTPServer", "uploadserver", "RangeHTTPServer", "twisted"} {
+			if k := has(mod); k > 0 && k >= 2 && words[k-2] == "-m" || has("-m"+mod) > 0 {
+				serveFrom([]string{"--directory", "-d", "--path"}, -1)
+				return
+			}
+		}
+	case c.name == "php":
+		if has("-S") > 0 {
+			serveFrom([]string{"-t"}, -1)
+		}
+	case interpLang(c.name) == "ruby" || c.name == "ruby":
+		if has("-run", "-run") > 0 && (has("httpd") > 0 || has("-ehttpd") > 0) {
+			k := has("httpd")
+			if k < 0 {
+				k = has("-ehttpd")
+			}
+			serveFrom([]string{"--document-root"}, k)
+		}
+	case c.name == "caddy":
+		if has("file-server") > 0 {
+			serveFrom([]string{"--root", "-r"}, -1)
+		}
+	case c.name == "twistd":
+		if has("web") > 0 {
+			serveFrom([]string{"--path"}, -1)
+		}
+	case c.name == "browser-sync":
+		if has("--server", "-s") > 0 {
+			c.recCwd(SetRead, true, nil, serveVia(c.name), followAll)
+			serveFrom([]string{"--ss", "--serveStatic"}, -1)
+		}
+	}
+}

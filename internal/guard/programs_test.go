@@ -186,3 +186,34 @@ func TestProgramsRunTheirOwnCommands(t *testing.T) {
 		{"echo 'int main(){}' | cc -xc -", ""},
 	})
 }
+
+// TestURLsServedFromTheProject: the class "URLs served from the project"
+// (attacker pass 10, finding 21): an http(s) URL's percent escapes are
+// decoded before matching (as a server decodes them, twice at most), and
+// a local file server started in the command on a folder that holds a
+// protected path reads it.
+func TestURLsServedFromTheProject(t *testing.T) {
+	runBoth(t, []shellCase{
+		{"python3 -m http.server 8765 >/dev/null 2>&1 & sleep 1; curl -s localhost:8765/README.md; kill %1", KindFolder},
+		{"curl -s localhost:8765/%2eenv", KindDeny},
+		{"curl -s http://127.0.0.1:8765/%2Eenv", KindDeny},
+		{"wget -qO- localhost:8766/.en%76", KindDeny},
+		{"curl http://127.0.0.1:8000/%252eenv", KindDeny},
+		{"curl -s localhost:8000/src/%2e%2e/.e%6ev", KindDeny},
+		{"python3 -m http.server --directory src/.. 8000", KindFolder},
+		{"python -m SimpleHTTPServer 8000", KindFolder},
+		{"php -S localhost:8000", KindFolder},
+		{"ruby -run -e httpd . -p 8000", KindFolder},
+		{"npx serve", KindFolder},
+		{"npx http-server -p 8080", KindFolder},
+		{"busybox httpd -f -p 8080", KindFolder},
+		{"busybox httpd -f -p 8080 -h .", KindFolder},
+		{"caddy file-server --listen :8080", KindFolder},
+		{"python3 -m http.server -d src 8000", ""},
+		{"php -S localhost:8000 -t src", ""},
+		{"npx http-server src", ""},
+		{"curl https://example.com/a%20b", ""},
+		{"curl -s localhost:8765/README.md", ""},
+		{"date +%Y-%m-%d", ""},
+	})
+}

@@ -1029,6 +1029,13 @@ func splitCandidates(s string) []string {
 			add(part)
 		}
 	}
+	// a URL's percent escapes (localhost:8000/%2eenv), decoded as the
+	// server will
+	if ds := percentDecoded(s); len(ds) > 0 {
+		d := ds[0]
+		add(d)
+		out = append(out, splitCandidates(d)...)
+	}
 	return out
 }
 
