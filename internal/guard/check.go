@@ -453,6 +453,9 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		if cc == nil {
 			continue
 		}
+		if c.bare && m.env.CaseSensitive && len(c.segs) == 2 && excludedEverywhere(t.exclude, c.segs[1], c.dir) {
+			continue // the program's own exclude skips that name at any depth
+		}
 		filtered := len(t.filter) > 0 && !c.dir && filterMatches(t.filter, cc.segs[len(cc.segs)-1], cc.segs[len(cc.segs)-1], m.env.CaseSensitive)
 		if len(t.filter) > 0 && !filtered {
 			continue
@@ -616,6 +619,9 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 			isDir := e.IsDir()
 			if t.vcsAware && ((isDir && isVCSFolder(name)) || (gi != nil && gi.ignored(p, isDir))) {
 				continue
+			}
+			if excluded(t.exclude, rel, name, isDir || e.Type()&fs.ModeSymlink != 0) {
+				continue // the program's own exclude skips it (and all below it)
 			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				if t.follow == followNone {

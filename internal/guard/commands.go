@@ -244,6 +244,7 @@ type opts struct {
 // optHit is one option and its value.
 type optHit struct {
 	name string
+	oi   int    // index of the option's arg
 	vi   int    // index of the value's own arg (-1: inline or none)
 	val  *field // inline value (`-ffile`, `--file=x`)
 	raw  string
@@ -311,9 +312,9 @@ func (c *cmd) parse(from int, o opts) parsed {
 			if o.takesLong(name) || hasEq {
 				if hasEq {
 					v := subField(f, len(name)+1)
-					p.vals = append(p.vals, optHit{name: name, vi: -1, val: &v, raw: c.args[i].raw})
+					p.vals = append(p.vals, optHit{name: name, oi: i, vi: -1, val: &v, raw: c.args[i].raw})
 				} else if i+1 < len(c.args) {
-					p.vals = append(p.vals, optHit{name: name, vi: i + 1, raw: c.args[i+1].raw})
+					p.vals = append(p.vals, optHit{name: name, oi: i, vi: i + 1, raw: c.args[i+1].raw})
 					i++
 				}
 			}
@@ -328,9 +329,9 @@ func (c *cmd) parse(from int, o opts) parsed {
 			name := "-" + string(ch)
 			if j+1 < len(t) || (f.pattern() && j+1 == len(t) && len(unescapeGlob(f.s)) > len(t)) {
 				v := subField(f, j+1)
-				p.vals = append(p.vals, optHit{name: name, vi: -1, val: &v, raw: c.args[i].raw})
+				p.vals = append(p.vals, optHit{name: name, oi: i, vi: -1, val: &v, raw: c.args[i].raw})
 			} else if i+1 < len(c.args) {
-				p.vals = append(p.vals, optHit{name: name, vi: i + 1, raw: c.args[i+1].raw})
+				p.vals = append(p.vals, optHit{name: name, oi: i, vi: i + 1, raw: c.args[i+1].raw})
 				i++
 			}
 			break
@@ -400,6 +401,7 @@ type spec struct {
 	code     map[string]string // options whose value is code, by language
 	scripts  []string          // options whose value is a shell command
 	filters  []string          // options whose value limits a recursion to names
+	patterns []string          // options whose value is a name pattern, never opened (--exclude)
 	ops      OpSet             // ops of the operands
 	skip     int               // leading operands that are not files
 	skipCode string            // the skipped operand is code in this language
@@ -429,6 +431,8 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 			c.valCode(v, s.code[v.name])
 		case contains(s.scripts, v.name):
 			c.valScript(v)
+		case contains(s.patterns, v.name):
+			c.patternValue(v)
 		case contains(s.chdir, v.name):
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)

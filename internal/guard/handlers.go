@@ -1556,7 +1556,8 @@ func (c *cmd) grep() {
 	s := &spec{opts: opts{short: "efmABCdDX", long: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--color", "--colour", "--directories", "--devices", "--label", "--binary-files", "--group-separator"}},
 		files:   map[string]OpSet{"-f": SetRead, "--file": SetRead, "--exclude-from": SetRead},
 		filters: []string{"--include"}, skip: 1, noSkip: []string{"-e", "--regexp", "-f", "--file"},
-		rec: []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true,
+		patterns: []string{"--exclude", "--exclude-dir"},
+		rec:      []string{"-r", "-R", "--recursive", "--dereference-recursive"}, dflt: true,
 		follows: []string{"-R", "--dereference-recursive"}}
 	if c.name == "zgrep" || c.name == "zegrep" || c.name == "zfgrep" {
 		s.rec = nil
@@ -1567,7 +1568,8 @@ func (c *cmd) grep() {
 			s.recAll = true
 		}
 	}
-	c.runSpec(s, 1)
+	n := len(c.a.out.targets)
+	c.excludeFrom(n, c.grepExcludes(c.runSpec(s, 1)))
 }
 
 // rg: recursive by default; hidden files only with --hidden or -uu.
@@ -1596,7 +1598,11 @@ func (c *cmd) rg() {
 		// a config file may add --hidden: every spelling is hidden
 		s.hideDots = false
 	}
-	c.runSpec(s, 1)
+	n := len(c.a.out.targets)
+	p := c.runSpec(s, 1)
+	if !c.a.rgConfig && !c.a.env.RipgrepConfig { // a config file may add globs
+		c.excludeFrom(n, c.rgExcludes(p))
+	}
 }
 
 // searcher: ag, ack and similar recursive searchers.
@@ -1663,6 +1669,8 @@ func (c *cmd) tar() {
 			if mode == 'c' {
 				c.a.unknown(v.raw, "tar archives the files named in a list the analysis cannot see", SetRead)
 			}
+		case "--exclude":
+			c.patternValue(v) // a name pattern, not opened
 		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
 			c.valFile(v, SetRead)
 		case "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
@@ -1684,6 +1692,7 @@ func (c *cmd) tar() {
 		if p.has("-h", "--dereference") {
 			follow = followAll
 		}
+		defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p))
 		for _, i := range p.operands {
 			f := c.args[i].f
 			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
@@ -1730,10 +1739,13 @@ func (c *cmd) zip() {
 			c.valFile(v, setModify)
 		case "-TT", "--unzip-command":
 			c.valScript(v)
+		case "-x", "--exclude":
+			// handled by zipExcludes
 		default:
 			c.valWord(v)
 		}
 	}
+	ex, exArgs := c.zipExcludes(p)
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "-TT" && i+1 < len(c.args) {
 			c.script(i+1, source{})
@@ -1765,6 +1777,9 @@ func (c *cmd) zip() {
 		c.a.unknown(c.args[0].raw, "zip archives files named on stdin", SetRead)
 	}
 	for k, i := range p.operands {
+		if exArgs[i] {
+			continue
+		}
 		if k == 0 {
 			c.file(i, SetRead|setModify)
 			continue
@@ -1774,7 +1789,11 @@ func (c *cmd) zip() {
 			if p.has("-y", "--symlinks") {
 				follow = followNone
 			}
+			n := len(c.a.out.targets)
 			c.rec(i, SetRead, true, nil, "zip -r", follow)
+			if t := c.args[i].f; !t.pattern() && (t.s == "." || t.s == "./") {
+				c.excludeFrom(n, ex) // names are stored as found below .
+			}
 		} else {
 			c.file(i, SetRead)
 		}
@@ -1976,8 +1995,8 @@ func (c *cmd) ln() {
 func (c *cmd) rsync() {
 	s := &spec{opts: opts{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude", "--include", "--files-from", "--exclude-from", "--include-from", "--temp-dir", "--log-file", "--password-file", "--rsync-path", "--chmod", "--chown", "--backup-dir", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--bwlimit", "--timeout", "--port", "--max-size", "--min-size", "--out-format", "--log-file-format", "--write-batch", "--read-batch", "--only-write-batch", "--info", "--debug", "--usermap", "--groupmap", "--sockopts", "--outbuf", "--remote-option"}},
 		files:   map[string]OpSet{"--files-from": SetRead, "--exclude-from": SetRead, "--include-from": SetRead, "--log-file": setModify, "--password-file": SetRead, "--write-batch": setModify, "--only-write-batch": setModify, "--read-batch": SetRead},
-		scripts: []string{"-e", "--rsh", "--rsync-path"},
-		last:    setModify, rec: []string{"-r", "-a", "--recursive", "--archive", "-d", "--dirs"}, recOps: SetRead}
+		scripts: []string{"-e", "--rsh", "--rsync-path"}, patterns: []string{"--exclude", "--include", "--filter"},
+		last: setModify, rec: []string{"-r", "-a", "--recursive", "--archive", "-d", "--dirs"}, recOps: SetRead}
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
 			c.stdinNames(SetRead, "rsync --files-from=-")
@@ -1985,7 +2004,9 @@ func (c *cmd) rsync() {
 			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
 		}
 	}
+	n := len(c.a.out.targets)
 	p := c.runSpec(s, 1)
+	c.excludeFrom(n, c.rsyncExcludes(p))
 	if p.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
 		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
@@ -2302,7 +2323,14 @@ func (c *cmd) git() {
 			}
 		}
 		if !dry {
-			recRoots(setModify, !ignored, "git clean")
+			if specs, ok := cleanPathspecs(rest); ok && len(roots) == 1 {
+				// only below the pathspecs (one that does not exist removes nothing)
+				for _, ar := range specs {
+					c.a.addRecVCS(ar.raw, ar.f, setModify, !ignored, "git clean")
+				}
+			} else {
+				recRoots(setModify, !ignored, "git clean")
+			}
 		}
 	case "rm", "mv":
 		for k := i + 1; k < len(c.args); k++ {

@@ -1,6 +1,9 @@
 package guard
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // programsDisk is a project with a secret at its root and a clean src/.
 func programsDisk() FS {
@@ -215,5 +218,93 @@ func TestURLsServedFromTheProject(t *testing.T) {
 		{"curl https://example.com/a%20b", ""},
 		{"curl -s localhost:8765/README.md", ""},
 		{"date +%Y-%m-%d", ""},
+	})
+}
+
+// TestExcludesThatCoverTheSecret: the everyday over-deny "a recursion
+// that excludes the protected path itself" (attacker pass 10): with the
+// disk (the names as the program reads them) an exclude the program
+// surely applies — tar --exclude, zip -x, rsync --exclude, grep
+// --exclude, rg -g '!…' — lets the recursion pass; an exclude that may
+// not apply (another case, a later include, anchored, a glob that does
+// not name the hidden file, zip's stored paths below .) leaves it denied.
+// Without the disk a file may be spelt in another case, which the
+// program's exclude does not skip: denied unless matching is
+// case-sensitive. git clean with a pathspec cleans only below it.
+func TestExcludesThatCoverTheSecret(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "SECRET=x", tCwd + "/README.md": "r", tCwd + "/src/a.py": "x"}
+	disk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	nested := map[string]string{tCwd + "/sub/.env": "S=2"}
+	for k, v := range files {
+		nested[k] = v
+	}
+	diskNested := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(nested, nil)})
+	pure := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	pureCase := mustRules(t, `{"paths":[{"path":".env","deny":["read","write","edit","bash"]}]}`).Matcher(Env{Cwd: tCwd, Home: tHome, CaseSensitive: true})
+	allowed := []string{
+		"tar czf /tmp/x.tgz --exclude=.env .",
+		"tar czf /tmp/x.tgz --exclude .env .",
+		"tar czf /tmp/x.tgz --exclude='.e*' .",
+		"zip -r /tmp/x.zip . -x .env",
+		"zip -r /tmp/x.zip . -x README.md .env",
+		"rsync -a --exclude=.env ./ /tmp/x/",
+		"rsync -a --exclude .env . /tmp/x/",
+		"grep -rn TODO --exclude=.env .",
+		"rg --hidden -g '!.env' TODO",
+		"rg --hidden --glob='!.env' TODO .",
+	}
+	denied := []string{
+		"tar czf /tmp/x.tgz --anchored --exclude=.env .",
+		"tar czf /tmp/x.tgz --exclude='*env' .", // a wildcard first: unsure it names a hidden file
+		"tar czf /tmp/x.tgz --exclude=.ENV .",
+		"tar czf /tmp/x.tgz --exclude=src .",
+		"zip -r /tmp/x.zip . -i '*.py' -x .env",
+		"zip -r /tmp/x.zip src/.. -x .env",
+		"rsync -a --exclude=.env --include=.env ./ /tmp/x/",
+		"rsync -a --exclude=/.env ./ /tmp/x/",
+		"grep -rn TODO --exclude=.env --include='.e*' .",
+		"grep -rn TODO --exclude-dir=.env .",
+		"rg --hidden -g '!.env' -g '*' TODO",
+		"rg --hidden -g '!*.md' TODO",
+		"RIPGREP_CONFIG_PATH=/tmp/rc rg --hidden -g '!.env' TODO",
+	}
+	for _, c := range allowed {
+		if k, why := kindOf(disk, c); k != "" {
+			t.Errorf("with the disk %q: got %q, want allowed (%s)", c, k, why)
+		}
+		if k, _ := kindOf(pure, c); k == "" {
+			t.Errorf("without the disk %q: allowed (a .ENV is not excluded)", c)
+		}
+		if strings.HasPrefix(c, "zip") {
+			continue // zip -x .env names only the top-level path
+		}
+		if k, why := kindOf(pureCase, c); k != "" {
+			t.Errorf("without the disk, case-sensitive %q: got %q, want allowed (%s)", c, k, why)
+		}
+		if strings.HasPrefix(c, "tar") || strings.HasPrefix(c, "rsync") || strings.HasPrefix(c, "grep") || strings.HasPrefix(c, "rg") {
+			if k, why := kindOf(diskNested, c); k != "" {
+				t.Errorf("with sub/.env %q: got %q, want allowed (every .env excluded) (%s)", c, k, why)
+			}
+		}
+	}
+	if k, _ := kindOf(diskNested, "zip -r /tmp/x.zip . -x .env"); k == "" {
+		t.Errorf("zip -x .env with sub/.env allowed (zip stores sub/.env, which -x .env does not match)")
+	}
+	for _, c := range denied {
+		for _, m := range []*Matcher{disk, pure} {
+			if k, _ := kindOf(m, c); k == "" {
+				t.Errorf("%q allowed", c)
+			}
+		}
+	}
+	runBoth(t, []shellCase{
+		{"git clean -fdx -- build", ""},
+		{"git clean -fdx build dist", ""},
+		{"git clean -fdx -- .", KindFolder},
+		{"git clean -fdx -- src/..", KindFolder},
+		{"git clean -fdx", KindFolder},
+		{"git clean -fdx -- '*'", KindFolder},
+		{"git clean -fdx -- ':/'", KindFolder},
+		{"git --work-tree=/w2 clean -fdx -- build", KindFolder}, // another work tree: all of it
 	})
 }

@@ -86,6 +86,9 @@ type target struct {
 	// (its index), not every file (git diff, git show, git log -p)
 	tracked bool
 	follow  uint8 // for rec: which symlinks inside the folder it follows
+	// exclude, for rec: what the recursion surely skips (tar --exclude,
+	// zip -x, rsync --exclude, grep --exclude, rg -g '!…'; see excluded)
+	exclude []excludePat
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
