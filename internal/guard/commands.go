@@ -703,7 +703,10 @@ func (c *cmd) dispatch() bool {
 	case "pax":
 		c.pax()
 		return true
-	case "ag", "ack", "ack-grep", "pt", "sift":
+	case "ack", "ack-grep":
+		c.ack()
+		return true
+	case "ag", "pt", "sift":
 		c.searcher()
 		return true
 	case "tar", "gtar", "bsdtar":
@@ -736,7 +739,13 @@ func (c *cmd) dispatch() bool {
 	case "rsync":
 		c.rsync()
 		return true
-	case "scp", "sftp":
+	case "lftp":
+		c.lftp()
+		return true
+	case "sftp":
+		c.sftp()
+		return true
+	case "scp":
 		c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
 			files:   map[string]OpSet{"-i": SetRead, "-F": SetRead},
 			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1)

@@ -1372,3 +1372,199 @@ func (c *cmd) zipExcludes(p parsed) (ex []excludePat, exArgs map[int]bool) {
 	}
 	return ex, exArgs
 }
+
+// ack searches every text file below its folders, hidden ones included
+// (its defaults skip version-control folders and a few names, not
+// dotfiles) and reads a project .ackrc: a recursion with hidden names that
+// skips only the version-control folders.
+func (c *cmd) ack() {
+	s := &spec{opts: opts{short: "gmABCt", long: []string{"--max-count", "--after-context", "--before-context", "--context", "--type", "--ignore-dir", "--ignore-directory", "--noignore-dir", "--ignore-file", "--type-add", "--type-set", "--type-del", "--output", "--pager", "--ackrc", "--files-from", "--match", "--color-match", "--color-filename", "--color-lineno", "--range-start", "--range-end"}},
+		files:   map[string]OpSet{"--ackrc": SetRead, "--files-from": SetRead},
+		scripts: []string{"--pager"}, skip: 1, noSkip: []string{"--match", "-f"},
+		recAll: true, dflt: true, follows: []string{"--follow"}}
+	n := len(c.a.out.targets)
+	c.runSpec(s, 1)
+	for i := n; i < len(c.a.out.targets); i++ {
+		if c.a.out.targets[i].rec {
+			c.a.out.targets[i].vcsAware = true // .git, .svn, … are skipped; .gitignore is not read
+		}
+	}
+}
+
+// sftp: the host is a word; -b FILE (a file written in the command, else
+// unverifiable unless it is stdin) and stdin hold the batch commands,
+// read by transferCommands. -F/-i files are read, -S runs a program.
+func (c *cmd) sftp() {
+	p := c.parse(1, opts{short: "bBcDFiloPRsSJX"})
+	batch := false
+	for _, v := range p.vals {
+		switch v.name {
+		case "-F", "-i":
+			c.valFile(v, SetRead)
+		case "-S", "-D":
+			c.valScript(v)
+		case "-b":
+			batch = true
+			f, ok := c.valField(v)
+			if !ok {
+				continue
+			}
+			if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
+				c.valWord(v)
+				c.transferCommands(v.raw, c.in, false)
+				continue
+			}
+			c.valFile(v, SetRead)
+			if w, ok := c.a.writtenFile(f); ok {
+				c.transferCommands(v.raw, w, false)
+			} else {
+				c.a.unknown(v.raw, "sftp runs batch commands from a file the analysis cannot read, which may upload or download any local file", SetRead|setModify)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	for _, i := range p.operands {
+		c.word(i)
+	}
+	if !batch {
+		c.transferCommands(c.args[0].raw, c.in, false)
+	}
+}
+
+// lftp: -c/-e COMMANDS and -f FILE (or stdin) hold lftp commands, read by
+// transferCommands; the operand is the site.
+func (c *cmd) lftp() {
+	p := c.parse(1, opts{short: "cefpuU", long: []string{"--rcfile", "--norc"}})
+	script := false
+	for _, v := range p.vals {
+		switch v.name {
+		case "-c", "-e":
+			script = true
+			c.valWord(v)
+			f, ok := c.valField(v)
+			if !ok {
+				continue
+			}
+			if f.pattern() {
+				c.a.unknown(v.raw, "lftp runs commands computed when the command runs", SetRead|setModify)
+				continue
+			}
+			c.transferCommands(v.raw, source{kind: srcText, text: f.s}, true)
+		case "-f", "--rcfile":
+			script = true
+			c.valFile(v, SetRead)
+			f, ok := c.valField(v)
+			if !ok {
+				continue
+			}
+			if w, ok := c.a.writtenFile(f); ok {
+				c.transferCommands(v.raw, w, true)
+			} else {
+				c.a.unknown(v.raw, "lftp runs commands from a file the analysis cannot read, which may upload or download any local file", SetRead|setModify)
+			}
+		default:
+			c.valWord(v)
+		}
+	}
+	for _, i := range p.operands {
+		c.word(i)
+	}
+	if !script {
+		c.transferCommands(c.args[0].raw, c.in, true)
+	}
+}
+
+// transferCommands reads sftp or lftp commands (one a line; lftp also
+// splits at `;`, `&&`, `||`): uploads (put, mput, reput, mirror -R) read
+// their local paths in full (the cwd when mirror -R names none),
+// downloads (get, mget, reget, pget, mirror) write below their local
+// destination (the cwd by default), `!CMD` runs a shell command; lcd,
+// source, local and any command not modelled are unverifiable. A stream
+// the analysis cannot see is unverifiable.
+func (c *cmd) transferCommands(raw string, in source, lftp bool) {
+	unknown := func(why string) {
+		c.a.unknown(raw, c.name+" "+why+", which the analysis does not model", SetRead|setModify)
+	}
+	switch in.kind {
+	case srcNone:
+		return
+	case srcText:
+		if strings.ContainsRune(in.text, unknownRune) {
+			unknown("runs commands computed when the command runs")
+			return
+		}
+	case srcFile:
+		if w, ok := c.a.written[in.file]; ok && w.kind == srcText {
+			in = w
+			break
+		}
+		unknown("runs commands from a file the analysis cannot read")
+		return
+	default:
+		unknown("runs commands read from a pipe")
+		return
+	}
+	text := in.text
+	if lftp {
+		text = strings.NewReplacer("&&", "\n", "||", "\n", ";", "\n").Replace(text)
+	}
+	via := c.name + " (uploads or downloads folders)"
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-@"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "!") {
+			c.a.script(line[1:], raw, source{})
+			continue
+		}
+		words := strings.Fields(line)
+		name := words[0]
+		var paths []string
+		reverse := false
+		for _, w := range words[1:] {
+			if strings.HasPrefix(w, "-") {
+				if w == "-R" || w == "--reverse" {
+					reverse = true
+				}
+				continue
+			}
+			paths = append(paths, strings.Trim(w, `"'`))
+		}
+		rec := func(p string, ops OpSet) {
+			c.a.addRec(raw, litField(p), ops, true, nil, via, followAll)
+			c.a.value(raw, litField(p), ops)
+		}
+		switch name {
+		case "put", "mput", "reput":
+			for k, p := range paths {
+				if k == 0 || name == "mput" {
+					rec(p, SetRead)
+				}
+			}
+		case "get", "mget", "reget", "pget":
+			if name == "mget" || len(paths) < 2 {
+				rec(".", setModify)
+			} else {
+				rec(paths[1], setModify)
+			}
+		case "mirror":
+			local, ops := ".", setModify
+			if reverse {
+				ops = SetRead
+				if len(paths) > 0 {
+					local = paths[0]
+				}
+			} else if len(paths) > 1 {
+				local = paths[1]
+			}
+			rec(local, ops)
+		case "ls", "dir", "cd", "pwd", "lpwd", "lls", "mkdir", "rmdir", "rm", "rename", "chmod", "chown", "chgrp",
+			"ln", "symlink", "df", "help", "?", "version", "quit", "exit", "bye", "progress", "open", "user", "set",
+			"debug", "cls", "find", "du", "cat", "more", "zcat", "echo", "close", "lmkdir", "lumask", "umask", "wait", "mkdir -p":
+		default:
+			unknown("runs the command `" + clip(line, 40) + "`")
+		}
+	}
+}
