@@ -402,6 +402,8 @@ type spec struct {
 	scripts  []string          // options whose value is a shell command
 	filters  []string          // options whose value limits a recursion to names
 	patterns []string          // options whose value is a name pattern, never opened (--exclude)
+	recFiles []string          // options whose value is also read in full when it is a folder (diff --from-file)
+	lists    []string          // options whose value is a file of names the command reads (sort --files0-from)
 	ops      OpSet             // ops of the operands
 	skip     int               // leading operands that are not files
 	skipCode string            // the skipped operand is code in this language
@@ -425,6 +427,9 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	p := c.parse(from, s.opts)
 	for _, v := range p.vals {
 		switch {
+		case contains(s.recFiles, v.name) || contains(s.lists, v.name):
+			c.listOrFolder(v, contains(s.lists, v.name))
+			c.valFile(v, SetRead)
 		case s.files[v.name] != 0:
 			c.valFile(v, s.files[v.name])
 		case s.code[v.name] != "":
@@ -562,6 +567,9 @@ func (c *cmd) dispatch() bool {
 		}
 		if c.name == "unset" {
 			c.unsetBuiltin()
+		}
+		if c.name == "man" {
+			c.manPager()
 		}
 		if c.name == "shopt" || c.name == "set" {
 			for _, ar := range c.args {
@@ -1028,6 +1036,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "ktSTo", long: []string{"--key", "--field-separator", "--buffer-size", "--temporary-directory", "--output", "--files0-from", "--parallel", "--batch-size", "--compress-program", "--random-source", "--sort"}}
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify, "--files0-from": SetRead, "--random-source": SetRead}
 			s.scripts = []string{"--compress-program"}
+			s.lists = []string{"--files0-from"} // sort prints the files a list names
 		case "uniq":
 			s.opts = opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}}
 			s.last = setModify
@@ -1043,6 +1052,7 @@ func fileSpec(name string) *spec {
 			s.recAll = true
 			s.recOps = SetRead
 			s.followBy = followAll
+			s.recFiles = []string{"--from-file", "--to-file"} // a folder compared with each operand
 		case "du":
 			s.opts = opts{short: "dBXt", long: []string{"--max-depth", "--block-size", "--exclude-from", "--exclude", "--threshold", "--time-style", "--files0-from"}}
 			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--files0-from": SetRead}
@@ -1094,6 +1104,7 @@ func fileSpec(name string) *spec {
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
 		case "bat", "batcat":
 			s.opts = opts{short: "lHmrd", long: []string{"--language", "--highlight-line", "--map-syntax", "--theme", "--style", "--line-range", "--tabs", "--wrap", "--terminal-width", "--diff-context", "--pager", "--color", "--italic-text", "--decorations", "--paging", "--file-name"}}
+			s.scripts = []string{"--pager"} // bat runs its pager command
 		case "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc":
 			s.opts = opts{short: "oIDLlUxWfmOgstze", long: nil}
 			s.files = map[string]OpSet{"-o": setModify}

@@ -1862,6 +1862,10 @@ func (c *cmd) extract() {
 			for k, i := range rest {
 				if k == 0 {
 					c.file(i, setModify)
+				} else if f := c.args[i].f; !f.pattern() && strings.ContainsAny(f.s, "*?") {
+					// 7z expands its own wildcards, hidden names included
+					c.word(i)
+					c.recCwd(SetRead, true, []string{f.s}, "7z a", followAll)
 				} else {
 					c.rec(i, SetRead, true, nil, "7z a", followAll)
 				}
@@ -2007,6 +2011,22 @@ func (c *cmd) rsync() {
 	n := len(c.a.out.targets)
 	p := c.runSpec(s, 1)
 	c.excludeFrom(n, c.rsyncExcludes(p))
+	for _, v := range p.values("--filter", "-f") {
+		// merge/dir-merge/. FILE, : FILE read filter rules from FILE
+		t := c.valText(v)
+		for _, pre := range []string{"merge ", "dir-merge ", ". ", ": ", "merge,", "dir-merge,", ".,", ":,"} {
+			if strings.HasPrefix(t, pre) {
+				name := strings.TrimSpace(t[len(pre):])
+				if j := strings.IndexAny(name, " "); j >= 0 && strings.HasPrefix(pre, "merge,") {
+					name = name[j+1:]
+				}
+				c.fileField(v.raw, litField(name), SetRead)
+			}
+		}
+		if t == "" {
+			c.a.unknown(v.raw, "an rsync filter rule computed when the command runs", SetRead)
+		}
+	}
 	if p.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
 		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)

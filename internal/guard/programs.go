@@ -1568,3 +1568,41 @@ func (c *cmd) transferCommands(raw string, in source, lftp bool) {
 		}
 	}
 }
+
+// listOrFolder: an option value that is a folder read in full (diff
+// --from-file=DIR compares DIR with each operand), or a file of names
+// the command reads (sort --files0-from=F; `-` reads them on stdin).
+func (c *cmd) listOrFolder(v optHit, list bool) {
+	f, ok := c.valField(v)
+	if !ok {
+		return
+	}
+	if !list {
+		c.a.addRec(v.raw, f, SetRead, true, nil, c.name+" "+v.name, followAll)
+		return
+	}
+	if t := f.text(); !f.pattern() && t == "-" {
+		c.stdinNames(SetRead, c.name+" "+v.name+"=-")
+		return
+	}
+	c.a.unknown(v.raw, c.name+" reads the files named in a list the analysis cannot see", SetRead)
+}
+
+// manPager: man -P/--pager CMD and -H/--html=BROWSER run a command.
+func (c *cmd) manPager() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case name == "-P" || name == "--pager" || name == "--html" || name == "-H" && eq:
+			f, raw, next, ok := c.optValue(i, name, eq)
+			if ok {
+				c.scriptField(raw, f, source{})
+			}
+			i = next
+		case strings.HasPrefix(t, "-P") && len(t) > 2:
+			c.done[i] = true
+			c.scriptField(c.args[i].raw, subField(c.args[i].f, 2), source{})
+		}
+	}
+}
