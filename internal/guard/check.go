@@ -388,11 +388,29 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	}
 	direct := t
 	direct.rec = false
+	if t.shellGlob {
+		direct.dotOK = false // the shell's wildcards skip hidden names
+	}
 	if v, ok := m.matchTarget(direct, ops); ok {
 		return v, true
 	}
 	fsys := m.env.FS
 	win := m.env.windows()
+	if fsys != nil && t.pattern && t.shellGlob {
+		// a shell glob: each folder it expands to on the disk is recursed
+		files, complete := globDisk(fsys, t.path, win, false)
+		if !complete || len(files) > maxGlobFolders {
+			return m.folderUnknown(t, ops, "the glob expands to too many folders to search for protected paths")
+		}
+		for _, f := range files {
+			sub := t
+			sub.path, sub.pattern, sub.shellGlob = f, false, false
+			if v, ok := m.matchFolder(sub, ops); ok {
+				return v, true
+			}
+		}
+		return Violation{}, false
+	}
 	if fsys != nil && !t.pattern {
 		dir := t.path
 		if r, _, ok := resolveLinks(fsys, dir, win); ok {
@@ -437,6 +455,7 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	// (.env*) or it skips (.git)
 	dotOK := t.dotOK && !(t.vcsAware && t.gitIgnores)
 	ps := m.split(t.path, t.pattern, dotOK)
+	ps.shellGlob = t.shellGlob
 	psAll := m.split(t.path, t.pattern, t.dotOK) // for absolute and home rules: no repository ignores them
 	var denied OpSet
 	var hits []int
@@ -562,6 +581,10 @@ func (m *Matcher) needsWalk(ops OpSet, t target, hidden bool) bool {
 	}
 	return false
 }
+
+// maxGlobFolders bounds the expansions of a recursed shell glob searched
+// one by one (more: unverifiable).
+const maxGlobFolders = 256
 
 // holds_ is the match mode for folders (named apart from the local
 // variable it would shadow).

@@ -127,6 +127,10 @@ type pathSegs struct {
 	// dotOK: globs may match a leading `.` (dotglob, `rg --hidden`, a tool
 	// that lists hidden files).
 	dotOK bool
+	// shellGlob: the path's own wildcards are the shell's, which match a
+	// leading `.` only literally, whatever dotOK says of what lies below
+	// (a recursion into `*` reads hidden names below each match).
+	shellGlob bool
 }
 
 func (m *Matcher) split(p string, pattern, dotOK bool) pathSegs {
@@ -268,7 +272,7 @@ func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 				// An unknown run of directories may stand for directories
 				// but not for the protected name itself; a `**` glob does
 				// not descend into dot directories unless dot files are in.
-				if seg == unknownSeg && i < np-1 || seg == "**" && (ps.dotOK || !(strings.HasPrefix(pat[i], ".") && !c.globs[i])) {
+				if seg == unknownSeg && i < np-1 || seg == "**" && (ps.dotOK && !ps.shellGlob || !(strings.HasPrefix(pat[i], ".") && !c.globs[i])) {
 					reach[idx(i+1, j)] = true // absorb one more entry segment
 				}
 				continue
@@ -283,7 +287,7 @@ func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 				// with something inside it (`$X/README.md` is not `.env/…`)
 				continue
 			}
-			if segMatch(pat[i], c.globs[i], seg, ps.pattern, ps.dotOK) {
+			if segMatch(pat[i], c.globs[i], seg, ps.pattern, ps.dotOK && !ps.shellGlob) {
 				reach[idx(i+1, j+1)] = true
 			}
 		}

@@ -331,3 +331,46 @@ func TestExcludesThatCoverTheSecret(t *testing.T) {
 		{"git --work-tree=/w2 clean -fdx -- build", KindFolder}, // another work tree: all of it
 	})
 }
+
+// TestRecursedShellGlobs: the everyday over-deny "a recursion into a
+// shell glob took the glob to match hidden names" (`tar czf x.tgz *`,
+// `grep -r x *` were denied for ./.env, which `*` does not expand to):
+// the shell's wildcards match a leading dot only literally (unless
+// dotglob), while the recursion below each match still reads hidden names;
+// with the disk each expansion is searched.
+func TestRecursedShellGlobs(t *testing.T) {
+	disk := func(extra map[string]string) *Matcher {
+		files := map[string]string{tCwd + "/.env": "S=1", tCwd + "/README.md": "r", tCwd + "/src/a.py": "x"}
+		for k, v := range extra {
+			files[k] = v
+		}
+		return DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	}
+	cases := []shellCase{
+		{"tar czf /tmp/x.tgz *", ""},
+		{"grep -r x *", ""},
+		{"zip -r /tmp/x.zip *", ""},
+		{"cp -r * /tmp/x", ""},
+		{"foobar *", ""},
+		{"tar czf /tmp/x.tgz .*", KindDeny},
+		{"tar czf /tmp/x.tgz .[a-z]*", KindDeny},
+		{"shopt -s dotglob; tar czf /tmp/x.tgz *", KindDeny},
+		{"tar czf /tmp/x.tgz ~/*", KindFolder}, // ~/proj holds .env
+	}
+	runShell(t, disk(nil), cases)
+	runShell(t, disk(map[string]string{tCwd + "/sub/.env": "S=2"}), []shellCase{
+		{"tar czf /tmp/x.tgz *", KindFolder},
+		{"grep -r x s*", KindFolder},
+		{"grep -r x sr*", ""},
+	})
+	runShell(t, disk(map[string]string{tHome + "/.pi/agent/auth.json": "{}"}), []shellCase{
+		{"tar czf /tmp/x.tgz ~/.p*", KindFolder},
+		{"cd /tmp && tar czf /tmp/x.tgz ~/.p*/", KindFolder},
+	})
+	runShell(t, DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome}), []shellCase{
+		{"tar czf /tmp/x.tgz *", ""},
+		{"grep -r x *", ""},
+		{"rm -rf *", KindDeny}, // node_modules/ may be there
+		{"tar czf /tmp/x.tgz .*", KindDeny},
+	})
+}

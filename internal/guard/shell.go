@@ -89,6 +89,9 @@ type target struct {
 	// exclude, for rec: what the recursion surely skips (tar --exclude,
 	// zip -x, rsync --exclude, grep --exclude, rg -g '!…'; see excluded)
 	exclude []excludePat
+	// shellGlob, for rec: path is a shell glob, whose wildcards match a
+	// leading `.` only literally (dotOK is then about what lies below)
+	shellGlob bool
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -1261,7 +1264,8 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 			return
 		}
-		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow})
+		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow,
+			shellGlob: x.pat && f.glob && !f.unk && !f.dyn && !f.dotOK && !a.dotglob && !strings.ContainsRune(x.p, unknownRune)})
 	}
 }
 
