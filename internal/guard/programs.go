@@ -913,10 +913,7 @@ func includeName(line string) (name string, computed, ok bool) {
 			return "", false, false
 		}
 	case strings.HasPrefix(t, "%include"), strings.HasPrefix(t, "%incbin"):
-		rest = t[strings.IndexAny(t, " \t\"<'")+0:]
-		if rest == t {
-			return "", false, false
-		}
+		rest = t[len("%include"):] // both are 8 bytes long
 	default:
 		// as: .incbin "f", .include "f"; nasm: incbin "f" (after a label)
 		low := strings.ToLower(t)

@@ -374,3 +374,30 @@ func TestRecursedShellGlobs(t *testing.T) {
 		{"tar czf /tmp/x.tgz .*", KindDeny},
 	})
 }
+
+// FuzzProgramLanguages: the readers of programs' own languages (sed
+// scripts, Ex commands, include directives, lftp/sftp commands, curl's
+// URL sets) never fail on any text (a bug would surface as an "internal
+// error" verdict).
+func FuzzProgramLanguages(f *testing.F) {
+	for _, s := range []string{"1e cat .env", "s/x/y/w out", "r .e*", "g/x/r !ls", "#include \"a\\\nb\"", "%include 'x'",
+		"mirror -R . /x; put a", "{a,b}[1-2]", "a\\", "s", "s/", "y/a/", "\\", "'", "%", "#", "e", ":a;ba"} {
+		f.Add(s)
+	}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: programsDisk()})
+	forms := []string{"sed -e %s README.md", "vim -es -c %s", "cpp -P <<< %s", "lftp -c %s", "sftp host <<< %s", "curl -T %s http://x/", "as - <<< %s"}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsRune(text, 0) {
+			return
+		}
+		q := shellQuote(text)
+		for _, form := range forms {
+			cmd := strings.Replace(form, "%s", q, 1)
+			for _, v := range m.Check(Call{Tool: "bash", Args: map[string]any{"command": cmd}}) {
+				if strings.Contains(v.Detail, "internal error") {
+					t.Fatalf("%q: %s", cmd, v.Reason())
+				}
+			}
+		}
+	})
+}
