@@ -1523,7 +1523,9 @@ func (c *cmd) sed() {
 		case "-f", "--file":
 			c.valFile(v, SetRead)
 			if f, ok := c.valField(v); ok && !sandbox {
-				if w, ok := c.a.writtenFile(f); ok && w.kind == srcText {
+				if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
+					c.sedStdinScript(v.raw)
+				} else if w, ok := c.a.writtenFile(f); ok && w.kind == srcText {
 					c.sedCommands(w.text, v.raw) // a script written earlier in the command
 				}
 			}
@@ -2839,7 +2841,7 @@ func (c *cmd) editor() {
 			c.file(i, SetRead|setModify)
 		}
 	}
-	if c.name == "ed" || c.name == "ex" || c.name == "red" {
+	if c.name == "ed" || c.name == "ex" || c.name == "red" || c.exMode() {
 		if c.in.kind == srcText {
 			c.a.codeText(c.in.text, "(stdin)", "vim")
 			if !strings.ContainsRune(c.in.text, unknownRune) {

@@ -824,9 +824,30 @@ func (c *cmd) compiler() {
 	}
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
-		if strings.HasPrefix(t, "@") && len(t) > 1 {
+		switch {
+		case strings.HasPrefix(t, "@") && len(t) > 1:
 			c.done[i] = true
 			c.fileField(c.args[i].raw, subField(c.args[i].f, 1), SetRead) // a response file
+		case strings.HasPrefix(t, "-Wp,") || strings.HasPrefix(t, "-Wa,") || strings.HasPrefix(t, "-Wl,"):
+			// options passed on to the preprocessor, assembler, linker:
+			// each part may be a file (-Wp,-include,FILE; -Wa,@FILE)
+			c.done[i] = true
+			c.a.value(c.args[i].raw, c.args[i].f, SetRead)
+			if !c.args[i].f.pattern() {
+				for _, part := range strings.Split(t[4:], ",") {
+					c.a.value(c.args[i].raw, litField(strings.TrimPrefix(part, "@")), SetRead)
+					if strings.HasPrefix(part, "-I") && len(part) > 2 {
+						dirs = append(dirs, part[2:])
+					}
+				}
+			} else {
+				dirsKnown = false
+			}
+		case strings.HasPrefix(t, "-B"):
+			// -B DIR: the compiler runs its programs (as, ld, cc1) from DIR
+			for _, prog := range []string{"as", "ld", "cc1", "cc1plus", "collect2", "cpp", "lto-wrapper", "ld.gold", "ld.bfd"} {
+				c.a.writtenScripts(c.args[i].raw, prog)
+			}
 		}
 	}
 	stdin := len(p.operands) == 0 && (c.name == "cpp" || c.name == "as" || c.name == "gas" || c.name == "tcc")
@@ -1602,4 +1623,36 @@ func (c *cmd) manPager() {
 			c.scriptField(c.args[i].raw, subField(c.args[i].f, 2), source{})
 		}
 	}
+}
+
+// sedStdinScript: sed -f - reads its script on stdin.
+func (c *cmd) sedStdinScript(raw string) {
+	switch c.in.kind {
+	case srcText:
+		if strings.ContainsRune(c.in.text, unknownRune) {
+			c.a.unknown(raw, "sed runs a script computed when the command runs", SetRead|setModify)
+		}
+		c.a.codeText(c.in.text, raw, "sed")
+		c.sedCommands(strings.ReplaceAll(c.in.text, unknownStr, ""), raw)
+	case srcNone:
+	default:
+		c.a.unknown(raw, "sed runs a script read from a pipe, which the analysis cannot see", SetRead|setModify)
+	}
+}
+
+// exMode reports whether vim runs in Ex mode (-e, -E, -es, -Es, --clean
+// -e…), reading Ex commands on stdin.
+func (c *cmd) exMode() bool {
+	switch c.name {
+	case "vi", "vim", "nvim", "view", "gvim", "rvim":
+	default:
+		return false
+	}
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "eE") && strings.Trim(t[1:], "eEsnNRZXyVm") == "" {
+			return true
+		}
+	}
+	return false
 }
