@@ -862,6 +862,7 @@ func (c *cmd) dispatch() bool {
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
+		c.deployCommand()
 		c.serverCommand()
 		c.devTool()
 		return true

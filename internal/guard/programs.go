@@ -1656,3 +1656,92 @@ func (c *cmd) exMode() bool {
 	}
 	return false
 }
+
+// deployCommand: deploy CLIs upload a folder, hidden files included
+// (vercel sends .env; only its .env.local forms are left out): `vercel
+// [deploy] [DIR]`, `netlify deploy [--dir DIR]`, `wrangler pages deploy
+// DIR`, `fly deploy [DIR]` (its build context), `firebase deploy`, `surge
+// [DIR]`. The folder (the cwd by default) is read in full, without the
+// version-control folders.
+func (c *cmd) deployCommand() {
+	var words []int
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+			words = append(words, i)
+		}
+	}
+	word := func(k int) string {
+		if k < len(words) {
+			return optText(c.args[words[k]].f)
+		}
+		return ""
+	}
+	var dirs []int
+	deploys := false
+	dirOpts := []string{"--dir", "-d", "--cwd", "--project-dir"}
+	switch c.name {
+	case "vercel":
+		switch word(0) {
+		case "", "deploy":
+			deploys = true
+			if word(0) == "deploy" {
+				dirs = words[1:]
+			}
+		default:
+			// vercel DIR deploys DIR; vercel SUBCOMMAND does something else
+			if f := c.args[words[0]].f; !f.pattern() && (strings.ContainsAny(f.s, "./") || c.a.env.FS != nil && isDirOnDisk(c, f)) {
+				deploys, dirs = true, words[:1]
+			}
+		}
+	case "netlify":
+		deploys = word(0) == "deploy"
+	case "wrangler":
+		deploys = word(0) == "pages" && (word(1) == "deploy" || word(1) == "publish")
+		if deploys {
+			dirs = words[2:]
+		}
+	case "fly", "flyctl":
+		deploys = word(0) == "deploy"
+		if deploys {
+			dirs = words[1:]
+		}
+	case "firebase":
+		deploys = word(0) == "deploy"
+	}
+	if !deploys {
+		return
+	}
+	via := c.name + " deploy (uploads a folder, hidden files included)"
+	n := len(c.a.out.targets)
+	named := false
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		name, _, eq := strings.Cut(t, "=")
+		if !contains(dirOpts, name) {
+			continue
+		}
+		if eq {
+			c.a.addRec(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead, true, nil, via, followAll)
+		} else if i+1 < len(c.args) {
+			c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
+		}
+		named = true
+	}
+	for _, i := range dirs {
+		c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
+		named = true
+	}
+	if !named {
+		c.recCwd(SetRead, true, nil, via, followAll)
+	}
+	for i := n; i < len(c.a.out.targets); i++ {
+		c.a.out.targets[i].vcsAware = true // .git is left out; .gitignore is not read
+	}
+}
+
+// isDirOnDisk reports whether f names a folder on the disk.
+func isDirOnDisk(c *cmd, f field) bool {
+	p, _ := c.a.norm(f.s, false)
+	fi, err := c.a.env.FS.Lstat(p)
+	return err == nil && fi.IsDir()
+}
