@@ -43,10 +43,14 @@ func (c *cmd) folderOperand(i int, ops OpSet, via string) {
 	t := optText(f)
 	if strings.HasPrefix(t, "-") && len(t) > 1 {
 		name, _, eq := strings.Cut(t, "=")
-		if !eq {
+		switch {
+		case eq:
+			f = subField(f, len(name)+1)
+		case len(t) > 2 && t[1] != '-':
+			f = subField(f, 2) // -dDIR: a short option's value written on
+		default:
 			return
 		}
-		f = subField(f, len(name)+1)
 		if f.s == "" || f.onlyUnk && !f.posOnly {
 			return
 		}

@@ -35,6 +35,8 @@ func TestUnmodelledProgramGivenAFolder(t *testing.T) {
 		{"foobar ./", KindFolder},
 		{"foobar --dir=.", KindFolder},
 		{"foobar -r ..", KindFolder},
+		{"foobar -d.", KindFolder},
+		{"foobar -vj4 -Wall --x -- src", ""},
 		{"cd src && foobar ..", KindFolder},
 		{"rclone cat . --max-depth 1", KindFolder},
 		{"rclone copy . /tmp/rcl", KindFolder},
