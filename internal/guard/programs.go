@@ -1749,3 +1749,19 @@ func isDirOnDisk(c *cmd, f field) bool {
 	fi, err := c.a.env.FS.Lstat(p)
 	return err == nil && fi.IsDir()
 }
+
+// scriptArgs: a script on the disk is a program the analysis does not read
+// (see unmodelledFolders): a folder given to it counts as read in full.
+// The arguments of a script the command wrote or pipes in are the
+// script's positional parameters, followed where the script uses them.
+func (c *cmd) scriptArgs(script int, args []int, onDisk bool) {
+	if onDisk {
+		via := baseName(c.args[script].f) + " (a script pruner does not read, so a folder given to it counts as read in full)"
+		for _, i := range args {
+			c.folderOperand(i, SetRead, via)
+		}
+	}
+	for _, i := range args {
+		c.file(i, SetRead)
+	}
+}
