@@ -649,7 +649,7 @@ func (c *cmd) vimLine(text, raw string, depth int) {
 			}
 			args = strings.TrimLeft(args, " \t")
 			// commands that see `|` as their argument take the rest
-			takesBar := name == "!" || name == "g" || name == "global" || name == "v" || name == "vglobal" ||
+			takesBar := name == "!" || name == "g" || name == "global" || name == "v" || name == "vglobal" || vimCommandKind(name) == 'm' ||
 				name == "norm" || name == "normal" || name == "te" || name == "ter" || name == "terminal" ||
 				strings.HasPrefix(args, "!")
 			if !takesBar {
@@ -658,6 +658,8 @@ func (c *cmd) vimLine(text, raw string, depth int) {
 				}
 			}
 			switch vimCommandKind(name) {
+			case 'm':
+				c.vimLine(args, raw, depth+1)
 			case 'q': // harmless
 			case 'r', 'w':
 				ops := SetRead
@@ -753,9 +755,14 @@ func vimCommandKind(name string) byte {
 		"sy", "syntax", "filet", "filetype", "noh", "nohlsearch", "a", "append", "i", "insert", "c", "change",
 		"&", "&&", "~", "wn", "wN", "bd", "bdelete", "bw", "bwipeout", "bn", "bnext", "bp", "bprevious",
 		"f", "file", "files", "buffers", "ls", "reg", "registers", "marks", "undol", "undolist", "ve", "version",
-		"redr", "redraw", "sil", "silent", "uns", "unsilent", "lan", "language", "noa", "noautocmd", "keepp", "keeppatterns",
-		"conf", "confirm", "vert", "vertical", "tab", "nohl", "norm!", "nos", "noswapfile", "en", "endif", "endfo", "endfor", "endw", "endwhile":
+		"redr", "redraw", "nohl", "en", "endif", "endfo", "endfor", "endw", "endwhile":
 		return 'q'
+	case "sil", "silent", "uns", "unsilent", "noa", "noautocmd", "keepp", "keeppatterns", "keepa", "keepalt",
+		"keepj", "keepjumps", "kee", "keepmarks", "loc", "lockmarks", "conf", "confirm", "vert", "vertical", "tab",
+		"nos", "noswapfile", "san", "sandbox", "bro", "browse", "to", "topleft", "bo", "botright", "abo", "aboveleft",
+		"bel", "belowright", "lefta", "leftabove", "rightb", "rightbelow", "hid", "hide", "leg", "legacy", "vim9", "vim9cmd",
+		"argdo", "bufdo", "windo", "tabdo", "cdo", "cfdo", "ldo", "lfdo", "folddoopen", "folddoc", "folddoclosed":
+		return 'm' // a modifier or a loop: the command after it runs
 	case "r", "re", "rea", "read", "e", "ed", "edi", "edit", "sp", "spl", "split", "vs", "vsp", "vsplit", "new", "vne", "vnew",
 		"tabe", "tabedit", "tabnew", "vie", "view", "sv", "sview", "bad", "badd", "arga", "argadd", "ar", "args", "n", "next",
 		"fin", "find", "so", "sou", "source", "luaf", "luafile", "pyf", "pyfile", "py3f", "py3file", "rubyf", "rubyfile",
