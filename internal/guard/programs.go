@@ -661,10 +661,19 @@ func (c *cmd) vimLine(text, raw string, depth int) {
 			case 'm':
 				c.vimLine(args, raw, depth+1)
 			case 'q': // harmless
-			case 'r', 'w':
+			case 'o':
+				for _, opt := range strings.Fields(args) {
+					if _, val, ok := strings.Cut(opt, "="); ok && val != "" {
+						c.vimFiles(val, raw, SetRead|setModify)
+					}
+				}
+			case 'r', 'w', 'e':
 				ops := SetRead
-				if vimCommandKind(name) == 'w' {
+				switch vimCommandKind(name) {
+				case 'w':
 					ops = setModify
+				case 'e':
+					ops = SetRead | setModify
 				}
 				switch {
 				case strings.HasPrefix(args, "!"):
@@ -735,26 +744,29 @@ func vimBar(s string) int {
 
 // vimFiles checks the file arguments of an Ex command as shell words.
 func (c *cmd) vimFiles(args, raw string, ops OpSet) {
-	prog := "cat -- "
-	if ops.Has(OpWrite) {
-		prog = "tee -- "
+	if ops.Has(OpRead) {
+		c.a.script("cat -- "+args, raw, source{})
 	}
-	c.a.script(prog+args, raw, source{})
+	if ops.Has(OpWrite) {
+		c.a.script("tee -- "+args, raw, source{})
+	}
 }
 
 // vimCommandKind sorts an Ex command by what it does: 'q' touches no
 // other file, 'r' reads its file arguments, 'w' writes them, '!' runs a
 // shell command, 't' a terminal, 'g' a command on matching lines, 's' a
-// substitution, 'x' evaluates an expression, 0 anything else.
+// substitution, 'x' evaluates an expression, 'e' opens a buffer (read,
+// and written by a later :w), 'o' sets options (their values may name
+// files), 'm' runs the command after it, 0 anything else.
 func vimCommandKind(name string) byte {
 	switch name {
 	case "q", "qu", "qui", "quit", "qa", "qall", "quita", "quitall", "cq", "cquit", "p", "pr", "print", "P", "nu", "number",
 		"#", "l", "list", "d", "de", "del", "delete", "j", "join", "m", "mo", "move", "t", "co", "copy", "y", "ya", "yank",
 		"pu", "put", "<", ">", "=", "u", "un", "undo", "red", "redo", "le", "left", "ri", "right", "ce", "center",
-		"ret", "retab", "sor", "sort", "k", "ma", "mark", "se", "set", "setl", "setlocal", "setg", "setglobal",
+		"ret", "retab", "sor", "sort", "k", "ma", "mark",
 		"sy", "syntax", "filet", "filetype", "noh", "nohlsearch", "a", "append", "i", "insert", "c", "change",
 		"&", "&&", "~", "wn", "wN", "bd", "bdelete", "bw", "bwipeout", "bn", "bnext", "bp", "bprevious",
-		"f", "file", "files", "buffers", "ls", "reg", "registers", "marks", "undol", "undolist", "ve", "version",
+		"files", "buffers", "ls", "reg", "registers", "marks", "undol", "undolist", "ve", "version",
 		"redr", "redraw", "nohl", "en", "endif", "endfo", "endfor", "endw", "endwhile":
 		return 'q'
 	case "sil", "silent", "uns", "unsilent", "noa", "noautocmd", "keepp", "keeppatterns", "keepa", "keepalt",
@@ -763,14 +775,18 @@ func vimCommandKind(name string) byte {
 		"bel", "belowright", "lefta", "leftabove", "rightb", "rightbelow", "hid", "hide", "leg", "legacy", "vim9", "vim9cmd",
 		"argdo", "bufdo", "windo", "tabdo", "cdo", "cfdo", "ldo", "lfdo", "folddoopen", "folddoc", "folddoclosed":
 		return 'm' // a modifier or a loop: the command after it runs
-	case "r", "re", "rea", "read", "e", "ed", "edi", "edit", "sp", "spl", "split", "vs", "vsp", "vsplit", "new", "vne", "vnew",
+	case "e", "ed", "edi", "edit", "sp", "spl", "split", "vs", "vsp", "vsplit", "new", "vne", "vnew",
 		"tabe", "tabedit", "tabnew", "vie", "view", "sv", "sview", "bad", "badd", "arga", "argadd", "ar", "args", "n", "next",
-		"fin", "find", "so", "sou", "source", "luaf", "luafile", "pyf", "pyfile", "py3f", "py3file", "rubyf", "rubyfile",
-		"diffs", "diffsplit", "diffp", "diffpatch", "vimgrep", "vim", "lv", "lvimgrep", "vimgrepa", "vimgrepadd", "cf", "cfile", "lf", "lfile", "ru", "runtime":
+		"fin", "find", "f", "fi", "fil", "file", "diffs", "diffsplit":
+		return 'e' // opens a buffer, which a later :w writes
+	case "r", "re", "rea", "read", "so", "sou", "source", "luaf", "luafile", "pyf", "pyfile", "py3f", "py3file", "rubyf", "rubyfile",
+		"diffp", "diffpatch", "vimgrep", "vim", "lv", "lvimgrep", "vimgrepa", "vimgrepadd", "cf", "cfile", "lf", "lfile", "ru", "runtime":
 		return 'r'
 	case "w", "wr", "wri", "writ", "write", "wq", "x", "xi", "xit", "exi", "exit", "sav", "saveas", "up", "upd", "update",
 		"wa", "wall", "wqa", "wqall", "xa", "xall", "redi", "redir", "mks", "mksession", "mkv", "mkvimrc", "wv", "wviminfo", "wsh", "wshada":
 		return 'w'
+	case "se", "set", "setl", "setlocal", "setg", "setglobal":
+		return 'o' // options, some of which name files vim writes (viminfofile, backupdir, undodir)
 	case "!":
 		return '!'
 	case "te", "ter", "terminal":
