@@ -754,9 +754,12 @@ func (c *cmd) dispatch() bool {
 		c.sftp()
 		return true
 	case "scp":
-		c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
-			files:   map[string]OpSet{"-i": SetRead, "-F": SetRead},
-			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1)
+		for _, v := range c.runSpec(&spec{opts: opts{short: "iFoPcSlJDX", long: nil},
+			files:    map[string]OpSet{"-i": SetRead, "-F": SetRead},
+			patterns: []string{"-o"}, // read below
+			scripts:  []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1).values("-o") {
+			c.sshOption(v)
+		}
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
 		c.runSpec(&spec{opts: opts{short: "nu", long: []string{"--interactive", "--iterations", "--size", "--random-source"}},

@@ -1632,7 +1632,7 @@ func (c *cmd) tar() {
 			c.args[1].f = litField("-" + t)
 		}
 	}
-	p := c.parse(1, opts{short: "fCTXbIHLVgKNF", long: []string{"--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--use-compress-program", "--to-command", "--checkpoint-action", "--format", "--owner", "--group", "--mode", "--transform", "--xform", "--label", "--newer", "--after-date", "--listed-incremental", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--blocking-factor", "--record-size", "--index-file", "--suffix", "--backup"}})
+	p := c.parse(1, opts{short: "fCTXbIHLVgKNF", long: []string{"--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--use-compress-program", "--to-command", "--checkpoint-action", "--format", "--owner", "--group", "--mode", "--transform", "--xform", "--label", "--newer", "--after-date", "--listed-incremental", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--blocking-factor", "--record-size", "--index-file", "--suffix", "--backup", "--add-file"}})
 	for _, f := range []string{"-c", "--create"} {
 		if p.flags[f] {
 			mode = 'c'
@@ -1654,6 +1654,7 @@ func (c *cmd) tar() {
 		}
 	}
 	dir := litField(".")
+	var addFiles []optHit
 	for _, v := range p.vals {
 		switch v.name {
 		case "-f", "--file":
@@ -1678,6 +1679,8 @@ func (c *cmd) tar() {
 			}
 		case "--exclude":
 			c.patternValue(v) // a name pattern, not opened
+		case "--add-file":
+			addFiles = append(addFiles, v) // an operand, even one starting with -
 		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
 			c.valFile(v, SetRead)
 		case "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
@@ -1700,6 +1703,12 @@ func (c *cmd) tar() {
 			follow = followAll
 		}
 		defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p))
+		for _, v := range addFiles {
+			if f, ok := c.valField(v); ok {
+				c.valWord(v)
+				c.a.addRec(v.raw, f, SetRead, true, nil, "tar --add-file", follow)
+			}
+		}
 		for _, i := range p.operands {
 			f := c.args[i].f
 			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
@@ -2744,21 +2753,7 @@ func (c *cmd) ssh() {
 		case "-E":
 			c.valFile(v, setModify)
 		case "-o":
-			t := c.valText(v)
-			key, val, _ := strings.Cut(t, "=")
-			if val == "" {
-				key, val, _ = strings.Cut(t, " ")
-			}
-			switch strings.ToLower(strings.TrimSpace(key)) {
-			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
-				c.a.script(val, v.raw, source{})
-			case "identityfile", "userknownhostsfile", "certificatefile", "controlpath", "identityagent":
-				c.a.value(v.raw, litField(strings.TrimSpace(val)), SetRead)
-			}
-			if t == "" {
-				c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)
-			}
-			c.valWord(v)
+			c.sshOption(v)
 		default:
 			c.valWord(v)
 		}
@@ -2766,6 +2761,26 @@ func (c *cmd) ssh() {
 	for _, i := range p.operands {
 		c.word(i) // the host and the remote command run elsewhere; their words are still checked
 	}
+}
+
+// sshOption reads ssh's -o KEY=VALUE (also scp's and sftp's): command
+// options run locally, file options are read.
+func (c *cmd) sshOption(v optHit) {
+	t := c.valText(v)
+	key, val, _ := strings.Cut(t, "=")
+	if val == "" {
+		key, val, _ = strings.Cut(t, " ")
+	}
+	switch strings.ToLower(strings.TrimSpace(key)) {
+	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+		c.a.script(val, v.raw, source{})
+	case "identityfile", "userknownhostsfile", "certificatefile", "controlpath", "identityagent":
+		c.a.value(v.raw, litField(strings.TrimSpace(val)), SetRead)
+	}
+	if t == "" {
+		c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)
+	}
+	c.valWord(v)
 }
 
 // docker: bind mounts, env files, Dockerfiles and `docker cp` touch local

@@ -1448,6 +1448,8 @@ func (c *cmd) sftp() {
 			c.valFile(v, SetRead)
 		case "-S", "-D":
 			c.valScript(v)
+		case "-o":
+			c.sshOption(v)
 		case "-b":
 			batch = true
 			f, ok := c.valField(v)
