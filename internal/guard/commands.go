@@ -1057,6 +1057,14 @@ func fileSpec(name string) *spec {
 			s.recOps = SetRead
 			s.followBy = followAll
 			s.recFiles = []string{"--from-file", "--to-file"} // a folder compared with each operand
+		case "sdiff":
+			s.opts = opts{short: "oWwI", long: []string{"--output", "--width", "--ignore-matching-lines", "--diff-program"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
+			s.scripts = []string{"--diff-program"}
+		case "less", "more", "most", "pg":
+			// -o/-O/--log-file FILE copy the input to FILE; -k FILE is a key file
+			s.opts = opts{short: "oObhjkpPtTxyz", long: []string{"--log-file", "--LOG-FILE", "--lesskey-file", "--tag", "--pattern", "--prompt", "--tabs", "--shift", "--window", "--max-back-scroll"}}
+			s.files = map[string]OpSet{"-o": setModify, "-O": setModify, "--log-file": setModify, "--LOG-FILE": setModify, "-k": SetRead, "--lesskey-file": SetRead}
 		case "du":
 			s.opts = opts{short: "dBXt", long: []string{"--max-depth", "--block-size", "--exclude-from", "--exclude", "--threshold", "--time-style", "--files0-from"}}
 			s.files = map[string]OpSet{"-X": SetRead, "--exclude-from": SetRead, "--files0-from": SetRead}
