@@ -862,6 +862,7 @@ func (c *cmd) dispatch() bool {
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
 		"sam", "serverless", "sls", "ollama", "llm",
+		"railway", "eb", "now", "surge",
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full

@@ -1734,8 +1734,34 @@ func (c *cmd) deployCommand() {
 		if deploys {
 			dirs = words[1:]
 		}
-	case "firebase":
+	case "firebase", "serverless", "sls", "eb":
 		deploys = word(0) == "deploy"
+	case "railway":
+		deploys = word(0) == "up"
+		if deploys {
+			dirs = words[1:]
+		}
+	case "now", "surge":
+		deploys = word(0) == "" || word(0) == "deploy" || c.name == "surge"
+		if deploys && c.name == "surge" {
+			dirs = words[:min(1, len(words))] // surge [PROJECT [DOMAIN]]
+		}
+	case "gcloud":
+		// app deploy, run deploy --source, functions deploy --source,
+		// builds submit [SOURCE]: the source folder (cwd by default) is
+		// uploaded; .gcloudignore is not read
+		switch word(0) + " " + word(1) {
+		case "app deploy", "functions deploy":
+			deploys = true
+		case "run deploy":
+			deploys = !hasOpt(c, "--image")
+		case "builds submit":
+			deploys, dirs = true, words[2:]
+		}
+		dirOpts = append(dirOpts, "--source")
+	case "az":
+		deploys = (word(0) == "webapp" || word(0) == "containerapp" || word(0) == "staticwebapp") && word(1) == "up"
+		dirOpts = append(dirOpts, "--source", "--app-location")
 	}
 	if !deploys {
 		return
@@ -1789,4 +1815,15 @@ func (c *cmd) scriptArgs(script int, args []int, onDisk bool) {
 	for _, i := range args {
 		c.file(i, SetRead)
 	}
+}
+
+// hasOpt reports whether the command has the option name (alone or
+// with =VALUE).
+func hasOpt(c *cmd, name string) bool {
+	for _, ar := range c.args[1:] {
+		if t := optText(ar.f); t == name || strings.HasPrefix(t, name+"=") {
+			return true
+		}
+	}
+	return false
 }
