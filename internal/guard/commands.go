@@ -825,7 +825,9 @@ func (c *cmd) dispatch() bool {
 			code:  map[string]string{"-E": "generic", "--eval": "generic"},
 			chdir: []string{"-C", "--directory"}, skip: 1 << 20}, 1)
 		return true
-	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate":
+	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate",
+		"code-insiders", "cursor", "windsurf", "zed", "zeditor", "idea", "pycharm", "webstorm", "goland", "clion", "rider",
+		"phpstorm", "rubymine", "fleet", "lapce", "atom", "mate", "xed", "sublime_text", "nautilus", "thunar", "dolphin", "nemo", "pcmanfm":
 		c.editor()
 		return true
 	case "jq", "gojq", "jaq", "yq":

@@ -102,6 +102,9 @@ func TestUnmodelledProgramGivenAFolder(t *testing.T) {
 		{"kubectl get pods -A", ""},
 		{"docker cp src c1:/x", ""},
 		{"cloc .", ""},
+		{"code .", ""},
+		{"cursor .", ""}, // GUI editors and file managers open a folder for the user
+		{"zed .", ""},
 		{"tokei .", ""},
 		{"yamllint .", ""},
 		{"pytest .", ""},
