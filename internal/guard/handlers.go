@@ -2842,6 +2842,9 @@ func (c *cmd) editor() {
 			if i+1 < len(c.args) {
 				if t == "-S" || t == "-u" {
 					c.file(i+1, SetRead)
+					if w, ok := c.a.writtenFile(c.args[i+1].f); ok && w.kind == srcText {
+						c.editorCode(c.args[i+1].raw, litField(w.text)) // a script the command wrote
+					}
 				} else {
 					c.code(i+1, "vim")
 					c.editorCode(c.args[i+1].raw, c.args[i+1].f)

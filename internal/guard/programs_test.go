@@ -233,6 +233,8 @@ func TestProgramsRunTheirOwnCommands(t *testing.T) {
 		{`vim -es -c 'set viminfofile=.env' -c 'q'`, KindDeny},
 		{`vim -es -c 'set nu ts=4' -c '%p' -c 'q!' README.md`, ""},
 		{`vim -es -c 'e src/a.py' -c '%p' -c 'q!'`, ""},
+		{`printf 'r .e%sv\n' n > /tmp/s.vim; vim -es -S /tmp/s.vim -c '%p' -c 'q!'`, KindDeny},
+		{"vim -S Session.vim", ""},
 		{`vim -es -c 'r ` + "`echo .e''nv`" + `' -c '%p' -c 'q!'`, KindDeny},
 		{`printf 'r .e*\n%%p\nq!\n' | ex -s`, KindDeny},
 		{`printf 'r .e%sv\n%%p\nq!\n' n | vim -es`, KindDeny},
