@@ -2658,7 +2658,10 @@ func (c *cmd) curl() {
 			}
 		case "-T", "--upload-file":
 			c.curlUpload(v)
-		case "-K", "--config", "--cacert", "--cert", "--key", "--netrc-file", "--etag-compare", "--capath", "--crlfile", "--proxy-cacert", "--proxy-cert", "--proxy-key":
+		case "-K", "--config":
+			c.valFile(v, SetRead)
+			c.curlConfig(v)
+		case "--cacert", "--cert", "--key", "--netrc-file", "--etag-compare", "--capath", "--crlfile", "--proxy-cacert", "--proxy-cert", "--proxy-key":
 			c.valFile(v, SetRead)
 		case "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "-H", "--header", "-w", "--write-out", "-b", "--cookie", "--variable":
 			f, ok := c.valField(v)

@@ -1827,3 +1827,32 @@ func hasOpt(c *cmd, name string) bool {
 	}
 	return false
 }
+
+// curlConfig: curl -K FILE reads options from FILE (`-` stdin): a config
+// the command wrote or pipes in has its words checked as paths (they may
+// be upload-file = .env, data = @.env, output = …, read and written); one
+// from a pipe the analysis cannot see is unverifiable.
+func (c *cmd) curlConfig(v optHit) {
+	f, ok := c.valField(v)
+	if !ok {
+		return
+	}
+	in := source{}
+	if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
+		in = c.in
+	} else if w, ok := c.a.writtenFile(f); ok {
+		in = w
+	} else {
+		return // a config file on the disk: state from an earlier call
+	}
+	switch in.kind {
+	case srcText:
+		if strings.ContainsRune(in.text, unknownRune) {
+			c.a.unknown(v.raw, "curl reads options computed when the command runs", SetRead|setModify)
+		}
+		c.a.tokens(strings.NewReplacer("=", " ", "@", " ", "<", " ", ":", " ").Replace(in.text), SetRead|setModify)
+	case srcNone:
+	default:
+		c.a.unknown(v.raw, "curl reads options from a pipe, which the analysis cannot see", SetRead|setModify)
+	}
+}
