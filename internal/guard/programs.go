@@ -1006,8 +1006,18 @@ func serveVia(name string) string {
 // options, else its operands that are not ports or addresses, else the
 // current folder.
 func (c *cmd) fileServer(dirOpts ...string) {
-	via := serveVia(c.name)
-	served := false
+	c.readsFolders(serveVia(c.name), dirOpts, 0, nil)
+	c.generic()
+}
+
+// readsFolders records the folders a server or a deploy reads in full:
+// the values of the options dirOpts, the operands after index from that
+// are not options, ports or addresses (from < 0: none), the arguments
+// extra, else the current folder. Each is recursed with hidden names,
+// links followed; it returns the index of the first target it added.
+func (c *cmd) readsFolders(via string, dirOpts []string, from int, extra []int) int {
+	n := len(c.a.out.targets)
+	named := false
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		name, _, eq := strings.Cut(t, "=")
@@ -1018,19 +1028,22 @@ func (c *cmd) fileServer(dirOpts ...string) {
 				c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
 				i++
 			}
-			served = true
+			named = true
 			continue
 		}
-		if strings.HasPrefix(t, "-") || isPortOrAddress(t) || c.name == "caddy" || c.name == "twistd" || c.name == "browser-sync" {
-			continue
+		if from >= 0 && i > from && !strings.HasPrefix(t, "-") && !isPortOrAddress(t) {
+			c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
+			named = true
 		}
-		c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
-		served = true
 	}
-	if !served {
+	for _, i := range extra {
+		c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
+		named = true
+	}
+	if !named {
 		c.recCwd(SetRead, true, nil, via, followAll)
 	}
-	c.generic()
+	return n
 }
 
 // isPortOrAddress reports whether an operand is a port or a listening
@@ -1085,29 +1098,10 @@ func (c *cmd) serverCommand() {
 		return -1
 	}
 	serveFrom := func(dirOpts []string, after int) {
-		via := serveVia(c.name)
-		served := false
-		for i := 1; i < len(c.args); i++ {
-			t := optText(c.args[i].f)
-			name, _, eq := strings.Cut(t, "=")
-			if !contains(dirOpts, name) {
-				if after > 0 && i > after && !strings.HasPrefix(t, "-") && !isPortOrAddress(t) {
-					c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
-					served = true
-				}
-				continue
-			}
-			if eq {
-				c.a.addRec(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead, true, nil, via, followAll)
-			} else if i+1 < len(c.args) {
-				c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
-				i++
-			}
-			served = true
+		if after <= 0 {
+			after = -1
 		}
-		if !served {
-			c.recCwd(SetRead, true, nil, via, followAll)
-		}
+		c.readsFolders(serveVia(c.name), dirOpts, after, nil)
 	}
 	switch {
 	case interpLang(c.name) == "python" || c.name == "py" || c.name == "uv" || c.name == "uvx":
@@ -1766,29 +1760,7 @@ func (c *cmd) deployCommand() {
 	if !deploys {
 		return
 	}
-	via := c.name + " deploy (uploads a folder, hidden files included)"
-	n := len(c.a.out.targets)
-	named := false
-	for i := 1; i < len(c.args); i++ {
-		t := optText(c.args[i].f)
-		name, _, eq := strings.Cut(t, "=")
-		if !contains(dirOpts, name) {
-			continue
-		}
-		if eq {
-			c.a.addRec(c.args[i].raw, subField(c.args[i].f, len(name)+1), SetRead, true, nil, via, followAll)
-		} else if i+1 < len(c.args) {
-			c.a.addRec(c.args[i+1].raw, c.args[i+1].f, SetRead, true, nil, via, followAll)
-		}
-		named = true
-	}
-	for _, i := range dirs {
-		c.a.addRec(c.args[i].raw, c.args[i].f, SetRead, true, nil, via, followAll)
-		named = true
-	}
-	if !named {
-		c.recCwd(SetRead, true, nil, via, followAll)
-	}
+	n := c.readsFolders(c.name+" deploy (uploads a folder, hidden files included)", dirOpts, -1, dirs)
 	for i := n; i < len(c.a.out.targets); i++ {
 		c.a.out.targets[i].vcsAware = true // .git is left out; .gitignore is not read
 	}
