@@ -1,0 +1,282 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// This file models the excludes of recursive programs (tar, zip, rsync,
+// grep, rg) and git clean's pathspecs: what a recursion surely skips.
+
+// cleanPathspecs returns git clean's pathspecs when each is a plain path
+// (no magic `:`, no wildcard, known): the clean then stays below them. ok
+// is false when there are none or one the analysis cannot place.
+func cleanPathspecs(rest []arg) ([]arg, bool) {
+	var out []arg
+	dd := false
+	for k := 0; k < len(rest); k++ {
+		f := rest[k].f
+		t := optText(f)
+		switch {
+		case dd:
+		case t == "--":
+			dd = true
+			continue
+		case t == "-e" || t == "--exclude":
+			k++
+			continue
+		case strings.HasPrefix(t, "-"):
+			continue
+		}
+		if f.pattern() || t == "" || strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[\\") {
+			return nil, false
+		}
+		out = append(out, rest[k])
+	}
+	return out, len(out) > 0
+}
+
+// excludePat is a pattern a recursion surely skips: the program's own
+// exclude (tar --exclude, zip -x, rsync --exclude, grep --exclude, rg -g
+// '!…'). Matching is narrower than every tool's (see exclMatch), never
+// wider: an exclude the analysis is unsure of is not recorded.
+type excludePat struct {
+	glob  string
+	path  bool // matched against the path below the folder (zip -x); else against each name, at any depth
+	files bool // only files are skipped (grep --exclude)
+	dirs  bool // only folders are skipped, with all below them (grep --exclude-dir)
+}
+
+// excluded reports whether a recursion with exclude ex skips the entry
+// rel (below its folder), named name.
+func excluded(ex []excludePat, rel, name string, isDir bool) bool {
+	for _, p := range ex {
+		if isDir && p.files || !isDir && p.dirs {
+			continue
+		}
+		target := name
+		if p.path {
+			target = rel
+		}
+		if exclMatch(p.glob, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludedEverywhere reports whether ex skips the name at any depth (for
+// the reasoning without the disk).
+func excludedEverywhere(ex []excludePat, name string, dir bool) bool {
+	for _, p := range ex {
+		if p.path || dir && p.files || !dir && p.dirs {
+			continue
+		}
+		if exclMatch(p.glob, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// exclMatch matches an exclude pattern segment by segment, case-sensitively
+// (the program compares the names it reads), `*` never crossing `/`, and a
+// hidden name only by a segment that starts with a literal dot: narrower
+// than each tool's own rules, so what it excludes the tool excludes too.
+func exclMatch(glob, target string) bool {
+	gs, ts := strings.Split(glob, "/"), strings.Split(target, "/")
+	if len(gs) != len(ts) || glob == "" {
+		return false
+	}
+	for i := range gs {
+		if strings.HasPrefix(ts[i], ".") && !strings.HasPrefix(gs[i], ".") {
+			return false
+		}
+		if strings.ContainsRune(gs[i], unknownRune) {
+			return false
+		}
+		ok, err := path.Match(gs[i], ts[i])
+		if err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// patternValue gives an option value the role of a name pattern: it is
+// not opened, so it is not checked as a path.
+func (c *cmd) patternValue(v optHit) {
+	if v.oi >= 0 && v.oi < len(c.done) {
+		c.done[v.oi] = true
+	}
+	if v.vi >= 0 && v.vi < len(c.done) {
+		c.done[v.vi] = true
+	}
+}
+
+// excludeFrom records exclude patterns on the recursions added since the
+// n-th target.
+func (c *cmd) excludeFrom(n int, ex []excludePat) {
+	if len(ex) == 0 {
+		return
+	}
+	for i := n; i < len(c.a.out.targets); i++ {
+		if c.a.out.targets[i].rec {
+			c.a.out.targets[i].exclude = append(c.a.out.targets[i].exclude, ex...)
+		}
+	}
+}
+
+// plainExclude returns the exclude pattern an option value gives when the
+// analysis is sure of it: known text without brace, extended or escape
+// syntax; ok false otherwise.
+func plainExclude(c *cmd, v optHit) (string, bool) {
+	f, ok := c.valField(v)
+	if !ok || f.unk || f.dyn || f.onlyUnk {
+		return "", false
+	}
+	return plainPattern(f.text())
+}
+
+func plainPattern(t string) (string, bool) {
+	if t == "" || strings.ContainsAny(t, "{}()|\\") || strings.ContainsRune(t, unknownRune) {
+		return "", false
+	}
+	return t, true
+}
+
+// nameExclude turns a name pattern (rsync, rg, tar) into an excludePat:
+// a trailing `/` means folders only; another `/` anchors it, which the
+// analysis does not model (ok false).
+func nameExclude(t string) (excludePat, bool) {
+	dirs := strings.HasSuffix(t, "/")
+	t = strings.TrimSuffix(t, "/")
+	if t == "" || strings.Contains(t, "/") {
+		return excludePat{}, false
+	}
+	return excludePat{glob: t, dirs: dirs}, true
+}
+
+// tarExcludes: GNU tar's --exclude=PATTERN skips members whose name, or a
+// trailing run of its components, matches (folders with all below them);
+// --anchored changes that (no exclusion), --no-wildcards makes patterns
+// literal (only literal ones are kept).
+func (c *cmd) tarExcludes(p parsed) []excludePat {
+	if p.has("--anchored") {
+		return nil
+	}
+	var ex []excludePat
+	for _, v := range p.values("--exclude") {
+		t, ok := plainExclude(c, v)
+		if !ok || p.has("--no-wildcards") && strings.ContainsAny(t, "*?[") {
+			continue
+		}
+		if e, ok := nameExclude(t); ok {
+			ex = append(ex, e)
+		}
+	}
+	return ex
+}
+
+// rsyncExcludes: --exclude=PATTERN without an inner `/` skips the names it
+// matches at any depth (a trailing `/`: folders only), unless an include
+// or filter rule (which comes first or merges per folder) may take it back.
+func (c *cmd) rsyncExcludes(p parsed) []excludePat {
+	if p.has("--include", "--include-from", "--filter", "-f", "-F", "--files-from") {
+		return nil
+	}
+	var ex []excludePat
+	for _, v := range p.values("--exclude") {
+		t, ok := plainExclude(c, v)
+		if !ok || strings.HasPrefix(t, "!") || strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") {
+			continue
+		}
+		if e, ok := nameExclude(t); ok {
+			ex = append(ex, e)
+		}
+	}
+	return ex
+}
+
+// grepExcludes: --exclude=GLOB skips files whose name matches,
+// --exclude-dir=GLOB folders; an --include may take one back (none kept).
+func (c *cmd) grepExcludes(p parsed) []excludePat {
+	if p.has("--include") {
+		return nil
+	}
+	var ex []excludePat
+	for _, name := range []string{"--exclude", "--exclude-dir"} {
+		for _, v := range p.values(name) {
+			t, ok := plainExclude(c, v)
+			if !ok || strings.Contains(t, "/") {
+				continue
+			}
+			ex = append(ex, excludePat{glob: t, files: name == "--exclude", dirs: name == "--exclude-dir"})
+		}
+	}
+	return ex
+}
+
+// rgExcludes: ripgrep's -g/--glob/--iglob '!GLOB' skip what GLOB matches
+// (files and folders, at any depth without a `/`); kept only when every
+// glob given is such a negation (a later positive glob takes precedence).
+func (c *cmd) rgExcludes(p parsed) []excludePat {
+	var ex []excludePat
+	for _, v := range p.values("-g", "--glob", "--iglob") {
+		t, ok := plainExclude(c, v)
+		if !ok || !strings.HasPrefix(t, "!") {
+			return nil
+		}
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "!"), "**/")
+		if e, ok := nameExclude(t); ok {
+			ex = append(ex, e)
+		}
+	}
+	return ex
+}
+
+// zipExcludes reads zip's -x/--exclude lists (a list runs to the next
+// option; -x@FILE reads the list from FILE): each pattern is matched
+// against the stored path (`D/*` skips D with all below it). The
+// patterns are not opened; an -i/--include list may take one back (none
+// kept). exArgs are the operands that belong to the lists.
+func (c *cmd) zipExcludes(p parsed) (ex []excludePat, exArgs map[int]bool) {
+	exArgs = map[int]bool{}
+	keep := !p.has("-i", "--include")
+	add := func(raw string, f field) {
+		if f.unk || f.dyn || f.onlyUnk {
+			return
+		}
+		t, ok := plainPattern(f.text())
+		if !ok || !keep {
+			return
+		}
+		dirs := false
+		if d, found := strings.CutSuffix(t, "/*"); found && !strings.ContainsAny(d, "*?[") {
+			t, dirs = d, true
+		}
+		ex = append(ex, excludePat{glob: t, path: true, dirs: dirs})
+	}
+	for _, v := range p.values("-x", "--exclude") {
+		c.patternValue(v)
+		f, ok := c.valField(v)
+		if !ok {
+			continue
+		}
+		if t := optText(f); strings.HasPrefix(t, "@") {
+			c.fileField(v.raw, subField(f, 1), SetRead) // the list's file
+		} else {
+			add(v.raw, f)
+		}
+		j := v.oi + 1
+		if v.vi >= 0 {
+			j = v.vi + 1
+		}
+		for ; j < len(c.args) && !strings.HasPrefix(optText(c.args[j].f), "-"); j++ {
+			c.done[j] = true
+			exArgs[j] = true
+			add(c.args[j].raw, c.args[j].f)
+		}
+	}
+	return ex, exArgs
+}
