@@ -864,9 +864,13 @@ func (c *cmd) dispatch() bool {
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
 		"sam", "serverless", "sls", "ollama", "llm",
-		"railway", "eb", "now", "surge",
+		"railway", "eb", "now", "surge", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi", "mise", "asdf",
+		"devbox", "rtx", "volta", "fnm", "nvm",
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
+		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
+			return true
+		}
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
 		c.serverCommand()

@@ -1223,6 +1223,16 @@ func (c *cmd) interp(lang string) {
 				c.code(k, "js")
 				return
 			}
+			if c.name == "bun" && sub == "x" {
+				c.word(1)
+				c.wrap(2) // bun x PROGRAM: a wrapper
+				return
+			}
+			if c.name == "bun" && sub == "exec" && len(c.args) > 2 {
+				c.word(1)
+				c.script(2, c.in) // bun exec 'CMD': a shell command
+				return
+			}
 			if sub == "run" || sub == "x" || sub == "test" || sub == "exec" {
 				if c.name == "deno" {
 					// deno's --env-file (and its old name --env) without a

@@ -917,3 +917,68 @@ func (c *cmd) curlConfig(v optHit) {
 		c.a.unknown(v.raw, "curl reads options from a pipe, which the analysis cannot see", SetRead|setModify)
 	}
 }
+
+// runnerSubcommand: package managers' and environment managers'
+// subcommands that run another program (`npm exec -- serve .`, `pnpm dlx
+// serve`, `uv run foobar .`, `poetry run …`, `bundle exec …`, `mise exec
+// -- …`) are wrappers: the program is analysed as a command; npm exec
+// -c/--call runs a shell command. It reports whether it found one.
+func (c *cmd) runnerSubcommand() bool {
+	subs := map[string][]string{
+		"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "uv": {"run"}, "poetry": {"run"},
+		"pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"}, "conda": {"run"}, "mamba": {"run"},
+		"micromamba": {"run"}, "pixi": {"run", "exec"}, "bundle": {"exec"}, "mise": {"exec", "x"}, "asdf": {"exec"},
+		"devbox": {"run"}, "rtx": {"exec", "x"}, "volta": {"run"}, "fnm": {"exec"}, "nvm": {"exec", "run"},
+	}
+	valueOpts := map[string]bool{"--with": true, "--python": true, "-p": true, "--from": true, "--package": true,
+		"-n": true, "--name": true, "--prefix": true, "--env": true, "-e": true, "--directory": true, "--project": true,
+		"--environment": true, "--with-requirements": true, "--node": true, "--group": true, "--extra": true}
+	names, ok := subs[c.name]
+	if !ok {
+		return false
+	}
+	k := -1
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "-") {
+			if valueOpts[t] {
+				i++
+			}
+			continue
+		}
+		if contains(names, t) {
+			k = i
+		}
+		break
+	}
+	if k < 0 {
+		return false
+	}
+	c.word(k)
+	for i := k + 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case t == "--":
+			c.done[i] = true
+			c.wrap(i + 1)
+			return true
+		case (name == "-c" || name == "--call") && c.name == "npm":
+			f, raw, next, ok := c.optValue(i, name, eq)
+			if ok {
+				c.scriptField(raw, f, source{})
+			}
+			i = next
+		case strings.HasPrefix(t, "-"):
+			c.word(i)
+			if valueOpts[name] && !eq && i+1 < len(c.args) {
+				i++
+				c.word(i)
+			}
+		default:
+			c.wrap(i)
+			return true
+		}
+	}
+	return true
+}
