@@ -497,6 +497,20 @@ func (c *cmd) serverCommand() {
 		}
 		c.readsFolders(serveVia(c.name), dirOpts, after, nil)
 	}
+	if lang := interpLang(c.name); lang != "" || c.name == "ruby" || c.name == "go" {
+		// code that starts a static file server on the current folder
+		for _, ar := range c.args[1:] {
+			t := ar.f.text()
+			for _, api := range []string{"SimpleHTTPRequestHandler", "http.server", "SimpleHTTPServer", "WEBrick", "serve-static",
+				"express.static", "StaticFiles", "http.FileServer", "FileServer(", "serveDir", "serveFile", "Deno.serve", "Bun.file(", "file_server"} {
+				if strings.Contains(t, api) && strings.ContainsAny(t, "(.:") && len(t) > len(api) ||
+					api == "serve-static" && strings.Contains(t, "express") && strings.Contains(t, ".static(") {
+					c.recCwd(SetRead, true, nil, serveVia(c.name), followAll)
+					break
+				}
+			}
+		}
+	}
 	switch {
 	case interpLang(c.name) == "python" || c.name == "py" || c.name == "uv" || c.name == "uvx":
 		for _, mod := range []string{"http.server", "SimpleHTTPServer", "uploadserver", "RangeHTTPServer", "twisted"} {
