@@ -158,15 +158,19 @@ func nameExclude(t string) (excludePat, bool) {
 }
 
 // tarExcludes: GNU tar's --exclude=PATTERN skips members whose name, or a
-// trailing run of its components, matches (folders with all below them);
+// trailing run of its components, matches (folders with all below them),
+// for the names given after it (args[before] is the name);
 // --anchored changes that (no exclusion), --no-wildcards makes patterns
 // literal (only literal ones are kept).
-func (c *cmd) tarExcludes(p parsed) []excludePat {
+func (c *cmd) tarExcludes(p parsed, before int) []excludePat {
 	if p.has("--anchored") {
 		return nil
 	}
 	var ex []excludePat
 	for _, v := range p.values("--exclude") {
+		if v.oi >= before {
+			continue // GNU tar: an exclude after a name does not apply to it
+		}
 		t, ok := plainExclude(c, v)
 		if !ok || p.has("--no-wildcards") && strings.ContainsAny(t, "*?[") {
 			continue

@@ -1712,14 +1712,17 @@ func (c *cmd) tar() {
 		if p.has("-h", "--dereference") {
 			follow = followAll
 		}
-		defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p))
 		for _, v := range addFiles {
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)
+				n := len(c.a.out.targets)
 				c.a.addRec(v.raw, f, SetRead, true, nil, "tar --add-file", follow)
+				c.excludeFrom(n, c.tarExcludes(p, v.oi))
 			}
 		}
 		for _, i := range p.operands {
+			// GNU tar's --exclude is positional: it applies to the names after it
+			defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p, i))
 			f := c.args[i].f
 			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
 				// -C DIR: the names are below DIR

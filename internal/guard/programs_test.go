@@ -352,6 +352,7 @@ func TestExcludesThatCoverTheSecret(t *testing.T) {
 	allowed := []string{
 		"tar czf /tmp/x.tgz --exclude=.env .",
 		"tar czf /tmp/x.tgz --exclude .env .",
+		"tar --exclude=.env -czf /tmp/x.tgz .",
 		"tar czf /tmp/x.tgz --exclude='.e*' .",
 		"zip -r /tmp/x.zip . -x .env",
 		"zip -r /tmp/x.zip . -x README.md .env",
@@ -363,6 +364,7 @@ func TestExcludesThatCoverTheSecret(t *testing.T) {
 	}
 	denied := []string{
 		"tar czf /tmp/x.tgz --anchored --exclude=.env .",
+		"tar czf /tmp/x.tgz . --exclude=.env", // GNU tar: positional, no effect on the names before it
 		"tar czf /tmp/x.tgz --exclude='*env' .", // a wildcard first: unsure it names a hidden file
 		"tar czf /tmp/x.tgz --exclude=.ENV .",
 		"tar czf /tmp/x.tgz --exclude=src .",
