@@ -364,7 +364,7 @@ func TestExcludesThatCoverTheSecret(t *testing.T) {
 	}
 	denied := []string{
 		"tar czf /tmp/x.tgz --anchored --exclude=.env .",
-		"tar czf /tmp/x.tgz . --exclude=.env", // GNU tar: positional, no effect on the names before it
+		"tar czf /tmp/x.tgz . --exclude=.env",   // GNU tar: positional, no effect on the names before it
 		"tar czf /tmp/x.tgz --exclude='*env' .", // a wildcard first: unsure it names a hidden file
 		"tar czf /tmp/x.tgz --exclude=.ENV .",
 		"tar czf /tmp/x.tgz --exclude=src .",
