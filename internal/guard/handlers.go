@@ -2029,7 +2029,8 @@ func (c *cmd) rsync() {
 	s := &spec{opts: opts{short: "eBfTM", long: []string{"--rsh", "--filter", "--exclude", "--include", "--files-from", "--exclude-from", "--include-from", "--temp-dir", "--log-file", "--password-file", "--rsync-path", "--chmod", "--chown", "--backup-dir", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--suffix", "--bwlimit", "--timeout", "--port", "--max-size", "--min-size", "--out-format", "--log-file-format", "--write-batch", "--read-batch", "--only-write-batch", "--info", "--debug", "--usermap", "--groupmap", "--sockopts", "--outbuf", "--remote-option"}},
 		files:   map[string]OpSet{"--files-from": SetRead, "--exclude-from": SetRead, "--include-from": SetRead, "--log-file": setModify, "--password-file": SetRead, "--write-batch": setModify, "--only-write-batch": setModify, "--read-batch": SetRead},
 		scripts: []string{"-e", "--rsh", "--rsync-path"}, patterns: []string{"--exclude", "--include", "--filter"},
-		last: setModify, rec: []string{"-r", "-a", "--recursive", "--archive", "-d", "--dirs"}, recOps: SetRead}
+		last: setModify, rec: []string{"-r", "-a", "--recursive", "--archive", "-d", "--dirs"}, recOps: SetRead,
+		follows: []string{"-L", "--copy-links", "--copy-unsafe-links", "-k", "--copy-dirlinks"}}
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
 			c.stdinNames(SetRead, "rsync --files-from=-")

@@ -397,6 +397,12 @@ func TestExcludesThatCoverTheSecret(t *testing.T) {
 			}
 		}
 	}
+	linked := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, map[string]string{tCwd + "/foo": ".env"})})
+	for _, c := range []string{"rsync -aL --exclude=.env ./ /tmp/x/", "grep -R x --exclude=.env .", "tar -h -czf /tmp/x.tgz --exclude=.env .", "zip -r /tmp/x.zip . -x .env"} {
+		if k, _ := kindOf(linked, c); k == "" {
+			t.Errorf("%q with foo -> .env allowed (the link is followed, its name is not excluded)", c)
+		}
+	}
 	if k, _ := kindOf(diskNested, "zip -r /tmp/x.zip . -x .env"); k == "" {
 		t.Errorf("zip -x .env with sub/.env allowed (zip stores sub/.env, which -x .env does not match)")
 	}
