@@ -353,6 +353,12 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		a.unknown(raw, "code too large to analyse", SetRead|setModify)
 		return
 	}
+	switch lang {
+	case "sed": // GNU sed's e, r, w commands (editors.go)
+		a.sedCommands(code, raw)
+	case "vim": // Ex commands (editors.go)
+		a.vimCommands(code, raw)
+	}
 	ops := SetRead
 	probe := code
 	if lang != "awk" && lang != "sed" {

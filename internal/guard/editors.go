@@ -10,21 +10,21 @@ import "strings"
 // flag write, `e COMMAND` runs a shell command, and `e` alone or the s
 // command's `e` flag run the pattern space as one (computed when the
 // command runs). With --sandbox GNU sed refuses all of them.
-func (c *cmd) sedCommands(script, raw string) {
+func (a *shellAnalyzer) sedCommands(script, raw string) {
 	for _, op := range parseSed(script) {
 		switch op.kind {
 		case 'r':
-			c.fileField(raw, litField(op.arg), SetRead)
+			a.value(raw, litField(op.arg), SetRead)
 		case 'w':
 			if op.arg != "/dev/stdout" && op.arg != "/dev/stderr" {
-				c.fileField(raw, litField(op.arg), setModify)
+				a.value(raw, litField(op.arg), setModify)
 			}
 		case 'e':
-			c.a.script(op.arg, raw, source{})
+			a.script(op.arg, raw, source{})
 		case 'E':
-			c.a.unknown(raw, "sed runs "+op.arg+" as a shell command, computed when the command runs", SetRead|setModify)
+			a.unknown(raw, "sed runs "+op.arg+" as a shell command, computed when the command runs", SetRead|setModify)
 		case '?':
-			c.a.unknown(raw, "a sed script the analysis cannot read ("+op.arg+"), which may open files or run commands", SetRead|setModify)
+			a.unknown(raw, "a sed script the analysis cannot read ("+op.arg+"), which may open files or run commands", SetRead|setModify)
 		}
 	}
 }
@@ -196,18 +196,28 @@ func parseSed(s string) []sedOp {
 	return out
 }
 
-// sedStdinScript: sed -f - reads its script on stdin.
-func (c *cmd) sedStdinScript(raw string) {
-	switch c.in.kind {
+// sedScriptFile: sed -f FILE reads its script from FILE: stdin (`-`)
+// or a file the command wrote is read as sed code; a pipe the analysis
+// cannot see is unverifiable (a file on the disk is not followed).
+func (c *cmd) sedScriptFile(v optHit) {
+	f, ok := c.valField(v)
+	if !ok || f.pattern() {
+		return
+	}
+	in := source{}
+	if t := f.text(); t == "-" || t == "/dev/stdin" {
+		in = c.in
+	} else if w, ok := c.a.writtenFile(f); ok {
+		in = w
+	}
+	switch in.kind {
 	case srcText:
-		if strings.ContainsRune(c.in.text, unknownRune) {
-			c.a.unknown(raw, "sed runs a script computed when the command runs", SetRead|setModify)
+		if strings.ContainsRune(in.text, unknownRune) {
+			c.a.unknown(v.raw, "sed runs a script computed when the command runs", SetRead|setModify)
 		}
-		c.a.codeText(c.in.text, raw, "sed")
-		c.sedCommands(strings.ReplaceAll(c.in.text, unknownStr, ""), raw)
-	case srcNone:
-	default:
-		c.a.unknown(raw, "sed runs a script read from a pipe, which the analysis cannot see", SetRead|setModify)
+		c.a.codeText(strings.ReplaceAll(in.text, unknownStr, ""), v.raw, "sed")
+	case srcNames, srcDyn:
+		c.a.unknown(v.raw, "sed runs a script read from a pipe, which the analysis cannot see", SetRead|setModify)
 	}
 }
 
@@ -218,13 +228,13 @@ func (c *cmd) sedStdinScript(raw string) {
 // runs CMD. Expressions that call functions, `:normal`, the language
 // interfaces and any command the analysis does not model are
 // unverifiable.
-func (c *cmd) vimCommands(text, raw string) {
-	c.vimLine(text, raw, 0)
+func (a *shellAnalyzer) vimCommands(text, raw string) {
+	a.vimLine(text, raw, 0)
 }
 
-func (c *cmd) vimLine(text, raw string, depth int) {
+func (a *shellAnalyzer) vimLine(text, raw string, depth int) {
 	unknown := func(why string) {
-		c.a.unknown(raw, "vim runs "+why+", which the analysis does not model", SetRead|setModify)
+		a.unknown(raw, "the editor runs "+why+", which the analysis does not model", SetRead|setModify)
 	}
 	if depth > 4 {
 		unknown("nested commands")
@@ -289,12 +299,12 @@ func (c *cmd) vimLine(text, raw string, depth int) {
 			}
 			switch vimCommandKind(name) {
 			case 'm':
-				c.vimLine(args, raw, depth+1)
+				a.vimLine(args, raw, depth+1)
 			case 'q': // harmless
 			case 'o':
 				for _, opt := range strings.Fields(args) {
 					if _, val, ok := strings.Cut(opt, "="); ok && val != "" {
-						c.vimFiles(val, raw, SetRead|setModify)
+						a.vimFiles(val, raw, SetRead|setModify)
 					}
 				}
 			case 'r', 'w', 'e':
@@ -307,38 +317,38 @@ func (c *cmd) vimLine(text, raw string, depth int) {
 				}
 				switch {
 				case strings.HasPrefix(args, "!"):
-					c.a.script(args[1:], raw, source{})
+					a.script(args[1:], raw, source{})
 				case strings.HasPrefix(args, "+") && !strings.HasPrefix(args, "++"):
 					unknown("a command given to a file command (`+cmd`)")
 				default:
-					a := strings.TrimSpace(strings.TrimPrefix(args, ">>"))
-					a = strings.TrimSpace(strings.TrimPrefix(a, ">"))
-					for strings.HasPrefix(a, "++") {
-						sp := strings.IndexAny(a, " \t")
+					fa := strings.TrimSpace(strings.TrimPrefix(args, ">>"))
+					fa = strings.TrimSpace(strings.TrimPrefix(fa, ">"))
+					for strings.HasPrefix(fa, "++") {
+						sp := strings.IndexAny(fa, " \t")
 						if sp < 0 {
-							a = ""
+							fa = ""
 							break
 						}
-						a = strings.TrimLeft(a[sp:], " \t")
+						fa = strings.TrimLeft(fa[sp:], " \t")
 					}
-					if a != "" {
-						c.vimFiles(a, raw, ops)
+					if fa != "" {
+						a.vimFiles(fa, raw, ops)
 					}
 				}
 			case '!':
-				c.a.script(args, raw, source{})
+				a.script(args, raw, source{})
 			case 't':
 				if args == "" {
 					unknown("an interactive shell")
 				} else {
-					c.a.script(args, raw, source{})
+					a.script(args, raw, source{})
 				}
 			case 'g':
 				// g/re/cmd: the command after the pattern
 				if len(args) > 0 {
 					d := args[0]
 					if e := strings.IndexByte(args[1:], d); e >= 0 {
-						c.vimLine(args[e+2:], raw, depth+1)
+						a.vimLine(args[e+2:], raw, depth+1)
 					} else {
 						unknown("a :global command it cannot read")
 					}
@@ -373,12 +383,12 @@ func vimBar(s string) int {
 }
 
 // vimFiles checks the file arguments of an Ex command as shell words.
-func (c *cmd) vimFiles(args, raw string, ops OpSet) {
+func (a *shellAnalyzer) vimFiles(args, raw string, ops OpSet) {
 	if ops.Has(OpRead) {
-		c.a.script("cat -- "+args, raw, source{})
+		a.script("cat -- "+args, raw, source{})
 	}
 	if ops.Has(OpWrite) {
-		c.a.script("tee -- "+args, raw, source{})
+		a.script("tee -- "+args, raw, source{})
 	}
 }
 
@@ -429,21 +439,6 @@ func vimCommandKind(name string) byte {
 		return 'x'
 	}
 	return 0
-}
-
-// editorCode handles the commands an editor runs from its command line
-// (code, the text of -c/--cmd/+CMD/--eval): vim's and ed's Ex commands
-// are read (vimCommands); emacs' Lisp is unverifiable (it can build any
-// name and run any process).
-func (c *cmd) editorCode(raw string, f field) {
-	switch c.name {
-	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "ed", "red", "rvim", "nvi", "elvis":
-		if !f.pattern() {
-			c.vimCommands(f.s, raw)
-		}
-	case "emacs", "emacsclient":
-		c.a.unknown(raw, c.name+" evaluates Lisp, which may build any file name or run any command", SetRead|setModify)
-	}
 }
 
 // exMode reports whether vim runs in Ex mode (-e, -E, -es, -Es, --clean

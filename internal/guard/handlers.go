@@ -1526,24 +1526,13 @@ func (c *cmd) sed() {
 	p := c.parse(1, opts{short: "efl", long: []string{"--expression", "--file", "--line-length", "--in-place"}})
 	script := true
 	inplace := p.has("-i", "--in-place")
-	sandbox := p.has("--sandbox")
 	for _, v := range p.vals {
 		switch v.name {
 		case "-e", "--expression":
 			c.valCode(v, "sed")
-			if f, ok := c.valField(v); ok && !f.pattern() && !sandbox {
-				c.sedCommands(f.s, v.raw)
-			}
 			script = false
 		case "-f", "--file":
 			c.valFile(v, SetRead)
-			if f, ok := c.valField(v); ok && !sandbox {
-				if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
-					c.sedStdinScript(v.raw)
-				} else if w, ok := c.a.writtenFile(f); ok && w.kind == srcText {
-					c.sedCommands(w.text, v.raw) // a script written earlier in the command
-				}
-			}
 			script = false
 		case "--in-place":
 			inplace = true
@@ -1559,12 +1548,12 @@ func (c *cmd) sed() {
 	for k, i := range p.operands {
 		if k == 0 && script {
 			c.code(i, "sed")
-			if f := c.args[i].f; !f.pattern() && !sandbox {
-				c.sedCommands(f.s, c.args[i].raw)
-			}
 			continue
 		}
 		c.file(i, ops)
+	}
+	for _, v := range p.values("-f", "--file") {
+		c.sedScriptFile(v) // stdin or a script the command wrote: its commands
 	}
 }
 
@@ -2860,21 +2849,19 @@ func (c *cmd) editor() {
 				if t == "-S" || t == "-u" {
 					c.file(i+1, SetRead)
 					if w, ok := c.a.writtenFile(c.args[i+1].f); ok && w.kind == srcText {
-						c.editorCode(c.args[i+1].raw, litField(w.text)) // a script the command wrote
+						c.a.codeText(w.text, c.args[i+1].raw, "vim") // a script the command wrote
 					}
 				} else {
 					c.code(i+1, "vim")
-					c.editorCode(c.args[i+1].raw, c.args[i+1].f)
 				}
 				i++
 			}
-		case t == "--eval" || t == "-eval" || t == "--execute" || strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--execute="):
+		case (c.name == "emacs" || c.name == "emacsclient") && (t == "--eval" || t == "-eval" || t == "--execute" || strings.HasPrefix(t, "--eval=")):
 			c.done[i] = true
-			c.editorCode(c.args[i].raw, c.args[i].f)
+			c.a.unknown(c.args[i].raw, c.name+" evaluates Lisp, which may build any file name or run any command", SetRead|setModify)
 		case strings.HasPrefix(t, "+") && len(t) > 1:
 			c.done[i] = true
 			c.codeField(c.args[i].raw, subField(c.args[i].f, 1), "vim")
-			c.editorCode(c.args[i].raw, subField(c.args[i].f, 1))
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			c.done[i] = true
 		default:
@@ -2884,9 +2871,6 @@ func (c *cmd) editor() {
 	if c.name == "ed" || c.name == "ex" || c.name == "red" || c.exMode() {
 		if c.in.kind == srcText {
 			c.a.codeText(c.in.text, "(stdin)", "vim")
-			if !strings.ContainsRune(c.in.text, unknownRune) {
-				c.vimCommands(c.in.text, "(stdin)")
-			}
 		} else if c.in.kind == srcDyn {
 			c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
 		}
