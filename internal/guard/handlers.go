@@ -1167,17 +1167,17 @@ func (c *cmd) shell() {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	onDisk := false
 	if t := f.text(); !f.pattern() && (t == "/dev/stdin" || t == "-" || t == "/proc/self/fd/0") {
 		c.runScript(c.args[first].raw, c.in, source{}, "sh")
 	} else if s, ok := c.a.writtenFile(f); ok {
 		c.runScript(c.args[first].raw, s, source{}, "sh")
 	} else if f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/") {
 		c.a.unknown(c.args[first].raw, c.name+" runs the output of a process substitution", SetRead|setModify)
-	} else {
-		onDisk = true
 	}
-	c.scriptArgs(first, p.operands[1:], onDisk)
+	c.scriptArgs(first, p.operands[1:])
+	for _, i := range p.operands[1:] {
+		c.file(i, SetRead)
+	}
 }
 
 // interp: interpreters with inline code options, stdin code or a script.
@@ -1298,18 +1298,15 @@ func (c *cmd) interp(lang string) {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	onDisk := false
 	if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
 		c.runScript(c.args[first].raw, c.in, source{}, lang)
 	} else if s, ok := c.a.writtenFile(f); ok {
 		c.runScript(c.args[first].raw, s, source{}, lang)
-	} else {
-		onDisk = true
 	}
+	c.scriptArgs(first, p.operands[1:])
 	for _, i := range p.operands[1:] {
 		c.file(i, ops)
 	}
-	c.scriptArgs(first, p.operands[1:], onDisk)
 }
 
 // pythonArchive: `python -m zipfile -c ARCHIVE SRC…` and `-m tarfile -c`

@@ -878,17 +878,22 @@ func isDirOnDisk(c *cmd, f field) bool {
 
 // scriptArgs: a script on the disk is a program the analysis does not read
 // (see unmodelledFolders): a folder given to it counts as read in full.
-// The arguments of a script the command wrote or pipes in are the
-// script's positional parameters, followed where the script uses them.
-func (c *cmd) scriptArgs(script int, args []int, onDisk bool) {
-	if onDisk {
-		via := baseName(c.args[script].f) + " (a script pruner does not read, so a folder given to it counts as read in full)"
-		for _, i := range args {
-			c.folderOperand(i, SetRead, via)
-		}
+// The arguments of a script the command wrote, pipes in or computes are
+// followed where the script uses them (or the script is unverifiable).
+func (c *cmd) scriptArgs(script int, args []int) {
+	f := c.args[script].f
+	if f.pattern() {
+		return
 	}
+	if t := f.text(); t == "-" || t == "/dev/stdin" || t == "/proc/self/fd/0" {
+		return
+	}
+	if _, ok := c.a.writtenFile(f); ok {
+		return
+	}
+	via := baseName(f) + " (a script pruner does not read, so a folder given to it counts as read in full)"
 	for _, i := range args {
-		c.file(i, SetRead)
+		c.folderOperand(i, SetRead, via)
 	}
 }
 
