@@ -355,7 +355,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	}
 	switch lang {
 	case "sed": // GNU sed's e, r, w commands (editors.go)
-		a.sedCommands(code, raw)
+		a.sedScriptUses(code, raw)
 	case "vim": // Ex commands (editors.go)
 		a.vimCommands(code, raw)
 	}

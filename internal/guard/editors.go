@@ -5,12 +5,12 @@ import "strings"
 // This file reads the languages editors and sed run from their command
 // line: sed scripts and vim's (and ed's) Ex commands.
 
-// sedCommands reads a sed script for the commands that open files or run
+// sedScriptUses reads a sed script for the commands that open files or run
 // commands: `r`/`R FILE` read, `w`/`W FILE` and the s command's `w FILE`
 // flag write, `e COMMAND` runs a shell command, and `e` alone or the s
 // command's `e` flag run the pattern space as one (computed when the
 // command runs). With --sandbox GNU sed refuses all of them.
-func (a *shellAnalyzer) sedCommands(script, raw string) {
+func (a *shellAnalyzer) sedScriptUses(script, raw string) {
 	for _, op := range parseSed(script) {
 		switch op.kind {
 		case 'r':
