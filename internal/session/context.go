@@ -292,7 +292,8 @@ type builder struct {
 	slab      []Message  // messages are allocated in blocks
 	calls     []ToolCall // and so are tool calls
 	lastCalls []ToolCall // the latest message's tool calls (callID)
-	names     map[string]string
+	lastRefs  []aref     // and their ids in the arena
+	names     map[string]nameRef
 	ctx       *Context
 	opts      ReadOptions
 	er        *EntryReader
@@ -387,12 +388,12 @@ func (b *builder) info(m *Message) *msgInfo {
 
 // setStrings sets a message's tool result fields (when present).
 func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
-	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
-	ts := ""
+	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName]).r
+	ts := aref(0)
 	if withTimestamp && mv.f[mTimestamp] != 0 {
-		ts = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
+		ts = b.ctx.arena.add(v.tp.Raw(mv.f[mTimestamp]))
 	}
-	if id != "" || name != "" || ts != "" {
+	if id != 0 || name != 0 || ts != 0 {
 		in := b.info(m)
 		in.toolCallID, in.toolName, in.timestamp = id, name, ts
 		if c := mv.f[mContent]; c != 0 {
@@ -407,55 +408,69 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
 
+// strRef puts the string node n ("" for 0 or a non-string) in the arena.
+func (b *builder) strRef(v *lineView, n uint32) aref {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return 0
+	}
+	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
+		return b.ctx.arena.add(k)
+	}
+	s, _ := v.tp.String(n)
+	return b.ctx.arena.add([]byte(s))
+}
+
 // str returns the string node n ("" for 0 or a non-string) as an arena
 // string.
 func (b *builder) str(v *lineView, n uint32) string {
-	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
-		return ""
-	}
-	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
-		return b.ctx.arena.str(k)
-	}
-	s, _ := v.tp.String(n)
-	return s
+	return b.ctx.arena.get(b.strRef(v, n))
 }
 
-// callID returns a result's toolCallId (string node n) as str does, sharing
-// the string of the call it answers when that call is one of the latest
-// assistant message's (the usual order): the id is kept once, not twice.
-func (b *builder) callID(v *lineView, n uint32) string {
+// callID returns a result's toolCallId (string node n) as strRef does,
+// sharing the string of the call it answers when that call is one of the
+// latest assistant message's (the usual order): the id is kept once, not
+// twice.
+func (b *builder) callID(v *lineView, n uint32) aref {
 	if n != 0 && v.tp.Nodes[n].Kind == jsonscan.String && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
 		if k, ok := v.tp.Key(n); ok {
 			for i := range b.lastCalls {
 				if b.lastCalls[i].ID == string(k) {
-					return b.lastCalls[i].ID
+					return b.lastRefs[i]
 				}
 			}
 		}
 	}
-	return b.str(v, n)
+	return b.strRef(v, n)
+}
+
+// nameRef is a tool name as a string and where the arena holds it.
+type nameRef struct {
+	s string
+	r aref
 }
 
 // name returns the string node n as a shared string (tool names repeat).
-func (b *builder) name(v *lineView, n uint32) string {
+func (b *builder) name(v *lineView, n uint32) nameRef {
 	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
-		return ""
+		return nameRef{}
 	}
 	if k, ok := v.tp.Key(n); ok {
 		if s, ok := b.names[string(k)]; ok {
 			return s
 		}
 		if b.names == nil {
-			b.names = map[string]string{}
+			b.names = map[string]nameRef{}
 		}
 		if len(b.names) < 4096 {
-			s := string(k)
-			b.names[s] = s
-			return s
+			r := b.ctx.arena.add(k)
+			nr := nameRef{b.ctx.arena.get(r), r}
+			b.names[nr.s] = nr
+			return nr
 		}
 	}
 	s, _ := v.tp.String(n)
-	return s
+	r := b.ctx.arena.add([]byte(s))
+	return nameRef{b.ctx.arena.get(r), r}
 }
 
 func (b *builder) addWarning(w Warning) {
@@ -616,10 +631,12 @@ func isJSSpace(r rune) bool {
 
 func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	role := m.Role()
-	if role == RoleToolResult {
-		m.chars = int32(min(ci.chars, 1<<31-1))
+	if role == RoleToolResult && ci.chars > 0 {
+		b.info(m).chars = int32(min(ci.chars, 1<<31-1))
 	}
-	m.images = uint16(min(ci.images, 1<<16-1))
+	if ci.images > 0 {
+		b.info(m).images = uint16(min(ci.images, 1<<16-1))
+	}
 	m.setFlag(flagHasNotice, ci.notice)
 	if role == RoleUser && ci.hasText {
 		m.setFlag(flagSynthetic, ci.synthetic)
@@ -629,8 +646,11 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			b.calls = make([]ToolCall, 0, max(1024, n))
 		}
 		start := len(b.calls)
+		b.lastRefs = b.lastRefs[:0]
 		for _, c := range ci.calls {
-			tc := ToolCall{ID: b.str(v, c.id), Name: b.name(v, c.name), from: m}
+			id := b.strRef(v, c.id)
+			b.lastRefs = append(b.lastRefs, id)
+			tc := ToolCall{ID: b.ctx.arena.get(id), Name: b.name(v, c.name).s, from: m}
 			if c.path != 0 {
 				tc.Path, tc.HasPath = b.str(v, c.path), true
 			}
@@ -674,8 +694,10 @@ func (b *builder) addEntry(rl *rawLine) {
 		nd := &v.tp.Nodes[obj]
 		m := b.newMessage()
 		role := v.mstr(&mv, mRole)
-		m.vs, m.ve, m.role, m.entry, m.line = int32(nd.Start), int32(nd.End), b.ctx.roleIndex(role), e.id, int32(rl.num)
+		m.role, m.line = b.ctx.roleIndex(role), int32(rl.num)
 		m.src, m.off, m.n = srcEntryMessage, rl.off, lineLen(rl.line)
+		m.setEntry(e.id)
+		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
 		if role == "hookMessage" && b.er.v2 {
 			m.role = b.ctx.roleIndex(RoleCustom)
@@ -724,7 +746,8 @@ func (b *builder) addEntry(rl *rawLine) {
 	}
 	if e.loc == nil {
 		m := b.newMessage()
-		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
+		m.line, m.off, m.n, m.src = int32(rl.num), rl.off, lineLen(rl.line), srcNone
+		m.setEntry(e.id)
 		e.loc = m
 	}
 	if e.id != 0 && b.seen(e.id) {
@@ -930,7 +953,9 @@ func (b *builder) build() {
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
-		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
+		m := &Message{c: b.ctx, role: b.ctx.roleIndex(role), line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
+		m.setEntry(e.id)
+		return m
 	}
 	switch b.types[e.typ] {
 	case "message":
@@ -977,7 +1002,12 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 			}
 			c.setContent(content)
 			c.calls = 0 // the calls go with the old content
-			c.chars, c.images = 0, 0
+			if c.info != 0 { // its own fields, without the old content's sizes
+				in := *b.ctx.infos.at(int(c.info - 1))
+				in.chars, in.images = 0, 0
+				c.info = 0
+				*b.info(c) = in
+			}
 			c.flags &^= flagSynthetic | flagHasNotice
 			b.fillRaw(c, content)
 			out = append(out, c)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"unsafe"
 )
 
@@ -92,28 +93,58 @@ func (t *ids) string(k idKey) string {
 }
 
 // arena holds the strings of a context in large blocks: a string is a view
-// of arena bytes that are never written again.
+// of arena bytes that are never written again. A string kept in the index
+// is an aref (no pointer: the collector does not scan the records that
+// hold them).
 type arena struct {
-	cur []byte
+	blocks [][]byte // the small strings' blocks and the large strings
+	cur    int      // index+1 in blocks of the block small strings go to (0: none)
 }
 
-const arenaBlock = 64 << 10
+// aref is where a string is in an arena: the block's index+1 (24 bits),
+// the offset in it (16 bits) and the length (24 bits; all ones: the rest
+// of the block, a large string's own). 0 is "".
+type aref uint64
 
-// str returns a string with the bytes of b.
-func (a *arena) str(b []byte) string {
+const (
+	arenaBlock = 64 << 10
+	arefWhole  = 1<<24 - 1
+)
+
+// add copies b into the arena and returns where it is.
+func (a *arena) add(b []byte) aref {
 	if len(b) == 0 {
-		return ""
+		return 0
 	}
 	if len(b) > arenaBlock/8 {
-		return string(b)
+		a.blocks = append(a.blocks, bytes.Clone(b))
+		return aref(len(a.blocks))<<40 | arefWhole
 	}
-	if len(a.cur)+len(b) > cap(a.cur) {
-		a.cur = make([]byte, 0, arenaBlock)
+	if a.cur == 0 || len(a.blocks[a.cur-1])+len(b) > cap(a.blocks[a.cur-1]) {
+		a.blocks = append(a.blocks, make([]byte, 0, arenaBlock))
+		a.cur = len(a.blocks)
 	}
-	s := len(a.cur)
-	a.cur = append(a.cur, b...)
-	return unsafe.String(&a.cur[s], len(b))
+	blk := &a.blocks[a.cur-1]
+	s := len(*blk)
+	*blk = append(*blk, b...)
+	return aref(a.cur)<<40 | aref(s)<<24 | aref(len(b))
 }
+
+// get returns the string at r (no copy).
+func (a *arena) get(r aref) string {
+	if r == 0 {
+		return ""
+	}
+	blk := a.blocks[r>>40-1]
+	off, n := int(r>>24&0xffff), int(r&arefWhole)
+	if n == arefWhole {
+		n = len(blk) - off
+	}
+	return unsafe.String(&blk[off], n)
+}
+
+// str returns a string with the bytes of b.
+func (a *arena) str(b []byte) string { return a.get(a.add(b)) }
 
 // entry is the index record of one session entry (everything pi keeps in its
 // entries array except the header): 32 bytes. Its line's place is in loc, a

@@ -62,41 +62,68 @@ const (
 // input plus the location of its original bytes. Untouched messages are
 // rendered by copying those bytes (byte-identical to the input).
 //
-// A Message is 72 bytes: its strings (tool call id, tool name, timestamp)
-// and tool calls are kept by its Context, only for the messages that have
-// them, so memory stays small on sessions of a million lines. Read the
+// A Message is 56 bytes: its strings (tool call id, tool name, timestamp),
+// sizes and tool calls are kept by its Context, only for the messages that
+// have them, so memory stays small on sessions of a million lines. Read the
 // fields through the methods.
 type Message struct {
 	c      *Context
 	off    int64
 	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
-	entry  idKey   // id of the session entry (0: none)
+	entry  uint32  // id of the session entry: the low bits of its idKey (etag the high ones; 0: none)
 	line   int32   // 1-based input line
-	chars  int32   // TextChars
 	mchars int32   // ModelChars of the bytes as read (flagModelChars)
 	n      int32   // line length
-	vs, ve int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
 	info   uint32  // index+1 of the message's tool result fields in c.infos (0: none)
 	calls  uint32  // index+1 of the message's tool calls in c.callSets (0: none)
-	images uint16
+	// srcEntryMessage: the message value is line[vs:n-vt] (vs 0: unknown,
+	// found again in the line)
+	vs, vt uint16
 	role   uint8 // index into c.roles
 	flags  uint8
 	src    source
+	etag   uint8
 }
 
-// msgInfo holds the fields only tool results (mostly) have.
+// entryKey is the idKey of the message's entry.
+func (m *Message) entryKey() idKey { return idKey(m.etag)<<32 | idKey(m.entry) }
+
+// setEntry sets the message's entry id.
+func (m *Message) setEntry(k idKey) { m.entry, m.etag = uint32(k), uint8(k>>32) }
+
+// setValueRange records that the message value is line[s:e] (a line of
+// m.n bytes); a range the record cannot hold is left unknown.
+func (m *Message) setValueRange(s, e int) {
+	m.vs, m.vt = 0, 0
+	if t := int(m.n) - e; s > 0 && s <= 0xffff && t >= 0 && t <= 0xffff && s <= e {
+		m.vs, m.vt = uint16(s), uint16(t)
+	}
+}
+
+// valueRange returns the range setValueRange recorded (ok false: unknown).
+func (m *Message) valueRange() (s, e int, ok bool) {
+	if m.vs == 0 {
+		return 0, 0, false
+	}
+	return int(m.vs), int(m.n) - int(m.vt), true
+}
+
+// msgInfo holds the fields only tool results (mostly) have: no pointer
+// (strings are arefs into the context's arena).
 type msgInfo struct {
-	toolCallID, toolName, timestamp string
+	toolCallID, toolName, timestamp aref
 	// cs, ce are the range of the "content" value in the message's bytes
 	// as read (ce 0: not recorded); cchars is its ContentChars.
 	cs, ce, cchars int32
+	chars          int32 // TextChars
+	images         uint16
 }
 
-func (m *Message) inf() *msgInfo {
+func (m *Message) inf() msgInfo {
 	if m.info == 0 {
-		return &msgInfo{}
+		return msgInfo{}
 	}
-	return m.c.infos.at(int(m.info - 1))
+	return *m.c.infos.at(int(m.info - 1))
 }
 
 // Role is the message's role (user, assistant, toolResult, …).
@@ -104,32 +131,40 @@ func (m *Message) Role() string { return m.c.roles[m.role] }
 
 // EntryID is the id of the session entry the message comes from ("" for
 // context input or an entry without id).
-func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
+func (m *Message) EntryID() string { return m.c.ids.string(m.entryKey()) }
 
 // EntryKey is the message's entry id as an integer: within one Context,
 // equal keys are equal ids (0: no id), as Context.EntryKey gives them for
 // branch entries.
 // It is what a table of entries can be keyed by without a string per id.
-func (m *Message) EntryKey() uint64 { return uint64(m.entry) }
+func (m *Message) EntryKey() uint64 { return uint64(m.entryKey()) }
 
 // Line is the 1-based input line number.
 func (m *Message) Line() int { return int(m.line) }
 
 // ToolCallID is a tool result's "toolCallId" ("" when absent or not a string).
-func (m *Message) ToolCallID() string { return m.inf().toolCallID }
+func (m *Message) ToolCallID() string { return m.str(m.inf().toolCallID) }
 
 // ToolName is a tool result's "toolName".
-func (m *Message) ToolName() string { return m.inf().toolName }
+func (m *Message) ToolName() string { return m.str(m.inf().toolName) }
 
 // Timestamp is a tool result's "timestamp" value as written (raw JSON), used
 // to tell apart occurrences of a reused tool call id ("" for other roles of
 // session messages).
-func (m *Message) Timestamp() string { return m.inf().timestamp }
+func (m *Message) Timestamp() string { return m.str(m.inf().timestamp) }
+
+// str returns the string at r in m's context.
+func (m *Message) str(r aref) string {
+	if r == 0 {
+		return ""
+	}
+	return m.c.arena.get(r)
+}
 
 // TextChars is the size of a tool result's text blocks (or string content)
 // in Unicode code points — not bytes, not UTF-16 units. It is counted for
 // toolResult messages only (0 for other roles).
-func (m *Message) TextChars() int { return int(m.chars) }
+func (m *Message) TextChars() int { return int(m.inf().chars) }
 
 // ContentRange returns the byte range of the message's "content" value
 // (the last "content" member, as JSON.parse keeps it) in the message's
@@ -156,7 +191,7 @@ func (m *Message) ContentChars() (n int, ok bool) {
 }
 
 // Images is the number of image blocks in the content.
-func (m *Message) Images() int { return int(m.images) }
+func (m *Message) Images() int { return int(m.inf().images) }
 
 // ToolCalls are the assistant's toolCall blocks, in order.
 func (m *Message) ToolCalls() []ToolCall {

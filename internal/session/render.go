@@ -69,14 +69,15 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 // nothing is written: use AppendMessage. A write error is returned as it
 // is; a truncated input is an error as with AppendMessage.
 func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err error) {
-	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 {
+	vs, ve, vok := m.valueRange()
+	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && !vok {
 		return 0, false, nil
 	}
 	if m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) {
 		return 0, true, fmt.Errorf("line %d: re-reading input: %w", m.line, io.ErrUnexpectedEOF)
 	}
 	line := c.m.data[m.off : m.off+int64(m.n)]
-	if m.src == srcEntryMessage && int(m.ve) > len(line) {
+	if m.src == srcEntryMessage && ve > len(line) {
 		return 0, false, nil
 	}
 	err = guard(func() error {
@@ -84,7 +85,7 @@ func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err e
 		if m.src == srcWholeLine {
 			obj = bytes.TrimSpace(line)
 		} else {
-			obj = line[m.vs:m.ve]
+			obj = line[vs:ve]
 		}
 		var err error
 		n, err = w.Write(obj)
@@ -104,9 +105,10 @@ func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err e
 // other is appended to a buffer the next ViewMessage reuses. fn must not
 // keep b nor call ViewMessage.
 func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
-	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 ||
+	vs, ve, vok := m.valueRange()
+	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && !vok ||
 		m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) ||
-		m.src == srcEntryMessage && int(m.ve) > int(m.n) {
+		m.src == srcEntryMessage && ve > int(m.n) {
 		b, err := c.AppendMessage(c.viewBuf[:0], m)
 		if err != nil {
 			return err
@@ -122,7 +124,7 @@ func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
 		if m.src == srcWholeLine {
 			ferr = fn(bytes.TrimSpace(line))
 		} else {
-			ferr = fn(line[m.vs:m.ve])
+			ferr = fn(line[vs:ve])
 		}
 		return nil
 	})
@@ -140,8 +142,8 @@ func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, er
 	case srcWholeLine:
 		obj = bytes.TrimSpace(line)
 	case srcEntryMessage:
-		if m.ve > 0 && int(m.ve) <= len(line) {
-			obj = line[m.vs:m.ve]
+		if vs, ve, ok := m.valueRange(); ok && ve <= len(line) {
+			obj = line[vs:ve]
 			break
 		}
 		s, e, ok := jsonscan.ValueRange(line, "message")
