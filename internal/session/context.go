@@ -1001,7 +1001,7 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 				content = []byte{}
 			}
 			c.setContent(content)
-			c.calls = 0 // the calls go with the old content
+			c.calls = 0      // the calls go with the old content
 			if c.info != 0 { // its own fields, without the old content's sizes
 				in := *b.ctx.infos.at(int(c.info - 1))
 				in.chars, in.images = 0, 0
