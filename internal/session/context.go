@@ -188,7 +188,7 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 // EntryLine returns the input line of a branch entry (without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
+	return c.rawLine(int32(be.Line), be.off, be.n)
 }
 
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
@@ -289,7 +289,8 @@ func (b *builder) read() error {
 }
 
 type builder struct {
-	slab      []Message  // messages are allocated in blocks
+	blk       *msgBlock  // messages are allocated in blocks
+	nblk      int        // messages used in blk
 	calls     []ToolCall // and so are tool calls
 	lastCalls []ToolCall // the latest message's tool calls (callID)
 	lastRefs  []aref     // and their ids in the arena
@@ -368,13 +369,11 @@ func (b *builder) idArena(k idKey) string {
 
 // newMessage returns a zero Message from the current block.
 func (b *builder) newMessage() *Message {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]Message, 0, 256)
+	if b.blk == nil || b.nblk == msgBlockLen {
+		b.blk, b.nblk = newBlock(b.ctx), 0
 	}
-	b.slab = b.slab[:len(b.slab)+1]
-	m := &b.slab[len(b.slab)-1]
-	m.c = b.ctx
-	return m
+	b.nblk++
+	return &b.blk.msgs[b.nblk-1]
 }
 
 // info returns m's optional fields, allocating them on first use.
@@ -502,7 +501,8 @@ func (b *builder) addContextLine(rl *rawLine) {
 	v := &rl.v
 	mv := v.message(0)
 	m := b.newMessage()
-	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
+	m.role, m.line, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), rl.off, lineLen(rl.line)
+	m.setSource(srcWholeLine)
 	b.setStrings(m, v, &mv, true)
 	first := b.fill(m, v, mv.f[mContent])
 	b.fillRead(m, v, &mv, first)
@@ -695,7 +695,8 @@ func (b *builder) addEntry(rl *rawLine) {
 		m := b.newMessage()
 		role := v.mstr(&mv, mRole)
 		m.role, m.line = b.ctx.roleIndex(role), int32(rl.num)
-		m.src, m.off, m.n = srcEntryMessage, rl.off, lineLen(rl.line)
+		m.off, m.n = rl.off, lineLen(rl.line)
+		m.setSource(srcEntryMessage)
 		m.setEntry(e.id)
 		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
@@ -746,7 +747,8 @@ func (b *builder) addEntry(rl *rawLine) {
 	}
 	if e.loc == nil {
 		m := b.newMessage()
-		m.line, m.off, m.n, m.src = int32(rl.num), rl.off, lineLen(rl.line), srcNone
+		m.line, m.off, m.n = int32(rl.num), rl.off, lineLen(rl.line)
+		m.setSource(srcNone)
 		m.setEntry(e.id)
 		e.loc = m
 	}
@@ -953,7 +955,9 @@ func (b *builder) build() {
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
-		m := &Message{c: b.ctx, role: b.ctx.roleIndex(role), line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
+		m := b.newMessage()
+		m.role, m.line, m.off, m.n = b.ctx.roleIndex(role), e.loc.line, e.loc.off, e.loc.n
+		m.setSource(src)
 		m.setEntry(e.id)
 		return m
 	}
@@ -990,7 +994,9 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 		switch role := m.Role(); role {
 		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
 			c := b.newMessage()
+			bi := c.bi
 			*c = *m
+			c.bi = bi
 			content := edx.replRaw // nil: replacement.content undefined, key dropped
 			if (role == RoleAssistant || role == RoleToolResult) && edx.replStr {
 				buf := []byte(`[{"type":"text","text":`)

@@ -83,7 +83,7 @@ func (c *Context) CallHint(tc ToolCall) string {
 		c.hintFrom = tc.from
 	}
 	msg := uint32(0)
-	if tc.from.src == srcEntryMessage {
+	if tc.from.source() == srcEntryMessage {
 		var ok bool
 		if msg, ok = tp.Get(0, "message"); !ok {
 			return ""

@@ -1,6 +1,10 @@
 package session
 
 import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
@@ -13,7 +17,7 @@ func TestIndexRecordSizes(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"Message", unsafe.Sizeof(Message{}), 56},
+		{"Message", unsafe.Sizeof(Message{}), 48},
 		{"msgInfo", unsafe.Sizeof(msgInfo{}), 48},
 		{"entry", unsafe.Sizeof(entry{}), 32},
 	} {
@@ -47,5 +51,83 @@ func TestArenaRefs(t *testing.T) {
 	}
 	if len(a.blocks) < 20 {
 		t.Fatalf("%d blocks: the test did not cross blocks", len(a.blocks))
+	}
+}
+
+// Every message of a built context — read, synthesised (summaries, custom
+// messages, checkpoints) or copied by a context edit — finds its context
+// through its block, mapped or streamed, and so does every message of the
+// branch.
+func TestMessagesFindTheirContext(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "testdata/*.jsonl", "../../testdata/condense-oracle/*/session.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	if len(paths) < 5 {
+		t.Fatalf("%d sessions", len(paths))
+	}
+	// a context edit (a copy of the edited message), a custom message, a
+	// compaction with a checkpoint (synthesised messages)
+	edited := filepath.Join(t.TempDir(), "edited.jsonl")
+	lines := `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}
+{"type":"message","id":"aaaaaaa1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi","timestamp":1}}
+{"type":"message","id":"aaaaaaa2","parentId":"aaaaaaa1","timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a"}}],"timestamp":2}}
+{"type":"message","id":"aaaaaaa3","parentId":"aaaaaaa2","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"long text"},{"type":"image","data":"AA","mimeType":"image/png"}],"isError":false,"timestamp":3}}
+{"type":"context_edit","id":"aaaaaaa4","parentId":"aaaaaaa3","timestamp":"t","targetId":"aaaaaaa3","replacement":{"content":"short"}}
+{"type":"custom_message","id":"aaaaaaa5","parentId":"aaaaaaa4","timestamp":"t","customType":"x","content":"note","display":true}
+{"type":"compaction","id":"aaaaaaa6","parentId":"aaaaaaa5","timestamp":"t","summary":"s","firstKeptEntryId":"aaaaaaa2","tokensBefore":1,"systemMessage":{"role":"system","content":"sys"}}
+{"type":"message","id":"aaaaaaa7","parentId":"aaaaaaa6","timestamp":"t","message":{"role":"user","content":"again","timestamp":4}}
+`
+	if err := os.WriteFile(edited, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, edited)
+	for _, p := range paths {
+		for _, mapped := range []bool{true, false} {
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r io.Reader = f
+			if !mapped {
+				r = bufio.NewReader(f)
+			}
+			ctx, err := Read(r, f, ReadOptions{Branch: true, AllEntries: true})
+			if err != nil {
+				f.Close()
+				continue // not a session: other tests say why
+			}
+			check := func(what string, i int, m *Message) {
+				if m != nil && m.ctx() != ctx {
+					t.Errorf("%s (mapped %v): %s %d (line %d) does not find its context", p, mapped, what, i, m.Line())
+				}
+			}
+			for i, m := range ctx.Messages {
+				check("message", i, m)
+			}
+			if p == edited {
+				// the edit's copy has the new content's sizes, the original
+				// (on the branch) keeps its own
+				if n := len(ctx.Messages); n != 6 {
+					t.Fatalf("edited session: %d messages, want 6", n)
+				}
+				m := ctx.Messages[3]
+				if m.ToolCallID() != "c1" || m.ToolName() != "read" || m.TextChars() != 5 || m.Images() != 0 {
+					t.Errorf("edited result: id %q name %q chars %d images %d, want c1 read 5 0", m.ToolCallID(), m.ToolName(), m.TextChars(), m.Images())
+				}
+				o := ctx.Branch[2].Message
+				if o == nil || o == m || o.ToolCallID() != "c1" || o.TextChars() != 9 || o.Images() != 1 {
+					t.Errorf("original result: %+v", o)
+				}
+			}
+			for i := range ctx.Branch {
+				check("branch entry", i, ctx.Branch[i].Message)
+			}
+			for i := range ctx.Entries {
+				check("entry", i, ctx.Entries[i].Message)
+			}
+			f.Close()
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -62,12 +63,14 @@ const (
 // input plus the location of its original bytes. Untouched messages are
 // rendered by copying those bytes (byte-identical to the input).
 //
-// A Message is 56 bytes: its strings (tool call id, tool name, timestamp),
-// sizes and tool calls are kept by its Context, only for the messages that
-// have them, so memory stays small on sessions of a million lines. Read the
-// fields through the methods.
+// A Message is 48 bytes and holds no pointer: its strings (tool call id,
+// tool name, timestamp), sizes and tool calls are kept by its Context, only
+// for the messages that have them, and it finds its Context through the
+// block it is allocated in (msgBlock), so memory stays small on sessions of
+// a million lines and the collector has one pointer per block to scan.
+// Read the fields through the methods. A Message is never copied: a copy
+// outside its block has no Context.
 type Message struct {
-	c      *Context
 	off    int64
 	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
 	entry  uint32  // id of the session entry: the low bits of its idKey (etag the high ones; 0: none)
@@ -81,15 +84,46 @@ type Message struct {
 	vs, vt uint16
 	role   uint8 // index into c.roles
 	flags  uint8
-	src    source
-	etag   uint8
+	sk     uint8 // the source (low 4 bits) and the entry id's idKey tag (high 4 bits)
+	bi     uint8 // index in its msgBlock
 }
 
+// msgBlock is a block of messages and the context they belong to.
+type msgBlock struct {
+	c    *Context
+	msgs [msgBlockLen]Message
+}
+
+const msgBlockLen = 256
+
+// newBlock returns an empty block of c's messages, its indexes set.
+func newBlock(c *Context) *msgBlock {
+	blk := &msgBlock{c: c}
+	for i := range blk.msgs {
+		blk.msgs[i].bi = uint8(i)
+	}
+	return blk
+}
+
+// ctx returns the context of m: the one of the block m is in (m points
+// into a msgBlock's msgs; the address of the block is m's minus its
+// offset in the block).
+func (m *Message) ctx() *Context {
+	off := uintptr(m.bi)*unsafe.Sizeof(Message{}) + unsafe.Offsetof(msgBlock{}.msgs)
+	return (*msgBlock)(unsafe.Add(unsafe.Pointer(m), -int(off))).c
+}
+
+// source is where the message's bytes come from.
+func (m *Message) source() source { return source(m.sk & 15) }
+
+// setSource sets the message's source.
+func (m *Message) setSource(s source) { m.sk = m.sk&^15 | uint8(s) }
+
 // entryKey is the idKey of the message's entry.
-func (m *Message) entryKey() idKey { return idKey(m.etag)<<32 | idKey(m.entry) }
+func (m *Message) entryKey() idKey { return idKey(m.sk>>4)<<32 | idKey(m.entry) }
 
 // setEntry sets the message's entry id.
-func (m *Message) setEntry(k idKey) { m.entry, m.etag = uint32(k), uint8(k>>32) }
+func (m *Message) setEntry(k idKey) { m.entry, m.sk = uint32(k), m.sk&15|uint8(k>>32)<<4 }
 
 // setValueRange records that the message value is line[s:e] (a line of
 // m.n bytes); a range the record cannot hold is left unknown.
@@ -123,15 +157,15 @@ func (m *Message) inf() msgInfo {
 	if m.info == 0 {
 		return msgInfo{}
 	}
-	return *m.c.infos.at(int(m.info - 1))
+	return *m.ctx().infos.at(int(m.info - 1))
 }
 
 // Role is the message's role (user, assistant, toolResult, …).
-func (m *Message) Role() string { return m.c.roles[m.role] }
+func (m *Message) Role() string { return m.ctx().roles[m.role] }
 
 // EntryID is the id of the session entry the message comes from ("" for
 // context input or an entry without id).
-func (m *Message) EntryID() string { return m.c.ids.string(m.entryKey()) }
+func (m *Message) EntryID() string { return m.ctx().ids.string(m.entryKey()) }
 
 // EntryKey is the message's entry id as an integer: within one Context,
 // equal keys are equal ids (0: no id), as Context.EntryKey gives them for
@@ -158,7 +192,7 @@ func (m *Message) str(r aref) string {
 	if r == 0 {
 		return ""
 	}
-	return m.c.arena.get(r)
+	return m.ctx().arena.get(r)
 }
 
 // TextChars is the size of a tool result's text blocks (or string content)
@@ -175,7 +209,7 @@ func (m *Message) ContentRange() (start, end int, ok bool) {
 	if m.info == 0 || !m.bytesAsRead() {
 		return 0, 0, false
 	}
-	in := m.c.infos.at(int(m.info - 1))
+	in := m.ctx().infos.at(int(m.info - 1))
 	return int(in.cs), int(in.ce), in.ce > 0
 }
 
@@ -187,7 +221,7 @@ func (m *Message) ContentChars() (n int, ok bool) {
 	if _, _, ok := m.ContentRange(); !ok {
 		return 0, false
 	}
-	return int(m.c.infos.at(int(m.info - 1)).cchars), true
+	return int(m.ctx().infos.at(int(m.info - 1)).cchars), true
 }
 
 // Images is the number of image blocks in the content.
@@ -198,7 +232,7 @@ func (m *Message) ToolCalls() []ToolCall {
 	if m.calls == 0 {
 		return nil
 	}
-	return *m.c.callSets.at(int(m.calls - 1))
+	return *m.ctx().callSets.at(int(m.calls - 1))
 }
 
 // NumTimestamp returns the message's own top-level "timestamp" when it is a
@@ -223,7 +257,7 @@ func (m *Message) ChainCandidate() bool {
 
 // bytesAsRead reports whether the message renders as the input's bytes.
 func (m *Message) bytesAsRead() bool {
-	return (m.src == srcEntryMessage || m.src == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
+	return (m.source() == srcEntryMessage || m.source() == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // ChainMessagePrefix starts the text of pi-condense's compressed-chain
@@ -287,7 +321,7 @@ func IsSubagentNotice(text string) bool {
 // Messages pruner synthesises, checkpoints and context-edited messages are
 // not.
 func (m *Message) InEntry() (off int64, ok bool) {
-	return m.off, m.src == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
+	return m.off, m.source() == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // setContent makes the message render with content c (raw JSON; empty drops
@@ -296,10 +330,10 @@ func (m *Message) setContent(c []byte) {
 	if c == nil {
 		c = []byte{}
 	}
-	if m.c.patches == nil {
-		m.c.patches = map[*Message][]byte{}
+	if m.ctx().patches == nil {
+		m.ctx().patches = map[*Message][]byte{}
 	}
-	m.c.patches[m] = c
+	m.ctx().patches[m] = c
 	m.flags |= flagPatched
 }
 
@@ -308,7 +342,7 @@ func (m *Message) contentPatch() []byte {
 	if m.flags&flagPatched == 0 {
 		return nil
 	}
-	return m.c.patches[m]
+	return m.ctx().patches[m]
 }
 
 // chunked is a list stored in fixed-size chunks: appending never moves what
