@@ -841,7 +841,9 @@ func (b *builder) build() {
 	leaf := ents.len() - 1
 	b.ctx.LeafID = b.idString(ents.at(leaf).id)
 	byID := b.parentIndex()
-	var path []int32
+	// the path is every entry in the common case (one chain, no branches):
+	// sized once, not doubled as it grows (the index is at its largest here)
+	path := make([]int32, 0, ents.len())
 	seen := make([]bool, ents.len())
 	for cur := int32(leaf); ; {
 		e := ents.at(int(cur))
@@ -899,10 +901,24 @@ func (b *builder) build() {
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
+		// an entry's parent is the entry before it on the path (and mostly
+		// in the file): its id's string is the one made for that entry
+		var lastKey [2]idKey
+		var lastStr [2]string
+		id := func(k idKey) string {
+			for i := range lastKey {
+				if k != 0 && lastKey[i] == k {
+					return lastStr[i]
+				}
+			}
+			s := b.idArena(k)
+			lastKey[1], lastStr[1], lastKey[0], lastStr[0] = lastKey[0], lastStr[0], k, s
+			return s
+		}
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
-			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
-				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
+			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.par), ID: id(e.id),
+				Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))
