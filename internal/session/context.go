@@ -109,12 +109,14 @@ type Context struct {
 	infos    chunked[msgInfo]
 	callSets chunked[[]ToolCall]
 	patches  map[*Message][]byte // content replacements (rare)
+	blocks   []*msgBlock         // the messages
+	nblk     int                 // messages used in the last block
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
 	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
-	hintFrom *Message // the message hintTape holds the line of (nil: none)
+	hintFrom msgRef // the message hintTape holds the line of (0: none)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
@@ -289,8 +291,6 @@ func (b *builder) read() error {
 }
 
 type builder struct {
-	blk       *msgBlock  // messages are allocated in blocks
-	nblk      int        // messages used in blk
 	calls     []ToolCall // and so are tool calls
 	lastCalls []ToolCall // the latest message's tool calls (callID)
 	lastRefs  []aref     // and their ids in the arena
@@ -368,12 +368,18 @@ func (b *builder) idArena(k idKey) string {
 }
 
 // newMessage returns a zero Message from the current block.
-func (b *builder) newMessage() *Message {
-	if b.blk == nil || b.nblk == msgBlockLen {
-		b.blk, b.nblk = newBlock(b.ctx), 0
+func (b *builder) newMessage() *Message { return b.ctx.newMessage() }
+
+// loc returns the Message holding e's line (its message for a message
+// entry).
+func (b *builder) loc(e *entry) *Message { return b.ctx.msg(e.loc) }
+
+// msg returns e's message, or nil.
+func (b *builder) msg(e *entry) *Message {
+	if e.isMsg {
+		return b.loc(e)
 	}
-	b.nblk++
-	return &b.blk.msgs[b.nblk-1]
+	return nil
 }
 
 // info returns m's optional fields, allocating them on first use.
@@ -650,7 +656,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 		for _, c := range ci.calls {
 			id := b.strRef(v, c.id)
 			b.lastRefs = append(b.lastRefs, id)
-			tc := ToolCall{ID: b.ctx.arena.get(id), Name: b.name(v, c.name).s, from: m}
+			tc := ToolCall{ID: b.ctx.arena.get(id), Name: b.name(v, c.name).s, from: m.ref()}
 			if c.path != 0 {
 				tc.Path, tc.HasPath = b.str(v, c.path), true
 			}
@@ -668,14 +674,16 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 func (b *builder) addEntry(rl *rawLine) {
 	v := &rl.v
 	e := entry{typ: b.typeIndex(rl.typ), x: -1}
+	var id, par idKey
 	if rl.v1 >= 0 {
-		e.id = keyHex | idKey(rl.v1)
+		id = keyHex | idKey(rl.v1)
 		if rl.v1Par >= 0 {
-			e.par = keyHex | idKey(rl.v1Par)
+			par = keyHex | idKey(rl.v1Par)
 		}
 	} else {
-		e.id, e.par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
+		id, par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
 	}
+	e.setKeys(id, par)
 	idx := b.entries.len()
 	if rl.v1 >= 0 && rl.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
 		f, _ := v.tp.Number(v.f[fFirstKeptEntryIndex])
@@ -697,7 +705,7 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.role, m.line = b.ctx.roleIndex(role), int32(rl.num)
 		m.off, m.n = rl.off, lineLen(rl.line)
 		m.setSource(srcEntryMessage)
-		m.setEntry(e.id)
+		m.setEntry(id)
 		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
 		if role == "hookMessage" && b.er.v2 {
@@ -716,7 +724,7 @@ func (b *builder) addEntry(rl *rawLine) {
 			}
 		}
 		e.sysRole = m.Role() == RoleSystem
-		e.loc, e.isMsg = m, true
+		e.loc, e.isMsg = m.ref(), true
 	case "compaction":
 		if v.kind(fFirstKeptEntryID) == jsonscan.String {
 			s, _ := v.str(fFirstKeptEntryID)
@@ -745,21 +753,21 @@ func (b *builder) addEntry(rl *rawLine) {
 			}
 		}
 	}
-	if e.loc == nil {
+	if e.loc == 0 {
 		m := b.newMessage()
 		m.line, m.off, m.n = int32(rl.num), rl.off, lineLen(rl.line)
 		m.setSource(srcNone)
-		m.setEntry(e.id)
-		e.loc = m
+		m.setEntry(id)
+		e.loc = m.ref()
 	}
-	if e.id != 0 && b.seen(e.id) {
-		b.nonLocal = append(b.nonLocal, e.id) // maybe a duplicate: let the map decide (last wins)
+	if id != 0 && b.seen(id) {
+		b.nonLocal = append(b.nonLocal, id) // maybe a duplicate: let the map decide (last wins)
 	}
-	if e.par != 0 {
-		if idx > 0 && b.entries.at(idx-1).id == e.par {
+	if par != 0 {
+		if idx > 0 && b.entries.at(idx-1).key() == par {
 			e.local = true
 		} else {
-			b.nonLocal = append(b.nonLocal, e.par)
+			b.nonLocal = append(b.nonLocal, par)
 		}
 	}
 	b.entries.add(e)
@@ -809,7 +817,7 @@ func (b *builder) parentIndex() map[idKey]int32 {
 	}
 	b.nonLocal, b.seenIDs = nil, nil
 	for i := 0; i < ents.len(); i++ {
-		if k := ents.at(i).id; k != 0 {
+		if k := ents.at(i).key(); k != 0 {
 			if _, ok := want[k]; ok {
 				want[k] = int32(i)
 			}
@@ -835,11 +843,11 @@ func (b *builder) build() {
 	// where the header is index 0.
 	for i := range b.extras {
 		if x := &b.extras[i]; x.fkIndex >= 1 && x.fkIndex-1 < ents.len() {
-			x.firstKept = ents.at(x.fkIndex - 1).id
+			x.firstKept = ents.at(x.fkIndex - 1).key()
 		}
 	}
 	leaf := ents.len() - 1
-	b.ctx.LeafID = b.idString(ents.at(leaf).id)
+	b.ctx.LeafID = b.idString(ents.at(leaf).key())
 	byID := b.parentIndex()
 	// the path is every entry in the common case (one chain, no branches):
 	// sized once, not doubled as it grows (the index is at its largest here)
@@ -848,20 +856,20 @@ func (b *builder) build() {
 	for cur := int32(leaf); ; {
 		e := ents.at(int(cur))
 		if seen[cur] {
-			b.warn(int(e.loc.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
+			b.warn(int(b.loc(e).line), "parent cycle at entry %q; path cut here", b.idString(e.key()))
 			break
 		}
 		seen[cur] = true
 		path = append(path, cur)
-		if e.par == 0 {
+		if e.parent() == 0 {
 			break
 		}
-		next, ok := byID[e.par]
+		next, ok := byID[e.parent()]
 		if !ok && e.local {
 			next, ok = cur-1, true
 		}
 		if !ok {
-			b.warn(int(e.loc.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
+			b.warn(int(b.loc(e).line), "entry %q has unknown parent %q; path starts here", b.idString(e.key()), b.idString(e.parent()))
 			break
 		}
 		cur = next
@@ -887,7 +895,7 @@ func (b *builder) build() {
 		found := false
 		for i := 0; i < comp; i++ {
 			e := ents.at(int(path[i]))
-			if e.id != 0 && e.id == firstKept {
+			if e.key() != 0 && e.key() == firstKept {
 				found = true
 			}
 			if found && !e.sysRole {
@@ -917,8 +925,9 @@ func (b *builder) build() {
 		}
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
-			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.par), ID: id(e.id),
-				Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
+			loc := b.loc(e)
+			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.parent()), ID: id(e.key()),
+				Line: int(loc.line), Message: b.msg(e), InContext: in[ei], off: loc.off, n: loc.n}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))
@@ -948,11 +957,11 @@ func (b *builder) build() {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
 		if e.isMsg && len(edits) == 0 {
-			b.ctx.Messages = append(b.ctx.Messages, e.loc) // the common case, without a slice per entry
+			b.ctx.Messages = append(b.ctx.Messages, b.loc(e)) // the common case, without a slice per entry
 			continue
 		}
 		msgs := b.project(e)
-		if ed, ok := edits[e.id]; ok && e.id != 0 {
+		if ed, ok := edits[e.key()]; ok && e.key() != 0 {
 			msgs = b.applyEdit(msgs, b.extra(ents.at(int(ed))))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
@@ -960,10 +969,10 @@ func (b *builder) build() {
 	if len(b.ctx.Messages) == 0 {
 		l := ents.at(leaf)
 		why := ""
-		if l.id == 0 {
+		if l.key() == 0 {
 			why = " and no id"
 		}
-		b.warn(int(l.loc.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
+		b.warn(int(b.loc(l).line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
 }
@@ -972,9 +981,10 @@ func (b *builder) build() {
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
 		m := b.newMessage()
-		m.role, m.line, m.off, m.n = b.ctx.roleIndex(role), e.loc.line, e.loc.off, e.loc.n
+		loc := b.loc(e)
+		m.role, m.line, m.off, m.n = b.ctx.roleIndex(role), loc.line, loc.off, loc.n
 		m.setSource(src)
-		m.setEntry(e.id)
+		m.setEntry(e.key())
 		return m
 	}
 	switch b.types[e.typ] {
@@ -982,7 +992,7 @@ func (b *builder) project(e *entry) []*Message {
 		if !e.isMsg {
 			return nil
 		}
-		return []*Message{e.loc}
+		return []*Message{b.loc(e)}
 	case "custom_message":
 		return []*Message{synth(RoleCustom, srcSynth)}
 	case "branch_summary":

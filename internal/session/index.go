@@ -147,25 +147,29 @@ func (a *arena) get(r aref) string {
 func (a *arena) str(b []byte) string { return a.get(a.add(b)) }
 
 // entry is the index record of one session entry (everything pi keeps in its
-// entries array except the header): 32 bytes. Its line's place is in loc, a
-// Message that is the entry's message for a message entry (isMsg) and a
-// bare location otherwise.
+// entries array except the header): 24 bytes, no pointer. Its line's place
+// is in loc, a Message that is the entry's message for a message entry
+// (isMsg) and a bare location otherwise.
 type entry struct {
-	id, par idKey
-	loc     *Message
+	id, par uint32 // the low bits of the entry's and its parent's idKeys (tags: the high ones)
+	loc     msgRef
 	x       int32 // index of the entry's extra fields; -1 for most entries
 	typ     uint8 // index into builder.types
-	isMsg   bool  // loc is the entry's message
-	sysRole bool  // message entry with role "system"
-	local   bool  // par is the id of the entry just before (resolved by position unless that id repeats)
+	idTag   uint8
+	parTag  uint8
+	isMsg   bool // loc is the entry's message
+	sysRole bool // message entry with role "system"
+	local   bool // par is the id of the entry just before (resolved by position unless that id repeats)
 }
 
-// msg returns the entry's message, or nil.
-func (e *entry) msg() *Message {
-	if e.isMsg {
-		return e.loc
-	}
-	return nil
+// key is the entry's idKey.
+func (e *entry) key() idKey { return idKey(e.idTag)<<32 | idKey(e.id) }
+
+// parent is the idKey of the entry's parent.
+func (e *entry) parent() idKey { return idKey(e.parTag)<<32 | idKey(e.par) }
+
+func (e *entry) setKeys(id, par idKey) {
+	e.id, e.idTag, e.par, e.parTag = uint32(id), uint8(id>>32), uint32(par), uint8(par>>32)
 }
 
 // entryExtra holds what compaction, branch_summary, custom and context_edit

@@ -19,7 +19,7 @@ func TestIndexRecordSizes(t *testing.T) {
 	}{
 		{"Message", unsafe.Sizeof(Message{}), 48},
 		{"msgInfo", unsafe.Sizeof(msgInfo{}), 48},
-		{"entry", unsafe.Sizeof(entry{}), 32},
+		{"entry", unsafe.Sizeof(entry{}), 24},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)
@@ -129,5 +129,33 @@ func TestMessagesFindTheirContext(t *testing.T) {
 			}
 			f.Close()
 		}
+	}
+}
+
+// A ToolCall records its message as a reference: 56 bytes, and every call
+// of a context refers to the assistant message that holds it.
+func TestToolCallRefersToItsMessage(t *testing.T) {
+	if n := unsafe.Sizeof(ToolCall{}); n > 56 {
+		t.Errorf("ToolCall is %d bytes, want at most 56", n)
+	}
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	calls := 0
+	for _, p := range paths {
+		ctx := readFile(t, p)
+		for _, m := range ctx.Messages {
+			for _, tc := range m.ToolCalls() {
+				calls++
+				if ctx.msg(tc.from) != m {
+					t.Fatalf("%s line %d: call %q refers to another message", p, m.Line(), tc.ID)
+				}
+			}
+		}
+	}
+	if calls == 0 {
+		t.Fatal("no tool calls in the shipped sessions")
+	}
+	var ctx Context
+	if ctx.msg(12345) != nil || ctx.msg(0) != nil {
+		t.Error("a reference the context has no message for gives a message")
 	}
 }

@@ -33,7 +33,7 @@ type ToolCall struct {
 	Path    string
 	HasPath bool
 	// from is the assistant message holding the call (for CallHint).
-	from *Message
+	from msgRef
 }
 
 // source says where a context message's bytes come from.
@@ -91,26 +91,50 @@ type Message struct {
 // msgBlock is a block of messages and the context they belong to.
 type msgBlock struct {
 	c    *Context
+	idx  uint32 // index in c.blocks
 	msgs [msgBlockLen]Message
 }
 
 const msgBlockLen = 256
 
-// newBlock returns an empty block of c's messages, its indexes set.
-func newBlock(c *Context) *msgBlock {
-	blk := &msgBlock{c: c}
-	for i := range blk.msgs {
-		blk.msgs[i].bi = uint8(i)
+// newMessage returns a zero Message of c, from its last block.
+func (c *Context) newMessage() *Message {
+	if c.nblk == msgBlockLen || len(c.blocks) == 0 {
+		blk := &msgBlock{c: c, idx: uint32(len(c.blocks))}
+		for i := range blk.msgs {
+			blk.msgs[i].bi = uint8(i)
+		}
+		c.blocks, c.nblk = append(c.blocks, blk), 0
 	}
-	return blk
+	c.nblk++
+	return &c.blocks[len(c.blocks)-1].msgs[c.nblk-1]
 }
 
-// ctx returns the context of m: the one of the block m is in (m points
-// into a msgBlock's msgs; the address of the block is m's minus its
-// offset in the block).
-func (m *Message) ctx() *Context {
+// block returns the block m is in (m points into a msgBlock's msgs: the
+// address of the block is m's minus its offset in the block).
+func (m *Message) block() *msgBlock {
 	off := uintptr(m.bi)*unsafe.Sizeof(Message{}) + unsafe.Offsetof(msgBlock{}.msgs)
-	return (*msgBlock)(unsafe.Add(unsafe.Pointer(m), -int(off))).c
+	return (*msgBlock)(unsafe.Add(unsafe.Pointer(m), -int(off)))
+}
+
+// ctx returns the context of m.
+func (m *Message) ctx() *Context { return m.block().c }
+
+// msgRef is a message of a context by its index+1 in the context's blocks
+// (0: none).
+type msgRef uint32
+
+// ref returns m's msgRef.
+func (m *Message) ref() msgRef { return msgRef(m.block().idx*msgBlockLen + uint32(m.bi) + 1) }
+
+// msg returns the message r refers to (nil for 0, or a ref c has no
+// message for).
+func (c *Context) msg(r msgRef) *Message {
+	i := uint32(r - 1)
+	if r == 0 || int(i/msgBlockLen) >= len(c.blocks) {
+		return nil
+	}
+	return &c.blocks[i/msgBlockLen].msgs[i%msgBlockLen]
 }
 
 // source is where the message's bytes come from.
