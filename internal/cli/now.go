@@ -409,7 +409,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	s := o.IO
 	size := sizeOf(ra)
 	if o.NoPrune {
-		s.limitMemory(indexLimit(size)) // no branch, no plan: the index only
+		s.limitMemory(indexLimit(size)) // no branch, no plan: the index only (runNow restores the old limit)
 	} else {
 		s.limitMemory(readLimit(size)) // runNow restores the old limit
 	}
