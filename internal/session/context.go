@@ -107,7 +107,8 @@ type Context struct {
 	ids      ids   // entry ids that are not 8 hex digits
 	roles    []string
 	infos    chunked[msgInfo]
-	callSets chunked[[]ToolCall]
+	callSets chunked[callSet]
+	calls    [][]ToolCall // the tool calls, in chunks callSets index
 	patches  map[*Message][]byte // content replacements (rare)
 	blocks   []*msgBlock         // the messages
 	nblk     int                 // messages used in the last block
@@ -650,6 +651,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	if n := len(ci.calls); n > 0 {
 		if len(b.calls)+n > cap(b.calls) {
 			b.calls = make([]ToolCall, 0, max(1024, n))
+			b.ctx.calls = append(b.ctx.calls, b.calls)
 		}
 		start := len(b.calls)
 		b.lastRefs = b.lastRefs[:0]
@@ -666,7 +668,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			b.ctx.callSets.add()
 			m.calls = uint32(b.ctx.callSets.len())
 		}
-		*b.ctx.callSets.at(int(m.calls - 1)) = b.calls[start:len(b.calls):len(b.calls)]
+		*b.ctx.callSets.at(int(m.calls - 1)) = callSet{chunk: uint32(len(b.ctx.calls) - 1), start: uint32(start), n: uint32(n)}
 		b.lastCalls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }

@@ -36,6 +36,10 @@ type ToolCall struct {
 	from msgRef
 }
 
+// callSet is where a message's tool calls are: n calls from start in
+// chunk chunk of Context.calls (no pointer).
+type callSet struct{ chunk, start, n uint32 }
+
 // source says where a context message's bytes come from.
 type source uint8
 
@@ -256,7 +260,9 @@ func (m *Message) ToolCalls() []ToolCall {
 	if m.calls == 0 {
 		return nil
 	}
-	return *m.ctx().callSets.at(int(m.calls - 1))
+	c := m.ctx()
+	cs := c.callSets.at(int(m.calls - 1))
+	return c.calls[cs.chunk][cs.start : cs.start+cs.n : cs.start+cs.n]
 }
 
 // NumTimestamp returns the message's own top-level "timestamp" when it is a
