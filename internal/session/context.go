@@ -108,7 +108,7 @@ type Context struct {
 	roles    []string
 	infos    chunked[msgInfo]
 	callSets chunked[callSet]
-	calls    [][]ToolCall // the tool calls, in chunks callSets index
+	calls    [][]ToolCall        // the tool calls, in chunks callSets index
 	patches  map[*Message][]byte // content replacements (rare)
 	blocks   []*msgBlock         // the messages
 	nblk     int                 // messages used in the last block
