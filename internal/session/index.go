@@ -6,9 +6,13 @@ import (
 )
 
 // The per-entry index Read keeps while it reads: fixed-size records in
-// chunks, ids as integers, strings in an arena. Nothing here is allocated
-// per line, so the collector has few objects to trace however long the
-// session is.
+// chunks, ids as integers, strings in an arena, and no pointer in a
+// per-line record (messages, entries, tool-result fields and call sets
+// refer to each other and to their strings by index: msgRef, aref,
+// callSet). Nothing here is allocated per line and almost nothing is
+// scanned, so the collector has few objects to trace and little to mark
+// however long the session is (1 GB of pi-derived input: 83 MB after Read,
+// 0.08 bytes per input byte).
 
 // idKey is an entry id as an integer: pi's ids are 8 lowercase hex digits,
 // kept as their value (tag 1 in the high bits); any other id is interned in
