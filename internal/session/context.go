@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -147,8 +146,9 @@ type ReadOptions struct {
 	// OnProgress, when set, is called with the bytes read so far, about every
 	// 16 MiB (for a progress display on long inputs).
 	OnProgress func(bytesRead int64)
-	// SizeHint is the input size in bytes when known (0 if not), used to
-	// size the index up front.
+	// SizeHint is the input size in bytes when known (0 if not). Read sizes
+	// nothing from it now (its index grows in fixed-size chunks and finds
+	// repeated ids by sorting them); callers that know the size pass it.
 	SizeHint int64
 	// Branch asks for Context.Branch (session input only).
 	Branch bool
@@ -301,8 +301,7 @@ type builder struct {
 	er        *EntryReader
 	entries   entryList
 	extras    []entryExtra
-	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
-	seenIDs   []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
+	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id
 	types     []string // entry types by index (0: "")
 }
 
@@ -762,9 +761,6 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.setEntry(id)
 		e.loc = m.ref()
 	}
-	if id != 0 && b.seen(id) {
-		b.nonLocal = append(b.nonLocal, id) // maybe a duplicate: let the map decide (last wins)
-	}
 	if par != 0 {
 		if idx > 0 && b.entries.at(idx-1).key() == par {
 			e.local = true
@@ -775,49 +771,21 @@ func (b *builder) addEntry(rl *rawLine) {
 	b.entries.add(e)
 }
 
-// seen reports whether an id with k's hash was added before, and adds it.
-// A false positive only puts a unique id in the parent map (harmless).
-func (b *builder) seen(k idKey) bool {
-	if b.seenIDs == nil {
-		b.seenIDs = make([]uint64, seenBits(b.opts.SizeHint)/64)
-	}
-	h := uint64(k) * 0x9e3779b97f4a7c15
-	h >>= 64 - uint(bits.TrailingZeros(uint(len(b.seenIDs)*64)))
-	w, bit := h/64, uint64(1)<<(h%64)
-	old := b.seenIDs[w]&bit != 0
-	b.seenIDs[w] |= bit
-	return old
-}
-
-// seenBits is the size of seen's filter for an input of size bytes (0:
-// unknown): 8 Mi bits, more for inputs known to be large; for an input
-// known to be small a bit per 8 bytes (at least 64 Ki bits), so checking a
-// directory of small sessions does not clear a MiB per session.
-func seenBits(size int64) int {
-	n := 1 << 23
-	if size > 0 && size < 1<<26 {
-		n = 1 << 16
-		for int64(n) < size/8 {
-			n <<= 1
-		}
-	}
-	for n < 1<<30 && int64(n) < size/64 {
-		n <<= 1
-	}
-	return n
-}
-
 // parentIndex maps the ids the walk to the root cannot resolve by position
 // to the index of the last entry with that id (pi's Map: the last one
-// wins): parents that are not the previous entry, and ids that may repeat.
+// wins): parents that are not the previous entry, and ids that repeat.
 // Most entries' parent is the entry before them, so this map stays small.
 func (b *builder) parentIndex() map[idKey]int32 {
 	ents := &b.entries
-	want := make(map[idKey]int32, len(b.nonLocal))
+	dups := b.repeatedIDs()
+	want := make(map[idKey]int32, len(b.nonLocal)+len(dups))
 	for _, k := range b.nonLocal {
 		want[k] = -1
 	}
-	b.nonLocal, b.seenIDs = nil, nil
+	for _, k := range dups {
+		want[k] = -1
+	}
+	b.nonLocal = nil
 	for i := 0; i < ents.len(); i++ {
 		if k := ents.at(i).key(); k != 0 {
 			if _, ok := want[k]; ok {
@@ -831,6 +799,39 @@ func (b *builder) parentIndex() map[idKey]int32 {
 		}
 	}
 	return want
+}
+
+// repeatedIDs returns the ids more than one entry has: the entries' ids
+// sorted (pi's 8-hex ids as 32-bit values), equal neighbours. One sort at
+// the end instead of a lookup per entry in a table of every id read (a
+// cache miss per entry on large sessions).
+func (b *builder) repeatedIDs() []idKey {
+	ents := &b.entries
+	hex := make([]uint32, 0, ents.len())
+	var other []idKey
+	for i := 0; i < ents.len(); i++ {
+		switch e := ents.at(i); idKey(e.idTag) << 32 {
+		case keyHex:
+			hex = append(hex, e.id)
+		case 0:
+		default:
+			other = append(other, e.key())
+		}
+	}
+	slices.Sort(hex)
+	slices.Sort(other)
+	var dups []idKey
+	for i := 1; i < len(hex); i++ {
+		if hex[i] == hex[i-1] && (i == 1 || hex[i-1] != hex[i-2]) {
+			dups = append(dups, keyHex|idKey(hex[i]))
+		}
+	}
+	for i := 1; i < len(other); i++ {
+		if other[i] == other[i-1] && (i == 1 || other[i-1] != other[i-2]) {
+			dups = append(dups, other[i])
+		}
+	}
+	return dups
 }
 
 // build computes the leaf path and the context messages (pi's
