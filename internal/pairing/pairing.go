@@ -35,6 +35,7 @@ package pairing
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -221,9 +222,9 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([
 	last := -1                // latest assistant
 	var calls callSet         // its call ids
 	var answered answers      // its answered calls and their results
-	var between []int         // sent non-result messages since it
-	var separators []int      // every sent non-result message, in order
-	var assistants []int      // every sent assistant, in order
+	var between []int32       // sent non-result messages since it
+	var separators []int32    // every sent non-result message, in order
+	var assistants []int32    // every sent assistant, in order
 	var latest map[string]int // call id → latest assistant holding it (built at the first miss)
 	if withPairs {
 		pairs = make([]Pair, 0, nResults)
@@ -235,11 +236,11 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([
 		}
 		switch m.Role {
 		case session.RoleAssistant:
-			separators = append(separators, i)
+			separators = append(separators, int32(i))
 			last, between = i, nil
 			calls.reset(m.Calls)
 			answered.reset()
-			assistants = append(assistants, i)
+			assistants = append(assistants, int32(i))
 			for _, tc := range m.Calls {
 				if latest != nil {
 					latest[tc.ID] = i
@@ -267,22 +268,22 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([
 				// index every call before it once, then keep the index up
 				latest = make(map[string]int, nCalls)
 				for _, a := range assistants {
-					for _, tc := range at(a).Calls {
-						latest[tc.ID] = a
+					for _, tc := range at(int(a)).Calls {
+						latest[tc.ID] = int(a)
 					}
 				}
 			}
 			if a, ok := latest[id]; ok {
 				// the call is in an earlier assistant: everything sent since
 				// separates them
-				k := sort.SearchInts(separators, a+1)
+				k, _ := slices.BinarySearch(separators, int32(a+1))
 				hz = append(hz, interrupted(id, a, i, separators[k:]))
 				continue
 			}
 			hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
 		default:
-			separators = append(separators, i)
-			between = append(between, i)
+			separators = append(separators, int32(i))
+			between = append(between, int32(i))
 		}
 	}
 	return pairs, hz
@@ -363,14 +364,14 @@ func (a *answers) get(id string) (int, bool) {
 	return 0, false
 }
 
-func interrupted(id string, call, result int, between []int) Hazard {
+func interrupted(id string, call, result int, between []int32) Hazard {
 	h := Hazard{Kind: Interrupted, CallID: id, Call: &Ref{Index: call}, Result: Ref{Index: result}}
 	for k, b := range between {
 		if k == maxBetween {
 			h.MoreBetween = len(between) - k
 			break
 		}
-		h.Between = append(h.Between, Ref{Index: b})
+		h.Between = append(h.Between, Ref{Index: int(b)})
 	}
 	return h
 }
