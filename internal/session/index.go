@@ -107,7 +107,9 @@ type arena struct {
 
 // aref is where a string is in an arena: the block's index+1 (24 bits),
 // the offset in it (16 bits) and the length (24 bits; all ones: the rest
-// of the block, a large string's own). 0 is "".
+// of the block, a large string's own). 0 is "". 2^24 blocks hold a TB of
+// small strings, or 16 M strings over 8 KiB (tool call ids, names and
+// timestamps: none is near either).
 type aref uint64
 
 const (

@@ -77,7 +77,7 @@ const (
 type Message struct {
 	off    int64
 	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
-	entry  uint32  // id of the session entry: the low bits of its idKey (etag the high ones; 0: none)
+	entry  uint32  // id of the session entry: the low bits of its idKey (the tag is in sk; 0: none)
 	line   int32   // 1-based input line
 	mchars int32   // ModelChars of the bytes as read (flagModelChars)
 	n      int32   // line length
