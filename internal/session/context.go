@@ -168,8 +168,7 @@ type BranchEntry struct {
 	// Context.Messages when the entry is in the context; nil otherwise.
 	Message *Message
 
-	off int64
-	n   int32
+	loc msgRef // the Message holding the entry's line (its place in the input)
 	// InContext reports that the entry contributes to the context (it is
 	// not before the last compaction's first kept entry).
 	InContext bool
@@ -188,10 +187,21 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 	return uint64(c.ids.byStr[be.ID])
 }
 
-// EntryLine returns the input line of a branch entry (without the newline).
+// entryPlace returns where branch entry be's line is in the input (0, 0
+// for an entry this context did not read).
+func (c *Context) entryPlace(be *BranchEntry) (off int64, n int32) {
+	if m := c.msg(be.loc); m != nil {
+		return m.off, m.n
+	}
+	return 0, 0
+}
+
+// EntryLine returns the input line of a branch entry of c (Branch or
+// Entries; without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	return c.rawLine(int32(be.Line), be.off, be.n)
+	off, n := c.entryPlace(be)
+	return c.rawLine(int32(be.Line), off, n)
 }
 
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
@@ -199,10 +209,11 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // they returned stays valid. Errors: a range outside the line, I/O errors
 // re-reading the input.
 func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]byte, error) {
-	if off < 0 || n < 0 || int64(off)+int64(n) > int64(be.n) {
+	beOff, beN := c.entryPlace(be)
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
 		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
 	}
-	at := be.off + int64(off)
+	at := beOff + int64(off)
 	l := len(dst)
 	dst = slices.Grow(dst, n)[:l+n]
 	var err error
@@ -930,7 +941,7 @@ func (b *builder) build() {
 			e := ents.at(int(ei))
 			loc := b.loc(e)
 			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.parent()), ID: id(e.key()),
-				Line: int(loc.line), Message: b.msg(e), InContext: in[ei], off: loc.off, n: loc.n}
+				Line: int(loc.line), Message: b.msg(e), InContext: in[ei], loc: e.loc}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))

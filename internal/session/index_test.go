@@ -21,6 +21,7 @@ func TestIndexRecordSizes(t *testing.T) {
 		{"msgInfo", unsafe.Sizeof(msgInfo{}), 48},
 		{"entry", unsafe.Sizeof(entry{}), 24},
 		{"callSet", unsafe.Sizeof(callSet{}), 12},
+		{"BranchEntry", unsafe.Sizeof(BranchEntry{}), 88},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)
