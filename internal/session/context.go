@@ -188,19 +188,28 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 }
 
 // entryPlace returns where branch entry be's line is in the input (0, 0
-// for an entry this context did not read).
-func (c *Context) entryPlace(be *BranchEntry) (off int64, n int32) {
-	if m := c.msg(be.loc); m != nil {
-		return m.off, m.n
+// for an entry read by no context). An entry of another context is an
+// error when c's record at its reference is not on its line (an entry
+// of another context must not be passed: its line is read from c).
+func (c *Context) entryPlace(be *BranchEntry) (off int64, n int32, err error) {
+	if be.loc == 0 {
+		return 0, 0, nil
 	}
-	return 0, 0
+	if m := c.msg(be.loc); m == nil || int(m.line) != be.Line {
+		return 0, 0, fmt.Errorf("line %d: the branch entry is not one of this context's", be.Line)
+	} else {
+		return m.off, m.n, nil
+	}
 }
 
 // EntryLine returns the input line of a branch entry of c (Branch or
 // Entries; without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	off, n := c.entryPlace(be)
+	off, n, err := c.entryPlace(be)
+	if err != nil {
+		return nil, err
+	}
 	return c.rawLine(int32(be.Line), off, n)
 }
 
@@ -209,14 +218,16 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // they returned stays valid. Errors: a range outside the line, I/O errors
 // re-reading the input.
 func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]byte, error) {
-	beOff, beN := c.entryPlace(be)
+	beOff, beN, err := c.entryPlace(be)
+	if err != nil {
+		return dst, err
+	}
 	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
 		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
 	}
 	at := beOff + int64(off)
 	l := len(dst)
 	dst = slices.Grow(dst, n)[:l+n]
-	var err error
 	if c.m != nil {
 		err = guard(func() error {
 			if at+int64(n) > int64(len(c.m.data)) {

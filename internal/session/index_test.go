@@ -161,3 +161,38 @@ func TestToolCallRefersToItsMessage(t *testing.T) {
 		t.Error("a reference the context has no message for gives a message")
 	}
 }
+
+// A branch entry is read from the context it came from: another context's
+// entry is an error when this one has no entry on its line at its place
+// in the index (only then can it tell).
+func TestEntryLineOfAnotherContext(t *testing.T) {
+	read := func(p string) *Context {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		ctx, err := Read(f, f, ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ctx.Branch) < 3 {
+			t.Fatalf("%s: a branch of %d entries", p, len(ctx.Branch))
+		}
+		return ctx
+	}
+	a, b := read("../../testdata/sessions/compact.jsonl"), read("../../testdata/sessions/large-session.jsonl")
+	for i := range a.Branch {
+		if _, err := a.EntryLine(&a.Branch[i]); err != nil {
+			t.Fatalf("its own entry %d: %v", i, err)
+		}
+	}
+	for _, be := range []*BranchEntry{&b.Branch[len(b.Branch)-1]} { // a has no message at its ref
+		if line, err := a.EntryLine(be); err == nil {
+			t.Errorf("another context's entry (line %d) read as %.60q", be.Line, line)
+		}
+		if _, err := a.AppendEntryBytes(nil, be, 0, 1); err == nil {
+			t.Error("another context's entry: AppendEntryBytes gave no error")
+		}
+	}
+}
