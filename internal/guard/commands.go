@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -58,8 +60,11 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
-	if s, ok := a.writtenFile(head.f); ok {
-		c.runScript(head.raw, s, in, "sh")
+	if strings.Contains(head.f.s, "/") {
+		// a program run by its path (a bare name is looked up in PATH)
+		if s, ok := a.writtenFile(head.f); ok {
+			c.runScript(head.raw, s, in, "sh")
+		}
 	}
 	handled := c.dispatch()
 	c.finish()
@@ -205,7 +210,7 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 			c.a.codeText(strings.ReplaceAll(s.text, unknownStr, " "), raw, lang)
 		}
 	case srcFile:
-		if w, ok := c.a.written[s.file]; ok && w.kind != srcFile {
+		if w, ok := c.a.writtenFile(litField(s.file)); ok && w.kind != srcFile {
 			c.runScript(raw, w, in, lang)
 		}
 		// a script that exists on disk is a program that opens files by
@@ -220,18 +225,116 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 }
 
 // writtenFile returns what the command wrote to the file f names, when it
-// wrote it earlier in the same command.
+// wrote it earlier in the same command: the text a redirection or tee
+// wrote, or unknown content for every other writer (cp, mv, install, dd,
+// curl -o, sed -i, an archive extracted into a folder, a write to a name
+// computed at run time, …): every write the analysis records as a target
+// counts, so no writer can leave a script it later runs unseen.
 func (a *shellAnalyzer) writtenFile(f field) (source, bool) {
-	if f.pattern() || len(a.written) == 0 {
+	if f.onlyUnk && !f.posOnly {
 		return source{}, false
 	}
-	for _, cwd := range a.cwds {
-		p, _ := joinOrNorm(a, cwd, f.s)
-		if s, ok := a.written[p]; ok {
+	var ps []string
+	if f.pattern() {
+		p, _ := a.norm(f.s, true)
+		ps = append(ps, p)
+	} else {
+		for _, cwd := range a.cwds {
+			p, _ := joinOrNorm(a, cwd, f.s)
+			ps = append(ps, p)
+		}
+	}
+	for _, p := range ps {
+		if to, ok := a.links[p]; ok && to != p {
+			// a link made in the command: what its target holds
+			if s, ok := a.writtenPath(to, false); ok {
+				return s, true
+			}
+		}
+		if s, ok := a.writtenPath(p, f.pattern()); ok {
 			return s, true
 		}
 	}
 	return source{}, false
+}
+
+// writtenPath looks p up among the files the command wrote: the newest
+// write wins (a known text recorded after the last other writer).
+func (a *shellAnalyzer) writtenPath(p string, pattern bool) (source, bool) {
+	last := -1
+	for i := len(a.out.targets) - 1; i >= 0; i-- {
+		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta && writes(t, p, pattern) {
+			last = i
+			break
+		}
+	}
+	if !pattern {
+		if s, ok := a.written[p]; ok && s.at > last {
+			return s, true
+		}
+	}
+	if last < 0 {
+		return source{}, false
+	}
+	t := a.out.targets[last]
+	why := "a file the command writes first (" + strings.TrimSpace(t.raw) + ")"
+	if t.rec {
+		why = "a folder the command writes into first (" + t.via + ")"
+	}
+	return dynSource(why), true
+}
+
+// writes reports whether the write target t may write the file p.
+func writes(t *target, p string, pattern bool) bool {
+	switch {
+	case t.rec:
+		if pattern {
+			return true
+		}
+		if t.pattern {
+			return matchWritten(t.path+"/**", p) || matchWritten(t.path, p)
+		}
+		return strings.EqualFold(p, t.path) || len(p) > len(t.path) && strings.EqualFold(p[:len(t.path)+1], t.path+"/")
+	case t.pattern:
+		return pattern || matchWritten(t.path, p)
+	case pattern:
+		return matchWritten(p, t.path)
+	}
+	// the file, or a file written into the folder (cp a.txt src/)
+	return strings.EqualFold(p, t.path) || len(p) > len(t.path) && strings.EqualFold(p[:len(t.path)+1], t.path+"/")
+}
+
+// matchWritten matches a path against a target's pattern (its unknown
+// runs as wildcards); a pattern it cannot read matches.
+func matchWritten(pat, p string) bool {
+	g := strings.ReplaceAll(strings.ReplaceAll(pat, unknownSeg, "**"), unknownStr, "*")
+	ok, err := doublestar.Match(strings.ToLower(g), strings.ToLower(p))
+	return ok || err != nil
+}
+
+// valScriptFile gives an option value the role of a file of commands in
+// lang (awk -f, sed -f, make -f, …): read as that language when the
+// command wrote it or it is a stream (see scriptFrom).
+func (c *cmd) valScriptFile(v optHit, lang string) {
+	f, ok := c.valField(v)
+	c.valFile(v, SetRead)
+	if !ok {
+		return
+	}
+	if s, ok := c.scriptFrom(f, v.raw, true); ok {
+		c.runScript(v.raw, s, source{}, lang)
+	}
+}
+
+// loadsWritten reads, in lang, the files a program loads by itself from
+// its working directory or home (a Makefile, ~/.sqliterc, package.json)
+// when the command wrote them before it runs.
+func (c *cmd) loadsWritten(lang string, names ...string) {
+	for _, n := range names {
+		if s, ok := c.a.writtenFile(litField(n)); ok {
+			c.runScript(c.args[0].raw, s, source{}, lang)
+		}
+	}
 }
 
 // opts describes a command's options for parsing.
@@ -397,6 +500,7 @@ func (c *cmd) valText(v optHit) string {
 type spec struct {
 	opts
 	files    map[string]OpSet  // options whose value is a file
+	progs    map[string]string // options whose value is a file of code, by language (make -f, jq -f)
 	code     map[string]string // options whose value is code, by language
 	scripts  []string          // options whose value is a shell command
 	filters  []string          // options whose value limits a recursion to names
@@ -423,6 +527,8 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	p := c.parse(from, s.opts)
 	for _, v := range p.vals {
 		switch {
+		case s.progs[v.name] != "":
+			c.valScriptFile(v, s.progs[v.name])
 		case s.files[v.name] != 0:
 			c.valFile(v, s.files[v.name])
 		case s.code[v.name] != "":
@@ -710,6 +816,8 @@ func (c *cmd) dispatch() bool {
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
 		return true
 	case "ln", "gln", "link":
+		a.noContent = true // a link holds what its target holds (links)
+		defer func() { a.noContent = false }()
 		c.ln()
 		return true
 	case "install", "ginstall":
@@ -725,10 +833,14 @@ func (c *cmd) dispatch() bool {
 			scripts: []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1)
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
+		a.noContent = true
+		defer func() { a.noContent = false }()
 		c.runSpec(&spec{opts: opts{short: "nu", long: []string{"--interactive", "--iterations", "--size", "--random-source"}},
 			ops: setModify, rec: []string{"-r", "-R", "--recursive"}}, 1)
 		return true
 	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "setfattr":
+		a.noContent = true
+		defer func() { a.noContent = false }()
 		s := &spec{opts: opts{short: "nvx", long: []string{"--reference", "--from"}},
 			files: map[string]OpSet{"--reference": SetRead}, ops: setModify, skip: 1, noSkip: []string{"--reference"},
 			rec: []string{"-R", "--recursive"}}
@@ -739,11 +851,22 @@ func (c *cmd) dispatch() bool {
 		c.runSpec(s, 1)
 		return true
 	case "touch", "truncate", "mkdir", "mkfifo", "mknod", "fallocate", "xattr":
+		if c.name != "truncate" && c.name != "fallocate" {
+			a.noContent = true
+			defer func() { a.noContent = false }()
+		}
 		c.runSpec(&spec{opts: opts{short: "rdtmsZlo", long: []string{"--reference", "--date", "--mode", "--size", "--time", "--context"}},
 			files: map[string]OpSet{"-r": SetRead, "--reference": SetRead}, ops: setModify}, 1)
 		return true
-	case "tee":
-		c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
+	case "tee", "sponge":
+		p := c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
+		// the files hold what tee reads: its stdin
+		for _, i := range p.operands {
+			if f := c.args[i].f; !f.pattern() {
+				n, _ := a.norm(f.s, false)
+				a.wrote(n, c.in)
+			}
+		}
 		return true
 	case "dd":
 		for i := 1; i < len(c.args); i++ {
@@ -783,10 +906,14 @@ func (c *cmd) dispatch() bool {
 		c.docker()
 		return true
 	case "make", "gmake", "bmake":
-		c.runSpec(&spec{opts: opts{short: "fCIjloWE", long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--what-if", "--eval"}},
-			files: map[string]OpSet{"-f": SetRead, "--file": SetRead, "--makefile": SetRead},
-			code:  map[string]string{"-E": "generic", "--eval": "generic"},
+		p := c.runSpec(&spec{opts: opts{short: "fCIjloWE", long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--what-if", "--eval"}},
+			progs: map[string]string{"-f": "make", "--file": "make", "--makefile": "make"},
+			code:  map[string]string{"-E": "make", "--eval": "make"},
 			chdir: []string{"-C", "--directory"}, skip: 1 << 20}, 1)
+		if !p.has("-f", "--file", "--makefile") {
+			// make reads these from its directory by itself
+			c.loadsWritten("make", "GNUmakefile", "makefile", "Makefile")
+		}
 		return true
 	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate":
 		c.editor()
@@ -794,7 +921,8 @@ func (c *cmd) dispatch() bool {
 	case "jq", "gojq", "jaq", "yq":
 		c.jqNamedFiles() // first: their FILE is not the filter
 		c.runSpec(&spec{opts: opts{short: "fLs", long: []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "--tab"}},
-			files: map[string]OpSet{"-f": SetRead, "--from-file": SetRead, "--slurpfile": SetRead, "--rawfile": SetRead},
+			files: map[string]OpSet{"--slurpfile": SetRead, "--rawfile": SetRead},
+			progs: map[string]string{"-f": "jq", "--from-file": "jq"},
 			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
 		return true
 	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
@@ -830,6 +958,7 @@ func (c *cmd) dispatch() bool {
 	}
 	if a.funcs[c.name] {
 		c.generic()
+		a.callFunc(c.name, c.in)
 		return true
 	}
 	if sp := fileSpec(c.name); sp != nil {

@@ -69,15 +69,8 @@ func (c *cmd) sourceBuiltin() {
 	}
 	f := c.args[1].f
 	c.file(1, SetRead)
-	switch t := f.text(); {
-	case !f.pattern() && (t == "/dev/stdin" || t == "/proc/self/fd/0" || t == "/dev/fd/0" || t == "-"):
-		c.runScript(c.args[1].raw, c.in, source{}, "sh")
-	case f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/"):
-		c.a.unknown(c.args[1].raw, "source runs the output of a process substitution", SetRead|setModify)
-	default:
-		if s, ok := c.a.writtenFile(f); ok {
-			c.runScript(c.args[1].raw, s, source{}, "sh")
-		}
+	if s, ok := c.scriptFrom(f, c.args[1].raw, true); ok {
+		c.runScript(c.args[1].raw, s, source{}, "sh")
 	}
 	for i := 2; i < len(c.args); i++ {
 		c.file(i, SetRead)
@@ -697,7 +690,9 @@ func (c *cmd) find() {
 		}
 		found = append(found, findOutput(rf, names, nameKnown)...)
 		if del {
+			c.a.noContent = true // removing leaves nothing to run
 			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
+			c.a.noContent = false
 		}
 	}
 	c.out = &source{kind: srcNames, names: found, why: "find"}
@@ -1167,12 +1162,8 @@ func (c *cmd) shell() {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	if t := f.text(); !f.pattern() && (t == "/dev/stdin" || t == "-" || t == "/proc/self/fd/0") {
-		c.runScript(c.args[first].raw, c.in, source{}, "sh")
-	} else if s, ok := c.a.writtenFile(f); ok {
+	if s, ok := c.scriptFrom(f, c.args[first].raw, true); ok {
 		c.runScript(c.args[first].raw, s, source{}, "sh")
-	} else if f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/") {
-		c.a.unknown(c.args[first].raw, c.name+" runs the output of a process substitution", SetRead|setModify)
 	}
 	for _, i := range p.operands[1:] {
 		c.file(i, SetRead)
@@ -1238,7 +1229,7 @@ func (c *cmd) interp(lang string) {
 		case v.name == "-i" && lang == "perl":
 			inplace = true
 		case v.name == "-f" && lang == "php":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, lang)
 			hasCode = true
 		case v.name == "-m" && lang == "python":
 			c.valWord(v)
@@ -1277,9 +1268,7 @@ func (c *cmd) interp(lang string) {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
-		c.runScript(c.args[first].raw, c.in, source{}, lang)
-	} else if s, ok := c.a.writtenFile(f); ok {
+	if s, ok := c.scriptFrom(f, c.args[first].raw, true); ok {
 		c.runScript(c.args[first].raw, s, source{}, lang)
 	}
 	for _, i := range p.operands[1:] {
@@ -1463,7 +1452,7 @@ func (c *cmd) awk() {
 	for _, v := range p.vals {
 		switch v.name {
 		case "-f", "--file", "-E", "--exec", "--include":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "awk")
 			if v.name != "--include" {
 				prog = false
 			}
@@ -1507,7 +1496,7 @@ func (c *cmd) sed() {
 			c.valCode(v, "sed")
 			script = false
 		case "-f", "--file":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "sed")
 			script = false
 		case "--in-place":
 			inplace = true

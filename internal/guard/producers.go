@@ -484,6 +484,7 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 	}
 	sh.cwds = append([]string(nil), a.cwds...)
 	sh.written = map[string]source{}
+	sh.fds = map[string]source{}
 	sh.links = map[string]string{}
 	sh.substDepth = a.substDepth + 1
 	out := sh.stmt(x.Stmts[0], source{})

@@ -86,6 +86,8 @@ type target struct {
 	// (its index), not every file (git diff, git show, git log -p)
 	tracked bool
 	follow  uint8 // for rec: which symlinks inside the folder it follows
+	// meta: the write changes no file's content (chmod, touch, mkdir, rm)
+	meta bool
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -133,6 +135,9 @@ type source struct {
 	names []field
 	file  string
 	why   string
+	// at, for a file the command wrote: how many targets were recorded
+	// when it was (a later writer's target replaces the text)
+	at int
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
@@ -148,6 +153,7 @@ type shellAnalyzer struct {
 	funcs   map[string]bool
 	links   map[string]string // symlinks (and hard links) made by the command: link → target
 	written map[string]source // files written by the command with what was written
+	fds     map[string]source // what input redirections gave other descriptors (3<<<…)
 	dotglob bool
 	// rgConfig: the command sets RIPGREP_CONFIG_PATH, so rg may search
 	// hidden and ignored files whatever its flags say
@@ -172,6 +178,12 @@ type shellAnalyzer struct {
 	// posDyn: `set --` gave the positional parameters values computed at
 	// run time, so they are no longer bound to checked arguments.
 	posDyn bool
+	// noContent: the command being analysed changes metadata only (chmod,
+	// touch, mkdir, rm): its writes leave no content to run
+	noContent bool
+	// funcBodies: the functions the command defines, analysed again where
+	// they are called (after what the command wrote before the call)
+	funcBodies map[string]funcBody
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
@@ -179,17 +191,19 @@ type shellAnalyzer struct {
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 	return &shellAnalyzer{
-		env:     env,
-		win:     env.windows(),
-		cwds:    []string{cleanCwd(env)},
-		ifs:     " \t\n",
-		vars:    map[string]pval{},
-		arrays:  map[string][]pval{},
-		funcs:   map[string]bool{},
-		links:   map[string]string{},
-		written: map[string]source{},
-		out:     out,
-		seen:    map[*syntax.Word]bool{},
+		env:        env,
+		win:        env.windows(),
+		cwds:       []string{cleanCwd(env)},
+		ifs:        " \t\n",
+		vars:       map[string]pval{},
+		arrays:     map[string][]pval{},
+		funcs:      map[string]bool{},
+		links:      map[string]string{},
+		written:    map[string]source{},
+		fds:        map[string]source{},
+		funcBodies: map[string]funcBody{},
+		out:        out,
+		seen:       map[*syntax.Word]bool{},
 	}
 }
 
@@ -392,6 +406,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	// redirections first: they set stdin and say where stdout goes
 	var outFiles []target
 	for _, r := range s.Redirs {
+		if a.fdRedirect(r, &outFiles) {
+			continue
+		}
 		in = a.redirect(r, in, &outFiles)
 	}
 	var out source
@@ -436,6 +453,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = true
+			a.funcBodies[c.Name.Value] = funcBody{c.Body, a.src}
 		}
 		a.stmt(c.Body, in)
 	case *syntax.DeclClause:
@@ -449,7 +467,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	}
 	for _, t := range outFiles {
 		if p := t.path; p != "" && !t.pattern {
-			a.written[p] = out
+			a.wrote(p, out)
 		}
 	}
 	return out
@@ -810,6 +828,32 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 	}
 }
 
+// wrote records the text the command wrote to the file p.
+func (a *shellAnalyzer) wrote(p string, s source) {
+	s.at = len(a.out.targets)
+	a.written[p] = s
+}
+
+// funcBody is a function's body and the script it was written in.
+type funcBody struct {
+	body *syntax.Stmt
+	src  string
+}
+
+// callFunc analyses a function's body where it is called.
+func (a *shellAnalyzer) callFunc(name string, in source) {
+	b, ok := a.funcBodies[name]
+	if !ok || b.body == nil || a.depth >= maxScriptDepth {
+		return
+	}
+	prev := a.src
+	a.src = b.src
+	a.depth++
+	a.stmt(b.body, in)
+	a.depth--
+	a.src = prev
+}
+
 // writtenScripts reads, as scripts, the files the command wrote that a
 // program it runs may execute: one at path p (relative to a candidate cwd)
 // or below it (a hooks folder).
@@ -1143,11 +1187,11 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 		a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 		return
 	}
-	a.out.targets = append(a.out.targets, target{raw: raw, path: p, pattern: pattern, ops: ops, dotOK: a.dotglob})
+	a.out.targets = append(a.out.targets, target{raw: raw, path: p, pattern: pattern, ops: ops, dotOK: a.dotglob, meta: a.noContent})
 	if !pattern {
 		for link, to := range a.links {
 			if p == link || strings.HasPrefix(p, link+"/") {
-				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob})
+				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob, meta: a.noContent})
 			}
 		}
 	}
@@ -1219,7 +1263,7 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 			return
 		}
-		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow})
+		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow, meta: a.noContent})
 	}
 }
 
