@@ -769,7 +769,12 @@ func (c *cmd) dispatch() bool {
 	case "php":
 		c.interp("php")
 		return true
-	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "tclsh", "wish", "groovy", "scala", "kotlin",
+	case "tclsh", "wish", "expect", "jimsh":
+		// Tcl: bare words and [command substitution] build names and
+		// command lines the code reading does not model
+		c.interp("unmodelled:" + c.name)
+		return true
+	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "groovy", "scala", "kotlin",
 		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
 		"jshell", "raku", "perl6":
 		c.interp("generic")
@@ -915,6 +920,10 @@ func (c *cmd) dispatch() bool {
 			c.loadsWritten("make", "GNUmakefile", "makefile", "Makefile")
 		}
 		return true
+	case "sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "dc", "gnuplot", "duckdb", "octave", "octave-cli",
+		"maxima", "gp", "clisp", "sage", "bc":
+		c.commandLang()
+		return true
 	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate":
 		c.editor()
 		return true
@@ -946,7 +955,7 @@ func (c *cmd) dispatch() bool {
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
 		"tmux", "screen", "htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
-		"telnet", "openssl", "gpg", "gpg2", "age", "sqlite3", "psql", "mysql", "redis-cli", "mongosh",
+		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
 		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
@@ -1057,21 +1066,8 @@ func (c *cmd) devTool() {
 			} else {
 				c.valWord(v)
 			}
-		case "-c":
-			if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
-				c.valCode(v, "generic")
-			} else {
-				c.valWord(v)
-			}
 		default:
 			c.valWord(v)
-		}
-	}
-	if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
-		for _, i := range p.operands {
-			if strings.Contains(optText(c.args[i].f), " ") {
-				c.code(i, "generic")
-			}
 		}
 	}
 	if c.name == "openssl" {

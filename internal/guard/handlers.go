@@ -2706,34 +2706,100 @@ func (c *cmd) docker() {
 // editor: editors read and write their file operands; -c and +CMD run
 // editor commands (which may read or write other files).
 func (c *cmd) editor() {
+	vimLike := false
+	switch c.name {
+	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim":
+		vimLike = true
+	}
+	emacs := c.name == "emacs" || c.name == "emacsclient"
+	exMode := c.name == "ex" || c.name == "ed" || c.name == "red"
+	stdinText := false // `-`: stdin is the text to edit, not commands
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		switch {
-		case t == "-c" || t == "--cmd" || t == "-S" || t == "-u" || t == "--eval" || t == "-e" || t == "-x":
+		case emacs && (t == "--eval" || t == "-e" || t == "-f" || t == "--funcall" || strings.HasPrefix(t, "--eval=")):
+			// Emacs Lisp: not modelled
+			c.done[i] = true
+			if v, ok := strings.CutPrefix(t, "--eval="); ok {
+				c.codeField(c.args[i].raw, subField(c.args[i].f, len(t)-len(v)), "unmodelled:emacs")
+			} else if i+1 < len(c.args) {
+				c.code(i+1, "unmodelled:emacs")
+				i++
+			}
+		case emacs && (t == "-l" || t == "--load" || t == "--script" || t == "-x"):
 			c.done[i] = true
 			if i+1 < len(c.args) {
-				if t == "-S" || t == "-u" {
-					c.file(i+1, SetRead)
+				c.scriptFileArg(i+1, "unmodelled:emacs")
+				i++
+			}
+		case t == "-c" || t == "--cmd":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.code(i+1, "vim")
+				i++
+			}
+		case t == "-S" || t == "-u" || t == "-U":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				if n := optText(c.args[i+1].f); n == "NONE" || n == "NORC" || n == "NOPLUGIN" || n == "DEFAULTS" {
+					c.word(i + 1)
 				} else {
-					c.code(i+1, "vim")
+					c.scriptFileArg(i+1, "vim")
 				}
 				i++
 			}
+		case vimLike && t == "-s" && !exMode:
+			// -s FILE: Normal-mode keystrokes read from FILE
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.scriptFileArg(i+1, "unmodelled:vim -s")
+				i++
+			}
+		case (c.name == "ed" || c.name == "red") && t == "-p":
+			c.done[i] = true
+			c.word(i + 1)
+			i++
+		case vimLike && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "eE"):
+			c.done[i] = true
+			exMode = true // -e, -E, -es: Ex mode, commands from stdin
 		case strings.HasPrefix(t, "+") && len(t) > 1:
 			c.done[i] = true
 			c.codeField(c.args[i].raw, subField(c.args[i].f, 1), "vim")
+		case t == "-":
+			c.done[i] = true
+			stdinText = true
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			c.done[i] = true
 		default:
 			c.file(i, SetRead|setModify)
 		}
 	}
-	if c.name == "ed" || c.name == "ex" || c.name == "red" {
-		if c.in.kind == srcText {
-			c.a.codeText(c.in.text, "(stdin)", "vim")
-		} else if c.in.kind == srcDyn {
-			c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
-		}
+	if !exMode || stdinText {
+		return
+	}
+	lang := "vim"
+	if c.name == "ed" || c.name == "red" {
+		lang = "ed"
+	}
+	// Ex mode reads its commands from stdin
+	if c.in.kind == srcDyn || c.in.kind == srcNames {
+		c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
+		return
+	}
+	c.runScript("(stdin)", c.in, source{}, lang)
+}
+
+// scriptFileArg gives args[i] the role of a file of commands in lang: a
+// file read, and the commands read when the command wrote it or it is a
+// stream (see scriptFrom).
+func (c *cmd) scriptFileArg(i int, lang string) {
+	if i < 0 || i >= len(c.args) {
+		return
+	}
+	ar := c.args[i]
+	c.file(i, SetRead)
+	if s, ok := c.scriptFrom(ar.f, ar.raw, true); ok {
+		c.runScript(ar.raw, s, source{}, lang)
 	}
 }
 

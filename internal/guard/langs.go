@@ -1,0 +1,533 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Command languages: programs with a command language of their own read
+// from an argument, stdin or a file (sqlite3's dot-commands, psql's and
+// mysql's backslash commands, ed/ex/vim commands, dc, make's recipes).
+// For each, langCheck decides whether the analysis models the script: a
+// construct that runs a command, opens a file by a name the analysis does
+// not read, or evaluates computed code makes it unverifiable, with a
+// reason naming the construct. What remains is read as code for the
+// paths it names (string literals and bare words).
+
+// langCheck reports the first construct of script text in lang that the
+// analysis does not model ("" when there is none), and the language its
+// text is then read in for paths. ok is false for a language this file
+// does not know.
+func (a *shellAnalyzer) langCheck(text, raw, lang string) (scan string, ok bool) {
+	var why string
+	switch lang {
+	case "sqlite":
+		why, scan = sqliteUnmodelled(text), "generic"
+	case "psql":
+		why, scan = psqlUnmodelled(text), "generic"
+	case "mysql":
+		why, scan = mysqlUnmodelled(text), "generic"
+	case "ed":
+		why, scan = edUnmodelled(text), "vim"
+	case "vim":
+		why, scan = exUnmodelled(text), "vim"
+	case "dc":
+		if strings.Contains(text, "!") {
+			why = "dc's ! runs a shell command"
+		}
+		scan = "generic"
+	case "make":
+		why, scan = a.makeScripts(text, raw), "generic"
+	default:
+		if name, ok := strings.CutPrefix(lang, "unmodelled:"); ok {
+			if strings.TrimSpace(text) != "" {
+				why = name + " runs commands in a language the analysis does not model"
+			}
+			scan = "generic"
+			break
+		}
+		return lang, false
+	}
+	if why != "" {
+		a.unknown(raw, why, SetRead|setModify)
+	}
+	return scan, true
+}
+
+// sqlWords returns the identifiers of SQL text, lower-cased (quotes and
+// brackets are separators: "readfile"(…) still names readfile).
+func sqlWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '$')
+	})
+}
+
+// firstWord returns the first word of words that is in set.
+func firstWord(words []string, set map[string]string) string {
+	for _, w := range words {
+		if why, ok := set[w]; ok {
+			return why
+		}
+	}
+	return ""
+}
+
+// sqliteSafeDot are the sqlite3 dot-commands that only print or format.
+var sqliteSafeDot = map[string]bool{
+	"tables": true, "schema": true, "fullschema": true, "headers": true, "header": true, "mode": true,
+	"width": true, "indexes": true, "indices": true, "databases": true, "dump": true, "quit": true,
+	"exit": true, "timer": true, "nullvalue": true, "separator": true, "print": true, "show": true,
+	"help": true, "stats": true, "changes": true, "eqp": true, "explain": true, "bail": true,
+	"echo": true, "prompt": true, "dbinfo": true, "lint": true, "version": true, "limit": true,
+	"scanstats": true, "timeout": true, "binary": true, "dbconfig": true,
+}
+
+// sqliteFuncs are the SQL functions and statements of the sqlite3 shell
+// that read, write or list files or load code.
+var sqliteFuncs = map[string]string{
+	"readfile": "sqlite3's readfile() reads a file", "writefile": "sqlite3's writefile() writes a file",
+	"edit": "sqlite3's edit() runs an editor", "fsdir": "sqlite3's fsdir() reads a folder's files",
+	"lsdir": "sqlite3's lsdir() lists a folder", "zipfile": "sqlite3's zipfile() reads or writes an archive",
+	"load_extension": "sqlite3's load_extension() loads code", "fts3_tokenizer": "sqlite3's fts3_tokenizer() loads code",
+	"attach": "sqlite3's ATTACH opens another file", "vacuum": "sqlite3's VACUUM INTO writes a file",
+}
+
+// sqliteUnmodelled: dot-commands other than the ones that only print,
+// and the file functions of the sqlite3 shell.
+func sqliteUnmodelled(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '.' || i > 0 && !strings.ContainsRune(" \t\r\n;", rune(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j] == '_') {
+			j++
+		}
+		if name := strings.ToLower(text[i+1 : j]); name != "" && !sqliteSafeDot[name] {
+			return "sqlite3's ." + name + " (a dot-command that may run a command, read or write a file) is not modelled"
+		}
+	}
+	if why := firstWord(sqlWords(text), sqliteFuncs); why != "" {
+		return why + ", which the analysis does not follow"
+	}
+	return ""
+}
+
+// psqlSafeMeta: psql's backslash commands that only describe or format.
+func psqlSafeMeta(name string) bool {
+	switch name {
+	case "l", "list", "conninfo", "timing", "x", "q", "echo", "encoding", "z", "sf", "sv", "pset", "a", "c",
+		"connect", "C", "t", "T", "f", "H", "errverbose", "?", "h", "help":
+		return true
+	}
+	return strings.HasPrefix(name, "d")
+}
+
+var psqlFuncs = map[string]string{
+	"pg_read_file": "pg_read_file() reads a file", "pg_read_binary_file": "pg_read_binary_file() reads a file",
+	"pg_ls_dir": "pg_ls_dir() lists a folder", "pg_stat_file": "pg_stat_file() reads a file's status",
+	"lo_import": "lo_import() reads a file", "lo_export": "lo_export() writes a file",
+	"pg_file_write": "pg_file_write() writes a file", "copy": "COPY reads or writes a file or runs a program",
+	"program": "PROGRAM runs a command", "execute": "EXECUTE runs computed SQL",
+	"plpython3u": "an untrusted language runs code", "plpythonu": "an untrusted language runs code",
+	"plperlu": "an untrusted language runs code", "plsh": "an untrusted language runs code",
+	"dblink": "dblink runs SQL elsewhere",
+}
+
+// psqlUnmodelled: psql's backslash commands other than the ones that
+// describe (\! runs a shell, \i and \ir read files, \o and \w write them,
+// \copy, \e, \set, \gexec, \g FILE), and SQL that reads files or runs
+// programs on a local server.
+func psqlUnmodelled(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' || i+1 >= len(text) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') {
+			j++
+		}
+		name := text[i+1 : j]
+		if name == "" {
+			name = text[i+1 : i+2]
+		}
+		if name == "g" || name == "gx" {
+			// \g alone runs the query buffer; \g FILE or \g |cmd writes or runs
+			rest := strings.TrimLeft(text[j:], " \t")
+			if rest == "" || rest[0] == '\n' || rest[0] == '\\' {
+				i = j - 1
+				continue
+			}
+			return "psql's \\" + name + " with an argument writes a file or runs a command"
+		}
+		if !psqlSafeMeta(name) {
+			return "psql's \\" + name + " (a meta-command that may run a command, read or write a file) is not modelled"
+		}
+		i = j - 1
+	}
+	if why := firstWord(sqlWords(text), psqlFuncs); why != "" {
+		return why + ", which the analysis does not follow"
+	}
+	return ""
+}
+
+var mysqlWords = map[string]string{
+	"system": "mysql's system runs a shell command", "source": "mysql's source reads a file of commands",
+	"pager": "mysql's pager runs a command", "tee": "mysql's tee writes a file", "edit": "mysql's edit runs an editor",
+	"load_file": "LOAD_FILE() reads a file", "infile": "LOAD DATA INFILE reads a file",
+	"outfile": "SELECT … INTO OUTFILE writes a file", "dumpfile": "SELECT … INTO DUMPFILE writes a file",
+}
+
+// mysqlUnmodelled: the mysql client's commands that run a shell, read or
+// write files (\! system, \. source, \P pager, \T tee, \e edit) and SQL
+// that reads or writes files.
+func mysqlUnmodelled(text string) string {
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] == '\\' && strings.IndexByte("!.PTe", text[i+1]) >= 0 {
+			return "mysql's \\" + text[i+1:i+2] + " (runs a command, reads or writes a file) is not modelled"
+		}
+	}
+	if why := firstWord(sqlWords(text), mysqlWords); why != "" {
+		return why + ", which the analysis does not follow"
+	}
+	return ""
+}
+
+// edUnmodelled: ed's ! (a shell command, also as `r !cmd`, `w !cmd`).
+// Text after a, i, c up to a lone `.` is text, not commands.
+func edUnmodelled(text string) string {
+	inText := false
+	for line := range strings.SplitSeq(text, "\n") {
+		if inText {
+			inText = strings.TrimRight(line, "\r") != "."
+			continue
+		}
+		if strings.Contains(line, "!") {
+			return "ed's ! runs a shell command"
+		}
+		if t := strings.TrimRight(edCommand(line), " \t\r"); t == "a" || t == "i" || t == "c" {
+			inText = true
+		}
+	}
+	return ""
+}
+
+// edCommand returns a line of ed or ex commands without its address
+// (numbers, . $ % , ; + - 'x marks and /re/ ?re? searches).
+func edCommand(line string) string {
+	i := 0
+	for i < len(line) {
+		ch := line[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == ':' || ch >= '0' && ch <= '9' || strings.IndexByte(".$%,;+-", ch) >= 0:
+			i++
+		case ch == '\'' && i+1 < len(line):
+			i += 2
+		case ch == '/' || ch == '?':
+			j := i + 1
+			for j < len(line) && line[j] != ch {
+				if line[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		default:
+			return line[i:]
+		}
+	}
+	return ""
+}
+
+// exSafe are the ex/vim commands the analysis models: editing, moving,
+// writing and quitting, options; the file names they take are read as
+// paths. Full names, matched by any abbreviation down to the shortest vim
+// accepts (the value).
+var exSafe = map[string]int{
+	"write": 1, "wq": 2, "wall": 2, "wqall": 3, "xit": 1, "xall": 2, "exit": 3, "update": 2, "quit": 1, "qall": 2,
+	"quitall": 5, "delete": 1, "move": 1, "copy": 2, "t": 1, "join": 1, "print": 1, "number": 2, "list": 1,
+	"set": 2, "setlocal": 4, "nohlsearch": 3, "retab": 3, "sort": 3, "undo": 1, "redo": 3, "edit": 1,
+	"read": 1, "saveas": 3, "yank": 1, "put": 2, "mark": 2, "k": 1, "left": 2, "center": 2, "right": 2,
+	"append": 1, "insert": 1, "change": 1, "filetype": 5, "syntax": 2, "wnext": 2, "next": 1, "previous": 4,
+	"bnext": 2, "bprevious": 2, "bdelete": 2, "file": 1, "visual": 2, "enew": 3, "new": 3, "vnew": 3,
+	"split": 2, "vsplit": 2, "only": 2, "close": 3, "silent": 3, "noautocmd": 3, "keepjumps": 5,
+	"keepmarks": 3, "keeppatterns": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "undojoin": 5, "bwipeout": 2,
+	"startinsert": 4, "stopinsert": 5, "nohl": 3,
+}
+
+func exCommandOK(name string) bool {
+	for full, min := range exSafe {
+		if len(name) >= min && strings.HasPrefix(full, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// exUnmodelled: ex and vim commands outside exSafe (shell commands, Vim
+// script that evaluates or calls functions, :normal keystrokes, :source,
+// registers run with @, language interfaces, :make, :grep), `!` anywhere,
+// a substitute whose replacement is an expression (`\=`), file names
+// with wildcards, backticks or variables (vim expands them).
+func exUnmodelled(text string) string {
+	if strings.Contains(text, "!") {
+		return "an ex/vim ! runs a shell command (or forces a command the analysis does not model)"
+	}
+	inText := false
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if inText {
+			inText = line != "."
+			continue
+		}
+		for _, cmd := range exBar(line) {
+			why, starts := exOne(cmd, 0)
+			if why != "" {
+				return why
+			}
+			inText = inText || starts
+		}
+	}
+	return ""
+}
+
+// exBar splits an ex command line at `|` (not inside a :g or :s pattern:
+// those are checked whole).
+func exBar(line string) []string {
+	if c := edCommand(line); strings.HasPrefix(c, "g") || strings.HasPrefix(c, "v") || strings.HasPrefix(c, "s") {
+		return []string{line}
+	}
+	return strings.Split(line, "|")
+}
+
+// exOne checks one ex command; starts reports an append/insert/change
+// whose text lines follow.
+func exOne(line string, depth int) (why string, starts bool) {
+	c := strings.TrimLeft(edCommand(line), " \t")
+	if c == "" || strings.HasPrefix(c, "\"") {
+		return "", false
+	}
+	j := 0
+	for j < len(c) && (c[j] >= 'a' && c[j] <= 'z' || c[j] >= 'A' && c[j] <= 'Z' || c[j] >= '0' && c[j] <= '9') {
+		j++
+	}
+	name, rest := c[:j], c[j:]
+	if name == "" {
+		switch c[0] {
+		case '&', '~', '<', '>', '=':
+			return "", false
+		}
+		return "the ex command " + strings.Fields(c)[0] + " is not modelled", false
+	}
+	// :s/pat/rep/ and :g/pat/cmd (any delimiter that is not a letter,
+	// digit, blank or quote)
+	if len(rest) > 0 && strings.IndexByte(" \t\"|", rest[0]) < 0 {
+		switch {
+		case strings.HasPrefix("substitute", name) || name == "sm" || strings.HasPrefix("smagic", name) || strings.HasPrefix("snomagic", name) && len(name) >= 3:
+			d := rest[0]
+			parts := splitDelim(rest[1:], d)
+			if len(parts) >= 2 && strings.HasPrefix(parts[1], `\=`) {
+				return "a :substitute whose replacement is an expression (\\=) is not modelled", false
+			}
+			return "", false
+		case strings.HasPrefix("global", name) || strings.HasPrefix("vglobal", name):
+			if depth > 2 {
+				return "nested :global commands are not modelled", false
+			}
+			d := rest[0]
+			parts := splitDelim(rest[1:], d)
+			if len(parts) >= 2 {
+				return exOne(strings.Join(parts[1:], string(d)), depth+1)
+			}
+			return "", false
+		}
+	}
+	if !exCommandOK(name) {
+		return "the ex command :" + name + " is not modelled (it may run a command, evaluate code or read a file)", false
+	}
+	if strings.ContainsAny(rest, "*?[{`$~") {
+		return "an ex file name with wildcards, a variable or backticks (which vim expands) is not modelled", false
+	}
+	return "", strings.HasPrefix("append", name) || strings.HasPrefix("insert", name) || strings.HasPrefix("change", name)
+}
+
+// splitDelim splits s at unescaped d.
+func splitDelim(s string, d byte) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == d {
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// makeScripts reads a makefile's recipes (tab-led lines, the part after
+// `;` on a rule line, $(shell …)) as shell commands; what make expands or
+// computes by itself (another SHELL, .RECIPEPREFIX, $(eval), include of a
+// computed file) is reported.
+func (a *shellAnalyzer) makeScripts(text, raw string) string {
+	for _, w := range []string{"SHELL", ".RECIPEPREFIX", "$(eval", "${eval", "$(guile", ".ONESHELL", "$(value", "load "} {
+		if strings.Contains(text, w) {
+			return "make's " + strings.TrimSpace(strings.TrimLeft(w, "$({")) + " changes how recipes run, which the analysis does not model"
+		}
+	}
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	for line := range strings.SplitSeq(text, "\n") {
+		var recipe string
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			recipe = line
+		case strings.Contains(line, ":") && strings.Contains(line, ";"):
+			_, recipe, _ = strings.Cut(line, ";")
+		}
+		for k := 0; ; {
+			i := strings.Index(line[k:], "$(shell ")
+			if i < 0 {
+				break
+			}
+			rest := line[k+i+len("$(shell "):]
+			if e := strings.LastIndexByte(rest, ')'); e >= 0 {
+				a.looseScript(rest[:e], raw)
+			} else {
+				a.looseScript(rest, raw)
+			}
+			k += i + 1
+		}
+		if recipe = strings.TrimLeft(recipe, " \t@-+"); recipe != "" {
+			a.script(strings.ReplaceAll(recipe, "$$", "$"), raw, source{})
+		}
+	}
+	return ""
+}
+
+// commandLang handles the programs of a command language: their scripts
+// come from options (sqlite3 -cmd, psql -c, mysql -e, dc -e, gnuplot -e),
+// operands (sqlite3's SQL after the database, a script file), files they
+// load by themselves (~/.sqliterc, ~/.psqlrc, ~/.my.cnf) and stdin; each
+// is checked in its language (see langCheck).
+func (c *cmd) commandLang() {
+	lang := "unmodelled:" + c.name
+	var codeOpts, fileOpts, wordOpts []string
+	firstIsFile := false  // the first operand is a database file, the rest SQL
+	operandsCode := false // operands are code
+	operandsScripts := false
+	var rc []string
+	switch c.name {
+	case "sqlite3", "sqlite", "sqlcipher":
+		lang = "sqlite"
+		codeOpts = []string{"-cmd", "--cmd"}
+		fileOpts = []string{"-init", "--init"}
+		wordOpts = []string{"-separator", "-newline", "-nullvalue", "-vfs", "-pagecache", "-lookaside", "-maxsize", "-mmap", "-heap", "-escape", "-quote"}
+		firstIsFile, operandsCode = true, true
+		rc = []string{c.a.env.Home + "/.sqliterc"}
+	case "psql":
+		lang = "psql"
+		codeOpts = []string{"-c", "--command"}
+		fileOpts = []string{"-f", "--file"}
+		wordOpts = []string{"-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"}
+		rc = []string{c.a.env.Home + "/.psqlrc"}
+	case "mysql", "mariadb":
+		lang = "mysql"
+		codeOpts = []string{"-e", "--execute", "--init-command"}
+		fileOpts = []string{"--defaults-file", "--defaults-extra-file"}
+		wordOpts = []string{"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"}
+		rc = []string{c.a.env.Home + "/.my.cnf", ".my.cnf"}
+	case "dc":
+		lang = "dc"
+		codeOpts = []string{"-e", "--expression"}
+		fileOpts = []string{"-f", "--file"}
+		operandsScripts = true
+	case "bc":
+		// GNU bc runs no commands and opens only the files it is given
+		lang = "generic"
+		operandsScripts = true
+	case "gnuplot", "octave", "octave-cli", "maxima", "gp", "clisp", "sage":
+		codeOpts = []string{"-e", "--eval", "-x", "--batch-string"}
+		operandsScripts = true
+	case "duckdb":
+		codeOpts = []string{"-c", "-cmd", "-s"}
+		fileOpts = []string{"-init", "-f"}
+		firstIsFile, operandsCode = true, true
+	}
+	sawCode := false
+	var operands []int
+	for i := 1; i < len(c.args); i++ {
+		ar := c.args[i]
+		t := optText(ar.f)
+		name, val, eq := strings.Cut(t, "=")
+		switch {
+		case !strings.HasPrefix(t, "-") || t == "-" || ar.f.onlyUnk:
+			operands = append(operands, i)
+		case contains(codeOpts, name) || contains(codeOpts, t):
+			c.done[i] = true
+			sawCode = true
+			if eq && strings.HasPrefix(name, "--") {
+				c.codeField(ar.raw, subField(ar.f, len(t)-len(val)), lang)
+			} else if len(t) > 2 && !strings.HasPrefix(t, "--") && contains(codeOpts, t[:2]) && !contains(codeOpts, t) {
+				c.codeField(ar.raw, subField(ar.f, 2), lang) // -cCODE
+			} else {
+				c.code(i+1, lang)
+				i++
+			}
+		case contains(fileOpts, name) || contains(fileOpts, t):
+			c.done[i] = true
+			if name != "--defaults-file" && name != "--defaults-extra-file" {
+				sawCode = true
+			}
+			if eq && strings.HasPrefix(name, "--") {
+				f := subField(ar.f, len(t)-len(val))
+				c.fileField(ar.raw, f, SetRead)
+				if s, ok := c.scriptFrom(f, ar.raw, true); ok {
+					c.runScript(ar.raw, s, source{}, lang)
+				}
+			} else {
+				c.scriptFileArg(i+1, lang)
+				i++
+			}
+		case contains(wordOpts, name) || contains(wordOpts, t):
+			c.done[i] = true
+			if strings.Contains(val, "`") || !eq && i+1 < len(c.args) && strings.Contains(optText(c.args[i+1].f), "`") {
+				c.a.unknown(ar.raw, c.name+"'s variables with backticks run commands in its prompts", SetRead|setModify)
+			}
+			if !eq && len(t) == 2 || !eq && !strings.HasPrefix(t, "--") {
+				c.word(i + 1)
+				i++
+			}
+		case c.name == "sqlite3" && (t == "-A" || strings.HasPrefix(t, "-A") || t == "-archive" || t == "--archive"):
+			c.done[i] = true
+			c.a.unknown(ar.raw, "sqlite3's archive mode reads and writes the files it names", SetRead|setModify)
+		default:
+			c.done[i] = true // a flag
+		}
+	}
+	for k, i := range operands {
+		switch {
+		case firstIsFile && k == 0:
+			c.file(i, SetRead|setModify) // the database, created when missing
+		case operandsCode:
+			sawCode = true
+			c.code(i, lang)
+		case operandsScripts:
+			sawCode = true
+			c.scriptFileArg(i, lang)
+		default:
+			c.word(i)
+		}
+	}
+	if !sawCode || c.name == "mysql" || c.name == "mariadb" || c.name == "sqlite3" {
+		// commands read from stdin (sqlite3 also reads them after its
+		// arguments' SQL when stdin is not a terminal)
+		c.runScript("(stdin)", c.in, source{}, lang)
+	}
+	for _, f := range rc {
+		if s, ok := c.a.writtenFile(litField(f)); ok {
+			c.runScript(f, s, source{}, lang)
+		}
+	}
+}
