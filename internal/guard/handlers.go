@@ -627,7 +627,15 @@ func (c *cmd) find() {
 		t := optText(c.args[i].f)
 		c.done[i] = true
 		switch t {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			// a pattern the names find prints are matched against (see
+			// findNames): it names no file find opens
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				i += 2
+				continue
+			}
+		case "-name", "-iname", "-lname", "-ilname":
 			if i+1 < len(c.args) {
 				c.word(i + 1)
 				i += 2

@@ -1,0 +1,57 @@
+package guard
+
+import "testing"
+
+// TestEverydayOverDenies: calls coding agents run every day that the
+// analysis can show safe — find's -path patterns are patterns, not paths;
+// ls prints the names the disk shows (so ls | xargs checks each); tar -O
+// prints and writes nothing — and the forms of each that stay denied.
+func TestEverydayOverDenies(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{"find . -not -path './.git/*' -name '*.py'", ""},
+		{"find . -type f ! -path '*/node_modules/*' ! -path './.git/*'", ""},
+		{"find . -regex '.*\\.go' -not -ipath '*/.git/*'", ""},
+		{"find . -path ./.env -exec cat {} \\;", KindDeny},
+		{"find . -path './.e*' | xargs cat", KindDeny},
+		{"find . -not -path './.git/*' -exec cat {} +", KindDeny},
+		{"tar xOf archive.tar a.txt", ""},
+		{"tar -xzOf archive.tgz a.txt | head", ""},
+		{"tar -xf archive.tar -O a.txt > /tmp/a.txt", ""},
+		{"tar xOf archive.tar a.txt | sh", KindUnverifiable},
+		{"tar xOf archive.tar a.txt > .env", KindDeny},
+	})
+	ms := gate15Matchers()
+	noDisk, disk := ms[0], ms[1]
+	for _, c := range []shellCase{
+		{"ls | xargs wc -l", ""},
+		{"ls -1 | xargs -n1 wc -l", ""},
+		{"ls src | xargs -I{} echo {}", ""},
+		{"ls *.py | xargs grep -n print", ""},
+		{"ls -t | head -3 | xargs ls -l", ""},
+		{"for f in $(ls); do wc -l \"$f\"; done", ""},
+		{"ls -a | xargs cat", KindDeny},
+		{"ls -A | xargs grep SECRET", KindDeny},
+		{"ls -la | xargs cat", KindUnverifiable},
+		{"ls -R | xargs cat", KindUnverifiable},
+		{"ls $D | xargs cat", KindUnverifiable},
+		{"ls | sh", ""},
+	} {
+		if got, why := kindOf(disk, c.cmd); got != c.want {
+			t.Errorf("disk: %q: got %q, want %q (%s)", c.cmd, got, c.want, why)
+		}
+		// without the disk the names are not known: xargs cannot be shown safe
+		if c.want == "" && c.cmd != "ls src | xargs -I{} echo {}" && c.cmd != "ls -t | head -3 | xargs ls -l" {
+			if got, _ := kindOf(noDisk, c.cmd); got == "" && c.cmd != "ls | sh" {
+				t.Errorf("no disk: %q allowed", c.cmd)
+			}
+		}
+	}
+	// a listed name that xargs splits into a protected one (a file named
+	// "x .env" in the project) is read as those words
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{
+		tCwd + "/.env": "SECRET=x", tCwd + "/x .env": "x", tCwd + "/a.txt": "a",
+	}, nil)})
+	if got, _ := kindOf(m, "ls | xargs cat"); got != KindDeny {
+		t.Errorf("ls | xargs cat with a name 'x .env': got %q, want deny", got)
+	}
+}
