@@ -52,6 +52,7 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		return dynSource("")
 	}
 	c := &cmd{a: a, args: args, in: in, done: make([]bool, len(args))}
+	before := min(a.stmtStart, len(a.out.targets)) // not the statement's own redirections
 	head := args[0]
 	c.done[0] = true
 	if head.f.onlyUnk || head.f.dyn || head.f.unk || head.f.glob {
@@ -66,7 +67,12 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 			c.runScript(head.raw, s, in, "sh")
 		}
 	}
+	if body, ok := a.aliases[c.name]; ok && a.depth < maxScriptDepth {
+		// an alias (with expand_aliases) runs its text in the command's place
+		a.script(body, head.raw, in)
+	}
 	handled := c.dispatch()
+	c.loadsWrittenSources(before)
 	c.finish()
 	if !handled {
 		return dynSource(c.name)
@@ -261,15 +267,21 @@ func (a *shellAnalyzer) writtenFile(f field) (source, bool) {
 // writtenPath looks p up among the files the command wrote: the newest
 // write wins (a known text recorded after the last other writer).
 func (a *shellAnalyzer) writtenPath(p string, pattern bool) (source, bool) {
+	return a.writtenBefore(p, pattern, len(a.out.targets))
+}
+
+// writtenBefore is writtenPath as it was when the command had recorded n
+// targets.
+func (a *shellAnalyzer) writtenBefore(p string, pattern bool, n int) (source, bool) {
 	last := -1
-	for i := len(a.out.targets) - 1; i >= 0; i-- {
+	for i := min(n, len(a.out.targets)) - 1; i >= 0; i-- {
 		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta && writes(t, p, pattern) {
 			last = i
 			break
 		}
 	}
 	if !pattern {
-		if s, ok := a.written[p]; ok && s.at > last {
+		if s, ok := a.written[p]; ok && s.at > last && s.at <= n {
 			return s, true
 		}
 	}
@@ -700,6 +712,10 @@ func (c *cmd) dispatch() bool {
 		p := c.parse(1, opts{posix: true})
 		if len(p.operands) > 0 {
 			c.script(p.operands[0], source{})
+			// it runs later (on exit, on a signal): read again at the end
+			if f := c.args[p.operands[0]].f; !f.pattern() {
+				a.later(nil, f.s, c.args[p.operands[0]].raw, source{})
+			}
 		}
 		return true
 	case "alias":
@@ -709,6 +725,9 @@ func (c *cmd) dispatch() bool {
 			if t := optText(f); strings.Contains(t, "=") {
 				name, _, _ := strings.Cut(t, "=")
 				c.scriptField(c.args[i].raw, subField(f, len(name)+1), source{})
+				if v := subField(f, len(name)+1); !v.pattern() {
+					a.aliases[name] = v.s // read again where it is used
+				}
 			}
 		}
 		return true
@@ -864,12 +883,17 @@ func (c *cmd) dispatch() bool {
 			files: map[string]OpSet{"-r": SetRead, "--reference": SetRead}, ops: setModify}, 1)
 		return true
 	case "tee", "sponge":
+		before := len(a.out.targets)
 		p := c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
 		// the files hold what tee reads: its stdin
 		for _, i := range p.operands {
 			if f := c.args[i].f; !f.pattern() {
 				n, _ := a.norm(f.s, false)
-				a.wrote(n, c.in)
+				if p.has("-a", "--append") {
+					a.wrote(n, a.appended(n, c.in, before))
+				} else {
+					a.wrote(n, c.in)
+				}
 			}
 		}
 		return true

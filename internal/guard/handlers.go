@@ -2756,6 +2756,16 @@ func (c *cmd) editor() {
 				}
 				i++
 			}
+		case c.name == "nvim" && t == "-l":
+			// nvim -l SCRIPT: Lua, with the rest as its arguments
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.scriptFileArg(i+1, "unmodelled:nvim -l")
+				for k := i + 2; k < len(c.args); k++ {
+					c.file(k, SetRead)
+				}
+			}
+			return
 		case vimLike && t == "-s" && !exMode:
 			// -s FILE: Normal-mode keystrokes read from FILE
 			c.done[i] = true

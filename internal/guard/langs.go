@@ -95,7 +95,7 @@ var sqliteFuncs = map[string]string{
 // and the file functions of the sqlite3 shell.
 func sqliteUnmodelled(text string) string {
 	for i := 0; i < len(text); i++ {
-		if text[i] != '.' || i > 0 && !strings.ContainsRune(" \t\r\n;", rune(text[i-1])) {
+		if text[i] != '.' || i > 0 && text[i-1] > ' ' && text[i-1] != ';' {
 			continue
 		}
 		j := i + 1
@@ -263,11 +263,29 @@ func exCommandOK(name string) bool {
 	return false
 }
 
+// exModifiers are the ex command modifiers: the command after them is
+// checked in turn.
+var exModifiers = map[string]int{
+	"silent": 3, "unsilent": 3, "noautocmd": 3, "keepjumps": 5, "keepmarks": 3, "keeppatterns": 5,
+	"keepalt": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "vertical": 4, "topleft": 2, "botright": 2,
+	"aboveleft": 3, "belowright": 3, "leftabove": 5, "rightbelow": 6, "tab": 3, "browse": 3,
+}
+
+func abbrevOf(m map[string]int, name string) bool {
+	for full, min := range m {
+		if len(name) >= min && strings.HasPrefix(full, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // exUnmodelled: ex and vim commands outside exSafe (shell commands, Vim
 // script that evaluates or calls functions, :normal keystrokes, :source,
 // registers run with @, language interfaces, :make, :grep), `!` anywhere,
 // a substitute whose replacement is an expression (`\=`), file names
-// with wildcards, backticks or variables (vim expands them).
+// with wildcards, backticks, variables or special names (vim expands
+// them: `<cfile>`, `#<1`).
 func exUnmodelled(text string) string {
 	if strings.Contains(text, "!") {
 		return "an ex/vim ! runs a shell command (or forces a command the analysis does not model)"
@@ -279,29 +297,21 @@ func exUnmodelled(text string) string {
 			inText = line != "."
 			continue
 		}
-		for _, cmd := range exBar(line) {
-			why, starts := exOne(cmd, 0)
-			if why != "" {
-				return why
-			}
-			inText = inText || starts
+		why, starts := exLine(line, 0)
+		if why != "" {
+			return why
 		}
+		inText = starts
 	}
 	return ""
 }
 
-// exBar splits an ex command line at `|` (not inside a :g or :s pattern:
-// those are checked whole).
-func exBar(line string) []string {
-	if c := edCommand(line); strings.HasPrefix(c, "g") || strings.HasPrefix(c, "v") || strings.HasPrefix(c, "s") {
-		return []string{line}
+// exLine checks one ex command line (commands joined by `|`); starts
+// reports an append/insert/change whose text lines follow.
+func exLine(line string, depth int) (why string, starts bool) {
+	if depth > 8 {
+		return "ex commands nested too deeply", false
 	}
-	return strings.Split(line, "|")
-}
-
-// exOne checks one ex command; starts reports an append/insert/change
-// whose text lines follow.
-func exOne(line string, depth int) (why string, starts bool) {
 	c := strings.TrimLeft(edCommand(line), " \t")
 	if c == "" || strings.HasPrefix(c, "\"") {
 		return "", false
@@ -314,29 +324,31 @@ func exOne(line string, depth int) (why string, starts bool) {
 	if name == "" {
 		switch c[0] {
 		case '&', '~', '<', '>', '=':
-			return "", false
+			return exRest(c[1:], depth)
 		}
 		return "the ex command " + strings.Fields(c)[0] + " is not modelled", false
 	}
-	// :s/pat/rep/ and :g/pat/cmd (any delimiter that is not a letter,
-	// digit, blank or quote)
+	if abbrevOf(exModifiers, name) {
+		return exLine(rest, depth+1)
+	}
+	// :s/pat/rep/flags and :g/pat/cmd (any delimiter that is not a
+	// letter, digit, blank, quote or bar)
 	if len(rest) > 0 && strings.IndexByte(" \t\"|", rest[0]) < 0 {
+		d := rest[0]
+		parts := splitDelim(rest[1:], d)
 		switch {
-		case strings.HasPrefix("substitute", name) || name == "sm" || strings.HasPrefix("smagic", name) || strings.HasPrefix("snomagic", name) && len(name) >= 3:
-			d := rest[0]
-			parts := splitDelim(rest[1:], d)
+		case strings.HasPrefix("substitute", name) || strings.HasPrefix("smagic", name) && len(name) >= 2 || strings.HasPrefix("snomagic", name) && len(name) >= 3:
 			if len(parts) >= 2 && strings.HasPrefix(parts[1], `\=`) {
 				return "a :substitute whose replacement is an expression (\\=) is not modelled", false
 			}
+			if len(parts) >= 3 {
+				return exRest(strings.Join(parts[2:], string(d)), depth)
+			}
 			return "", false
 		case strings.HasPrefix("global", name) || strings.HasPrefix("vglobal", name):
-			if depth > 2 {
-				return "nested :global commands are not modelled", false
-			}
-			d := rest[0]
-			parts := splitDelim(rest[1:], d)
 			if len(parts) >= 2 {
-				return exOne(strings.Join(parts[1:], string(d)), depth+1)
+				// the command :g runs takes the rest of the line, bars included
+				return exLine(strings.Join(parts[1:], string(d)), depth+1)
 			}
 			return "", false
 		}
@@ -344,10 +356,24 @@ func exOne(line string, depth int) (why string, starts bool) {
 	if !exCommandOK(name) {
 		return "the ex command :" + name + " is not modelled (it may run a command, evaluate code or read a file)", false
 	}
-	if strings.ContainsAny(rest, "*?[{`$~") {
-		return "an ex file name with wildcards, a variable or backticks (which vim expands) is not modelled", false
+	arg, next, _ := strings.Cut(rest, "|")
+	if strings.ContainsAny(arg, "*?[{`$~<#") {
+		return "an ex file name with wildcards, a variable, backticks or a special name (which vim expands) is not modelled", false
 	}
-	return "", strings.HasPrefix("append", name) || strings.HasPrefix("insert", name) || strings.HasPrefix("change", name)
+	starts = strings.HasPrefix("append", name) || strings.HasPrefix("insert", name) || strings.HasPrefix("change", name)
+	if next != "" {
+		return exLine(next, depth+1)
+	}
+	return "", starts
+}
+
+// exRest checks what follows a command's own text: flags, then `|` and
+// another command.
+func exRest(rest string, depth int) (string, bool) {
+	if _, next, ok := strings.Cut(rest, "|"); ok {
+		return exLine(next, depth+1)
+	}
+	return "", false
 }
 
 // splitDelim splits s at unescaped d.
@@ -383,8 +409,30 @@ func (a *shellAnalyzer) makeScripts(text, raw string) string {
 		switch {
 		case strings.HasPrefix(line, "\t"):
 			recipe = line
+		case strings.Contains(line, "!="):
+			// VAR != command: make runs it
+			_, recipe, _ = strings.Cut(line, "!=")
 		case strings.Contains(line, ":") && strings.Contains(line, ";"):
 			_, recipe, _ = strings.Cut(line, ";")
+		}
+		if f := strings.Fields(line); len(f) > 1 && (f[0] == "include" || f[0] == "-include" || f[0] == "sinclude") {
+			// another makefile: read when the command wrote it
+			for _, n := range f[1:] {
+				if strings.ContainsAny(n, "$*?[") {
+					return "make includes a makefile named by a variable or a pattern, which the analysis does not follow"
+				}
+				if s, ok := a.writtenFile(litField(n)); ok {
+					if s.kind != srcText || a.depth >= maxScriptDepth {
+						return "make includes " + n + ", which the command writes with content the analysis cannot see"
+					}
+					a.depth++
+					why := a.makeScripts(s.text, raw)
+					a.depth--
+					if why != "" {
+						return why
+					}
+				}
+			}
 		}
 		for k := 0; ; {
 			i := strings.Index(line[k:], "$(shell ")
@@ -413,98 +461,145 @@ func (a *shellAnalyzer) makeScripts(text, raw string) string {
 // is checked in its language (see langCheck).
 func (c *cmd) commandLang() {
 	lang := "unmodelled:" + c.name
-	var codeOpts, fileOpts, wordOpts []string
+	home := c.a.env.Home
+	// what each option's value is
+	const (
+		vCode = 1 + iota
+		vProg
+		vWrite // a file written, or `|cmd` (psql -o, -L)
+		vScript
+		vWord
+	)
+	roles := map[string]int{}
+	set := func(role int, names ...string) {
+		for _, n := range names {
+			roles[n] = role
+		}
+	}
+	var o opts
+	single := false       // single-dash long options (sqlite3, duckdb)
 	firstIsFile := false  // the first operand is a database file, the rest SQL
 	operandsCode := false // operands are code
 	operandsScripts := false
 	var rc []string
 	switch c.name {
-	case "sqlite3", "sqlite", "sqlcipher":
-		lang = "sqlite"
-		codeOpts = []string{"-cmd", "--cmd"}
-		fileOpts = []string{"-init", "--init"}
-		wordOpts = []string{"-separator", "-newline", "-nullvalue", "-vfs", "-pagecache", "-lookaside", "-maxsize", "-mmap", "-heap", "-escape", "-quote"}
+	case "sqlite3", "sqlite", "sqlcipher", "duckdb":
+		lang, single = "sqlite", true
+		set(vCode, "-cmd", "--cmd")
+		set(vProg, "-init", "--init")
+		set(vWord, "-separator", "-newline", "-nullvalue", "-vfs", "-pagecache", "-lookaside", "-maxsize", "-mmap", "-heap", "-escape", "-quote", "-bom")
 		firstIsFile, operandsCode = true, true
-		rc = []string{c.a.env.Home + "/.sqliterc"}
+		rc = []string{home + "/.sqliterc"}
+		if c.name == "duckdb" {
+			lang = "unmodelled:duckdb"
+			set(vCode, "-c", "-s")
+			set(vProg, "-f")
+			rc = []string{home + "/.duckdbrc"}
+		}
 	case "psql":
 		lang = "psql"
-		codeOpts = []string{"-c", "--command"}
-		fileOpts = []string{"-f", "--file"}
-		wordOpts = []string{"-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr"}
-		rc = []string{c.a.env.Home + "/.psqlrc"}
+		o = opts{short: "cfdhpUvPFRTLo", long: []string{"--command", "--file", "--dbname", "--host", "--port", "--username", "--set", "--variable", "--pset", "--field-separator", "--record-separator", "--table-attr", "--log-file", "--output"}}
+		set(vCode, "-c", "--command")
+		set(vProg, "-f", "--file")
+		set(vWrite, "-o", "--output", "-L", "--log-file")
+		set(vWord, "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable", "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr")
+		rc = []string{home + "/.psqlrc"}
 	case "mysql", "mariadb":
 		lang = "mysql"
-		codeOpts = []string{"-e", "--execute", "--init-command"}
-		fileOpts = []string{"--defaults-file", "--defaults-extra-file"}
-		wordOpts = []string{"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"}
-		rc = []string{c.a.env.Home + "/.my.cnf", ".my.cnf"}
+		o = opts{short: "ehPuDSO", long: []string{"--execute", "--init-command", "--defaults-file", "--defaults-extra-file", "--host", "--port", "--user", "--database", "--socket", "--pager", "--tee", "--login-path"}}
+		set(vCode, "-e", "--execute", "--init-command")
+		set(vProg, "--defaults-file", "--defaults-extra-file")
+		set(vScript, "--pager")
+		set(vWrite, "--tee")
+		set(vWord, "-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket", "-O", "--login-path")
+		rc = []string{home + "/.my.cnf", ".my.cnf", home + "/.mylogin.cnf"}
 	case "dc":
 		lang = "dc"
-		codeOpts = []string{"-e", "--expression"}
-		fileOpts = []string{"-f", "--file"}
+		o = opts{short: "ef", long: []string{"--expression", "--file"}}
+		set(vCode, "-e", "--expression")
+		set(vProg, "-f", "--file")
 		operandsScripts = true
 	case "bc":
 		// GNU bc runs no commands and opens only the files it is given
 		lang = "generic"
+		o = opts{long: []string{"--expression"}}
 		operandsScripts = true
-	case "gnuplot", "octave", "octave-cli", "maxima", "gp", "clisp", "sage":
-		codeOpts = []string{"-e", "--eval", "-x", "--batch-string"}
+	default: // gnuplot, octave, maxima, gp, clisp, sage: not modelled
+		o = opts{short: "ecrbx", long: []string{"--eval", "--execute", "--batch-string", "--run-string", "--batch", "--batch-lisp", "--init"}}
+		set(vCode, "-e", "--eval", "--execute", "--batch-string", "-r", "--run-string", "-x")
+		set(vProg, "-c", "-b", "--batch", "--batch-lisp", "--init")
 		operandsScripts = true
-	case "duckdb":
-		codeOpts = []string{"-c", "-cmd", "-s"}
-		fileOpts = []string{"-init", "-f"}
-		firstIsFile, operandsCode = true, true
 	}
 	sawCode := false
 	var operands []int
-	for i := 1; i < len(c.args); i++ {
-		ar := c.args[i]
-		t := optText(ar.f)
-		name, val, eq := strings.Cut(t, "=")
-		switch {
-		case !strings.HasPrefix(t, "-") || t == "-" || ar.f.onlyUnk:
-			operands = append(operands, i)
-		case contains(codeOpts, name) || contains(codeOpts, t):
-			c.done[i] = true
+	handle := func(role int, v optHit) {
+		switch role {
+		case vCode:
 			sawCode = true
-			if eq && strings.HasPrefix(name, "--") {
-				c.codeField(ar.raw, subField(ar.f, len(t)-len(val)), lang)
-			} else if len(t) > 2 && !strings.HasPrefix(t, "--") && contains(codeOpts, t[:2]) && !contains(codeOpts, t) {
-				c.codeField(ar.raw, subField(ar.f, 2), lang) // -cCODE
-			} else {
-				c.code(i+1, lang)
-				i++
+			if v.vi >= 0 {
+				c.code(v.vi, lang)
+			} else if v.val != nil {
+				c.codeField(v.raw, *v.val, lang)
 			}
-		case contains(fileOpts, name) || contains(fileOpts, t):
-			c.done[i] = true
-			if name != "--defaults-file" && name != "--defaults-extra-file" {
-				sawCode = true
+		case vProg:
+			sawCode = sawCode || !strings.HasPrefix(v.name, "--defaults")
+			c.valScriptFile(v, lang)
+		case vScript:
+			// a pager: a command reading what the program prints
+			if f, ok := c.valField(v); ok {
+				c.scriptField(v.raw, f, dynSource(c.name+"'s output"))
 			}
-			if eq && strings.HasPrefix(name, "--") {
-				f := subField(ar.f, len(t)-len(val))
-				c.fileField(ar.raw, f, SetRead)
-				if s, ok := c.scriptFrom(f, ar.raw, true); ok {
-					c.runScript(ar.raw, s, source{}, lang)
+			if v.vi >= 0 {
+				c.done[v.vi] = true
+			}
+		case vWrite:
+			if t := c.valText(v); strings.HasPrefix(t, "|") {
+				if f, ok := c.valField(v); ok {
+					// output piped to a command
+					c.scriptField(v.raw, subField(f, 1), dynSource(c.name+"'s output"))
 				}
-			} else {
-				c.scriptFileArg(i+1, lang)
-				i++
+				if v.vi >= 0 {
+					c.done[v.vi] = true
+				}
+				return
 			}
-		case contains(wordOpts, name) || contains(wordOpts, t):
-			c.done[i] = true
-			if strings.Contains(val, "`") || !eq && i+1 < len(c.args) && strings.Contains(optText(c.args[i+1].f), "`") {
-				c.a.unknown(ar.raw, c.name+"'s variables with backticks run commands in its prompts", SetRead|setModify)
-			}
-			if !eq && len(t) == 2 || !eq && !strings.HasPrefix(t, "--") {
-				c.word(i + 1)
-				i++
-			}
-		case c.name == "sqlite3" && (t == "-A" || strings.HasPrefix(t, "-A") || t == "-archive" || t == "--archive"):
-			c.done[i] = true
-			c.a.unknown(ar.raw, "sqlite3's archive mode reads and writes the files it names", SetRead|setModify)
+			c.valFile(v, setModify)
 		default:
-			c.done[i] = true // a flag
+			if strings.Contains(c.valText(v), "`") {
+				c.a.unknown(v.raw, c.name+"'s values with backticks run commands (in its prompts)", SetRead|setModify)
+			}
+			c.valWord(v)
 		}
+	}
+	if single {
+		for i := 1; i < len(c.args); i++ {
+			ar := c.args[i]
+			t := optText(ar.f)
+			switch {
+			case !strings.HasPrefix(t, "-") || t == "-" || ar.f.onlyUnk:
+				operands = append(operands, i)
+			case roles[t] != 0:
+				c.done[i] = true
+				vi := -1
+				if i+1 < len(c.args) {
+					vi = i + 1
+					i++
+				}
+				handle(roles[t], optHit{name: t, vi: vi, raw: ar.raw})
+			case t == "-A" || strings.HasPrefix(t, "-A") || t == "-archive" || t == "--archive":
+				c.done[i] = true
+				c.a.unknown(ar.raw, c.name+"'s archive mode reads and writes the files it names", SetRead|setModify)
+				return
+			default:
+				c.done[i] = true // a flag
+			}
+		}
+	} else {
+		p := c.parse(1, o)
+		for _, v := range p.vals {
+			handle(roles[v.name], v)
+		}
+		operands = p.operands
 	}
 	for k, i := range operands {
 		switch {
@@ -520,7 +615,7 @@ func (c *cmd) commandLang() {
 			c.word(i)
 		}
 	}
-	if !sawCode || c.name == "mysql" || c.name == "mariadb" || c.name == "sqlite3" {
+	if !sawCode || lang == "mysql" || lang == "sqlite" {
 		// commands read from stdin (sqlite3 also reads them after its
 		// arguments' SQL when stdin is not a terminal)
 		c.runScript("(stdin)", c.in, source{}, lang)

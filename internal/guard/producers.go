@@ -141,6 +141,14 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 			n, _ := a.norm(operands[len(operands)-1], false)
 			return source{kind: srcText, text: n + "\n"}
 		}
+	case "export", "unset", "true", "false", ":", "touch", "mkdir", "chmod", "chown", "chgrp", "rm", "ln", "cp", "mv",
+		"local", "readonly", "wait", "sleep", "umask", "trap", "shopt":
+		// print nothing on stdout (unless verbose, or asked to list)
+		lists := c.name == "export" || c.name == "readonly" || c.name == "umask" || c.name == "trap" || c.name == "shopt" || c.name == "local"
+		if hasFlag(flags, "-v", "--verbose") || lists && (len(operands) == 0 || hasFlag(flags, "-p", "-P")) {
+			break
+		}
+		return source{}
 	case "ls":
 		if out, ok := a.lsNames(c); ok {
 			return out

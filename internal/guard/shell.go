@@ -181,6 +181,16 @@ type shellAnalyzer struct {
 	// noContent: the command being analysed changes metadata only (chmod,
 	// touch, mkdir, rm): its writes leave no content to run
 	noContent bool
+	// stmtStart: how many targets were recorded when the statement being
+	// analysed began (before its redirections)
+	stmtStart int
+	// aliases: the aliases the command defines, read where they are used
+	aliases map[string]string
+	// deferred: what runs later than where it stands — a background job,
+	// the left side of a pipeline (it runs while the right side writes),
+	// a trap — read again at the end, after every write of the command
+	deferred  []deferredRun
+	finishing bool
 	// funcBodies: the functions the command defines, analysed again where
 	// they are called (after what the command wrote before the call)
 	funcBodies map[string]funcBody
@@ -202,6 +212,7 @@ func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 		written:    map[string]source{},
 		fds:        map[string]source{},
 		funcBodies: map[string]funcBody{},
+		aliases:    map[string]string{},
 		out:        out,
 		seen:       map[*syntax.Word]bool{},
 	}
@@ -218,6 +229,7 @@ func analyzeShell(env Env, command string) *analysis {
 		return out
 	}
 	a.file(f, command, source{})
+	a.runDeferred()
 	if a.ignoresMayChange || touchesIgnoreFile(out.targets) {
 		// the command changes what git ignores before it runs git add (an
 		// ignore file written, moved or removed, a checkout): nothing is
@@ -391,10 +403,30 @@ func (a *shellAnalyzer) tokens(text string, ops OpSet) {
 
 func (a *shellAnalyzer) stmts(list []*syntax.Stmt, in source) source {
 	out := source{}
-	for _, s := range list {
-		out = a.stmt(s, in)
+	for i, s := range list {
+		o := a.stmt(s, in)
+		if i == 0 {
+			out = o
+		} else {
+			out = catSources(out, o)
+		}
 	}
 	return out
+}
+
+// catSources is the output of two commands run one after the other: the
+// texts joined when both are known, else unknown (a command known to
+// print nothing adds nothing).
+func catSources(x, y source) source {
+	switch {
+	case x.kind == srcNone && x.text == "":
+		return y
+	case y.kind == srcNone && y.text == "":
+		return x
+	case x.kind == srcText && y.kind == srcText:
+		return source{kind: srcText, text: x.text + y.text, why: x.why + y.why}
+	}
+	return dynSource("a command list")
 }
 
 // stmt walks one statement with stdin in and returns what it writes to
@@ -404,12 +436,19 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		return source{}
 	}
 	// redirections first: they set stdin and say where stdout goes
+	before := len(a.out.targets)
+	prevStart := a.stmtStart
+	a.stmtStart = before
+	defer func() { a.stmtStart = prevStart }()
 	var outFiles []target
 	for _, r := range s.Redirs {
 		if a.fdRedirect(r, &outFiles) {
 			continue
 		}
 		in = a.redirect(r, in, &outFiles)
+	}
+	if s.Background {
+		a.later(s, "", "", in)
 	}
 	var out source
 	switch c := s.Cmd.(type) {
@@ -418,6 +457,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			a.later(c.X, "", "", in)
 			mid := a.stmt(c.X, in)
 			out = a.stmt(c.Y, mid)
 		default:
@@ -466,9 +506,20 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		// words inside are checked by the walk in file()
 	}
 	for _, t := range outFiles {
-		if p := t.path; p != "" && !t.pattern {
-			a.wrote(p, out)
+		p := t.path
+		if p == "" || t.pattern {
+			continue
 		}
+		o := out
+		switch {
+		case t.raw == "fd" || isBareExec(s):
+			// written through another descriptor, or by every later
+			// command (`exec > x.sh`): not this command's output
+			o = dynSource("a file written through a redirection the analysis cannot follow")
+		case t.raw == ">>":
+			o = a.appended(p, out, before)
+		}
+		a.wrote(p, o)
 	}
 	return out
 }
@@ -501,6 +552,7 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 		}
 	}
 	a.stmts(c.Do, in)
+	a.stmts(c.Do, in) // a second pass sees what the first iteration wrote
 }
 
 // fieldVal turns a resolved field into a variable's value.
@@ -612,7 +664,15 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 			for _, f := range fs {
 				if !f.pattern() {
 					n, _ := a.norm(f.s, false)
-					*outFiles = append(*outFiles, target{path: n})
+					// raw: how the file is written (see stmt)
+					how := ">"
+					switch {
+					case r.N != nil && r.N.Value != "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll:
+						how = "fd" // another descriptor (2>, 3>, &>): not what the command prints
+					case r.Op == syntax.AppOut:
+						how = ">>"
+					}
+					*outFiles = append(*outFiles, target{path: n, raw: how})
 				}
 			}
 		}
@@ -826,6 +886,76 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 			}
 		}
 	}
+}
+
+// deferredRun is a statement (or a script's text) that runs later than
+// where it stands, with the working directories and variables it saw.
+type deferredRun struct {
+	stmt      *syntax.Stmt
+	text, raw string
+	src       string
+	cwds      []string
+	vars      map[string]pval
+	in        source
+}
+
+// later notes a statement (or script text) to read again at the end.
+func (a *shellAnalyzer) later(s *syntax.Stmt, text, raw string, in source) {
+	if a.finishing || len(a.deferred) >= 64 || a.substDepth > 0 {
+		return
+	}
+	a.deferred = append(a.deferred, deferredRun{stmt: s, text: text, raw: raw, src: a.src,
+		cwds: append([]string(nil), a.cwds...), vars: copyMap(a.vars), in: in})
+}
+
+// runDeferred reads the deferred statements again, after everything the
+// command wrote.
+func (a *shellAnalyzer) runDeferred() {
+	if len(a.written) == 0 && !a.anyWrite() {
+		return // nothing written: the first reading saw the same files
+	}
+	a.finishing = true
+	for _, d := range a.deferred {
+		if a.full {
+			break
+		}
+		cwds, vars, src := a.cwds, a.vars, a.src
+		a.cwds, a.vars, a.src = d.cwds, copyMap(d.vars), d.src
+		if d.stmt != nil {
+			a.stmt(d.stmt, d.in)
+		} else {
+			a.script(d.text, d.raw, d.in)
+		}
+		a.cwds, a.vars, a.src = cwds, vars, src
+	}
+}
+
+// anyWrite reports whether the command writes a file's content.
+func (a *shellAnalyzer) anyWrite() bool {
+	for i := range a.out.targets {
+		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta {
+			return true
+		}
+	}
+	return false
+}
+
+// isBareExec reports whether s is `exec` with redirections only, which
+// apply to the rest of the shell.
+func isBareExec(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 1 && c.Args[0].Lit() == "exec"
+}
+
+// appended is what a file holds after out is appended to it: the text
+// written earlier in the command and out when both are known; a file the
+// disk holds keeps its content, which is not followed (a script on disk).
+func (a *shellAnalyzer) appended(p string, out source, before int) source {
+	prev, ok := a.writtenBefore(p, false, before)
+	if !ok {
+		return out
+	}
+	return catSources(prev, out)
 }
 
 // wrote records the text the command wrote to the file p.

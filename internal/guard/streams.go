@@ -30,29 +30,56 @@ func (c *cmd) scriptFrom(f field, raw string, dash bool) (source, bool) {
 	if t == "-" && dash {
 		return c.in, true
 	}
-	if n, ok := fdPath(t); ok {
-		if n == "0" {
-			return c.in, true
+	// the path as the kernel opens it: joined, cleaned and, with the
+	// disk, its links resolved (a project's in.py -> /dev/stdin)
+	var ps []string
+	for _, cwd := range a.cwds {
+		p, _ := joinOrNorm(a, cwd, t)
+		ps = append(ps, p)
+		if a.env.FS != nil && !a.win {
+			if r, changed, ok := resolveLinks(a.env.FS, p, false); changed && ok {
+				ps = append(ps, r)
+			} else if !ok {
+				ps = append(ps, "/dev/"+unknownStr) // cannot be known: a stream for all we see
+			}
 		}
-		if s, ok := a.fds[n]; ok {
+	}
+	for _, p := range ps {
+		if s, ok := c.streamPath(p, raw); ok {
 			return s, true
 		}
-		return dynSource("file descriptor " + n), true
-	}
-	if t == "/dev/null" {
-		return source{kind: srcText}, true
-	}
-	if strings.HasPrefix(t, "/dev/") || strings.HasPrefix(t, "/proc/") {
-		return dynSource("the stream " + t), true
 	}
 	if s, ok := a.writtenFile(f); ok {
 		return s, true
 	}
 	// a link the command made to a stream (ln -s /dev/stdin x.sh)
-	if n, _ := a.norm(t, false); n != "" {
-		if to, ok := a.links[n]; ok && to != n {
-			return c.scriptFrom(litField(to), raw, false)
+	for _, p := range ps {
+		if to, ok := a.links[p]; ok && to != p {
+			if s, ok := c.streamPath(to, raw); ok {
+				return s, true
+			}
 		}
+	}
+	return source{}, false
+}
+
+// streamPath classifies a normalised path: a descriptor (stdin, one the
+// command redirected), /dev/null, another device or /proc file.
+func (c *cmd) streamPath(p, raw string) (source, bool) {
+	if p == "/dev/null" {
+		return source{kind: srcText}, true
+	}
+	if n, ok := fdPath(p); ok {
+		if n == "0" {
+			return c.in, true
+		}
+		if s, ok := c.a.fds[n]; ok {
+			return s, true
+		}
+		return dynSource("file descriptor " + n), true
+	}
+	if strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") {
+		return dynSource("the stream " + p + " (" + raw + ")"), true
 	}
 	return source{}, false
 }
@@ -140,4 +167,75 @@ func (a *shellAnalyzer) fdRedirect(r *syntax.Redirect, outFiles *[]target) bool 
 	r2.N = nil
 	a.fds[r.N.Value] = a.redirect(&r2, source{}, outFiles)
 	return true
+}
+
+// sourcesOf names the files a program loads by itself from the files the
+// command wrote — modules it imports, a package's scripts, a build's
+// sources — and the language they are read in: a Python run imports a
+// written m.py, npm runs a written package.json's scripts, go test
+// compiles and runs a written x_test.go.
+func sourcesOf(name string) (exts []string, lang string) {
+	switch name {
+	case "python", "python2", "python3", "pypy", "pypy3", "ipython", "py", "pip", "pip3", "uv", "poetry", "pipenv",
+		"pytest", "tox", "nox", "hatch", "pdm":
+		return []string{".py", ".pth", "pyproject.toml", "setup.cfg", "conftest.py", "tox.ini", "noxfile.py"}, "python"
+	case "node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "npm", "npx", "pnpm", "pnpx", "yarn", "bunx",
+		"jest", "vitest", "mocha", "webpack", "vite", "esbuild", "rollup", "turbo", "nx", "tsc", "eslint", "prettier":
+		return []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml"}, "js"
+	case "perl", "perl5", "prove", "cpanm":
+		return []string{".pl", ".pm", ".t"}, "perl"
+	case "ruby", "irb", "jruby", "bundle", "rake", "rails", "rspec", "gem":
+		return []string{".rb", "Gemfile", "Rakefile", ".gemspec"}, "ruby"
+	case "php", "composer", "phpunit":
+		return []string{".php", "composer.json"}, "php"
+	case "go":
+		return []string{".go", "go.mod"}, "generic"
+	case "cargo", "rustc":
+		return []string{".rs", "Cargo.toml", ".cargo/config.toml"}, "generic"
+	case "mvn", "gradle", "gradlew", "java", "javac":
+		return []string{".java", "pom.xml", ".gradle", ".kts"}, "generic"
+	}
+	return nil, ""
+}
+
+// loadsWrittenSources reads the files the command wrote that the program
+// it runs may load by itself (see sourcesOf): known text as code of their
+// language, anything else unverifiable.
+func (c *cmd) loadsWrittenSources(before int) {
+	exts, lang := sourcesOf(c.name)
+	if exts == nil {
+		return
+	}
+	a := c.a
+	matches := func(p string) bool {
+		for _, e := range exts {
+			if strings.HasSuffix(p, e) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[string]bool{}
+	for _, w := range a.writtenPaths() {
+		if matches(w) && a.written[w].at <= before {
+			seen[w] = true
+			if s, ok := a.writtenBefore(w, false, before); ok {
+				c.runScript(w, s, source{}, lang)
+			}
+		}
+	}
+	for i := range a.out.targets[:min(before, len(a.out.targets))] {
+		t := &a.out.targets[i]
+		if !t.ops.Has(OpWrite) || t.meta || seen[t.path] {
+			continue
+		}
+		if t.rec || t.pattern && (strings.ContainsRune(t.path[strings.LastIndexByte(t.path, '/')+1:], unknownRune) || matches(t.path)) || matches(t.path) {
+			seen[t.path] = true
+			if s, ok := a.writtenBefore(t.path, t.pattern, before); ok && !t.rec && !t.pattern {
+				c.runScript(t.path, s, source{}, lang)
+			} else {
+				a.unknown(t.raw, c.name+" may load "+t.raw+", which the command writes with content the analysis cannot see", SetRead|setModify)
+			}
+		}
+	}
 }
