@@ -177,6 +177,9 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	if scan, ok := a.langCheck(code, raw, lang); ok {
 		lang = scan // a command language: checked, then read for paths
 	}
+	if depth == 0 && evalsFiles(code, lang) {
+		a.evalWritten(raw, lang)
+	}
 	ops := SetRead
 	probe := code
 	if lang != "awk" && lang != "sed" {

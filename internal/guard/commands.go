@@ -944,6 +944,10 @@ func (c *cmd) dispatch() bool {
 			c.loadsWritten("make", "GNUmakefile", "makefile", "Makefile")
 		}
 		return true
+	case "hyperfine", "tmux", "screen", "byobu", "nodemon", "concurrently", "xterm", "gnome-terminal", "konsole",
+		"kitty", "alacritty", "wezterm", "tcpdump", "less", "more", "most":
+		c.runners()
+		return true
 	case "sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "dc", "gnuplot", "duckdb", "octave", "octave-cli",
 		"maxima", "gp", "clisp", "sage", "bc":
 		c.commandLang()
@@ -978,11 +982,11 @@ func (c *cmd) dispatch() bool {
 		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
-		"tmux", "screen", "htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
+		"htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
 		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
-		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
+		"task", "air", "reflex", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
 		"sam", "serverless", "sls", "ollama", "llm":

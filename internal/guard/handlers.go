@@ -148,6 +148,16 @@ func (c *cmd) wrapper() {
 	case "strace", "ltrace":
 		p := c.parse(1, opts{short: "oepsSEIabPuXU", long: []string{"--output", "--expr", "--attach", "--string-limit"}, posix: true})
 		for _, v := range p.values("-o", "--output") {
+			if t := c.valText(v); strings.HasPrefix(t, "|") || strings.HasPrefix(t, "!") {
+				// -o '|cmd': the trace is piped to a command
+				if f, ok := c.valField(v); ok {
+					c.scriptField(v.raw, subField(f, 1), dynSource(c.name+"'s trace"))
+				}
+				if v.vi >= 0 {
+					c.done[v.vi] = true
+				}
+				continue
+			}
 			c.valFile(v, setModify)
 		}
 		if len(p.operands) > 0 {
@@ -1142,7 +1152,7 @@ func (c *cmd) shell() {
 	for _, v := range p.vals {
 		switch v.name {
 		case "--rcfile", "--init-file":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "sh")
 		default:
 			if t := strings.ToLower(c.valText(v)); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
 				c.a.dotglob = true
@@ -1205,6 +1215,10 @@ func (c *cmd) interp(lang string) {
 	default:
 		o = opts{short: "eElx", long: []string{"--eval"}, posix: true}
 		codeOpts["-e"], codeOpts["-E"], codeOpts["--eval"] = true, true, true
+		if strings.HasPrefix(lang, "unmodelled:") {
+			o.short += "cf" // expect -c CMDS, -f FILE
+			codeOpts["-c"] = true
+		}
 	}
 	if c.name == "deno" || c.name == "bun" {
 		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE
@@ -1236,7 +1250,7 @@ func (c *cmd) interp(lang string) {
 			hasCode = true
 		case v.name == "-i" && lang == "perl":
 			inplace = true
-		case v.name == "-f" && lang == "php":
+		case v.name == "-f" && (lang == "php" || strings.HasPrefix(lang, "unmodelled:")):
 			c.valScriptFile(v, lang)
 			hasCode = true
 		case v.name == "-m" && lang == "python":
@@ -1640,7 +1654,15 @@ func (c *cmd) tar() {
 			}
 		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
 			c.valFile(v, SetRead)
-		case "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
+		case "--to-command":
+			// runs for each member, the member's content on its stdin
+			if f, ok := c.valField(v); ok {
+				c.scriptField(v.raw, f, dynSource("a member tar extracts"))
+			}
+			if v.vi >= 0 {
+				c.done[v.vi] = true
+			}
+		case "-I", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
 			c.valScript(v)
 		case "--checkpoint-action":
 			if t := c.valText(v); strings.HasPrefix(t, "exec=") {
@@ -1673,6 +1695,15 @@ func (c *cmd) tar() {
 			c.rec(i, SetRead, true, nil, "tar -c", follow)
 		}
 	case 'x':
+		if p.has("-O", "--to-stdout", "--to-command") {
+			// members go to stdout (or a command), not to files: the
+			// operands are member names
+			for _, i := range p.operands {
+				c.word(i)
+			}
+			c.out = &source{kind: srcDyn, why: "the members tar prints"}
+			break
+		}
 		if len(p.operands) == 0 {
 			c.a.addRec(".", dir, setModify, true, nil, "tar -x", followNone)
 		}

@@ -626,3 +626,112 @@ func (c *cmd) commandLang() {
 		}
 	}
 }
+
+// runners handles programs that run commands given as arguments: a
+// benchmark's commands (hyperfine), a terminal multiplexer's or
+// emulator's (tmux, screen, xterm -e), a watcher's (nodemon --exec),
+// tcpdump's -z, and less's `+cmd` (`+!cmd` runs a shell command).
+func (c *cmd) runners() {
+	a := c.a
+	switch c.name {
+	case "less", "more", "most":
+		for i := 1; i < len(c.args); i++ {
+			if t := optText(c.args[i].f); strings.HasPrefix(t, "+") {
+				c.done[i] = true
+				a.envCommand("LESS", []field{c.args[i].f}, c.args[i].raw)
+			}
+		}
+		c.runSpec(fileSpec(c.name), 1)
+	case "hyperfine":
+		p := c.parse(1, opts{short: "wrmMpscLPDSuoN", long: []string{"--warmup", "--runs", "--min-runs", "--max-runs", "--prepare", "--setup", "--cleanup", "--conclude", "--parameter-scan", "--parameter-list", "--parameter-step-size", "--shell", "--style", "--sort", "--time-unit", "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output", "--command-name", "--reference"}})
+		for _, v := range p.vals {
+			switch v.name {
+			case "-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference":
+				c.valScript(v)
+			case "-L", "--parameter-list", "-P", "--parameter-scan":
+				a.unknown(v.raw, "hyperfine substitutes parameters into the commands it runs", SetRead|setModify)
+				c.valWord(v)
+			case "-S", "--shell":
+				c.valScript(v)
+			case "--export-asciidoc", "--export-csv", "--export-json", "--export-markdown", "--export-orgmode", "--output":
+				c.valFile(v, setModify)
+			default:
+				c.valWord(v)
+			}
+		}
+		for _, i := range p.operands {
+			c.script(i, source{})
+		}
+	case "nodemon", "concurrently":
+		p := c.parse(1, opts{short: "xwecn", long: []string{"--exec", "--watch", "--ext", "--config", "--names", "--prefix", "--signal"}})
+		for _, v := range p.vals {
+			switch v.name {
+			case "-x", "--exec":
+				c.valScript(v)
+			case "--config":
+				c.valFile(v, SetRead)
+			default:
+				c.valWord(v)
+			}
+		}
+		for _, i := range p.operands {
+			if c.name == "concurrently" {
+				c.script(i, source{})
+			} else {
+				c.file(i, SetRead) // nodemon app.js: a script on disk
+			}
+		}
+	case "tcpdump":
+		p := c.parse(1, opts{short: "zwrFicCGWsyTEjJmMQBZV", long: []string{"--interface", "--snapshot-length", "--relinquish-privileges", "--time-stamp-type"}})
+		for _, v := range p.vals {
+			switch v.name {
+			case "-z":
+				c.valScript(v)
+				a.unknown(v.raw, "tcpdump -z runs a command on each capture file it writes", SetRead|setModify)
+			case "-w":
+				c.valFile(v, setModify)
+			case "-r", "-F", "-V":
+				c.valFile(v, SetRead)
+			default:
+				c.valWord(v)
+			}
+		}
+	case "xterm", "gnome-terminal", "konsole", "kitty", "alacritty", "wezterm":
+		for i := 1; i < len(c.args); i++ {
+			switch t := optText(c.args[i].f); t {
+			case "-e", "-x", "--", "--command", "-c":
+				c.done[i] = true
+				if i+1 < len(c.args) {
+					if i+2 == len(c.args) {
+						c.script(i+1, source{}) // one word: a command line
+					} else {
+						c.wrap(i + 1)
+					}
+				}
+				return
+			}
+		}
+		c.generic()
+	default: // tmux, screen, byobu
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			switch t {
+			case "send-keys", "send", "stuff", "source-file", "source", "paste-buffer", "pasteb", "load-buffer", "loadb", "-X":
+				c.done[i] = true
+				a.unknown(c.args[i].raw, c.name+" "+t+" types or runs commands in a shell the analysis does not see", SetRead|setModify)
+				continue
+			}
+			if c.done[i] {
+				continue
+			}
+			c.done[i] = true
+			f := c.args[i].f
+			a.value(c.args[i].raw, f, SetRead)
+			if !strings.HasPrefix(t, "-") && !f.pattern() {
+				a.looseScript(f.s, c.args[i].raw) // a shell command (new -d 'cmd', split-window 'cmd', screen cmd …)
+			} else if f.pattern() && (f.unk || f.dyn) {
+				a.unknown(c.args[i].raw, c.name+" runs a command computed when the command runs", SetRead|setModify)
+			}
+		}
+	}
+}

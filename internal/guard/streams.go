@@ -188,6 +188,10 @@ func sourcesOf(name string) (exts []string, lang string) {
 		return []string{".rb", "Gemfile", "Rakefile", ".gemspec"}, "ruby"
 	case "php", "composer", "phpunit":
 		return []string{".php", "composer.json"}, "php"
+	case "awk", "gawk", "mawk", "nawk":
+		return []string{".awk"}, "awk" // @include, -i
+	case "jq", "gojq", "jaq":
+		return []string{".jq"}, "jq" // include, import (-L)
 	case "go":
 		return []string{".go", "go.mod"}, "generic"
 	case "cargo", "rustc":
@@ -237,5 +241,84 @@ func (c *cmd) loadsWrittenSources(before int) {
 				a.unknown(t.raw, c.name+" may load "+t.raw+", which the command writes with content the analysis cannot see", SetRead|setModify)
 			}
 		}
+	}
+}
+
+// evalsFiles reports whether code may run code it reads from a file
+// (exec(open(…).read()), eval, runpy, require('./…') or a computed
+// require, load, do FILE, include, dofile, source()).
+func evalsFiles(code, lang string) bool {
+	l := strings.ToLower(code)
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if strings.Contains(l, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch lang {
+	case "python":
+		return has("exec(", "eval(", "compile(", "runpy", "run_path", "execfile", "import_module", "__import__", "exec_module", "load_source", "spec_from_file")
+	case "js":
+		if has("eval(", "function(", "import(", "vm.run", "runinthiscontext", "runinnewcontext", "createrequire") {
+			return true
+		}
+		for i := strings.Index(l, "require("); i >= 0; {
+			rest := strings.TrimLeft(l[i+len("require("):], " \t")
+			if rest == "" || strings.IndexByte("'\"`", rest[0]) < 0 || len(rest) > 1 && (rest[1] == '.' || rest[1] == '/') {
+				return true // a relative, absolute or computed module
+			}
+			j := strings.Index(l[i+1:], "require(")
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		return false
+	case "ruby":
+		return has("eval", "load", "require")
+	case "perl":
+		return has("eval", "do ", "do(", "do\"", "do'", "require")
+	case "php":
+		return has("eval(", "include", "require")
+	case "generic":
+		return has("dofile", "loadfile", "loadstring", "load(", "require", "source(", "eval", "exec")
+	}
+	return false
+}
+
+// evalWritten reads the files the command wrote before this statement as
+// code in lang, for code that may run what it reads from a file: known
+// text as that code, anything else unverifiable.
+func (a *shellAnalyzer) evalWritten(raw, lang string) {
+	before := min(a.stmtStart, len(a.out.targets))
+	seen := map[string]bool{}
+	for _, w := range a.writtenPaths() {
+		if a.written[w].at > before {
+			continue
+		}
+		seen[w] = true
+		if s, ok := a.writtenBefore(w, false, before); ok {
+			switch {
+			case s.kind == srcText && !strings.ContainsRune(s.text, unknownRune):
+				a.code(s.text, raw, lang, 1)
+			case s.kind != srcNone:
+				a.unknown(raw, "the code may run a file the command writes ("+w+"), whose content the analysis cannot see", SetRead|setModify)
+			}
+		}
+	}
+	for i := range a.out.targets[:before] {
+		t := &a.out.targets[i]
+		if !t.ops.Has(OpWrite) || t.meta || seen[t.path] {
+			continue
+		}
+		seen[t.path] = true
+		if s, ok := a.writtenBefore(t.path, t.pattern, before); ok && s.kind == srcText && !t.rec && !t.pattern {
+			a.code(s.text, raw, lang, 1)
+			continue
+		}
+		a.unknown(raw, "the code may run a file the command writes ("+strings.TrimSpace(t.raw)+"), whose content the analysis cannot see", SetRead|setModify)
+		return
 	}
 }
