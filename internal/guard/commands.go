@@ -27,8 +27,17 @@ type cmd struct {
 }
 
 func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
+	a.cmdEnv = a.cmdEnv[:0]
 	for _, as := range c.Assigns {
 		a.assign(as, len(c.Args) == 0)
+		if len(c.Args) > 0 && as.Value != nil {
+			// the command's own environment (make reads it as variables)
+			if v := a.resolve(as.Value, true); len(v) == 1 && !v[0].pattern() {
+				a.cmdEnv = append(a.cmdEnv, v[0].s)
+			} else {
+				a.cmdEnv = append(a.cmdEnv, unknownStr)
+			}
+		}
 	}
 	var args []arg
 	for _, w := range c.Args {
@@ -281,7 +290,15 @@ func (a *shellAnalyzer) writtenBefore(p string, pattern bool, n int) (source, bo
 		}
 	}
 	if !pattern {
-		if s, ok := a.written[p]; ok && s.at > last && s.at <= n {
+		s, ok := a.written[p]
+		if !ok {
+			for w, ws := range a.written {
+				if strings.EqualFold(w, p) && (!ok || ws.at > s.at) {
+					s, ok = ws, true // another case of the name (a case-insensitive disk)
+				}
+			}
+		}
+		if ok && s.at > last && s.at <= n {
 			return s, true
 		}
 	}
@@ -345,6 +362,7 @@ func (c *cmd) loadsWritten(lang string, names ...string) {
 	for _, n := range names {
 		if s, ok := c.a.writtenFile(litField(n)); ok {
 			c.runScript(c.args[0].raw, s, source{}, lang)
+			return // the first one found is the one loaded
 		}
 	}
 }
@@ -942,6 +960,25 @@ func (c *cmd) dispatch() bool {
 		if !p.has("-f", "--file", "--makefile") {
 			// make reads these from its directory by itself
 			c.loadsWritten("make", "GNUmakefile", "makefile", "Makefile")
+		}
+		// VAR=VALUE operands and the environment are make variables: a
+		// recipe may run one as a command ($(CC), $(SHELL))
+		vals := append([]string(nil), a.cmdEnv...)
+		for _, i := range p.operands {
+			if t := optText(c.args[i].f); strings.Contains(t, "=") {
+				_, v, _ := strings.Cut(t, "=")
+				if c.args[i].f.pattern() {
+					v = unknownStr
+				}
+				vals = append(vals, v)
+			}
+		}
+		for _, v := range vals {
+			if strings.ContainsRune(v, unknownRune) {
+				a.unknown(c.args[0].raw, "make gets a variable computed when the command runs, which a recipe may run", SetRead|setModify)
+				continue
+			}
+			a.looseScript(v, c.args[0].raw)
 		}
 		return true
 	case "hyperfine", "tmux", "screen", "byobu", "nodemon", "concurrently", "xterm", "gnome-terminal", "konsole",

@@ -374,6 +374,11 @@ func (c *cmd) envWrapper() {
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
 			c.a.envWord(c.args[i].raw, f)
+			if name, _, _ := strings.Cut(t, "="); !f.pattern() {
+				c.a.cmdEnv = append(c.a.cmdEnv, f.s[len(name)+1:])
+			} else {
+				c.a.cmdEnv = append(c.a.cmdEnv, unknownStr)
+			}
 			i++
 		default:
 			goto command

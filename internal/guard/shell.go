@@ -181,6 +181,9 @@ type shellAnalyzer struct {
 	// noContent: the command being analysed changes metadata only (chmod,
 	// touch, mkdir, rm): its writes leave no content to run
 	noContent bool
+	// cmdEnv: the values of the environment assignments of the command
+	// being analysed (`CC=x make`, `env CC=x make`)
+	cmdEnv []string
 	// stmtStart: how many targets were recorded when the statement being
 	// analysed began (before its redirections)
 	stmtStart int

@@ -21,8 +21,13 @@ func (c *cmd) scriptFrom(f field, raw string, dash bool) (source, bool) {
 		if s, ok := a.procSubstOutput(raw); ok {
 			return s, true
 		}
-		if p := unescapeGlob(f.s); strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") {
+		if p := unescapeGlob(f.s); strings.Contains(p, "/dev/") || strings.Contains(p, "/proc/") || strings.Contains(p, "stdin") || strings.Contains(p, "/fd/") {
 			return dynSource("a stream (" + raw + ")"), true
+		}
+		if f.posOnly && f.onlyUnk {
+			// a function's or sh -c's argument ($1): checked where it is
+			// passed as a word, but as a script path it may be a stream
+			return dynSource("a script path passed as an argument (" + raw + ")"), true
 		}
 		return a.writtenFile(f)
 	}
