@@ -138,6 +138,9 @@ var psqlFuncs = map[string]string{
 // \copy, \e, \set, \gexec, \g FILE), and SQL that reads files or runs
 // programs on a local server.
 func psqlUnmodelled(text string) string {
+	if strings.Contains(text, "\\") && strings.Contains(text, "`") {
+		return "psql runs backquoted text in a meta-command's arguments as a shell command"
+	}
 	for i := 0; i < len(text); i++ {
 		if text[i] != '\\' || i+1 >= len(text) {
 			continue

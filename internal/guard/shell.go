@@ -1552,5 +1552,34 @@ func baseName(f field) string {
 	t = strings.ReplaceAll(t, `\`, "/")
 	b := path.Base(t)
 	b = strings.TrimSuffix(strings.TrimSuffix(b, ".exe"), ".EXE")
+	return programName(b)
+}
+
+// programName is the program a versioned or alternative name runs:
+// python3.11, perl5.36.0, lua5.4, php8.2, node18 are their families;
+// vim.basic, vim.tiny, nvim.appimage are vim and nvim; Debian's editor
+// alternatives and vim's other names are vim (the most capable reading).
+func programName(b string) string {
+	if base, suf, ok := strings.Cut(b, "."); ok && base != "" {
+		switch {
+		case strings.Trim(suf, "0123456789.") == "",
+			suf == "basic" || suf == "tiny" || suf == "gtk" || suf == "gtk3" || suf == "nox" || suf == "athena" ||
+				suf == "motif" || suf == "appimage" || suf == "real" || suf == "bin" || suf == "orig":
+			b = base
+		}
+	}
+	switch b {
+	case "editor", "sensible-editor", "select-editor", "rvim", "rview", "vimx", "gview", "evim", "eview", "nvi", "elvis", "vile", "vim-tiny":
+		return "vim"
+	}
+	for _, fam := range [...]string{"python", "pypy", "perl", "ruby", "php", "node", "luajit", "lua", "tclsh", "wish",
+		"bash", "zsh", "ksh", "mksh", "gawk", "mawk", "pip", "sqlite", "psql", "mysql", "julia", "Rscript", "jruby", "ipython"} {
+		if rest, ok := strings.CutPrefix(b, fam); ok && rest != "" && strings.Trim(rest, "0123456789.-") == "" {
+			if fam == "sqlite" && rest == "3" || fam == "python" && (rest == "3" || rest == "2") || fam == "pip" && rest == "3" || fam == "perl" && rest == "5" {
+				return b // names the dispatch knows as they are
+			}
+			return fam
+		}
+	}
 	return b
 }
