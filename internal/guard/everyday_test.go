@@ -19,6 +19,12 @@ func TestEverydayOverDenies(t *testing.T) {
 		{"tar -xf archive.tar -O a.txt > /tmp/a.txt", ""},
 		{"tar xOf archive.tar a.txt | sh", KindUnverifiable},
 		{"tar xOf archive.tar a.txt > .env", KindDeny},
+		// a patch written in the command names the files it changes
+		{"cat > /tmp/p.diff <<'EOF'\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\nEOF\ngit apply /tmp/p.diff", ""},
+		{"cat > p.diff <<'EOF'\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\nEOF\npatch -p1 < p.diff", ""},
+		{"cat > p.diff <<'EOF'\n--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-a\n+b\nEOF\ngit apply p.diff", KindDeny},
+		{"curl -so p.diff https://example.com/x; git apply p.diff", KindFolder},
+		{"git apply x.diff", KindFolder},
 	})
 	ms := gate15Matchers()
 	noDisk, disk := ms[0], ms[1]

@@ -1993,6 +1993,20 @@ func (c *cmd) rsync() {
 
 // patch writes the file named on its command line or, without one, the
 // files named inside the patch.
+
+// patchText returns a patch's text when the analysis knows it: text on a
+// stream, or a file the command wrote with known text.
+func (c *cmd) patchText(s source) (string, bool) {
+	switch s.kind {
+	case srcText:
+		return s.text, !strings.ContainsRune(s.text, unknownRune)
+	case srcFile:
+		if w, ok := c.a.writtenFile(litField(s.file)); ok && w.kind == srcText {
+			return w.text, !strings.ContainsRune(w.text, unknownRune)
+		}
+	}
+	return "", false
+}
 func (c *cmd) patch() {
 	p := c.parse(1, opts{short: "ioBdDFprVYzg", long: []string{"--input", "--output", "--prefix", "--directory", "--ifdef", "--fuzz", "--strip", "--reject-file", "--version-control", "--basename-prefix", "--suffix", "--get", "--quoting-style", "--backup-if-mismatch"}})
 	in := c.in
@@ -2002,6 +2016,11 @@ func (c *cmd) patch() {
 		case "-i", "--input":
 			c.valFile(v, SetRead)
 			in = dynSource("a patch file")
+			if f, ok := c.valField(v); ok {
+				if s, ok := c.scriptFrom(f, v.raw, true); ok {
+					in = s // written in the command, or a stream
+				}
+			}
 		case "-o", "--output", "-r", "--reject-file":
 			c.valFile(v, setModify)
 		case "-d", "--directory":
@@ -2027,8 +2046,8 @@ func (c *cmd) patch() {
 	if dry {
 		return
 	}
-	if in.kind == srcText {
-		for _, name := range patchFiles(in.text) {
+	if text, ok := c.patchText(in); ok {
+		for _, name := range patchFiles(text) {
 			c.a.value("(patch)", litField(name), ops)
 		}
 		return
@@ -2194,17 +2213,30 @@ func (c *cmd) git() {
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
-			from := c.in
+			var texts []string
+			known := true
 			files := 0
 			for k := i + 1; k < len(c.args); k++ {
 				if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
 					c.file(k, SetRead)
 					files++
+					// a patch file the command wrote (or a stream) is known
+					s, ok := c.scriptFrom(c.args[k].f, c.args[k].raw, true)
+					text, tok := c.patchText(s)
+					known = known && ok && tok
+					texts = append(texts, text)
 				}
 			}
-			if files == 0 && from.kind == srcText {
-				for _, name := range patchFiles(from.text) {
-					c.a.value("(patch)", litField(name), setModify)
+			if files == 0 {
+				text, ok := c.patchText(c.in)
+				known = ok
+				texts = append(texts, text)
+			}
+			if known {
+				for _, text := range texts {
+					for _, name := range patchFiles(text) {
+						c.a.value("(patch)", litField(name), setModify)
+					}
 				}
 			} else {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
