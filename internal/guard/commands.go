@@ -85,6 +85,7 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	handled := c.dispatch()
 	c.loadsWrittenSources(before)
+	c.loadsWrittenRC(before)
 	c.finish()
 	if !handled {
 		return dynSource(c.name)

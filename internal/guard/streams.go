@@ -327,3 +327,119 @@ func (a *shellAnalyzer) evalWritten(raw, lang string) {
 		return
 	}
 }
+
+// rcFile is a start-up or configuration file a program reads by itself.
+type rcFile struct{ path, lang string }
+
+// rcFiles lists the start-up files a program reads by itself from the
+// home directory (and the project), by the flags it runs with: a shell's
+// rc files (zsh's ~/.zshenv and fish's config.fish always, ~/.bashrc and
+// ~/.zshrc when interactive, profiles for a login shell), vim's vimrc
+// (not with -u or in Ex silent mode), git's global configuration, curl's
+// and wget's rc files, gdb's, tmux's and screen's.
+func (c *cmd) rcFiles() []rcFile {
+	home := c.a.env.Home
+	if home == "" {
+		return nil
+	}
+	interactive, login, noRC, sawE, sawS := false, false, false, c.name == "ex", false
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		switch {
+		case t == "--login":
+			login = true
+		case t == "--norc" || t == "--noprofile" || t == "-f" && c.name == "zsh" || t == "--no-rcs" || t == "-u" || t == "--clean" || t == "-n" && c.name == "gdb" || t == "-nx" || t == "--nx" || t == "-q" && (c.name == "curl" || c.name == "wget"):
+			noRC = true
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 1:
+			interactive = interactive || strings.ContainsRune(t[1:], 'i')
+			login = login || strings.ContainsRune(t[1:], 'l') && (c.name == "bash" || c.name == "zsh" || c.name == "sh" || c.name == "fish")
+			sawE = sawE || strings.ContainsAny(t[1:], "eE")
+			sawS = sawS || strings.ContainsRune(t[1:], 's')
+		}
+	}
+	exSilent := sawE && sawS // vim -es, ex -s: no start-up files
+	var out []rcFile
+	add := func(lang string, ps ...string) {
+		for _, p := range ps {
+			out = append(out, rcFile{home + "/" + p, lang})
+		}
+	}
+	switch c.name {
+	case "bash":
+		if interactive && !noRC {
+			add("sh", ".bashrc")
+		}
+		if login {
+			add("sh", ".bash_profile", ".bash_login", ".profile")
+		}
+	case "zsh":
+		if !noRC {
+			add("sh", ".zshenv")
+			if interactive {
+				add("sh", ".zshrc")
+			}
+			if login {
+				add("sh", ".zprofile", ".zlogin")
+			}
+		}
+	case "sh", "dash", "ksh", "mksh":
+		if login {
+			add("sh", ".profile")
+		}
+	case "fish":
+		if !noRC {
+			add("unmodelled:fish", ".config/fish/config.fish", ".config/fish/conf.d")
+		}
+	case "vim", "vi", "nvim", "view", "vimdiff", "gvim":
+		if !noRC && !exSilent {
+			add("vim", ".vimrc", ".vim/vimrc", ".exrc", ".config/nvim/init.vim", ".vim/plugin", ".config/nvim/plugin")
+			add("unmodelled:nvim", ".config/nvim/init.lua")
+		}
+	case "git":
+		add("git", ".gitconfig", ".config/git/config")
+	case "curl":
+		if !noRC {
+			add("generic", ".curlrc", ".config/curlrc")
+		}
+	case "wget", "wget2":
+		if !noRC {
+			add("generic", ".wgetrc")
+		}
+	case "gdb", "cgdb":
+		if !noRC {
+			add("unmodelled:gdb", ".gdbinit", ".config/gdb/gdbinit")
+			out = append(out, rcFile{".gdbinit", "unmodelled:gdb"})
+		}
+	case "tmux":
+		add("unmodelled:tmux", ".tmux.conf", ".config/tmux/tmux.conf")
+	case "screen":
+		add("unmodelled:screen", ".screenrc")
+	case "less", "more":
+		add("generic", ".lesskey", ".config/lesskey")
+	case "direnv":
+		out = append(out, rcFile{".envrc", "sh"})
+	}
+	return out
+}
+
+// loadsWrittenRC reads the start-up files the program reads by itself
+// (see rcFiles) that the command wrote before it runs.
+func (c *cmd) loadsWrittenRC(before int) {
+	for _, rc := range c.rcFiles() {
+		f := litField(rc.path)
+		s, ok := c.a.writtenFile(f)
+		if !ok {
+			// a folder of start-up files (conf.d, plugin): any file below
+			p, _ := c.a.norm(rc.path, false)
+			s, ok = c.a.writtenBefore(p+"/"+unknownStr, true, before)
+		}
+		if !ok {
+			continue
+		}
+		if rc.lang == "git" {
+			c.a.writtenConfig(c.args[0].raw, f)
+			continue
+		}
+		c.runScript(rc.path, s, source{}, rc.lang)
+	}
+}
