@@ -181,6 +181,8 @@ type shellAnalyzer struct {
 	// noContent: the command being analysed changes metadata only (chmod,
 	// touch, mkdir, rm): its writes leave no content to run
 	noContent bool
+	// shellIn: the shell's stdin after `exec < …` (nil: the caller's)
+	shellIn *source
 	// cmdEnv: the values of the environment assignments of the command
 	// being analysed (`CC=x make`, `env CC=x make`)
 	cmdEnv []string
@@ -440,6 +442,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	}
 	// redirections first: they set stdin and say where stdout goes
 	before := len(a.out.targets)
+	if in.kind == srcNone && in.text == "" && a.shellIn != nil {
+		in = *a.shellIn // `exec < …` gave the shell another stdin
+	}
 	prevStart := a.stmtStart
 	a.stmtStart = before
 	defer func() { a.stmtStart = prevStart }()
@@ -449,6 +454,14 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 			continue
 		}
 		in = a.redirect(r, in, &outFiles)
+		if isBareExec(s) && isInput(r) {
+			// the rest of the shell reads this stdin
+			stdin := in
+			if stdin.kind == srcNone && stdin.text == "" {
+				stdin = source{kind: srcText}
+			}
+			a.shellIn = &stdin
+		}
 	}
 	if s.Background {
 		a.later(s, "", "", in)
@@ -646,6 +659,9 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 		}
 		fs := a.word(r.Word, SetRead)
 		a.unknownRedirect(r.Word, fs, SetRead)
+		if s, ok := a.procSubstOutput(a.text(r.Word)); ok {
+			return s // `< <(echo …)`: what the commands print
+		}
 		if len(fs) == 1 && !fs[0].pattern() {
 			if fs[0].s == "/dev/null" {
 				return source{}
@@ -971,6 +987,18 @@ func (a *shellAnalyzer) anyWrite() bool {
 		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta {
 			return true
 		}
+	}
+	return false
+}
+
+// isInput reports whether r redirects stdin.
+func isInput(r *syntax.Redirect) bool {
+	if r.N != nil && r.N.Value != "0" {
+		return false
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut:
+		return true
 	}
 	return false
 }
