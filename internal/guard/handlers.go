@@ -2384,8 +2384,31 @@ func (c *cmd) git() {
 		// paths are words; some take a command to run
 		c.a.ignoresMayChange = true
 		c.gitCommands(sub, i)
+		if sub == "checkout" || sub == "restore" {
+			c.gitWritesPaths(sub, i)
+		}
 	}
 	c.embedded()
+}
+
+// gitWritesPaths: `git checkout REV -- PATHS` and `git restore PATHS`
+// write the named files with the repository's content, which the disk
+// does not show yet (a script checked out and then run).
+func (c *cmd) gitWritesPaths(sub string, i int) {
+	after := false
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		switch {
+		case t == "--":
+			after = true
+		case strings.HasPrefix(t, "-"):
+			if sub == "restore" && (t == "-s" || t == "--source") {
+				k++ // the source tree, not a path
+			}
+		case after || sub == "restore":
+			c.a.value(c.args[k].raw, c.args[k].f, setModify)
+		}
+	}
 }
 
 // gitArgs checks what any git subcommand may run or read beyond its
