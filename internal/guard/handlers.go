@@ -1272,6 +1272,27 @@ func (c *cmd) interp(lang string) {
 			hasCode = true
 		case v.name == "--env-file":
 			c.valFile(v, SetRead)
+		case lang == "js" && (v.name == "-r" || v.name == "--require" || v.name == "--import" || v.name == "--loader" || v.name == "--experimental-loader"),
+			lang == "ruby" && v.name == "-r":
+			// a module loaded before the script: a path to a file the
+			// command wrote, or a stream, is code
+			c.valScriptFile(v, lang)
+		case lang == "php" && v.name == "-d":
+			if t := c.valText(v); strings.HasPrefix(t, "auto_prepend_file=") || strings.HasPrefix(t, "auto_append_file=") {
+				if f, ok := c.valField(v); ok {
+					_, file, _ := strings.Cut(t, "=")
+					ff := subField(f, len(t)-len(file))
+					c.fileField(v.raw, ff, SetRead)
+					if s, ok := c.scriptFrom(ff, v.raw, true); ok {
+						c.runScript(v.raw, s, source{}, lang)
+					}
+				}
+				if v.vi >= 0 {
+					c.done[v.vi] = true
+				}
+				continue
+			}
+			c.valWord(v)
 		case v.name == "-C" && lang == "ruby":
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)

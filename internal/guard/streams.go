@@ -217,8 +217,9 @@ func (c *cmd) loadsWrittenSources(before int) {
 	}
 	a := c.a
 	matches := func(p string) bool {
+		p = strings.ToLower(p) // M.PY is m.py on a case-insensitive disk
 		for _, e := range exts {
-			if strings.HasSuffix(p, e) {
+			if strings.HasSuffix(p, strings.ToLower(e)) {
 				return true
 			}
 		}
