@@ -773,7 +773,12 @@ func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
 			a.stmts(x.Stmts, source{})
 			return false
 		case *syntax.ProcSubst:
-			a.stmts(x.Stmts, source{})
+			in := source{}
+			if x.Op == syntax.CmdOut {
+				// >(cmd): cmd reads what the command writes to it
+				in = dynSource("what the command writes to " + a.text(w))
+			}
+			a.stmts(x.Stmts, in)
 			return false
 		}
 		return true
