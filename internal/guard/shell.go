@@ -517,7 +517,8 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.TimeClause:
 		out = a.stmt(c.Stmt, in)
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, in)
+		// a coprocess reads what later commands write to ${COPROC[1]}
+		a.stmt(c.Stmt, dynSource("a coprocess's input"))
 	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.TestDecl:
 		// words inside are checked by the walk in file()
 	}
@@ -647,6 +648,13 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 			s := v[0].s
 			if _, err := strconv.Atoi(s); err == nil || s == "-" || strings.HasSuffix(s, "-") {
 				a.seen[r.Word] = true
+				if n := strings.TrimSuffix(s, "-"); r.Op == syntax.DplIn && (r.N == nil || r.N.Value == "0") && n != "0" && n != "" {
+					// <&3: stdin is what descriptor 3 was given
+					if src, ok := a.fds[n]; ok {
+						return src
+					}
+					return dynSource("file descriptor " + n)
+				}
 				return in
 			}
 		}
