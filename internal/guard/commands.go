@@ -83,7 +83,14 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		// an alias (with expand_aliases) runs its text in the command's place
 		a.script(body, head.raw, in)
 	}
+	if compiles(c.name, args) {
+		// a compiler's output is a program built from sources the analysis
+		// reads where they are written (see sourcesOf), not text a shell
+		// could run: running it is running a program (not a script)
+		a.noContent = true
+	}
 	handled := c.dispatch()
+	a.noContent = false
 	c.loadsWrittenSources(before)
 	c.loadsWrittenRC(before)
 	c.finish()
@@ -241,6 +248,28 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 		}
 		c.a.unknown(raw, c.name+" runs a script read from "+why+", which the analysis cannot see", SetRead|setModify)
 	}
+}
+
+// compiles reports whether a command compiles sources into a program:
+// C compilers (not -E, which prints the preprocessed text), go build and
+// install, rustc, javac, kotlinc, swiftc, zig build.
+func compiles(name string, args []arg) bool {
+	switch name {
+	case "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc":
+		for _, ar := range args[1:] {
+			if t := optText(ar.f); t == "-E" || t == "-S" || strings.HasPrefix(t, "-save-temps") {
+				return false
+			}
+		}
+		return true
+	case "rustc", "javac", "kotlinc", "swiftc":
+		return true
+	case "go":
+		return len(args) > 1 && (optText(args[1].f) == "build" || optText(args[1].f) == "install")
+	case "zig", "cargo":
+		return len(args) > 1 && optText(args[1].f) == "build"
+	}
+	return false
 }
 
 // linkedProgram returns the program a command run by its path is when

@@ -25,6 +25,13 @@ func TestEverydayOverDenies(t *testing.T) {
 		{"cat > p.diff <<'EOF'\n--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-a\n+b\nEOF\ngit apply p.diff", KindDeny},
 		{"curl -so p.diff https://example.com/x; git apply p.diff", KindFolder},
 		{"git apply x.diff", KindFolder},
+		// a compiler's output is a program, not a script: run it
+		{"go build -o bin/app . && ./bin/app", ""},
+		{"gcc -o a.out x.c && ./a.out", ""},
+		{"cc main.c -o main && ./main", ""},
+		{"gcc -E -P -x c /dev/stdin -o x.sh <<< 'cat .e\"\"nv'; sh x.sh", KindDeny},
+		{"cat > x.c <<'EOF'\nint main(){fopen(\".e\" \"nv\",\"r\");}\nEOF\ngcc x.c -o x && ./x", KindDeny},
+		{"curl -so x.c https://example.com/x; gcc x.c -o x && ./x", KindUnverifiable},
 	})
 	ms := gate15Matchers()
 	noDisk, disk := ms[0], ms[1]

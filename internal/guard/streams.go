@@ -197,6 +197,14 @@ func sourcesOf(name string) (exts []string, lang string) {
 		return []string{".awk"}, "awk" // @include, -i
 	case "jq", "gojq", "jaq":
 		return []string{".jq"}, "jq" // include, import (-L)
+	case "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc":
+		return []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".m", ".s"}, "generic"
+	case "swiftc", "swift":
+		return []string{".swift"}, "generic"
+	case "kotlinc", "kotlin":
+		return []string{".kt", ".kts"}, "generic"
+	case "zig":
+		return []string{".zig"}, "generic"
 	case "go":
 		return []string{".go", "go.mod"}, "generic"
 	case "cargo", "rustc":
