@@ -14,6 +14,8 @@ import (
 // Limits that keep the analysis of hostile input bounded. Reaching one is
 // never an allow: the call becomes unverifiable.
 const (
+	maxFuncCalls   = 256  // function bodies read again where they are called
+	maxLoopPasses  = 4    // nested for loops read twice (what one pass wrote, the next runs)
 	maxScriptDepth = 12   // nested `bash -c`, `eval`, here-doc scripts, interpreter strings
 	maxTargets     = 8192 // paths collected from one call
 	maxCwds        = 16   // candidate working directories after `cd`
@@ -189,6 +191,10 @@ type shellAnalyzer struct {
 	// stmtStart: how many targets were recorded when the statement being
 	// analysed began (before its redirections)
 	stmtStart int
+	// loopNest is how deeply for loops are nested where the analysis is
+	loopNest int
+	// calls counts the function bodies read where they are called
+	calls int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
 	// deferred: what runs later than where it stands — a background job,
@@ -568,8 +574,14 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 			}
 		}
 	}
+	a.loopNest++
+	defer func() { a.loopNest-- }()
 	a.stmts(c.Do, in)
-	a.stmts(c.Do, in) // a second pass sees what the first iteration wrote
+	if a.loopNest <= maxLoopPasses {
+		a.stmts(c.Do, in) // a second pass sees what the first iteration wrote
+	} else if a.anyWrite() {
+		a.unknown("for", "loops nested too deeply to analyse a second pass", SetRead|setModify)
+	}
 }
 
 // fieldVal turns a resolved field into a variable's value.
@@ -1050,6 +1062,12 @@ type funcBody struct {
 func (a *shellAnalyzer) callFunc(name string, in source) {
 	b, ok := a.funcBodies[name]
 	if !ok || b.body == nil || a.depth >= maxScriptDepth {
+		return
+	}
+	if a.calls++; a.calls > maxFuncCalls {
+		if a.calls == maxFuncCalls+1 {
+			a.unknown(name, "functions called too many times to analyse", SetRead|setModify)
+		}
 		return
 	}
 	prev := a.src
