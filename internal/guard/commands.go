@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -279,14 +280,41 @@ func (a *shellAnalyzer) linkedProgram(f field) string {
 	if f.pattern() || !strings.Contains(f.s, "/") {
 		return ""
 	}
+	pick := func(to string) string {
+		switch n := baseName(litField(to)); n {
+		case "busybox", "toybox", "coreutils", "uutils", "multicall":
+			// a multi-call binary runs the program its link is named for
+			return ""
+		default:
+			return n
+		}
+	}
 	for _, cwd := range a.cwds {
 		p, _ := joinOrNorm(a, cwd, f.s)
 		if to, ok := a.links[p]; ok && to != p {
-			return baseName(litField(to))
+			return pick(to)
 		}
 		if a.env.FS != nil && !a.win && !strings.ContainsRune(p, unknownRune) {
-			if r, changed, ok := resolveLinks(a.env.FS, p, false); changed && ok {
-				return baseName(litField(r))
+			// follow the links one by one: the last name before a
+			// multi-call binary is the program it runs (conservatively)
+			name, cur := "", p
+			for hop := 0; hop < 16; hop++ {
+				to, err := a.env.FS.ReadLink(cur)
+				if err != nil {
+					break
+				}
+				if !strings.HasPrefix(to, "/") {
+					to = path.Join(path.Dir(cur), to)
+				}
+				if n := pick(to); n != "" {
+					name = n
+				} else {
+					break
+				}
+				cur = path.Clean(to)
+			}
+			if name != "" {
+				return name
 			}
 		}
 	}

