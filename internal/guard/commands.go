@@ -1063,7 +1063,7 @@ func (c *cmd) dispatch() bool {
 			a.looseScript(v, c.args[0].raw)
 		}
 		return true
-	case "hyperfine", "tmux", "screen", "byobu", "nodemon", "concurrently", "xterm", "gnome-terminal", "konsole",
+	case "hyperfine", "tmux", "screen", "byobu", "nodemon", "at", "batch", "crontab", "concurrently", "xterm", "gnome-terminal", "konsole",
 		"kitty", "alacritty", "wezterm", "tcpdump", "less", "more", "most":
 		c.runners()
 		return true

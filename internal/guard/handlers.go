@@ -2780,9 +2780,41 @@ func (c *cmd) ssh() {
 			c.valWord(v)
 		}
 	}
+	if len(p.operands) > 1 && loopback(optText(c.args[p.operands[0]].f)) {
+		// ssh to this machine: the remote command runs here, in the home
+		// directory
+		var parts []string
+		for _, i := range p.operands[1:] {
+			c.word(i)
+			parts = append(parts, c.args[i].f.text())
+			if f := c.args[i].f; f.pattern() && (f.unk || f.dyn) {
+				c.a.unknown(c.args[i].raw, "ssh runs a command computed when the command runs on this machine", SetRead|setModify)
+			}
+		}
+		cwds := c.a.cwds
+		if h := c.a.env.Home; h != "" {
+			c.a.cwds = append(append([]string(nil), cwds...), cleanCwd(Env{Cwd: h, Home: h}))
+		}
+		c.a.script(strings.Join(parts, " "), c.args[p.operands[1]].raw, c.in)
+		c.a.cwds = cwds
+	}
 	for _, i := range p.operands {
 		c.word(i) // the host and the remote command run elsewhere; their words are still checked
 	}
+}
+
+// loopback reports whether an ssh destination is this machine.
+func loopback(dest string) bool {
+	if _, h, ok := strings.Cut(dest, "@"); ok {
+		dest = h
+	}
+	dest = strings.TrimPrefix(strings.TrimPrefix(dest, "ssh://"), "[")
+	if i := strings.IndexAny(dest, "]:/"); i >= 0 && !strings.HasPrefix(dest, "::") {
+		dest = dest[:i]
+	}
+	d := strings.ToLower(dest)
+	return d == "localhost" || strings.HasPrefix(d, "localhost.") || d == "ip6-localhost" || d == "ip6-loopback" ||
+		strings.HasPrefix(d, "127.") || d == "::1" || strings.HasPrefix(d, "::1]") || d == "0.0.0.0" || d == "0"
 }
 
 // docker: bind mounts, env files, Dockerfiles and `docker cp` touch local

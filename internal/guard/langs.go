@@ -684,6 +684,62 @@ func (c *cmd) runners() {
 				c.file(i, SetRead) // nodemon app.js: a script on disk
 			}
 		}
+	case "at", "batch":
+		// a script from stdin or -f FILE, run later
+		p := c.parse(1, opts{short: "fqtb", long: nil})
+		file := false
+		for _, v := range p.vals {
+			if v.name == "-f" {
+				file = true
+				c.valScriptFile(v, "sh")
+			} else {
+				c.valWord(v)
+			}
+		}
+		for _, i := range p.operands {
+			c.word(i)
+		}
+		if !file {
+			c.runScript("(stdin)", c.in, source{}, "sh")
+		}
+	case "crontab":
+		// installs commands that run later: a crontab from stdin or a file
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			switch {
+			case t == "-l" || t == "-r" || t == "-e" || t == "-i":
+				c.done[i] = true
+			case t == "-u":
+				c.done[i] = true
+				c.word(i + 1)
+				i++
+			default:
+				c.done[i] = true
+				src := c.in
+				if t != "-" {
+					s, ok := c.scriptFrom(c.args[i].f, c.args[i].raw, true)
+					c.file(i, SetRead)
+					if !ok {
+						continue // a crontab on disk: not followed
+					}
+					src = s
+				}
+				if src.kind != srcText || strings.ContainsRune(src.text, unknownRune) {
+					a.unknown(c.args[i].raw, "crontab installs commands the analysis cannot see", SetRead|setModify)
+					continue
+				}
+				for line := range strings.SplitSeq(src.text, "\n") {
+					f := strings.Fields(line)
+					switch {
+					case len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.Contains(f[0], "="):
+					case strings.HasPrefix(f[0], "@") && len(f) > 1:
+						a.looseScript(strings.Join(f[1:], " "), c.args[i].raw)
+					case len(f) > 5:
+						a.looseScript(strings.Join(f[5:], " "), c.args[i].raw)
+					}
+				}
+			}
+		}
 	case "tcpdump":
 		p := c.parse(1, opts{short: "zwrFicCGWsyTEjJmMQBZV", long: []string{"--interface", "--snapshot-length", "--relinquish-privileges", "--time-stamp-type"}})
 		for _, v := range p.vals {
