@@ -251,6 +251,39 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 	}
 }
 
+// copied records what cp, mv and install leave in their destination: the
+// source's content (a file written earlier in the command, or one on the
+// disk, which a script run from it is like), for one source and one
+// destination the analysis can name; anything else stays unknown content.
+func (c *cmd) copied(o opts) {
+	saved := append([]bool(nil), c.done...)
+	p := c.parse(1, o)
+	copy(c.done, saved) // parse marks `--`; the roles are runSpec's
+	if len(p.vals) > 0 && p.has("-t", "--target-directory") || len(p.operands) != 2 {
+		return
+	}
+	src, dst := c.args[p.operands[0]].f, c.args[p.operands[1]].f
+	if src.pattern() || dst.pattern() || p.has("-r", "-R", "-a", "--recursive", "--archive") {
+		return
+	}
+	sp, _ := c.a.norm(src.s, false)
+	dp, _ := c.a.norm(dst.s, false)
+	dir := strings.HasSuffix(dst.s, "/")
+	if !dir && c.a.env.FS != nil {
+		if info, err := c.a.env.FS.Lstat(dp); err == nil && info.IsDir() {
+			dir = true
+		}
+	}
+	if dir {
+		dp = strings.TrimSuffix(dp, "/") + "/" + path.Base(sp)
+	}
+	if prior, ok := c.a.writtenBefore(sp, false, min(c.a.stmtStart, len(c.a.out.targets))); ok {
+		c.a.wrote(dp, prior) // what the command wrote to the source before
+		return
+	}
+	c.a.wrote(dp, source{kind: srcFile, file: sp})
+}
+
 // compiles reports whether a command compiles sources into a program:
 // C compilers (not -E, which prints the preprocessed text), go build and
 // install, rustc, javac, kotlinc, swiftc, zig build.
@@ -934,10 +967,12 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		return true
 	case "mv", "gmv":
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
+		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
@@ -947,6 +982,7 @@ func (c *cmd) dispatch() bool {
 	case "install", "ginstall":
 		c.runSpec(&spec{opts: opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, last: setModify}, 1)
+		c.copied(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}})
 		return true
 	case "rsync":
 		c.rsync()

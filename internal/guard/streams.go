@@ -314,6 +314,14 @@ func (a *shellAnalyzer) evalWritten(raw, lang string) {
 		}
 		seen[w] = true
 		if s, ok := a.writtenBefore(w, false, before); ok {
+			if s.kind == srcFile {
+				// a copy: what its source holds (a file on the disk is not followed)
+				if ws, ok := a.writtenFile(litField(s.file)); ok && ws.kind != srcFile {
+					s = ws
+				} else {
+					continue
+				}
+			}
 			switch {
 			case s.kind == srcText && !strings.ContainsRune(s.text, unknownRune):
 				a.code(s.text, raw, lang, 1)
