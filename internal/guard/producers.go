@@ -37,6 +37,11 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		texts = append(texts, ar.f.text())
 	}
 	flags, operands := splitFlags(texts)
+	for i, o := range operands {
+		if n, ok := fdPath(path.Clean(o)); ok && n == "0" {
+			operands[i] = "-" // /dev/stdin is stdin
+		}
+	}
 	in := c.in
 	switch c.name {
 	case "echo":
@@ -86,6 +91,9 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		}
 		if files == 1 && known && c.name == "cat" {
 			n, _ := a.norm(operands[0], false)
+			if strings.HasPrefix(n, "/dev/") || strings.HasPrefix(n, "/proc/") {
+				return dynSource("the stream " + n) // another descriptor or device
+			}
 			return source{kind: srcFile, file: n}
 		}
 		return dynSource("the content of files")
