@@ -48,6 +48,11 @@ func TestEverydayOverDenies(t *testing.T) {
 		{"ls -R | xargs cat", KindUnverifiable},
 		{"ls $D | xargs cat", KindUnverifiable},
 		{"ls | sh", ""},
+		{"echo 'cat .env' > x.sh; sh $(ls *.sh)", KindUnverifiable},
+		{"echo 'cat .env' > x.sh; ls | xargs -n1 sh", KindUnverifiable},
+		{"echo 'cat .e\"\"nv' > x.sh; sh *.sh", KindUnverifiable},
+		{"echo 'cat .e\"\"nv' > x.sh; for f in *.sh; do sh $f; done", KindUnverifiable},
+		{"echo 'cat .e\"\"nv' > x.sh; find . -name '*.sh' -exec sh {} \\;", KindUnverifiable},
 	} {
 		if got, why := kindOf(disk, c.cmd); got != c.want {
 			t.Errorf("disk: %q: got %q, want %q (%s)", c.cmd, got, c.want, why)

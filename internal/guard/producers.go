@@ -506,6 +506,7 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		sh.arrays[k] = v
 	}
 	sh.cwds = append([]string(nil), a.cwds...)
+	sh.parentWrote = a.parentWrote || len(a.written) > 0 || a.anyWrite()
 	sh.written = map[string]source{}
 	sh.fds = map[string]source{}
 	sh.links = map[string]string{}
@@ -570,6 +571,9 @@ func copyMap(m map[string]pval) map[string]pval {
 func (a *shellAnalyzer) lsNames(c *cmd) (source, bool) {
 	if a.env.FS == nil || len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune) {
 		return source{}, false
+	}
+	if a.parentWrote || len(a.written) > 0 || a.anyWrite() {
+		return source{}, false // the disk does not show what the command wrote yet
 	}
 	hidden, dirSelf := false, false
 	var ops []field

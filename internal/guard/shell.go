@@ -183,6 +183,8 @@ type shellAnalyzer struct {
 	// noContent: the command being analysed changes metadata only (chmod,
 	// touch, mkdir, rm): its writes leave no content to run
 	noContent bool
+	// parentWrote: the command around this $(…) wrote files before it
+	parentWrote bool
 	// shellIn: the shell's stdin after `exec < …` (nil: the caller's)
 	shellIn *source
 	// cmdEnv: the values of the environment assignments of the command
