@@ -30,6 +30,8 @@ func (a *shellAnalyzer) langCheck(text, raw, lang string) (scan string, ok bool)
 		why, scan = edUnmodelled(text), "vim"
 	case "vim":
 		why, scan = exUnmodelled(text), "vim"
+	case "sed":
+		why, scan = a.sedCommands(text, raw), "sed"
 	case "dc":
 		if strings.Contains(text, "!") {
 			why = "dc's ! runs a shell command"
@@ -793,4 +795,102 @@ func (c *cmd) runners() {
 			}
 		}
 	}
+}
+
+// sedCommands walks a sed script for GNU sed's commands that run a shell
+// command: `e COMMAND` (read as a shell command), `e` alone and the `e`
+// flag of `s` (they run the pattern space: unverifiable). A script the
+// walk cannot parse is unverifiable too.
+func (a *shellAnalyzer) sedCommands(text, raw string) string {
+	i, n := 0, len(text)
+	skipDelim := func(d byte) bool { // past the next unescaped d
+		for i < n && text[i] != d {
+			if text[i] == '\\' {
+				i++
+			}
+			if i < n && text[i] == '\n' && d != '\n' {
+				return false
+			}
+			i++
+		}
+		if i >= n {
+			return false
+		}
+		i++
+		return true
+	}
+	toEOL := func() string {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		s := text[i : i+j]
+		i += j
+		return s
+	}
+	for i < n {
+		ch := text[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '{' || ch == '}' || ch == '!' || ch == ',' || ch == '~' || ch == '$' || ch >= '0' && ch <= '9' || ch == '+':
+			i++
+		case ch == '#':
+			toEOL()
+		case ch == '/':
+			i++
+			if !skipDelim('/') {
+				return "a sed script the analysis cannot parse"
+			}
+			for i < n && (text[i] == 'I' || text[i] == 'M') {
+				i++
+			}
+		case ch == '\\' && i+1 < n: // \cREGEXc
+			d := text[i+1]
+			i += 2
+			if !skipDelim(d) {
+				return "a sed script the analysis cannot parse"
+			}
+		case ch == 's' || ch == 'y':
+			if i+1 >= n {
+				return "a sed script the analysis cannot parse"
+			}
+			d := text[i+1]
+			i += 2
+			if !skipDelim(d) || !skipDelim(d) {
+				return "a sed script the analysis cannot parse"
+			}
+			if ch == 's' {
+				for i < n && strings.IndexByte("gipmIMe0123456789w", text[i]) >= 0 {
+					if text[i] == 'e' {
+						return "sed's s///e runs the pattern space as a shell command"
+					}
+					if text[i] == 'w' {
+						toEOL() // w FILE: the file name is read as a path
+						break
+					}
+					i++
+				}
+			}
+		case ch == 'e':
+			i++
+			cmd := strings.TrimSpace(toEOL())
+			if cmd == "" {
+				return "sed's e runs the pattern space as a shell command"
+			}
+			a.script(cmd, raw, dynSource("sed's input")) // it shares sed's stdin
+		case ch == 'a' || ch == 'i' || ch == 'c' || ch == 'r' || ch == 'R' || ch == 'w' || ch == 'W' || ch == 'b' || ch == 't' || ch == 'T' || ch == ':' || ch == 'v' || ch == 'L' || ch == 'q' || ch == 'Q' || ch == 'l':
+			i++
+			if ch == 'b' || ch == 't' || ch == 'T' || ch == ':' || ch == 'q' || ch == 'Q' || ch == 'l' || ch == 'L' || ch == 'v' {
+				for i < n && text[i] != ';' && text[i] != '\n' && text[i] != '}' {
+					i++
+				}
+			} else {
+				toEOL()
+			}
+		case strings.IndexByte("dDgGhHnNpPxzF=", ch) >= 0:
+			i++
+		default:
+			return "a sed script the analysis cannot parse"
+		}
+	}
+	return ""
 }
