@@ -884,7 +884,12 @@ func (a *shellAnalyzer) sedCommands(text, raw string) string {
 					i++
 				}
 			} else {
-				toEOL()
+				// text (a, i, c) or a file name to the line's end; text
+				// lines ending in a backslash continue
+				for line := toEOL(); (ch == 'a' || ch == 'i' || ch == 'c') && strings.HasSuffix(line, "\\") && i < n; {
+					i++ // the newline
+					line = toEOL()
+				}
 			}
 		case strings.IndexByte("dDgGhHnNpPxzF=", ch) >= 0:
 			i++

@@ -88,6 +88,8 @@ func TestCommandLanguages(t *testing.T) {
 		{"sed -E 's/([a-z]+)/\\1x/g;s/^/> /' a.txt", ""},
 		{"sed '/start/,/end/{s/x/y/;p}' a.txt", ""},
 		{"sed -n '$=' a.txt", ""},
+		{"sed '1i\\\nheader' a.txt", ""},
+		{"sed '1a\\\nfoo\\\ne cat .env' a.txt", ""},
 		{"sed 'y/abc/xyz/' a.txt", ""},
 		{"sed -n 's/^\\(.*\\)=.*/\\1/p' a.txt", ""},
 		// dc, bc, Tcl, gnuplot, Emacs Lisp
