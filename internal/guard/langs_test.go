@@ -89,7 +89,7 @@ func TestCommandLanguages(t *testing.T) {
 		{"sed '/start/,/end/{s/x/y/;p}' a.txt", ""},
 		{"sed -n '$=' a.txt", ""},
 		{"sed '1i\\\nheader' a.txt", ""},
-		{"sed '1a\\\nfoo\\\ne cat .env' a.txt", ""},
+		{"sed '1a\\\nfoo\\\ne ls -a' a.txt", ""},
 		{"sed 'y/abc/xyz/' a.txt", ""},
 		{"sed -n 's/^\\(.*\\)=.*/\\1/p' a.txt", ""},
 		// dc, bc, Tcl, gnuplot, Emacs Lisp
