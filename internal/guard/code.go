@@ -353,6 +353,12 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		a.unknown(raw, "code too large to analyse", SetRead|setModify)
 		return
 	}
+	if scan, ok := a.langCheck(code, raw, lang); ok {
+		lang = scan // a command language: checked, then read for paths
+	}
+	if depth == 0 && evalsFiles(code, lang) {
+		a.evalWritten(raw, lang)
+	}
 	ops := SetRead
 	probe := code
 	if lang != "awk" && lang != "sed" {
