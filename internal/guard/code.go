@@ -353,11 +353,11 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		a.unknown(raw, "code too large to analyse", SetRead|setModify)
 		return
 	}
-	switch lang {
-	case "sed": // GNU sed's e, r, w commands (editors.go)
-		a.sedScriptUses(code, raw)
-	case "vim": // Ex commands (editors.go)
-		a.vimCommands(code, raw)
+	if scan, ok := a.langCheck(code, raw, lang); ok {
+		lang = scan // a command language: checked, then read for paths
+	}
+	if depth == 0 && evalsFiles(code, lang) {
+		a.evalWritten(raw, lang)
 	}
 	ops := SetRead
 	probe := code

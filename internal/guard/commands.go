@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,8 +28,17 @@ type cmd struct {
 }
 
 func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
+	a.cmdEnv = a.cmdEnv[:0]
 	for _, as := range c.Assigns {
 		a.assign(as, len(c.Args) == 0)
+		if len(c.Args) > 0 && as.Value != nil {
+			// the command's own environment (make reads it as variables)
+			if v := a.resolve(as.Value, true); len(v) == 1 && !v[0].pattern() {
+				a.cmdEnv = append(a.cmdEnv, v[0].s)
+			} else {
+				a.cmdEnv = append(a.cmdEnv, unknownStr)
+			}
+		}
 	}
 	var args []arg
 	for _, w := range c.Args {
@@ -50,6 +62,7 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		return dynSource("")
 	}
 	c := &cmd{a: a, args: args, in: in, done: make([]bool, len(args))}
+	before := min(a.stmtStart, len(a.out.targets)) // not the statement's own redirections
 	head := args[0]
 	c.done[0] = true
 	if head.f.onlyUnk || head.f.dyn || head.f.unk || head.f.glob {
@@ -58,10 +71,29 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
-	if s, ok := a.writtenFile(head.f); ok {
-		c.runScript(head.raw, s, in, "sh")
+	if n := a.linkedProgram(head.f); n != "" {
+		c.name = n // ./node linked to /bin/sh is sh
+	}
+	if strings.Contains(head.f.s, "/") {
+		// a program run by its path (a bare name is looked up in PATH)
+		if s, ok := a.writtenFile(head.f); ok {
+			c.runScript(head.raw, s, in, "sh")
+		}
+	}
+	if body, ok := a.aliases[c.name]; ok && a.depth < maxScriptDepth {
+		// an alias (with expand_aliases) runs its text in the command's place
+		a.script(body, head.raw, in)
+	}
+	if compiles(c.name, args) {
+		// a compiler's output is a program built from sources the analysis
+		// reads where they are written (see sourcesOf), not text a shell
+		// could run: running it is running a program (not a script)
+		a.noContent = true
 	}
 	handled := c.dispatch()
+	a.noContent = false
+	c.loadsWrittenSources(before)
+	c.loadsWrittenRC(before)
 	c.finish()
 	if !handled {
 		return dynSource(c.name)
@@ -205,7 +237,7 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 			c.a.codeText(strings.ReplaceAll(s.text, unknownStr, " "), raw, lang)
 		}
 	case srcFile:
-		if w, ok := c.a.written[s.file]; ok && w.kind != srcFile {
+		if w, ok := c.a.writtenFile(litField(s.file)); ok && w.kind != srcFile {
 			c.runScript(raw, w, in, lang)
 		}
 		// a script that exists on disk is a program that opens files by
@@ -219,19 +251,239 @@ func (c *cmd) runScript(raw string, s source, in source, lang string) {
 	}
 }
 
-// writtenFile returns what the command wrote to the file f names, when it
-// wrote it earlier in the same command.
-func (a *shellAnalyzer) writtenFile(f field) (source, bool) {
-	if f.pattern() || len(a.written) == 0 {
-		return source{}, false
+// copied records what cp, mv and install leave in their destination: the
+// source's content (a file written earlier in the command, or one on the
+// disk, which a script run from it is like), for one source and one
+// destination the analysis can name; anything else stays unknown content.
+func (c *cmd) copied(o opts) {
+	saved := append([]bool(nil), c.done...)
+	p := c.parse(1, o)
+	copy(c.done, saved) // parse marks `--`; the roles are runSpec's
+	if len(p.vals) > 0 && p.has("-t", "--target-directory") || len(p.operands) != 2 {
+		return
+	}
+	src, dst := c.args[p.operands[0]].f, c.args[p.operands[1]].f
+	if src.pattern() || dst.pattern() || p.has("-r", "-R", "-a", "--recursive", "--archive") {
+		return
+	}
+	sp, _ := c.a.norm(src.s, false)
+	dp, _ := c.a.norm(dst.s, false)
+	dir := strings.HasSuffix(dst.s, "/")
+	if !dir && c.a.env.FS != nil {
+		if info, err := c.a.env.FS.Lstat(dp); err == nil && info.IsDir() {
+			dir = true
+		}
+	}
+	if dir {
+		dp = strings.TrimSuffix(dp, "/") + "/" + path.Base(sp)
+	}
+	if st, ok := c.streamFrom(src, c.args[p.operands[0]].raw, true); ok {
+		c.a.wrote(dp, st) // cp /dev/stdin x.sh: what the stream carries
+		return
+	}
+	if prior, ok := c.a.writtenBefore(sp, false, min(c.a.stmtStart, len(c.a.out.targets))); ok {
+		c.a.wrote(dp, prior) // what the command wrote to the source before
+		return
+	}
+	c.a.wrote(dp, source{kind: srcFile, file: sp})
+}
+
+// compiles reports whether a command compiles sources into a program:
+// C compilers (not -E, which prints the preprocessed text), go build and
+// install, rustc, javac, kotlinc, swiftc, zig build.
+func compiles(name string, args []arg) bool {
+	switch name {
+	case "gcc", "g++", "cc", "c++", "clang", "clang++", "tcc":
+		for _, ar := range args[1:] {
+			if t := optText(ar.f); t == "-E" || t == "-S" || strings.HasPrefix(t, "-save-temps") {
+				return false
+			}
+		}
+		return true
+	case "rustc", "javac", "kotlinc", "swiftc":
+		return true
+	case "go":
+		return len(args) > 1 && (optText(args[1].f) == "build" || optText(args[1].f) == "install")
+	case "zig", "cargo":
+		return len(args) > 1 && optText(args[1].f) == "build"
+	}
+	return false
+}
+
+// linkedProgram returns the program a command run by its path is when
+// that path is a link — one the command made, or one on the disk (a
+// project's ./tool -> /bin/sh) — or "".
+func (a *shellAnalyzer) linkedProgram(f field) string {
+	if f.pattern() || !strings.Contains(f.s, "/") {
+		return ""
+	}
+	pick := func(to string) string {
+		switch n := baseName(litField(to)); n {
+		case "busybox", "toybox", "coreutils", "uutils", "multicall":
+			// a multi-call binary runs the program its link is named for
+			return ""
+		default:
+			return n
+		}
 	}
 	for _, cwd := range a.cwds {
 		p, _ := joinOrNorm(a, cwd, f.s)
-		if s, ok := a.written[p]; ok {
+		if to, ok := a.links[p]; ok && to != p {
+			return pick(to)
+		}
+		if a.env.FS != nil && !a.win && !strings.ContainsRune(p, unknownRune) {
+			// follow the links one by one: the last name before a
+			// multi-call binary is the program it runs (conservatively)
+			name, cur := "", p
+			for hop := 0; hop < 16; hop++ {
+				to, err := a.env.FS.ReadLink(cur)
+				if err != nil {
+					break
+				}
+				if !strings.HasPrefix(to, "/") {
+					to = path.Join(path.Dir(cur), to)
+				}
+				if n := pick(to); n != "" {
+					name = n
+				} else {
+					break
+				}
+				cur = path.Clean(to)
+			}
+			if name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// writtenFile returns what the command wrote to the file f names, when it
+// wrote it earlier in the same command: the text a redirection or tee
+// wrote, or unknown content for every other writer (cp, mv, install, dd,
+// curl -o, sed -i, an archive extracted into a folder, a write to a name
+// computed at run time, …): every write the analysis records as a target
+// counts, so no writer can leave a script it later runs unseen.
+func (a *shellAnalyzer) writtenFile(f field) (source, bool) {
+	if f.onlyUnk && !f.posOnly {
+		return source{}, false
+	}
+	var ps []string
+	if f.pattern() {
+		p, _ := a.norm(f.s, true)
+		ps = append(ps, p)
+	} else {
+		for _, cwd := range a.cwds {
+			p, _ := joinOrNorm(a, cwd, f.s)
+			ps = append(ps, p)
+		}
+	}
+	for _, p := range ps {
+		if to, ok := a.links[p]; ok && to != p {
+			// a link made in the command: what its target holds
+			if s, ok := a.writtenPath(to, false); ok {
+				return s, true
+			}
+		}
+		if s, ok := a.writtenPath(p, f.pattern()); ok {
 			return s, true
 		}
 	}
 	return source{}, false
+}
+
+// writtenPath looks p up among the files the command wrote: the newest
+// write wins (a known text recorded after the last other writer).
+func (a *shellAnalyzer) writtenPath(p string, pattern bool) (source, bool) {
+	return a.writtenBefore(p, pattern, len(a.out.targets))
+}
+
+// writtenBefore is writtenPath as it was when the command had recorded n
+// targets.
+func (a *shellAnalyzer) writtenBefore(p string, pattern bool, n int) (source, bool) {
+	last := -1
+	for i := min(n, len(a.out.targets)) - 1; i >= 0; i-- {
+		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta && writes(t, p, pattern) {
+			last = i
+			break
+		}
+	}
+	if !pattern {
+		s, ok := a.written[p]
+		if !ok {
+			for w, ws := range a.written {
+				if strings.EqualFold(w, p) && (!ok || ws.at > s.at) {
+					s, ok = ws, true // another case of the name (a case-insensitive disk)
+				}
+			}
+		}
+		if ok && s.at > last && s.at <= n {
+			return s, true
+		}
+	}
+	if last < 0 {
+		return source{}, false
+	}
+	t := a.out.targets[last]
+	why := "a file the command writes first (" + strings.TrimSpace(t.raw) + ")"
+	if t.rec {
+		why = "a folder the command writes into first (" + t.via + ")"
+	}
+	return dynSource(why), true
+}
+
+// writes reports whether the write target t may write the file p.
+func writes(t *target, p string, pattern bool) bool {
+	switch {
+	case t.rec:
+		if pattern {
+			return true
+		}
+		if t.pattern {
+			return matchWritten(t.path+"/**", p) || matchWritten(t.path, p)
+		}
+		return strings.EqualFold(p, t.path) || len(p) > len(t.path) && strings.EqualFold(p[:len(t.path)+1], t.path+"/")
+	case t.pattern:
+		return pattern || matchWritten(t.path, p)
+	case pattern:
+		return matchWritten(p, t.path)
+	}
+	// the file, or a file written into the folder (cp a.txt src/)
+	return strings.EqualFold(p, t.path) || len(p) > len(t.path) && strings.EqualFold(p[:len(t.path)+1], t.path+"/")
+}
+
+// matchWritten matches a path against a target's pattern (its unknown
+// runs as wildcards); a pattern it cannot read matches.
+func matchWritten(pat, p string) bool {
+	g := strings.ReplaceAll(strings.ReplaceAll(pat, unknownSeg, "**"), unknownStr, "*")
+	ok, err := doublestar.Match(strings.ToLower(g), strings.ToLower(p))
+	return ok || err != nil
+}
+
+// valScriptFile gives an option value the role of a file of commands in
+// lang (awk -f, sed -f, make -f, …): read as that language when the
+// command wrote it or it is a stream (see scriptFrom).
+func (c *cmd) valScriptFile(v optHit, lang string) {
+	f, ok := c.valField(v)
+	c.valFile(v, SetRead)
+	if !ok {
+		return
+	}
+	if s, ok := c.scriptFrom(f, v.raw, true); ok {
+		c.runScript(v.raw, s, source{}, lang)
+	}
+}
+
+// loadsWritten reads, in lang, the files a program loads by itself from
+// its working directory or home (a Makefile, ~/.sqliterc, package.json)
+// when the command wrote them before it runs.
+func (c *cmd) loadsWritten(lang string, names ...string) {
+	for _, n := range names {
+		if s, ok := c.a.writtenFile(litField(n)); ok {
+			c.runScript(c.args[0].raw, s, source{}, lang)
+			return // the first one found is the one loaded
+		}
+	}
 }
 
 // opts describes a command's options for parsing.
@@ -398,6 +650,7 @@ func (c *cmd) valText(v optHit) string {
 type spec struct {
 	opts
 	files    map[string]OpSet  // options whose value is a file
+	progs    map[string]string // options whose value is a file of code, by language (make -f, jq -f)
 	code     map[string]string // options whose value is code, by language
 	scripts  []string          // options whose value is a shell command
 	filters  []string          // options whose value limits a recursion to names
@@ -430,6 +683,8 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 		case contains(s.recFiles, v.name) || contains(s.lists, v.name):
 			c.listOrFolder(v, contains(s.lists, v.name))
 			c.valFile(v, SetRead)
+		case s.progs[v.name] != "":
+			c.valScriptFile(v, s.progs[v.name])
 		case s.files[v.name] != 0:
 			c.valFile(v, s.files[v.name])
 		case s.code[v.name] != "":
@@ -606,6 +861,10 @@ func (c *cmd) dispatch() bool {
 		p := c.parse(1, opts{posix: true})
 		if len(p.operands) > 0 {
 			c.script(p.operands[0], source{})
+			// it runs later (on exit, on a signal): read again at the end
+			if f := c.args[p.operands[0]].f; !f.pattern() {
+				a.later(nil, f.s, c.args[p.operands[0]].raw, source{})
+			}
 		}
 		return true
 	case "alias":
@@ -615,6 +874,9 @@ func (c *cmd) dispatch() bool {
 			if t := optText(f); strings.Contains(t, "=") {
 				name, _, _ := strings.Cut(t, "=")
 				c.scriptField(c.args[i].raw, subField(f, len(name)+1), source{})
+				if v := subField(f, len(name)+1); !v.pattern() {
+					a.aliases[name] = v.s // read again where it is used
+				}
 			}
 		}
 		return true
@@ -675,7 +937,12 @@ func (c *cmd) dispatch() bool {
 	case "php":
 		c.interp("php")
 		return true
-	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "tclsh", "wish", "groovy", "scala", "kotlin",
+	case "tclsh", "wish", "expect", "jimsh":
+		// Tcl: bare words and [command substitution] build names and
+		// command lines the code reading does not model
+		c.interp("unmodelled:" + c.name)
+		return true
+	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "groovy", "scala", "kotlin",
 		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
 		"jshell", "raku", "perl6":
 		c.interp("generic")
@@ -732,17 +999,22 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		return true
 	case "mv", "gmv":
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
+		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
 	case "ln", "gln", "link":
+		a.noContent = true // a link holds what its target holds (links)
+		defer func() { a.noContent = false }()
 		c.ln()
 		return true
 	case "install", "ginstall":
 		c.runSpec(&spec{opts: opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, last: setModify}, 1)
+		c.copied(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}})
 		return true
 	case "rsync":
 		c.rsync()
@@ -762,10 +1034,14 @@ func (c *cmd) dispatch() bool {
 		}
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
+		a.noContent = true
+		defer func() { a.noContent = false }()
 		c.runSpec(&spec{opts: opts{short: "nu", long: []string{"--interactive", "--iterations", "--size", "--random-source"}},
 			ops: setModify, rec: []string{"-r", "-R", "--recursive"}}, 1)
 		return true
 	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon", "setfattr":
+		a.noContent = true
+		defer func() { a.noContent = false }()
 		s := &spec{opts: opts{short: "nvx", long: []string{"--reference", "--from"}},
 			files: map[string]OpSet{"--reference": SetRead}, ops: setModify, skip: 1, noSkip: []string{"--reference"},
 			rec: []string{"-R", "--recursive"}}
@@ -776,11 +1052,27 @@ func (c *cmd) dispatch() bool {
 		c.runSpec(s, 1)
 		return true
 	case "touch", "truncate", "mkdir", "mkfifo", "mknod", "fallocate", "xattr":
+		if c.name != "truncate" && c.name != "fallocate" {
+			a.noContent = true
+			defer func() { a.noContent = false }()
+		}
 		c.runSpec(&spec{opts: opts{short: "rdtmsZlo", long: []string{"--reference", "--date", "--mode", "--size", "--time", "--context"}},
 			files: map[string]OpSet{"-r": SetRead, "--reference": SetRead}, ops: setModify}, 1)
 		return true
-	case "tee":
-		c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
+	case "tee", "sponge":
+		before := len(a.out.targets)
+		p := c.runSpec(&spec{opts: opts{long: []string{"--output-error"}}, ops: setModify}, 1)
+		// the files hold what tee reads: its stdin
+		for _, i := range p.operands {
+			if f := c.args[i].f; !f.pattern() {
+				n, _ := a.norm(f.s, false)
+				if p.has("-a", "--append") {
+					a.wrote(n, a.appended(n, c.in, before))
+				} else {
+					a.wrote(n, c.in)
+				}
+			}
+		}
 		return true
 	case "dd":
 		for i := 1; i < len(c.args); i++ {
@@ -820,10 +1112,41 @@ func (c *cmd) dispatch() bool {
 		c.docker()
 		return true
 	case "make", "gmake", "bmake":
-		c.runSpec(&spec{opts: opts{short: "fCIjloWE", long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--what-if", "--eval"}},
-			files: map[string]OpSet{"-f": SetRead, "--file": SetRead, "--makefile": SetRead},
-			code:  map[string]string{"-E": "generic", "--eval": "generic"},
+		p := c.runSpec(&spec{opts: opts{short: "fCIjloWE", long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--what-if", "--eval"}},
+			progs: map[string]string{"-f": "make", "--file": "make", "--makefile": "make"},
+			code:  map[string]string{"-E": "make", "--eval": "make"},
 			chdir: []string{"-C", "--directory"}, skip: 1 << 20}, 1)
+		if !p.has("-f", "--file", "--makefile") {
+			// make reads these from its directory by itself
+			c.loadsWritten("make", "GNUmakefile", "makefile", "Makefile")
+		}
+		// VAR=VALUE operands and the environment are make variables: a
+		// recipe may run one as a command ($(CC), $(SHELL))
+		vals := append([]string(nil), a.cmdEnv...)
+		for _, i := range p.operands {
+			if t := optText(c.args[i].f); strings.Contains(t, "=") {
+				_, v, _ := strings.Cut(t, "=")
+				if c.args[i].f.pattern() {
+					v = unknownStr
+				}
+				vals = append(vals, v)
+			}
+		}
+		for _, v := range vals {
+			if strings.ContainsRune(v, unknownRune) {
+				a.unknown(c.args[0].raw, "make gets a variable computed when the command runs, which a recipe may run", SetRead|setModify)
+				continue
+			}
+			a.looseScript(v, c.args[0].raw)
+		}
+		return true
+	case "hyperfine", "tmux", "screen", "byobu", "nodemon", "at", "batch", "crontab", "concurrently", "xterm", "gnome-terminal", "konsole",
+		"kitty", "alacritty", "wezterm", "tcpdump", "less", "more", "most":
+		c.runners()
+		return true
+	case "sqlite3", "sqlite", "sqlcipher", "psql", "mysql", "mariadb", "dc", "gnuplot", "duckdb", "octave", "octave-cli",
+		"maxima", "gp", "clisp", "sage", "bc":
+		c.commandLang()
 		return true
 	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "ed", "red", "kak", "micro", "joe", "mcedit", "hx", "helix", "code", "codium", "subl", "gedit", "kate",
 		"code-insiders", "cursor", "windsurf", "zed", "zeditor", "idea", "pycharm", "webstorm", "goland", "clion", "rider",
@@ -833,7 +1156,8 @@ func (c *cmd) dispatch() bool {
 	case "jq", "gojq", "jaq", "yq":
 		c.jqNamedFiles() // first: their FILE is not the filter
 		c.runSpec(&spec{opts: opts{short: "fLs", long: []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile", "--args", "--jsonargs", "--tab"}},
-			files: map[string]OpSet{"-f": SetRead, "--from-file": SetRead, "--slurpfile": SetRead, "--rawfile": SetRead},
+			files: map[string]OpSet{"--slurpfile": SetRead, "--rawfile": SetRead},
+			progs: map[string]string{"-f": "jq", "--from-file": "jq"},
 			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
 		return true
 	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
@@ -856,11 +1180,11 @@ func (c *cmd) dispatch() bool {
 		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
-		"tmux", "screen", "htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
-		"telnet", "openssl", "gpg", "gpg2", "age", "sqlite3", "psql", "mysql", "redis-cli", "mongosh",
+		"htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
+		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
-		"task", "air", "reflex", "nodemon", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
+		"task", "air", "reflex", "pm2", "forever", "goreleaser", "ko", "skaffold", "tilt", "kind",
 		"minikube", "k3d", "k9s", "kubectx", "kubens", "stern", "kustomize", "argocd", "flux", "istioctl",
 		"vault", "consul", "nomad", "packer", "vagrant", "ansible", "ansible-playbook", "pulumi", "cdk",
 		"sam", "serverless", "sls", "ollama", "llm",
@@ -879,6 +1203,7 @@ func (c *cmd) dispatch() bool {
 	}
 	if a.funcs[c.name] {
 		c.generic()
+		a.callFunc(c.name, c.in)
 		return true
 	}
 	if sp := fileSpec(c.name); sp != nil {
@@ -987,21 +1312,8 @@ func (c *cmd) devTool() {
 			} else {
 				c.valWord(v)
 			}
-		case "-c":
-			if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
-				c.valCode(v, "generic")
-			} else {
-				c.valWord(v)
-			}
 		default:
 			c.valWord(v)
-		}
-	}
-	if c.name == "sqlite3" || c.name == "psql" || c.name == "mysql" {
-		for _, i := range p.operands {
-			if strings.Contains(optText(c.args[i].f), " ") {
-				c.code(i, "generic")
-			}
 		}
 	}
 	if c.name == "openssl" {

@@ -114,6 +114,8 @@ func TestCorpusPure(t *testing.T) {
 			switch {
 			case c.Expect == "deny" && len(vs) == 0 && !withFS && c.Class == "path/symlink":
 				// a symlink is only known by looking at the disk
+			case c.Expect == "allow" && len(vs) > 0 && !withFS && c.Class == "benign/disk":
+				// shown safe by what the disk holds (the names ls prints)
 			case c.Expect == "deny" && len(vs) == 0:
 				t.Errorf("%s [%s] %s: attack allowed: %s %v", c.ID, c.Class, where, c.Tool, args)
 			case c.Expect == "allow" && len(vs) > 0:

@@ -91,9 +91,22 @@ func readers() []string {
 // wrap puts a command line into one of the wrappers and chains the gate
 // follows.
 func wrap(c *choices, cmd string) string {
-	switch c.next(12) {
+	switch c.next(18) {
 	case 0:
 		return cmd
+	case 12:
+		// a script written in the command (tee), then run
+		return "echo " + shellQuote(cmd) + " | tee /tmp/x.sh >/dev/null; sh /tmp/x.sh"
+	case 13:
+		return "bash <(echo " + shellQuote(cmd) + ")"
+	case 14:
+		return "source /dev/stdin <<< " + shellQuote(cmd)
+	case 15:
+		return "sh /dev/fd/3 3<<< " + shellQuote(cmd)
+	case 16:
+		return "f() { " + cmd + "; }; f"
+	case 17:
+		return "printf '%s\\n' " + shellQuote(cmd) + " > /tmp/x.sh; cp /tmp/x.sh /tmp/y.sh 2>/dev/null; . /tmp/x.sh"
 	case 1:
 		return "sudo " + cmd
 	case 2:
@@ -166,7 +179,8 @@ func protectedSpellings() []string {
 // spellings and wrappers the gate supports, is denied. (The property is
 // about meaning: a generated command that really reads .env or auth.json.)
 func FuzzDeniedSpellings(f *testing.F) {
-	for _, seed := range [][]byte{{}, {1, 2}, {4, 0, 1}, {9, 3, 4}, {7, 2, 10}, {13, 0, 6}, {15, 1, 11}, {5, 3, 2, 10}, {8, 1, 1, 9}} {
+	for _, seed := range [][]byte{{}, {1, 2}, {4, 0, 1}, {9, 3, 4}, {7, 2, 10}, {13, 0, 6}, {15, 1, 11}, {5, 3, 2, 10}, {8, 1, 1, 9},
+		{0, 0, 0, 12}, {1, 0, 2, 13}, {2, 1, 0, 14}, {4, 0, 3, 15}, {0, 2, 1, 16}, {3, 0, 5, 17}} {
 		f.Add(seed)
 	}
 	m := DefaultRules().Matcher(Env{Cwd: "/home/u/proj", Home: "/home/u"})
@@ -277,6 +291,9 @@ func FuzzBash(f *testing.F) {
 		"x=${HOME:-/}; cat $x/.pi/agent/auth.json", "cat [.]env", "ls @(a|b)", "cat {1..100}",
 		"sudo -u x env A=1 xargs -I{} timeout 5 cat {}", "dd of=/etc/x", "a=(1 2); cat ${a[0]}",
 		"python3 -c \"open('.e'+'nv')\"", "find . -exec cat {} +", "tar czf - .", "echo Y2F0IC5lbnY= | base64 -d | sh",
+		"echo 'cat .env' | tee x.sh; sh x.sh", "python3 <(echo 'print(1)')", "perl /dev/fd/3 3<<<'print 1'",
+		"sqlite3 db '.shell cat .e*'", "vim -es -c 'g/x/s//y/' -c wq f", "printf 'all:\\n\\tcat .env\\n' | make -f -",
+		"ls | xargs wc -l", "f(){ sh x.sh; }; cp a x.sh; f", "ed -s f <<< $'1a\\nx\\n.\\nw'",
 	} {
 		f.Add(s)
 	}

@@ -69,15 +69,8 @@ func (c *cmd) sourceBuiltin() {
 	}
 	f := c.args[1].f
 	c.file(1, SetRead)
-	switch t := f.text(); {
-	case !f.pattern() && (t == "/dev/stdin" || t == "/proc/self/fd/0" || t == "/dev/fd/0" || t == "-"):
-		c.runScript(c.args[1].raw, c.in, source{}, "sh")
-	case f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/"):
-		c.a.unknown(c.args[1].raw, "source runs the output of a process substitution", SetRead|setModify)
-	default:
-		if s, ok := c.a.writtenFile(f); ok {
-			c.runScript(c.args[1].raw, s, source{}, "sh")
-		}
+	if s, ok := c.scriptFrom(f, c.args[1].raw, true); ok {
+		c.runScript(c.args[1].raw, s, source{}, "sh")
 	}
 	for i := 2; i < len(c.args); i++ {
 		c.file(i, SetRead)
@@ -155,6 +148,16 @@ func (c *cmd) wrapper() {
 	case "strace", "ltrace":
 		p := c.parse(1, opts{short: "oepsSEIabPuXU", long: []string{"--output", "--expr", "--attach", "--string-limit"}, posix: true})
 		for _, v := range p.values("-o", "--output") {
+			if t := c.valText(v); strings.HasPrefix(t, "|") || strings.HasPrefix(t, "!") {
+				// -o '|cmd': the trace is piped to a command
+				if f, ok := c.valField(v); ok {
+					c.scriptField(v.raw, subField(f, 1), dynSource(c.name+"'s trace"))
+				}
+				if v.vi >= 0 {
+					c.done[v.vi] = true
+				}
+				continue
+			}
 			c.valFile(v, setModify)
 		}
 		if len(p.operands) > 0 {
@@ -371,6 +374,11 @@ func (c *cmd) envWrapper() {
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
 			c.a.envWord(c.args[i].raw, f)
+			if name, _, _ := strings.Cut(t, "="); !f.pattern() {
+				c.a.cmdEnv = append(c.a.cmdEnv, f.s[len(name)+1:])
+			} else {
+				c.a.cmdEnv = append(c.a.cmdEnv, unknownStr)
+			}
 			i++
 		default:
 			goto command
@@ -634,7 +642,15 @@ func (c *cmd) find() {
 		t := optText(c.args[i].f)
 		c.done[i] = true
 		switch t {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			// a pattern the names find prints are matched against (see
+			// findNames): it names no file find opens
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				i += 2
+				continue
+			}
+		case "-name", "-iname", "-lname", "-ilname":
 			if i+1 < len(c.args) {
 				c.word(i + 1)
 				i += 2
@@ -697,7 +713,9 @@ func (c *cmd) find() {
 		}
 		found = append(found, findOutput(rf, names, nameKnown)...)
 		if del {
+			c.a.noContent = true // removing leaves nothing to run
 			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
+			c.a.noContent = false
 		}
 	}
 	c.out = &source{kind: srcNames, names: found, why: "find"}
@@ -1139,7 +1157,7 @@ func (c *cmd) shell() {
 	for _, v := range p.vals {
 		switch v.name {
 		case "--rcfile", "--init-file":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "sh")
 		default:
 			if t := strings.ToLower(c.valText(v)); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
 				c.a.dotglob = true
@@ -1167,12 +1185,8 @@ func (c *cmd) shell() {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	if t := f.text(); !f.pattern() && (t == "/dev/stdin" || t == "-" || t == "/proc/self/fd/0") {
-		c.runScript(c.args[first].raw, c.in, source{}, "sh")
-	} else if s, ok := c.a.writtenFile(f); ok {
+	if s, ok := c.scriptFrom(f, c.args[first].raw, true); ok {
 		c.runScript(c.args[first].raw, s, source{}, "sh")
-	} else if f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/") {
-		c.a.unknown(c.args[first].raw, c.name+" runs the output of a process substitution", SetRead|setModify)
 	}
 	c.scriptArgs(first, p.operands[1:])
 	for _, i := range p.operands[1:] {
@@ -1208,6 +1222,10 @@ func (c *cmd) interp(lang string) {
 	default:
 		o = opts{short: "eElx", long: []string{"--eval"}, posix: true}
 		codeOpts["-e"], codeOpts["-E"], codeOpts["--eval"] = true, true, true
+		if strings.HasPrefix(lang, "unmodelled:") {
+			o.short += "cf" // expect -c CMDS, -f FILE
+			codeOpts["-c"] = true
+		}
 	}
 	if c.name == "deno" || c.name == "bun" {
 		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE
@@ -1258,14 +1276,35 @@ func (c *cmd) interp(lang string) {
 			hasCode = true
 		case v.name == "-i" && lang == "perl":
 			inplace = true
-		case v.name == "-f" && lang == "php":
-			c.valFile(v, SetRead)
+		case v.name == "-f" && (lang == "php" || strings.HasPrefix(lang, "unmodelled:")):
+			c.valScriptFile(v, lang)
 			hasCode = true
 		case v.name == "-m" && lang == "python":
 			c.valWord(v)
 			hasCode = true
 		case v.name == "--env-file":
 			c.valFile(v, SetRead)
+		case lang == "js" && (v.name == "-r" || v.name == "--require" || v.name == "--import" || v.name == "--loader" || v.name == "--experimental-loader"),
+			lang == "ruby" && v.name == "-r":
+			// a module loaded before the script: a path to a file the
+			// command wrote, or a stream, is code
+			c.valScriptFile(v, lang)
+		case lang == "php" && v.name == "-d":
+			if t := c.valText(v); strings.HasPrefix(t, "auto_prepend_file=") || strings.HasPrefix(t, "auto_append_file=") {
+				if f, ok := c.valField(v); ok {
+					_, file, _ := strings.Cut(t, "=")
+					ff := subField(f, len(t)-len(file))
+					c.fileField(v.raw, ff, SetRead)
+					if s, ok := c.scriptFrom(ff, v.raw, true); ok {
+						c.runScript(v.raw, s, source{}, lang)
+					}
+				}
+				if v.vi >= 0 {
+					c.done[v.vi] = true
+				}
+				continue
+			}
+			c.valWord(v)
 		case v.name == "-C" && lang == "ruby":
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)
@@ -1298,9 +1337,7 @@ func (c *cmd) interp(lang string) {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
-	if t := f.text(); !f.pattern() && (t == "-" || t == "/dev/stdin") {
-		c.runScript(c.args[first].raw, c.in, source{}, lang)
-	} else if s, ok := c.a.writtenFile(f); ok {
+	if s, ok := c.scriptFrom(f, c.args[first].raw, true); ok {
 		c.runScript(c.args[first].raw, s, source{}, lang)
 	}
 	c.scriptArgs(first, p.operands[1:])
@@ -1485,7 +1522,7 @@ func (c *cmd) awk() {
 	for _, v := range p.vals {
 		switch v.name {
 		case "-f", "--file", "-E", "--exec", "--include":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "awk")
 			if v.name != "--include" {
 				prog = false
 			}
@@ -1529,7 +1566,7 @@ func (c *cmd) sed() {
 			c.valCode(v, "sed")
 			script = false
 		case "-f", "--file":
-			c.valFile(v, SetRead)
+			c.valScriptFile(v, "sed")
 			script = false
 		case "--in-place":
 			inplace = true
@@ -1548,9 +1585,6 @@ func (c *cmd) sed() {
 			continue
 		}
 		c.file(i, ops)
-	}
-	for _, v := range p.values("-f", "--file") {
-		c.sedScriptFile(v) // stdin or a script the command wrote: its commands
 	}
 }
 
@@ -1679,7 +1713,15 @@ func (c *cmd) tar() {
 			addFiles = append(addFiles, v) // an operand, even one starting with -
 		case "-X", "--exclude-from", "--listed-incremental", "--index-file":
 			c.valFile(v, SetRead)
-		case "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
+		case "--to-command":
+			// runs for each member, the member's content on its stdin
+			if f, ok := c.valField(v); ok {
+				c.scriptField(v.raw, f, dynSource("a member tar extracts"))
+			}
+			if v.vi >= 0 {
+				c.done[v.vi] = true
+			}
+		case "-I", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "-F":
 			c.valScript(v)
 		case "--checkpoint-action":
 			if t := c.valText(v); strings.HasPrefix(t, "exec=") {
@@ -1722,6 +1764,15 @@ func (c *cmd) tar() {
 			c.rec(i, SetRead, true, nil, "tar -c", follow)
 		}
 	case 'x':
+		if p.has("-O", "--to-stdout", "--to-command") {
+			// members go to stdout (or a command), not to files: the
+			// operands are member names
+			for _, i := range p.operands {
+				c.word(i)
+			}
+			c.out = &source{kind: srcDyn, why: "the members tar prints"}
+			break
+		}
 		if len(p.operands) == 0 {
 			c.a.addRec(".", dir, setModify, true, nil, "tar -x", followNone)
 		}
@@ -2051,6 +2102,20 @@ func (c *cmd) rsync() {
 
 // patch writes the file named on its command line or, without one, the
 // files named inside the patch.
+
+// patchText returns a patch's text when the analysis knows it: text on a
+// stream, or a file the command wrote with known text.
+func (c *cmd) patchText(s source) (string, bool) {
+	switch s.kind {
+	case srcText:
+		return s.text, !strings.ContainsRune(s.text, unknownRune)
+	case srcFile:
+		if w, ok := c.a.writtenFile(litField(s.file)); ok && w.kind == srcText {
+			return w.text, !strings.ContainsRune(w.text, unknownRune)
+		}
+	}
+	return "", false
+}
 func (c *cmd) patch() {
 	p := c.parse(1, opts{short: "ioBdDFprVYzg", long: []string{"--input", "--output", "--prefix", "--directory", "--ifdef", "--fuzz", "--strip", "--reject-file", "--version-control", "--basename-prefix", "--suffix", "--get", "--quoting-style", "--backup-if-mismatch"}})
 	in := c.in
@@ -2060,6 +2125,11 @@ func (c *cmd) patch() {
 		case "-i", "--input":
 			c.valFile(v, SetRead)
 			in = dynSource("a patch file")
+			if f, ok := c.valField(v); ok {
+				if s, ok := c.scriptFrom(f, v.raw, true); ok {
+					in = s // written in the command, or a stream
+				}
+			}
 		case "-o", "--output", "-r", "--reject-file":
 			c.valFile(v, setModify)
 		case "-d", "--directory":
@@ -2085,8 +2155,8 @@ func (c *cmd) patch() {
 	if dry {
 		return
 	}
-	if in.kind == srcText {
-		for _, name := range patchFiles(in.text) {
+	if text, ok := c.patchText(in); ok {
+		for _, name := range patchFiles(text) {
 			c.a.value("(patch)", litField(name), ops)
 		}
 		return
@@ -2252,17 +2322,30 @@ func (c *cmd) git() {
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
-			from := c.in
+			var texts []string
+			known := true
 			files := 0
 			for k := i + 1; k < len(c.args); k++ {
 				if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
 					c.file(k, SetRead)
 					files++
+					// a patch file the command wrote (or a stream) is known
+					s, ok := c.scriptFrom(c.args[k].f, c.args[k].raw, true)
+					text, tok := c.patchText(s)
+					known = known && ok && tok
+					texts = append(texts, text)
 				}
 			}
-			if files == 0 && from.kind == srcText {
-				for _, name := range patchFiles(from.text) {
-					c.a.value("(patch)", litField(name), setModify)
+			if files == 0 {
+				text, ok := c.patchText(c.in)
+				known = ok
+				texts = append(texts, text)
+			}
+			if known {
+				for _, text := range texts {
+					for _, name := range patchFiles(text) {
+						c.a.value("(patch)", litField(name), setModify)
+					}
 				}
 			} else {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
@@ -2417,8 +2500,31 @@ func (c *cmd) git() {
 		// paths are words; some take a command to run
 		c.a.ignoresMayChange = true
 		c.gitCommands(sub, i)
+		if sub == "checkout" || sub == "restore" {
+			c.gitWritesPaths(sub, i)
+		}
 	}
 	c.embedded()
+}
+
+// gitWritesPaths: `git checkout REV -- PATHS` and `git restore PATHS`
+// write the named files with the repository's content, which the disk
+// does not show yet (a script checked out and then run).
+func (c *cmd) gitWritesPaths(sub string, i int) {
+	after := false
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		switch {
+		case t == "--":
+			after = true
+		case strings.HasPrefix(t, "-"):
+			if sub == "restore" && (t == "-s" || t == "--source") {
+				k++ // the source tree, not a path
+			}
+		case after || sub == "restore":
+			c.a.value(c.args[k].raw, c.args[k].f, setModify)
+		}
+	}
 }
 
 // gitArgs checks what any git subcommand may run or read beyond its
@@ -2761,6 +2867,24 @@ func (c *cmd) ssh() {
 			c.valWord(v)
 		}
 	}
+	if len(p.operands) > 1 && loopback(optText(c.args[p.operands[0]].f)) {
+		// ssh to this machine: the remote command runs here, in the home
+		// directory
+		var parts []string
+		for _, i := range p.operands[1:] {
+			c.word(i)
+			parts = append(parts, c.args[i].f.text())
+			if f := c.args[i].f; f.pattern() && (f.unk || f.dyn) {
+				c.a.unknown(c.args[i].raw, "ssh runs a command computed when the command runs on this machine", SetRead|setModify)
+			}
+		}
+		cwds := c.a.cwds
+		if h := c.a.env.Home; h != "" {
+			c.a.cwds = append(append([]string(nil), cwds...), cleanCwd(Env{Cwd: h, Home: h}))
+		}
+		c.a.script(strings.Join(parts, " "), c.args[p.operands[1]].raw, c.in)
+		c.a.cwds = cwds
+	}
 	for _, i := range p.operands {
 		c.word(i) // the host and the remote command run elsewhere; their words are still checked
 	}
@@ -2784,6 +2908,20 @@ func (c *cmd) sshOption(v optHit) {
 		c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)
 	}
 	c.valWord(v)
+}
+
+// loopback reports whether an ssh destination is this machine.
+func loopback(dest string) bool {
+	if _, h, ok := strings.Cut(dest, "@"); ok {
+		dest = h
+	}
+	dest = strings.TrimPrefix(strings.TrimPrefix(dest, "ssh://"), "[")
+	if i := strings.IndexAny(dest, "]:/"); i >= 0 && !strings.HasPrefix(dest, "::") {
+		dest = dest[:i]
+	}
+	d := strings.ToLower(dest)
+	return d == "localhost" || strings.HasPrefix(d, "localhost.") || d == "ip6-localhost" || d == "ip6-loopback" ||
+		strings.HasPrefix(d, "127.") || d == "::1" || strings.HasPrefix(d, "::1]") || d == "0.0.0.0" || d == "0"
 }
 
 // docker: bind mounts, env files, Dockerfiles and `docker cp` touch local
@@ -2837,40 +2975,110 @@ func (c *cmd) docker() {
 // editor: editors read and write their file operands; -c and +CMD run
 // editor commands (which may read or write other files).
 func (c *cmd) editor() {
+	vimLike := false
+	switch c.name {
+	case "vi", "vim", "nvim", "ex", "view", "vimdiff", "gvim":
+		vimLike = true
+	}
+	emacs := c.name == "emacs" || c.name == "emacsclient"
+	exMode := c.name == "ex" || c.name == "ed" || c.name == "red"
+	stdinText := false // `-`: stdin is the text to edit, not commands
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		switch {
-		case t == "-c" || t == "--cmd" || t == "-S" || t == "-u" || t == "--eval" || t == "-e" || t == "-x":
+		case emacs && (t == "--eval" || t == "-e" || t == "-f" || t == "--funcall" || strings.HasPrefix(t, "--eval=")):
+			// Emacs Lisp: not modelled
+			c.done[i] = true
+			if v, ok := strings.CutPrefix(t, "--eval="); ok {
+				c.codeField(c.args[i].raw, subField(c.args[i].f, len(t)-len(v)), "unmodelled:emacs")
+			} else if i+1 < len(c.args) {
+				c.code(i+1, "unmodelled:emacs")
+				i++
+			}
+		case emacs && (t == "-l" || t == "--load" || t == "--script" || t == "-x"):
 			c.done[i] = true
 			if i+1 < len(c.args) {
-				if t == "-S" || t == "-u" {
-					c.file(i+1, SetRead)
-					if w, ok := c.a.writtenFile(c.args[i+1].f); ok && w.kind == srcText {
-						c.a.codeText(w.text, c.args[i+1].raw, "vim") // a script the command wrote
-					}
+				c.scriptFileArg(i+1, "unmodelled:emacs")
+				i++
+			}
+		case t == "-c" || t == "--cmd":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.code(i+1, "vim")
+				i++
+			}
+		case t == "-S" || t == "-u" || t == "-U":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				if n := optText(c.args[i+1].f); n == "NONE" || n == "NORC" || n == "NOPLUGIN" || n == "DEFAULTS" {
+					c.word(i + 1)
 				} else {
-					c.code(i+1, "vim")
+					c.scriptFileArg(i+1, "vim")
 				}
 				i++
 			}
-		case (c.name == "emacs" || c.name == "emacsclient") && (t == "--eval" || t == "-eval" || t == "--execute" || strings.HasPrefix(t, "--eval=")):
+		case c.name == "nvim" && t == "-l":
+			// nvim -l SCRIPT: Lua, with the rest as its arguments
 			c.done[i] = true
-			c.a.unknown(c.args[i].raw, c.name+" evaluates Lisp, which may build any file name or run any command", SetRead|setModify)
+			if i+1 < len(c.args) {
+				c.scriptFileArg(i+1, "unmodelled:nvim -l")
+				for k := i + 2; k < len(c.args); k++ {
+					c.file(k, SetRead)
+				}
+			}
+			return
+		case vimLike && t == "-s" && !exMode:
+			// -s FILE: Normal-mode keystrokes read from FILE
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.scriptFileArg(i+1, "unmodelled:vim -s")
+				i++
+			}
+		case (c.name == "ed" || c.name == "red") && t == "-p":
+			c.done[i] = true
+			c.word(i + 1)
+			i++
+		case vimLike && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t[1:], "eE"):
+			c.done[i] = true
+			exMode = true // -e, -E, -es: Ex mode, commands from stdin
 		case strings.HasPrefix(t, "+") && len(t) > 1:
 			c.done[i] = true
 			c.codeField(c.args[i].raw, subField(c.args[i].f, 1), "vim")
+		case t == "-":
+			c.done[i] = true
+			stdinText = true
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			c.done[i] = true
 		default:
 			c.file(i, SetRead|setModify)
 		}
 	}
-	if c.name == "ed" || c.name == "ex" || c.name == "red" || c.exMode() {
-		if c.in.kind == srcText {
-			c.a.codeText(c.in.text, "(stdin)", "vim")
-		} else if c.in.kind == srcDyn {
-			c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
-		}
+	if !exMode || stdinText {
+		return
+	}
+	lang := "vim"
+	if c.name == "ed" || c.name == "red" {
+		lang = "ed"
+	}
+	// Ex mode reads its commands from stdin
+	if c.in.kind == srcDyn || c.in.kind == srcNames {
+		c.a.unknown(c.args[0].raw, c.name+" runs editor commands read from a pipe", SetRead|setModify)
+		return
+	}
+	c.runScript("(stdin)", c.in, source{}, lang)
+}
+
+// scriptFileArg gives args[i] the role of a file of commands in lang: a
+// file read, and the commands read when the command wrote it or it is a
+// stream (see scriptFrom).
+func (c *cmd) scriptFileArg(i int, lang string) {
+	if i < 0 || i >= len(c.args) {
+		return
+	}
+	ar := c.args[i]
+	c.file(i, SetRead)
+	if s, ok := c.scriptFrom(ar.f, ar.raw, true); ok {
+		c.runScript(ar.raw, s, source{}, lang)
 	}
 }
 

@@ -3,6 +3,8 @@ package guard
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -35,6 +37,11 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		texts = append(texts, ar.f.text())
 	}
 	flags, operands := splitFlags(texts)
+	for i, o := range operands {
+		if n, ok := fdPath(path.Clean(o)); ok && n == "0" {
+			operands[i] = "-" // /dev/stdin is stdin
+		}
+	}
 	in := c.in
 	switch c.name {
 	case "echo":
@@ -84,6 +91,9 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		}
 		if files == 1 && known && c.name == "cat" {
 			n, _ := a.norm(operands[0], false)
+			if strings.HasPrefix(n, "/dev/") || strings.HasPrefix(n, "/proc/") {
+				return dynSource("the stream " + n) // another descriptor or device
+			}
 			return source{kind: srcFile, file: n}
 		}
 		return dynSource("the content of files")
@@ -139,6 +149,19 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 			n, _ := a.norm(operands[len(operands)-1], false)
 			return source{kind: srcText, text: n + "\n"}
 		}
+	case "export", "unset", "true", "false", ":", "touch", "mkdir", "chmod", "chown", "chgrp", "rm", "ln", "cp", "mv",
+		"local", "readonly", "wait", "sleep", "umask", "trap", "shopt":
+		// print nothing on stdout (unless verbose, or asked to list)
+		lists := c.name == "export" || c.name == "readonly" || c.name == "umask" || c.name == "trap" || c.name == "shopt" || c.name == "local"
+		if hasFlag(flags, "-v", "--verbose") || lists && (len(operands) == 0 || hasFlag(flags, "-p", "-P")) {
+			break
+		}
+		return source{}
+	case "ls":
+		if out, ok := a.lsNames(c); ok {
+			return out
+		}
+		return dynSource("the names ls prints")
 	case "mktemp":
 		return source{kind: srcDyn, why: "mktemp", text: "temp", names: []field{mktempField(flags, operands)}}
 	case "date", "whoami", "id", "hostname", "uname", "nproc", "arch", "getconf", "uuidgen", "seq", "expr",
@@ -483,7 +506,9 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		sh.arrays[k] = v
 	}
 	sh.cwds = append([]string(nil), a.cwds...)
+	sh.parentWrote = a.parentWrote || len(a.written) > 0 || a.anyWrite()
 	sh.written = map[string]source{}
+	sh.fds = map[string]source{}
 	sh.links = map[string]string{}
 	sh.substDepth = a.substDepth + 1
 	out := sh.stmt(x.Stmts[0], source{})
@@ -535,4 +560,111 @@ func copyMap(m map[string]pval) map[string]pval {
 		out[k] = v
 	}
 	return out
+}
+
+// lsNames returns what ls prints when the disk shows it: the names of the
+// folders it lists (hidden ones with -a/-A) and the files it is given,
+// one a line, as xargs or a loop reads them. ok is false without the
+// disk, for a flag that changes the format (-l, -R, -F, -Q, …), a name
+// computed at run time, an unknown working directory or a folder that
+// cannot be read.
+func (a *shellAnalyzer) lsNames(c *cmd) (source, bool) {
+	if a.env.FS == nil || len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune) {
+		return source{}, false
+	}
+	if a.parentWrote || len(a.written) > 0 || a.anyWrite() {
+		return source{}, false // the disk does not show what the command wrote yet
+	}
+	hidden, dirSelf := false, false
+	var ops []field
+	dd := false
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		switch {
+		case ar.f.onlyUnk || ar.f.dyn || ar.f.unk:
+			return source{}, false
+		case dd || !strings.HasPrefix(t, "-") || t == "-":
+			ops = append(ops, ar.f)
+		case t == "--":
+			dd = true
+		case t == "--all" || t == "--almost-all":
+			hidden = true
+		case t == "--group-directories-first" || t == "--color" || strings.HasPrefix(t, "--color=") || t == "--directory":
+			dirSelf = dirSelf || t == "--directory"
+		case strings.HasPrefix(t, "--"):
+			return source{}, false
+		default:
+			for _, ch := range t[1:] {
+				switch {
+				case ch == 'a' || ch == 'A':
+					hidden = true
+				case ch == 'd':
+					dirSelf = true
+				case strings.ContainsRune("1tSrXvUcuhp", ch):
+				default:
+					return source{}, false
+				}
+			}
+		}
+	}
+	if len(ops) == 0 {
+		ops = []field{litField(".")}
+	}
+	cwd := a.cwd()
+	rel := func(p string) string {
+		if r, ok := strings.CutPrefix(p, strings.TrimSuffix(cwd, "/")+"/"); ok {
+			return r
+		}
+		return p
+	}
+	var b strings.Builder
+	n := 0
+	for _, f := range ops {
+		var paths []string
+		if f.glob {
+			pat, _ := a.norm(f.s, true)
+			ps, complete := globDisk(a.env.FS, pat, a.win, a.dotglob)
+			if !complete {
+				return source{}, false
+			}
+			paths = ps
+		} else {
+			p, _ := a.norm(f.s, false)
+			paths = []string{p}
+		}
+		for _, p := range paths {
+			info, err := a.env.FS.Lstat(p)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // an error on stderr, nothing printed
+				}
+				return source{}, false
+			}
+			if dirSelf || !info.IsDir() {
+				name := rel(p)
+				if !f.glob {
+					name = f.s
+				}
+				b.WriteString(name + "\n")
+				continue
+			}
+			ents, err := a.env.FS.ReadDir(p)
+			if err != nil {
+				return source{}, false
+			}
+			if len(ops) > 1 {
+				b.WriteString(f.s + ":\n")
+			}
+			for _, e := range ents {
+				if n++; n > maxGlobMatches {
+					return source{}, false
+				}
+				if !hidden && strings.HasPrefix(e.Name(), ".") {
+					continue
+				}
+				b.WriteString(e.Name() + "\n")
+			}
+		}
+	}
+	return source{kind: srcText, text: b.String()}, true
 }

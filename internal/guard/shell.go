@@ -14,6 +14,8 @@ import (
 // Limits that keep the analysis of hostile input bounded. Reaching one is
 // never an allow: the call becomes unverifiable.
 const (
+	maxFuncCalls   = 256  // function bodies read again where they are called
+	maxLoopPasses  = 4    // nested for loops read twice (what one pass wrote, the next runs)
 	maxScriptDepth = 12   // nested `bash -c`, `eval`, here-doc scripts, interpreter strings
 	maxTargets     = 8192 // paths collected from one call
 	maxCwds        = 16   // candidate working directories after `cd`
@@ -92,6 +94,8 @@ type target struct {
 	// shellGlob, for rec: path is a shell glob, whose wildcards match a
 	// leading `.` only literally (dotOK is then about what lies below)
 	shellGlob bool
+	// meta: the write changes no file's content (chmod, touch, mkdir, rm)
+	meta bool
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -139,6 +143,9 @@ type source struct {
 	names []field
 	file  string
 	why   string
+	// at, for a file the command wrote: how many targets were recorded
+	// when it was (a later writer's target replaces the text)
+	at int
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
@@ -154,6 +161,7 @@ type shellAnalyzer struct {
 	funcs   map[string]bool
 	links   map[string]string // symlinks (and hard links) made by the command: link → target
 	written map[string]source // files written by the command with what was written
+	fds     map[string]source // what input redirections gave other descriptors (3<<<…)
 	dotglob bool
 	// rgConfig: the command sets RIPGREP_CONFIG_PATH, so rg may search
 	// hidden and ignored files whatever its flags say
@@ -178,6 +186,33 @@ type shellAnalyzer struct {
 	// posDyn: `set --` gave the positional parameters values computed at
 	// run time, so they are no longer bound to checked arguments.
 	posDyn bool
+	// noContent: the command being analysed changes metadata only (chmod,
+	// touch, mkdir, rm): its writes leave no content to run
+	noContent bool
+	// parentWrote: the command around this $(…) wrote files before it
+	parentWrote bool
+	// shellIn: the shell's stdin after `exec < …` (nil: the caller's)
+	shellIn *source
+	// cmdEnv: the values of the environment assignments of the command
+	// being analysed (`CC=x make`, `env CC=x make`)
+	cmdEnv []string
+	// stmtStart: how many targets were recorded when the statement being
+	// analysed began (before its redirections)
+	stmtStart int
+	// loopNest is how deeply for loops are nested where the analysis is
+	loopNest int
+	// calls counts the function bodies read where they are called
+	calls int
+	// aliases: the aliases the command defines, read where they are used
+	aliases map[string]string
+	// deferred: what runs later than where it stands — a background job,
+	// the left side of a pipeline (it runs while the right side writes),
+	// a trap — read again at the end, after every write of the command
+	deferred  []deferredRun
+	finishing bool
+	// funcBodies: the functions the command defines, analysed again where
+	// they are called (after what the command wrote before the call)
+	funcBodies map[string]funcBody
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
@@ -185,17 +220,20 @@ type shellAnalyzer struct {
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 	return &shellAnalyzer{
-		env:     env,
-		win:     env.windows(),
-		cwds:    []string{cleanCwd(env)},
-		ifs:     " \t\n",
-		vars:    map[string]pval{},
-		arrays:  map[string][]pval{},
-		funcs:   map[string]bool{},
-		links:   map[string]string{},
-		written: map[string]source{},
-		out:     out,
-		seen:    map[*syntax.Word]bool{},
+		env:        env,
+		win:        env.windows(),
+		cwds:       []string{cleanCwd(env)},
+		ifs:        " \t\n",
+		vars:       map[string]pval{},
+		arrays:     map[string][]pval{},
+		funcs:      map[string]bool{},
+		links:      map[string]string{},
+		written:    map[string]source{},
+		fds:        map[string]source{},
+		funcBodies: map[string]funcBody{},
+		aliases:    map[string]string{},
+		out:        out,
+		seen:       map[*syntax.Word]bool{},
 	}
 }
 
@@ -210,6 +248,7 @@ func analyzeShell(env Env, command string) *analysis {
 		return out
 	}
 	a.file(f, command, source{})
+	a.runDeferred()
 	if a.ignoresMayChange || touchesIgnoreFile(out.targets) {
 		// the command changes what git ignores before it runs git add (an
 		// ignore file written, moved or removed, a checkout): nothing is
@@ -383,10 +422,30 @@ func (a *shellAnalyzer) tokens(text string, ops OpSet) {
 
 func (a *shellAnalyzer) stmts(list []*syntax.Stmt, in source) source {
 	out := source{}
-	for _, s := range list {
-		out = a.stmt(s, in)
+	for i, s := range list {
+		o := a.stmt(s, in)
+		if i == 0 {
+			out = o
+		} else {
+			out = catSources(out, o)
+		}
 	}
 	return out
+}
+
+// catSources is the output of two commands run one after the other: the
+// texts joined when both are known, else unknown (a command known to
+// print nothing adds nothing).
+func catSources(x, y source) source {
+	switch {
+	case x.kind == srcNone && x.text == "":
+		return y
+	case y.kind == srcNone && y.text == "":
+		return x
+	case x.kind == srcText && y.kind == srcText:
+		return source{kind: srcText, text: x.text + y.text, why: x.why + y.why}
+	}
+	return dynSource("a command list")
 }
 
 // stmt walks one statement with stdin in and returns what it writes to
@@ -396,9 +455,30 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		return source{}
 	}
 	// redirections first: they set stdin and say where stdout goes
+	before := len(a.out.targets)
+	if in.kind == srcNone && in.text == "" && a.shellIn != nil {
+		in = *a.shellIn // `exec < …` gave the shell another stdin
+	}
+	prevStart := a.stmtStart
+	a.stmtStart = before
+	defer func() { a.stmtStart = prevStart }()
 	var outFiles []target
 	for _, r := range s.Redirs {
+		if a.fdRedirect(r, &outFiles) {
+			continue
+		}
 		in = a.redirect(r, in, &outFiles)
+		if isBareExec(s) && isInput(r) {
+			// the rest of the shell reads this stdin
+			stdin := in
+			if stdin.kind == srcNone && stdin.text == "" {
+				stdin = source{kind: srcText}
+			}
+			a.shellIn = &stdin
+		}
+	}
+	if s.Background {
+		a.later(s, "", "", in)
 	}
 	var out source
 	switch c := s.Cmd.(type) {
@@ -407,6 +487,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			a.later(c.X, "", "", in)
 			mid := a.stmt(c.X, in)
 			out = a.stmt(c.Y, mid)
 		default:
@@ -442,6 +523,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = true
+			a.funcBodies[c.Name.Value] = funcBody{c.Body, a.src}
 		}
 		a.stmt(c.Body, in)
 	case *syntax.DeclClause:
@@ -449,14 +531,26 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.TimeClause:
 		out = a.stmt(c.Stmt, in)
 	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, in)
+		// a coprocess reads what later commands write to ${COPROC[1]}
+		a.stmt(c.Stmt, dynSource("a coprocess's input"))
 	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.TestDecl:
 		// words inside are checked by the walk in file()
 	}
 	for _, t := range outFiles {
-		if p := t.path; p != "" && !t.pattern {
-			a.written[p] = out
+		p := t.path
+		if p == "" || t.pattern {
+			continue
 		}
+		o := out
+		switch {
+		case t.raw == "fd" || isBareExec(s):
+			// written through another descriptor, or by every later
+			// command (`exec > x.sh`): not this command's output
+			o = dynSource("a file written through a redirection the analysis cannot follow")
+		case t.raw == ">>":
+			o = a.appended(p, out, before)
+		}
+		a.wrote(p, o)
 	}
 	return out
 }
@@ -488,7 +582,14 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 			}
 		}
 	}
+	a.loopNest++
+	defer func() { a.loopNest-- }()
 	a.stmts(c.Do, in)
+	if a.loopNest <= maxLoopPasses {
+		a.stmts(c.Do, in) // a second pass sees what the first iteration wrote
+	} else if a.anyWrite() {
+		a.unknown("for", "loops nested too deeply to analyse a second pass", SetRead|setModify)
+	}
 }
 
 // fieldVal turns a resolved field into a variable's value.
@@ -567,6 +668,13 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 			s := v[0].s
 			if _, err := strconv.Atoi(s); err == nil || s == "-" || strings.HasSuffix(s, "-") {
 				a.seen[r.Word] = true
+				if n := strings.TrimSuffix(s, "-"); r.Op == syntax.DplIn && (r.N == nil || r.N.Value == "0") && n != "0" && n != "" {
+					// <&3: stdin is what descriptor 3 was given
+					if src, ok := a.fds[n]; ok {
+						return src
+					}
+					return dynSource("file descriptor " + n)
+				}
 				return in
 			}
 		}
@@ -579,6 +687,9 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 		}
 		fs := a.word(r.Word, SetRead)
 		a.unknownRedirect(r.Word, fs, SetRead)
+		if s, ok := a.procSubstOutput(a.text(r.Word)); ok {
+			return s // `< <(echo …)`: what the commands print
+		}
 		if len(fs) == 1 && !fs[0].pattern() {
 			if fs[0].s == "/dev/null" {
 				return source{}
@@ -600,7 +711,15 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 			for _, f := range fs {
 				if !f.pattern() {
 					n, _ := a.norm(f.s, false)
-					*outFiles = append(*outFiles, target{path: n})
+					// raw: how the file is written (see stmt)
+					how := ">"
+					switch {
+					case r.N != nil && r.N.Value != "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll:
+						how = "fd" // another descriptor (2>, 3>, &>): not what the command prints
+					case r.Op == syntax.AppOut:
+						how = ">>"
+					}
+					*outFiles = append(*outFiles, target{path: n, raw: how})
 				}
 			}
 		}
@@ -682,7 +801,12 @@ func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
 			a.stmts(x.Stmts, source{})
 			return false
 		case *syntax.ProcSubst:
-			a.stmts(x.Stmts, source{})
+			in := source{}
+			if x.Op == syntax.CmdOut {
+				// >(cmd): cmd reads what the command writes to it
+				in = dynSource("what the command writes to " + a.text(w))
+			}
+			a.stmts(x.Stmts, in)
 			return false
 		}
 		return true
@@ -846,6 +970,120 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 			}
 		}
 	}
+}
+
+// deferredRun is a statement (or a script's text) that runs later than
+// where it stands, with the working directories and variables it saw.
+type deferredRun struct {
+	stmt      *syntax.Stmt
+	text, raw string
+	src       string
+	cwds      []string
+	vars      map[string]pval
+	in        source
+}
+
+// later notes a statement (or script text) to read again at the end.
+func (a *shellAnalyzer) later(s *syntax.Stmt, text, raw string, in source) {
+	if a.finishing || len(a.deferred) >= 64 || a.substDepth > 0 {
+		return
+	}
+	a.deferred = append(a.deferred, deferredRun{stmt: s, text: text, raw: raw, src: a.src,
+		cwds: append([]string(nil), a.cwds...), vars: copyMap(a.vars), in: in})
+}
+
+// runDeferred reads the deferred statements again, after everything the
+// command wrote.
+func (a *shellAnalyzer) runDeferred() {
+	if len(a.written) == 0 && !a.anyWrite() {
+		return // nothing written: the first reading saw the same files
+	}
+	a.finishing = true
+	for _, d := range a.deferred {
+		if a.full {
+			break
+		}
+		cwds, vars, src := a.cwds, a.vars, a.src
+		a.cwds, a.vars, a.src = d.cwds, copyMap(d.vars), d.src
+		if d.stmt != nil {
+			a.stmt(d.stmt, d.in)
+		} else {
+			a.script(d.text, d.raw, d.in)
+		}
+		a.cwds, a.vars, a.src = cwds, vars, src
+	}
+}
+
+// anyWrite reports whether the command writes a file's content.
+func (a *shellAnalyzer) anyWrite() bool {
+	for i := range a.out.targets {
+		if t := &a.out.targets[i]; t.ops.Has(OpWrite) && !t.meta {
+			return true
+		}
+	}
+	return false
+}
+
+// isInput reports whether r redirects stdin.
+func isInput(r *syntax.Redirect) bool {
+	if r.N != nil && r.N.Value != "0" {
+		return false
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut:
+		return true
+	}
+	return false
+}
+
+// isBareExec reports whether s is `exec` with redirections only, which
+// apply to the rest of the shell.
+func isBareExec(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 1 && c.Args[0].Lit() == "exec"
+}
+
+// appended is what a file holds after out is appended to it: the text
+// written earlier in the command and out when both are known; a file the
+// disk holds keeps its content, which is not followed (a script on disk).
+func (a *shellAnalyzer) appended(p string, out source, before int) source {
+	prev, ok := a.writtenBefore(p, false, before)
+	if !ok {
+		return out
+	}
+	return catSources(prev, out)
+}
+
+// wrote records the text the command wrote to the file p.
+func (a *shellAnalyzer) wrote(p string, s source) {
+	s.at = len(a.out.targets)
+	a.written[p] = s
+}
+
+// funcBody is a function's body and the script it was written in.
+type funcBody struct {
+	body *syntax.Stmt
+	src  string
+}
+
+// callFunc analyses a function's body where it is called.
+func (a *shellAnalyzer) callFunc(name string, in source) {
+	b, ok := a.funcBodies[name]
+	if !ok || b.body == nil || a.depth >= maxScriptDepth {
+		return
+	}
+	if a.calls++; a.calls > maxFuncCalls {
+		if a.calls == maxFuncCalls+1 {
+			a.unknown(name, "functions called too many times to analyse", SetRead|setModify)
+		}
+		return
+	}
+	prev := a.src
+	a.src = b.src
+	a.depth++
+	a.stmt(b.body, in)
+	a.depth--
+	a.src = prev
 }
 
 // writtenScripts reads, as scripts, the files the command wrote that a
@@ -1188,11 +1426,11 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 		a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 		return
 	}
-	a.out.targets = append(a.out.targets, target{raw: raw, path: p, pattern: pattern, ops: ops, dotOK: a.dotglob})
+	a.out.targets = append(a.out.targets, target{raw: raw, path: p, pattern: pattern, ops: ops, dotOK: a.dotglob, meta: a.noContent})
 	if !pattern {
 		for link, to := range a.links {
 			if p == link || strings.HasPrefix(p, link+"/") {
-				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob})
+				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob, meta: a.noContent})
 			}
 		}
 	}
@@ -1264,7 +1502,7 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
 			return
 		}
-		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow,
+		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow, meta: a.noContent,
 			shellGlob: x.pat && f.glob && !f.unk && !f.dyn && !f.dotOK && !a.dotglob && !strings.ContainsRune(x.p, unknownRune)})
 	}
 }
@@ -1389,5 +1627,34 @@ func baseName(f field) string {
 	t = strings.ReplaceAll(t, `\`, "/")
 	b := path.Base(t)
 	b = strings.TrimSuffix(strings.TrimSuffix(b, ".exe"), ".EXE")
+	return programName(b)
+}
+
+// programName is the program a versioned or alternative name runs:
+// python3.11, perl5.36.0, lua5.4, php8.2, node18 are their families;
+// vim.basic, vim.tiny, nvim.appimage are vim and nvim; Debian's editor
+// alternatives and vim's other names are vim (the most capable reading).
+func programName(b string) string {
+	if base, suf, ok := strings.Cut(b, "."); ok && base != "" {
+		switch {
+		case strings.Trim(suf, "0123456789.") == "",
+			suf == "basic" || suf == "tiny" || suf == "gtk" || suf == "gtk3" || suf == "nox" || suf == "athena" ||
+				suf == "motif" || suf == "appimage" || suf == "real" || suf == "bin" || suf == "orig":
+			b = base
+		}
+	}
+	switch b {
+	case "editor", "sensible-editor", "select-editor", "rvim", "rview", "vimx", "gview", "evim", "eview", "nvi", "elvis", "vile", "vim-tiny":
+		return "vim"
+	}
+	for _, fam := range [...]string{"python", "pypy", "perl", "ruby", "php", "node", "luajit", "lua", "tclsh", "wish",
+		"bash", "zsh", "ksh", "mksh", "gawk", "mawk", "pip", "sqlite", "psql", "mysql", "julia", "Rscript", "jruby", "ipython"} {
+		if rest, ok := strings.CutPrefix(b, fam); ok && rest != "" && strings.Trim(rest, "0123456789.-") == "" {
+			if fam == "sqlite" && rest == "3" || fam == "python" && (rest == "3" || rest == "2") || fam == "pip" && rest == "3" || fam == "perl" && rest == "5" {
+				return b // names the dispatch knows as they are
+			}
+			return fam
+		}
+	}
 	return b
 }
