@@ -362,6 +362,9 @@ func exLine(line string, depth int) (why string, starts bool) {
 		return "the ex command :" + name + " is not modelled (it may run a command, evaluate code or read a file)", false
 	}
 	arg, next, _ := strings.Cut(rest, "|")
+	if (strings.HasPrefix("setlocal", name) || strings.HasPrefix("setglobal", name)) && len(name) >= 2 && exFileOption(arg) {
+		return "a :set option whose value names a file, folder or program vim uses (viminfofile, backupdir, makeprg, …) is not modelled", false
+	}
 	if strings.ContainsAny(arg, "*?[{`$~<#") {
 		return "an ex file name with wildcards, a variable, backticks or a special name (which vim expands) is not modelled", false
 	}
@@ -898,4 +901,23 @@ func (a *shellAnalyzer) sedCommands(text, raw string) string {
 		}
 	}
 	return ""
+}
+
+// exFileOption reports whether :set arguments give a value to an option
+// that names a file, a folder or a program (vim writes viminfofile on
+// exit, runs makeprg): any option=value but a few plain settings.
+func exFileOption(arg string) bool {
+	for _, opt := range strings.Fields(arg) {
+		name, _, ok := strings.Cut(opt, "=")
+		if !ok {
+			continue
+		}
+		switch strings.TrimRight(name, "+-^") {
+		case "ts", "tabstop", "sw", "shiftwidth", "sts", "softtabstop", "tw", "textwidth", "ff", "fileformat",
+			"fenc", "fileencoding", "enc", "encoding", "ft", "filetype", "syn", "syntax", "so", "scrolloff", "ul", "undolevels":
+			continue
+		}
+		return true
+	}
+	return false
 }

@@ -250,6 +250,8 @@ func TestProgramsRunTheirOwnCommands(t *testing.T) {
 		{`vim -es -c 'file .env' -c 'w!' README.md`, KindDeny},
 		{`printf 'r .e%sv\n' n > /tmp/s.vim; vim -es -S /tmp/s.vim -c '%p' -c 'q!'`, KindDeny},
 		{"vim -S Session.vim", ""},
+		{`vim -es -c 'set viminfofile=.env' -c 'q'`, KindUnverifiable}, // vim writes it on exit
+		{`vim -es -c 'set ts=4 sw=4' -c 'wq' README.md`, ""},
 		{`vim -es -c 'r ` + "`echo .e''nv`" + `' -c '%p' -c 'q!'`, KindDeny},
 		{`printf 'r .e*\n%%p\nq!\n' | ex -s`, KindUnverifiable},
 		{`printf 'r .e%sv\n%%p\nq!\n' n | vim -es`, KindDeny},
