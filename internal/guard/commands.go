@@ -549,12 +549,15 @@ func (c *cmd) dispatch() bool {
 			}
 		}
 		if c.name == "set" {
-			// set -- ARGS rebinds $1…: values computed at run time unbind them
+			c.setPositional() // set -- ARGS rebinds $1…
 			for _, ar := range c.args[1:] {
-				if t := optText(ar.f); !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && (ar.f.unk || ar.f.dyn) {
-					a.posDyn = true
+				if t := optText(ar.f); t == "-a" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "a") || t == "allexport" {
+					a.allExport = true
 				}
 			}
+		}
+		if c.name == "shift" {
+			c.shiftPositional()
 		}
 		if c.name == "unset" {
 			c.unsetBuiltin()
@@ -593,7 +596,12 @@ func (c *cmd) dispatch() bool {
 	case "trap":
 		p := c.parse(1, opts{posix: true})
 		if len(p.operands) > 0 {
+			// the action runs later (at exit, on a signal), with the
+			// positional parameters of that moment: unknown
+			pos, known, tail, decl := a.pos, a.posKnown, a.posTail, a.posDecl
+			a.pos, a.posKnown, a.posTail, a.posDecl = nil, false, false, false
 			c.script(p.operands[0], source{})
+			a.pos, a.posKnown, a.posTail, a.posDecl = pos, known, tail, decl
 		}
 		return true
 	case "alias":
@@ -829,6 +837,14 @@ func (c *cmd) dispatch() bool {
 		return true
 	}
 	if a.funcs[c.name] {
+		if def, ok := a.funcDefs[c.name]; ok {
+			// the body, walked with the arguments bound, says what they are
+			for i := 1; i < len(c.args); i++ {
+				c.word(i)
+			}
+			c.callFunction(def)
+			return true
+		}
 		c.generic()
 		return true
 	}

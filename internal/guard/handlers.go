@@ -1151,7 +1151,15 @@ func (c *cmd) shell() {
 		if len(p.operands) == 0 {
 			return
 		}
-		c.script(p.operands[0], c.in)
+		// a new shell: $0 and $1… are the arguments after the script
+		var pos []arg
+		if len(p.operands) > 2 {
+			for _, i := range p.operands[2:] {
+				pos = append(pos, c.args[i])
+			}
+		}
+		bound, known, tail := bindArgs(pos)
+		c.a.childShell(bound, known, tail, func() { c.script(p.operands[0], c.in) })
 		for _, i := range p.operands[1:] {
 			c.file(i, SetRead)
 		}
@@ -2508,7 +2516,15 @@ func (c *cmd) gitConfigValue(i int) {
 	c.a.value(c.args[i].raw, f, SetRead)
 	key, _, ok := strings.Cut(t, "=")
 	if ok && gitCommandKey(key) {
-		c.gitScriptField(c.args[i].raw, subField(f, len(key)+1))
+		v := subField(f, len(key)+1)
+		if strings.HasPrefix(strings.ToLower(key), "alias.") && !v.pattern() && strings.HasPrefix(v.s, "!") {
+			// git runs `sh -c 'CMD "$@"' CMD ARGS…`: the alias's arguments,
+			// unknown here, are its positional parameters
+			v.s += ` "$@"`
+			c.a.childShell(nil, false, false, func() { c.gitScriptField(c.args[i].raw, v) })
+			return
+		}
+		c.gitScriptField(c.args[i].raw, v)
 	}
 }
 

@@ -485,6 +485,13 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 	sh.cwds = append([]string(nil), a.cwds...)
 	sh.written = map[string]source{}
 	sh.links = map[string]string{}
+	if a.locals != nil {
+		sh.locals = map[string]savedVar{}
+	}
+	sh.active = map[string]bool{}
+	for k := range a.active {
+		sh.active[k] = true
+	}
 	sh.substDepth = a.substDepth + 1
 	out := sh.stmt(x.Stmts[0], source{})
 	why := "$(" + strings.TrimSpace(a.substText(x)) + ")"

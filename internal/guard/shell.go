@@ -169,9 +169,29 @@ type shellAnalyzer struct {
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
-	// posDyn: `set --` gave the positional parameters values computed at
-	// run time, so they are no longer bound to checked arguments.
-	posDyn bool
+	// pos are the positional parameters ($1…) when posKnown: bound by
+	// `set --`, a function call or `sh -c`'s arguments. posTail: after
+	// them come more, of unknown number and value (a field that may split
+	// or match several names). posDecl: a function body is being walked
+	// where it is defined, its $1… being the arguments of each call, which
+	// is walked again with them bound (see positional.go).
+	pos      []field
+	posKnown bool
+	posTail  bool
+	posDecl  bool
+	// funcDefs are the functions the command defines, walked at each call.
+	funcDefs map[string]funcDef
+	// locals, while a function call is walked: the variables it declared
+	// local, with the values they had before (restored after the call).
+	locals map[string]savedVar
+	// calls counts the function calls walked (bounded by maxFuncCalls);
+	// active are the functions being walked (a call to one is recursion).
+	calls  int
+	active map[string]bool
+	// exported are the variables `export`/`declare -x` put in the
+	// environment of the programs the command runs; allExport: `set -a`.
+	exported  map[string]bool
+	allExport bool
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
@@ -179,17 +199,20 @@ type shellAnalyzer struct {
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 	return &shellAnalyzer{
-		env:     env,
-		win:     env.windows(),
-		cwds:    []string{cleanCwd(env)},
-		ifs:     " \t\n",
-		vars:    map[string]pval{},
-		arrays:  map[string][]pval{},
-		funcs:   map[string]bool{},
-		links:   map[string]string{},
-		written: map[string]source{},
-		out:     out,
-		seen:    map[*syntax.Word]bool{},
+		env:      env,
+		win:      env.windows(),
+		cwds:     []string{cleanCwd(env)},
+		ifs:      " \t\n",
+		vars:     map[string]pval{},
+		arrays:   map[string][]pval{},
+		funcs:    map[string]bool{},
+		funcDefs: map[string]funcDef{},
+		active:   map[string]bool{},
+		exported: map[string]bool{},
+		links:    map[string]string{},
+		written:  map[string]source{},
+		out:      out,
+		seen:     map[*syntax.Word]bool{},
 	}
 }
 
@@ -401,15 +424,20 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.BinaryCmd:
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
-			mid := a.stmt(c.X, in)
-			out = a.stmt(c.Y, mid)
+			// each command of a pipeline runs in a subshell (the last one
+			// in zsh, or bash with lastpipe, does not)
+			var mid source
+			a.subshell(func() { mid = a.stmt(c.X, in) })
+			a.maybeSubshell(func() { out = a.stmt(c.Y, mid) })
 		default:
 			a.stmt(c.X, in)
 			a.stmt(c.Y, in)
 			out = dynSource("a command list")
 		}
 	case *syntax.Subshell:
-		out = a.stmts(c.Stmts, in) // a `cd` inside adds candidates: the union over-approximates
+		// a `cd` inside adds candidates: the union over-approximates;
+		// variables it sets are gone after
+		a.subshell(func() { out = a.stmts(c.Stmts, in) })
 	case *syntax.Block:
 		out = a.stmts(c.Stmts, in)
 	case *syntax.IfClause:
@@ -436,8 +464,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = true
+			a.funcDefs[c.Name.Value] = funcDef{body: c.Body, src: a.src}
 		}
-		a.stmt(c.Body, in)
+		a.declWalk(c.Body, in)
 	case *syntax.DeclClause:
 		a.declClause(c)
 	case *syntax.TimeClause:
@@ -464,8 +493,15 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 		if wi.Name != nil {
 			name := wi.Name.Value
 			switch {
+			case len(wi.Items) == 0 && !wi.InPos.IsValid() && a.posKnown && !a.posTail && len(a.pos) <= maxLoopValues:
+				// `for x; do`: over "$@"
+				for _, v := range a.pos {
+					a.vars[name] = fieldVal(v)
+					a.stmts(c.Do, in)
+				}
+				return
 			case len(wi.Items) == 0 && !wi.InPos.IsValid():
-				a.vars[name] = pval{f: field{dyn: true, posOnly: true, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
+				a.vars[name] = pval{f: field{dyn: true, posOnly: a.posDecl, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
 			case len(vals) == 0:
 				a.vars[name] = knownVal("")
 			case len(vals) == 1:
@@ -502,7 +538,28 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 			}
 		}
 	}
+	variant := ""
+	if c.Variant != nil {
+		variant = c.Variant.Value
+	}
+	global, export := false, variant == "export"
 	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if t := as.Value.Lit(); strings.HasPrefix(t, "-") {
+				global = global || strings.Contains(t, "g")
+				export = export || strings.Contains(t, "x")
+			}
+		}
+	}
+	for _, as := range c.Args {
+		if as.Name != nil {
+			if variant == "local" || (variant == "declare" || variant == "typeset") && !global {
+				a.noteLocal(as.Name.Value)
+			}
+			if export {
+				a.exported[as.Name.Value] = true
+			}
+		}
 		if nameref && as.Name != nil {
 			a.assign(as, true)
 			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
@@ -641,10 +698,10 @@ func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
-			a.stmts(x.Stmts, source{})
+			a.subshell(func() { a.stmts(x.Stmts, source{}) })
 			return false
 		case *syntax.ProcSubst:
-			a.stmts(x.Stmts, source{})
+			a.subshell(func() { a.stmts(x.Stmts, source{}) })
 			return false
 		}
 		return true

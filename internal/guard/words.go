@@ -45,6 +45,10 @@ type field struct {
 	// dotOK: the field's globs match hidden names too (find's output:
 	// find's `-name '*env'` prints `.env`).
 	dotOK bool
+	// multi: the field may stand for several arguments (an unquoted glob,
+	// an unquoted value that may split): what follows it is at an unknown
+	// position.
+	multi bool
 }
 
 func (f field) pattern() bool { return f.glob || f.unk || f.dyn }
@@ -80,6 +84,7 @@ type fieldBuilder struct {
 	leadDone    bool
 	lastEnv     bool
 	dotOK       bool // a value whose globs match hidden names (field.dotOK)
+	multi       bool // field.multi
 }
 
 func (fb *fieldBuilder) lit(s string) {
@@ -142,6 +147,7 @@ func (fb *fieldBuilder) globChar(c byte) {
 	fb.plain.WriteByte(c)
 	if c == '*' || c == '?' || c == '[' {
 		fb.glob = true
+		fb.multi = true
 	}
 	fb.lits++
 	fb.litsAfter++
@@ -235,7 +241,7 @@ func countLits(s string) int {
 }
 
 func (fb *fieldBuilder) field() field {
-	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK}
+	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK, multi: fb.multi}
 	switch {
 	case fb.dyn:
 		rest := fb.b.String()
@@ -376,7 +382,9 @@ func (r *resolver) boundary() {
 func (r *resolver) finish() []field {
 	out := r.done
 	for _, fb := range r.alts {
-		if fb.started || len(out) == 0 {
+		// an unquoted empty value is no field (bash removes the word); an
+		// assignment's value is one
+		if fb.started || len(out) == 0 && r.assign {
 			out = append(out, fb.field())
 		}
 	}
@@ -421,6 +429,9 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 			r.part(q, true, false)
 		}
 	case *syntax.ParamExp:
+		if r.allPositional(x, quoted) {
+			return
+		}
 		vals := a.param(x)
 		r.values(vals, quoted)
 	case *syntax.CmdSubst:
@@ -626,6 +637,9 @@ func (r *resolver) value(v pval, quoted bool) {
 		if why == "" {
 			why = "expansion"
 		}
+		if !quoted && !r.assign {
+			r.each(func(fb *fieldBuilder) { fb.multi = true })
+		}
 		if v.split && !quoted && !r.assign {
 			// the value may hold spaces: what is before it is a field of
 			// its own that ends in the unknown value, and a new one starts
@@ -639,6 +653,9 @@ func (r *resolver) value(v pval, quoted bool) {
 			r.each(func(fb *fieldBuilder) { fb.dynamic(why, pos) })
 		}
 	default:
+		if !quoted && !r.assign && (v.f.unk || v.f.glob || v.f.multi) {
+			r.each(func(fb *fieldBuilder) { fb.multi = true })
+		}
 		r.each(func(fb *fieldBuilder) { fb.pat(v.f) })
 	}
 }
@@ -722,9 +739,8 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		base, set = a.lookup(name)
 		if !set {
 			switch {
-			case positional(name):
-				base = envVal(why)
-				base.f.posOnly = !a.posDyn
+			case positional(name) || name == "#":
+				base = a.posValue(name, why)
 			case numericParam(name):
 				base = unkVal(why)
 			case name == "0":
