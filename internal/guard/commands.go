@@ -40,6 +40,25 @@ func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
 	if len(args) == 0 {
 		return source{}
 	}
+	// a prefix IFS=… is the IFS the command (read) splits with
+	for _, as := range c.Assigns {
+		if as.Name != nil && as.Name.Value == "IFS" && len(c.Args) > 0 {
+			ifs, unset := a.ifs, a.ifsUnset
+			v := knownVal("")
+			if as.Value != nil {
+				if fs := a.resolve(as.Value, true); len(fs) == 1 {
+					v = fieldVal(fs[0])
+				}
+			}
+			if v.known {
+				a.ifs, a.ifsUnset = v.f.s, false
+			} else {
+				a.ifs, a.ifsUnset = "", false
+				a.ifsUnknown = true
+			}
+			defer func() { a.ifs, a.ifsUnset, a.ifsUnknown = ifs, unset, false }()
+		}
+	}
 	return a.command(args, in)
 }
 
@@ -58,11 +77,21 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
+	if a.probe != nil && c.name == "__probe" {
+		fs := make([]field, 0, len(args)-1)
+		for _, ar := range args[1:] {
+			fs = append(fs, ar.f)
+		}
+		a.probe(fs)
+	}
 	if s, ok := a.writtenFile(head.f); ok {
 		c.runScript(head.raw, s, in, "sh")
 	}
 	handled := c.dispatch()
 	c.finish()
+	if in.rd != nil && c.name != "read" && !c.noStdin() {
+		in.rd.dirty = true // it may have read some of the stream
+	}
 	if !handled {
 		return dynSource(c.name)
 	}

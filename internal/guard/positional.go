@@ -361,3 +361,14 @@ func (r *resolver) forceBoundary() {
 		fb.started = true
 	}
 }
+
+// noPositional reports whether a double-quoted word part is a bare "$@"
+// with no positional parameters: it makes no field at all.
+func (a *shellAnalyzer) noPositional(q *syntax.DblQuoted) bool {
+	if len(q.Parts) != 1 || !a.posKnown || a.posTail || len(a.pos) != 0 {
+		return false
+	}
+	x, ok := q.Parts[0].(*syntax.ParamExp)
+	return ok && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && x.Slice == nil && x.Repl == nil &&
+		!x.Length && !x.Excl && x.Index == nil
+}

@@ -133,6 +133,10 @@ type source struct {
 	names []field
 	file  string
 	why   string
+	// rd, for text several commands read in turn (a block or loop fed by
+	// one pipe or here-string): how much read took, whether another
+	// command may have read some (see readbuiltin.go)
+	rd *readState
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
@@ -195,6 +199,15 @@ type shellAnalyzer struct {
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
+	// ifsUnknown: a prefix IFS=… with a value only known when it runs
+	// is in force for the command being analysed (read splits unknown).
+	ifsUnknown bool
+	// nocase: the command may turn on nocasematch (patterns in
+	// expansions then ignore case: not modelled, unknown).
+	nocase bool
+	// probe, in tests, receives the fields of each `__probe` command (the
+	// differential test against bash reads the evaluator's values so).
+	probe func([]field)
 }
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
@@ -221,6 +234,7 @@ func analyzeShell(env Env, command string) *analysis {
 	out := &analysis{}
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
+	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
 	f, err := parseShell(command)
 	if err != nil {
 		out.parseErr = &ParseError{Err: err}
@@ -418,6 +432,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		in = a.redirect(r, in, &outFiles)
 	}
 	var out source
+	if _, simple := s.Cmd.(*syntax.CallExpr); !simple && in.kind == srcText && in.rd == nil {
+		in.rd = &readState{} // the commands inside read one stream in turn
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		out = a.call(c, in)
@@ -447,6 +464,10 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		}
 		out = dynSource("an if clause")
 	case *syntax.WhileClause:
+		if a.readLoop(c, in) {
+			out = dynSource("a loop")
+			break
+		}
 		a.stmts(c.Cond, in)
 		a.stmts(c.Do, in)
 		a.stmts(c.Cond, in) // a second pass sees variables set in the body

@@ -88,3 +88,110 @@ func TestScopedVariablesExactOrUnknown(t *testing.T) {
 		{`x=README.md; export x; sh -c 'cat "$x"'`, ""},
 	})
 }
+
+// TestReadBuiltinExactOrUnknown: finding 7's class — read's value is the
+// record bash takes (-d, -n, -N, IFS, backslashes without -r, several
+// names, successive reads, while read over known text) or unknown.
+func TestReadBuiltinExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`read -d, a <<< ".env,x"; cat $a`, KindDeny},
+		{`read -n 4 a <<< ".envX"; cat $a`, KindDeny},
+		{`read -N 4 a <<< ".envX"; cat $a`, KindDeny},
+		{`IFS=x read a b <<< ".envxy"; cat $a`, KindDeny},
+		{`IFS=, read a b <<< ".env,x"; cat $a`, KindDeny},
+		{`read a <<< '.e\nv'; cat $a`, KindDeny},
+		{`read a b <<< 'x .env'; cat $b`, KindDeny},
+		{`read -a w <<< '.e nv'; cat ${w[0]}${w[1]}`, KindDeny},
+		{`printf 'README.md\n.env\n' | { read a; read b; cat $b; }`, KindDeny},
+		{`printf 'README.md\n.e\\\nnv\n' | while read f; do cat "$f"; done`, KindDeny},
+		{`printf 'README.md\n.env\n' | while read -r f; do wc -l "$f"; done`, KindDeny},
+		{`printf 'x\n.env\n' | { cat >/dev/null; read a; cat $a; }`, KindUnverifiable},
+		{`IFS=$X read a b <<< ".env,x"; cat $a`, KindUnverifiable},
+		{`read -u 3 a; cat $a`, KindUnverifiable},
+		{`read a <<< README.md; cat $a`, ""},
+		{`printf 'README.md\n' | while read -r f; do wc -l "$f"; done`, ""},
+		{`find . -name '*.py' | while read -r f; do wc -l "$f"; done`, ""},
+	})
+}
+
+// TestParameterPatternsExactOrUnknown: finding 8's class — ${x#p},
+// ${x%p}, ${x/p/r} (/#, /%, //), ${x^^p} match p as bash does (globs,
+// classes, quoted parts literal) or are unknown.
+func TestParameterPatternsExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`x=.envX; cat ${x/%?/}`, KindDeny},
+		{`x=X.env; cat ${x/#?/}`, KindDeny},
+		{`x=.envXX; cat ${x/X*/}`, KindDeny},
+		{`x=.eXnv; cat ${x//[^a-z.]/}`, KindDeny},
+		{`x=.envX; cat ${x%[[:upper:]]}`, KindDeny},
+		{`x=.envX; cat ${x/[X]/}`, KindDeny},
+		{`x=.envX; cat ${x//[A-Z]}`, KindDeny},
+		{`x=.eYv; cat ${x/Y/n}`, KindDeny},
+		{`x=.env; cat ${x^^[X]}`, KindDeny},
+		{`x=.eXv; p='X'; cat ${x/$p/n}`, KindDeny},
+		{`x=.eXv; cat ${x/X/$Y}`, KindUnverifiable},
+		{`x=.eXv; cat ${x/X/&}`, KindUnverifiable}, // bash 5.2 patsub_replacement
+		{`shopt -s nocasematch; x=.envx; cat ${x%X}`, KindUnverifiable},
+		{`x=READMEX.md; cat ${x/X/}`, ""},
+		{`f=src/a.py; cat ${f%.py}.py`, ""},
+	})
+}
+
+// TestProducedTextExactOrUnknown: finding 9's class — printf (precision,
+// width, `*`, %b, %q, integers), echo -e, head/tail -c/-n, tac, uniq give
+// the text bash's tools give; sort, nl and options not modelled are
+// unknown.
+func TestProducedTextExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`cat "$(printf %.4s .envXX)"`, KindDeny},
+		{`cat "$(printf %-.4s .envXX)"`, KindDeny},
+		{`cat "$(printf %4.4s .envXX)"`, KindDeny},
+		{`cat "$(printf %.*s 4 .envXX)"`, KindDeny},
+		{`cat "$(printf '%b' '.e\x6ev')"`, KindDeny},
+		{`echo .envX | head -c4 | xargs cat`, KindDeny},
+		{`echo .envX | head --bytes=4 | xargs cat`, KindDeny},
+		{`cat "$(printf 'X\n.env' | tail -n1)"`, KindDeny},
+		{`cat "$(printf '.env\nX' | head -n1)"`, KindDeny},
+		{`cat "$(printf '.env\nX\n' | tac | tail -1)"`, KindDeny},
+		{`cat "$(printf 'X\n.env\n' | sort | head -1)"`, KindUnverifiable},
+		{`cat "$(printf '%e' 1)"`, KindUnverifiable},
+		{`cat "$(printf %.9s README.mdXX)"`, ""},
+		{`cat "$(printf 'README.md\nX' | head -n1)"`, ""},
+	})
+}
+
+// TestXargsParallelExactOrUnknown: findings 11 and 12's class — the
+// arguments xargs builds (quotes, backslashes, -d, -0, -I inside words,
+// -n/-L batches) and the command lines GNU parallel runs ({} and {n}
+// inside words, several input sources) are bash's, or unknown.
+func TestXargsParallelExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`echo nv | xargs -I{} cat .e{}`, KindDeny},
+		{`xargs -I{} cat {}nv <<< .e`, KindDeny},
+		{`xargs -i cat .e{} <<< nv`, KindDeny},
+		{`xargs --replace=@ cat .e@ <<< nv`, KindDeny},
+		{`echo '.e""nv' | xargs cat`, KindDeny},
+		{`echo '.e\nv' | xargs cat`, KindDeny},
+		{`echo "'.e'nv" | xargs cat`, KindDeny},
+		{`printf 'x,.env' | xargs -d, cat`, KindDeny},
+		{`printf '.envXREADME.md' | xargs -dX cat`, KindDeny},
+		{`printf 'x\0.env' | xargs -0 cat`, KindDeny},
+		{`printf 'x\nnv\n' | xargs -n1 sh -c 'cat .e$1' _`, KindDeny},
+		{`echo nv | xargs -I{} cp README.md .e{}`, KindDeny},
+		{`echo '.e""nv' | xargs rm`, KindDeny},
+		{`printf 'x,.env' | xargs -d, rm -f`, KindDeny},
+		{`echo "'.env" | xargs cat`, KindUnverifiable}, // xargs rejects the unmatched quote: not modelled
+		{`cat list | xargs -I{} cat src/{}`, KindUnverifiable},
+		{`parallel cat .e{} ::: nv`, KindDeny},
+		{`parallel cat {}nv ::: .e`, KindDeny},
+		{`parallel 'cat {1}{2}' ::: .e ::: nv`, KindDeny},
+		{`parallel cat {2}{1} ::: nv ::: .e`, KindDeny},
+		{`parallel rm .e{} ::: nv`, KindDeny},
+		{`parallel cat .e{.}v ::: n.x`, KindDeny},
+		{`echo README.md | xargs -I{} wc -l {}`, ""},
+		{`printf 'README.md src/a.py' | xargs wc -l`, ""},
+		{`parallel 'wc -l {}' ::: src/a.py README.md`, ""},
+		{`find src -name '*.py' | parallel wc -l {}`, ""},
+		{`parallel echo ::: a b ::: c d`, ""},
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -425,6 +424,9 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 		}
 		r.each(func(fb *fieldBuilder) { fb.lit(v) })
 	case *syntax.DblQuoted:
+		if !r.a.noPositional(x) {
+			r.each(func(fb *fieldBuilder) { fb.started = true }) // "" is a field
+		}
 		for _, q := range x.Parts {
 			r.part(q, true, false)
 		}
@@ -614,15 +616,33 @@ func (r *resolver) value(v pval, quoted bool) {
 	case v.known && quoted:
 		r.each(func(fb *fieldBuilder) { fb.lit(v.f.s) })
 	case v.known:
-		// unquoted: split on IFS, glob characters active
+		// unquoted: split on IFS, glob characters active. A delimiter is
+		// IFS white space, or one other IFS character with the white space
+		// around it: that one ends a field even when it is empty
 		ifs := r.a.ifs
-		for _, c := range v.f.s {
+		rs := []rune(v.f.s)
+		for k := 0; k < len(rs); k++ {
+			c := rs[k]
 			if strings.ContainsRune(ifs, c) {
 				if r.assign {
 					r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
 					continue
 				}
-				r.split = true
+				nonWS := false
+				for ; k < len(rs) && strings.ContainsRune(ifs, rs[k]); k++ {
+					if !isIFSSpace(rs[k]) {
+						if nonWS {
+							break
+						}
+						nonWS = true
+					}
+				}
+				k--
+				if nonWS {
+					r.emitAll()
+				} else {
+					r.split = true
+				}
 				continue
 			}
 			switch c {
@@ -658,6 +678,18 @@ func (r *resolver) value(v pval, quoted bool) {
 		}
 		r.each(func(fb *fieldBuilder) { fb.pat(v.f) })
 	}
+}
+
+func isIFSSpace(c rune) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// emitAll ends the fields being built, empty ones included (a non-white
+// IFS delimiter).
+func (r *resolver) emitAll() {
+	r.split = false
+	for _, fb := range r.alts {
+		r.done = append(r.done, fb.field())
+	}
+	r.alts = []*fieldBuilder{r.newBuilder()}
 }
 
 // dynVal is an expansion whose value may be anything.
@@ -752,7 +784,20 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 	}
 	switch {
 	case p.Exp != nil:
-		return a.paramOp(p.Exp, base, set, why)
+		vals := a.paramOp(p.Exp, base, set, why)
+		switch p.Exp.Op {
+		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			// ${x:=w} assigns x when it takes w
+			if !positional(name) && p.Index == nil {
+				switch {
+				case len(vals) == 1 && !(set && samePval(vals[0], base)):
+					a.vars[name] = vals[0]
+				case len(vals) > 1:
+					a.vars[name] = dynVal(why, true)
+				}
+			}
+		}
+		return vals
 	case p.Slice != nil:
 		if base.known {
 			if s, ok := sliceValue(base.f.s, p.Slice); ok {
@@ -761,11 +806,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		}
 		return []pval{dynVal(why, base.split)}
 	case p.Repl != nil:
-		if base.known {
-			from, ok1 := a.literalWord(p.Repl.Orig)
-			to, ok2 := a.literalWord(p.Repl.With)
-			if ok1 && ok2 {
-				return []pval{knownVal(replaceValue(base.f.s, from, to, p.Repl.All))}
+		if base.known && isASCII(base.f.s) && len(base.f.s) <= maxPatternValue {
+			if v, ok := a.replaceParam(base.f.s, p.Repl); ok {
+				return []pval{knownVal(v)}
 			}
 		}
 		return []pval{dynVal(why, base.split)}
@@ -850,7 +893,6 @@ func (a *shellAnalyzer) paramOp(e *syntax.Expansion, base pval, set bool, why st
 		}
 		return out
 	}
-	unknownBase := !set || (!base.known && !base.empty)
 	switch e.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
 		switch {
@@ -873,20 +915,59 @@ func (a *shellAnalyzer) paramOp(e *syntax.Expansion, base pval, set bool, why st
 		}
 		return append([]pval{knownVal("")}, word()...)
 	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-		if base.known {
-			if pat, ok := a.literalWord(e.Word); ok {
-				return []pval{knownVal(trimPattern(base.f.s, pat, e.Op))}
+		if base.known && isASCII(base.f.s) && len(base.f.s) <= maxPatternValue {
+			if pat, ok := a.patternWord(e.Word); ok {
+				if m, ok := a.compileShellPattern(pat); ok {
+					return []pval{knownVal(trimShellPattern(base.f.s, m, e.Op))}
+				}
 			}
 		}
-	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
-		if base.known {
-			return []pval{knownVal(caseValue(base.f.s, e.Op))}
-		}
-		if !unknownBase {
+		if base.empty && set {
 			return []pval{base}
+		}
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if base.known && isASCII(base.f.s) {
+			if e.Word == nil {
+				return []pval{knownVal(caseShellPattern(base.f.s, nil, e.Op))}
+			}
+			if pat, ok := a.patternWord(e.Word); ok {
+				if m, ok := a.compileShellPattern(pat); ok {
+					return []pval{knownVal(caseShellPattern(base.f.s, &m, e.Op))}
+				}
+			}
 		}
 	}
 	return []pval{dynVal(why, true)}
+}
+
+// replaceParam applies ${x/p/r} (and //, /#, /%) to a known value.
+func (a *shellAnalyzer) replaceParam(s string, rp *syntax.Replace) (string, bool) {
+	pat, ok := a.patternWord(rp.Orig)
+	if !ok {
+		return "", false
+	}
+	start, end := false, false
+	switch {
+	case strings.HasPrefix(pat, "#"):
+		start, pat = true, pat[1:]
+	case strings.HasPrefix(pat, "%"):
+		end, pat = true, pat[1:]
+	}
+	if strings.Contains(a.text(rp.With), "&") {
+		return "", false // bash 5.2's patsub_replacement puts the match in place of &
+	}
+	to, ok := a.literalWord(rp.With)
+	if !ok {
+		return "", false
+	}
+	if pat == "" && !start && !end {
+		return s, true
+	}
+	m, ok := a.compileShellPattern(pat)
+	if !ok {
+		return "", false
+	}
+	return replaceShellPattern(s, m, to, rp.All, start, end), true
 }
 
 func positionalOrEnv(v pval) bool { return v.f.dyn || v.f.unk }
@@ -901,72 +982,6 @@ func (a *shellAnalyzer) literalWord(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return fs[0].text(), true
-}
-
-// trimPattern implements ${x#p}, ${x##p}, ${x%p}, ${x%%p} with p a shell
-// pattern.
-func trimPattern(s, pat string, op syntax.ParExpOperator) string {
-	match := func(t string) bool {
-		ok, err := doublestar.Match(strings.ReplaceAll(pat, "/", "\x00"), strings.ReplaceAll(t, "/", "\x00"))
-		return err == nil && ok
-	}
-	switch op {
-	case syntax.RemSmallPrefix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemLargePrefix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemSmallSuffix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	case syntax.RemLargeSuffix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	}
-	return s
-}
-
-func replaceValue(s, from, to string, all bool) string {
-	if from == "" {
-		return s
-	}
-	if strings.ContainsAny(from, "*?[") {
-		return s // patterns in replacements: keep the value (it still names what it named)
-	}
-	if all {
-		return strings.ReplaceAll(s, from, to)
-	}
-	return strings.Replace(s, from, to, 1)
-}
-
-func caseValue(s string, op syntax.ParExpOperator) string {
-	if s == "" {
-		return s
-	}
-	switch op {
-	case syntax.UpperAll:
-		return strings.ToUpper(s)
-	case syntax.LowerAll:
-		return strings.ToLower(s)
-	case syntax.UpperFirst:
-		return strings.ToUpper(s[:1]) + s[1:]
-	case syntax.LowerFirst:
-		return strings.ToLower(s[:1]) + s[1:]
-	}
-	return s
 }
 
 // sliceValue implements ${x:offset:length} for literal numbers.
