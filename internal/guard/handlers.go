@@ -2837,7 +2837,13 @@ func (c *cmd) gitLsFiles(i int) {
 			names = append(names, litField(strings.TrimPrefix(p, prefix)))
 		}
 	}
-	c.out = &source{kind: srcNames, names: names, why: "git ls-files"}
+	why := "git ls-files"
+	for k := i + 1; k < len(c.args); k++ {
+		if t := optText(c.args[k].f); strings.HasPrefix(t, "-") && t != "-c" && t != "--cached" {
+			why = "git ls-files " + t // -z, -s, --format…: not one name a line
+		}
+	}
+	c.out = &source{kind: srcNames, names: names, why: why}
 }
 
 // gitCommands checks the commands git subcommands run: rebase -x/--exec,

@@ -131,6 +131,10 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		}
 	case "pwd":
 		return cwdSource(a)
+	case "ls":
+		if out, ok := a.lsOutput(c); ok {
+			return out
+		}
 	case "basename":
 		if known && len(operands) > 0 {
 			b := path.Base(operands[0])
@@ -887,6 +891,11 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		}
 		return knownVal(strings.TrimRight(out.text, "\n"))
 	case srcNames:
+		if out.why == "git ls-files" {
+			if t, ok := namesText(out.names); ok {
+				return knownVal(t)
+			}
+		}
 		if len(out.names) == 1 {
 			return pval{f: out.names[0], split: true}
 		}

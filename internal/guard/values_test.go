@@ -195,3 +195,23 @@ func TestXargsParallelExactOrUnknown(t *testing.T) {
 		{`parallel echo ::: a b ::: c d`, ""},
 	})
 }
+
+// TestListingsAsValues: the everyday over-denies of attacker pass 10 —
+// `$(ls GLOB)` with the disk is the names the glob expands to (files,
+// sorted; folders, options, orders a locale could change: unknown).
+func TestListingsAsValues(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "SECRET=x", tCwd + "/README.md": "r", tCwd + "/src/a.py": "a", tCwd + "/src/b.py": "b",
+		tCwd + "/d/x.py/inner": "i"}
+	disk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, disk, []shellCase{
+		{"head -n 5 $(ls src/*.py)", ""},
+		{"wc -l $(ls src/*.py README.md)", ""},
+		{"cat $(ls .e*)", KindDeny},
+		{"cat $(ls -a)", KindUnverifiable},
+		{"cat $(ls d/*.py)", KindUnverifiable}, // a folder: ls prints its content
+		{"cat $(ls -l src/*.py)", KindUnverifiable},
+		{`cat "$(ls R* .e* | head -1)"`, KindDeny},
+	})
+	noDisk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, noDisk, []shellCase{{"head -n 5 $(ls src/*.py)", KindUnverifiable}})
+}
