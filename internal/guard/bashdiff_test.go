@@ -31,7 +31,7 @@ func bashFields(t testing.TB, bash, dir, home, script string) ([]string, bool) {
 	full := "__probe() { printf '%s\\0' \"$#\" \"$@\"; exit 0; }\n" + script
 	cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", full)
 	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LC_ALL=C"}
+	cmd.Env = []string{"HOME=" + home, "PATH=" + filepath.Join(filepath.Dir(dir), "bin") + string(os.PathListSeparator) + os.Getenv("PATH"), "LC_ALL=C"}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	_ = cmd.Run()
@@ -39,7 +39,7 @@ func bashFields(t testing.TB, bash, dir, home, script string) ([]string, bool) {
 	if len(parts) < 2 {
 		return nil, false
 	}
-	// the last probe printed wins (a probe in a loop prints several)
+	// the first probe printed is compared (the evaluator's first, too)
 	n, err := strconv.Atoi(parts[0])
 	if err != nil || len(parts) < n+2 {
 		return nil, false
@@ -201,7 +201,7 @@ func diffEnv(t testing.TB) (bash, dir, home string) {
 	root, _ = filepath.EvalSymlinks(root)
 	dir = filepath.Join(root, "proj")
 	home = filepath.Join(root, "home")
-	for _, p := range []string{dir + "/src", home} {
+	for _, p := range []string{dir + "/src", home, root + "/bin"} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -210,6 +210,10 @@ func diffEnv(t testing.TB) (bash, dir, home string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// __probe as a program too, for xargs and parallel to run
+	if err := os.WriteFile(filepath.Join(root, "bin", "__probe"), []byte("#!/bin/sh\nprintf '%s\\0' \"$#\" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return bash, dir, home
 }
@@ -313,8 +317,47 @@ __probe "$a"`,
 	`x=.env; (x=README); __probe $x`,
 	`x=.env; echo $(x=README) >/dev/null; __probe $x`,
 	`x=.e; export x; __probe "$(sh -c 'echo ${x}nv')"`,
+	`__probe "$(echo abc | tr '\x61' z)" "$(echo abc | tr '\141' z)" "$(echo a-c | tr 'a\-c' xyz)" "$(echo xay | tr -d '\n')"`,
+	`__probe "$(echo LmVudg | base64 -d)" "$(echo LmVudg- | base64 -d)" "$(echo FZSW45I= | base32 -d)"`,
+	`__probe "$(basename -a x/y z/w)" "$(basename .py .py)" "$(dirname a/)" "$(dirname a/b/)" "$(dirname /)" "$(basename a/)"`,
+	`__probe "$(realpath README.md)" "$(readlink -f src/a.py)" "$(readlink README.md)"`,
+	`x=.envXYZ; __probe ${#x} "${#x}"`,
+	`IFS=,; __probe "$(printf '%s\n' a,b)" $(printf '%s\n' a,b)`,
+	`f() { local IFS=,; x=a,b; __probe $x; }; f`,
+	`f() { local IFS=,; }; f; x=a,b; __probe $x`,
+	`sh -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$0$1" "$2"' .e nv`,
+	`x=a; sh -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$x" "$1"' _ b`,
+	`echo nv | xargs sh -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe .e"$1"' _`,
+	`echo nv | xargs -I{} __probe .e{} {}x`,
+	`echo "'a b'" c | xargs __probe`,
+	`printf '%s\n' "a'b c'd" '"x\y" z' 'q\ r s\\t' | xargs bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _`,
+	`printf 'a,b,\n' | xargs -d, bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _`,
+	`printf '  "x y" z\n' | xargs -I{} bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _ [{}]`,
+	`printf 'a b\nc\n' | xargs -L1 bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _`,
+	`printf 'a\nb\n' | xargs -n1 bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _`,
+	`printf 'x\0.env' | xargs -0 bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _`,
 	// xargs and parallel build the probe's arguments
 	`echo nv | xargs -I{} bash -c '__probe() { printf "%s\0" "$#" "$@"; }; __probe "$@"' _ .e{}`,
+}
+
+// TestParallelAgainstBash: GNU parallel's command lines (skipped without
+// parallel).
+func TestParallelAgainstBash(t *testing.T) {
+	bash, dir, home := diffEnv(t)
+	if _, err := exec.LookPath("parallel"); err != nil {
+		t.Skip("GNU parallel is not installed")
+	}
+	for _, s := range []string{
+		`parallel --will-cite __probe .e{} ::: nv`,
+		`parallel --will-cite __probe {}nv ::: .e`,
+		`parallel --will-cite '__probe {1}{2}' ::: .e ::: nv`,
+		`parallel --will-cite __probe {2}{1} ::: nv ::: .e`,
+		`parallel --will-cite __probe x{.}y{/}z ::: a/b.c`,
+		`parallel --will-cite __probe ::: 'a b'`,
+		`parallel --will-cite '__probe "a  b"' ::: c`,
+	} {
+		diffCheck(t, bash, dir, home, s)
+	}
 }
 
 // TestShellValuesAgainstBash is the differential test (skipped without

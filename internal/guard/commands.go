@@ -1123,7 +1123,7 @@ func (c *cmd) unsetBuiltin() {
 		t := optText(ar.f)
 		if ar.f.unk || ar.f.dyn {
 			a.vars["IFS"] = dynVal("$IFS", false)
-			a.ifs = " \t\n"
+			a.ifs, a.ifsDyn = " \t\n", true
 			continue
 		}
 		if strings.HasPrefix(t, "-") {
@@ -1136,7 +1136,7 @@ func (c *cmd) unsetBuiltin() {
 		delete(a.vars, t)
 		delete(a.arrays, t)
 		if t == "IFS" {
-			a.ifs = " \t\n"
+			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true
 		}
 	}

@@ -40,6 +40,7 @@ type scope struct {
 	arrays   map[string][]pval
 	ifs      string
 	ifsUnset bool
+	ifsDyn   bool
 	pos      []field
 	posKnown bool
 	posTail  bool
@@ -51,12 +52,12 @@ func (a *shellAnalyzer) saveScope() scope {
 	for k, v := range a.arrays {
 		arrs[k] = v
 	}
-	return scope{vars: copyMap(a.vars), arrays: arrs, ifs: a.ifs, ifsUnset: a.ifsUnset,
+	return scope{vars: copyMap(a.vars), arrays: arrs, ifs: a.ifs, ifsUnset: a.ifsUnset, ifsDyn: a.ifsDyn,
 		pos: a.pos, posKnown: a.posKnown, posTail: a.posTail, posDecl: a.posDecl}
 }
 
 func (a *shellAnalyzer) restoreScope(s scope) {
-	a.vars, a.arrays, a.ifs, a.ifsUnset = s.vars, s.arrays, s.ifs, s.ifsUnset
+	a.vars, a.arrays, a.ifs, a.ifsUnset, a.ifsDyn = s.vars, s.arrays, s.ifs, s.ifsUnset, s.ifsDyn
 	a.pos, a.posKnown, a.posTail, a.posDecl = s.pos, s.posKnown, s.posTail, s.posDecl
 }
 
@@ -77,7 +78,7 @@ func (a *shellAnalyzer) maybeSubshell(fn func()) {
 		if old, ok := s.vars[k]; !ok || !samePval(old, v) {
 			s.vars[k] = dynVal("$"+k+" (set in a pipeline: a subshell in bash, not in zsh)", true)
 			if k == "IFS" {
-				s.ifs = " \t\n"
+				s.ifs, s.ifsDyn = " \t\n", true
 			}
 		}
 	}
@@ -109,7 +110,7 @@ func (a *shellAnalyzer) childShell(pos []field, posKnown, posTail bool, fn func(
 	if _, ok := a.vars["IFS"]; ok {
 		delete(a.vars, "IFS")
 	}
-	a.ifs, a.ifsUnset = " \t\n", false
+	a.ifs, a.ifsUnset, a.ifsDyn = " \t\n", false, false
 	a.pos, a.posKnown, a.posTail, a.posDecl = pos, posKnown, posTail, false
 	fn()
 	a.restoreScope(s)
@@ -307,7 +308,7 @@ func (r *resolver) allPositional(x *syntax.ParamExp, quoted bool) bool {
 		x.Repl != nil || x.Length || x.Width || x.Excl || x.Index != nil || x.Names != 0 || x.IsSet || len(x.Modifiers) > 0 || x.Flags != nil {
 		return false
 	}
-	if !a.posKnown || a.posTail {
+	if !a.posKnown || a.posTail || x.Param.Value == "*" && quoted && a.ifsDyn {
 		return false
 	}
 	vals := make([]pval, len(a.pos))

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -98,7 +99,13 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		return dynSource("the content of files")
 	case "base64", "base32", "basenc":
 		if hasFlag(flags, "-d", "--decode", "-D") && len(operands) == 0 {
-			return decodeSource(in, func(s string) (string, bool) { return decodeBase64(s) })
+			switch {
+			case c.name == "base64" || c.name == "basenc" && hasFlag(flags, "--base64"):
+				return decodeSource(in, decodeBase64Strict)
+			case c.name == "base32" || c.name == "basenc" && hasFlag(flags, "--base32"):
+				return decodeSource(in, decodeBase32Strict)
+			}
+			return dynSource("decoded data")
 		}
 		if len(operands) == 0 && in.kind == srcText && c.name == "base64" && !hasFlag(flags, "-d", "--decode", "-D") {
 			return source{kind: srcText, text: base64.StdEncoding.EncodeToString([]byte(in.text)) + "\n"}
@@ -136,22 +143,39 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 			return out
 		}
 	case "basename":
-		if known && len(operands) > 0 {
-			b := path.Base(operands[0])
-			if len(operands) > 1 {
+		if known && len(flags) == 0 && len(operands) > 0 && len(operands) <= 2 {
+			b := operands[0]
+			if t := strings.TrimRight(b, "/"); t != "" {
+				b = path.Base(t)
+			} else if b != "" {
+				b = "/"
+			}
+			if len(operands) > 1 && b != operands[1] {
 				b = strings.TrimSuffix(b, operands[1])
 			}
 			return source{kind: srcText, text: b + "\n"}
 		}
 	case "dirname":
-		if known && len(operands) > 0 {
-			return source{kind: srcText, text: path.Dir(operands[0]) + "\n"}
+		if known && len(flags) == 0 && len(operands) == 1 && !strings.HasPrefix(operands[0], "//") {
+			d := strings.TrimRight(operands[0], "/")
+			switch {
+			case d == "" && operands[0] != "":
+				d = "/"
+			default:
+				d = path.Dir(d)
+			}
+			return source{kind: srcText, text: d + "\n"}
 		}
 	case "realpath", "readlink":
-		if known && len(operands) > 0 {
-			n, _ := a.norm(operands[len(operands)-1], false)
-			return source{kind: srcText, text: n + "\n"}
+		// the path with its links resolved: known when the disk shows no
+		// link on the way (readlink without -f prints a link's own text)
+		if known && len(operands) == 1 && (c.name == "realpath" && len(flags) == 0 || hasFlag(flags, "-f", "--canonicalize")) && a.env.FS != nil {
+			n, _ := a.norm(operands[0], false)
+			if out, changed, ok := resolveLinks(a.env.FS, n, a.win); ok && !changed {
+				return source{kind: srcText, text: out + "\n"}
+			}
 		}
+		return dynSource("the output of " + c.name)
 	case "mktemp":
 		return source{kind: srcDyn, why: "mktemp", text: "temp", names: []field{mktempField(flags, operands)}}
 	case "date", "whoami", "id", "hostname", "uname", "nproc", "arch", "getconf", "uuidgen", "seq", "expr",
@@ -461,6 +485,29 @@ func decodeBase64(s string) (string, bool) {
 	return "", false
 }
 
+// decodeBase64Strict decodes as GNU base64 -d does what it decodes
+// whole: the standard alphabet, padded or not, line breaks ignored;
+// anything else (it stops at the first bad character) is not modelled.
+func decodeBase64Strict(s string) (string, bool) {
+	s = strings.NewReplacer("\n", "", "\r", "").Replace(s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+		if b, err := enc.Strict().DecodeString(s); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+// decodeBase32Strict is decodeBase64Strict for base32 -d.
+func decodeBase32Strict(s string) (string, bool) {
+	s = strings.NewReplacer("\n", "", "\r", "").Replace(s)
+	b, err := base32.StdEncoding.DecodeString(s)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
 func decodeHex(s string) (string, bool) {
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == ' ' || r == '\t' || r == ':' {
@@ -544,13 +591,22 @@ func trText(text string, flags, operands []string) (string, bool) {
 }
 
 func trSet(s string) []rune {
-	if strings.Contains(s, "[:") || strings.Contains(s, "[=") {
+	if strings.Contains(s, "[:") || strings.Contains(s, "[=") || strings.Contains(s, "*]") || !isASCII(s) {
 		return nil
 	}
-	s = unescapeANSI(s)
+	if strings.Contains(s, `\`) {
+		s = strings.NewReplacer(`\\`, "\x00B", `\n`, "\n", `\t`, "\t", `\r`, "\r").Replace(s)
+		if strings.Contains(s, `\`) {
+			return nil // tr's other escapes (\NNN, \-): not modelled
+		}
+		s = strings.ReplaceAll(s, "\x00B", `\`)
+	}
 	r := []rune(s)
 	var out []rune
 	for i := 0; i < len(r); i++ {
+		if i+2 < len(r) && r[i+1] == '-' && r[i] > r[i+2] {
+			return nil // tr rejects a reversed range
+		}
 		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] {
 			for c := r[i]; c <= r[i+2] && len(out) < 4096; c++ {
 				out = append(out, c)

@@ -63,7 +63,7 @@ func (c *cmd) readBuiltin() {
 	p := c.parse(1, opts{short: "adinNptuC"})
 	raw, arr := p.has("-r"), ""
 	delim, limit, exact := "\n", -1, false
-	known := c.name == "read" && !a.ifsUnknown
+	known := c.name == "read" && !a.ifsUnknown && !a.ifsDyn
 	for _, v := range p.vals {
 		c.valWord(v)
 		f, ok := c.valField(v)

@@ -199,6 +199,8 @@ type shellAnalyzer struct {
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
+	// ifsDyn: IFS was given a value only known when the command runs.
+	ifsDyn bool
 	// ifsUnknown: a prefix IFS=… with a value only known when it runs
 	// is in force for the command being analysed (read splits unknown).
 	ifsUnknown bool
@@ -1035,9 +1037,10 @@ func (a *shellAnalyzer) special(name string) {
 	case "IFS":
 		a.ifsUnset = false
 		if v := a.vars[name]; v.known {
-			a.ifs = v.f.s
+			a.ifs, a.ifsDyn = v.f.s, false
 		} else {
-			a.ifs = " \t\n" // unknown: default splitting, plus the dynamic parts already split
+			// unknown: a known value split by it is unknown too
+			a.ifs, a.ifsDyn = " \t\n", true
 		}
 	case "GLOBIGNORE":
 		a.dotglob = true

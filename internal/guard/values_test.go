@@ -215,3 +215,16 @@ func TestListingsAsValues(t *testing.T) {
 	noDisk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
 	runShell(t, noDisk, []shellCase{{"head -n 5 $(ls src/*.py)", KindUnverifiable}})
 }
+
+// TestUnknownIFSSplits: a known value split by an IFS computed at run
+// time is unknown (its fields are not the value).
+func TestUnknownIFSSplits(t *testing.T) {
+	runValues(t, []shellCase{
+		{`y=.envXREADME.md; IFS=$X; cat $y`, KindUnverifiable},
+		{`IFS=$X; read a b <<< ".envXy"; cat $a`, KindUnverifiable},
+		{`set -- .e nv; IFS=$X; cat "$*"`, KindUnverifiable},
+		{`y=README.md; IFS=$X; cat "$y"`, ""},
+		{`cat "$(echo LmVudg- | base64 -d)"`, KindUnverifiable}, // GNU stops at the bad character
+		{`cat $(readlink x)`, KindUnverifiable},                 // a link's own text
+	})
+}

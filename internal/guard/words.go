@@ -615,6 +615,9 @@ func (r *resolver) value(v pval, quoted bool) {
 		r.each(func(fb *fieldBuilder) { fb.started = fb.started || quoted })
 	case v.known && quoted:
 		r.each(func(fb *fieldBuilder) { fb.lit(v.f.s) })
+	case v.known && !r.assign && r.a.ifsDyn:
+		// split by an IFS only known when the command runs
+		r.value(dynVal("$IFS (computed when the command runs)", true), false)
 	case v.known:
 		// unquoted: split on IFS, glob characters active. A delimiter is
 		// IFS white space, or one other IFS character with the white space
@@ -749,6 +752,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		why = "${" + name + "}"
 	}
 	if p.Length {
+		if v, ok := a.lookup(name); ok && v.known && isASCII(v.f.s) && p.Index == nil {
+			return []pval{knownVal(strconv.Itoa(len(v.f.s)))}
+		}
 		return []pval{unkVal(why)}
 	}
 	if p.Names != 0 {
@@ -799,7 +805,7 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		}
 		return vals
 	case p.Slice != nil:
-		if base.known {
+		if base.known && isASCII(base.f.s) {
 			if s, ok := sliceValue(base.f.s, p.Slice); ok {
 				return []pval{knownVal(s)}
 			}
