@@ -228,3 +228,14 @@ func TestUnknownIFSSplits(t *testing.T) {
 		{`cat $(readlink x)`, KindUnverifiable},                 // a link's own text
 	})
 }
+
+// TestAlternativesArePositionsUnknown: a word with alternatives
+// (${x:+a} with x from the environment) may be no field at all: what
+// follows it is at an unknown position.
+func TestAlternativesArePositionsUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`set -- ${x:+a} .e nv; cat "$1$2"`, KindUnverifiable},
+		{`f() { cat "$1$2"; }; f ${x:+a} .e nv`, KindUnverifiable},
+		{`set -- ${x:-README.md}; cat "$1"`, KindUnverifiable},
+	})
+}

@@ -605,6 +605,14 @@ func (r *resolver) values(vals []pval, quoted bool) {
 			r.split = true
 		}
 	}
+	// alternatives: how many fields there are, and where each is, is not
+	// known (one alternative may be empty)
+	for i := range doneExtra {
+		doneExtra[i].multi = true
+	}
+	for _, fb := range next {
+		fb.multi = true
+	}
 	r.done = append(r.done, doneExtra...)
 	r.alts = next
 }
