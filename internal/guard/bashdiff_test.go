@@ -295,6 +295,14 @@ var bashDiffCases = []string{
 EOF
 __probe "$a"`,
 	`read -a arr <<< ".e nv"; __probe "${arr[0]}${arr[1]}"`,
+	"read -r a <<EOF\n.e\\\nnv\nEOF\n__probe \"$a\"",
+	"read -r a <<EOF\n.e\\nv \\$x \\\\ \\a\nEOF\n__probe \"$a\"",
+	"read -r a <<'EOF'\n.e\\\nnv\nEOF\n__probe \"$a\"",
+	"x=.e; read -r a <<EOF\n${x}nv\nEOF\n__probe \"$a\"",
+	"cat <<EOF | { read -r a; __probe \"$a\"; }\n.e\\\nnv\nEOF",
+	`x=README.md; printf -v x '.e%sv' n; __probe "$x"`,
+	`printf -v x '%s-%s' a b; __probe "$x"`,
+	`a=(x .env); unset 'a[1]'; __probe "${a[1]}" "${a[0]}"`,
 	`read -r -d '' a <<< ".env"; __probe "$a"`,
 	// positional parameters
 	`set -- .e nv; __probe "$1$2" "$#" "$@" "$*"`,

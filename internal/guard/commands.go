@@ -576,6 +576,7 @@ func (c *cmd) dispatch() bool {
 			for _, v := range p.values("-v") {
 				c.valWord(v)
 			}
+			c.printfAssign(p)
 		}
 		if c.name == "set" {
 			c.setPositional() // set -- ARGS rebinds $1…
@@ -1122,8 +1123,7 @@ func (c *cmd) unsetBuiltin() {
 	for _, ar := range c.args[1:] {
 		t := optText(ar.f)
 		if ar.f.unk || ar.f.dyn {
-			a.vars["IFS"] = dynVal("$IFS", false)
-			a.ifs, a.ifsDyn = " \t\n", true
+			a.anyVarChanged("unset of a name computed when the command runs")
 			continue
 		}
 		if strings.HasPrefix(t, "-") {
@@ -1131,6 +1131,12 @@ func (c *cmd) unsetBuiltin() {
 			continue
 		}
 		if funcs {
+			continue
+		}
+		if name, _, ok := strings.Cut(t, "["); ok {
+			// an element: the array is no longer known
+			delete(a.arrays, name)
+			a.vars[name] = dynVal("$"+name, true)
 			continue
 		}
 		delete(a.vars, t)

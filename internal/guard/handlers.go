@@ -1579,7 +1579,8 @@ func (c *cmd) shell() {
 		return
 	}
 	if p.has("-s") || len(p.operands) == 0 {
-		c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		pos, known, tail := bindArgs(c.argsAt(p.operands))
+		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[0].raw, c.in, source{}, "sh") })
 		for _, i := range p.operands {
 			c.file(i, SetRead)
 		}
@@ -1588,10 +1589,12 @@ func (c *cmd) shell() {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
+	// a new shell: $1… are the arguments after the script
+	pos, known, tail := bindArgs(c.argsAt(p.operands[1:]))
 	if t := f.text(); !f.pattern() && (t == "/dev/stdin" || t == "-" || t == "/proc/self/fd/0") {
-		c.runScript(c.args[first].raw, c.in, source{}, "sh")
+		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[first].raw, c.in, source{}, "sh") })
 	} else if s, ok := c.a.writtenFile(f); ok {
-		c.runScript(c.args[first].raw, s, source{}, "sh")
+		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[first].raw, s, source{}, "sh") })
 	} else if f.pattern() && strings.HasPrefix(unescapeGlob(f.s), "/dev/fd/") {
 		c.a.unknown(c.args[first].raw, c.name+" runs the output of a process substitution", SetRead|setModify)
 	}

@@ -373,3 +373,66 @@ func (a *shellAnalyzer) noPositional(q *syntax.DblQuoted) bool {
 	return ok && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && x.Slice == nil && x.Repl == nil &&
 		!x.Length && !x.Excl && x.Index == nil
 }
+
+// argsAt returns the command's arguments at the indexes.
+func (c *cmd) argsAt(idx []int) []arg {
+	out := make([]arg, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, c.args[i])
+	}
+	return out
+}
+
+// printfAssign handles `printf -v NAME FORMAT ARGS`: NAME gets the text
+// printf would print (unknown when it is not modelled).
+func (c *cmd) printfAssign(p parsed) {
+	vs := p.values("-v")
+	if len(vs) == 0 {
+		return
+	}
+	a := c.a
+	f, ok := c.valField(vs[len(vs)-1])
+	name := f.s
+	if !ok || f.pattern() {
+		a.anyVarChanged("printf -v with a name computed when the command runs")
+		return
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		delete(a.arrays, name[:i])
+		a.vars[name[:i]] = dynVal("$"+name[:i], true)
+		return
+	}
+	val := dynVal("$"+name+" (printf -v)", true)
+	var texts []string
+	known := true
+	for _, i := range p.operands {
+		if c.args[i].f.pattern() {
+			known = false
+		}
+		texts = append(texts, c.args[i].f.text())
+	}
+	if known && len(texts) > 0 {
+		if out, ok := printfFormat(texts[0], texts[1:]); ok {
+			val = knownVal(out)
+		}
+	}
+	delete(a.arrays, name)
+	a.vars[name] = val
+	a.special(name)
+}
+
+// anyVarChanged: a command assigned (or unset) a variable whose name is
+// only known when it runs: every variable, IFS included, is unknown after.
+func (a *shellAnalyzer) anyVarChanged(why string) {
+	for k := range a.vars {
+		a.vars[k] = dynVal("$"+k+" ("+why+")", true)
+	}
+	for k := range a.arrays {
+		delete(a.arrays, k)
+		a.vars[k] = dynVal("$"+k+" ("+why+")", true)
+	}
+	for _, k := range []string{"IFS", "HOME", "PWD", "OLDPWD"} {
+		a.vars[k] = dynVal("$"+k+" ("+why+")", true)
+	}
+	a.ifs, a.ifsDyn, a.ifsUnset = " \t\n", true, false
+}

@@ -96,6 +96,7 @@ func (c *cmd) readBuiltin() {
 		if n := optText(c.args[i].f); n != "" && !c.args[i].f.pattern() {
 			names = append(names, n)
 		} else {
+			a.anyVarChanged("read into a name computed when the command runs")
 			known = false
 		}
 	}

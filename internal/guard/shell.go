@@ -590,7 +590,12 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 		}
 		if as.Naked && as.Name == nil && as.Value != nil {
 			// `export "$x"`, `declare $opts`: a word, not an assignment
-			a.word(as.Value, SetRead)
+			// (or one whose name is computed: any variable may change)
+			for _, f := range a.word(as.Value, SetRead) {
+				if f.pattern() && (f.unk || f.dyn) {
+					a.anyVarChanged(variant + " of a word computed when the command runs")
+				}
+			}
 			continue
 		}
 		a.assign(as, true)

@@ -239,3 +239,22 @@ func TestAlternativesArePositionsUnknown(t *testing.T) {
 		{`set -- ${x:-README.md}; cat "$1"`, KindUnverifiable},
 	})
 }
+
+// TestComputedNamesAndChildScripts: printf -v, read, unset, declare of a
+// name computed at run time may change any variable; a script run by
+// `bash FILE ARGS` or `bash -s ARGS` gets ARGS as $1… and only exported
+// variables.
+func TestComputedNamesAndChildScripts(t *testing.T) {
+	runValues(t, []shellCase{
+		{`x=README.md; printf -v x '.e%sv' n; cat $x`, KindDeny},
+		{`x=README.md; printf -v "$N" '.e%sv' n; cat $x`, KindUnverifiable},
+		{`x=README.md; read "$N" <<< .env; cat $x`, KindUnverifiable},
+		{`x=README.md; declare "$N=.env"; cat $x`, KindUnverifiable},
+		{`a=(README.md .env); unset 'a[1]'; cat ${a[0]}`, KindUnverifiable},
+		{`echo 'cat .e$1' > x.sh; bash x.sh nv`, KindDeny},
+		{`bash -s nv <<< 'cat .e$1'`, KindDeny},
+		{`x=.e; echo 'cat ${x}nv' > x.sh; bash x.sh`, KindUnverifiable},
+		{`echo 'cat "$1"' > x.sh; bash x.sh README.md`, ""},
+		{`x=README.md; printf -v y '%s' "$x"; cat "$y"`, ""},
+	})
+}
