@@ -560,6 +560,11 @@ func contains(list []string, s string) bool {
 // known (every argument is then a file).
 func (c *cmd) dispatch() bool {
 	a := c.a
+	if defs := a.funcDefs[c.name]; len(defs) > 0 {
+		// a function runs in place of a command of that name; the command
+		// is also analysed below (the definition may not have run)
+		c.callFunction(defs)
+	}
 	switch c.name {
 	// --- words only: these never open their arguments
 	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",
@@ -867,12 +872,12 @@ func (c *cmd) dispatch() bool {
 		return true
 	}
 	if a.funcs[c.name] {
-		if def, ok := a.funcDefs[c.name]; ok {
-			// the body, walked with the arguments bound, says what they are
+		if _, ok := a.funcDefs[c.name]; ok {
+			// the body, walked with the arguments bound (above), says what
+			// they are
 			for i := 1; i < len(c.args); i++ {
 				c.word(i)
 			}
-			c.callFunction(def)
 			return true
 		}
 		c.generic()

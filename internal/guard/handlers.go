@@ -465,6 +465,15 @@ func (c *cmd) xargs() {
 		}
 	}
 	batches := xargsBatches(in, mode, known)
+	if len(p.values("-s", "--max-chars")) > 0 && mode.replace == "" && mode.perCmd == 0 && mode.lines == 0 {
+		// the line's length limit decides where commands split: positions
+		// are unknown
+		for _, b := range batches {
+			for i := range b {
+				b[i].f.multi = true
+			}
+		}
+	}
 	for bi, items := range batches {
 		if bi >= maxLoopValues {
 			items = []arg{{f: dynVal("items read from stdin", false).f, raw: "(stdin)"}}
@@ -829,6 +838,15 @@ func (c *cmd) parallel() {
 		words = append(words, g...)
 	}
 	inputs := words
+	for k := 1; k < optEnd; k++ {
+		name, _, _ := strings.Cut(optText(c.args[k].f), "=")
+		switch name {
+		case "-I", "--replace", "-i", "--er", "--extensionreplace", "--bnr", "--basenamereplace", "--dnr",
+			"--dirnamereplace", "--bner", "--basenameextensionreplace", "--seqreplace", "--slotreplace", "--rpl", "--plus":
+			c.a.unknown(c.args[k].raw, "parallel with replacement strings of its own: not modelled", SetRead|setModify)
+			return
+		}
+	}
 	if len(cmdArgs) == 0 {
 		// no command: each argument is a command line
 		for _, w := range inputs {
@@ -1118,23 +1136,61 @@ func (c *cmd) find() {
 		if e.start >= e.end || e.start >= len(c.args) {
 			continue
 		}
-		// each `{}` is one found name; run the command on a stand-in and
-		// treat a content reader as reading every file it finds
-		var sub []arg
+		// each `{}` (alone or inside a word) is one found name, in its
+		// place: the command is walked once per pattern of names (with
+		// `+`, all of them at the `{}`); without one the names are added
+		// at the end; a content reader reads every file it finds
+		plus := e.end < len(c.args) && optText(c.args[e.end].f) == "+"
 		hasBrace := false
 		for k := e.start; k < e.end && k < len(c.args); k++ {
 			if strings.Contains(optText(c.args[k].f), "{}") {
 				hasBrace = true
-				continue
 			}
-			sub = append(sub, c.args[k])
 		}
-		if hasBrace || true {
+		var sub []arg
+		switch {
+		case !hasBrace:
+			sub = append(sub, c.args[e.start:min(e.end, len(c.args))]...)
 			for _, f := range found {
+				f.multi = true
 				sub = append(sub, arg{f: f, raw: "{}"})
 			}
+			c.a.command(sub, source{})
+		default:
+			// find prints its starting points too (when they match)
+			names := append([]field(nil), found...)
+			for _, r := range roots {
+				if r >= 0 {
+					names = append(names, c.args[r].f)
+				} else {
+					names = append(names, litField("."))
+				}
+			}
+			for n, f := range names {
+				if n >= 16 {
+					f = dynVal("the names find prints", false).f
+				}
+				sub = sub[:0]
+				for k := e.start; k < e.end && k < len(c.args); k++ {
+					ar := c.args[k]
+					switch {
+					case plus && optText(ar.f) == "{}":
+						for _, g := range names {
+							g.multi = true
+							sub = append(sub, arg{f: g, raw: "{}"})
+						}
+					case strings.Contains(optText(ar.f), "{}"):
+						sub = append(sub, arg{f: substField(ar.f, "{}", f), raw: ar.raw})
+					default:
+						sub = append(sub, ar)
+					}
+				}
+				c.a.command(append([]arg(nil), sub...), source{})
+				if plus || n >= 16 {
+					break
+				}
+			}
 		}
-		c.a.command(sub, source{})
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")

@@ -15,8 +15,12 @@ import (
 // The rule is the evaluator's: a value it claims to know is the value bash
 // computes, anything else is unknown.
 
-// maxFuncCalls bounds the function calls walked in one command.
-const maxFuncCalls = 64
+// maxFuncCalls bounds the function calls walked in one command;
+// maxFuncDefs the definitions of one name kept (a call walks each).
+const (
+	maxFuncCalls = 64
+	maxFuncDefs  = 8
+)
 
 // funcDef is a function the command defines: its body and the script text
 // its positions refer to.
@@ -127,6 +131,13 @@ func (a *shellAnalyzer) exportedVar(name string) bool {
 // bound at each call (callFunction); nothing it assigns is kept.
 func (a *shellAnalyzer) declWalk(body *syntax.Stmt, in source) {
 	s := a.saveScope()
+	// functions it defines exist once it is called (the call walk
+	// defines them then)
+	defs := make(map[string][]funcDef, len(a.funcDefs))
+	for k, v := range a.funcDefs {
+		defs[k] = v
+	}
+	defer func() { a.funcDefs = defs }()
 	locals := a.locals
 	a.locals = map[string]savedVar{}
 	a.posDecl, a.posKnown, a.pos, a.posTail = true, false, nil, false
@@ -137,7 +148,7 @@ func (a *shellAnalyzer) declWalk(body *syntax.Stmt, in source) {
 
 // callFunction walks a function's body for one call, its arguments bound
 // to $1…; the variables it declares local get their values back after.
-func (c *cmd) callFunction(def funcDef) {
+func (c *cmd) callFunction(defs []funcDef) {
 	a := c.a
 	raw := c.args[0].raw
 	if a.calls >= maxFuncCalls || a.depth >= maxScriptDepth {
@@ -148,7 +159,11 @@ func (c *cmd) callFunction(def funcDef) {
 		a.unknown(raw, "a function that calls itself: its arguments are only known when it runs", SetRead|setModify)
 		return
 	}
-	a.calls++
+	if a.calls+len(defs) > maxFuncCalls {
+		a.unknown(raw, "too many function calls to analyse", SetRead|setModify)
+		return
+	}
+	a.calls += len(defs)
 	a.depth++
 	a.active[c.name] = true
 	pos, known, tail := bindArgs(c.args[1:])
@@ -160,8 +175,10 @@ func (c *cmd) callFunction(def funcDef) {
 	locals := a.locals
 	a.locals = map[string]savedVar{}
 	prevSrc := a.src
-	a.src = def.src
-	a.stmt(def.body, c.in)
+	for _, def := range defs {
+		a.src = def.src
+		a.stmt(def.body, c.in)
+	}
 	a.src = prevSrc
 	for k, sv := range a.locals {
 		delete(a.vars, k)

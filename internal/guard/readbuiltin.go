@@ -86,8 +86,8 @@ func (c *cmd) readBuiltin() {
 			limit, exact = n, v.name == "-N"
 		case "-a":
 			arr = f.s
-		case "-u":
-			known = false // another file descriptor
+		case "-u", "-t":
+			known = false // another file descriptor; a timeout (-t 0 reads nothing)
 		}
 	}
 	var names []string

@@ -184,7 +184,7 @@ type shellAnalyzer struct {
 	posTail  bool
 	posDecl  bool
 	// funcDefs are the functions the command defines, walked at each call.
-	funcDefs map[string]funcDef
+	funcDefs map[string][]funcDef
 	// locals, while a function call is walked: the variables it declared
 	// local, with the values they had before (restored after the call).
 	locals map[string]savedVar
@@ -221,7 +221,7 @@ func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 		vars:     map[string]pval{},
 		arrays:   map[string][]pval{},
 		funcs:    map[string]bool{},
-		funcDefs: map[string]funcDef{},
+		funcDefs: map[string][]funcDef{},
 		active:   map[string]bool{},
 		exported: map[string]bool{},
 		links:    map[string]string{},
@@ -487,7 +487,11 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = true
-			a.funcDefs[c.Name.Value] = funcDef{body: c.Body, src: a.src}
+			// every definition the walk meets may be the one a call runs
+			// (one in an if, a redefinition): a call walks them all
+			if defs := a.funcDefs[c.Name.Value]; len(defs) < maxFuncDefs {
+				a.funcDefs[c.Name.Value] = append(defs, funcDef{body: c.Body, src: a.src})
+			}
 		}
 		a.declWalk(c.Body, in)
 	case *syntax.DeclClause:

@@ -258,3 +258,26 @@ func TestComputedNamesAndChildScripts(t *testing.T) {
 		{`x=README.md; printf -v y '%s' "$x"; cat "$y"`, ""},
 	})
 }
+
+// TestFunctionsAndPlacesExactOrUnknown: every definition a walk meets may
+// be the one a call runs (a redefinition inside an uncalled function or
+// an if, a function named like a command); find -exec's {} is a name in
+// its place (inside words too); slices of "$@" and arrays are elements;
+// read -t, xargs -s and parallel's own replacement strings are unknown.
+func TestFunctionsAndPlacesExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`touch .e; find .e -exec sh -c 'cat "$1$2"' _ {} nv \;`, KindDeny},
+		{`find nv -maxdepth 0 -exec cat .e{} \;`, KindDeny},
+		{`find . -name x -exec cat .e{} \;`, ""}, // .e./x
+		{`g() { cat .e$1; }; h() { g() { :; }; }; g nv`, KindDeny},
+		{`g() { cat .e$1; }; if false; then g() { :; }; fi; g nv`, KindDeny},
+		{`echo() { cat .e"$1"; }; echo nv`, KindDeny},
+		{`set -- .e; set -- "${@:1:1}nv"; cat "$1"`, KindUnverifiable},
+		{`x=.e; read -t 0 x <<< README; cat ${x}nv`, KindDeny},
+		{`parallel -I ,, cat .e,, ::: nv`, KindUnverifiable},
+		{`printf '.e nv' | xargs -s 5 sh -c 'cat "$1$2"' _`, KindUnverifiable},
+		{`find . -name '*.py' -exec wc -l {} +`, ""},
+		{`find src -name '*.py' -exec sh -c 'wc -l "$1"' _ {} \;`, ""},
+		{`f() { wc -l "$@"; }; f README.md src/a.py`, ""},
+	})
+}

@@ -813,6 +813,10 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		}
 		return vals
 	case p.Slice != nil:
+		if name == "@" || name == "*" || p.Index != nil && (wordLit(p.Index) == "@" || wordLit(p.Index) == "*") {
+			// ${@:1:2}, ${a[@]:1}: elements, not characters
+			return []pval{dynVal(why, true)}
+		}
 		if base.known && isASCII(base.f.s) {
 			if s, ok := sliceValue(base.f.s, p.Slice); ok {
 				return []pval{knownVal(s)}
@@ -1179,4 +1183,12 @@ func optText(f field) string {
 		return f.s
 	}
 	return f.lead
+}
+
+// wordLit is an arithmetic index's literal text ("" when it is not one).
+func wordLit(e syntax.ArithmExpr) string {
+	if w, ok := e.(*syntax.Word); ok {
+		return w.Lit()
+	}
+	return ""
 }
