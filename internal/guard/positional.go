@@ -61,7 +61,12 @@ func (a *shellAnalyzer) saveScope() scope {
 }
 
 func (a *shellAnalyzer) restoreScope(s scope) {
-	a.vars, a.arrays, a.ifs, a.ifsUnset, a.ifsDyn = s.vars, s.arrays, s.ifs, s.ifsUnset, s.ifsDyn
+	// copies: a saved scope may be restored more than once
+	arrs := make(map[string][]pval, len(s.arrays))
+	for k, v := range s.arrays {
+		arrs[k] = v
+	}
+	a.vars, a.arrays, a.ifs, a.ifsUnset, a.ifsDyn = copyMap(s.vars), arrs, s.ifs, s.ifsUnset, s.ifsDyn
 	a.pos, a.posKnown, a.posTail, a.posDecl = s.pos, s.posKnown, s.posTail, s.posDecl
 }
 
@@ -96,6 +101,9 @@ func (a *shellAnalyzer) maybeSubshell(fn func()) {
 }
 
 func samePval(x, y pval) bool {
+	if len(x.alts) > 0 || len(y.alts) > 0 {
+		return sameVals(x.alts, y.alts)
+	}
 	return x.known == y.known && x.empty == y.empty && x.f.s == y.f.s && x.f.dyn == y.f.dyn && x.f.unk == y.f.unk && x.f.glob == y.f.glob
 }
 
@@ -321,18 +329,33 @@ func (a *shellAnalyzer) posValue(name, why string) pval {
 // value.
 func (r *resolver) allPositional(x *syntax.ParamExp, quoted bool) bool {
 	a := r.a
-	if x.Param == nil || (x.Param.Value != "@" && x.Param.Value != "*") || x.Exp != nil || x.Slice != nil ||
-		x.Repl != nil || x.Length || x.Width || x.Excl || x.Index != nil || x.Names != 0 || x.IsSet || len(x.Modifiers) > 0 || x.Flags != nil {
+	if x.Param == nil || x.Exp != nil || x.Slice != nil ||
+		x.Repl != nil || x.Length || x.Width || x.Excl || x.Names != 0 || x.IsSet || len(x.Modifiers) > 0 || x.Flags != nil {
 		return false
 	}
-	if !a.posKnown || a.posTail || x.Param.Value == "*" && quoted && a.ifsDyn {
+	all := x.Param.Value
+	var vals []pval
+	switch {
+	case x.Index != nil:
+		// "${a[@]}", "${a[*]}" of an array the command set
+		arr, ok := a.arrays[x.Param.Value]
+		all = wordLit(x.Index)
+		if !ok || all != "@" && all != "*" || all == "*" && quoted && a.ifsDyn {
+			return false
+		}
+		vals = append(vals, arr...)
+	case all == "@" || all == "*":
+		if !a.posKnown || a.posTail || all == "*" && quoted && a.ifsDyn {
+			return false
+		}
+		vals = make([]pval, len(a.pos))
+		for i, f := range a.pos {
+			vals[i] = fieldVal(f)
+		}
+	default:
 		return false
 	}
-	vals := make([]pval, len(a.pos))
-	for i, f := range a.pos {
-		vals[i] = fieldVal(f)
-	}
-	if x.Param.Value == "*" && quoted {
+	if all == "*" && quoted {
 		// "$*": joined by the first character of IFS
 		sep := " "
 		if a.ifsUnset {
@@ -383,12 +406,18 @@ func (r *resolver) forceBoundary() {
 // noPositional reports whether a double-quoted word part is a bare "$@"
 // with no positional parameters: it makes no field at all.
 func (a *shellAnalyzer) noPositional(q *syntax.DblQuoted) bool {
-	if len(q.Parts) != 1 || !a.posKnown || a.posTail || len(a.pos) != 0 {
+	if len(q.Parts) != 1 {
 		return false
 	}
 	x, ok := q.Parts[0].(*syntax.ParamExp)
-	return ok && x.Param != nil && x.Param.Value == "@" && x.Exp == nil && x.Slice == nil && x.Repl == nil &&
-		!x.Length && !x.Excl && x.Index == nil
+	if !ok || x.Param == nil || x.Exp != nil || x.Slice != nil || x.Repl != nil || x.Length || x.Excl {
+		return false
+	}
+	if x.Index != nil {
+		arr, ok := a.arrays[x.Param.Value]
+		return ok && len(arr) == 0 && wordLit(x.Index) == "@"
+	}
+	return x.Param.Value == "@" && a.posKnown && !a.posTail && len(a.pos) == 0
 }
 
 // argsAt returns the command's arguments at the indexes.
@@ -452,4 +481,128 @@ func (a *shellAnalyzer) anyVarChanged(why string) {
 		a.vars[k] = dynVal("$"+k+" ("+why+")", true)
 	}
 	a.ifs, a.ifsDyn, a.ifsUnset = " \t\n", true, false
+}
+
+// mergeScopes sets the state to what the outcomes (the ways a branch,
+// a loop or a `&&` may end) agree on: a variable they leave differently
+// (or unset in some) is unknown, and so are IFS and the positional
+// parameters when they differ.
+func (a *shellAnalyzer) mergeScopes(outcomes ...scope) {
+	if len(outcomes) == 0 {
+		return
+	}
+	m := outcomes[0]
+	m.vars = copyMap(m.vars)
+	arrs := make(map[string][]pval, len(m.arrays))
+	for k, v := range m.arrays {
+		arrs[k] = v
+	}
+	m.arrays = arrs
+	for _, o := range outcomes[1:] {
+		for k, v := range m.vars {
+			if w, ok := o.vars[k]; !ok || !samePval(v, w) {
+				m.vars[k] = altVal(k, v, w, ok)
+			}
+		}
+		for k := range o.vars {
+			if _, ok := m.vars[k]; !ok {
+				m.vars[k] = dynVal("$"+k+" (set on some paths through the command)", true)
+			}
+		}
+		for k, v := range m.arrays {
+			if w, ok := o.arrays[k]; !ok || !sameVals(v, w) {
+				delete(m.arrays, k)
+				m.vars[k] = dynVal("$"+k+" (set on some paths through the command)", true)
+			}
+		}
+		for k := range o.arrays {
+			if _, ok := m.arrays[k]; !ok {
+				m.vars[k] = dynVal("$"+k+" (set on some paths through the command)", true)
+			}
+		}
+		if m.ifs != o.ifs || m.ifsUnset != o.ifsUnset || o.ifsDyn {
+			m.ifs, m.ifsUnset, m.ifsDyn = " \t\n", false, true
+		}
+		if m.posKnown != o.posKnown || m.posTail != o.posTail || !sameFields(m.pos, o.pos) {
+			m.pos, m.posKnown, m.posTail = nil, false, false
+		}
+	}
+	for k, v := range m.vars {
+		if _, isArr := m.arrays[k]; isArr && v.f.dyn {
+			delete(m.arrays, k)
+		}
+	}
+	a.restoreScope(m)
+}
+
+func sameVals(x, y []pval) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !samePval(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameFields(x, y []field) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].s != y[i].s || x[i].pattern() != y[i].pattern() || x[i].multi != y[i].multi {
+			return false
+		}
+	}
+	return true
+}
+
+// andOr walks `x && y` / `x || y` and returns the states it ends in when
+// it succeeds and when it fails: y runs from x's success (&&) or failure
+// (||), so `cd d && f=x && cat $f` reads x.
+func (a *shellAnalyzer) andOr(c *syntax.BinaryCmd, in source) (succ, fail scope) {
+	part := func(st *syntax.Stmt) (scope, scope) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && len(st.Redirs) == 0 && !st.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+			return a.andOr(b, in)
+		}
+		a.stmt(st, in)
+		s := a.saveScope()
+		return s, s
+	}
+	sx, fx := part(c.X)
+	if c.Op == syntax.AndStmt {
+		a.restoreScope(sx)
+		sy, fy := part(c.Y)
+		a.mergeScopes(fx, fy)
+		return sy, a.saveScope()
+	}
+	a.restoreScope(fx)
+	sy, fy := part(c.Y)
+	a.mergeScopes(sx, sy)
+	return a.saveScope(), fy
+}
+
+// altVal is a variable two paths leave differently: the alternatives when
+// both are values the analysis holds (not unknown, at most four), else
+// unknown.
+func altVal(name string, v, w pval, wSet bool) pval {
+	out := dynVal("$"+name+" (set on some paths through the command)", true)
+	var alts []pval
+	for _, x := range []pval{v, w} {
+		switch {
+		case len(x.alts) > 0:
+			alts = append(alts, x.alts...)
+		case x.f.dyn && !x.known:
+			return out
+		default:
+			alts = append(alts, x)
+		}
+	}
+	if !wSet || len(alts) > 4 {
+		return out
+	}
+	out.alts = alts
+	return out
 }

@@ -449,8 +449,10 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 			a.subshell(func() { mid = a.stmt(c.X, in) })
 			a.maybeSubshell(func() { out = a.stmt(c.Y, mid) })
 		default:
-			a.stmt(c.X, in)
-			a.stmt(c.Y, in)
+			// `x && y`, `x || y`: y may not run; after the list, what the
+			// ways it succeeds and fails agree on
+			succ, fail := a.andOr(c, in)
+			a.mergeScopes(succ, fail)
 			out = dynSource("a command list")
 		}
 	case *syntax.Subshell:
@@ -460,13 +462,32 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.Block:
 		out = a.stmts(c.Stmts, in)
 	case *syntax.IfClause:
+		// each branch starts from the state its condition left; after the
+		// clause a variable the branches leave differently is unknown
+		var outcomes []scope
+		last := true
 		for ic := c; ic != nil; ic = ic.Else {
+			if !ic.ThenPos.IsValid() { // else
+				a.stmts(ic.Then, in)
+				outcomes = append(outcomes, a.saveScope())
+				last = false
+				break
+			}
 			a.stmts(ic.Cond, in)
+			pre := a.saveScope()
 			a.stmts(ic.Then, in)
+			outcomes = append(outcomes, a.saveScope())
+			a.restoreScope(pre)
 		}
+		if last {
+			outcomes = append(outcomes, a.saveScope()) // no branch taken
+		}
+		a.mergeScopes(outcomes...)
 		out = dynSource("an if clause")
 	case *syntax.WhileClause:
+		pre := a.saveScope()
 		if a.readLoop(c, in) {
+			a.mergeScopes(pre, a.saveScope())
 			out = dynSource("a loop")
 			break
 		}
@@ -474,15 +495,25 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		a.stmts(c.Do, in)
 		a.stmts(c.Cond, in) // a second pass sees variables set in the body
 		a.stmts(c.Do, in)
+		a.mergeScopes(pre, a.saveScope()) // the body may run any number of times
 		out = dynSource("a loop")
 	case *syntax.ForClause:
+		pre := a.saveScope()
 		a.forClause(c, in)
+		a.mergeScopes(pre, a.saveScope())
 		out = dynSource("a loop")
 	case *syntax.CaseClause:
 		a.word(c.Word, SetRead)
-		for _, it := range c.Items {
-			a.stmts(it.Stmts, in)
+		pre := a.saveScope()
+		outcomes := []scope{pre} // no pattern matches
+		for i, it := range c.Items {
+			if i == 0 || c.Items[i-1].Op == syntax.Break {
+				a.restoreScope(pre)
+			}
+			a.stmts(it.Stmts, in) // after ;& and ;;& it goes on from the state before
+			outcomes = append(outcomes, a.saveScope())
 		}
+		a.mergeScopes(outcomes...)
 		out = dynSource("a case clause")
 	case *syntax.FuncDecl:
 		if c.Name != nil {
@@ -825,19 +856,31 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 	}
 	if as.Array != nil {
 		var elems []pval
+		indexed := false
 		for _, el := range as.Array.Elems {
+			if el.Index != nil {
+				indexed = true // [i]=v, an associative array: not modelled
+			}
 			if el.Value != nil {
 				for _, f := range a.word(el.Value, SetRead) {
-					elems = append(elems, fieldVal(f))
+					v := fieldVal(f)
+					v.f.multi = f.multi // positions after it unknown (arrayElem)
+					elems = append(elems, v)
 				}
 			}
 		}
 		if name != "" && persist {
 			delete(a.vars, name)
-			if as.Append {
-				elems = append(a.arrays[name], elems...)
+			switch {
+			case indexed:
+				delete(a.arrays, name)
+				a.vars[name] = dynVal("$"+name+" (an array with computed positions)", true)
+			default:
+				if as.Append {
+					elems = append(a.arrays[name], elems...)
+				}
+				a.arrays[name] = elems
 			}
-			a.arrays[name] = elems
 		}
 	}
 }

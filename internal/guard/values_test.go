@@ -281,3 +281,23 @@ func TestFunctionsAndPlacesExactOrUnknown(t *testing.T) {
 		{`f() { wc -l "$@"; }; f README.md src/a.py`, ""},
 	})
 }
+
+// TestBranchesExactOrUnknown: a variable the paths through if, case,
+// `&&`/`||` and loops leave with different values is one of them (a plain
+// $x) or unknown; `cd d && f=x && cat $f` reads x.
+func TestBranchesExactOrUnknown(t *testing.T) {
+	runValues(t, []shellCase{
+		{`if true; then y=.e; else y=README; fi; cat ${y}nv`, KindDeny},
+		{`case x in x) y=.e;; *) y=README;; esac; cat ${y}nv`, KindDeny},
+		{`y=.e; false && y=README; cat ${y}nv`, KindDeny},
+		{`y=.e; true || y=README; cat ${y}nv`, KindDeny},
+		{`y=.e; for i in; do y=README; done; cat ${y}nv`, KindDeny},
+		{`y=.e; while false; do y=README; done; cat ${y}nv`, KindDeny},
+		{`y=.e; if c; then y=$X; fi; cat ${y}nv`, KindUnverifiable},
+		{`if c; then set -- .e nv; else set -- a b; fi; cat "$1$2"`, KindUnverifiable},
+		{`a=([1]=README [0]=.e); cat ${a[0]}nv`, KindDeny},
+		{`f=README.md; [ -f x ] && f=src/a.py; cat $f`, ""},
+		{`cd src && f=a.py && cat $f`, ""},
+		{`y=README.md; if [ -f x ]; then echo hi; fi; cat $y`, ""},
+	})
+}

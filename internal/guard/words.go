@@ -570,6 +570,9 @@ type pval struct {
 	known bool // f is known text
 	split bool // an unquoted dynamic value may split into several fields
 	empty bool // the value is empty
+	// alts: a variable the paths through the command leave with
+	// different values (f is then unknown): a plain $x is one of them
+	alts []pval
 }
 
 // values adds the possible values of an expansion.
@@ -831,6 +834,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		}
 		return []pval{dynVal(why, base.split)}
 	}
+	if len(base.alts) > 0 {
+		return base.alts
+	}
 	return []pval{base}
 }
 
@@ -887,6 +893,11 @@ func (a *shellAnalyzer) arrayElem(name string, idx syntax.ArithmExpr, why string
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 0 || n >= len(arr) {
 			return dynVal(why, true), true
+		}
+		for _, e := range arr[:n+1] {
+			if e.f.multi {
+				return dynVal(why, true), true // a glob or split value before: positions unknown
+			}
 		}
 		return arr[n], true
 	}
