@@ -29,16 +29,53 @@ func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
 		a.assign(as, len(c.Args) == 0)
 	}
 	var args []arg
+	// words with alternative values: the command is walked once per
+	// choice (its arguments then are exact), as well as with all of them
+	var lists [][]arg
+	lists = append(lists, nil)
 	for _, w := range c.Args {
 		a.seen[w] = true
 		raw := a.text(w)
-		for _, f := range a.expandWord(w) {
+		fs := a.expandWord(w)
+		for _, f := range fs {
 			args = append(args, arg{f: f, raw: raw})
+		}
+		if lists != nil {
+			if ch := a.choiceLists(w); ch != nil && len(lists)*len(ch) <= maxChoiceLists {
+				var next [][]arg
+				for _, l := range lists {
+					for _, alt := range ch {
+						nl := append([]arg(nil), l...)
+						for _, f := range alt {
+							nl = append(nl, arg{f: f, raw: raw})
+						}
+						next = append(next, nl)
+					}
+				}
+				lists = next
+			} else if ch != nil {
+				lists = nil // too many: the fields side by side only
+			} else {
+				for i := range lists {
+					for _, f := range fs {
+						lists[i] = append(lists[i], arg{f: f, raw: raw})
+					}
+				}
+			}
 		}
 		a.walkSubst(w)
 	}
 	if len(args) == 0 {
 		return source{}
+	}
+	if len(lists) > 1 {
+		for _, l := range lists {
+			if len(l) > 0 {
+				a.command(l, in)
+			}
+		}
+		a.command(args, in)
+		return dynSource("a command with arguments that differ between paths")
 	}
 	// a prefix IFS=… is the IFS the command (read) splits with
 	for _, as := range c.Assigns {

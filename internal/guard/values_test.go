@@ -301,3 +301,15 @@ func TestBranchesExactOrUnknown(t *testing.T) {
 		{`y=README.md; if [ -f x ]; then echo hi; fi; cat $y`, ""},
 	})
 }
+
+// TestArgumentsThatDifferBetweenPaths: a command whose words take
+// different values on different paths is walked once per path, its
+// arguments exact on each (a script, printf's format, $1… bound right).
+func TestArgumentsThatDifferBetweenPaths(t *testing.T) {
+	runValues(t, []shellCase{
+		{`if c; then y=.e; else y=X; fi; cat "$(printf %snv "$y")"`, KindDeny},
+		{`if c; then y=true; else y='cat .e$1'; fi; sh -c "$y" _ nv`, KindDeny},
+		{`if c; then y=a; else y=.e; fi; set -- "$y" nv; cat "$1$2"`, KindDeny},
+		{`f=README.md; [ -f x ] && f=src/a.py; cat $f`, ""},
+	})
+}

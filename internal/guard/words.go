@@ -335,12 +335,55 @@ func expandBraces(w *syntax.Word) (out []*syntax.Word, ok bool) {
 // it into fields where unquoted expansions split. assignValue selects the
 // rules of an assignment's value (no splitting, `~` after `:` and `=`).
 func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
-	r := resolver{a: a, assign: assignValue}
+	fs, _ := a.resolveChoice(w, assignValue, nil)
+	return fs
+}
+
+// resolveChoice resolves w picking the alternatives in choose (nil: all
+// of them, as fields side by side) and returns the alternatives' counts.
+func (a *shellAnalyzer) resolveChoice(w *syntax.Word, assignValue bool, choose []int) ([]field, []int) {
+	r := resolver{a: a, assign: assignValue, choose: choose}
 	r.alts = []*fieldBuilder{r.newBuilder()}
 	for i, p := range w.Parts {
 		r.part(p, false, i == 0)
 	}
-	return r.finish()
+	return r.finish(), r.sizes
+}
+
+// maxChoiceLists bounds the argument lists a command with alternative
+// values is walked with.
+const maxChoiceLists = 16
+
+// choiceLists returns the field lists a word may give, one per choice of
+// its alternatives (`$x` where x is one of two values): each is what the
+// command receives on one path. nil when the word has no alternatives or
+// too many to list.
+func (a *shellAnalyzer) choiceLists(w *syntax.Word) [][]field {
+	if hasBraceLit(w) {
+		return nil
+	}
+	_, sizes := a.resolveChoice(w, false, nil)
+	if len(sizes) == 0 {
+		return nil
+	}
+	total := 1
+	for _, n := range sizes {
+		total *= n
+		if total > maxChoiceLists {
+			return nil
+		}
+	}
+	var out [][]field
+	for k := 0; k < total; k++ {
+		choice := make([]int, len(sizes))
+		rest := k
+		for i, n := range sizes {
+			choice[i], rest = rest%n, rest/n
+		}
+		fs, _ := a.resolveChoice(w, false, choice)
+		out = append(out, fs)
+	}
+	return out
 }
 
 // resolver expands the parts of one word into fields. alts are the
@@ -349,6 +392,10 @@ func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
 type resolver struct {
 	a      *shellAnalyzer
 	assign bool
+	// sizes records the alternatives met (their counts); choose, when
+	// set, picks one of each instead (see choiceLists)
+	sizes  []int
+	choose []int
 	alts   []*fieldBuilder
 	done   []field
 	split  bool // a field boundary is pending
@@ -582,6 +629,16 @@ func (r *resolver) values(vals []pval, quoted bool) {
 	}
 	if len(vals) == 1 {
 		r.value(vals[0], quoted)
+		return
+	}
+	r.sizes = append(r.sizes, len(vals))
+	if r.choose != nil {
+		// one alternative, picked by the caller (choiceLists)
+		k := 0
+		if len(r.choose) > 0 {
+			k, r.choose = r.choose[0], r.choose[1:]
+		}
+		r.value(vals[min(k, len(vals)-1)], quoted)
 		return
 	}
 	// alternatives: fork every builder, then add one value to each copy
