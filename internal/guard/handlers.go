@@ -857,7 +857,7 @@ func (c *cmd) parallel() {
 	raw := cmdArgs[0].raw
 	known := !linked
 	for _, a := range append(append([]arg(nil), cmdArgs...), inputs...) {
-		if a.f.pattern() {
+		if a.f.pattern() || a.f.multi {
 			known = false
 		}
 	}

@@ -452,7 +452,7 @@ func (c *cmd) printfAssign(p parsed) {
 	var texts []string
 	known := true
 	for _, i := range p.operands {
-		if c.args[i].f.pattern() {
+		if c.args[i].f.pattern() || c.args[i].f.multi {
 			known = false
 		}
 		texts = append(texts, c.args[i].f.text())

@@ -30,8 +30,8 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 	texts := make([]string, 0, len(args))
 	known := true
 	for _, ar := range args {
-		if ar.f.pattern() {
-			known = false
+		if ar.f.pattern() || ar.f.multi {
+			known = false // a pattern, or fields at unknown places
 		}
 		texts = append(texts, ar.f.text())
 	}
