@@ -142,7 +142,7 @@ func (c *cmd) readBuiltin() {
 		return
 	}
 	unknownAll := func() {
-		v := dynVal("a line read from stdin", false)
+		v := dynVal("a line read from stdin", true)
 		if len(names) == 0 && arr == "" {
 			a.vars["REPLY"] = v
 		}

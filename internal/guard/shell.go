@@ -584,7 +584,7 @@ func fieldVal(f field) pval {
 	if !f.pattern() {
 		return knownVal(f.s)
 	}
-	return pval{f: f}
+	return pval{f: f, split: f.splits}
 }
 
 func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {

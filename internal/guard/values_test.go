@@ -313,3 +313,15 @@ func TestArgumentsThatDifferBetweenPaths(t *testing.T) {
 		{`f=README.md; [ -f x ] && f=src/a.py; cat $f`, ""},
 	})
 }
+
+// TestComputedValuesSplitWhereUsed: a variable holding a value the
+// command computes ($(…), read) splits where it is used unquoted, as bash
+// splits it: `${x}x` may be `.env` and `ax`.
+func TestComputedValuesSplitWhereUsed(t *testing.T) {
+	runValues(t, []shellCase{
+		{`x=$(cat list); cat ${x}x`, KindUnverifiable},
+		{`read -r x < list; cat ${x}x`, KindUnverifiable},
+		{`x=$(cat list); cat "${x}x"`, ""},
+		{`cat "$GOPATH/src/x.go"`, ""},
+	})
+}

@@ -48,6 +48,9 @@ type field struct {
 	// an unquoted value that may split): what follows it is at an unknown
 	// position.
 	multi bool
+	// splits: it holds a value the command computes ($(…), read) that an
+	// unquoted use splits on IFS (a variable keeps this).
+	splits bool
 }
 
 func (f field) pattern() bool { return f.glob || f.unk || f.dyn }
@@ -84,6 +87,7 @@ type fieldBuilder struct {
 	lastEnv     bool
 	dotOK       bool // a value whose globs match hidden names (field.dotOK)
 	multi       bool // field.multi
+	splits      bool // field.splits
 }
 
 func (fb *fieldBuilder) lit(s string) {
@@ -240,7 +244,7 @@ func countLits(s string) int {
 }
 
 func (fb *fieldBuilder) field() field {
-	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK, multi: fb.multi}
+	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK, multi: fb.multi, splits: fb.splits}
 	switch {
 	case fb.dyn:
 		rest := fb.b.String()
@@ -727,6 +731,10 @@ func (r *resolver) value(v pval, quoted bool) {
 		why, pos := v.f.why, v.f.posOnly
 		if why == "" {
 			why = "expansion"
+		}
+		if v.split || v.f.splits {
+			v.split = true
+			r.each(func(fb *fieldBuilder) { fb.splits = true })
 		}
 		if !quoted && !r.assign {
 			r.each(func(fb *fieldBuilder) { fb.multi = true })
