@@ -363,8 +363,8 @@ const maxChoiceLists = 16
 // command receives on one path. nil when the word has no alternatives or
 // too many to list.
 func (a *shellAnalyzer) choiceLists(w *syntax.Word) [][]field {
-	if hasBraceLit(w) {
-		return nil
+	if hasBraceLit(w) || !hasParamExp(w) {
+		return nil // alternatives come from parameter expansions only
 	}
 	_, sizes := a.resolveChoice(w, false, nil)
 	if len(sizes) == 0 {
@@ -1267,4 +1267,22 @@ func wordLit(e syntax.ArithmExpr) string {
 		return w.Lit()
 	}
 	return ""
+}
+
+// hasParamExp reports whether a word has a parameter expansion of its
+// own (not inside a command substitution).
+func hasParamExp(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.ParamExp:
+			return true
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.ParamExp); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
