@@ -532,6 +532,10 @@ func (r *resolver) unquotedLit(s string) {
 	r.each(func(fb *fieldBuilder) {
 		for i := 0; i < len(s); i++ {
 			c := s[i]
+			if r.assign && (c == '*' || c == '?' || c == '[' || c == ']') {
+				fb.lit(s[i : i+1]) // an assignment's value is not globbed
+				continue
+			}
 			switch c {
 			case '\\':
 				if i+1 < len(s) {
@@ -720,10 +724,11 @@ func (r *resolver) value(v pval, quoted bool) {
 				}
 				continue
 			}
-			switch c {
-			case '*', '?', '[', ']':
+			switch {
+			case (c == '*' || c == '?' || c == '[' || c == ']') && !r.assign:
 				r.each(func(fb *fieldBuilder) { fb.globChar(byte(c)) })
 			default:
+				// an assignment's value is not globbed
 				r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
 			}
 		}
