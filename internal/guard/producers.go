@@ -328,9 +328,6 @@ func headTail(name string, texts []string, text string) (string, bool) {
 		}
 	}
 	if bytes {
-		if !isASCII(text) && false {
-			return "", false
-		}
 		switch {
 		case name == "head" && neg:
 			return text[:max(0, len(text)-n)], true
@@ -792,10 +789,7 @@ func printfNumber(s string) (int64, bool) {
 	t := strings.TrimLeft(s, " \t\n")
 	n, err := strconv.ParseInt(t, 0, 64)
 	if err != nil {
-		if strings.HasPrefix(t, "0o") || strings.HasPrefix(t, "0b") || strings.Contains(t, "_") {
-			return 0, false
-		}
-		return 0, false
+		return 0, false // printf reports it and prints what it parsed: not modelled
 	}
 	if strings.HasPrefix(strings.TrimLeft(t, "+-"), "0o") || strings.HasPrefix(strings.TrimLeft(t, "+-"), "0b") || strings.Contains(t, "_") {
 		return 0, false // Go's prefixes, not C's
