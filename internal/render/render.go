@@ -131,8 +131,9 @@ type Item struct {
 // (out of line: most items are kept sources, and a context of a million
 // messages holds its items until they are written).
 type itemBody struct {
-	json []byte    // built bytes (nil: the source's stub)
-	stub *stubSpec // a stub, built from the source when written
+	json  []byte    // built bytes (nil: the source's stub, or chain)
+	stub  *stubSpec // a stub, built from the source when written
+	chain *chainMsg // a compressed chain's message, built when written
 }
 
 // AppendJSON appends the rendered message to dst (no newline): the source
@@ -143,6 +144,9 @@ func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
 	}
 	if it.body.json != nil {
 		return append(dst, it.body.json...), nil
+	}
+	if it.body.chain != nil {
+		return it.body.chain.append(dst), nil
 	}
 	return appendSource(dst, ctx, ctx.Messages[it.Src], it.body.stub)
 }
@@ -237,7 +241,13 @@ func (s *slot) stub() *stubSpec {
 
 func (s *slot) setJSON(b []byte) { s.body = &itemBody{json: b, stub: s.stub()} }
 
-func (s *slot) setStub(st *stubSpec) { s.body = &itemBody{json: s.json(), stub: st} }
+func (s *slot) setStub(st *stubSpec) {
+	var chain *chainMsg
+	if s.body != nil {
+		chain = s.body.chain
+	}
+	s.body = &itemBody{json: s.json(), stub: st, chain: chain}
+}
 
 func (s *slot) item() Item { return Item{Src: s.src, Change: s.change, body: s.body} }
 
@@ -291,7 +301,13 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	if j := s.json(); j != nil {
 		return j, nil
 	}
-	b, err := appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+	var b []byte
+	var err error
+	if s.body != nil && s.body.chain != nil {
+		b = s.body.chain.append(r.buf[:0])
+	} else {
+		b, err = appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+	}
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
 	}
