@@ -318,15 +318,15 @@ func unrecoverable(c *ChainRange, s *State, fresh []*chainCall) string {
 // occurrence is the record of an occurrence key: its own, or for a dedup
 // alias its original's with the alias's id and result time.
 func (s *State) occurrence(key string) (Record, bool) {
-	if r, ok := s.records[key]; ok {
+	if r := s.record(key); r != nil {
 		return *r, true
 	}
-	orig, ok := s.aliases[key]
+	orig, ok := s.aliasOf(key)
 	if !ok {
 		return Record{}, false
 	}
-	r, ok := s.records[orig]
-	if !ok {
+	r := s.record(orig)
+	if r == nil {
 		return Record{}, false
 	}
 	rc := *r
@@ -507,7 +507,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 			n := int64(sp.bytes)
 			r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &path, &n, &preview, &hash
 		}
-		s.indexRecord(r, true)
+		s.indexRecord(r, c.key, true)
 		s.registerRef(refs[i])
 	}
 	f.Backfilled += len(calls)

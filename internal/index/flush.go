@@ -224,7 +224,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			nb := *b
 			nb.Calls = nil
 			for _, c := range b.Calls {
-				if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+				if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
 					s.addAlias(c.Key, orig)
 					f.Entries = append(f.Entries, aliasEntry(c, orig))
 					sl.dedup = append(sl.dedup, c)
@@ -374,7 +374,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	keys := make([]string, len(b.Calls))
 	for i, c := range b.Calls {
 		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Hash)
+		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash)
 		keys[i] = c.Key
 	}
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
@@ -408,7 +408,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			continue
 		}
 		if o.Dedup {
-			if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+			if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
 				s.addAlias(c.Key, orig)
 				f.Entries = append(f.Entries, aliasEntry(c, orig))
 				f.Deduped++
@@ -429,7 +429,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
 		spills[c] = sp
 		spilled = append(spilled, c)
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Hash)
+		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)
 		f.Spilled++
 	}
 	b.Calls = keep

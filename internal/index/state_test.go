@@ -416,7 +416,7 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		for i := range b {
 			b[i] = 'x'
 		}
-		for k, r := range got.records {
+		for k, r := range got.recordMap() {
 			r.ResultText, r.textAt = texts[k], textRef{}
 		}
 		got.src = nil
@@ -443,12 +443,12 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range keys.records {
+		for _, r := range keys.recordMap() {
 			if r.Args != nil || r.ResultText != "" || r.ResultPreview != nil {
 				t.Fatalf("%s: RebuildKeys kept %s's arguments or text", p, r.ToolCallID)
 			}
 		}
-		for k, r := range full.records {
+		for k, r := range full.recordMap() {
 			if text, err := full.ResultText(r); err != nil {
 				t.Fatal(err)
 			} else if text != "" {
@@ -456,11 +456,11 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 			}
 			c := *r
 			c.Args, c.ResultText, c.ResultPreview, c.textAt = nil, "", nil, textRef{}
-			if !reflect.DeepEqual(&c, keys.records[k]) {
-				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.records[k], c)
+			if !reflect.DeepEqual(&c, keys.record(k)) {
+				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.record(k), c)
 			}
 		}
-		full.records, keys.records, full.hashes, keys.hashes = nil, nil, nil, nil
+		full.recs, keys.recs, full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil, nil, nil
 		if !reflect.DeepEqual(full, keys) {
 			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records and hashes", p)
 		}
@@ -474,8 +474,8 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 // occurrence key.
 func withTexts(t *testing.T, s *State) map[string]string {
 	t.Helper()
-	out := make(map[string]string, len(s.records))
-	for k, r := range s.records {
+	out := make(map[string]string, len(s.recs))
+	for k, r := range s.recordMap() {
 		text, err := s.ResultText(r)
 		if err != nil {
 			t.Fatal(err)
@@ -483,4 +483,37 @@ func withTexts(t *testing.T, s *State) map[string]string {
 		out[k] = text
 	}
 	return out
+}
+
+// recordMap is every record of s by its key (pointers into s).
+func (s *State) recordMap() map[string]*Record {
+	out := map[string]*Record{}
+	for i := range s.keys {
+		if r := s.keys[i].rec; r > 0 {
+			out[s.keys[i].key] = &s.recs[r-1]
+		}
+	}
+	return out
+}
+
+// refMap is every ref s registered → its key.
+func (s *State) refMap() map[string]string {
+	out := map[string]string{}
+	for n, id := range s.refKeys {
+		if id > 0 {
+			out["t"+strconv.Itoa(n)] = s.keys[id-1].key
+		}
+	}
+	for ref, id := range s.refByName {
+		if _, dense := out[ref]; !dense {
+			out[ref] = s.keys[id].key
+		}
+	}
+	return out
+}
+
+// hasAlias reports whether key is a dedup alias in s.
+func hasAlias(s *State, key string) bool {
+	_, ok := s.aliasOf(key)
+	return ok
 }
