@@ -499,6 +499,8 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		refs[i] = ToolCallRef{ShortID: "t" + strconv.Itoa(s.NextRef), ToolCallID: c.toolCallID, ResultTimestamp: &ts}
 		s.NextRef++
 	}
+	firstRef := s.NextRef - len(calls)
+	recs := make([]entryCall, len(calls))
 	for i, c := range calls {
 		ts := c.ts
 		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, argsAt: c.argsAt, argsCanonical: true, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
@@ -507,7 +509,8 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 			n := int64(sp.bytes)
 			r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &path, &n, &preview, &hash
 		}
-		s.indexRecord(r, c.key, true)
+		_, _, at := s.indexRecord(r, c.key, true)
+		recs[i] = entryCall{rec: at, text: c.loc, entry: c.entry}
 		s.registerRef(refs[i])
 	}
 	f.Backfilled += len(calls)
@@ -516,7 +519,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		floor = min(floor, c.ts)
 	}
 	f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
-		return appendBackfill(dst, ctx, calls, refs)
+		return appendBackfill(dst, ctx, s, recs, firstRef)
 	}})
 	short := make([]string, len(refs))
 	for i, r := range refs {
@@ -736,52 +739,56 @@ func appendStrings(dst []byte, ss []string) []byte {
 
 // appendBackfill appends a backfilled index entry's data: the records as
 // pi-condense builds them (a spilled one with applySpill's keys after its
-// own), `backfilled: true`, the refs. Result texts are read from the input.
-func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs []ToolCallRef) ([]byte, error) {
+// own), `backfilled: true`, the refs (t<firstRef> on, one per record, in
+// order). Result texts are read from the input.
+func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCall, firstRef int) ([]byte, error) {
 	dst = append(dst, `{"toolCalls":[`...)
-	for i, c := range calls {
+	for i := range calls {
+		c := &calls[i]
+		r := &st.recs[c.rec]
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"toolCallId":`...)
-		dst = jsval.AppendString(dst, c.toolCallID)
+		dst = jsval.AppendString(dst, r.ToolCallID)
 		dst = append(dst, `,"toolName":`...)
-		dst = jsval.AppendString(dst, c.toolName)
+		dst = jsval.AppendString(dst, r.ToolName)
 		dst = append(dst, `,"args":`...)
 		var err error
-		if dst, err = appendArgs(dst, ctx, c.args, c.argsAt); err != nil {
+		if dst, err = appendArgs(dst, ctx, r.Args, r.argsAt); err != nil {
 			return dst, err
 		}
 		dst = append(dst, `,"resultText":`...)
-		if c.spill != nil {
+		if r.SpillPath != nil {
 			dst = append(dst, `""`...)
-		} else if dst, err = appendResultJSON(dst, ctx, c.loc, func(lt *lineTape) (uint32, bool, error) { return c.content(ctx, lt) }); err != nil {
+		} else if dst, err = c.appendTextJSON(dst, ctx); err != nil {
 			return dst, err
 		}
 		dst = append(dst, `,"isError":`...)
-		dst = strconv.AppendBool(dst, c.isError)
+		dst = strconv.AppendBool(dst, r.IsError)
 		dst = append(dst, `,"turnIndex":-1,"timestamp":`...)
-		dst = strconv.AppendInt(dst, c.ts, 10)
+		dst = strconv.AppendInt(dst, r.Timestamp, 10)
 		dst = append(dst, `,"resultTimestamp":`...)
-		dst = strconv.AppendInt(dst, c.ts, 10)
-		if sp := c.spill; sp != nil {
+		dst = strconv.AppendInt(dst, *r.ResultTimestamp, 10)
+		if r.SpillPath != nil {
 			dst = append(dst, `,"spillBytes":`...)
-			dst = strconv.AppendInt(dst, int64(sp.bytes), 10)
+			dst = strconv.AppendInt(dst, *r.SpillBytes, 10)
 			dst = append(dst, `,"resultPreview":`...)
-			dst = jsval.AppendString(dst, sp.preview)
+			dst = jsval.AppendString(dst, *r.ResultPreview)
 			dst = append(dst, `,"spillPath":`...)
-			dst = jsval.AppendString(dst, sp.path)
+			dst = jsval.AppendString(dst, *r.SpillPath)
 			dst = append(dst, `,"contentHash":`...)
-			dst = jsval.AppendString(dst, sp.hash)
+			dst = jsval.AppendString(dst, *r.ContentHash)
 		}
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `],"backfilled":true,"refs":[`...)
-	for i, r := range refs {
+	for i := range calls {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendRef(dst, r.ShortID, r.ToolCallID, r.ResultTimestamp)
+		r := &st.recs[calls[i].rec]
+		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), r.ToolCallID, r.ResultTimestamp)
 	}
 	return append(dst, `]}`...), nil
 }

@@ -370,14 +370,21 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	details := summaryDetails(b, refs)
 	sm := &SummaryMessage{Content: text, Details: details}
 	f.Summaries = append(f.Summaries, sm)
-	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(b.Calls, b.TurnIndex, b.Timestamp, nil))
 	keys := make([]string, len(b.Calls))
+	calls := make([]entryCall, len(b.Calls))
 	for i, c := range b.Calls {
 		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash)
+		calls[i] = c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
 		keys[i] = c.Key
 	}
+	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(s, calls))
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
+}
+
+// entryCall is what an index entry keeps of the call: its record (rec,
+// in the state's recs) and where its result's text is.
+func (c *Call) entryCall(rec int32) entryCall {
+	return entryCall{rec: rec, text: c.text, result: c.Result}
 }
 
 // recordOf is the in-memory record of a call (its text is not kept: render
@@ -399,8 +406,7 @@ func recordOf(c *Call, turnIndex int, ts int64, sp *spill) Record {
 // written leaves the result in the batch (warned).
 func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 	s := f.State
-	var spilled []*Call
-	spills := map[*Call]*spill{}
+	var spilled []entryCall
 	keep := b.Calls[:0:0]
 	for _, c := range b.Calls {
 		if c.Chars < o.SpillThreshold {
@@ -427,14 +433,12 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		}
 		f.Blobs = append(f.Blobs, path)
 		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
-		spills[c] = sp
-		spilled = append(spilled, c)
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)
+		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
 		f.Spilled++
 	}
 	b.Calls = keep
 	if len(spilled) > 0 {
-		f.Entries = append(f.Entries, indexEntry(spilled, b.TurnIndex, b.Timestamp, spills))
+		f.Entries = append(f.Entries, indexEntry(s, spilled))
 	}
 	return nil
 }

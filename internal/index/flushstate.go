@@ -34,9 +34,10 @@ func (s *State) Clone() *State {
 // addRecord indexes a record a flush writes (pi-condense's addBatch for one
 // record) under key (its occurrence key), seeding the dedup map (first
 // seen wins).
-func (s *State) addRecord(r Record, key, hash string) {
-	_, kid := s.indexRecord(r, key, false)
+func (s *State) addRecord(r Record, key, hash string) int32 {
+	_, kid, at := s.indexRecord(r, key, false)
 	s.seedHash(hash, kid)
+	return at
 }
 
 // addAlias registers a dedup alias (pi-condense's registerDuplicate): the

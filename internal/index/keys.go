@@ -15,8 +15,10 @@ import (
 // keyInfo is what the state holds for one occurrence key.
 type keyInfo struct {
 	key string
-	// rec is the key's record: its index in State.recs plus one (0: none).
+	// rec is the key's record: its index in State.recs plus one (0: none);
+	// pos is the record key's place in first-insertion order.
 	rec int32
+	pos int32
 	// ref is the key's short ref: N of a canonical `tN` (refOdd < 0: the
 	// ref is in State.refNames; 0 and refOdd 0: none).
 	ref    int32

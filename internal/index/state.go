@@ -20,11 +20,15 @@ import (
 // stats. It is built by Rebuild from a session's branch and only read
 // afterwards (the write side extends a copy).
 type State struct {
-	// recs are the records in first-insertion order (a JS Map's order; a
-	// later record with the same key replaces one in place), keys what the
-	// state holds per occurrence key (or legacy bare id) by key id, ids the
-	// key ids (keys.go)
+	// recs are the records as indexed: a later record with the same key
+	// replaces one (keyInfo.rec moves to it; keyInfo.pos keeps the key's
+	// place in first-insertion order, a JS Map's order), and a record, once
+	// in recs, is never changed (the entries a flush appends read theirs);
+	// nrec counts the record keys. keys is what the state holds per
+	// occurrence key (or legacy bare id) by key id, ids the key ids
+	// (keys.go).
 	recs []Record
+	nrec int32
 	keys []keyInfo
 	ids  map[string]int32
 	// bare is a bare toolCallId's first record key id plus one (the others:
@@ -372,7 +376,7 @@ func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (f
 					r.textAt = textRef{entry: e.branch, off: int32(cap(e.Raw) - cap(rawText)), n: int32(len(rawText))}
 				}
 			}
-			key, kid := s.indexRecord(r, "", backfilled)
+			key, kid, _ := s.indexRecord(r, "", backfilled)
 			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
 				floor, ok = *r.ResultTimestamp, true
 			}
@@ -461,23 +465,24 @@ func (s *State) summariesCovering(keys []string) []int32 {
 }
 
 // indexRecord stores r under its occurrence key (a later record with the
-// same key replaces it, keeping its place) and returns the key and its id.
-// key is r's occurrence key when the caller has it ("": made here).
-func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int32) {
+// same key replaces it, keeping its place) and returns the key, its id and
+// the record's index in s.recs. key is r's occurrence key when the caller
+// has it ("": made here).
+func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int32, int32) {
 	if key == "" || !sameKey(key, r.ToolCallID, r.ResultTimestamp) {
 		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	}
 	kid := s.intern(key)
+	s.recs = append(s.recs, r)
 	k := &s.keys[kid]
 	if k.rec == 0 {
-		s.recs = append(s.recs, r)
-		k.rec = int32(len(s.recs))
-	} else {
-		s.recs[k.rec-1] = r
+		k.pos = s.nrec
+		s.nrec++
 	}
+	k.rec = int32(len(s.recs))
 	k.backfilled = backfilled
 	s.addBare(r.ToolCallID, kid)
-	return k.key, kid
+	return k.key, kid, k.rec - 1
 }
 
 // registerRef is pi-condense's registerSummaryRefs for one ref.
@@ -755,17 +760,17 @@ func (s *State) Aliases() map[string]string {
 
 // Keys returns every record key in first-insertion order.
 func (s *State) Keys() []string {
-	out := make([]string, len(s.recs))
+	out := make([]string, s.nrec)
 	for i := range s.keys {
-		if r := s.keys[i].rec; r > 0 {
-			out[r-1] = s.keys[i].key
+		if s.keys[i].rec > 0 {
+			out[s.keys[i].pos] = s.keys[i].key
 		}
 	}
 	return out
 }
 
 // Len is the number of records.
-func (s *State) Len() int { return len(s.recs) }
+func (s *State) Len() int { return int(s.nrec) }
 
 // Summaries returns the summary bodies in branch order.
 func (s *State) Summaries() []Summary { return append([]Summary(nil), s.summaries...) }
