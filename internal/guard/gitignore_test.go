@@ -105,6 +105,22 @@ func TestVCSAwareRecursions(t *testing.T) {
 	if vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "token", "path": tHome}}); len(vs) == 0 {
 		t.Errorf("Grep of the home folder (holds ~/.pi/agent/auth.json): allowed")
 	}
+	// rg's --glob overrides the ignore files: a Grep glob that matches the
+	// ignored .env reads it (rg --hidden -g '*env' prints a gitignored .env)
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{
+		tCwd + "/.git/config": "[core]\n", tCwd + "/.gitignore": ".env\n", tCwd + "/.env": "K=1", tCwd + "/a.md": "x",
+	}, nil)})
+	if vs := m.Check(grep); len(vs) != 0 {
+		t.Errorf("Grep in a repository whose .env is ignored: %s", vs[0].Reason())
+	}
+	for _, g := range []string{"*env", "*", ".env", "*.md,*env", "**/.e*"} {
+		if vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY", "glob": g}}); len(vs) == 0 {
+			t.Errorf("Grep glob %q reaches the ignored .env: allowed", g)
+		}
+	}
+	if vs := m.Check(Call{Tool: "Grep", Args: map[string]any{"pattern": "KEY", "glob": "*.md"}}); len(vs) != 0 {
+		t.Errorf("Grep glob *.md: %s", vs[0].Reason())
+	}
 }
 
 // TestGitIgnoresChanged: a command that changes what git ignores before git

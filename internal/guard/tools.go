@@ -216,11 +216,13 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				if k == "type" {
 					g = "*." + g
 				}
-				if strings.HasPrefix(g, "!") {
-					excludes = true // ripgrep's `!GLOB` leaves names out: it names none
-					continue
+				for _, g := range grepGlobs(g) {
+					if strings.HasPrefix(g, "!") {
+						excludes = true // ripgrep's `!GLOB` leaves names out: it names none
+						continue
+					}
+					filter = append(filter, g)
 				}
-				filter = append(filter, g)
 			}
 		}
 		if excludes && len(filter) == 0 {
@@ -232,7 +234,9 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		ts := m.toolTarget(dir, SetRead)
 		for i := range ts {
 			ts[i].rec, ts[i].dotOK, ts[i].filter, ts[i].via = true, true, filter, "the "+c.Tool+" tool" // rg: symlinks not followed
-			ts[i].vcsAware, ts[i].gitIgnores = c.Tool == "Grep", c.Tool == "Grep"
+			// rg's --glob overrides every ignore rule: a file an include
+			// filter matches is read even where .gitignore ignores it
+			ts[i].vcsAware, ts[i].gitIgnores = c.Tool == "Grep", c.Tool == "Grep" && len(filter) == 0
 		}
 		an.targets = append(an.targets, m.toolTarget(dir, SetRead)...)
 		an.targets = append(an.targets, ts...)
@@ -281,6 +285,29 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		m.unknownTool(an, c)
 	}
 	return an
+}
+
+// grepGlobs returns the globs a search tool's glob argument may stand for:
+// the argument as it is, and the pieces Claude Code's Grep passes to rg as
+// separate --glob options (split at blanks, then at commas outside a brace
+// group). An include filter only widens what the search reads, so taking
+// every reading at once fails closed.
+func grepGlobs(g string) []string {
+	out := []string{g}
+	for _, w := range strings.Fields(g) {
+		if strings.ContainsRune(w, '{') && strings.ContainsRune(w, '}') {
+			if w != g {
+				out = append(out, w)
+			}
+			continue
+		}
+		for _, p := range strings.Split(w, ",") {
+			if p != "" && p != g {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 func firstString(args map[string]any, keys ...string) string {
@@ -510,12 +537,7 @@ func (m *Matcher) unknownTool(an *analysis, c Call) {
 	if ops == 0 {
 		ops = SetRead | setModify
 	}
-	recursive := false
-	for _, w := range toolWords(c.Tool) {
-		if w == "grep" || w == "search" || w == "tree" || w == "recursive" {
-			recursive = true
-		}
-	}
+	recursive := unknownToolRecurses(toolWords(c.Tool))
 	var walk func(key string, v any, depth int)
 	count := 0
 	walk = func(key string, v any, depth int) {
@@ -543,14 +565,16 @@ func (m *Matcher) unknownTool(an *analysis, c Call) {
 				if len(x) > 5 && strings.EqualFold(x[:5], "file:") {
 					an.targets = append(an.targets, m.toolTarget(x, SetRead)...)
 				}
-			case strings.ContainsAny(x, "\n"):
 			default:
-				ts := m.toolTarget(x, ops)
-				an.targets = append(an.targets, ts...)
-				if recursive && (key == "path" || key == "directory" || key == "dir" || key == "root") {
-					for _, t := range ts {
-						t.rec, t.dotOK, t.via, t.follow = true, true, "the "+c.Tool+" tool", followAll
-						an.targets = append(an.targets, t)
+				// a string with line breaks may be a list of paths, one a line
+				for _, p := range pathLines(x) {
+					ts := m.toolTarget(p, ops)
+					an.targets = append(an.targets, ts...)
+					if recursive {
+						for _, t := range ts {
+							t.rec, t.dotOK, t.via, t.follow = true, true, "the "+c.Tool+" tool", followAll
+							an.targets = append(an.targets, t)
+						}
 					}
 				}
 			}
@@ -577,6 +601,43 @@ func (m *Matcher) unknownTool(an *analysis, c Call) {
 	for _, k := range keys {
 		walk(k, c.Args[k], 0)
 	}
+}
+
+// unknownToolRecurses reports whether a tool the analysis does not know may
+// act on every file below a folder it is given. It does unless its name says
+// it only lists or describes names (list_directory, get_file_info, tree):
+// a search, copy, move, delete, archive, sync or upload of a folder reaches
+// its files, and so may a name that says nothing — the gate cannot show it
+// does not.
+func unknownToolRecurses(words []string) bool {
+	names := false
+	for _, w := range words {
+		switch w {
+		case "list", "ls", "tree", "stat", "info", "exists", "dir", "directory", "directories", "describe", "metadata", "size":
+			names = true
+		case "recursive", "read", "cat", "view", "open", "show", "content", "contents", "search", "grep", "find",
+			"copy", "cp", "move", "mv", "rename", "delete", "remove", "rm", "zip", "archive", "tar", "compress", "pack",
+			"sync", "upload", "download", "backup", "send", "share", "export", "import", "index", "embed", "scan",
+			"analyze", "analyse", "summarize", "diff", "compare", "hash", "checksum", "watch", "write", "edit", "chmod", "chown":
+			return true
+		}
+	}
+	return !names
+}
+
+// pathLines returns the paths a string argument may name: the string, and
+// when it holds line breaks each of its non-empty lines too.
+func pathLines(s string) []string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return []string{s}
+	}
+	out := []string{s}
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // fileURLs adds the paths of file: URLs found in any argument.
