@@ -379,12 +379,13 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 	// arguments are made for those calls only (most of a chain's calls are
 	// indexed by the batches flushed just before)
 	need := map[string]bool{}
+	var kb [64]byte
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == 0 {
 			continue
 		}
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.IsSummarized(OccurrenceKey(m.ToolCallID(), &ts)) {
+		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 			need[m.ToolCallID()] = true
 		}
 	}
@@ -416,14 +417,17 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			}
 			content, ok := lt.get(msg, ok, "content")
 			lt.elems(content, ok, func(bl uint32) {
-				if t, _ := lt.getStr(bl, true, "type"); t != "toolCall" {
+				if tv, has := lt.get(bl, true, "type"); !lt.strIs(tv, has, "toolCall") {
 					return
 				}
-				id, _ := lt.getStr(bl, true, "id")
+				iv, hasID := lt.get(bl, true, "id")
+				id, _ := lt.strView(iv, hasID) // a view of the line: copied to be kept
 				if !need[id] {
-					open[id] = call{} // its results are covered: never read
+					// its results are covered: never read (a result whose
+					// call is not open is skipped as a covered one is)
 					return
 				}
+				id = strings.Clone(id)
 				name, _ := lt.getStr(bl, true, "name")
 				args, argsAt := lt.callArgsAt(bl, at-1)
 				open[id] = call{name, args, argsAt}
@@ -437,10 +441,10 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			if !ok {
 				continue
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
-			if s.IsSummarized(key) {
+			if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 				continue
 			}
+			key := OccurrenceKey(m.ToolCallID(), &ts)
 			at := entries[m.EntryID()]
 			if at == 0 {
 				continue

@@ -298,3 +298,8 @@ func sameKey(key, id string, ts *int64) bool {
 	var nb [20]byte
 	return key[len(id)+1:] == string(strconv.AppendInt(nb[:0], *ts, 10))
 }
+
+// appendOccurrenceKey appends OccurrenceKey(id, &ts) to dst.
+func appendOccurrenceKey(dst []byte, id string, ts int64) []byte {
+	return strconv.AppendInt(append(append(dst, id...), '@'), ts, 10)
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -813,23 +814,34 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 // computes it: toolCallId@timestamp when the message's timestamp (raw
 // JSON) is a number, else the bare id.
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
-	if f, ok := jsval.Number(rawTimestamp); ok {
-		var nb [32]byte
-		var num []byte
-		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
-			// a safe integer (a time in ms): JavaScript writes its digits
-			num = strconv.AppendInt(nb[:0], int64(f), 10)
-		} else {
-			num = jsval.AppendNumber(nb[:0], f)
-		}
-		var b strings.Builder // one allocation: the key
-		b.Grow(len(toolCallID) + 1 + len(num))
-		b.WriteString(toolCallID)
-		b.WriteByte('@')
-		b.Write(num)
-		return b.String()
+	if _, ok := jsval.Number(rawTimestamp); ok {
+		var kb [64]byte
+		return string(appendMessageKey(kb[:0], toolCallID, bufString(rawTimestamp)))
 	}
 	return toolCallID
+}
+
+// appendMessageKey appends MessageKey(toolCallID, rawTimestamp) to dst.
+func appendMessageKey(dst []byte, toolCallID, rawTimestamp string) []byte {
+	dst = append(dst, toolCallID...)
+	if f, ok := jsval.Number(unsafe.Slice(unsafe.StringData(rawTimestamp), len(rawTimestamp))); ok {
+		dst = append(dst, '@')
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
+			// a safe integer (a time in ms): JavaScript writes its digits
+			return strconv.AppendInt(dst, int64(f), 10)
+		}
+		return jsval.AppendNumber(dst, f)
+	}
+	return dst
+}
+
+// isSummarizedBytes is IsSummarized of a key in bytes (no string made).
+func (s *State) isSummarizedBytes(key []byte) bool {
+	if id, ok := s.ids[string(key)]; ok {
+		k := &s.keys[id]
+		return k.rec > 0 || k.alias > 0
+	}
+	return false
 }
 
 // ParseOccurrenceKey splits an occurrence key at its last "@" when digits

@@ -27,6 +27,39 @@ type lineTape struct {
 	// rebuilt from another context than the one read)
 	copyArgs bool
 	rawText  []byte // appendTextAt's raw string (reused)
+	prose    []byte // captureBatch's assistant text (reused)
+}
+
+// strIs reports whether node n is a string whose value (as str decodes
+// it) is want, without making the string.
+func (t *lineTape) strIs(n uint32, has bool, want string) bool {
+	v, ok := t.strView(n, has)
+	return ok && v == want
+}
+
+// strView is str without a copy for a string without escapes or bad
+// bytes: a view of the line on the tape, valid until the next read.
+func (t *lineTape) strView(n uint32, has bool) (string, bool) {
+	if !has || t.tp.Nodes[n].Kind != jsonscan.String {
+		return "", false
+	}
+	if nd := &t.tp.Nodes[n]; nd.Flags&(jsonscan.Escaped|jsonscan.BadUTF8) == 0 {
+		return bufString(t.tp.Src[nd.Start+1 : nd.End-1]), true
+	}
+	return t.str(n, true)
+}
+
+// appendStr appends the string node n's value (as str decodes it) to dst.
+func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
+	nd := &t.tp.Nodes[n]
+	switch {
+	case nd.Flags&jsonscan.BadUTF8 != 0:
+		s, _ := jsval.String(t.tp.Raw(n)) // jsval folds a run of bad bytes into one U+FFFD
+		return append(dst, s...)
+	case nd.Flags&jsonscan.Escaped == 0:
+		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
+	}
+	return jsonscan.AppendUnquote(dst, t.tp.Raw(n))
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
