@@ -107,6 +107,7 @@ const chunk = 32
 // slot is one batch on its way through the flush.
 type slot struct {
 	b                *Batch
+	nb               Batch // b when dedup took calls out of it
 	dedup            []*Call
 	dedupChars, raw  int
 	trivial, deduped bool
@@ -217,30 +218,39 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if len(batches) == 0 {
 		return nil
 	}
-	slots := make([]*slot, len(batches))
+	slots := make([]slot, len(batches))
 	for i, b := range batches {
-		sl := &slot{b: b}
+		sl := &slots[i]
+		sl.b = b
 		if o.Dedup {
-			nb := *b
-			nb.Calls = nil
-			for _, c := range b.Calls {
+			// the batch less its duplicates (b itself when it has none)
+			var kept []*Call
+			for j, c := range b.Calls {
 				if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
+					if sl.dedup == nil {
+						kept = append([]*Call(nil), b.Calls[:j]...)
+					}
 					s.addAlias(c.Key, orig)
 					f.Entries = append(f.Entries, aliasEntry(c, orig))
 					sl.dedup = append(sl.dedup, c)
 					sl.dedupChars += c.Chars
 					continue
 				}
-				nb.Calls = append(nb.Calls, c)
+				if sl.dedup != nil {
+					kept = append(kept, c)
+				}
 			}
-			sl.b = &nb
+			if sl.dedup != nil {
+				sl.nb = *b
+				sl.nb.Calls = kept
+				sl.b = &sl.nb
+			}
 		}
 		for _, c := range sl.b.Calls {
 			sl.raw += c.Chars
 		}
 		sl.deduped = len(sl.dedup) > 0 && len(sl.b.Calls) == 0
 		sl.trivial = !sl.deduped && o.MinBatchChars > 0 && sl.raw < o.MinBatchChars
-		slots[i] = sl
 	}
 	var lastCall *Call
 	var lastBatch *Batch
@@ -249,7 +259,8 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
 		texts = texts[:0]
-		for _, sl := range part {
+		for i := range part {
+			sl := &part[i]
 			if sl.trivial || sl.deduped {
 				continue
 			}
@@ -268,7 +279,8 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			}
 		}
 		k := 0
-		for _, sl := range part {
+		for i := range part {
+			sl := &part[i]
 			f.Processed++
 			f.Calls += len(sl.b.Calls) + len(sl.dedup)
 			f.Deduped += len(sl.dedup)
@@ -448,7 +460,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 // reused (flushBatches reuses it for the next chunk of batches, once their
 // summaries, which copy what they keep, are made).
 func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
-	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
+	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd, Calls: make([]summarize.Call, 0, len(b.Calls))}
 	for _, c := range b.Calls {
 		n0 := len(*texts)
 		var err error
@@ -508,6 +520,7 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 	past := st.Frontier == nil
 	var open map[string]bool // calls of the frontier turn up to the last attempted
 	chars := 0
+	var key []byte // a result's occurrence key (reused)
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
 		m := be.Message
@@ -530,7 +543,10 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 			}
 			turn++
 		case session.RoleToolResult:
-			if !past || open[m.ToolCallID()] || st.IsSummarized(MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
+			if !past || open[m.ToolCallID()] {
+				continue
+			}
+			if key = appendMessageKey(key[:0], m.ToolCallID(), m.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
 			chars += m.TextChars()

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"time"
@@ -206,7 +208,7 @@ func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
 	}
 	n, str := 0, uint32(0)
 	t.elems(content, true, func(el uint32) {
-		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		n++
@@ -272,7 +274,7 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 	}
 	first := true
 	t.elems(content, true, func(el uint32) {
-		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		if !first {
@@ -301,7 +303,8 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 // message's numeric timestamp, else 0 (pi-condense would take the current
 // time; pruner stays deterministic).
 func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
-	if s, ok := t.getStr(0, len(t.tp.Nodes) > 0, "timestamp"); ok && s != "" {
+	tv, hasTS := t.get(0, len(t.tp.Nodes) > 0, "timestamp")
+	if s, ok := t.strView(tv, hasTS); ok && s != "" {
 		if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return tm.UnixMilli()
 		}
@@ -317,8 +320,11 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 // contentHash is ContentHash of a text read with resultBytes, normalised in
 // the tape's reused buffer.
 func (t *lineTape) contentHash(toolName string, text []byte) string {
-	t.sum = appendNormalizedBytes(t.sum[:0], text)
-	return hashNormalized(toolName, t.sum)
+	// what hashNormalized hashes, in one buffer: no hasher to allocate
+	t.sum = append(append(t.sum[:0], toolName...), 0)
+	t.sum = appendNormalizedBytes(t.sum, text)
+	sum := sha1.Sum(t.sum)
+	return hex.EncodeToString(sum[:])
 }
 
 // textChars is the JavaScript length of a text read with resultBytes.
