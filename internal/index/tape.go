@@ -168,10 +168,12 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 			continue
 		}
 		raw := t.tp.Raw(v)
-		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
-		if nd := &t.tp.Nodes[v]; string(t.canon) == string(raw) && !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
-			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw))}
+		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			// left in the line as they are: appendArgs makes their
+			// canonical form when (if ever) they are read
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: true}
 		}
+		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
 		return append([]byte(nil), t.canon...), textRef{}
 	}
 	return []byte("{}"), textRef{}
@@ -179,7 +181,7 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 
 // appendArgs appends a call's arguments to dst: args, or when at locates
 // them, the bytes at in ctx's branch (Context.AppendEntryBytes: the line a
-// tape holds stays valid).
+// tape holds stays valid) — in their canonical form when at is loose.
 func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]byte, error) {
 	if at.entry == 0 {
 		return append(dst, args...), nil
@@ -187,7 +189,17 @@ func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]by
 	if int(at.entry) > len(ctx.Branch) {
 		return dst, fmt.Errorf("a tool call's arguments are in entry %d of a branch of %d", at.entry, len(ctx.Branch))
 	}
-	return ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+	start := len(dst)
+	dst, err := ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+	if err != nil || !at.loose {
+		return dst, err
+	}
+	// the canonical form after the raw bytes (which append leaves as they
+	// are, wherever it moves dst), then moved down over them
+	end := len(dst)
+	dst = jsval.AppendCanonical(dst, dst[start:end])
+	n := copy(dst[start:], dst[end:])
+	return dst[:start+n], nil
 }
 
 // textLoc locates the text of a result whose content has one text block
