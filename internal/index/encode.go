@@ -82,7 +82,46 @@ func customEntry(ctype string, data []byte) *NewEntry {
 // message pi builds from its entry, for the rendered context.
 type SummaryMessage struct {
 	Content string
+	// Details is the entry's details JSON; nil for a summary the flush
+	// made, whose details are written from its records when the message
+	// or the entry is (AppendDetails).
 	Details []byte
+	// the flush's summary: its records (the batch's, in order) and the
+	// number of its first ref (refs are allocated in a row), its turn and
+	// time
+	st         *State
+	calls      []entryCall
+	firstRef   int
+	turnIndex  int
+	batchMilli int64
+}
+
+// AppendDetails appends the summary's details JSON to dst (makeSummaryDetails:
+// refs, tool names, turn and time).
+func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
+	if s.Details != nil || s.st == nil {
+		return append(dst, s.Details...)
+	}
+	dst = append(dst, `{"toolCallRefs":[`...)
+	for i := range s.calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		r := &s.st.recs[s.calls[i].rec]
+		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.ToolCallID, r.ResultTimestamp)
+	}
+	dst = append(dst, `],"toolNames":[`...)
+	for i := range s.calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsval.AppendString(dst, s.st.recs[s.calls[i].rec].ToolName)
+	}
+	dst = append(dst, `],"turnIndex":`...)
+	dst = strconv.AppendInt(dst, int64(s.turnIndex), 10)
+	dst = append(dst, `,"timestamp":`...)
+	dst = strconv.AppendInt(dst, s.batchMilli, 10)
+	return append(dst, '}')
 }
 
 // AppendMessage appends the custom message pi's buildSessionContext makes
@@ -92,7 +131,7 @@ func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) []byte {
 	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
 	dst = jsval.AppendString(dst, s.Content)
 	dst = append(dst, `,"display":false,"details":`...)
-	dst = append(dst, s.Details...)
+	dst = s.AppendDetails(dst)
 	dst = append(dst, `,"timestamp":`...)
 	return append(strconv.AppendInt(dst, millis, 10), '}')
 }
@@ -102,7 +141,7 @@ func summaryEntry(s *SummaryMessage) *NewEntry {
 		dst = append(dst, `"content":`...)
 		dst = jsval.AppendString(dst, s.Content)
 		dst = append(dst, `,"display":false,"details":`...)
-		return append(dst, s.Details...), nil
+		return s.AppendDetails(dst), nil
 	}}
 }
 
@@ -116,29 +155,6 @@ func appendRef(dst []byte, shortID, toolCallID string, ts *int64) []byte {
 		dst = append(dst, `,"resultTimestamp":`...)
 		dst = strconv.AppendInt(dst, *ts, 10)
 	}
-	return append(dst, '}')
-}
-
-// summaryDetails is makeSummaryDetails: refs, tool names, turn and time.
-func summaryDetails(b *Batch, refs []string) []byte {
-	dst := []byte(`{"toolCallRefs":[`)
-	for i, c := range b.Calls {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendRef(dst, refs[i], c.ToolCallID, c.ResultTimestamp)
-	}
-	dst = append(dst, `],"toolNames":[`...)
-	for i, c := range b.Calls {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsval.AppendString(dst, c.ToolName)
-	}
-	dst = append(dst, `],"turnIndex":`...)
-	dst = strconv.AppendInt(dst, int64(b.TurnIndex), 10)
-	dst = append(dst, `,"timestamp":`...)
-	dst = strconv.AppendInt(dst, b.Timestamp, 10)
 	return append(dst, '}')
 }
 

@@ -379,9 +379,6 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		return
 	}
 	f.Summarized += len(b.Calls)
-	details := summaryDetails(b, refs)
-	sm := &SummaryMessage{Content: text, Details: details}
-	f.Summaries = append(f.Summaries, sm)
 	keys := make([]string, len(b.Calls))
 	calls := make([]entryCall, len(b.Calls))
 	for i, c := range b.Calls {
@@ -389,6 +386,10 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		calls[i] = c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
 		keys[i] = c.Key
 	}
+	// the details are written from the records when they are (refs are
+	// t<firstRef> on, in a row)
+	sm := &SummaryMessage{Content: text, st: s, calls: calls, firstRef: s.NextRef - len(b.Calls), turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
+	f.Summaries = append(f.Summaries, sm)
 	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(s, calls))
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
 }
