@@ -749,7 +749,8 @@ func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCa
 	dst = append(dst, `{"toolCalls":[`...)
 	for i := range calls {
 		c := &calls[i]
-		r := &st.recs[c.rec]
+		rc := st.recs[c.rec].record()
+		r := &rc
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -792,7 +793,7 @@ func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCa
 			dst = append(dst, ',')
 		}
 		r := &st.recs[calls[i].rec]
-		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), r.ToolCallID, r.ResultTimestamp)
+		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), r.id, r.resultTimestamp())
 	}
 	return append(dst, `]}`...), nil
 }

@@ -108,14 +108,14 @@ func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
 			dst = append(dst, ',')
 		}
 		r := &s.st.recs[s.calls[i].rec]
-		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.ToolCallID, r.ResultTimestamp)
+		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.id, r.resultTimestamp())
 	}
 	dst = append(dst, `],"toolNames":[`...)
 	for i := range s.calls {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsval.AppendString(dst, s.st.recs[s.calls[i].rec].ToolName)
+		dst = jsval.AppendString(dst, s.st.recs[s.calls[i].rec].name)
 	}
 	dst = append(dst, `],"turnIndex":`...)
 	dst = strconv.AppendInt(dst, int64(s.turnIndex), 10)
@@ -249,8 +249,11 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 	var floor *int64
 	for i := range calls {
 		r := &st.recs[calls[i].rec]
-		if r.ResultTimestamp != nil && (floor == nil || *r.ResultTimestamp < *floor) {
-			floor = r.ResultTimestamp
+		if r.flags&recHasResTS != 0 && (floor == nil || r.resTS < *floor) {
+			if floor == nil {
+				floor = new(int64)
+			}
+			*floor = r.resTS
 		}
 	}
 	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
@@ -261,7 +264,8 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 				dst = append(dst, ',')
 			}
 			c := &calls[i]
-			r := &st.recs[c.rec]
+			rc := st.recs[c.rec].record()
+			r := &rc
 			text = text[:0]
 			if r.SpillPath == nil {
 				var err error

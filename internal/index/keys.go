@@ -51,14 +51,22 @@ func (s *State) intern(key string) int32 {
 	return id
 }
 
-// record returns the record of key (nil: none).
+// record returns the record of key (nil: none), a new one (changing it
+// changes nothing in s).
 func (s *State) record(key string) *Record {
 	if id, ok := s.ids[key]; ok {
 		if r := s.keys[id].rec; r > 0 {
-			return &s.recs[r-1]
+			rc := s.recs[r-1].record()
+			return &rc
 		}
 	}
 	return nil
+}
+
+// hasRecord reports whether key has a record.
+func (s *State) hasRecord(key string) bool {
+	id, ok := s.ids[key]
+	return ok && s.keys[id].rec > 0
 }
 
 // aliasOf returns the original's key of a dedup alias key.

@@ -28,7 +28,7 @@ type State struct {
 	// nrec counts the record keys. keys is what the state holds per
 	// occurrence key (or legacy bare id) by key id, ids the key ids
 	// (keys.go).
-	recs []Record
+	recs []rec
 	nrec int32
 	keys []keyInfo
 	ids  map[string]int32
@@ -474,7 +474,7 @@ func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int3
 		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	}
 	kid := s.intern(key)
-	s.recs = append(s.recs, r)
+	s.recs = append(s.recs, packRecord(&r))
 	k := &s.keys[kid]
 	if k.rec == 0 {
 		k.pos = s.nrec
@@ -562,7 +562,7 @@ func (s *State) IsSummarized(key string) bool {
 // id (a legacy record, written before resultTimestamp existed) and has no
 // occurrence-keyed siblings: only then may a result be matched by bare id.
 func (s *State) HasLegacyBareRecord(toolCallID string) bool {
-	if s.record(toolCallID) == nil {
+	if !s.hasRecord(toolCallID) {
 		return false
 	}
 	return s.bareCount(toolCallID) == 1
@@ -678,7 +678,7 @@ func (s *State) RecordsFor(input string) []Occurrence {
 	var out []Occurrence
 	for _, kid := range s.bareRecordKeys(input) {
 		k := &s.keys[kid]
-		out = append(out, Occurrence{Record: s.recs[k.rec-1], Key: k.key})
+		out = append(out, Occurrence{Record: s.recs[k.rec-1].record(), Key: k.key})
 	}
 	for _, aid := range s.aliasOrder {
 		ak := s.keys[aid].key
