@@ -206,7 +206,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	}
 	f.fuse(cx, co, fusions)
 	for _, cd := range done {
-		s.registerChain(*cd)
+		s.registerChain(cd)
 	}
 	if compressed > 0 {
 		stats := StatsData{}
@@ -348,13 +348,13 @@ func allProtected(c *ChainRange) bool {
 	return len(c.MiddleToolCallIDs) > 0
 }
 
-// registerChain is pi-condense's registerChain.
-func (s *State) registerChain(c ChainData) {
+// registerChain is pi-condense's registerChain; the state keeps c (the
+// flush does not change a chain once it is registered).
+func (s *State) registerChain(c *ChainData) {
 	if _, seen := s.chains[c.StartUserTimestamp]; !seen {
 		s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
 	}
-	cc := c
-	s.chains[c.StartUserTimestamp] = &cc
+	s.chains[c.StartUserTimestamp] = c
 }
 
 // chainCalls are the calls of a chain's range that nothing covers

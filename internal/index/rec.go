@@ -22,10 +22,10 @@ const (
 
 // recExtra is the rest of a Record, for the records that have it.
 type recExtra struct {
-	args                                 []byte
-	resultText                           string
-	spillPath, resultPreview, contentHas *string
-	spillBytes                           *int64
+	args                                  []byte
+	resultText                            string
+	spillPath, resultPreview, contentHash *string
+	spillBytes                            *int64
 }
 
 // packRecord is r as the state holds it.
@@ -41,7 +41,7 @@ func packRecord(r *Record) rec {
 		c.flags |= recArgsCanonical
 	}
 	if r.Args != nil || r.ResultText != "" || r.SpillPath != nil || r.SpillBytes != nil || r.ResultPreview != nil || r.ContentHash != nil {
-		c.extra = &recExtra{args: r.Args, resultText: r.ResultText, spillPath: r.SpillPath, resultPreview: r.ResultPreview, contentHas: r.ContentHash, spillBytes: r.SpillBytes}
+		c.extra = &recExtra{args: r.Args, resultText: r.ResultText, spillPath: r.SpillPath, resultPreview: r.ResultPreview, contentHash: r.ContentHash, spillBytes: r.SpillBytes}
 	}
 	return c
 }
@@ -56,7 +56,7 @@ func (c *rec) record() Record {
 		r.ResultTimestamp = &ts
 	}
 	if x := c.extra; x != nil {
-		r.Args, r.ResultText, r.SpillPath, r.ResultPreview, r.ContentHash, r.SpillBytes = x.args, x.resultText, x.spillPath, x.resultPreview, x.contentHas, x.spillBytes
+		r.Args, r.ResultText, r.SpillPath, r.ResultPreview, r.ContentHash, r.SpillBytes = x.args, x.resultText, x.spillPath, x.resultPreview, x.contentHash, x.spillBytes
 	}
 	return r
 }
