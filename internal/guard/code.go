@@ -160,6 +160,185 @@ func computedCommand(code, lang string, sc codeScan) string {
 	return ""
 }
 
+// fileAPIs are the calls that open, remove, move or copy the file their
+// first argument names.
+var fileAPIs = map[string]bool{"open": true, "fopen": true, "io.open": true, "codecs.open": true,
+	"readfilesync": true, "readfile": true, "opensync": true, "createreadstream": true, "read_text": true,
+	"read_bytes": true, "file_get_contents": true, "readlines": true, "read": true, "binread": true,
+	"foreach": true, "unlink": true, "unlinksync": true, "remove": true, "rmsync": true, "rm": true,
+	"rename": true, "renamesync": true, "copyfile": true, "copyfilesync": true, "copy": true, "copy2": true,
+	"move": true, "writefile": true, "writefilesync": true, "write_text": true, "file_put_contents": true,
+	"path": true, "file": true, "loadenvfile": true, "dofile": true, "loadfile": true, "sysopen": true}
+
+// evalAPIs are the calls that run their argument as code.
+var evalAPIs = map[string]bool{"exec": true, "eval": true, "compile": true, "Function": true, "runInThisContext": true,
+	"runInNewContext": true, "runInContext": true, "instance_eval": true, "class_eval": true, "module_eval": true,
+	"execfile": true, "evalFile": true, "create_function": true, "assert": false, "loadstring": true, "load": false}
+
+// computedEval says why code runs code it makes when it runs (exec or eval
+// of anything but a literal: `exec(base64.b32decode(…))`,
+// `eval(atob(…))`, `exec(open(f).read())`), or "". A literal given to an
+// eval API is read as code like the rest.
+func computedEval(code, lang string, sc codeScan) string {
+	if lang == "sed" || lang == "jq" || lang == "awk" || lang == "pwsh" || lang == "cmd" {
+		return ""
+	}
+	masked := maskSpans(code, sc.spans)
+	for _, id := range codeIdents(masked, lang) {
+		if !evalAPIs[id.name] || id.qual != "" && id.qual != "builtins" && id.qual != "vm" && id.qual != "window" && id.qual != "globalThis" {
+			continue
+		}
+		i := skipSpace(masked, id.end)
+		if i >= len(masked) || masked[i] != '(' {
+			continue
+		}
+		depth, j := 0, i
+		for ; j < len(masked); j++ {
+			if masked[j] == '(' {
+				depth++
+			} else if masked[j] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		arg := masked[i+1 : min(j, len(masked))]
+		if k := strings.IndexByte(arg, ','); k >= 0 {
+			arg = arg[:k]
+		}
+		if len(codeIdents(arg, lang)) > 0 || strings.ContainsAny(arg, "%[*") {
+			return "it makes when it runs (`" + id.name + "` of an expression)"
+		}
+	}
+	return ""
+}
+
+// pathBuilders are the names in a file call's argument that only join or
+// anchor literals the gate already reads as paths.
+var pathBuilders = map[string]bool{"os": true, "path": true, "join": true, "resolve": true, "Path": true,
+	"pathlib": true, "__dirname": true, "__file__": true, "dirname": true, "getcwd": true, "cwd": true,
+	"process": true, "expanduser": true, "abspath": true, "normpath": true, "File": true, "expand_path": true,
+	"Dir": true, "pwd": true, "home": true, "str": true, "encoding": true, "utf8": true, "utf": true, "r": true,
+	"w": true, "rb": true, "wb": true, "a": true, "f": true, "b": true, "fs": true, "require": true}
+
+// stringTransforms are operations that make a new string from literals in
+// ways the code reading does not evaluate (slices, replacements, ciphers,
+// case changes, printf-style formatting).
+var stringTransforms = [...]string{".replace(", ".translate(", ".maketrans(", "[::-1]", "[:-", "[1:", "[2:", ":-1]",
+	"b32decode", "b16decode", "a85decode", "b85decode", "rot13", "rot_13", "unhexlify", "fromhex", "codecs.decode",
+	".lower()", ".upper()", ".swapcase()", ".capitalize()", ".title()", ".strip(", ".lstrip(", ".rstrip(",
+	".removeprefix(", ".removesuffix(", ".slice(", ".substring(", ".substr(", ".split(", ".reverse", "reversed(",
+	".tr(", ".gsub(", ".sub(", ".delete(", ".squeeze(", "sprintf", "str_replace", "strrev", "substr(", "ucfirst",
+	"lcfirst", ".toLowerCase(", ".toUpperCase(", ".replaceAll(", ".padStart(", ".trim(", ".at(", ".charAt(",
+	".pack(", ".unpack(", "zlib", "gzip", "bz2", "lzma", "marshal", "pickle"}
+
+// stringTransform returns the first string transform in code ("" for
+// none): one of stringTransforms, or a literal followed by `%` (python's
+// and ruby's formatting operator).
+func stringTransform(code, masked string, sc codeScan) string {
+	for _, t := range stringTransforms {
+		if strings.Contains(code, t) {
+			return strings.Trim(t, "(.")
+		}
+	}
+	for _, sp := range sc.spans {
+		if j := skipSpace(masked, sp.end); j < len(masked) && masked[j] == '%' && (j+1 >= len(masked) || masked[j+1] != '=') {
+			return "%"
+		}
+	}
+	return ""
+}
+
+// computedOpen says why code opens a file whose name it computes from what
+// it reads when it runs (`open(sys.argv[1]+sys.argv[2])`,
+// `readFileSync(process.env.A+"nv")`, `open(input()+"nv")`: the parts are
+// words the gate may see, but not what the code makes of them), or "". It
+// applies when the code reads its arguments, stdin or environment and a
+// file call's argument holds more than literals.
+func computedOpen(code, lang string, sc codeScan) string {
+	if lang == "sed" || lang == "jq" || lang == "pwsh" || lang == "cmd" {
+		return ""
+	}
+	masked := maskSpans(code, sc.spans)
+	if lang == "awk" && strings.Contains(code, "getline") {
+		// getline < EXPR: the file is the expression's value
+		for i := strings.Index(masked, "getline"); i >= 0; {
+			j := skipSpace(masked, i+len("getline"))
+			for j < len(masked) && (isIdent(masked[j]) || masked[j] == '$' || masked[j] == '[' || masked[j] == ']') {
+				j++ // getline VAR < FILE
+			}
+			j = skipSpace(masked, j)
+			if j < len(masked) && masked[j] == '<' {
+				k := skipSpace(masked, j+1)
+				if k < len(masked) && masked[k] != '"' {
+					return "whose name it computes when it runs (`getline <` an expression)"
+				}
+			}
+			n := strings.Index(masked[i+1:], "getline")
+			if n < 0 {
+				break
+			}
+			i += 1 + n
+		}
+	}
+	input := ""
+	for _, w := range runtimeInputs {
+		if containsWord(code, w) {
+			input = w
+			break
+		}
+	}
+	transform := stringTransform(code, masked, sc)
+	if input == "" && transform == "" {
+		return ""
+	}
+	for _, id := range codeIdents(masked, lang) {
+		if !fileAPIs[id.lower] && !fileAPIs[strings.ToLower(id.qual)+"."+id.lower] {
+			continue
+		}
+		i := skipSpace(masked, id.end)
+		var arg string
+		switch {
+		case i < len(masked) && masked[i] == '(':
+			depth, j := 0, i
+			for ; j < len(masked); j++ {
+				if masked[j] == '(' {
+					depth++
+				} else if masked[j] == ')' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			arg = masked[i+1 : min(j, len(masked))]
+		case lang == "ruby" || lang == "perl" || lang == "awk":
+			j := i
+			for j < len(masked) && masked[j] != '\n' && masked[j] != ';' && masked[j] != ')' {
+				j++
+			}
+			arg = masked[i:j]
+		default:
+			continue
+		}
+		if k := strings.IndexByte(arg, ','); k >= 0 && lang != "awk" {
+			arg = arg[:k] // the name is the first argument
+		}
+		computed := strings.ContainsAny(arg, "%[*")
+		for _, aid := range codeIdents(arg, lang) {
+			if !pathBuilders[aid.name] {
+				computed = true
+			}
+		}
+		if computed {
+			if input != "" {
+				return "whose name it computes from what it reads when it runs (`" + input + "`)"
+			}
+			return "whose name it computes with `" + transform + "` (the gate does not evaluate it)"
+		}
+	}
+	return ""
+}
+
 // codeText reads interpreter code in lang ("python", "js", "perl", "ruby",
 // "php", "awk", "sed", "jq", "vim", "pwsh", "cmd", "generic").
 func (a *shellAnalyzer) codeText(code, raw, lang string) {
@@ -183,15 +362,22 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	if writesFiles(probe) {
 		ops |= setModify
 	}
-	if strings.Contains(strings.ToLower(code), "dotenv") {
-		// dotenv libraries (require('dotenv').config(), load_dotenv()) read
-		// .env from the working directory by default
+	if lc := strings.ToLower(code); strings.Contains(lc, "dotenv") || strings.Contains(lc, "loadenvfile") {
+		// dotenv libraries (require('dotenv').config(), load_dotenv()) and
+		// node's process.loadEnvFile() read .env from the working directory
+		// by default
 		a.codePath(raw, ".env", SetRead)
 	}
 	sc := scanCode(code, lang)
 	lits, pieces, bare := sc.lits, sc.pieces, sc.bare
 	if why := computedCommand(code, lang, sc); why != "" {
 		a.unknown(raw, "the code runs a command "+why, SetRead|setModify)
+	}
+	if why := computedEval(code, lang, sc); why != "" {
+		a.unknown(raw, "the code runs code "+why, SetRead|setModify)
+	}
+	if why := computedOpen(code, lang, sc); why != "" {
+		a.unknown(raw, "the code opens a file "+why, SetRead|setModify)
 	}
 	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}
@@ -755,6 +941,15 @@ func decodeEscapes(s, lang string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' || i+1 >= len(s) {
 			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == '\n' || s[i+1] == '\r' && i+2 < len(s) && s[i+2] == '\n' {
+			// a backslash at the end of a line inside a string continues it
+			// (python, js, ruby, php, shell): ".e\⏎nv" is ".env"
+			if s[i+1] == '\r' {
+				i++
+			}
+			i++
 			continue
 		}
 		if s[i+1] == 'u' && i+2 < len(s) && s[i+2] == '{' {

@@ -1222,6 +1222,15 @@ func (c *cmd) interp(lang string) {
 				return
 			}
 			if sub == "run" || sub == "x" || sub == "test" || sub == "exec" {
+				if c.name == "deno" {
+					// deno's --env-file (and its old name --env) without a
+					// value loads ./.env
+					for _, w := range c.args[2:] {
+						if t := optText(w.f); t == "--env-file" || t == "--env" {
+							c.a.value(w.raw, litField(".env"), SetRead)
+						}
+					}
+				}
 				c.word(1)
 				c.generic()
 				return

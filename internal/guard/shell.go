@@ -531,7 +531,7 @@ func (a *shellAnalyzer) redirect(r *syntax.Redirect, in source, outFiles *[]targ
 		}
 		a.seen[r.Hdoc] = true
 		a.walkSubst(r.Hdoc)
-		body := a.hdocText(r.Hdoc)
+		body := a.hdocText(r.Hdoc, hdocQuoted(r.Word))
 		a.tokens(body, SetRead)
 		if strings.ContainsRune(body, unknownRune) {
 			return source{kind: srcText, text: body, why: "a here-document with expansions"}
@@ -612,14 +612,46 @@ func (a *shellAnalyzer) unknownRedirect(w *syntax.Word, fs []field, ops OpSet) {
 	}
 }
 
+// hdocQuoted reports whether a here-document's delimiter is quoted (any
+// quote or backslash in it): then the body is taken as it is written.
+func hdocQuoted(delim *syntax.Word) bool {
+	if delim == nil {
+		return false
+	}
+	for _, p := range delim.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsRune(x.Value, '\\') {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // hdocText is the text of a here-document body with its expansions done
-// (unknown values stay as unknown markers).
-func (a *shellAnalyzer) hdocText(w *syntax.Word) string {
+// (unknown values stay as unknown markers). In the body of an unquoted one
+// the shell removes the backslash before `\`, `$` and a backquote (the
+// parser has already joined lines ending in a backslash): the program reads
+// `\x6e` written as `\\x6e`.
+func (a *shellAnalyzer) hdocText(w *syntax.Word, quoted bool) string {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(x.Value)
+			if quoted || !strings.ContainsRune(x.Value, '\\') {
+				b.WriteString(x.Value)
+				continue
+			}
+			v := x.Value
+			for i := 0; i < len(v); i++ {
+				if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '\\' || v[i+1] == '$' || v[i+1] == '`') {
+					i++
+				}
+				b.WriteByte(v[i])
+			}
 		default:
 			one := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}}
 			fs := a.resolve(one, true)
