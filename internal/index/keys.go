@@ -34,12 +34,6 @@ type keyInfo struct {
 	nextBare int32
 }
 
-// keyID returns the id of key (ok false: the state does not know it).
-func (s *State) keyID(key string) (int32, bool) {
-	id, ok := s.ids[key]
-	return id, ok
-}
-
 // intern returns the id of key, adding it when new.
 func (s *State) intern(key string) int32 {
 	if id, ok := s.ids[key]; ok {

@@ -69,14 +69,3 @@ func (c *rec) resultTimestamp() *int64 {
 	ts := c.resTS
 	return &ts
 }
-
-// spilled reports whether the record's text is in a spill blob.
-func (c *rec) spilled() bool { return c.extra != nil && c.extra.spillPath != nil }
-
-// args is the record's Args (nil: argsAt locates them).
-func (c *rec) args() []byte {
-	if c.extra == nil {
-		return nil
-	}
-	return c.extra.args
-}
