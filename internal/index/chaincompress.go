@@ -99,7 +99,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		return nil
 	}
 	s := f.State
-	chains, err := DetectChains(ctx, o.Capture.Protect)
+	chains, err := detectChains(ctx, o.Capture.Protect, s)
 	if err != nil {
 		return err
 	}

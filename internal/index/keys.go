@@ -305,3 +305,14 @@ func sameKey(key, id string, ts *int64) bool {
 func appendOccurrenceKey(dst []byte, id string, ts int64) []byte {
 	return strconv.AppendInt(append(append(dst, id...), '@'), ts, 10)
 }
+
+// knownKey is key as a string: s's own when s knows the key (s nil: a new
+// one).
+func (s *State) knownKey(key []byte) string {
+	if s != nil {
+		if id, ok := s.ids[string(key)]; ok {
+			return s.keys[id].key
+		}
+	}
+	return string(key)
+}
