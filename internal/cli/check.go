@@ -265,14 +265,13 @@ func runCheck(o *CheckOptions) error {
 }
 
 // checkLimit is the heap limit for checking inputs of the given sizes
-// (bytes; 0 for stdin or an unreadable path) with workers files at once: a
-// check's live heap peaks at about 0.15 bytes per input byte (the pairing
-// pass's built context and pairing.Find; the first pass's id and call
-// tables about 0.05), so the limit is the fixed headroom plus a fifth of
-// the workers' largest inputs. Without a limit the collector let the first
-// pass's heap grow to twice its live size (1 GB: 271 MB of heap, 315 MB
-// RSS; with it 272 MB RSS in as many cycles); at a sixth the pairing pass's
-// live heap passed the limit's goal and the collector ran back to back.
+// (bytes; 0 for stdin or an unreadable path) with workers files at once:
+// a check's live heap peaks in the pairing pass's built context (the first
+// pass's id and call tables are about half of it), so the limit is
+// indexLimit of the workers' largest inputs. Without a limit the collector
+// let the first pass's heap grow to twice its live size (1 GB: 271 MB of
+// heap, 315 MB RSS); at a fifth of the input (before the index held no
+// pointers and 0.09 bytes per input byte) 1 GB peaked at 177 MB RSS.
 func checkLimit(sizes []int64, workers int) int64 {
 	sizes = slices.Clone(sizes)
 	slices.SortFunc(sizes, func(a, b int64) int { return cmp.Compare(b, a) })
@@ -280,7 +279,7 @@ func checkLimit(sizes []int64, workers int) int64 {
 	for _, n := range sizes[:min(max(workers, 1), len(sizes))] {
 		sum += n
 	}
-	return max(memoryLimit, 64<<20+sum/5)
+	return indexLimit(sum)
 }
 
 // smallCheckInput is the largest input a check runs without collections

@@ -111,10 +111,10 @@ func TestCheckLimitSizesTheLargestInputsAtOnce(t *testing.T) {
 	if got := checkLimit([]int64{mb}, 1); got != memoryLimit {
 		t.Errorf("a small input: %d, want memoryLimit %d", got, memoryLimit)
 	}
-	if got, want := checkLimit(sizes, 1), int64(64*mb+1000*mb/5); got != want {
+	if got, want := checkLimit(sizes, 1), indexLimit(1000*mb); got != want {
 		t.Errorf("one worker: %d, want %d (the largest input)", got, want)
 	}
-	if got, want := checkLimit(sizes, 2), int64(64*mb+1500*mb/5); got != want {
+	if got, want := checkLimit(sizes, 2), indexLimit(1500*mb); got != want {
 		t.Errorf("two workers: %d, want %d (the two largest inputs)", got, want)
 	}
 	if got, want := checkLimit(sizes, 0), checkLimit(sizes, 1); got != want {

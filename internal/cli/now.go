@@ -409,7 +409,11 @@ func runNow(o *NowOptions) error {
 func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spooled func() error) (*session.Context, *int, error) {
 	s := o.IO
 	size := sizeOf(ra)
-	s.limitMemory(readLimit(size)) // runNow restores the old limit
+	if o.NoPrune {
+		s.limitMemory(indexLimit(size)) // no branch, no plan: the index only (runNow restores the old limit)
+	} else {
+		s.limitMemory(readLimit(size)) // runNow restores the old limit
+	}
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
 	wp := newWarningPrinter(s, name)

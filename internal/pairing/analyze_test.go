@@ -45,7 +45,7 @@ func analyzeMaps(msgs []Msg) ([]Pair, []Hazard) {
 				}
 				answered[id] = i
 				if len(between) > 0 {
-					hz = append(hz, interrupted(id, last, i, between))
+					hz = append(hz, interrupted(id, last, i, int32s(between)))
 					continue
 				}
 				pairs = append(pairs, Pair{last, i, id})
@@ -53,7 +53,7 @@ func analyzeMaps(msgs []Msg) ([]Pair, []Hazard) {
 				// the call is in an earlier assistant: everything sent since
 				// separates them
 				k := sort.SearchInts(separators, a+1)
-				hz = append(hz, interrupted(id, a, i, separators[k:]))
+				hz = append(hz, interrupted(id, a, i, int32s(separators[k:])))
 			default:
 				hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
 			}
@@ -100,4 +100,13 @@ func TestAnalyzeAgreesWithMaps(t *testing.T) {
 			t.Fatalf("case %d: Analyze %v %v, the map version %v %v", n, gp, gh, wp, wh)
 		}
 	}
+}
+
+// int32s is xs as int32 values (the index lists analyze keeps).
+func int32s(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
 }

@@ -35,6 +35,7 @@ package pairing
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -208,23 +209,26 @@ func Analyze(msgs []Msg) ([]Pair, []Hazard) {
 			nResults++
 		}
 	}
-	return analyze(len(msgs), func(i int) Msg { return msgs[i] }, nCalls, nResults)
+	return analyze(len(msgs), func(i int) Msg { return msgs[i] }, nCalls, nResults, true)
 }
 
 // analyze is Analyze over n messages given one at a time by at (no slice
 // of every message's view), with the number of calls and results to size
-// its tables.
-func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard) {
+// its tables. The pairs are listed only when withPairs is set (nil
+// otherwise: a million-message context's pairs are ~32 MB).
+func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([]Pair, []Hazard) {
 	var pairs []Pair
 	var hz []Hazard
 	last := -1                // latest assistant
 	var calls callSet         // its call ids
 	var answered answers      // its answered calls and their results
-	var between []int         // sent non-result messages since it
-	var separators []int      // every sent non-result message, in order
-	var assistants []int      // every sent assistant, in order
+	var between []int32       // sent non-result messages since it
+	var separators []int32    // every sent non-result message, in order
+	var assistants []int32    // every sent assistant, in order
 	var latest map[string]int // call id → latest assistant holding it (built at the first miss)
-	pairs = make([]Pair, 0, nResults)
+	if withPairs {
+		pairs = make([]Pair, 0, nResults)
+	}
 	for i := 0; i < n; i++ {
 		m := at(i)
 		if !sent(m) {
@@ -232,11 +236,11 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard)
 		}
 		switch m.Role {
 		case session.RoleAssistant:
-			separators = append(separators, i)
+			separators = append(separators, int32(i))
 			last, between = i, nil
 			calls.reset(m.Calls)
 			answered.reset()
-			assistants = append(assistants, i)
+			assistants = append(assistants, int32(i))
 			for _, tc := range m.Calls {
 				if latest != nil {
 					latest[tc.ID] = i
@@ -254,7 +258,9 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard)
 					hz = append(hz, interrupted(id, last, i, between))
 					continue
 				}
-				pairs = append(pairs, Pair{last, i, id})
+				if withPairs {
+					pairs = append(pairs, Pair{last, i, id})
+				}
 				continue
 			}
 			if latest == nil {
@@ -262,22 +268,22 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int) ([]Pair, []Hazard)
 				// index every call before it once, then keep the index up
 				latest = make(map[string]int, nCalls)
 				for _, a := range assistants {
-					for _, tc := range at(a).Calls {
-						latest[tc.ID] = a
+					for _, tc := range at(int(a)).Calls {
+						latest[tc.ID] = int(a)
 					}
 				}
 			}
 			if a, ok := latest[id]; ok {
 				// the call is in an earlier assistant: everything sent since
 				// separates them
-				k := sort.SearchInts(separators, a+1)
+				k, _ := slices.BinarySearch(separators, int32(a+1))
 				hz = append(hz, interrupted(id, a, i, separators[k:]))
 				continue
 			}
 			hz = append(hz, Hazard{Kind: NoCall, CallID: id, Result: Ref{Index: i}})
 		default:
-			separators = append(separators, i)
-			between = append(between, i)
+			separators = append(separators, int32(i))
+			between = append(between, int32(i))
 		}
 	}
 	return pairs, hz
@@ -358,14 +364,14 @@ func (a *answers) get(id string) (int, bool) {
 	return 0, false
 }
 
-func interrupted(id string, call, result int, between []int) Hazard {
+func interrupted(id string, call, result int, between []int32) Hazard {
 	h := Hazard{Kind: Interrupted, CallID: id, Call: &Ref{Index: call}, Result: Ref{Index: result}}
 	for k, b := range between {
 		if k == maxBetween {
 			h.MoreBetween = len(between) - k
 			break
 		}
-		h.Between = append(h.Between, Ref{Index: b})
+		h.Between = append(h.Between, Ref{Index: int(b)})
 	}
 	return h
 }
@@ -451,8 +457,11 @@ func Find(ctx *session.Context) *Report {
 		}
 	}
 	var v viewer
-	pairs, hz := analyze(len(ctx.Messages), func(i int) Msg { return v.msg(ctx, i) }, nCalls, nResults)
-	hz = append(hz, staleCompactions(ctx, pairs)...)
+	older := olderCompactionKept(ctx)
+	pairs, hz := analyze(len(ctx.Messages), func(i int) Msg { return v.msg(ctx, i) }, nCalls, nResults, older)
+	if older {
+		hz = append(hz, staleCompactions(ctx, pairs)...)
+	}
 	sort.SliceStable(hz, func(a, b int) bool { return hz[a].Result.Index < hz[b].Result.Index })
 	r := &Report{Hazards: hz, involved: map[int]bool{}}
 	fill := func(ref *Ref) {
@@ -481,22 +490,37 @@ func Find(ctx *session.Context) *Report {
 	return r
 }
 
+// lastCompaction is the index in ctx.Branch of the last compaction (-1:
+// none).
+func lastCompaction(ctx *session.Context) int {
+	for i := len(ctx.Branch) - 1; i >= 0; i-- {
+		if ctx.Branch[i].Type == "compaction" {
+			return i
+		}
+	}
+	return -1
+}
+
+// olderCompactionKept reports whether ctx.Branch holds a compaction in the
+// context before the last one (in its kept range): the pairs it breaks
+// under StaleCompactionVersions are staleCompactions'.
+func olderCompactionKept(ctx *session.Context) bool {
+	latest := lastCompaction(ctx)
+	for i := 0; i < latest; i++ {
+		if ctx.Branch[i].Type == "compaction" && ctx.Branch[i].InContext {
+			return true
+		}
+	}
+	return false
+}
+
 // staleCompactions finds the pairs an older compaction kept in range
 // breaks under StaleCompactionVersions: the compaction's summary lands
 // right after the context messages of the entries before it on the branch.
+// Only a branch with an older compaction kept in range has them
+// (olderCompactionKept).
 func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
-	latest, older := -1, false // the last compaction; an older one in the context
-	for i := range ctx.Branch {
-		if ctx.Branch[i].Type == "compaction" {
-			if latest >= 0 && ctx.Branch[latest].InContext {
-				older = true
-			}
-			latest = i
-		}
-	}
-	if !older {
-		return nil // no older compaction kept in range: nothing to break
-	}
+	latest := lastCompaction(ctx)
 	lastOf := make(map[uint64]int, len(ctx.Messages)) // entry id → its last message index
 	for i, m := range ctx.Messages {
 		if k := m.EntryKey(); k != 0 {

@@ -135,9 +135,8 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 // first result they do not answer (or a message with many calls), then
 // kept up to date.
 type latestCalls struct {
-	last  int   // index of the latest assistant message (valid when seen)
-	seen  bool  // an assistant message was seen
-	asst  []int // every assistant message seen, in order
+	last  int  // index of the latest assistant message (valid when seen)
+	seen  bool // an assistant message was seen
 	index map[string]*session.ToolCall
 }
 
@@ -147,7 +146,6 @@ const fewCalls = 16
 
 func (lc *latestCalls) assistant(msgs []*session.Message, i int) {
 	lc.last, lc.seen = i, true
-	lc.asst = append(lc.asst, i)
 	if lc.index != nil {
 		lc.add(msgs[i].ToolCalls())
 	}
@@ -171,13 +169,22 @@ func (lc *latestCalls) find(msgs []*session.Message, id string) *session.ToolCal
 		}
 	}
 	if lc.index == nil {
+		// every assistant message so far: those up to the latest
+		var seen []*session.Message
+		if lc.seen {
+			seen = msgs[:lc.last+1]
+		}
 		n := 0
-		for _, a := range lc.asst {
-			n += len(msgs[a].ToolCalls())
+		for _, m := range seen {
+			if m.Role() == session.RoleAssistant {
+				n += len(m.ToolCalls())
+			}
 		}
 		lc.index = make(map[string]*session.ToolCall, n)
-		for _, a := range lc.asst {
-			lc.add(msgs[a].ToolCalls())
+		for _, m := range seen {
+			if m.Role() == session.RoleAssistant {
+				lc.add(m.ToolCalls())
+			}
 		}
 	}
 	return lc.index[id]

@@ -3,6 +3,7 @@ package session_test
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -100,4 +101,39 @@ func BenchmarkContext(b *testing.B) {
 		}
 	}
 	perLine(b, in)
+}
+
+// BenchmarkIndexHeap reports what a built context keeps on the heap: live
+// bytes per input line and per input byte after Read (the index that
+// bounds a run's memory), without and with the leaf's branch.
+func BenchmarkIndexHeap(b *testing.B) {
+	in := input(b)
+	lines := bytes.Count(in, []byte("\n"))
+	for _, branch := range []bool{false, true} {
+		name := "context"
+		if branch {
+			name = "branch"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			var live uint64
+			for b.Loop() {
+				var ms runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				before := ms.HeapAlloc
+				r := bytes.NewReader(in)
+				ctx, err := session.Read(r, r, session.ReadOptions{Branch: branch})
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				runtime.KeepAlive(ctx)
+				live = ms.HeapAlloc - min(before, ms.HeapAlloc)
+			}
+			b.ReportMetric(float64(live)/float64(lines), "live-B/line")
+			b.ReportMetric(float64(live)/float64(len(in)), "live-B/byte")
+		})
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -107,14 +106,17 @@ type Context struct {
 	ids      ids   // entry ids that are not 8 hex digits
 	roles    []string
 	infos    chunked[msgInfo]
-	callSets chunked[[]ToolCall]
+	callSets chunked[callSet]
+	calls    [][]ToolCall        // the tool calls, in chunks callSets index
 	patches  map[*Message][]byte // content replacements (rare)
+	blocks   []*msgBlock         // the messages
+	nblk     int                 // messages used in the last block
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
 	viewBuf  []byte              // ViewMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
-	hintFrom *Message // the message hintTape holds the line of (nil: none)
+	hintFrom msgRef // the message hintTape holds the line of (0: none)
 }
 
 // roleIndex returns the index of role r in c.roles, adding it.
@@ -144,8 +146,9 @@ type ReadOptions struct {
 	// OnProgress, when set, is called with the bytes read so far, about every
 	// 16 MiB (for a progress display on long inputs).
 	OnProgress func(bytesRead int64)
-	// SizeHint is the input size in bytes when known (0 if not), used to
-	// size the index up front.
+	// SizeHint is the input size in bytes when known (0 if not). Read sizes
+	// nothing from it now (its index grows in fixed-size chunks and finds
+	// repeated ids by sorting them); callers that know the size pass it.
 	SizeHint int64
 	// Branch asks for Context.Branch (session input only).
 	Branch bool
@@ -165,8 +168,7 @@ type BranchEntry struct {
 	// Context.Messages when the entry is in the context; nil otherwise.
 	Message *Message
 
-	off int64
-	n   int32
+	loc msgRef // the Message holding the entry's line (its place in the input)
 	// InContext reports that the entry contributes to the context (it is
 	// not before the last compaction's first kept entry).
 	InContext bool
@@ -185,10 +187,30 @@ func (c *Context) EntryKey(be *BranchEntry) uint64 {
 	return uint64(c.ids.byStr[be.ID])
 }
 
-// EntryLine returns the input line of a branch entry (without the newline).
+// entryPlace returns where branch entry be's line is in the input (0, 0
+// for an entry read by no context). An entry of another context is an
+// error when c's record at its reference is not on its line (an entry
+// of another context must not be passed: its line is read from c).
+func (c *Context) entryPlace(be *BranchEntry) (off int64, n int32, err error) {
+	if be.loc == 0 {
+		return 0, 0, nil
+	}
+	if m := c.msg(be.loc); m == nil || int(m.line) != be.Line {
+		return 0, 0, fmt.Errorf("line %d: the branch entry is not one of this context's", be.Line)
+	} else {
+		return m.off, m.n, nil
+	}
+}
+
+// EntryLine returns the input line of a branch entry of c (Branch or
+// Entries; without the newline).
 // The slice is valid until the next call that reads the input.
 func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
-	return c.Raw(&Message{c: c, line: int32(be.Line), off: be.off, n: be.n})
+	off, n, err := c.entryPlace(be)
+	if err != nil {
+		return nil, err
+	}
+	return c.rawLine(int32(be.Line), off, n)
 }
 
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
@@ -196,13 +218,16 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 // they returned stays valid. Errors: a range outside the line, I/O errors
 // re-reading the input.
 func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]byte, error) {
-	if off < 0 || n < 0 || int64(off)+int64(n) > int64(be.n) {
+	beOff, beN, err := c.entryPlace(be)
+	if err != nil {
+		return dst, err
+	}
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
 		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
 	}
-	at := be.off + int64(off)
+	at := beOff + int64(off)
 	l := len(dst)
 	dst = slices.Grow(dst, n)[:l+n]
-	var err error
 	if c.m != nil {
 		err = guard(func() error {
 			if at+int64(n) > int64(len(c.m.data)) {
@@ -289,17 +314,16 @@ func (b *builder) read() error {
 }
 
 type builder struct {
-	slab      []Message  // messages are allocated in blocks
 	calls     []ToolCall // and so are tool calls
 	lastCalls []ToolCall // the latest message's tool calls (callID)
-	names     map[string]string
+	lastRefs  []aref     // and their ids in the arena
+	names     map[string]nameRef
 	ctx       *Context
 	opts      ReadOptions
 	er        *EntryReader
 	entries   entryList
 	extras    []entryExtra
-	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id, ids seen twice
-	seenIDs   []uint64 // a bit per hash of the ids seen (a Bloom filter with one hash)
+	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id
 	types     []string // entry types by index (0: "")
 }
 
@@ -366,14 +390,18 @@ func (b *builder) idArena(k idKey) string {
 }
 
 // newMessage returns a zero Message from the current block.
-func (b *builder) newMessage() *Message {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]Message, 0, 256)
+func (b *builder) newMessage() *Message { return b.ctx.newMessage() }
+
+// loc returns the Message holding e's line (its message for a message
+// entry).
+func (b *builder) loc(e *entry) *Message { return b.ctx.msg(e.loc) }
+
+// msg returns e's message, or nil.
+func (b *builder) msg(e *entry) *Message {
+	if e.isMsg {
+		return b.loc(e)
 	}
-	b.slab = b.slab[:len(b.slab)+1]
-	m := &b.slab[len(b.slab)-1]
-	m.c = b.ctx
-	return m
+	return nil
 }
 
 // info returns m's optional fields, allocating them on first use.
@@ -387,12 +415,12 @@ func (b *builder) info(m *Message) *msgInfo {
 
 // setStrings sets a message's tool result fields (when present).
 func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
-	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
-	ts := ""
+	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName]).r
+	ts := aref(0)
 	if withTimestamp && mv.f[mTimestamp] != 0 {
-		ts = b.ctx.arena.str(v.tp.Raw(mv.f[mTimestamp]))
+		ts = b.ctx.arena.add(v.tp.Raw(mv.f[mTimestamp]))
 	}
-	if id != "" || name != "" || ts != "" {
+	if id != 0 || name != 0 || ts != 0 {
 		in := b.info(m)
 		in.toolCallID, in.toolName, in.timestamp = id, name, ts
 		if c := mv.f[mContent]; c != 0 {
@@ -407,55 +435,69 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
 
+// strRef puts the string node n ("" for 0 or a non-string) in the arena.
+func (b *builder) strRef(v *lineView, n uint32) aref {
+	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
+		return 0
+	}
+	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
+		return b.ctx.arena.add(k)
+	}
+	s, _ := v.tp.String(n)
+	return b.ctx.arena.add([]byte(s))
+}
+
 // str returns the string node n ("" for 0 or a non-string) as an arena
 // string.
 func (b *builder) str(v *lineView, n uint32) string {
-	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
-		return ""
-	}
-	if k, ok := v.tp.Key(n); ok && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
-		return b.ctx.arena.str(k)
-	}
-	s, _ := v.tp.String(n)
-	return s
+	return b.ctx.arena.get(b.strRef(v, n))
 }
 
-// callID returns a result's toolCallId (string node n) as str does, sharing
-// the string of the call it answers when that call is one of the latest
-// assistant message's (the usual order): the id is kept once, not twice.
-func (b *builder) callID(v *lineView, n uint32) string {
+// callID returns a result's toolCallId (string node n) as strRef does,
+// sharing the string of the call it answers when that call is one of the
+// latest assistant message's (the usual order): the id is kept once, not
+// twice.
+func (b *builder) callID(v *lineView, n uint32) aref {
 	if n != 0 && v.tp.Nodes[n].Kind == jsonscan.String && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
 		if k, ok := v.tp.Key(n); ok {
 			for i := range b.lastCalls {
 				if b.lastCalls[i].ID == string(k) {
-					return b.lastCalls[i].ID
+					return b.lastRefs[i]
 				}
 			}
 		}
 	}
-	return b.str(v, n)
+	return b.strRef(v, n)
+}
+
+// nameRef is a tool name as a string and where the arena holds it.
+type nameRef struct {
+	s string
+	r aref
 }
 
 // name returns the string node n as a shared string (tool names repeat).
-func (b *builder) name(v *lineView, n uint32) string {
+func (b *builder) name(v *lineView, n uint32) nameRef {
 	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
-		return ""
+		return nameRef{}
 	}
 	if k, ok := v.tp.Key(n); ok {
 		if s, ok := b.names[string(k)]; ok {
 			return s
 		}
 		if b.names == nil {
-			b.names = map[string]string{}
+			b.names = map[string]nameRef{}
 		}
 		if len(b.names) < 4096 {
-			s := string(k)
-			b.names[s] = s
-			return s
+			r := b.ctx.arena.add(k)
+			nr := nameRef{b.ctx.arena.get(r), r}
+			b.names[nr.s] = nr
+			return nr
 		}
 	}
 	s, _ := v.tp.String(n)
-	return s
+	r := b.ctx.arena.add([]byte(s))
+	return nameRef{b.ctx.arena.get(r), r}
 }
 
 func (b *builder) addWarning(w Warning) {
@@ -487,7 +529,8 @@ func (b *builder) addContextLine(rl *rawLine) {
 	v := &rl.v
 	mv := v.message(0)
 	m := b.newMessage()
-	m.role, m.line, m.src, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), srcWholeLine, rl.off, lineLen(rl.line)
+	m.role, m.line, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), rl.off, lineLen(rl.line)
+	m.setSource(srcWholeLine)
 	b.setStrings(m, v, &mv, true)
 	first := b.fill(m, v, mv.f[mContent])
 	b.fillRead(m, v, &mv, first)
@@ -616,10 +659,12 @@ func isJSSpace(r rune) bool {
 
 func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	role := m.Role()
-	if role == RoleToolResult {
-		m.chars = int32(min(ci.chars, 1<<31-1))
+	if role == RoleToolResult && ci.chars > 0 {
+		b.info(m).chars = int32(min(ci.chars, 1<<31-1))
 	}
-	m.images = uint16(min(ci.images, 1<<16-1))
+	if ci.images > 0 {
+		b.info(m).images = uint16(min(ci.images, 1<<16-1))
+	}
 	m.setFlag(flagHasNotice, ci.notice)
 	if role == RoleUser && ci.hasText {
 		m.setFlag(flagSynthetic, ci.synthetic)
@@ -627,10 +672,14 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 	if n := len(ci.calls); n > 0 {
 		if len(b.calls)+n > cap(b.calls) {
 			b.calls = make([]ToolCall, 0, max(1024, n))
+			b.ctx.calls = append(b.ctx.calls, b.calls)
 		}
 		start := len(b.calls)
+		b.lastRefs = b.lastRefs[:0]
 		for _, c := range ci.calls {
-			tc := ToolCall{ID: b.str(v, c.id), Name: b.name(v, c.name), from: m}
+			id := b.strRef(v, c.id)
+			b.lastRefs = append(b.lastRefs, id)
+			tc := ToolCall{ID: b.ctx.arena.get(id), Name: b.name(v, c.name).s, from: m.ref()}
 			if c.path != 0 {
 				tc.Path, tc.HasPath = b.str(v, c.path), true
 			}
@@ -640,7 +689,7 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			b.ctx.callSets.add()
 			m.calls = uint32(b.ctx.callSets.len())
 		}
-		*b.ctx.callSets.at(int(m.calls - 1)) = b.calls[start:len(b.calls):len(b.calls)]
+		*b.ctx.callSets.at(int(m.calls - 1)) = callSet{chunk: uint32(len(b.ctx.calls) - 1), start: uint32(start), n: uint32(n)}
 		b.lastCalls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
@@ -648,14 +697,16 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 func (b *builder) addEntry(rl *rawLine) {
 	v := &rl.v
 	e := entry{typ: b.typeIndex(rl.typ), x: -1}
+	var id, par idKey
 	if rl.v1 >= 0 {
-		e.id = keyHex | idKey(rl.v1)
+		id = keyHex | idKey(rl.v1)
 		if rl.v1Par >= 0 {
-			e.par = keyHex | idKey(rl.v1Par)
+			par = keyHex | idKey(rl.v1Par)
 		}
 	} else {
-		e.id, e.par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
+		id, par = b.keyOf(v, v.f[fID]), b.keyOf(v, v.f[fParentID])
 	}
+	e.setKeys(id, par)
 	idx := b.entries.len()
 	if rl.v1 >= 0 && rl.typ == "compaction" && v.kind(fFirstKeptEntryIndex) == jsonscan.Number {
 		f, _ := v.tp.Number(v.f[fFirstKeptEntryIndex])
@@ -674,8 +725,11 @@ func (b *builder) addEntry(rl *rawLine) {
 		nd := &v.tp.Nodes[obj]
 		m := b.newMessage()
 		role := v.mstr(&mv, mRole)
-		m.vs, m.ve, m.role, m.entry, m.line = int32(nd.Start), int32(nd.End), b.ctx.roleIndex(role), e.id, int32(rl.num)
-		m.src, m.off, m.n = srcEntryMessage, rl.off, lineLen(rl.line)
+		m.role, m.line = b.ctx.roleIndex(role), int32(rl.num)
+		m.off, m.n = rl.off, lineLen(rl.line)
+		m.setSource(srcEntryMessage)
+		m.setEntry(id)
+		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
 		if role == "hookMessage" && b.er.v2 {
 			m.role = b.ctx.roleIndex(RoleCustom)
@@ -693,7 +747,7 @@ func (b *builder) addEntry(rl *rawLine) {
 			}
 		}
 		e.sysRole = m.Role() == RoleSystem
-		e.loc, e.isMsg = m, true
+		e.loc, e.isMsg = m.ref(), true
 	case "compaction":
 		if v.kind(fFirstKeptEntryID) == jsonscan.String {
 			s, _ := v.str(fFirstKeptEntryID)
@@ -722,69 +776,40 @@ func (b *builder) addEntry(rl *rawLine) {
 			}
 		}
 	}
-	if e.loc == nil {
+	if e.loc == 0 {
 		m := b.newMessage()
-		m.entry, m.line, m.off, m.n, m.src = e.id, int32(rl.num), rl.off, lineLen(rl.line), srcNone
-		e.loc = m
+		m.line, m.off, m.n = int32(rl.num), rl.off, lineLen(rl.line)
+		m.setSource(srcNone)
+		m.setEntry(id)
+		e.loc = m.ref()
 	}
-	if e.id != 0 && b.seen(e.id) {
-		b.nonLocal = append(b.nonLocal, e.id) // maybe a duplicate: let the map decide (last wins)
-	}
-	if e.par != 0 {
-		if idx > 0 && b.entries.at(idx-1).id == e.par {
+	if par != 0 {
+		if idx > 0 && b.entries.at(idx-1).key() == par {
 			e.local = true
 		} else {
-			b.nonLocal = append(b.nonLocal, e.par)
+			b.nonLocal = append(b.nonLocal, par)
 		}
 	}
 	b.entries.add(e)
 }
 
-// seen reports whether an id with k's hash was added before, and adds it.
-// A false positive only puts a unique id in the parent map (harmless).
-func (b *builder) seen(k idKey) bool {
-	if b.seenIDs == nil {
-		b.seenIDs = make([]uint64, seenBits(b.opts.SizeHint)/64)
-	}
-	h := uint64(k) * 0x9e3779b97f4a7c15
-	h >>= 64 - uint(bits.TrailingZeros(uint(len(b.seenIDs)*64)))
-	w, bit := h/64, uint64(1)<<(h%64)
-	old := b.seenIDs[w]&bit != 0
-	b.seenIDs[w] |= bit
-	return old
-}
-
-// seenBits is the size of seen's filter for an input of size bytes (0:
-// unknown): 8 Mi bits, more for inputs known to be large; for an input
-// known to be small a bit per 8 bytes (at least 64 Ki bits), so checking a
-// directory of small sessions does not clear a MiB per session.
-func seenBits(size int64) int {
-	n := 1 << 23
-	if size > 0 && size < 1<<26 {
-		n = 1 << 16
-		for int64(n) < size/8 {
-			n <<= 1
-		}
-	}
-	for n < 1<<30 && int64(n) < size/64 {
-		n <<= 1
-	}
-	return n
-}
-
 // parentIndex maps the ids the walk to the root cannot resolve by position
 // to the index of the last entry with that id (pi's Map: the last one
-// wins): parents that are not the previous entry, and ids that may repeat.
+// wins): parents that are not the previous entry, and ids that repeat.
 // Most entries' parent is the entry before them, so this map stays small.
 func (b *builder) parentIndex() map[idKey]int32 {
 	ents := &b.entries
-	want := make(map[idKey]int32, len(b.nonLocal))
+	dups := b.repeatedIDs()
+	want := make(map[idKey]int32, len(b.nonLocal)+len(dups))
 	for _, k := range b.nonLocal {
 		want[k] = -1
 	}
-	b.nonLocal, b.seenIDs = nil, nil
+	for _, k := range dups {
+		want[k] = -1
+	}
+	b.nonLocal = nil
 	for i := 0; i < ents.len(); i++ {
-		if k := ents.at(i).id; k != 0 {
+		if k := ents.at(i).key(); k != 0 {
 			if _, ok := want[k]; ok {
 				want[k] = int32(i)
 			}
@@ -796,6 +821,39 @@ func (b *builder) parentIndex() map[idKey]int32 {
 		}
 	}
 	return want
+}
+
+// repeatedIDs returns the ids more than one entry has: the entries' ids
+// sorted (pi's 8-hex ids as 32-bit values), equal neighbours. One sort at
+// the end instead of a lookup per entry in a table of every id read (a
+// cache miss per entry on large sessions).
+func (b *builder) repeatedIDs() []idKey {
+	ents := &b.entries
+	hex := make([]uint32, 0, ents.len())
+	var other []idKey
+	for i := 0; i < ents.len(); i++ {
+		switch e := ents.at(i); idKey(e.idTag) << 32 {
+		case keyHex:
+			hex = append(hex, e.id)
+		case 0:
+		default:
+			other = append(other, e.key())
+		}
+	}
+	slices.Sort(hex)
+	slices.Sort(other)
+	var dups []idKey
+	for i := 1; i < len(hex); i++ {
+		if hex[i] == hex[i-1] && (i == 1 || hex[i-1] != hex[i-2]) {
+			dups = append(dups, keyHex|idKey(hex[i]))
+		}
+	}
+	for i := 1; i < len(other); i++ {
+		if other[i] == other[i-1] && (i == 1 || other[i-1] != other[i-2]) {
+			dups = append(dups, other[i])
+		}
+	}
+	return dups
 }
 
 // build computes the leaf path and the context messages (pi's
@@ -810,31 +868,33 @@ func (b *builder) build() {
 	// where the header is index 0.
 	for i := range b.extras {
 		if x := &b.extras[i]; x.fkIndex >= 1 && x.fkIndex-1 < ents.len() {
-			x.firstKept = ents.at(x.fkIndex - 1).id
+			x.firstKept = ents.at(x.fkIndex - 1).key()
 		}
 	}
 	leaf := ents.len() - 1
-	b.ctx.LeafID = b.idString(ents.at(leaf).id)
+	b.ctx.LeafID = b.idString(ents.at(leaf).key())
 	byID := b.parentIndex()
-	var path []int32
+	// the path is every entry in the common case (one chain, no branches):
+	// sized once, not doubled as it grows (the index is at its largest here)
+	path := make([]int32, 0, ents.len())
 	seen := make([]bool, ents.len())
 	for cur := int32(leaf); ; {
 		e := ents.at(int(cur))
 		if seen[cur] {
-			b.warn(int(e.loc.line), "parent cycle at entry %q; path cut here", b.idString(e.id))
+			b.warn(int(b.loc(e).line), "parent cycle at entry %q; path cut here", b.idString(e.key()))
 			break
 		}
 		seen[cur] = true
 		path = append(path, cur)
-		if e.par == 0 {
+		if e.parent() == 0 {
 			break
 		}
-		next, ok := byID[e.par]
+		next, ok := byID[e.parent()]
 		if !ok && e.local {
 			next, ok = cur-1, true
 		}
 		if !ok {
-			b.warn(int(e.loc.line), "entry %q has unknown parent %q; path starts here", b.idString(e.id), b.idString(e.par))
+			b.warn(int(b.loc(e).line), "entry %q has unknown parent %q; path starts here", b.idString(e.key()), b.idString(e.parent()))
 			break
 		}
 		cur = next
@@ -860,7 +920,7 @@ func (b *builder) build() {
 		found := false
 		for i := 0; i < comp; i++ {
 			e := ents.at(int(path[i]))
-			if e.id != 0 && e.id == firstKept {
+			if e.key() != 0 && e.key() == firstKept {
 				found = true
 			}
 			if found && !e.sysRole {
@@ -874,10 +934,25 @@ func (b *builder) build() {
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
+		// an entry's parent is the entry before it on the path (and mostly
+		// in the file): its id's string is the one made for that entry
+		var lastKey [2]idKey
+		var lastStr [2]string
+		id := func(k idKey) string {
+			for i := range lastKey {
+				if k != 0 && lastKey[i] == k {
+					return lastStr[i]
+				}
+			}
+			s := b.idArena(k)
+			lastKey[1], lastStr[1], lastKey[0], lastStr[0] = lastKey[0], lastStr[0], k, s
+			return s
+		}
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
-			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ID: b.idArena(e.id),
-				ParentID: b.idArena(e.par), Line: int(e.loc.line), Message: e.msg(), InContext: in[ei], off: e.loc.off, n: e.loc.n}
+			loc := b.loc(e)
+			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.parent()), ID: id(e.key()),
+				Line: int(loc.line), Message: b.msg(e), InContext: in[ei], loc: e.loc}
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))
@@ -907,11 +982,11 @@ func (b *builder) build() {
 			continue // an older compaction kept in range: no checkpoint, no summary
 		}
 		if e.isMsg && len(edits) == 0 {
-			b.ctx.Messages = append(b.ctx.Messages, e.loc) // the common case, without a slice per entry
+			b.ctx.Messages = append(b.ctx.Messages, b.loc(e)) // the common case, without a slice per entry
 			continue
 		}
 		msgs := b.project(e)
-		if ed, ok := edits[e.id]; ok && e.id != 0 {
+		if ed, ok := edits[e.key()]; ok && e.key() != 0 {
 			msgs = b.applyEdit(msgs, b.extra(ents.at(int(ed))))
 		}
 		b.ctx.Messages = append(b.ctx.Messages, msgs...)
@@ -919,10 +994,10 @@ func (b *builder) build() {
 	if len(b.ctx.Messages) == 0 {
 		l := ents.at(leaf)
 		why := ""
-		if l.id == 0 {
+		if l.key() == 0 {
 			why = " and no id"
 		}
-		b.warn(int(l.loc.line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
+		b.warn(int(b.loc(l).line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
 	b.entries = entryList{}
 }
@@ -930,14 +1005,19 @@ func (b *builder) build() {
 // project is pi's sessionEntryToContextMessages for one entry.
 func (b *builder) project(e *entry) []*Message {
 	synth := func(role string, src source) *Message {
-		return &Message{c: b.ctx, role: b.ctx.roleIndex(role), entry: e.id, line: e.loc.line, src: src, off: e.loc.off, n: e.loc.n}
+		m := b.newMessage()
+		loc := b.loc(e)
+		m.role, m.line, m.off, m.n = b.ctx.roleIndex(role), loc.line, loc.off, loc.n
+		m.setSource(src)
+		m.setEntry(e.key())
+		return m
 	}
 	switch b.types[e.typ] {
 	case "message":
 		if !e.isMsg {
 			return nil
 		}
-		return []*Message{e.loc}
+		return []*Message{b.loc(e)}
 	case "custom_message":
 		return []*Message{synth(RoleCustom, srcSynth)}
 	case "branch_summary":
@@ -965,7 +1045,9 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 		switch role := m.Role(); role {
 		case RoleUser, RoleAssistant, RoleToolResult, RoleCustom:
 			c := b.newMessage()
+			bi := c.bi
 			*c = *m
+			c.bi = bi
 			content := edx.replRaw // nil: replacement.content undefined, key dropped
 			if (role == RoleAssistant || role == RoleToolResult) && edx.replStr {
 				buf := []byte(`[{"type":"text","text":`)
@@ -976,8 +1058,13 @@ func (b *builder) applyEdit(msgs []*Message, edx entryExtra) []*Message {
 				content = []byte{}
 			}
 			c.setContent(content)
-			c.calls = 0 // the calls go with the old content
-			c.chars, c.images = 0, 0
+			c.calls = 0      // the calls go with the old content
+			if c.info != 0 { // its own fields, without the old content's sizes
+				in := *b.ctx.infos.at(int(c.info - 1))
+				in.chars, in.images = 0, 0
+				c.info = 0
+				*b.info(c) = in
+			}
 			c.flags &^= flagSynthetic | flagHasNotice
 			b.fillRaw(c, content)
 			out = append(out, c)

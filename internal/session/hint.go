@@ -51,30 +51,31 @@ func hintOf(tp *jsonscan.Tape, args uint32) string {
 // CallHint returns a short description of call tc (its path or command) for
 // notices, re-reading the assistant message that holds it. "" when unknown.
 func (c *Context) CallHint(tc ToolCall) string {
-	if tc.from == nil {
+	from := c.msg(tc.from)
+	if from == nil {
 		return ""
 	}
 	tp := &c.hintTape
 	if c.hintFrom != tc.from {
 		// the results of one assistant message's calls come together:
 		// its line is read and parsed once for them
-		c.hintFrom = nil
+		c.hintFrom = 0
 		// a direct read: the render window moves forward and must not be sent back
-		if cap(c.hintBuf) < int(tc.from.n) || cap(c.hintBuf) > 4<<20 {
-			c.hintBuf = make([]byte, tc.from.n)
+		if cap(c.hintBuf) < int(from.n) || cap(c.hintBuf) > 4<<20 {
+			c.hintBuf = make([]byte, from.n)
 		}
-		line := c.hintBuf[:tc.from.n]
+		line := c.hintBuf[:from.n]
 		if c.m != nil {
 			// a mapped input: copied from the mapping (no read call), guarded
 			// against a truncated file, without moving the render cursor
-			off, n := tc.from.off, int64(tc.from.n)
+			off, n := from.off, int64(from.n)
 			if off < 0 || off+n > int64(len(c.m.data)) {
 				return ""
 			}
 			if guard(func() error { copy(line, c.m.data[off:off+n]); return nil }) != nil {
 				return ""
 			}
-		} else if _, err := c.src.ReadAt(line, tc.from.off); err != nil {
+		} else if _, err := c.src.ReadAt(line, from.off); err != nil {
 			return ""
 		}
 		if tp.Parse(line) != nil {
@@ -83,7 +84,7 @@ func (c *Context) CallHint(tc ToolCall) string {
 		c.hintFrom = tc.from
 	}
 	msg := uint32(0)
-	if tc.from.src == srcEntryMessage {
+	if from.source() == srcEntryMessage {
 		var ok bool
 		if msg, ok = tp.Get(0, "message"); !ok {
 			return ""

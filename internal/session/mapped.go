@@ -24,7 +24,7 @@ type mappedLines struct {
 	line int
 }
 
-const dropEvery = 4 << 20
+const dropEvery = 1 << 20
 
 func (ml *mappedLines) pos() (int, int64) { return ml.line, ml.off }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
@@ -32,8 +33,12 @@ type ToolCall struct {
 	Path    string
 	HasPath bool
 	// from is the assistant message holding the call (for CallHint).
-	from *Message
+	from msgRef
 }
+
+// callSet is where a message's tool calls are: n calls from start in
+// chunk chunk of Context.calls (no pointer).
+type callSet struct{ chunk, start, n uint32 }
 
 // source says where a context message's bytes come from.
 type source uint8
@@ -62,74 +67,166 @@ const (
 // input plus the location of its original bytes. Untouched messages are
 // rendered by copying those bytes (byte-identical to the input).
 //
-// A Message is 72 bytes: its strings (tool call id, tool name, timestamp)
-// and tool calls are kept by its Context, only for the messages that have
-// them, so memory stays small on sessions of a million lines. Read the
-// fields through the methods.
+// A Message is 48 bytes and holds no pointer: its strings (tool call id,
+// tool name, timestamp), sizes and tool calls are kept by its Context, only
+// for the messages that have them, and it finds its Context through the
+// block it is allocated in (msgBlock), so memory stays small on sessions of
+// a million lines and the collector has one pointer per block to scan.
+// Read the fields through the methods. A Message is never copied: a copy
+// outside its block has no Context.
 type Message struct {
-	c      *Context
 	off    int64
 	ts     float64 // the "timestamp" member when it is a number (flagNumTS)
-	entry  idKey   // id of the session entry (0: none)
+	entry  uint32  // id of the session entry: the low bits of its idKey (the tag is in sk; 0: none)
 	line   int32   // 1-based input line
-	chars  int32   // TextChars
 	mchars int32   // ModelChars of the bytes as read (flagModelChars)
 	n      int32   // line length
-	vs, ve int32   // srcEntryMessage: range of the message value in the line (ve 0: unknown)
 	info   uint32  // index+1 of the message's tool result fields in c.infos (0: none)
 	calls  uint32  // index+1 of the message's tool calls in c.callSets (0: none)
-	images uint16
+	// srcEntryMessage: the message value is line[vs:n-vt] (vs 0: unknown,
+	// found again in the line)
+	vs, vt uint16
 	role   uint8 // index into c.roles
 	flags  uint8
-	src    source
+	sk     uint8 // the source (low 4 bits) and the entry id's idKey tag (high 4 bits)
+	bi     uint8 // index in its msgBlock
 }
 
-// msgInfo holds the fields only tool results (mostly) have.
+// msgBlock is a block of messages and the context they belong to.
+type msgBlock struct {
+	c    *Context
+	idx  uint32 // index in c.blocks
+	msgs [msgBlockLen]Message
+}
+
+const msgBlockLen = 256
+
+// newMessage returns a zero Message of c, from its last block.
+func (c *Context) newMessage() *Message {
+	if c.nblk == msgBlockLen || len(c.blocks) == 0 {
+		blk := &msgBlock{c: c, idx: uint32(len(c.blocks))}
+		for i := range blk.msgs {
+			blk.msgs[i].bi = uint8(i)
+		}
+		c.blocks, c.nblk = append(c.blocks, blk), 0
+	}
+	c.nblk++
+	return &c.blocks[len(c.blocks)-1].msgs[c.nblk-1]
+}
+
+// block returns the block m is in (m points into a msgBlock's msgs: the
+// address of the block is m's minus its offset in the block).
+func (m *Message) block() *msgBlock {
+	off := uintptr(m.bi)*unsafe.Sizeof(Message{}) + unsafe.Offsetof(msgBlock{}.msgs)
+	return (*msgBlock)(unsafe.Add(unsafe.Pointer(m), -int(off)))
+}
+
+// ctx returns the context of m.
+func (m *Message) ctx() *Context { return m.block().c }
+
+// msgRef is a message of a context by its index+1 in the context's blocks
+// (0: none).
+type msgRef uint32
+
+// ref returns m's msgRef.
+func (m *Message) ref() msgRef { return msgRef(m.block().idx*msgBlockLen + uint32(m.bi) + 1) }
+
+// msg returns the message r refers to (nil for 0, or a ref c has no
+// message for).
+func (c *Context) msg(r msgRef) *Message {
+	i := uint32(r - 1)
+	if r == 0 || int(i/msgBlockLen) >= len(c.blocks) {
+		return nil
+	}
+	return &c.blocks[i/msgBlockLen].msgs[i%msgBlockLen]
+}
+
+// source is where the message's bytes come from.
+func (m *Message) source() source { return source(m.sk & 15) }
+
+// setSource sets the message's source.
+func (m *Message) setSource(s source) { m.sk = m.sk&^15 | uint8(s) }
+
+// entryKey is the idKey of the message's entry.
+func (m *Message) entryKey() idKey { return idKey(m.sk>>4)<<32 | idKey(m.entry) }
+
+// setEntry sets the message's entry id.
+func (m *Message) setEntry(k idKey) { m.entry, m.sk = uint32(k), m.sk&15|uint8(k>>32)<<4 }
+
+// setValueRange records that the message value is line[s:e] (a line of
+// m.n bytes); a range the record cannot hold is left unknown.
+func (m *Message) setValueRange(s, e int) {
+	m.vs, m.vt = 0, 0
+	if t := int(m.n) - e; s > 0 && s <= 0xffff && t >= 0 && t <= 0xffff && s <= e {
+		m.vs, m.vt = uint16(s), uint16(t)
+	}
+}
+
+// valueRange returns the range setValueRange recorded (ok false: unknown).
+func (m *Message) valueRange() (s, e int, ok bool) {
+	if m.vs == 0 {
+		return 0, 0, false
+	}
+	return int(m.vs), int(m.n) - int(m.vt), true
+}
+
+// msgInfo holds the fields only tool results (mostly) have: no pointer
+// (strings are arefs into the context's arena).
 type msgInfo struct {
-	toolCallID, toolName, timestamp string
+	toolCallID, toolName, timestamp aref
 	// cs, ce are the range of the "content" value in the message's bytes
 	// as read (ce 0: not recorded); cchars is its ContentChars.
 	cs, ce, cchars int32
+	chars          int32 // TextChars
+	images         uint16
 }
 
-func (m *Message) inf() *msgInfo {
+func (m *Message) inf() msgInfo {
 	if m.info == 0 {
-		return &msgInfo{}
+		return msgInfo{}
 	}
-	return m.c.infos.at(int(m.info - 1))
+	return *m.ctx().infos.at(int(m.info - 1))
 }
 
 // Role is the message's role (user, assistant, toolResult, …).
-func (m *Message) Role() string { return m.c.roles[m.role] }
+func (m *Message) Role() string { return m.ctx().roles[m.role] }
 
 // EntryID is the id of the session entry the message comes from ("" for
 // context input or an entry without id).
-func (m *Message) EntryID() string { return m.c.ids.string(m.entry) }
+func (m *Message) EntryID() string { return m.ctx().ids.string(m.entryKey()) }
 
 // EntryKey is the message's entry id as an integer: within one Context,
 // equal keys are equal ids (0: no id), as Context.EntryKey gives them for
 // branch entries.
 // It is what a table of entries can be keyed by without a string per id.
-func (m *Message) EntryKey() uint64 { return uint64(m.entry) }
+func (m *Message) EntryKey() uint64 { return uint64(m.entryKey()) }
 
 // Line is the 1-based input line number.
 func (m *Message) Line() int { return int(m.line) }
 
 // ToolCallID is a tool result's "toolCallId" ("" when absent or not a string).
-func (m *Message) ToolCallID() string { return m.inf().toolCallID }
+func (m *Message) ToolCallID() string { return m.str(m.inf().toolCallID) }
 
 // ToolName is a tool result's "toolName".
-func (m *Message) ToolName() string { return m.inf().toolName }
+func (m *Message) ToolName() string { return m.str(m.inf().toolName) }
 
 // Timestamp is a tool result's "timestamp" value as written (raw JSON), used
 // to tell apart occurrences of a reused tool call id ("" for other roles of
 // session messages).
-func (m *Message) Timestamp() string { return m.inf().timestamp }
+func (m *Message) Timestamp() string { return m.str(m.inf().timestamp) }
+
+// str returns the string at r in m's context.
+func (m *Message) str(r aref) string {
+	if r == 0 {
+		return ""
+	}
+	return m.ctx().arena.get(r)
+}
 
 // TextChars is the size of a tool result's text blocks (or string content)
 // in Unicode code points — not bytes, not UTF-16 units. It is counted for
 // toolResult messages only (0 for other roles).
-func (m *Message) TextChars() int { return int(m.chars) }
+func (m *Message) TextChars() int { return int(m.inf().chars) }
 
 // ContentRange returns the byte range of the message's "content" value
 // (the last "content" member, as JSON.parse keeps it) in the message's
@@ -140,7 +237,7 @@ func (m *Message) ContentRange() (start, end int, ok bool) {
 	if m.info == 0 || !m.bytesAsRead() {
 		return 0, 0, false
 	}
-	in := m.c.infos.at(int(m.info - 1))
+	in := m.ctx().infos.at(int(m.info - 1))
 	return int(in.cs), int(in.ce), in.ce > 0
 }
 
@@ -152,18 +249,20 @@ func (m *Message) ContentChars() (n int, ok bool) {
 	if _, _, ok := m.ContentRange(); !ok {
 		return 0, false
 	}
-	return int(m.c.infos.at(int(m.info - 1)).cchars), true
+	return int(m.ctx().infos.at(int(m.info - 1)).cchars), true
 }
 
 // Images is the number of image blocks in the content.
-func (m *Message) Images() int { return int(m.images) }
+func (m *Message) Images() int { return int(m.inf().images) }
 
 // ToolCalls are the assistant's toolCall blocks, in order.
 func (m *Message) ToolCalls() []ToolCall {
 	if m.calls == 0 {
 		return nil
 	}
-	return *m.c.callSets.at(int(m.calls - 1))
+	c := m.ctx()
+	cs := c.callSets.at(int(m.calls - 1))
+	return c.calls[cs.chunk][cs.start : cs.start+cs.n : cs.start+cs.n]
 }
 
 // NumTimestamp returns the message's own top-level "timestamp" when it is a
@@ -188,7 +287,7 @@ func (m *Message) ChainCandidate() bool {
 
 // bytesAsRead reports whether the message renders as the input's bytes.
 func (m *Message) bytesAsRead() bool {
-	return (m.src == srcEntryMessage || m.src == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
+	return (m.source() == srcEntryMessage || m.source() == srcWholeLine) && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // ChainMessagePrefix starts the text of pi-condense's compressed-chain
@@ -252,7 +351,7 @@ func IsSubagentNotice(text string) bool {
 // Messages pruner synthesises, checkpoints and context-edited messages are
 // not.
 func (m *Message) InEntry() (off int64, ok bool) {
-	return m.off, m.src == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
+	return m.off, m.source() == srcEntryMessage && m.flags&(flagRoleFix|flagPatched) == 0
 }
 
 // setContent makes the message render with content c (raw JSON; empty drops
@@ -261,10 +360,10 @@ func (m *Message) setContent(c []byte) {
 	if c == nil {
 		c = []byte{}
 	}
-	if m.c.patches == nil {
-		m.c.patches = map[*Message][]byte{}
+	if m.ctx().patches == nil {
+		m.ctx().patches = map[*Message][]byte{}
 	}
-	m.c.patches[m] = c
+	m.ctx().patches[m] = c
 	m.flags |= flagPatched
 }
 
@@ -273,7 +372,7 @@ func (m *Message) contentPatch() []byte {
 	if m.flags&flagPatched == 0 {
 		return nil
 	}
-	return m.c.patches[m]
+	return m.ctx().patches[m]
 }
 
 // chunked is a list stored in fixed-size chunks: appending never moves what

@@ -12,20 +12,23 @@ import (
 
 // Raw returns the input line a message comes from (without the newline),
 // read from the input source. The slice is valid until the next call.
-func (c *Context) Raw(m *Message) ([]byte, error) {
+func (c *Context) Raw(m *Message) ([]byte, error) { return c.rawLine(m.line, m.off, m.n) }
+
+// rawLine is Raw of the n bytes at off of input line num.
+func (c *Context) rawLine(num int32, off int64, n int32) ([]byte, error) {
 	if c.m != nil {
-		b, err := c.m.slice(m.off, int(m.n), &c.rawBuf)
+		b, err := c.m.slice(off, int(n), &c.rawBuf)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+			return nil, fmt.Errorf("line %d: re-reading input: %w", num, err)
 		}
 		return b, nil
 	}
 	if c.win == nil {
 		c.win = newWindowReaderAt(c.src)
 	}
-	buf, err := c.win.slice(m.off, int(m.n))
+	buf, err := c.win.slice(off, int(n))
 	if err != nil {
-		return nil, fmt.Errorf("line %d: re-reading input: %w", m.line, err)
+		return nil, fmt.Errorf("line %d: re-reading input: %w", num, err)
 	}
 	return buf, nil
 }
@@ -69,22 +72,23 @@ func (c *Context) AppendMessage(dst []byte, m *Message) ([]byte, error) {
 // nothing is written: use AppendMessage. A write error is returned as it
 // is; a truncated input is an error as with AppendMessage.
 func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err error) {
-	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 {
+	vs, ve, vok := m.valueRange()
+	if c.m == nil || !m.bytesAsRead() || m.source() == srcEntryMessage && !vok {
 		return 0, false, nil
 	}
 	if m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) {
 		return 0, true, fmt.Errorf("line %d: re-reading input: %w", m.line, io.ErrUnexpectedEOF)
 	}
 	line := c.m.data[m.off : m.off+int64(m.n)]
-	if m.src == srcEntryMessage && int(m.ve) > len(line) {
+	if m.source() == srcEntryMessage && ve > len(line) {
 		return 0, false, nil
 	}
 	err = guard(func() error {
 		var obj []byte
-		if m.src == srcWholeLine {
+		if m.source() == srcWholeLine {
 			obj = bytes.TrimSpace(line)
 		} else {
-			obj = line[m.vs:m.ve]
+			obj = line[vs:ve]
 		}
 		var err error
 		n, err = w.Write(obj)
@@ -104,9 +108,10 @@ func (c *Context) WriteMessage(w io.Writer, m *Message) (n int, done bool, err e
 // other is appended to a buffer the next ViewMessage reuses. fn must not
 // keep b nor call ViewMessage.
 func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
-	if c.m == nil || !m.bytesAsRead() || m.src == srcEntryMessage && m.ve <= 0 ||
+	vs, ve, vok := m.valueRange()
+	if c.m == nil || !m.bytesAsRead() || m.source() == srcEntryMessage && !vok ||
 		m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) ||
-		m.src == srcEntryMessage && int(m.ve) > int(m.n) {
+		m.source() == srcEntryMessage && ve > int(m.n) {
 		b, err := c.AppendMessage(c.viewBuf[:0], m)
 		if err != nil {
 			return err
@@ -119,10 +124,10 @@ func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
 	line := c.m.data[m.off : m.off+int64(m.n)]
 	var ferr error
 	err := guard(func() error {
-		if m.src == srcWholeLine {
+		if m.source() == srcWholeLine {
 			ferr = fn(bytes.TrimSpace(line))
 		} else {
-			ferr = fn(line[m.vs:m.ve])
+			ferr = fn(line[vs:ve])
 		}
 		return nil
 	})
@@ -136,12 +141,12 @@ func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
 // appendMessage is AppendMessage with the message's line.
 func (c *Context) appendMessage(dst []byte, m *Message, line []byte) ([]byte, error) {
 	var obj []byte
-	switch m.src {
+	switch m.source() {
 	case srcWholeLine:
 		obj = bytes.TrimSpace(line)
 	case srcEntryMessage:
-		if m.ve > 0 && int(m.ve) <= len(line) {
-			obj = line[m.vs:m.ve]
+		if vs, ve, ok := m.valueRange(); ok && ve <= len(line) {
+			obj = line[vs:ve]
 			break
 		}
 		s, e, ok := jsonscan.ValueRange(line, "message")

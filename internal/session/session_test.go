@@ -213,6 +213,16 @@ func FuzzRead(f *testing.F) {
 			if _, err := ctx.AppendMessage(nil, m); err != nil {
 				t.Fatalf("render: %v", err)
 			}
+			// the index's references: a message finds its context, a
+			// call its message
+			if m.ctx() != ctx {
+				t.Fatalf("line %d: a message that does not find its context", m.Line())
+			}
+			for _, tc := range m.ToolCalls() {
+				if ctx.msg(tc.from) != m {
+					t.Fatalf("line %d: call %q refers to another message", m.Line(), tc.ID)
+				}
+			}
 		}
 	})
 }
