@@ -41,16 +41,72 @@ func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
 		}
 	}
 	var args []arg
+	// words with alternative values: the command is walked once per
+	// choice (its arguments then are exact), as well as with all of them
+	var lists [][]arg
+	lists = append(lists, nil)
 	for _, w := range c.Args {
 		a.seen[w] = true
 		raw := a.text(w)
-		for _, f := range a.expandWord(w) {
+		fs := a.expandWord(w)
+		for _, f := range fs {
 			args = append(args, arg{f: f, raw: raw})
+		}
+		if lists != nil {
+			if ch := a.choiceLists(w); ch != nil && len(lists)*len(ch) <= maxChoiceLists {
+				var next [][]arg
+				for _, l := range lists {
+					for _, alt := range ch {
+						nl := append([]arg(nil), l...)
+						for _, f := range alt {
+							nl = append(nl, arg{f: f, raw: raw})
+						}
+						next = append(next, nl)
+					}
+				}
+				lists = next
+			} else if ch != nil {
+				lists = nil // too many: the fields side by side only
+			} else {
+				for i := range lists {
+					for _, f := range fs {
+						lists[i] = append(lists[i], arg{f: f, raw: raw})
+					}
+				}
+			}
 		}
 		a.walkSubst(w)
 	}
 	if len(args) == 0 {
 		return source{}
+	}
+	if len(lists) > 1 {
+		for _, l := range lists {
+			if len(l) > 0 {
+				a.command(l, in)
+			}
+		}
+		a.command(args, in)
+		return dynSource("a command with arguments that differ between paths")
+	}
+	// a prefix IFS=… is the IFS the command (read) splits with
+	for _, as := range c.Assigns {
+		if as.Name != nil && as.Name.Value == "IFS" && len(c.Args) > 0 {
+			ifs, unset := a.ifs, a.ifsUnset
+			v := knownVal("")
+			if as.Value != nil {
+				if fs := a.resolve(as.Value, true); len(fs) == 1 {
+					v = fieldVal(fs[0])
+				}
+			}
+			if v.known {
+				a.ifs, a.ifsUnset = v.f.s, false
+			} else {
+				a.ifs, a.ifsUnset = "", false
+				a.ifsUnknown = true
+			}
+			defer func() { a.ifs, a.ifsUnset, a.ifsUnknown = ifs, unset, false }()
+		}
 	}
 	return a.command(args, in)
 }
@@ -71,6 +127,13 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	}
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
+	if a.probe != nil && c.name == "__probe" {
+		fs := make([]field, 0, len(args)-1)
+		for _, ar := range args[1:] {
+			fs = append(fs, ar.f)
+		}
+		a.probe(fs)
+	}
 	if n := a.linkedProgram(head.f); n != "" {
 		c.name = n // ./node linked to /bin/sh is sh
 	}
@@ -95,6 +158,9 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	c.loadsWrittenSources(before)
 	c.loadsWrittenRC(before)
 	c.finish()
+	if in.rd != nil && c.name != "read" && !c.noStdin() {
+		in.rd.dirty = true // it may have read some of the stream
+	}
 	if !handled {
 		return dynSource(c.name)
 	}
@@ -795,6 +861,11 @@ func contains(list []string, s string) bool {
 // known (every argument is then a file).
 func (c *cmd) dispatch() bool {
 	a := c.a
+	if defs := a.funcDefs[c.name]; len(defs) > 0 {
+		// a function runs in place of a command of that name; the command
+		// is also analysed below (the definition may not have run)
+		c.callFunction(defs)
+	}
 	switch c.name {
 	// --- words only: these never open their arguments
 	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",
@@ -811,14 +882,18 @@ func (c *cmd) dispatch() bool {
 			for _, v := range p.values("-v") {
 				c.valWord(v)
 			}
+			c.printfAssign(p)
 		}
 		if c.name == "set" {
-			// set -- ARGS rebinds $1…: values computed at run time unbind them
+			c.setPositional() // set -- ARGS rebinds $1…
 			for _, ar := range c.args[1:] {
-				if t := optText(ar.f); !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") && (ar.f.unk || ar.f.dyn) {
-					a.posDyn = true
+				if t := optText(ar.f); t == "-a" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "a") || t == "allexport" {
+					a.allExport = true
 				}
 			}
+		}
+		if c.name == "shift" {
+			c.shiftPositional()
 		}
 		if c.name == "unset" {
 			c.unsetBuiltin()
@@ -860,11 +935,16 @@ func (c *cmd) dispatch() bool {
 	case "trap":
 		p := c.parse(1, opts{posix: true})
 		if len(p.operands) > 0 {
+			// the action runs later (at exit, on a signal), with the
+			// positional parameters of that moment: unknown
+			pos, known, tail, decl := a.pos, a.posKnown, a.posTail, a.posDecl
+			a.pos, a.posKnown, a.posTail, a.posDecl = nil, false, false, false
 			c.script(p.operands[0], source{})
 			// it runs later (on exit, on a signal): read again at the end
 			if f := c.args[p.operands[0]].f; !f.pattern() {
 				a.later(nil, f.s, c.args[p.operands[0]].raw, source{})
 			}
+			a.pos, a.posKnown, a.posTail, a.posDecl = pos, known, tail, decl
 		}
 		return true
 	case "alias":
@@ -1202,8 +1282,15 @@ func (c *cmd) dispatch() bool {
 		return true
 	}
 	if a.funcs[c.name] {
+		if _, ok := a.funcDefs[c.name]; ok {
+			// the body, walked with the arguments bound (above), says what
+			// they are
+			for i := 1; i < len(c.args); i++ {
+				c.word(i)
+			}
+			return true
+		}
 		c.generic()
-		a.callFunc(c.name, c.in)
 		return true
 	}
 	if sp := fileSpec(c.name); sp != nil {
@@ -1461,8 +1548,7 @@ func (c *cmd) unsetBuiltin() {
 	for _, ar := range c.args[1:] {
 		t := optText(ar.f)
 		if ar.f.unk || ar.f.dyn {
-			a.vars["IFS"] = dynVal("$IFS", false)
-			a.ifs = " \t\n"
+			a.anyVarChanged("unset of a name computed when the command runs")
 			continue
 		}
 		if strings.HasPrefix(t, "-") {
@@ -1472,10 +1558,16 @@ func (c *cmd) unsetBuiltin() {
 		if funcs {
 			continue
 		}
+		if name, _, ok := strings.Cut(t, "["); ok {
+			// an element: the array is no longer known
+			delete(a.arrays, name)
+			a.vars[name] = dynVal("$"+name, true)
+			continue
+		}
 		delete(a.vars, t)
 		delete(a.arrays, t)
 		if t == "IFS" {
-			a.ifs = " \t\n"
+			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true
 		}
 	}

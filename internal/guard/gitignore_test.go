@@ -277,11 +277,13 @@ func TestGitPrintsTracked(t *testing.T) {
 		{"git diff -- a.txt", ""}, {"git log -p -- src", ""}, {"git status", ""}, {"git blame a.txt", ""},
 	})
 	// git ls-files prints what the index holds: each name is checked
-	runShell(t, m, []shellCase{{"git ls-files | xargs cat", KindDeny}, {"git ls-files -z | xargs -0 wc -l", KindDeny}})
+	runShell(t, m, []shellCase{{"git ls-files | xargs cat", KindDeny}, {"git ls-files -z | xargs -0 wc -l", KindDeny},
+		{"wc -l $(git ls-files)", KindDeny}})
 	files[tCwd+"/.git/index"] = index("a.txt", ".gitignore")
 	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
 	runShell(t, m, []shellCase{{"git diff", ""}, {"git show", ""}, {"git log -p", ""}, {"git add -A && git diff --cached", ""},
 		{"git ls-files | xargs wc -l", ""}, {"git ls-files -z | xargs -0 grep -n TODO", ""},
+		{"wc -l $(git ls-files)", ""}, {"cat $(git ls-files -z)", KindUnverifiable}, // NULs dropped: names run together
 		// the index may change first, or other names are listed: unknown
 		{"git checkout evil && git ls-files | xargs cat", KindUnverifiable},
 		{"git read-tree evil && git ls-files | xargs cat", KindUnverifiable},

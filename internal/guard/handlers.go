@@ -2,44 +2,9 @@ package guard
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
-
-// readBuiltin: `read VAR…` assigns words of stdin; `mapfile ARR`.
-func (c *cmd) readBuiltin() {
-	p := c.parse(1, opts{short: "adinNpptuOCcs"})
-	for _, v := range p.vals {
-		c.valWord(v)
-	}
-	val := dynVal("a line read from stdin", false)
-	switch c.in.kind {
-	case srcText:
-		if line, _, _ := strings.Cut(c.in.text, "\n"); !strings.ContainsRune(line, unknownRune) && !strings.ContainsAny(strings.TrimSpace(line), " \t") {
-			val = knownVal(strings.TrimSpace(line))
-		}
-	case srcNames:
-		if len(c.in.names) == 1 {
-			val = pval{f: c.in.names[0]}
-		}
-	case srcNone:
-		val = knownVal("")
-	}
-	for _, i := range p.operands {
-		c.done[i] = true
-		if name := optText(c.args[i].f); name != "" {
-			c.a.vars[name] = val
-		}
-	}
-	if len(p.operands) == 0 && (c.name == "read") {
-		c.a.vars["REPLY"] = val
-	}
-	if c.name != "read" {
-		for _, i := range p.operands {
-			delete(c.a.vars, optText(c.args[i].f))
-			c.a.arrays[optText(c.args[i].f)] = []pval{val}
-		}
-	}
-}
 
 // evalBuiltin: eval joins its arguments and runs them as a script.
 func (c *cmd) evalBuiltin() {
@@ -409,35 +374,366 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// xargs runs a command on names read from stdin.
+// xargs runs a command on items read from stdin: split as GNU xargs
+// splits them (blanks and newlines, quotes and backslashes; -0/--null;
+// -d DELIM verbatim; -I/-i/--replace: one line each, put in place of the
+// replacement string inside the words), in batches (-n, -L, -I: one
+// command per batch, walked each; more batches than the analysis walks
+// are unknown).
 func (c *cmd) xargs() {
-	p := c.parse(1, opts{short: "aEdIiLlnPsge", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, posix: true})
+	// -i, -l, -e take their value only inline (-i{}, -l2)
+	p := c.parse(1, opts{short: "aEdILnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, posix: true})
 	in := c.in
+	mode := xargsMode{sep: -1}
+	known := true
+	end := len(c.args)
+	if len(p.operands) > 0 {
+		end = p.operands[0]
+	}
+	for k := 1; k < end; k++ {
+		t := optText(c.args[k].f)
+		switch {
+		case strings.HasPrefix(t, "-i") && len(t) > 2:
+			mode.replace = t[2:]
+		case strings.HasPrefix(t, "--replace="):
+			mode.replace = strings.TrimPrefix(t, "--replace=")
+		case strings.HasPrefix(t, "-l") && len(t) > 2:
+			n, err := strconv.Atoi(t[2:])
+			if err != nil || n < 1 {
+				known = false
+			}
+			mode.lines = n
+		case strings.HasPrefix(t, "-e") && len(t) > 2, strings.HasPrefix(t, "--eof="):
+			known = false
+		}
+		if c.args[k].f.pattern() {
+			known = false
+		}
+	}
 	for _, v := range p.vals {
+		f, ok := c.valField(v)
+		text := ""
+		if ok && !f.pattern() {
+			text = f.s
+		} else if v.name != "-a" && v.name != "--arg-file" {
+			known = false
+		}
 		switch v.name {
 		case "-a", "--arg-file":
 			c.valFile(v, SetRead)
 			in = dynSource("a file of names")
-			if f, ok := c.valField(v); ok && !f.pattern() {
+			if ok && !f.pattern() {
 				n, _ := c.a.norm(f.s, false)
 				in = source{kind: srcFile, file: n}
 			}
-		default:
-			c.valWord(v)
+			continue
+		case "-d", "--delimiter":
+			d, ok := xargsDelim(text)
+			if !ok {
+				known = false
+			}
+			mode.sep = d
+		case "-I":
+			mode.replace = text
+		case "-n", "--max-args":
+			n, err := strconv.Atoi(text)
+			if err != nil || n < 1 {
+				known = false
+			}
+			mode.perCmd = n
+		case "-L", "--max-lines":
+			n, err := strconv.Atoi(text)
+			if err != nil || n < 1 {
+				known = false
+			}
+			mode.lines = n
+		case "-E", "--eof":
+			if text != "" {
+				known = false // an end-of-file string: not modelled
+			}
 		}
+		c.valWord(v)
 	}
-	inputs := argsFrom(in)
-	var sub []arg
+	if p.has("-0", "--null") {
+		mode.sep = 0
+	}
+	if p.has("-i", "--replace") && mode.replace == "" {
+		mode.replace = "{}"
+	}
+	if p.has("-l") && mode.lines == 0 {
+		mode.lines = 1
+	}
+	var tmpl []arg
 	if len(p.operands) == 0 {
-		sub = []arg{{f: litField("echo"), raw: "echo"}}
+		tmpl = []arg{{f: litField("echo"), raw: "echo"}}
 	} else {
 		for i := p.operands[0]; i < len(c.args); i++ {
 			c.done[i] = true
-			sub = append(sub, c.args[i])
+			tmpl = append(tmpl, c.args[i])
 		}
 	}
-	sub = append(sub, inputs...)
+	batches := xargsBatches(in, mode, known)
+	if len(p.values("-s", "--max-chars")) > 0 && mode.replace == "" && mode.perCmd == 0 && mode.lines == 0 {
+		// the line's length limit decides where commands split: positions
+		// are unknown
+		for _, b := range batches {
+			for i := range b {
+				b[i].f.multi = true
+			}
+		}
+	}
+	for bi, items := range batches {
+		if bi >= maxLoopValues {
+			items = []arg{{f: dynVal("items read from stdin", false).f, raw: "(stdin)"}}
+			c.xargsRun(tmpl, items, mode)
+			break
+		}
+		c.xargsRun(tmpl, items, mode)
+	}
+	if len(batches) == 0 && mode.replace == "" {
+		c.a.command(tmpl, source{}) // no input: GNU xargs runs the command once
+	}
+}
+
+// xargsMode is how xargs reads items and builds commands.
+type xargsMode struct {
+	sep     int    // -1: blanks and quotes; else the delimiter byte (0 for -0)
+	replace string // -I's replacement string
+	perCmd  int    // -n
+	lines   int    // -L
+}
+
+// xargsRun builds and walks one command of xargs.
+func (c *cmd) xargsRun(tmpl, items []arg, mode xargsMode) {
+	var sub []arg
+	if mode.replace != "" {
+		item := arg{f: litField(""), raw: "(stdin)"}
+		if len(items) > 0 {
+			item = items[0]
+		}
+		for _, t := range tmpl {
+			sub = append(sub, arg{f: substField(t.f, mode.replace, item.f), raw: t.raw})
+		}
+	} else {
+		sub = append(append(sub, tmpl...), items...)
+	}
 	c.a.command(sub, source{})
+}
+
+// xargsBatches splits what xargs reads into the items of each command it
+// runs.
+func xargsBatches(in source, mode xargsMode, known bool) [][]arg {
+	unknownItems := func(why string) [][]arg {
+		return [][]arg{{{f: dynVal(why, false).f, raw: "(stdin)"}}}
+	}
+	var items []arg
+	switch in.kind {
+	case srcText:
+		if !known || strings.ContainsRune(in.text, unknownRune) {
+			return unknownItems("a name read from stdin")
+		}
+		words, ok := xargsItems(in.text, mode)
+		if !ok {
+			return unknownItems("names xargs reads in a way not modelled")
+		}
+		for _, w := range words {
+			items = append(items, arg{f: litField(w), raw: w})
+		}
+	case srcNames:
+		for _, n := range in.names {
+			items = append(items, arg{f: n, raw: "(names from " + in.why + ")"})
+		}
+		if mode.replace != "" || mode.perCmd > 0 || mode.lines > 0 {
+			var out [][]arg
+			for _, it := range items {
+				out = append(out, []arg{it})
+			}
+			return out
+		}
+		return [][]arg{items}
+	case srcFile, srcDyn:
+		return unknownItems("names read from stdin")
+	default:
+		return nil
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	per := len(items)
+	switch {
+	case mode.replace != "":
+		per = 1
+	case mode.perCmd > 0:
+		per = mode.perCmd
+	case mode.lines > 0:
+		if mode.sep != -1 {
+			per = mode.lines
+		} else {
+			// -L counts input lines: each line's items together
+			return xargsLineBatches(in.text, mode)
+		}
+	}
+	var out [][]arg
+	for i := 0; i < len(items); i += per {
+		out = append(out, items[i:min(i+per, len(items))])
+	}
+	return out
+}
+
+// xargsLineBatches groups the items of each mode.lines input lines.
+func xargsLineBatches(text string, mode xargsMode) [][]arg {
+	var out [][]arg
+	var cur []arg
+	n := 0
+	for line := range strings.Lines(text) {
+		words, ok := xargsItems(line, xargsMode{sep: -1})
+		if !ok {
+			return [][]arg{{{f: dynVal("names read from stdin", false).f, raw: "(stdin)"}}}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		for _, w := range words {
+			cur = append(cur, arg{f: litField(w), raw: w})
+		}
+		if n++; n == mode.lines {
+			out = append(out, cur)
+			cur, n = nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// xargsDelim reads -d's value: one character or an escape (\n, \t, \\,
+// \xHH, \0NNN).
+func xargsDelim(s string) (int, bool) {
+	switch {
+	case len(s) == 1:
+		return int(s[0]), true
+	case len(s) == 2 && s[0] == '\\':
+		switch s[1] {
+		case 'n':
+			return '\n', true
+		case 't':
+			return '\t', true
+		case '\\':
+			return '\\', true
+		case '0':
+			return 0, true
+		}
+	case strings.HasPrefix(s, "\\x"):
+		if n, err := strconv.ParseUint(s[2:], 16, 8); err == nil {
+			return int(n), true
+		}
+	case strings.HasPrefix(s, "\\0"):
+		if n, err := strconv.ParseUint(s[1:], 8, 8); err == nil {
+			return int(n), true
+		}
+	}
+	return 0, false
+}
+
+// xargsItems splits xargs's input into items; ok is false for input xargs
+// rejects (an unmatched quote) or does not read as text.
+func xargsItems(text string, mode xargsMode) ([]string, bool) {
+	if mode.sep >= 0 {
+		if mode.sep > 0x7f {
+			return nil, false
+		}
+		parts := strings.Split(text, string([]byte{byte(mode.sep)}))
+		if len(parts) > 0 && parts[len(parts)-1] == "" {
+			parts = parts[:len(parts)-1]
+		}
+		return parts, true
+	}
+	if mode.replace != "" {
+		// one item per line, leading blanks dropped, quotes processed
+		var out []string
+		for line := range strings.Lines(text) {
+			line = strings.TrimSuffix(line, "\n")
+			line = strings.TrimLeft(line, " \t")
+			if line == "" {
+				continue
+			}
+			w, ok := xargsUnquote(line, true)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, w...)
+		}
+		return out, true
+	}
+	return xargsUnquote(text, false)
+}
+
+// xargsUnquote splits text on blanks and newlines (whole: the line is one
+// item, blanks kept), with single and double quotes (no escapes inside)
+// and backslash escapes outside them.
+func xargsUnquote(text string, whole bool) ([]string, bool) {
+	var out []string
+	var b strings.Builder
+	started := false
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		switch {
+		case ch == '\'' || ch == '"':
+			j := strings.IndexByte(text[i+1:], ch)
+			if j < 0 || strings.ContainsRune(text[i+1:i+1+j], '\n') {
+				return nil, false // xargs: unmatched quote
+			}
+			b.WriteString(text[i+1 : i+1+j])
+			started = true
+			i += j + 1
+		case ch == '\\':
+			if i+1 < len(text) {
+				i++
+				b.WriteByte(text[i])
+				started = true
+			}
+		case !whole && (ch == ' ' || ch == '\t' || ch == '\n'):
+			if started {
+				out = append(out, b.String())
+				b.Reset()
+				started = false
+			}
+		default:
+			b.WriteByte(ch)
+			started = true
+		}
+	}
+	if started {
+		out = append(out, b.String())
+	}
+	return out, true
+}
+
+// substField puts value in place of each occurrence of marker inside the
+// text of a word (xargs -I, find -exec's {}, parallel's {}): known when
+// both are, a pattern built from the parts otherwise.
+func substField(t field, marker string, value field) field {
+	if marker == "" {
+		return t
+	}
+	text := t.text()
+	if !strings.Contains(text, marker) {
+		return t
+	}
+	if t.pattern() {
+		return dynVal("a word xargs fills in with a value", false).f
+	}
+	var fb fieldBuilder
+	parts := strings.Split(text, marker)
+	for i, part := range parts {
+		if i > 0 {
+			fb.pat(value)
+		}
+		fb.lit(part)
+	}
+	fb.started = true
+	return fb.field()
 }
 
 // argsFrom returns the arguments a command builds from the names on its
@@ -514,31 +810,50 @@ func (c *cmd) parallel() {
 			}
 		}
 	}
+	var groups [][]arg
+	linked := false
+	optEnd := i
 	for ; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		c.done[i] = true
 		if t == ":::" || t == ":::+" {
 			in = source{kind: srcNone}
+			linked = linked || t == ":::+"
+			var g []arg
 			for i++; i < len(c.args) && !strings.HasPrefix(optText(c.args[i].f), ":::"); i++ {
 				c.done[i] = true
-				words = append(words, c.args[i])
+				g = append(g, c.args[i])
 			}
+			groups = append(groups, g)
 			i--
 			continue
 		}
 		if t == "::::" || t == "::::+" {
-			in = dynSource("a file of arguments")
+			in = source{kind: srcNone}
 			for i++; i < len(c.args) && !strings.HasPrefix(optText(c.args[i].f), ":::"); i++ {
 				c.file(i, SetRead)
 			}
+			groups = append(groups, []arg{{f: dynVal("arguments read from a file", false).f, raw: "::::"}})
 			i--
 			continue
 		}
 		cmdArgs = append(cmdArgs, c.args[i])
 	}
-	inputs := words
 	if in.kind != srcNone {
-		inputs = argsFrom(in)
+		groups = append(groups, argsFrom(in))
+	}
+	for _, g := range groups {
+		words = append(words, g...)
+	}
+	inputs := words
+	for k := 1; k < optEnd; k++ {
+		name, _, _ := strings.Cut(optText(c.args[k].f), "=")
+		switch name {
+		case "-I", "--replace", "-i", "--er", "--extensionreplace", "--bnr", "--basenamereplace", "--dnr",
+			"--dirnamereplace", "--bner", "--basenameextensionreplace", "--seqreplace", "--slotreplace", "--rpl", "--plus":
+			c.a.unknown(c.args[k].raw, "parallel with replacement strings of its own: not modelled", SetRead|setModify)
+			return
+		}
 	}
 	if len(cmdArgs) == 0 {
 		// no command: each argument is a command line
@@ -547,58 +862,174 @@ func (c *cmd) parallel() {
 		}
 		return
 	}
-	if len(cmdArgs) == 1 && strings.ContainsAny(optText(cmdArgs[0].f), " ;|&<>") {
-		// one string is a command line for a shell, the argument in place
-		// of each {} (or after it)
-		script := optText(cmdArgs[0].f)
-		for _, w := range inputs {
-			if w.f.pattern() {
-				c.a.unknown(cmdArgs[0].raw, "parallel runs a command line on arguments only known when it runs", SetRead|setModify)
-				return
-			}
-			q := shellQuote(w.f.s)
-			if strings.Contains(script, "{") {
-				c.a.script(parallelSubst(script, q), cmdArgs[0].raw, source{})
-			} else {
-				c.a.script(script+" "+q, cmdArgs[0].raw, source{})
+	raw := cmdArgs[0].raw
+	known := !linked
+	for _, a := range append(append([]arg(nil), cmdArgs...), inputs...) {
+		if a.f.pattern() || a.f.multi {
+			known = false
+		}
+	}
+	for _, fl := range []string{"-n", "-N", "-m", "-X", "--xargs", "-q", "--quote", "--max-args", "--colsep", "-C", "--shellquote", "-L", "--max-lines"} {
+		for k := 1; k < optEnd; k++ {
+			if optText(c.args[k].f) == fl {
+				known = false
 			}
 		}
-		if len(inputs) == 0 {
-			c.a.script(script, cmdArgs[0].raw, source{})
+	}
+	if known {
+		// parallel joins the command's words with spaces, puts each job's
+		// arguments (quoted) in place of the replacement strings (or after
+		// the line) and runs that in a shell
+		var line []string
+		for _, a := range cmdArgs {
+			line = append(line, a.f.s)
+		}
+		script := strings.Join(line, " ")
+		jobs := [][]string{nil}
+		for _, g := range groups {
+			var next [][]string
+			for _, j := range jobs {
+				for _, a := range g {
+					next = append(next, append(append([]string(nil), j...), a.f.s))
+				}
+			}
+			jobs = next
+			if len(jobs) > maxLoopValues {
+				c.a.unknown(raw, "parallel runs more jobs than the analysis walks", SetRead|setModify)
+				return
+			}
+		}
+		if len(groups) == 0 {
+			c.a.script(script, raw, source{}) // sem, or no input: the line as it is
+			return
+		}
+		for n, j := range jobs {
+			c.a.script(parallelLine(script, j, n+1), raw, source{})
 		}
 		return
 	}
+	// arguments known only as patterns (find's names, stdin): each word
+	// holding a replacement string is filled in with the argument
 	var sub []arg
+	var value field
+	switch {
+	case len(inputs) == 1:
+		value = inputs[0].f
+	default:
+		value = dynVal("parallel's arguments", false).f
+	}
+	replaced := false
 	for _, a := range cmdArgs {
-		if t := optText(a.f); strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && !strings.Contains(t, " ") {
+		if t := a.f.text(); strings.Contains(t, "{") && strings.Contains(t, "}") {
+			if t == "{}" && len(inputs) == 1 {
+				sub = append(sub, arg{f: value, raw: a.raw})
+			} else if t == "{}" {
+				for _, w := range inputs {
+					sub = append(sub, w)
+				}
+			} else {
+				sub = append(sub, arg{f: dynVal("a word parallel fills in with an argument", false).f, raw: a.raw})
+				c.a.value(a.raw, a.f, SetRead)
+			}
+			replaced = true
 			continue
 		}
 		sub = append(sub, a)
 	}
-	sub = append(sub, inputs...)
+	if !replaced {
+		sub = append(sub, inputs...)
+	}
+	if len(cmdArgs) == 1 && strings.ContainsAny(optText(cmdArgs[0].f), " ;|&<>") {
+		c.a.unknown(raw, "parallel runs a command line on arguments only known when it runs", SetRead|setModify)
+		return
+	}
 	c.a.command(sub, source{})
 }
 
-// parallelSubst puts q in place of parallel's replacement strings ({},
-// {.}, {/}, {//}, {/.}, {#}, {%}, {1}…).
-func parallelSubst(script, q string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(script, '{')
-		if i < 0 {
-			b.WriteString(script)
-			return b.String()
-		}
-		j := strings.IndexByte(script[i:], '}')
-		if j < 0 || strings.ContainsAny(script[i:i+j], " \t") {
-			b.WriteString(script[:i+1])
-			script = script[i+1:]
-			continue
-		}
-		b.WriteString(script[:i])
-		b.WriteString(q)
-		script = script[i+j+1:]
+// parallelLine is one job's command line: args (one per input source)
+// quoted in place of {}, {N}, {.}, {/}, {//}, {/.}, {#}; appended when no
+// replacement string is there. A replacement string not modelled ({%},
+// {= … =}) is unknown text.
+func parallelLine(script string, args []string, job int) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
 	}
+	if strings.Contains(script, "{=") {
+		return script + " " + unknownStr // perl expressions: not modelled
+	}
+	found := false
+	repl := func(tok string) string {
+		found = true
+		inner := tok[1 : len(tok)-1]
+		if inner == "#" {
+			return strconv.Itoa(job)
+		}
+		vals := args
+		if n, rest := leadingInt(inner); n > 0 {
+			if n > len(args) {
+				return tok // not a replacement string: stays as written
+			}
+			vals, inner = args[n-1:n], rest
+		}
+		var parts []string
+		for _, v := range vals {
+			switch inner {
+			case "":
+			case ".":
+				v = strings.TrimSuffix(v, path.Ext(v))
+			case "/":
+				v = path.Base(v)
+			case "//":
+				v = path.Dir(v)
+			case "/.":
+				v = strings.TrimSuffix(path.Base(v), path.Ext(path.Base(v)))
+			default:
+				return unknownStr
+			}
+			parts = append(parts, shellQuote(v))
+		}
+		return strings.Join(parts, " ")
+	}
+	var b strings.Builder
+	for i := 0; i < len(script); i++ {
+		if script[i] == '{' {
+			if j := strings.IndexByte(script[i:], '}'); j > 0 && parallelToken(script[i+1:i+j]) {
+				b.WriteString(repl(script[i : i+j+1]))
+				i += j
+				continue
+			}
+		}
+		b.WriteByte(script[i])
+	}
+	out := b.String()
+	if !found {
+		return script + " " + strings.Join(quoted, " ")
+	}
+	return out
+}
+
+// parallelToken reports whether {inner} is one of parallel's
+// replacement strings.
+func parallelToken(inner string) bool {
+	if inner == "#" || inner == "%" || len(inner) >= 2 && inner[0] == '=' && inner[len(inner)-1] == '=' {
+		return true
+	}
+	_, rest := leadingInt(inner)
+	switch rest {
+	case "", ".", "/", "//", "/.":
+		return true
+	}
+	return false
+}
+
+func leadingInt(s string) (int, string) {
+	j := 0
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n, _ := strconv.Atoi(s[:j])
+	return n, s[j:]
 }
 
 // find: paths, then an expression; -exec runs a command on what it finds.
@@ -723,23 +1154,61 @@ func (c *cmd) find() {
 		if e.start >= e.end || e.start >= len(c.args) {
 			continue
 		}
-		// each `{}` is one found name; run the command on a stand-in and
-		// treat a content reader as reading every file it finds
-		var sub []arg
+		// each `{}` (alone or inside a word) is one found name, in its
+		// place: the command is walked once per pattern of names (with
+		// `+`, all of them at the `{}`); without one the names are added
+		// at the end; a content reader reads every file it finds
+		plus := e.end < len(c.args) && optText(c.args[e.end].f) == "+"
 		hasBrace := false
 		for k := e.start; k < e.end && k < len(c.args); k++ {
 			if strings.Contains(optText(c.args[k].f), "{}") {
 				hasBrace = true
-				continue
 			}
-			sub = append(sub, c.args[k])
 		}
-		if hasBrace || true {
+		var sub []arg
+		switch {
+		case !hasBrace:
+			sub = append(sub, c.args[e.start:min(e.end, len(c.args))]...)
 			for _, f := range found {
+				f.multi = true
 				sub = append(sub, arg{f: f, raw: "{}"})
 			}
+			c.a.command(sub, source{})
+		default:
+			// find prints its starting points too (when they match)
+			names := append([]field(nil), found...)
+			for _, r := range roots {
+				if r >= 0 {
+					names = append(names, c.args[r].f)
+				} else {
+					names = append(names, litField("."))
+				}
+			}
+			for n, f := range names {
+				if n >= 16 {
+					f = dynVal("the names find prints", false).f
+				}
+				sub = sub[:0]
+				for k := e.start; k < e.end && k < len(c.args); k++ {
+					ar := c.args[k]
+					switch {
+					case plus && optText(ar.f) == "{}":
+						for _, g := range names {
+							g.multi = true
+							sub = append(sub, arg{f: g, raw: "{}"})
+						}
+					case strings.Contains(optText(ar.f), "{}"):
+						sub = append(sub, arg{f: substField(ar.f, "{}", f), raw: ar.raw})
+					default:
+						sub = append(sub, ar)
+					}
+				}
+				c.a.command(append([]arg(nil), sub...), source{})
+				if plus || n >= 16 {
+					break
+				}
+			}
 		}
-		c.a.command(sub, source{})
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")
@@ -1169,14 +1638,23 @@ func (c *cmd) shell() {
 		if len(p.operands) == 0 {
 			return
 		}
-		c.script(p.operands[0], c.in)
+		// a new shell: $0 and $1… are the arguments after the script
+		var pos []arg
+		if len(p.operands) > 2 {
+			for _, i := range p.operands[2:] {
+				pos = append(pos, c.args[i])
+			}
+		}
+		bound, known, tail := bindArgs(pos)
+		c.a.childShell(bound, known, tail, func() { c.script(p.operands[0], c.in) })
 		for _, i := range p.operands[1:] {
 			c.file(i, SetRead)
 		}
 		return
 	}
 	if p.has("-s") || len(p.operands) == 0 {
-		c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		pos, known, tail := bindArgs(c.argsAt(p.operands))
+		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[0].raw, c.in, source{}, "sh") })
 		for _, i := range p.operands {
 			c.file(i, SetRead)
 		}
@@ -1185,8 +1663,10 @@ func (c *cmd) shell() {
 	first := p.operands[0]
 	f := c.args[first].f
 	c.file(first, SetRead)
+	// a new shell: $1… are the arguments after the script
+	pos, known, tail := bindArgs(c.argsAt(p.operands[1:]))
 	if s, ok := c.scriptFrom(f, c.args[first].raw, true); ok {
-		c.runScript(c.args[first].raw, s, source{}, "sh")
+		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[first].raw, s, source{}, "sh") })
 	}
 	c.scriptArgs(first, p.operands[1:])
 	for _, i := range p.operands[1:] {
@@ -2620,7 +3100,13 @@ func (c *cmd) gitLsFiles(i int) {
 			names = append(names, litField(strings.TrimPrefix(p, prefix)))
 		}
 	}
-	c.out = &source{kind: srcNames, names: names, why: "git ls-files"}
+	why := "git ls-files"
+	for k := i + 1; k < len(c.args); k++ {
+		if t := optText(c.args[k].f); strings.HasPrefix(t, "-") && t != "-c" && t != "--cached" {
+			why = "git ls-files " + t // -z, -s, --format…: not one name a line
+		}
+	}
+	c.out = &source{kind: srcNames, names: names, why: why}
 }
 
 // gitCommands checks the commands git subcommands run: rebase -x/--exec,
@@ -2721,7 +3207,15 @@ func (c *cmd) gitConfigValue(i int) {
 	c.a.value(c.args[i].raw, f, SetRead)
 	key, _, ok := strings.Cut(t, "=")
 	if ok && gitCommandKey(key) {
-		c.gitScriptField(c.args[i].raw, subField(f, len(key)+1))
+		v := subField(f, len(key)+1)
+		if strings.HasPrefix(strings.ToLower(key), "alias.") && !v.pattern() && strings.HasPrefix(v.s, "!") {
+			// git runs `sh -c 'CMD "$@"' CMD ARGS…`: the alias's arguments,
+			// unknown here, are its positional parameters
+			v.s += ` "$@"`
+			c.a.childShell(nil, false, false, func() { c.gitScriptField(c.args[i].raw, v) })
+			return
+		}
+		c.gitScriptField(c.args[i].raw, v)
 	}
 }
 

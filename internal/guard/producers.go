@@ -1,15 +1,16 @@
 package guard
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -31,8 +32,8 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 	texts := make([]string, 0, len(args))
 	known := true
 	for _, ar := range args {
-		if ar.f.pattern() {
-			known = false
+		if ar.f.pattern() || ar.f.multi {
+			known = false // a pattern, or fields at unknown places
 		}
 		texts = append(texts, ar.f.text())
 	}
@@ -68,7 +69,10 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		}
 		s := strings.Join(texts[i:], " ")
 		if esc {
-			s = unescapeANSI(s)
+			var stop bool
+			if s, stop = echoEscapes(s); stop {
+				nl = false
+			}
 		}
 		if nl {
 			s += "\n"
@@ -78,7 +82,10 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		if !known || len(texts) == 0 || texts[0] == "-v" {
 			return dynSource("printf of a value computed when the command runs")
 		}
-		return source{kind: srcText, text: printfFormat(texts[0], texts[1:])}
+		if out, ok := printfFormat(texts[0], texts[1:]); ok {
+			return source{kind: srcText, text: out}
+		}
+		return dynSource("printf output the analysis does not model")
 	case "cat", "tac", "head", "tail", "sort", "uniq", "tee", "more", "less", "nl":
 		files := 0
 		for _, o := range operands {
@@ -86,8 +93,11 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 				files++
 			}
 		}
+		if c.name == "head" || c.name == "tail" {
+			files = len(headTailFiles(texts))
+		}
 		if c.name == "tee" || files == 0 {
-			return in
+			return filterText(c.name, texts, in)
 		}
 		if files == 1 && known && c.name == "cat" {
 			n, _ := a.norm(operands[0], false)
@@ -99,7 +109,13 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		return dynSource("the content of files")
 	case "base64", "base32", "basenc":
 		if hasFlag(flags, "-d", "--decode", "-D") && len(operands) == 0 {
-			return decodeSource(in, func(s string) (string, bool) { return decodeBase64(s) })
+			switch {
+			case c.name == "base64" || c.name == "basenc" && hasFlag(flags, "--base64"):
+				return decodeSource(in, decodeBase64Strict)
+			case c.name == "base32" || c.name == "basenc" && hasFlag(flags, "--base32"):
+				return decodeSource(in, decodeBase32Strict)
+			}
+			return dynSource("decoded data")
 		}
 		if len(operands) == 0 && in.kind == srcText && c.name == "base64" && !hasFlag(flags, "-d", "--decode", "-D") {
 			return source{kind: srcText, text: base64.StdEncoding.EncodeToString([]byte(in.text)) + "\n"}
@@ -132,23 +148,48 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		}
 	case "pwd":
 		return cwdSource(a)
+	case "ls":
+		if out, ok := a.lsOutput(c); ok {
+			return out // exact text
+		}
+		if out, ok := a.lsNames(c); ok {
+			return lsNameSet(out)
+		}
+		return dynSource("the names ls prints")
 	case "basename":
-		if known && len(operands) > 0 {
-			b := path.Base(operands[0])
-			if len(operands) > 1 {
+		if known && len(flags) == 0 && len(operands) > 0 && len(operands) <= 2 {
+			b := operands[0]
+			if t := strings.TrimRight(b, "/"); t != "" {
+				b = path.Base(t)
+			} else if b != "" {
+				b = "/"
+			}
+			if len(operands) > 1 && b != operands[1] {
 				b = strings.TrimSuffix(b, operands[1])
 			}
 			return source{kind: srcText, text: b + "\n"}
 		}
 	case "dirname":
-		if known && len(operands) > 0 {
-			return source{kind: srcText, text: path.Dir(operands[0]) + "\n"}
+		if known && len(flags) == 0 && len(operands) == 1 && !strings.HasPrefix(operands[0], "//") {
+			d := strings.TrimRight(operands[0], "/")
+			switch {
+			case d == "" && operands[0] != "":
+				d = "/"
+			default:
+				d = path.Dir(d)
+			}
+			return source{kind: srcText, text: d + "\n"}
 		}
 	case "realpath", "readlink":
-		if known && len(operands) > 0 {
-			n, _ := a.norm(operands[len(operands)-1], false)
-			return source{kind: srcText, text: n + "\n"}
+		// the path with its links resolved: known when the disk shows no
+		// link on the way (readlink without -f prints a link's own text)
+		if known && len(operands) == 1 && (c.name == "realpath" && len(flags) == 0 || hasFlag(flags, "-f", "--canonicalize")) && a.env.FS != nil {
+			n, _ := a.norm(operands[0], false)
+			if out, changed, ok := resolveLinks(a.env.FS, n, a.win); ok && !changed {
+				return source{kind: srcText, text: out + "\n"}
+			}
 		}
+		return dynSource("the output of " + c.name)
 	case "export", "unset", "true", "false", ":", "touch", "mkdir", "chmod", "chown", "chgrp", "rm", "ln", "cp", "mv",
 		"local", "readonly", "wait", "sleep", "umask", "trap", "shopt":
 		// print nothing on stdout (unless verbose, or asked to list)
@@ -157,11 +198,6 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 			break
 		}
 		return source{}
-	case "ls":
-		if out, ok := a.lsNames(c); ok {
-			return out
-		}
-		return dynSource("the names ls prints")
 	case "mktemp":
 		return source{kind: srcDyn, why: "mktemp", text: "temp", names: []field{mktempField(flags, operands)}}
 	case "date", "whoami", "id", "hostname", "uname", "nproc", "arch", "getconf", "uuidgen", "seq", "expr",
@@ -190,6 +226,158 @@ func (a *shellAnalyzer) produce(c *cmd) source {
 		return source{kind: srcDyn, why: c.name + " " + strings.Join(texts, " "), text: "dir"}
 	}
 	return dynSource("the output of " + c.name)
+}
+
+// filterText is what a filter writes for stdin in: text it changes is
+// computed exactly (head/tail -n/-c, tac, uniq) or unknown (sort, nl,
+// options not modelled); names and other streams pass as a superset.
+func filterText(name string, texts []string, in source) source {
+	if in.kind != srcText {
+		if name == "nl" {
+			return dynSource("the output of nl")
+		}
+		return in
+	}
+	known := !strings.ContainsRune(in.text, unknownRune)
+	if in.unordered && name != "tee" && name != "cat" && name != "more" && name != "less" {
+		return linesAsNames(in, "lines of "+in.why+" picked by "+name)
+	}
+	switch name {
+	case "tee":
+		return in
+	case "cat", "more", "less":
+		if len(texts) == 0 || len(texts) == 1 && texts[0] == "-" {
+			return in
+		}
+	case "tac":
+		if known && len(texts) == 0 {
+			var recs []string
+			for l := range strings.Lines(in.text) {
+				recs = append(recs, l)
+			}
+			var b strings.Builder
+			for i := len(recs) - 1; i >= 0; i-- {
+				b.WriteString(recs[i])
+			}
+			return source{kind: srcText, text: b.String()}
+		}
+	case "uniq":
+		if known && len(texts) == 0 {
+			var b strings.Builder
+			prev, first := "", true
+			for l := range strings.Lines(in.text) {
+				k := strings.TrimSuffix(l, "\n")
+				if first || k != prev {
+					b.WriteString(k + "\n")
+				}
+				prev, first = k, false
+			}
+			return source{kind: srcText, text: b.String()}
+		}
+	case "head", "tail":
+		if known {
+			if out, ok := headTail(name, texts, in.text); ok {
+				return source{kind: srcText, text: out}
+			}
+		}
+	}
+	return dynSource("the output of " + name)
+}
+
+// headTailFiles returns head's or tail's file operands.
+func headTailFiles(texts []string) []string {
+	var files []string
+	for i := 0; i < len(texts); i++ {
+		t := texts[i]
+		switch {
+		case t == "-n" || t == "-c" || t == "--lines" || t == "--bytes" || t == "--pid" || t == "-s" || t == "--sleep-interval":
+			i++
+		case t == "-" || !strings.HasPrefix(t, "-"):
+			if t != "-" {
+				files = append(files, t)
+			}
+		}
+	}
+	return files
+}
+
+// headTail computes head's or tail's output for text: -n/-c/--lines/
+// --bytes with N, +N (tail) or -N (head), the old -N form; ok false for
+// anything else (several counts, -q/-v with names, -f…).
+func headTail(name string, texts []string, text string) (string, bool) {
+	bytes, count, set := false, "10", false
+	for i := 0; i < len(texts); i++ {
+		t := texts[i]
+		val := ""
+		switch {
+		case t == "-n" || t == "-c" || t == "--lines" || t == "--bytes":
+			if i+1 >= len(texts) {
+				return "", false
+			}
+			i++
+			val = texts[i]
+			bytes = t == "-c" || t == "--bytes"
+		case strings.HasPrefix(t, "--lines=") || strings.HasPrefix(t, "--bytes="):
+			k, v, _ := strings.Cut(t, "=")
+			val, bytes = v, k == "--bytes"
+		case len(t) > 2 && (strings.HasPrefix(t, "-n") || strings.HasPrefix(t, "-c")) && !strings.ContainsAny(t[2:], "qvfzF"):
+			val, bytes = t[2:], t[1] == 'c'
+		case len(t) > 1 && t[0] == '-' && strings.Trim(t[1:], "0123456789") == "":
+			val = t[1:] // head -5
+		case t == "-q" || t == "--quiet" || t == "--silent" || t == "-":
+			continue
+		default:
+			return "", false
+		}
+		if set {
+			return "", false
+		}
+		count, set = val, true
+	}
+	from, neg := false, false
+	switch {
+	case strings.HasPrefix(count, "+"):
+		from, count = true, count[1:]
+	case strings.HasPrefix(count, "-"):
+		neg, count = true, count[1:]
+	}
+	n, err := strconv.Atoi(count)
+	if err != nil || n < 0 {
+		return "", false // a suffix (K, M…) or not a number
+	}
+	if (from && name == "head") || (neg && name == "tail") {
+		if name == "tail" && neg {
+			neg = false // tail -n -3 is tail -n 3
+		} else {
+			return "", false
+		}
+	}
+	if bytes {
+		switch {
+		case name == "head" && neg:
+			return text[:max(0, len(text)-n)], true
+		case name == "head":
+			return text[:min(n, len(text))], true
+		case from:
+			return text[min(max(n-1, 0), len(text)):], true
+		default:
+			return text[max(0, len(text)-n):], true
+		}
+	}
+	var lines []string
+	for l := range strings.Lines(text) {
+		lines = append(lines, l)
+	}
+	switch {
+	case name == "head" && neg:
+		return strings.Join(lines[:max(0, len(lines)-n)], ""), true
+	case name == "head":
+		return strings.Join(lines[:min(n, len(lines))], ""), true
+	case from:
+		return strings.Join(lines[min(max(n-1, 0), len(lines)):], ""), true
+	default:
+		return strings.Join(lines[max(0, len(lines)-n):], ""), true
+	}
 }
 
 func cwdSource(a *shellAnalyzer) source {
@@ -319,6 +507,29 @@ func decodeBase64(s string) (string, bool) {
 	return "", false
 }
 
+// decodeBase64Strict decodes as GNU base64 -d does what it decodes
+// whole: the standard alphabet, padded or not, line breaks ignored;
+// anything else (it stops at the first bad character) is not modelled.
+func decodeBase64Strict(s string) (string, bool) {
+	s = strings.NewReplacer("\n", "", "\r", "").Replace(s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+		if b, err := enc.Strict().DecodeString(s); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+// decodeBase32Strict is decodeBase64Strict for base32 -d.
+func decodeBase32Strict(s string) (string, bool) {
+	s = strings.NewReplacer("\n", "", "\r", "").Replace(s)
+	b, err := base32.StdEncoding.DecodeString(s)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
 func decodeHex(s string) (string, bool) {
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == ' ' || r == '\t' || r == ':' {
@@ -402,13 +613,22 @@ func trText(text string, flags, operands []string) (string, bool) {
 }
 
 func trSet(s string) []rune {
-	if strings.Contains(s, "[:") || strings.Contains(s, "[=") {
+	if strings.Contains(s, "[:") || strings.Contains(s, "[=") || strings.Contains(s, "*]") || !isASCII(s) {
 		return nil
 	}
-	s = unescapeANSI(s)
+	if strings.Contains(s, `\`) {
+		s = strings.NewReplacer(`\\`, "\x00B", `\n`, "\n", `\t`, "\t", `\r`, "\r").Replace(s)
+		if strings.Contains(s, `\`) {
+			return nil // tr's other escapes (\NNN, \-): not modelled
+		}
+		s = strings.ReplaceAll(s, "\x00B", `\`)
+	}
 	r := []rune(s)
 	var out []rune
 	for i := 0; i < len(r); i++ {
+		if i+2 < len(r) && r[i+1] == '-' && r[i] > r[i+2] {
+			return nil // tr rejects a reversed range
+		}
 		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] {
 			for c := r[i]; c <= r[i+2] && len(out) < 4096; c++ {
 				out = append(out, c)
@@ -421,65 +641,286 @@ func trSet(s string) []rune {
 	return out
 }
 
-// printfFormat renders a printf format with its arguments (%s, %b, %d, %c,
-// %%; the format is reused while arguments remain, as printf does).
-func printfFormat(format string, args []string) string {
+// printfFormat renders a printf format with its arguments as bash's
+// printf does: the format's escapes, %s/%b/%q/%c with flags, width and
+// precision (`*` from the arguments), the integer conversions, the format
+// reused while arguments remain. ok is false for what it does not model
+// exactly (floating point, %(…)T, a number that does not parse, text
+// that is not ASCII where widths count).
+func printfFormat(format string, args []string) (string, bool) {
 	var b strings.Builder
 	k := 0
+	next := func() (string, bool) {
+		if k < len(args) {
+			k++
+			return args[k-1], true
+		}
+		return "", false
+	}
 	for pass := 0; pass < 64; pass++ {
-		used := false
-		f := unescapeANSI(strings.ReplaceAll(format, `\c`, ""))
-		for i := 0; i < len(f); i++ {
-			if f[i] != '%' || i+1 >= len(f) {
-				b.WriteByte(f[i])
+		consumed := false
+		for i := 0; i < len(format); i++ {
+			ch := format[i]
+			if ch == '\\' {
+				s, n := printfEscape(format[i:], false)
+				b.WriteString(s)
+				i += n - 1
+				continue
+			}
+			if ch != '%' {
+				b.WriteByte(ch)
+				continue
+			}
+			if i+1 < len(format) && format[i+1] == '%' {
+				b.WriteByte('%')
+				i++
 				continue
 			}
 			j := i + 1
-			for j < len(f) && strings.IndexByte("-+ #0123456789.", f[j]) >= 0 {
+			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
 				j++
 			}
-			if j >= len(f) {
-				b.WriteString(f[i:])
-				break
-			}
-			next := ""
-			if f[j] != '%' && k < len(args) {
-				next = args[k]
-				k++
-				used = true
-			}
-			switch f[j] {
-			case '%':
-				b.WriteByte('%')
-			case 's', 'q':
-				b.WriteString(next)
-			case 'b':
-				b.WriteString(unescapeANSI(next))
-			case 'c':
-				if next != "" {
-					r, _ := utf8.DecodeRuneInString(next)
-					b.WriteRune(r)
+			flags := format[i+1 : j]
+			width, prec := "", ""
+			if j < len(format) && format[j] == '*' {
+				a, _ := next()
+				consumed = true
+				if _, err := strconv.Atoi(a); err != nil && a != "" {
+					return "", false
 				}
-			case 'd', 'i', 'u':
-				n, _ := strconv.ParseInt(next, 0, 64)
-				b.WriteString(strconv.FormatInt(n, 10))
-			case 'x', 'X', 'o':
-				n, _ := strconv.ParseInt(next, 0, 64)
-				base := 16
-				if f[j] == 'o' {
-					base = 8
+				width = a
+				j++
+			} else {
+				w0 := j
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					j++
 				}
-				b.WriteString(strconv.FormatInt(n, base))
-			default:
-				b.WriteString(next)
+				width = format[w0:j]
 			}
+			hasPrec := false
+			if j < len(format) && format[j] == '.' {
+				hasPrec = true
+				j++
+				if j < len(format) && format[j] == '*' {
+					a, _ := next()
+					consumed = true
+					if _, err := strconv.Atoi(a); err != nil && a != "" {
+						return "", false
+					}
+					prec = a
+					j++
+				} else {
+					p0 := j
+					for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+						j++
+					}
+					prec = format[p0:j]
+				}
+			}
+			if j >= len(format) {
+				return "", false
+			}
+			conv := format[j]
 			i = j
+			arg, had := next()
+			consumed = consumed || had
+			spec := "%" + flags + width
+			if hasPrec {
+				spec += "." + prec
+				if prec == "" {
+					spec += "0"
+				}
+			}
+			switch conv {
+			case 's':
+				if !isASCII(arg) && (width != "" || hasPrec) {
+					return "", false
+				}
+				b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), "#", "")+"s", arg))
+			case 'b':
+				s, stop := echoEscapes(arg)
+				if !isASCII(s) && (width != "" || hasPrec) {
+					return "", false
+				}
+				b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), "#", "")+"s", s))
+				if stop {
+					return b.String(), true
+				}
+			case 'q':
+				if width != "" || hasPrec {
+					return "", false
+				}
+				switch {
+				case arg == "":
+					b.WriteString("''")
+				case strings.Trim(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "":
+					b.WriteString(arg)
+				default:
+					return "", false
+				}
+			case 'c':
+				if arg != "" && arg[0] >= 0x80 {
+					return "", false
+				}
+				c := ""
+				if arg != "" {
+					c = arg[:1]
+				}
+				b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), "#", "")+"s", c))
+			case 'd', 'i', 'u', 'o', 'x', 'X':
+				n, ok := printfNumber(arg)
+				if !ok {
+					return "", false
+				}
+				switch conv {
+				case 'd', 'i':
+					b.WriteString(fmt.Sprintf(spec+"d", n))
+				case 'u':
+					b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), " ", "")+"d", uint64(n)))
+				case 'o':
+					b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), " ", "")+"o", uint64(n)))
+				default:
+					b.WriteString(fmt.Sprintf(strings.ReplaceAll(strings.ReplaceAll(spec, "+", ""), " ", "")+string(conv), uint64(n)))
+				}
+			default:
+				return "", false // floating point, %(…)T, %n…
+			}
 		}
-		if !used || k >= len(args) {
+		if !consumed || k >= len(args) {
 			break
 		}
 	}
-	return b.String()
+	if k < len(args) {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// printfNumber parses a printf integer argument: decimal, 0x hex, 0
+// octal, 'c (the character's code); empty is 0.
+func printfNumber(s string) (int64, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if s[0] == '\'' || s[0] == '"' {
+		if len(s) == 1 {
+			return 0, true
+		}
+		if s[1] >= 0x80 {
+			return 0, false
+		}
+		return int64(s[1]), true
+	}
+	t := strings.TrimLeft(s, " \t\n")
+	n, err := strconv.ParseInt(t, 0, 64)
+	if err != nil {
+		return 0, false // printf reports it and prints what it parsed: not modelled
+	}
+	if strings.HasPrefix(strings.TrimLeft(t, "+-"), "0o") || strings.HasPrefix(strings.TrimLeft(t, "+-"), "0b") || strings.Contains(t, "_") {
+		return 0, false // Go's prefixes, not C's
+	}
+	return n, true
+}
+
+// printfEscape reads one backslash escape of a printf format at s[0]
+// (inArg: %b's rules, \0NNN octal): the text and the bytes read.
+func printfEscape(s string, inArg bool) (string, int) {
+	if len(s) < 2 {
+		return "\\", 1
+	}
+	switch c := s[1]; c {
+	case 'a':
+		return "\a", 2
+	case 'b':
+		return "\b", 2
+	case 'e', 'E':
+		return "\x1b", 2
+	case 'f':
+		return "\f", 2
+	case 'n':
+		return "\n", 2
+	case 'r':
+		return "\r", 2
+	case 't':
+		return "\t", 2
+	case 'v':
+		return "\v", 2
+	case '\\':
+		return "\\", 2
+	case '"':
+		if inArg {
+			return "\\\"", 2
+		}
+		return "\"", 2
+	case '\'':
+		if inArg {
+			return "\\'", 2
+		}
+		return "'", 2
+	case '?':
+		if inArg {
+			return "\\?", 2
+		}
+		return "?", 2
+	case 'x':
+		j := 2
+		for j < len(s) && j < 4 && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			return "\\x", 2
+		}
+		n, _ := strconv.ParseUint(s[2:j], 16, 8)
+		return string([]byte{byte(n)}), j
+	case 'u', 'U':
+		width := 4
+		if c == 'U' {
+			width = 8
+		}
+		j := 2
+		for j < len(s) && j < 2+width && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			return s[:2], 2
+		}
+		n, _ := strconv.ParseUint(s[2:j], 16, 32)
+		return string(rune(n)), j
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		start, max := 1, 4
+		if inArg {
+			if c != '0' {
+				return s[:2], 2
+			}
+			start, max = 2, 5
+		}
+		j := start
+		for j < len(s) && j < max && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		n, _ := strconv.ParseUint("0"+s[start:j], 8, 16)
+		return string([]byte{byte(n)}), j
+	}
+	return s[:2], 2
+}
+
+// echoEscapes interprets %b's (and echo -e's) escapes; stop reports a \c,
+// which ends all output.
+func echoEscapes(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == 'c' {
+			return b.String(), true
+		}
+		t, n := printfEscape(s[i:], true)
+		b.WriteString(t)
+		i += n - 1
+	}
+	return b.String(), false
 }
 
 // cmdSubstValue is the value of `$(…)` used in a word: evaluated by a
@@ -510,6 +951,13 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 	sh.written = map[string]source{}
 	sh.fds = map[string]source{}
 	sh.links = map[string]string{}
+	if a.locals != nil {
+		sh.locals = map[string]savedVar{}
+	}
+	sh.active = map[string]bool{}
+	for k := range a.active {
+		sh.active[k] = true
+	}
 	sh.substDepth = a.substDepth + 1
 	out := sh.stmt(x.Stmts[0], source{})
 	why := "$(" + strings.TrimSpace(a.substText(x)) + ")"
@@ -520,6 +968,11 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		}
 		return knownVal(strings.TrimRight(out.text, "\n"))
 	case srcNames:
+		if out.why == "git ls-files" {
+			if t, ok := namesText(out.names); ok {
+				return knownVal(t)
+			}
+		}
 		if len(out.names) == 1 {
 			return pval{f: out.names[0], split: true}
 		}
@@ -560,6 +1013,35 @@ func copyMap(m map[string]pval) map[string]pval {
 		out[k] = v
 	}
 	return out
+}
+
+// lsNameSet marks lsNames' listing unordered when a locale could order
+// its names otherwise than the disk's byte order (ls sorts by collation):
+// which name comes first is then unknown, and a filter that picks lines by
+// their place gets the names as a set (head -1 of them is any of them).
+func lsNameSet(out source) source {
+	lines := strings.Split(strings.TrimSuffix(out.text, "\n"), "\n")
+	ordered := true
+	for i := 1; i < len(lines); i++ {
+		if dictKey(lines[i-1]) >= dictKey(lines[i]) || lines[i-1] >= lines[i] || strings.HasSuffix(lines[i], ":") {
+			ordered = false
+			break
+		}
+	}
+	out.unordered = !ordered
+	return out
+}
+
+// linesAsNames is unordered text as the set of its lines: what a filter
+// that picks lines by their place (head, tail, tac) may print.
+func linesAsNames(in source, why string) source {
+	set := source{kind: srcNames, why: why}
+	for l := range strings.Lines(in.text) {
+		if l = strings.TrimSuffix(l, "\n"); l != "" && !strings.HasSuffix(l, ":") {
+			set.names = append(set.names, litField(l))
+		}
+	}
+	return set
 }
 
 // lsNames returns what ls prints when the disk shows it: the names of the

@@ -103,7 +103,8 @@ func TestWritesAndStreamsVariants(t *testing.T) {
 		{"xterm -e 'cat .e*'", KindDeny},
 		{"tcpdump -z sh -w x.pcap -i lo", KindUnverifiable},
 		{"tar xf a.tar --to-command=sh", KindUnverifiable},
-		{"bash -c 'python3 \"$1\"' _ /dev/stdin <<< 'print(1)'", KindUnverifiable},
+		{"bash -c 'python3 \"$1\"' _ /dev/stdin <<< 'print(1)'", ""}, // $1 is bound: the here-string is the script
+		{"bash -c 'python3 \"$1\"' _ /dev/stdin <<< 'print(open(\".env\").read())'", KindDeny},
 		{"f(){ python3 \"$1\"; }; f /dev/stdin <<< 'print(1)'", KindUnverifiable},
 		{"printf 'all:\\n\\t$(GO) version\\n' > Makefile; make GO='cat .e* #'", KindDeny},
 		{"touch x.c; CC='cat .e* #' make x", KindDeny},

@@ -14,7 +14,6 @@ import (
 // Limits that keep the analysis of hostile input bounded. Reaching one is
 // never an allow: the call becomes unverifiable.
 const (
-	maxFuncCalls   = 256  // function bodies read again where they are called
 	maxLoopPasses  = 4    // nested for loops read twice (what one pass wrote, the next runs)
 	maxScriptDepth = 12   // nested `bash -c`, `eval`, here-doc scripts, interpreter strings
 	maxTargets     = 8192 // paths collected from one call
@@ -146,6 +145,13 @@ type source struct {
 	// at, for a file the command wrote: how many targets were recorded
 	// when it was (a later writer's target replaces the text)
 	at int
+	// rd, for text several commands read in turn (a block or loop fed by
+	// one pipe or here-string): how much read took, whether another
+	// command may have read some (see readbuiltin.go)
+	rd *readState
+	// unordered: text whose lines are known but not their order (ls's
+	// names, sorted by a locale's collation the gate does not know)
+	unordered bool
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
@@ -183,9 +189,6 @@ type shellAnalyzer struct {
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
-	// posDyn: `set --` gave the positional parameters values computed at
-	// run time, so they are no longer bound to checked arguments.
-	posDyn bool
 	// noContent: the command being analysed changes metadata only (chmod,
 	// touch, mkdir, rm): its writes leave no content to run
 	noContent bool
@@ -201,8 +204,6 @@ type shellAnalyzer struct {
 	stmtStart int
 	// loopNest is how deeply for loops are nested where the analysis is
 	loopNest int
-	// calls counts the function bodies read where they are called
-	calls int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
 	// deferred: what runs later than where it stands — a background job,
@@ -210,30 +211,63 @@ type shellAnalyzer struct {
 	// a trap — read again at the end, after every write of the command
 	deferred  []deferredRun
 	finishing bool
-	// funcBodies: the functions the command defines, analysed again where
-	// they are called (after what the command wrote before the call)
-	funcBodies map[string]funcBody
+	// pos are the positional parameters ($1…) when posKnown: bound by
+	// `set --`, a function call or `sh -c`'s arguments. posTail: after
+	// them come more, of unknown number and value (a field that may split
+	// or match several names). posDecl: a function body is being walked
+	// where it is defined, its $1… being the arguments of each call, which
+	// is walked again with them bound (see positional.go).
+	pos      []field
+	posKnown bool
+	posTail  bool
+	posDecl  bool
+	// funcDefs are the functions the command defines, walked at each call.
+	funcDefs map[string][]funcDef
+	// locals, while a function call is walked: the variables it declared
+	// local, with the values they had before (restored after the call).
+	locals map[string]savedVar
+	// calls counts the function calls walked (bounded by maxFuncCalls);
+	// active are the functions being walked (a call to one is recursion).
+	calls  int
+	active map[string]bool
+	// exported are the variables `export`/`declare -x` put in the
+	// environment of the programs the command runs; allExport: `set -a`.
+	exported  map[string]bool
+	allExport bool
 	// ifsUnset: `unset IFS` ran, so $IFS expands to nothing while words
 	// are still split on blanks.
 	ifsUnset bool
+	// ifsDyn: IFS was given a value only known when the command runs.
+	ifsDyn bool
+	// ifsUnknown: a prefix IFS=… with a value only known when it runs
+	// is in force for the command being analysed (read splits unknown).
+	ifsUnknown bool
+	// nocase: the command may turn on nocasematch (patterns in
+	// expansions then ignore case: not modelled, unknown).
+	nocase bool
+	// probe, in tests, receives the fields of each `__probe` command (the
+	// differential test against bash reads the evaluator's values so).
+	probe func([]field)
 }
 
 func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 	return &shellAnalyzer{
-		env:        env,
-		win:        env.windows(),
-		cwds:       []string{cleanCwd(env)},
-		ifs:        " \t\n",
-		vars:       map[string]pval{},
-		arrays:     map[string][]pval{},
-		funcs:      map[string]bool{},
-		links:      map[string]string{},
-		written:    map[string]source{},
-		fds:        map[string]source{},
-		funcBodies: map[string]funcBody{},
-		aliases:    map[string]string{},
-		out:        out,
-		seen:       map[*syntax.Word]bool{},
+		env:      env,
+		win:      env.windows(),
+		cwds:     []string{cleanCwd(env)},
+		ifs:      " \t\n",
+		vars:     map[string]pval{},
+		arrays:   map[string][]pval{},
+		funcs:    map[string]bool{},
+		funcDefs: map[string][]funcDef{},
+		active:   map[string]bool{},
+		exported: map[string]bool{},
+		links:    map[string]string{},
+		written:  map[string]source{},
+		fds:      map[string]source{},
+		aliases:  map[string]string{},
+		out:      out,
+		seen:     map[*syntax.Word]bool{},
 	}
 }
 
@@ -242,6 +276,7 @@ func analyzeShell(env Env, command string) *analysis {
 	out := &analysis{}
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
+	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
 	f, err := parseShell(command)
 	if err != nil {
 		out.parseErr = &ParseError{Err: err}
@@ -481,6 +516,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		a.later(s, "", "", in)
 	}
 	var out source
+	if _, simple := s.Cmd.(*syntax.CallExpr); !simple && in.kind == srcText && in.rd == nil {
+		in.rd = &readState{} // the commands inside read one stream in turn
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		out = a.call(c, in)
@@ -488,44 +526,88 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			a.later(c.X, "", "", in)
-			mid := a.stmt(c.X, in)
-			out = a.stmt(c.Y, mid)
+			// each command of a pipeline runs in a subshell (the last one
+			// in zsh, or bash with lastpipe, does not)
+			var mid source
+			a.subshell(func() { mid = a.stmt(c.X, in) })
+			a.maybeSubshell(func() { out = a.stmt(c.Y, mid) })
 		default:
-			a.stmt(c.X, in)
-			a.stmt(c.Y, in)
+			// `x && y`, `x || y`: y may not run; after the list, what the
+			// ways it succeeds and fails agree on
+			succ, fail := a.andOr(c, in)
+			a.mergeScopes(succ, fail)
 			out = dynSource("a command list")
 		}
 	case *syntax.Subshell:
-		out = a.stmts(c.Stmts, in) // a `cd` inside adds candidates: the union over-approximates
+		// a `cd` inside adds candidates: the union over-approximates;
+		// variables it sets are gone after
+		a.subshell(func() { out = a.stmts(c.Stmts, in) })
 	case *syntax.Block:
 		out = a.stmts(c.Stmts, in)
 	case *syntax.IfClause:
+		// each branch starts from the state its condition left; after the
+		// clause a variable the branches leave differently is unknown
+		var outcomes []scope
+		last := true
 		for ic := c; ic != nil; ic = ic.Else {
+			if !ic.ThenPos.IsValid() { // else
+				a.stmts(ic.Then, in)
+				outcomes = append(outcomes, a.saveScope())
+				last = false
+				break
+			}
 			a.stmts(ic.Cond, in)
+			pre := a.saveScope()
 			a.stmts(ic.Then, in)
+			outcomes = append(outcomes, a.saveScope())
+			a.restoreScope(pre)
 		}
+		if last {
+			outcomes = append(outcomes, a.saveScope()) // no branch taken
+		}
+		a.mergeScopes(outcomes...)
 		out = dynSource("an if clause")
 	case *syntax.WhileClause:
+		pre := a.saveScope()
+		if a.readLoop(c, in) {
+			a.mergeScopes(pre, a.saveScope())
+			out = dynSource("a loop")
+			break
+		}
 		a.stmts(c.Cond, in)
 		a.stmts(c.Do, in)
 		a.stmts(c.Cond, in) // a second pass sees variables set in the body
 		a.stmts(c.Do, in)
+		a.mergeScopes(pre, a.saveScope()) // the body may run any number of times
 		out = dynSource("a loop")
 	case *syntax.ForClause:
+		pre := a.saveScope()
 		a.forClause(c, in)
+		a.mergeScopes(pre, a.saveScope())
 		out = dynSource("a loop")
 	case *syntax.CaseClause:
 		a.word(c.Word, SetRead)
-		for _, it := range c.Items {
-			a.stmts(it.Stmts, in)
+		pre := a.saveScope()
+		outcomes := []scope{pre} // no pattern matches
+		for i, it := range c.Items {
+			if i == 0 || c.Items[i-1].Op == syntax.Break {
+				a.restoreScope(pre)
+			}
+			a.stmts(it.Stmts, in) // after ;& and ;;& it goes on from the state before
+			outcomes = append(outcomes, a.saveScope())
 		}
+		a.mergeScopes(outcomes...)
 		out = dynSource("a case clause")
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			a.funcs[c.Name.Value] = true
-			a.funcBodies[c.Name.Value] = funcBody{c.Body, a.src}
+			// every definition the walk meets may be the one a call runs
+			// (one in an if, a redefinition): a call walks them all
+			if defs := a.funcDefs[c.Name.Value]; len(defs) < maxFuncDefs {
+				a.funcDefs[c.Name.Value] = append(defs, funcDef{body: c.Body, src: a.src})
+			}
 		}
-		a.stmt(c.Body, in)
+		a.declWalk(c.Body, in)
 	case *syntax.DeclClause:
 		a.declClause(c)
 	case *syntax.TimeClause:
@@ -564,8 +646,15 @@ func (a *shellAnalyzer) forClause(c *syntax.ForClause, in source) {
 		if wi.Name != nil {
 			name := wi.Name.Value
 			switch {
+			case len(wi.Items) == 0 && !wi.InPos.IsValid() && a.posKnown && !a.posTail && len(a.pos) <= maxLoopValues:
+				// `for x; do`: over "$@"
+				for _, v := range a.pos {
+					a.vars[name] = fieldVal(v)
+					a.stmts(c.Do, in)
+				}
+				return
 			case len(wi.Items) == 0 && !wi.InPos.IsValid():
-				a.vars[name] = pval{f: field{dyn: true, posOnly: true, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
+				a.vars[name] = pval{f: field{dyn: true, posOnly: a.posDecl, why: "$" + name, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}}
 			case len(vals) == 0:
 				a.vars[name] = knownVal("")
 			case len(vals) == 1:
@@ -597,7 +686,7 @@ func fieldVal(f field) pval {
 	if !f.pattern() {
 		return knownVal(f.s)
 	}
-	return pval{f: f}
+	return pval{f: f, split: f.splits}
 }
 
 func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
@@ -609,7 +698,28 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 			}
 		}
 	}
+	variant := ""
+	if c.Variant != nil {
+		variant = c.Variant.Value
+	}
+	global, export := false, variant == "export"
 	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if t := as.Value.Lit(); strings.HasPrefix(t, "-") {
+				global = global || strings.Contains(t, "g")
+				export = export || strings.Contains(t, "x")
+			}
+		}
+	}
+	for _, as := range c.Args {
+		if as.Name != nil {
+			if variant == "local" || (variant == "declare" || variant == "typeset") && !global {
+				a.noteLocal(as.Name.Value)
+			}
+			if export {
+				a.exported[as.Name.Value] = true
+			}
+		}
 		if nameref && as.Name != nil {
 			a.assign(as, true)
 			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
@@ -617,7 +727,12 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 		}
 		if as.Naked && as.Name == nil && as.Value != nil {
 			// `export "$x"`, `declare $opts`: a word, not an assignment
-			a.word(as.Value, SetRead)
+			// (or one whose name is computed: any variable may change)
+			for _, f := range a.word(as.Value, SetRead) {
+				if f.pattern() && (f.unk || f.dyn) {
+					a.anyVarChanged(variant + " of a word computed when the command runs")
+				}
+			}
 			continue
 		}
 		a.assign(as, true)
@@ -798,7 +913,7 @@ func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
-			a.stmts(x.Stmts, source{})
+			a.subshell(func() { a.stmts(x.Stmts, source{}) })
 			return false
 		case *syntax.ProcSubst:
 			in := source{}
@@ -806,7 +921,7 @@ func (a *shellAnalyzer) walkSubst(w *syntax.Word) {
 				// >(cmd): cmd reads what the command writes to it
 				in = dynSource("what the command writes to " + a.text(w))
 			}
-			a.stmts(x.Stmts, in)
+			a.subshell(func() { a.stmts(x.Stmts, in) })
 			return false
 		}
 		return true
@@ -866,19 +981,31 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 	}
 	if as.Array != nil {
 		var elems []pval
+		indexed := false
 		for _, el := range as.Array.Elems {
+			if el.Index != nil {
+				indexed = true // [i]=v, an associative array: not modelled
+			}
 			if el.Value != nil {
 				for _, f := range a.word(el.Value, SetRead) {
-					elems = append(elems, fieldVal(f))
+					v := fieldVal(f)
+					v.f.multi = f.multi // positions after it unknown (arrayElem)
+					elems = append(elems, v)
 				}
 			}
 		}
 		if name != "" && persist {
 			delete(a.vars, name)
-			if as.Append {
-				elems = append(a.arrays[name], elems...)
+			switch {
+			case indexed:
+				delete(a.arrays, name)
+				a.vars[name] = dynVal("$"+name+" (an array with computed positions)", true)
+			default:
+				if as.Append {
+					elems = append(a.arrays[name], elems...)
+				}
+				a.arrays[name] = elems
 			}
-			a.arrays[name] = elems
 		}
 	}
 }
@@ -1060,32 +1187,6 @@ func (a *shellAnalyzer) wrote(p string, s source) {
 	a.written[p] = s
 }
 
-// funcBody is a function's body and the script it was written in.
-type funcBody struct {
-	body *syntax.Stmt
-	src  string
-}
-
-// callFunc analyses a function's body where it is called.
-func (a *shellAnalyzer) callFunc(name string, in source) {
-	b, ok := a.funcBodies[name]
-	if !ok || b.body == nil || a.depth >= maxScriptDepth {
-		return
-	}
-	if a.calls++; a.calls > maxFuncCalls {
-		if a.calls == maxFuncCalls+1 {
-			a.unknown(name, "functions called too many times to analyse", SetRead|setModify)
-		}
-		return
-	}
-	prev := a.src
-	a.src = b.src
-	a.depth++
-	a.stmt(b.body, in)
-	a.depth--
-	a.src = prev
-}
-
 // writtenScripts reads, as scripts, the files the command wrote that a
 // program it runs may execute: one at path p (relative to a candidate cwd)
 // or below it (a hooks folder).
@@ -1201,9 +1302,10 @@ func (a *shellAnalyzer) special(name string) {
 	case "IFS":
 		a.ifsUnset = false
 		if v := a.vars[name]; v.known {
-			a.ifs = v.f.s
+			a.ifs, a.ifsDyn = v.f.s, false
 		} else {
-			a.ifs = " \t\n" // unknown: default splitting, plus the dynamic parts already split
+			// unknown: a known value split by it is unknown too
+			a.ifs, a.ifsDyn = " \t\n", true
 		}
 	case "GLOBIGNORE":
 		a.dotglob = true

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -45,6 +44,13 @@ type field struct {
 	// dotOK: the field's globs match hidden names too (find's output:
 	// find's `-name '*env'` prints `.env`).
 	dotOK bool
+	// multi: the field may stand for several arguments (an unquoted glob,
+	// an unquoted value that may split): what follows it is at an unknown
+	// position.
+	multi bool
+	// splits: it holds a value the command computes ($(…), read) that an
+	// unquoted use splits on IFS (a variable keeps this).
+	splits bool
 }
 
 func (f field) pattern() bool { return f.glob || f.unk || f.dyn }
@@ -80,6 +86,8 @@ type fieldBuilder struct {
 	leadDone    bool
 	lastEnv     bool
 	dotOK       bool // a value whose globs match hidden names (field.dotOK)
+	multi       bool // field.multi
+	splits      bool // field.splits
 }
 
 func (fb *fieldBuilder) lit(s string) {
@@ -142,6 +150,7 @@ func (fb *fieldBuilder) globChar(c byte) {
 	fb.plain.WriteByte(c)
 	if c == '*' || c == '?' || c == '[' {
 		fb.glob = true
+		fb.multi = true
 	}
 	fb.lits++
 	fb.litsAfter++
@@ -235,7 +244,7 @@ func countLits(s string) int {
 }
 
 func (fb *fieldBuilder) field() field {
-	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK}
+	f := field{glob: fb.glob, unk: fb.unk, dyn: fb.dyn, posOnly: fb.posOnly && fb.anyUnknown, why: fb.why, lead: fb.lead.String(), dotOK: fb.dotOK, multi: fb.multi, splits: fb.splits}
 	switch {
 	case fb.dyn:
 		rest := fb.b.String()
@@ -330,12 +339,55 @@ func expandBraces(w *syntax.Word) (out []*syntax.Word, ok bool) {
 // it into fields where unquoted expansions split. assignValue selects the
 // rules of an assignment's value (no splitting, `~` after `:` and `=`).
 func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
-	r := resolver{a: a, assign: assignValue}
+	fs, _ := a.resolveChoice(w, assignValue, nil)
+	return fs
+}
+
+// resolveChoice resolves w picking the alternatives in choose (nil: all
+// of them, as fields side by side) and returns the alternatives' counts.
+func (a *shellAnalyzer) resolveChoice(w *syntax.Word, assignValue bool, choose []int) ([]field, []int) {
+	r := resolver{a: a, assign: assignValue, choose: choose}
 	r.alts = []*fieldBuilder{r.newBuilder()}
 	for i, p := range w.Parts {
 		r.part(p, false, i == 0)
 	}
-	return r.finish()
+	return r.finish(), r.sizes
+}
+
+// maxChoiceLists bounds the argument lists a command with alternative
+// values is walked with.
+const maxChoiceLists = 16
+
+// choiceLists returns the field lists a word may give, one per choice of
+// its alternatives (`$x` where x is one of two values): each is what the
+// command receives on one path. nil when the word has no alternatives or
+// too many to list.
+func (a *shellAnalyzer) choiceLists(w *syntax.Word) [][]field {
+	if hasBraceLit(w) || !hasParamExp(w) {
+		return nil // alternatives come from parameter expansions only
+	}
+	_, sizes := a.resolveChoice(w, false, nil)
+	if len(sizes) == 0 {
+		return nil
+	}
+	total := 1
+	for _, n := range sizes {
+		total *= n
+		if total > maxChoiceLists {
+			return nil
+		}
+	}
+	var out [][]field
+	for k := 0; k < total; k++ {
+		choice := make([]int, len(sizes))
+		rest := k
+		for i, n := range sizes {
+			choice[i], rest = rest%n, rest/n
+		}
+		fs, _ := a.resolveChoice(w, false, choice)
+		out = append(out, fs)
+	}
+	return out
 }
 
 // resolver expands the parts of one word into fields. alts are the
@@ -344,6 +396,10 @@ func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
 type resolver struct {
 	a      *shellAnalyzer
 	assign bool
+	// sizes records the alternatives met (their counts); choose, when
+	// set, picks one of each instead (see choiceLists)
+	sizes  []int
+	choose []int
 	alts   []*fieldBuilder
 	done   []field
 	split  bool // a field boundary is pending
@@ -376,7 +432,9 @@ func (r *resolver) boundary() {
 func (r *resolver) finish() []field {
 	out := r.done
 	for _, fb := range r.alts {
-		if fb.started || len(out) == 0 {
+		// an unquoted empty value is no field (bash removes the word); an
+		// assignment's value is one
+		if fb.started || len(out) == 0 && r.assign {
 			out = append(out, fb.field())
 		}
 	}
@@ -417,10 +475,16 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 		}
 		r.each(func(fb *fieldBuilder) { fb.lit(v) })
 	case *syntax.DblQuoted:
+		if !r.a.noPositional(x) {
+			r.each(func(fb *fieldBuilder) { fb.started = true }) // "" is a field
+		}
 		for _, q := range x.Parts {
 			r.part(q, true, false)
 		}
 	case *syntax.ParamExp:
+		if r.allPositional(x, quoted) {
+			return
+		}
 		vals := a.param(x)
 		r.values(vals, quoted)
 	case *syntax.CmdSubst:
@@ -468,6 +532,10 @@ func (r *resolver) unquotedLit(s string) {
 	r.each(func(fb *fieldBuilder) {
 		for i := 0; i < len(s); i++ {
 			c := s[i]
+			if r.assign && (c == '*' || c == '?' || c == '[' || c == ']') {
+				fb.lit(s[i : i+1]) // an assignment's value is not globbed
+				continue
+			}
 			switch c {
 			case '\\':
 				if i+1 < len(s) {
@@ -557,6 +625,9 @@ type pval struct {
 	known bool // f is known text
 	split bool // an unquoted dynamic value may split into several fields
 	empty bool // the value is empty
+	// alts: a variable the paths through the command leave with
+	// different values (f is then unknown): a plain $x is one of them
+	alts []pval
 }
 
 // values adds the possible values of an expansion.
@@ -566,6 +637,16 @@ func (r *resolver) values(vals []pval, quoted bool) {
 	}
 	if len(vals) == 1 {
 		r.value(vals[0], quoted)
+		return
+	}
+	r.sizes = append(r.sizes, len(vals))
+	if r.choose != nil {
+		// one alternative, picked by the caller (choiceLists)
+		k := 0
+		if len(r.choose) > 0 {
+			k, r.choose = r.choose[0], r.choose[1:]
+		}
+		r.value(vals[min(k, len(vals)-1)], quoted)
 		return
 	}
 	// alternatives: fork every builder, then add one value to each copy
@@ -592,6 +673,14 @@ func (r *resolver) values(vals []pval, quoted bool) {
 			r.split = true
 		}
 	}
+	// alternatives: how many fields there are, and where each is, is not
+	// known (one alternative may be empty)
+	for i := range doneExtra {
+		doneExtra[i].multi = true
+	}
+	for _, fb := range next {
+		fb.multi = true
+	}
 	r.done = append(r.done, doneExtra...)
 	r.alts = next
 }
@@ -602,22 +691,44 @@ func (r *resolver) value(v pval, quoted bool) {
 		r.each(func(fb *fieldBuilder) { fb.started = fb.started || quoted })
 	case v.known && quoted:
 		r.each(func(fb *fieldBuilder) { fb.lit(v.f.s) })
+	case v.known && !r.assign && r.a.ifsDyn:
+		// split by an IFS only known when the command runs
+		r.value(dynVal("$IFS (computed when the command runs)", true), false)
 	case v.known:
-		// unquoted: split on IFS, glob characters active
+		// unquoted: split on IFS, glob characters active. A delimiter is
+		// IFS white space, or one other IFS character with the white space
+		// around it: that one ends a field even when it is empty
 		ifs := r.a.ifs
-		for _, c := range v.f.s {
+		rs := []rune(v.f.s)
+		for k := 0; k < len(rs); k++ {
+			c := rs[k]
 			if strings.ContainsRune(ifs, c) {
 				if r.assign {
 					r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
 					continue
 				}
-				r.split = true
+				nonWS := false
+				for ; k < len(rs) && strings.ContainsRune(ifs, rs[k]); k++ {
+					if !isIFSSpace(rs[k]) {
+						if nonWS {
+							break
+						}
+						nonWS = true
+					}
+				}
+				k--
+				if nonWS {
+					r.emitAll()
+				} else {
+					r.split = true
+				}
 				continue
 			}
-			switch c {
-			case '*', '?', '[', ']':
+			switch {
+			case (c == '*' || c == '?' || c == '[' || c == ']') && !r.assign:
 				r.each(func(fb *fieldBuilder) { fb.globChar(byte(c)) })
 			default:
+				// an assignment's value is not globbed
 				r.each(func(fb *fieldBuilder) { fb.lit(string(c)) })
 			}
 		}
@@ -625,6 +736,13 @@ func (r *resolver) value(v pval, quoted bool) {
 		why, pos := v.f.why, v.f.posOnly
 		if why == "" {
 			why = "expansion"
+		}
+		if v.split || v.f.splits {
+			v.split = true
+			r.each(func(fb *fieldBuilder) { fb.splits = true })
+		}
+		if !quoted && !r.assign {
+			r.each(func(fb *fieldBuilder) { fb.multi = true })
 		}
 		if v.split && !quoted && !r.assign {
 			// the value may hold spaces: what is before it is a field of
@@ -639,8 +757,23 @@ func (r *resolver) value(v pval, quoted bool) {
 			r.each(func(fb *fieldBuilder) { fb.dynamic(why, pos) })
 		}
 	default:
+		if !quoted && !r.assign && (v.f.unk || v.f.glob || v.f.multi) {
+			r.each(func(fb *fieldBuilder) { fb.multi = true })
+		}
 		r.each(func(fb *fieldBuilder) { fb.pat(v.f) })
 	}
+}
+
+func isIFSSpace(c rune) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// emitAll ends the fields being built, empty ones included (a non-white
+// IFS delimiter).
+func (r *resolver) emitAll() {
+	r.split = false
+	for _, fb := range r.alts {
+		r.done = append(r.done, fb.field())
+	}
+	r.alts = []*fieldBuilder{r.newBuilder()}
 }
 
 // dynVal is an expansion whose value may be anything.
@@ -700,6 +833,9 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		why = "${" + name + "}"
 	}
 	if p.Length {
+		if v, ok := a.lookup(name); ok && v.known && isASCII(v.f.s) && p.Index == nil {
+			return []pval{knownVal(strconv.Itoa(len(v.f.s)))}
+		}
 		return []pval{unkVal(why)}
 	}
 	if p.Names != 0 {
@@ -722,9 +858,8 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 		base, set = a.lookup(name)
 		if !set {
 			switch {
-			case positional(name):
-				base = envVal(why)
-				base.f.posOnly = !a.posDyn
+			case positional(name) || name == "#":
+				base = a.posValue(name, why)
 			case numericParam(name):
 				base = unkVal(why)
 			case name == "0":
@@ -736,23 +871,41 @@ func (a *shellAnalyzer) param(p *syntax.ParamExp) []pval {
 	}
 	switch {
 	case p.Exp != nil:
-		return a.paramOp(p.Exp, base, set, why)
+		vals := a.paramOp(p.Exp, base, set, why)
+		switch p.Exp.Op {
+		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			// ${x:=w} assigns x when it takes w
+			if !positional(name) && p.Index == nil {
+				switch {
+				case len(vals) == 1 && !(set && samePval(vals[0], base)):
+					a.vars[name] = vals[0]
+				case len(vals) > 1:
+					a.vars[name] = dynVal(why, true)
+				}
+			}
+		}
+		return vals
 	case p.Slice != nil:
-		if base.known {
+		if name == "@" || name == "*" || p.Index != nil && (wordLit(p.Index) == "@" || wordLit(p.Index) == "*") {
+			// ${@:1:2}, ${a[@]:1}: elements, not characters
+			return []pval{dynVal(why, true)}
+		}
+		if base.known && isASCII(base.f.s) {
 			if s, ok := sliceValue(base.f.s, p.Slice); ok {
 				return []pval{knownVal(s)}
 			}
 		}
 		return []pval{dynVal(why, base.split)}
 	case p.Repl != nil:
-		if base.known {
-			from, ok1 := a.literalWord(p.Repl.Orig)
-			to, ok2 := a.literalWord(p.Repl.With)
-			if ok1 && ok2 {
-				return []pval{knownVal(replaceValue(base.f.s, from, to, p.Repl.All))}
+		if base.known && isASCII(base.f.s) && len(base.f.s) <= maxPatternValue {
+			if v, ok := a.replaceParam(base.f.s, p.Repl); ok {
+				return []pval{knownVal(v)}
 			}
 		}
 		return []pval{dynVal(why, base.split)}
+	}
+	if len(base.alts) > 0 {
+		return base.alts
 	}
 	return []pval{base}
 }
@@ -811,6 +964,11 @@ func (a *shellAnalyzer) arrayElem(name string, idx syntax.ArithmExpr, why string
 		if err != nil || n < 0 || n >= len(arr) {
 			return dynVal(why, true), true
 		}
+		for _, e := range arr[:n+1] {
+			if e.f.multi {
+				return dynVal(why, true), true // a glob or split value before: positions unknown
+			}
+		}
 		return arr[n], true
 	}
 }
@@ -834,7 +992,6 @@ func (a *shellAnalyzer) paramOp(e *syntax.Expansion, base pval, set bool, why st
 		}
 		return out
 	}
-	unknownBase := !set || (!base.known && !base.empty)
 	switch e.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
 		switch {
@@ -857,20 +1014,59 @@ func (a *shellAnalyzer) paramOp(e *syntax.Expansion, base pval, set bool, why st
 		}
 		return append([]pval{knownVal("")}, word()...)
 	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-		if base.known {
-			if pat, ok := a.literalWord(e.Word); ok {
-				return []pval{knownVal(trimPattern(base.f.s, pat, e.Op))}
+		if base.known && isASCII(base.f.s) && len(base.f.s) <= maxPatternValue {
+			if pat, ok := a.patternWord(e.Word); ok {
+				if m, ok := a.compileShellPattern(pat); ok {
+					return []pval{knownVal(trimShellPattern(base.f.s, m, e.Op))}
+				}
 			}
 		}
-	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
-		if base.known {
-			return []pval{knownVal(caseValue(base.f.s, e.Op))}
-		}
-		if !unknownBase {
+		if base.empty && set {
 			return []pval{base}
+		}
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if base.known && isASCII(base.f.s) {
+			if e.Word == nil {
+				return []pval{knownVal(caseShellPattern(base.f.s, nil, e.Op))}
+			}
+			if pat, ok := a.patternWord(e.Word); ok {
+				if m, ok := a.compileShellPattern(pat); ok {
+					return []pval{knownVal(caseShellPattern(base.f.s, &m, e.Op))}
+				}
+			}
 		}
 	}
 	return []pval{dynVal(why, true)}
+}
+
+// replaceParam applies ${x/p/r} (and //, /#, /%) to a known value.
+func (a *shellAnalyzer) replaceParam(s string, rp *syntax.Replace) (string, bool) {
+	pat, ok := a.patternWord(rp.Orig)
+	if !ok {
+		return "", false
+	}
+	start, end := false, false
+	switch {
+	case strings.HasPrefix(pat, "#"):
+		start, pat = true, pat[1:]
+	case strings.HasPrefix(pat, "%"):
+		end, pat = true, pat[1:]
+	}
+	if strings.Contains(a.text(rp.With), "&") {
+		return "", false // bash 5.2's patsub_replacement puts the match in place of &
+	}
+	to, ok := a.literalWord(rp.With)
+	if !ok {
+		return "", false
+	}
+	if pat == "" && !start && !end {
+		return s, true
+	}
+	m, ok := a.compileShellPattern(pat)
+	if !ok {
+		return "", false
+	}
+	return replaceShellPattern(s, m, to, rp.All, start, end), true
 }
 
 func positionalOrEnv(v pval) bool { return v.f.dyn || v.f.unk }
@@ -885,72 +1081,6 @@ func (a *shellAnalyzer) literalWord(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return fs[0].text(), true
-}
-
-// trimPattern implements ${x#p}, ${x##p}, ${x%p}, ${x%%p} with p a shell
-// pattern.
-func trimPattern(s, pat string, op syntax.ParExpOperator) string {
-	match := func(t string) bool {
-		ok, err := doublestar.Match(strings.ReplaceAll(pat, "/", "\x00"), strings.ReplaceAll(t, "/", "\x00"))
-		return err == nil && ok
-	}
-	switch op {
-	case syntax.RemSmallPrefix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemLargePrefix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[:i]) {
-				return s[i:]
-			}
-		}
-	case syntax.RemSmallSuffix:
-		for i := len(s); i >= 0; i-- {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	case syntax.RemLargeSuffix:
-		for i := 0; i <= len(s); i++ {
-			if match(s[i:]) {
-				return s[:i]
-			}
-		}
-	}
-	return s
-}
-
-func replaceValue(s, from, to string, all bool) string {
-	if from == "" {
-		return s
-	}
-	if strings.ContainsAny(from, "*?[") {
-		return s // patterns in replacements: keep the value (it still names what it named)
-	}
-	if all {
-		return strings.ReplaceAll(s, from, to)
-	}
-	return strings.Replace(s, from, to, 1)
-}
-
-func caseValue(s string, op syntax.ParExpOperator) string {
-	if s == "" {
-		return s
-	}
-	switch op {
-	case syntax.UpperAll:
-		return strings.ToUpper(s)
-	case syntax.LowerAll:
-		return strings.ToLower(s)
-	case syntax.UpperFirst:
-		return strings.ToUpper(s[:1]) + s[1:]
-	case syntax.LowerFirst:
-		return strings.ToLower(s[:1]) + s[1:]
-	}
-	return s
 }
 
 // sliceValue implements ${x:offset:length} for literal numbers.
@@ -1134,4 +1264,30 @@ func optText(f field) string {
 		return f.s
 	}
 	return f.lead
+}
+
+// wordLit is an arithmetic index's literal text ("" when it is not one).
+func wordLit(e syntax.ArithmExpr) string {
+	if w, ok := e.(*syntax.Word); ok {
+		return w.Lit()
+	}
+	return ""
+}
+
+// hasParamExp reports whether a word has a parameter expansion of its
+// own (not inside a command substitution).
+func hasParamExp(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.ParamExp:
+			return true
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.ParamExp); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -77,7 +77,7 @@ func TestFlushLeavesArgsInTheInput(t *testing.T) {
 			if rc.argsAt.entry != 0 {
 				t.Fatalf("%s: %s: a copying flush left the arguments in the input", p, k)
 			}
-			if at.State.records[k].argsAt.entry != 0 {
+			if at.State.record(k).argsAt.entry != 0 {
 				located++
 			}
 			occ, occC := at.State.RecordsFor(k), copied.State.RecordsFor(k)
@@ -127,7 +127,7 @@ func TestArgsAtOfATruncatedFile(t *testing.T) {
 		if args, err := f.State.RecordArgs(r); r.argsAt.entry != 0 && (err == nil || args != nil) {
 			t.Fatalf("%s: %q, %v after truncation", k, args, err)
 		}
-		if occ := f.State.RecordsFor(k); len(occ) != 1 || f.State.records[k].argsAt.entry != 0 && occ[0].Err == nil {
+		if occ := f.State.RecordsFor(k); len(occ) != 1 || f.State.record(k).argsAt.entry != 0 && occ[0].Err == nil {
 			t.Fatalf("%s: RecordsFor after truncation: %+v", k, occ)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -161,7 +162,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		}
 	}
 	var msgs []*session.BranchEntry
-	var at []int // msgs' indexes in ctx.Branch
+	var at []int                // msgs' indexes in ctx.Branch
+	results := map[string]int{} // an assistant message's results (reused)
+	var key []byte              // an occurrence key (reused)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; be.Type == "message" && be.Message != nil {
 			msgs = append(msgs, be)
@@ -186,7 +189,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			continue
 		}
 		// results between this assistant message and the next one, first per id
-		results := map[string]int{} // index in msgs
+		clear(results) // index in msgs
 		for j := i + 1; j < len(msgs); j++ {
 			r := msgs[j].Message
 			if r.Role() == session.RoleAssistant {
@@ -209,7 +212,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			}
 			re := msgs[j]
 			r := re.Message
-			if st.IsSummarized(MessageKey(tc.ID, []byte(r.Timestamp()))) {
+			if key = appendMessageKey(key[:0], tc.ID, r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
 			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
@@ -255,37 +258,53 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	}
 	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
 	content, ok := lt.get(msg, hasMsg, "content")
-	var prose []string
 	type callArgs struct {
-		args []byte
-		at   textRef
+		args  []byte
+		at    textRef
+		found bool
 	}
-	args := map[string]callArgs{}
+	// the ready calls' arguments: each from the first toolCall block with
+	// its id (the one calls pair with); the prose, text blocks joined with
+	// "\n", in the tape's reused buffer
+	args := make([]callArgs, len(ready))
+	prose, blocks := lt.prose[:0], 0
 	lt.elems(content, ok, func(bl uint32) {
-		typ, _ := lt.getStr(bl, true, "type")
-		switch typ {
-		case "text":
-			if t, ok := lt.getStr(bl, true, "text"); ok {
-				prose = append(prose, t)
+		tv, hasType := lt.get(bl, true, "type")
+		switch {
+		case lt.strIs(tv, hasType, "text"):
+			if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
+				if blocks > 0 {
+					prose = append(prose, '\n')
+				}
+				prose = lt.appendStr(prose, v)
+				blocks++
 			}
-		case "toolCall":
-			id, _ := lt.getStr(bl, true, "id")
-			if _, seen := args[id]; seen {
-				return // the first block with an id is the one calls pair with
+		case lt.strIs(tv, hasType, "toolCall"):
+			iv, hasID := lt.get(bl, true, "id")
+			id, _ := lt.strView(iv, hasID)
+			var a callArgs
+			for k, tc := range ready {
+				if args[k].found || tc.ID != id {
+					continue
+				}
+				if !a.found {
+					a.args, a.at = lt.callArgsAt(bl, entry)
+					a.found = true
+				}
+				args[k] = a
 			}
-			a, at := lt.callArgsAt(bl, entry)
-			args[id] = callArgs{a, at}
 		}
 	})
-	b.AssistantText = strings.TrimFunc(strings.Join(prose, "\n"), isJSWhitespace)
+	lt.prose = prose
+	b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
 	for k, tc := range ready {
 		rmsg, ok, err := lt.entryMessage(ctx, res[k])
 		if err != nil {
 			return nil, err
 		}
-		a, found := args[tc.ID]
+		a := args[k]
 		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message}
-		if !found {
+		if !a.found {
 			c.Args = []byte("{}")
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {

@@ -64,13 +64,24 @@ func (c *ChainRange) LookupKeys() []string {
 // User and final messages are re-read (a synthetic chain message, the
 // timestamps); errors are I/O errors re-reading the input.
 func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, error) {
+	return detectChains(ctx, pred, nil)
+}
+
+// detectChains is DetectChains; an occurrence key st knows is its string
+// in st (not a copy per chain; st nil: none).
+func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]ChainRange, error) {
 	var out []ChainRange
 	var cur *ChainRange
-	var ids, keys, prot map[string]bool
+	// the open chain's ids, keys and protected ids (reused: a long session
+	// has thousands of chains)
+	ids, keys, prot := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var kb []byte // a result's occurrence key
 
 	open := func(i int, ts int64, ok bool) {
 		cur = &ChainRange{Start: i, Final: -1, StartUserTimestamp: ts, Timed: ok}
-		ids, keys, prot = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		clear(ids)
+		clear(keys)
+		clear(prot)
 	}
 	addID := func(id string) {
 		if !ids[id] {
@@ -131,7 +142,8 @@ func DetectChains(ctx *session.Context, pred *protect.Predicate) ([]ChainRange, 
 				continue
 			}
 			addID(m.ToolCallID())
-			if k := MessageKey(m.ToolCallID(), []byte(m.Timestamp())); !keys[k] {
+			if kb = appendMessageKey(kb[:0], m.ToolCallID(), m.Timestamp()); !keys[string(kb)] {
+				k := st.knownKey(kb)
 				keys[k] = true
 				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
 			}

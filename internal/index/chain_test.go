@@ -150,7 +150,7 @@ func TestSelectEligible(t *testing.T) {
 		}
 	}
 	// already compressed chains are not candidates: the window moves past them
-	st.registerChain(ChainData{BlockID: "b1", StartUserTimestamp: chains[0].StartUserTimestamp})
+	st.registerChain(&ChainData{BlockID: "b1", StartUserTimestamp: chains[0].StartUserTimestamp})
 	if got := ids(SelectEligible(chains, 3, st, nil, -1, nil)); got != "c2 c3" {
 		t.Errorf("after b1: %q, want c2 c3", got)
 	}

@@ -99,7 +99,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		return nil
 	}
 	s := f.State
-	chains, err := DetectChains(ctx, o.Capture.Protect)
+	chains, err := detectChains(ctx, o.Capture.Protect, s)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	}
 	f.fuse(cx, co, fusions)
 	for _, cd := range done {
-		s.registerChain(*cd)
+		s.registerChain(cd)
 	}
 	if compressed > 0 {
 		stats := StatsData{}
@@ -318,15 +318,15 @@ func unrecoverable(c *ChainRange, s *State, fresh []*chainCall) string {
 // occurrence is the record of an occurrence key: its own, or for a dedup
 // alias its original's with the alias's id and result time.
 func (s *State) occurrence(key string) (Record, bool) {
-	if r, ok := s.records[key]; ok {
+	if r := s.record(key); r != nil {
 		return *r, true
 	}
-	orig, ok := s.aliases[key]
+	orig, ok := s.aliasOf(key)
 	if !ok {
 		return Record{}, false
 	}
-	r, ok := s.records[orig]
-	if !ok {
+	r := s.record(orig)
+	if r == nil {
 		return Record{}, false
 	}
 	rc := *r
@@ -348,13 +348,13 @@ func allProtected(c *ChainRange) bool {
 	return len(c.MiddleToolCallIDs) > 0
 }
 
-// registerChain is pi-condense's registerChain.
-func (s *State) registerChain(c ChainData) {
+// registerChain is pi-condense's registerChain; the state keeps c (the
+// flush does not change a chain once it is registered).
+func (s *State) registerChain(c *ChainData) {
 	if _, seen := s.chains[c.StartUserTimestamp]; !seen {
 		s.chainOrder = append(s.chainOrder, c.StartUserTimestamp)
 	}
-	cc := c
-	s.chains[c.StartUserTimestamp] = &cc
+	s.chains[c.StartUserTimestamp] = c
 }
 
 // chainCalls are the calls of a chain's range that nothing covers
@@ -379,12 +379,13 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 	// arguments are made for those calls only (most of a chain's calls are
 	// indexed by the batches flushed just before)
 	need := map[string]bool{}
+	var kb [64]byte
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == 0 {
 			continue
 		}
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.IsSummarized(OccurrenceKey(m.ToolCallID(), &ts)) {
+		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 			need[m.ToolCallID()] = true
 		}
 	}
@@ -416,14 +417,17 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			}
 			content, ok := lt.get(msg, ok, "content")
 			lt.elems(content, ok, func(bl uint32) {
-				if t, _ := lt.getStr(bl, true, "type"); t != "toolCall" {
+				if tv, has := lt.get(bl, true, "type"); !lt.strIs(tv, has, "toolCall") {
 					return
 				}
-				id, _ := lt.getStr(bl, true, "id")
+				iv, hasID := lt.get(bl, true, "id")
+				id, _ := lt.strView(iv, hasID) // a view of the line: copied to be kept
 				if !need[id] {
-					open[id] = call{} // its results are covered: never read
+					// its results are covered: never read (a result whose
+					// call is not open is skipped as a covered one is)
 					return
 				}
+				id = strings.Clone(id)
 				name, _ := lt.getStr(bl, true, "name")
 				args, argsAt := lt.callArgsAt(bl, at-1)
 				open[id] = call{name, args, argsAt}
@@ -437,10 +441,10 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			if !ok {
 				continue
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
-			if s.IsSummarized(key) {
+			if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 				continue
 			}
+			key := OccurrenceKey(m.ToolCallID(), &ts)
 			at := entries[m.EntryID()]
 			if at == 0 {
 				continue
@@ -499,6 +503,8 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		refs[i] = ToolCallRef{ShortID: "t" + strconv.Itoa(s.NextRef), ToolCallID: c.toolCallID, ResultTimestamp: &ts}
 		s.NextRef++
 	}
+	firstRef := s.NextRef - len(calls)
+	recs := make([]entryCall, len(calls))
 	for i, c := range calls {
 		ts := c.ts
 		r := Record{ToolCallID: c.toolCallID, ToolName: c.toolName, Args: c.args, argsAt: c.argsAt, argsCanonical: true, IsError: c.isError, TurnIndex: -1, Timestamp: ts, ResultTimestamp: &ts}
@@ -507,7 +513,8 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 			n := int64(sp.bytes)
 			r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &path, &n, &preview, &hash
 		}
-		s.indexRecord(r, true)
+		_, _, at := s.indexRecord(r, c.key, true)
+		recs[i] = entryCall{rec: at, text: c.loc, entry: c.entry}
 		s.registerRef(refs[i])
 	}
 	f.Backfilled += len(calls)
@@ -516,7 +523,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		floor = min(floor, c.ts)
 	}
 	f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
-		return appendBackfill(dst, ctx, calls, refs)
+		return appendBackfill(dst, ctx, s, recs, firstRef)
 	}})
 	short := make([]string, len(refs))
 	for i, r := range refs {
@@ -736,52 +743,57 @@ func appendStrings(dst []byte, ss []string) []byte {
 
 // appendBackfill appends a backfilled index entry's data: the records as
 // pi-condense builds them (a spilled one with applySpill's keys after its
-// own), `backfilled: true`, the refs. Result texts are read from the input.
-func appendBackfill(dst []byte, ctx *session.Context, calls []*chainCall, refs []ToolCallRef) ([]byte, error) {
+// own), `backfilled: true`, the refs (t<firstRef> on, one per record, in
+// order). Result texts are read from the input.
+func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCall, firstRef int) ([]byte, error) {
 	dst = append(dst, `{"toolCalls":[`...)
-	for i, c := range calls {
+	for i := range calls {
+		c := &calls[i]
+		rc := st.recs[c.rec].record()
+		r := &rc
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"toolCallId":`...)
-		dst = jsval.AppendString(dst, c.toolCallID)
+		dst = jsval.AppendString(dst, r.ToolCallID)
 		dst = append(dst, `,"toolName":`...)
-		dst = jsval.AppendString(dst, c.toolName)
+		dst = jsval.AppendString(dst, r.ToolName)
 		dst = append(dst, `,"args":`...)
 		var err error
-		if dst, err = appendArgs(dst, ctx, c.args, c.argsAt); err != nil {
+		if dst, err = appendArgs(dst, ctx, r.Args, r.argsAt); err != nil {
 			return dst, err
 		}
 		dst = append(dst, `,"resultText":`...)
-		if c.spill != nil {
+		if r.SpillPath != nil {
 			dst = append(dst, `""`...)
-		} else if dst, err = appendResultJSON(dst, ctx, c.loc, func(lt *lineTape) (uint32, bool, error) { return c.content(ctx, lt) }); err != nil {
+		} else if dst, err = c.appendTextJSON(dst, ctx); err != nil {
 			return dst, err
 		}
 		dst = append(dst, `,"isError":`...)
-		dst = strconv.AppendBool(dst, c.isError)
+		dst = strconv.AppendBool(dst, r.IsError)
 		dst = append(dst, `,"turnIndex":-1,"timestamp":`...)
-		dst = strconv.AppendInt(dst, c.ts, 10)
+		dst = strconv.AppendInt(dst, r.Timestamp, 10)
 		dst = append(dst, `,"resultTimestamp":`...)
-		dst = strconv.AppendInt(dst, c.ts, 10)
-		if sp := c.spill; sp != nil {
+		dst = strconv.AppendInt(dst, *r.ResultTimestamp, 10)
+		if r.SpillPath != nil {
 			dst = append(dst, `,"spillBytes":`...)
-			dst = strconv.AppendInt(dst, int64(sp.bytes), 10)
+			dst = strconv.AppendInt(dst, *r.SpillBytes, 10)
 			dst = append(dst, `,"resultPreview":`...)
-			dst = jsval.AppendString(dst, sp.preview)
+			dst = jsval.AppendString(dst, *r.ResultPreview)
 			dst = append(dst, `,"spillPath":`...)
-			dst = jsval.AppendString(dst, sp.path)
+			dst = jsval.AppendString(dst, *r.SpillPath)
 			dst = append(dst, `,"contentHash":`...)
-			dst = jsval.AppendString(dst, sp.hash)
+			dst = jsval.AppendString(dst, *r.ContentHash)
 		}
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `],"backfilled":true,"refs":[`...)
-	for i, r := range refs {
+	for i := range calls {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendRef(dst, r.ShortID, r.ToolCallID, r.ResultTimestamp)
+		r := &st.recs[calls[i].rec]
+		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), r.id, r.resultTimestamp())
 	}
 	return append(dst, `]}`...), nil
 }

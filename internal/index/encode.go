@@ -82,7 +82,46 @@ func customEntry(ctype string, data []byte) *NewEntry {
 // message pi builds from its entry, for the rendered context.
 type SummaryMessage struct {
 	Content string
+	// Details is the entry's details JSON; nil for a summary the flush
+	// made, whose details are written from its records when the message
+	// or the entry is (AppendDetails).
 	Details []byte
+	// the flush's summary: its records (the batch's, in order) and the
+	// number of its first ref (refs are allocated in a row), its turn and
+	// time
+	st         *State
+	calls      []entryCall
+	firstRef   int
+	turnIndex  int
+	batchMilli int64
+}
+
+// AppendDetails appends the summary's details JSON to dst (makeSummaryDetails:
+// refs, tool names, turn and time).
+func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
+	if s.Details != nil || s.st == nil {
+		return append(dst, s.Details...)
+	}
+	dst = append(dst, `{"toolCallRefs":[`...)
+	for i := range s.calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		r := &s.st.recs[s.calls[i].rec]
+		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.id, r.resultTimestamp())
+	}
+	dst = append(dst, `],"toolNames":[`...)
+	for i := range s.calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsval.AppendString(dst, s.st.recs[s.calls[i].rec].name)
+	}
+	dst = append(dst, `],"turnIndex":`...)
+	dst = strconv.AppendInt(dst, int64(s.turnIndex), 10)
+	dst = append(dst, `,"timestamp":`...)
+	dst = strconv.AppendInt(dst, s.batchMilli, 10)
+	return append(dst, '}')
 }
 
 // AppendMessage appends the custom message pi's buildSessionContext makes
@@ -92,7 +131,7 @@ func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) []byte {
 	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
 	dst = jsval.AppendString(dst, s.Content)
 	dst = append(dst, `,"display":false,"details":`...)
-	dst = append(dst, s.Details...)
+	dst = s.AppendDetails(dst)
 	dst = append(dst, `,"timestamp":`...)
 	return append(strconv.AppendInt(dst, millis, 10), '}')
 }
@@ -102,7 +141,7 @@ func summaryEntry(s *SummaryMessage) *NewEntry {
 		dst = append(dst, `"content":`...)
 		dst = jsval.AppendString(dst, s.Content)
 		dst = append(dst, `,"display":false,"details":`...)
-		return append(dst, s.Details...), nil
+		return s.AppendDetails(dst), nil
 	}}
 }
 
@@ -119,29 +158,6 @@ func appendRef(dst []byte, shortID, toolCallID string, ts *int64) []byte {
 	return append(dst, '}')
 }
 
-// summaryDetails is makeSummaryDetails: refs, tool names, turn and time.
-func summaryDetails(b *Batch, refs []string) []byte {
-	dst := []byte(`{"toolCallRefs":[`)
-	for i, c := range b.Calls {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendRef(dst, refs[i], c.ToolCallID, c.ResultTimestamp)
-	}
-	dst = append(dst, `],"toolNames":[`...)
-	for i, c := range b.Calls {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsval.AppendString(dst, c.ToolName)
-	}
-	dst = append(dst, `],"turnIndex":`...)
-	dst = strconv.AppendInt(dst, int64(b.TurnIndex), 10)
-	dst = append(dst, `,"timestamp":`...)
-	dst = strconv.AppendInt(dst, b.Timestamp, 10)
-	return append(dst, '}')
-}
-
 // spill is what a spilled record carries instead of its text.
 type spill struct {
 	path    string
@@ -151,73 +167,114 @@ type spill struct {
 }
 
 // appendRecord appends a ToolCallRecord in addBatch's key order (the
-// arguments read from ctx when the call left them there).
-func appendRecord(dst []byte, ctx *session.Context, c *Call, turnIndex int, ts int64, textJSON []byte, sp *spill) ([]byte, error) {
+// arguments read from ctx when the record left them there; a spilled
+// record's applySpill keys after its own).
+func appendRecord(dst []byte, ctx *session.Context, r *Record, textJSON []byte) ([]byte, error) {
 	dst = append(dst, `{"toolCallId":`...)
-	dst = jsval.AppendString(dst, c.ToolCallID)
+	dst = jsval.AppendString(dst, r.ToolCallID)
 	dst = append(dst, `,"toolName":`...)
-	dst = jsval.AppendString(dst, c.ToolName)
+	dst = jsval.AppendString(dst, r.ToolName)
 	dst = append(dst, `,"args":`...)
-	dst, err := c.AppendArgs(dst, ctx)
+	dst, err := appendArgs(dst, ctx, r.Args, r.argsAt)
 	if err != nil {
 		return dst, err
 	}
+	spilled := r.SpillPath != nil
 	dst = append(dst, `,"resultText":`...)
-	if sp != nil {
+	if spilled {
 		dst = append(dst, `""`...)
 	} else {
 		dst = append(dst, textJSON...)
 	}
 	dst = append(dst, `,"isError":`...)
-	dst = strconv.AppendBool(dst, c.IsError)
+	dst = strconv.AppendBool(dst, r.IsError)
 	dst = append(dst, `,"turnIndex":`...)
-	dst = strconv.AppendInt(dst, int64(turnIndex), 10)
+	dst = strconv.AppendInt(dst, int64(r.TurnIndex), 10)
 	dst = append(dst, `,"timestamp":`...)
-	dst = strconv.AppendInt(dst, ts, 10)
-	if c.ResultTimestamp != nil {
+	dst = strconv.AppendInt(dst, r.Timestamp, 10)
+	if r.ResultTimestamp != nil {
 		dst = append(dst, `,"resultTimestamp":`...)
-		dst = strconv.AppendInt(dst, *c.ResultTimestamp, 10)
+		dst = strconv.AppendInt(dst, *r.ResultTimestamp, 10)
 	}
-	if sp != nil {
+	if spilled {
 		dst = append(dst, `,"spillPath":`...)
-		dst = jsval.AppendString(dst, sp.path)
+		dst = jsval.AppendString(dst, *r.SpillPath)
 		dst = append(dst, `,"spillBytes":`...)
-		dst = strconv.AppendInt(dst, int64(sp.bytes), 10)
+		dst = strconv.AppendInt(dst, *r.SpillBytes, 10)
 		dst = append(dst, `,"resultPreview":`...)
-		dst = jsval.AppendString(dst, sp.preview)
+		dst = jsval.AppendString(dst, *r.ResultPreview)
 		dst = append(dst, `,"contentHash":`...)
-		dst = jsval.AppendString(dst, sp.hash)
+		dst = jsval.AppendString(dst, *r.ContentHash)
 	}
 	return append(dst, '}'), nil
 }
 
-// indexEntry is a context-prune-index entry for calls of one batch; the
-// results' text is read from the input when the line is written.
-func indexEntry(calls []*Call, turnIndex int, ts int64, spills map[*Call]*spill) *NewEntry {
+// entryCall is one record an index entry of the flush writes: the record
+// (its index in the state's recs, where it is never changed) and where its
+// result's text is — one text block located in the input, or the result
+// message (a batch's call) or entry (a chain's backfilled call) to parse.
+// The entries of a first flush of a long session hold one per call until
+// they are written (or never, without --write): no more than this.
+type entryCall struct {
+	rec    int32
+	text   textLoc
+	result *session.Message
+	entry  *session.BranchEntry
+}
+
+// appendTextJSON appends the JSON form of the call's resultText to dst
+// (appendResultJSON).
+func (e *entryCall) appendTextJSON(dst []byte, ctx *session.Context) ([]byte, error) {
+	return appendResultJSON(dst, ctx, e.text, func(lt *lineTape) (uint32, bool, error) {
+		var msg uint32
+		var ok bool
+		var err error
+		if e.result != nil {
+			msg, ok, err = lt.message(ctx, e.result)
+		} else {
+			msg, ok, err = lt.entryMessage(ctx, e.entry)
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		content, ok := lt.get(msg, ok, "content")
+		return content, ok, nil
+	})
+}
+
+// indexEntry is a context-prune-index entry for the records of one batch
+// (st's, calls); the results' text is read from the input when the line is
+// written.
+func indexEntry(st *State, calls []entryCall) *NewEntry {
 	var floor *int64
-	for _, c := range calls {
-		if c.ResultTimestamp != nil && (floor == nil || *c.ResultTimestamp < *floor) {
-			floor = c.ResultTimestamp
+	for i := range calls {
+		r := &st.recs[calls[i].rec]
+		if r.flags&recHasResTS != 0 && (floor == nil || r.resTS < *floor) {
+			if floor == nil {
+				floor = new(int64)
+			}
+			*floor = r.resTS
 		}
 	}
 	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		dst = append(dst, `{"toolCalls":[`...)
-		var lt lineTape // the results' lines, one at a time
 		var text []byte // a result's text as JSON (reused)
-		for i, c := range calls {
+		for i := range calls {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			sp := spills[c]
+			c := &calls[i]
+			rc := st.recs[c.rec].record()
+			r := &rc
 			text = text[:0]
-			if sp == nil {
+			if r.SpillPath == nil {
 				var err error
-				if text, err = c.appendTextJSON(text, ctx, &lt); err != nil {
+				if text, err = c.appendTextJSON(text, ctx); err != nil {
 					return dst, err
 				}
 			}
 			var err error
-			if dst, err = appendRecord(dst, ctx, c, turnIndex, ts, text, sp); err != nil {
+			if dst, err = appendRecord(dst, ctx, r, text); err != nil {
 				return dst, err
 			}
 		}

@@ -55,10 +55,16 @@ type Record struct {
 	argsAt textRef
 }
 
-// textRef locates a raw JSON string value in a branch entry's line: entry
-// is the entry's index in the context's Branch plus one (0: none), off and
-// n the value's bytes in the line.
-type textRef struct{ entry, off, n int32 }
+// textRef locates a raw JSON value in a branch entry's line: entry is the
+// entry's index in the context's Branch plus one (0: none), off and n the
+// value's bytes in the line. loose marks a toolCall's arguments that are
+// read as JSON.stringify writes them (appendArgs makes their canonical
+// form when it reads them: most are in it already, and most are never
+// read).
+type textRef struct {
+	entry, off, n int32
+	loose         bool
+}
 
 // ToolCallRef binds a short ref (`tN`) to an occurrence.
 type ToolCallRef struct {

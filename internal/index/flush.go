@@ -107,6 +107,7 @@ const chunk = 32
 // slot is one batch on its way through the flush.
 type slot struct {
 	b                *Batch
+	nb               Batch // b when dedup took calls out of it
 	dedup            []*Call
 	dedupChars, raw  int
 	trivial, deduped bool
@@ -217,30 +218,39 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if len(batches) == 0 {
 		return nil
 	}
-	slots := make([]*slot, len(batches))
+	slots := make([]slot, len(batches))
 	for i, b := range batches {
-		sl := &slot{b: b}
+		sl := &slots[i]
+		sl.b = b
 		if o.Dedup {
-			nb := *b
-			nb.Calls = nil
-			for _, c := range b.Calls {
-				if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+			// the batch less its duplicates (b itself when it has none)
+			var kept []*Call
+			for j, c := range b.Calls {
+				if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
+					if sl.dedup == nil {
+						kept = append([]*Call(nil), b.Calls[:j]...)
+					}
 					s.addAlias(c.Key, orig)
 					f.Entries = append(f.Entries, aliasEntry(c, orig))
 					sl.dedup = append(sl.dedup, c)
 					sl.dedupChars += c.Chars
 					continue
 				}
-				nb.Calls = append(nb.Calls, c)
+				if sl.dedup != nil {
+					kept = append(kept, c)
+				}
 			}
-			sl.b = &nb
+			if sl.dedup != nil {
+				sl.nb = *b
+				sl.nb.Calls = kept
+				sl.b = &sl.nb
+			}
 		}
 		for _, c := range sl.b.Calls {
 			sl.raw += c.Chars
 		}
 		sl.deduped = len(sl.dedup) > 0 && len(sl.b.Calls) == 0
 		sl.trivial = !sl.deduped && o.MinBatchChars > 0 && sl.raw < o.MinBatchChars
-		slots[i] = sl
 	}
 	var lastCall *Call
 	var lastBatch *Batch
@@ -249,7 +259,8 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
 		texts = texts[:0]
-		for _, sl := range part {
+		for i := range part {
+			sl := &part[i]
 			if sl.trivial || sl.deduped {
 				continue
 			}
@@ -268,7 +279,8 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			}
 		}
 		k := 0
-		for _, sl := range part {
+		for i := range part {
+			sl := &part[i]
 			f.Processed++
 			f.Calls += len(sl.b.Calls) + len(sl.dedup)
 			f.Deduped += len(sl.dedup)
@@ -367,17 +379,25 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		return
 	}
 	f.Summarized += len(b.Calls)
-	details := summaryDetails(b, refs)
-	sm := &SummaryMessage{Content: text, Details: details}
-	f.Summaries = append(f.Summaries, sm)
-	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(b.Calls, b.TurnIndex, b.Timestamp, nil))
 	keys := make([]string, len(b.Calls))
+	calls := make([]entryCall, len(b.Calls))
 	for i, c := range b.Calls {
 		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Hash)
+		calls[i] = c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
 		keys[i] = c.Key
 	}
+	// the details are written from the records when they are (refs are
+	// t<firstRef> on, in a row)
+	sm := &SummaryMessage{Content: text, st: s, calls: calls, firstRef: s.NextRef - len(b.Calls), turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
+	f.Summaries = append(f.Summaries, sm)
+	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(s, calls))
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
+}
+
+// entryCall is what an index entry keeps of the call: its record (rec,
+// in the state's recs) and where its result's text is.
+func (c *Call) entryCall(rec int32) entryCall {
+	return entryCall{rec: rec, text: c.text, result: c.Result}
 }
 
 // recordOf is the in-memory record of a call (its text is not kept: render
@@ -399,8 +419,7 @@ func recordOf(c *Call, turnIndex int, ts int64, sp *spill) Record {
 // written leaves the result in the batch (warned).
 func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 	s := f.State
-	var spilled []*Call
-	spills := map[*Call]*spill{}
+	var spilled []entryCall
 	keep := b.Calls[:0:0]
 	for _, c := range b.Calls {
 		if c.Chars < o.SpillThreshold {
@@ -408,7 +427,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			continue
 		}
 		if o.Dedup {
-			if orig, ok := s.hashes[c.Hash]; ok && orig != c.Key {
+			if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
 				s.addAlias(c.Key, orig)
 				f.Entries = append(f.Entries, aliasEntry(c, orig))
 				f.Deduped++
@@ -427,14 +446,12 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		}
 		f.Blobs = append(f.Blobs, path)
 		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
-		spills[c] = sp
-		spilled = append(spilled, c)
-		s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Hash)
+		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
 		f.Spilled++
 	}
 	b.Calls = keep
 	if len(spilled) > 0 {
-		f.Entries = append(f.Entries, indexEntry(spilled, b.TurnIndex, b.Timestamp, spills))
+		f.Entries = append(f.Entries, indexEntry(s, spilled))
 	}
 	return nil
 }
@@ -444,7 +461,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 // reused (flushBatches reuses it for the next chunk of batches, once their
 // summaries, which copy what they keep, are made).
 func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
-	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd}
+	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd, Calls: make([]summarize.Call, 0, len(b.Calls))}
 	for _, c := range b.Calls {
 		n0 := len(*texts)
 		var err error
@@ -504,6 +521,7 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 	past := st.Frontier == nil
 	var open map[string]bool // calls of the frontier turn up to the last attempted
 	chars := 0
+	var key []byte // a result's occurrence key (reused)
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
 		m := be.Message
@@ -526,7 +544,10 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 			}
 			turn++
 		case session.RoleToolResult:
-			if !past || open[m.ToolCallID()] || st.IsSummarized(MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
+			if !past || open[m.ToolCallID()] {
+				continue
+			}
+			if key = appendMessageKey(key[:0], m.ToolCallID(), m.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
 			chars += m.TextChars()

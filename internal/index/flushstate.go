@@ -10,22 +10,7 @@ import (
 // pi-condense's indexer extends itself at flush time).
 func (s *State) Clone() *State {
 	c := *s
-	c.records = make(map[string]*Record, len(s.records))
-	for k, r := range s.records {
-		rc := *r
-		c.records[k] = &rc
-	}
-	c.order = append([]string(nil), s.order...)
-	c.backfilled = maps.Clone(s.backfilled)
-	c.bareKeys = make(map[string][]string, len(s.bareKeys))
-	for k, v := range s.bareKeys {
-		c.bareKeys[k] = append([]string(nil), v...)
-	}
-	c.keyByRef = maps.Clone(s.keyByRef)
-	c.refByKey = maps.Clone(s.refByKey)
-	c.aliases = maps.Clone(s.aliases)
-	c.aliasOrder = append([]string(nil), s.aliasOrder...)
-	c.hashes = maps.Clone(s.hashes)
+	s.cloneKeys(&c)
 	c.summaries = append([]Summary(nil), s.summaries...)
 	c.sumByKey = make(map[string][]int32, len(s.sumByKey))
 	for k, v := range s.sumByKey {
@@ -47,12 +32,12 @@ func (s *State) Clone() *State {
 }
 
 // addRecord indexes a record a flush writes (pi-condense's addBatch for one
-// record): by occurrence key, seeding the dedup map (first seen wins).
-func (s *State) addRecord(r Record, hash string) {
-	key := s.indexRecord(r, false)
-	if _, seen := s.hashes[hash]; !seen {
-		s.hashes[hash] = key
-	}
+// record) under key (its occurrence key), seeding the dedup map (first
+// seen wins).
+func (s *State) addRecord(r Record, key, hash string) int32 {
+	_, kid, at := s.indexRecord(r, key, false)
+	s.seedHash(hash, kid)
+	return at
 }
 
 // addAlias registers a dedup alias (pi-condense's registerDuplicate): the
@@ -61,11 +46,5 @@ func (s *State) addAlias(newKey, originalKey string) {
 	if newKey == originalKey {
 		return
 	}
-	if _, seen := s.aliases[newKey]; !seen {
-		s.aliasOrder = append(s.aliasOrder, newKey)
-	}
-	s.aliases[newKey] = originalKey
-	if ref, ok := s.refByKey[originalKey]; ok {
-		s.refByKey[newKey] = ref
-	}
+	s.setAlias(newKey, originalKey)
 }

@@ -39,8 +39,8 @@ func FuzzRebuild(f *testing.F) {
 				t.Fatalf("RecordsFor(%q) misses %q", id, k)
 			}
 		}
-		for ref, k := range s.keyByRef {
-			if got, ok := s.Resolve(ref); ok && s.records[got] == nil && s.aliases[got] == "" && got != k {
+		for ref, k := range s.refMap() {
+			if got, ok := s.Resolve(ref); ok && s.record(got) == nil && !hasAlias(s, got) && got != k {
 				t.Fatalf("ref %s resolves to %q, registered %q", ref, got, k)
 			}
 			if n, ok := refNumber(ref, 't'); ok && n >= s.NextRef {

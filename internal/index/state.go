@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -20,15 +21,31 @@ import (
 // stats. It is built by Rebuild from a session's branch and only read
 // afterwards (the write side extends a copy).
 type State struct {
-	records    map[string]*Record  // occurrence key (or legacy bare id) → record
-	order      []string            // record keys, first-insertion order (a JS Map's order)
-	backfilled map[string]bool     // keys whose last record came from a backfill entry
-	bareKeys   map[string][]string // bare toolCallId → its occurrence keys
-	keyByRef   map[string]string   // "tN" → occurrence key
-	refByKey   map[string]string   // occurrence key → "tN" (aliases share the original's)
-	aliases    map[string]string   // duplicate's occurrence key → original's
-	aliasOrder []string
-	hashes     map[string]string // content hash → first record's key (dedup)
+	// recs are the records as indexed: a later record with the same key
+	// replaces one (keyInfo.rec moves to it; keyInfo.pos keeps the key's
+	// place in first-insertion order, a JS Map's order), and a record, once
+	// in recs, is never changed (the entries a flush appends read theirs);
+	// nrec counts the record keys. keys is what the state holds per
+	// occurrence key (or legacy bare id) by key id, ids the key ids
+	// (keys.go).
+	recs []rec
+	nrec int32
+	keys []keyInfo
+	ids  map[string]int32
+	// bare is a bare toolCallId's first record key id plus one (the others:
+	// keyInfo.nextBare)
+	bare map[string]int32
+	// refKeys are the key ids plus one of the canonical refs `tN` by N;
+	// refByName and refNames the others (ref → key id, key id → ref)
+	refKeys   []int32
+	refByName map[string]int32
+	refNames  map[int32]string
+	// aliasOrder are the dedup aliases' key ids, first-registered order
+	aliasOrder []int32
+	// hashes are content hashes → the first record's key id (dedup):
+	// SHA-1 hex as its bytes, any other spelling in hashOdd
+	hashes     map[[20]byte]int32
+	hashOdd    map[string]int32
 	summaries  []Summary
 	sumByKey   map[string][]int32   // occurrence key → indexes in summaries covering it, ascending
 	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
@@ -182,9 +199,8 @@ func BranchEntries(ctx *session.Context) ([]Entry, error) {
 
 func newState() *State {
 	return &State{
-		records: map[string]*Record{}, backfilled: map[string]bool{}, bareKeys: map[string][]string{},
-		keyByRef: map[string]string{}, refByKey: map[string]string{}, aliases: map[string]string{},
-		hashes: map[string]string{}, chains: map[int64]*ChainData{}, NextRef: 1, NextBlock: 1,
+		ids: map[string]int32{}, bare: map[string]int32{},
+		hashes: map[[20]byte]int32{}, chains: map[int64]*ChainData{}, NextRef: 1, NextBlock: 1,
 	}
 }
 
@@ -299,15 +315,7 @@ func (b *rebuilder) done() *State {
 	// Aliases after every record and ref, so a duplicate shares the
 	// original's ref whatever the append order.
 	for _, a := range b.aliases {
-		nk := OccurrenceKey(a.NewToolCallID, a.NewResultTimestamp)
-		ok := OccurrenceKey(a.OriginalToolCallID, a.OriginalResultTimestamp)
-		if _, seen := s.aliases[nk]; !seen {
-			s.aliasOrder = append(s.aliasOrder, nk)
-		}
-		s.aliases[nk] = ok
-		if ref, has := s.refByKey[ok]; has {
-			s.refByKey[nk] = ref
-		}
+		s.setAlias(OccurrenceKey(a.NewToolCallID, a.NewResultTimestamp), OccurrenceKey(a.OriginalToolCallID, a.OriginalResultTimestamp))
 	}
 	s.rebuildBlockCounter()
 	return s
@@ -369,7 +377,7 @@ func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (f
 					r.textAt = textRef{entry: e.branch, off: int32(cap(e.Raw) - cap(rawText)), n: int32(len(rawText))}
 				}
 			}
-			key := s.indexRecord(r, backfilled)
+			key, kid, _ := s.indexRecord(r, "", backfilled)
 			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
 				floor, ok = *r.ResultTimestamp, true
 			}
@@ -387,9 +395,8 @@ func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (f
 				}
 				h = hashNormalized(r.ToolName, b.norm)
 			}
-			if _, seen := s.hashes[h]; !seen {
-				s.hashes[h] = key
-			}
+			s.seedHash(h, kid)
+			_ = key
 		}
 	} else {
 		warn("no toolCalls array; nothing indexed")
@@ -459,23 +466,24 @@ func (s *State) summariesCovering(keys []string) []int32 {
 }
 
 // indexRecord stores r under its occurrence key (a later record with the
-// same key replaces it, keeping its place) and returns the key.
-func (s *State) indexRecord(r Record, backfilled bool) string {
-	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
-	if _, seen := s.records[key]; !seen {
-		s.order = append(s.order, key)
+// same key replaces it, keeping its place) and returns the key, its id and
+// the record's index in s.recs. key is r's occurrence key when the caller
+// has it ("": made here).
+func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int32, int32) {
+	if key == "" || !sameKey(key, r.ToolCallID, r.ResultTimestamp) {
+		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	}
-	rc := r
-	s.records[key] = &rc
-	s.backfilled[key] = backfilled
-	keys := s.bareKeys[r.ToolCallID]
-	for _, k := range keys {
-		if k == key {
-			return key
-		}
+	kid := s.intern(key)
+	s.recs = append(s.recs, packRecord(&r))
+	k := &s.keys[kid]
+	if k.rec == 0 {
+		k.pos = s.nrec
+		s.nrec++
 	}
-	s.bareKeys[r.ToolCallID] = append(keys, key)
-	return key
+	k.rec = int32(len(s.recs))
+	k.backfilled = backfilled
+	s.addBare(r.ToolCallID, kid)
+	return k.key, kid, k.rec - 1
 }
 
 // registerRef is pi-condense's registerSummaryRefs for one ref.
@@ -485,8 +493,7 @@ func (s *State) registerRef(r ToolCallRef) {
 	}
 	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	if r.ShortID != key {
-		s.keyByRef[r.ShortID] = key
-		s.refByKey[key] = r.ShortID
+		s.setRef(r.ShortID, s.intern(key))
 	}
 	if n, ok := refNumber(r.ShortID, 't'); ok && n+1 > s.NextRef {
 		s.NextRef = n + 1
@@ -544,37 +551,40 @@ func leadingInt(s string) (int, bool) {
 // IsSummarized reports whether the occurrence key is indexed or is a dedup
 // alias of an indexed original (strict: no bare-id fallback).
 func (s *State) IsSummarized(key string) bool {
-	if _, ok := s.records[key]; ok {
-		return true
+	if id, ok := s.ids[key]; ok {
+		k := &s.keys[id]
+		return k.rec > 0 || k.alias > 0
 	}
-	_, ok := s.aliases[key]
-	return ok
+	return false
 }
 
 // HasLegacyBareRecord reports whether toolCallID is indexed under its bare
 // id (a legacy record, written before resultTimestamp existed) and has no
 // occurrence-keyed siblings: only then may a result be matched by bare id.
 func (s *State) HasLegacyBareRecord(toolCallID string) bool {
-	if _, ok := s.records[toolCallID]; !ok {
+	if !s.hasRecord(toolCallID) {
 		return false
 	}
-	return len(s.bareKeys[toolCallID]) == 1
+	return s.bareCount(toolCallID) == 1
 }
 
 // Resolve maps a record key, a dedup alias key, a short ref, or a bare id
 // with exactly one occurrence to the key of the record behind it.
 func (s *State) Resolve(input string) (string, bool) {
-	if _, ok := s.records[input]; ok {
-		return input, true
+	if id, ok := s.ids[input]; ok {
+		k := &s.keys[id]
+		if k.rec > 0 {
+			return input, true
+		}
+		if k.alias > 0 {
+			return s.keys[k.alias-1].key, true
+		}
 	}
-	if k, ok := s.aliases[input]; ok {
+	if k, ok := s.refKey(input); ok {
 		return k, true
 	}
-	if k, ok := s.keyByRef[input]; ok {
-		return k, true
-	}
-	if keys := s.bareKeys[input]; len(keys) == 1 {
-		return keys[0], true
+	if h := s.bare[input]; h > 0 && s.keys[h-1].nextBare == 0 {
+		return s.keys[h-1].key, true
 	}
 	return "", false
 }
@@ -587,8 +597,8 @@ func (s *State) Record(input string) (*Record, bool) {
 	if !ok {
 		return nil, false
 	}
-	r, ok := s.records[k]
-	return r, ok
+	r := s.record(k)
+	return r, r != nil
 }
 
 // RecordArgs is the arguments of a record of s: Args, or for a record the
@@ -666,18 +676,18 @@ type Occurrence struct {
 // occurrence key gives the one record it resolves to.
 func (s *State) RecordsFor(input string) []Occurrence {
 	var out []Occurrence
-	for _, k := range s.bareKeys[input] {
-		if r, ok := s.records[k]; ok {
-			out = append(out, Occurrence{Record: *r, Key: k})
-		}
+	for _, kid := range s.bareRecordKeys(input) {
+		k := &s.keys[kid]
+		out = append(out, Occurrence{Record: s.recs[k.rec-1].record(), Key: k.key})
 	}
-	for _, ak := range s.aliasOrder {
+	for _, aid := range s.aliasOrder {
+		ak := s.keys[aid].key
 		id, ts := ParseOccurrenceKey(ak)
 		if id != input {
 			continue
 		}
-		orig, ok := s.records[s.aliases[ak]]
-		if !ok {
+		orig := s.record(s.keys[s.keys[aid].alias-1].key)
+		if orig == nil {
 			continue
 		}
 		r := *orig
@@ -686,7 +696,7 @@ func (s *State) RecordsFor(input string) []Occurrence {
 	}
 	if len(out) == 0 {
 		if k, ok := s.Resolve(input); ok {
-			if r, ok := s.records[k]; ok {
+			if r := s.record(k); r != nil {
 				out = []Occurrence{{Record: *r, Key: k}}
 			}
 		}
@@ -708,15 +718,17 @@ func sortTime(r Record) int64 {
 // ShortRef returns the `tN` ref registered for an occurrence key (a dedup
 // alias shares its original's).
 func (s *State) ShortRef(key string) (string, bool) {
-	r, ok := s.refByKey[key]
-	return r, ok
+	if id, ok := s.ids[key]; ok {
+		return s.refOf(id)
+	}
+	return "", false
 }
 
 // ToolRefs returns the short refs of keys, skipping keys without one.
 func (s *State) ToolRefs(keys []string) []string {
 	var out []string
 	for _, k := range keys {
-		if r, ok := s.refByKey[k]; ok {
+		if r, ok := s.ShortRef(k); ok {
 			out = append(out, r)
 		}
 	}
@@ -725,29 +737,41 @@ func (s *State) ToolRefs(keys []string) []string {
 
 // Backfilled reports whether the record under key came from a chain
 // backfill (turnIndex -1, no summary message).
-func (s *State) Backfilled(key string) bool { return s.backfilled[key] }
+func (s *State) Backfilled(key string) bool {
+	if id, ok := s.ids[key]; ok {
+		return s.keys[id].rec > 0 && s.keys[id].backfilled
+	}
+	return false
+}
 
 // LookupByContent returns the key of the first non-backfilled record with
 // the same content hash (pi-condense's dedup lookup).
 func (s *State) LookupByContent(toolName, resultText string) (string, bool) {
-	k, ok := s.hashes[ContentHash(toolName, resultText)]
-	return k, ok
+	return s.hashKey(ContentHash(toolName, resultText))
 }
 
 // Aliases returns the dedup aliases (duplicate key → original key).
 func (s *State) Aliases() map[string]string {
-	out := make(map[string]string, len(s.aliases))
-	for k, v := range s.aliases {
-		out[k] = v
+	out := make(map[string]string, len(s.aliasOrder))
+	for _, aid := range s.aliasOrder {
+		out[s.keys[aid].key] = s.keys[s.keys[aid].alias-1].key
 	}
 	return out
 }
 
 // Keys returns every record key in first-insertion order.
-func (s *State) Keys() []string { return append([]string(nil), s.order...) }
+func (s *State) Keys() []string {
+	out := make([]string, s.nrec)
+	for i := range s.keys {
+		if s.keys[i].rec > 0 {
+			out[s.keys[i].pos] = s.keys[i].key
+		}
+	}
+	return out
+}
 
 // Len is the number of records.
-func (s *State) Len() int { return len(s.records) }
+func (s *State) Len() int { return int(s.nrec) }
 
 // Summaries returns the summary bodies in branch order.
 func (s *State) Summaries() []Summary { return append([]Summary(nil), s.summaries...) }
@@ -790,23 +814,34 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 // computes it: toolCallId@timestamp when the message's timestamp (raw
 // JSON) is a number, else the bare id.
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
-	if f, ok := jsval.Number(rawTimestamp); ok {
-		var nb [32]byte
-		var num []byte
-		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
-			// a safe integer (a time in ms): JavaScript writes its digits
-			num = strconv.AppendInt(nb[:0], int64(f), 10)
-		} else {
-			num = jsval.AppendNumber(nb[:0], f)
-		}
-		var b strings.Builder // one allocation: the key
-		b.Grow(len(toolCallID) + 1 + len(num))
-		b.WriteString(toolCallID)
-		b.WriteByte('@')
-		b.Write(num)
-		return b.String()
+	if _, ok := jsval.Number(rawTimestamp); ok {
+		var kb [64]byte
+		return string(appendMessageKey(kb[:0], toolCallID, bufString(rawTimestamp)))
 	}
 	return toolCallID
+}
+
+// appendMessageKey appends MessageKey(toolCallID, rawTimestamp) to dst.
+func appendMessageKey(dst []byte, toolCallID, rawTimestamp string) []byte {
+	dst = append(dst, toolCallID...)
+	if f, ok := jsval.Number(unsafe.Slice(unsafe.StringData(rawTimestamp), len(rawTimestamp))); ok {
+		dst = append(dst, '@')
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
+			// a safe integer (a time in ms): JavaScript writes its digits
+			return strconv.AppendInt(dst, int64(f), 10)
+		}
+		return jsval.AppendNumber(dst, f)
+	}
+	return dst
+}
+
+// isSummarizedBytes is IsSummarized of a key in bytes (no string made).
+func (s *State) isSummarizedBytes(key []byte) bool {
+	if id, ok := s.ids[string(key)]; ok {
+		k := &s.keys[id]
+		return k.rec > 0 || k.alias > 0
+	}
+	return false
 }
 
 // ParseOccurrenceKey splits an occurrence key at its last "@" when digits

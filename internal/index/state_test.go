@@ -412,12 +412,23 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		// the texts the state left in the input, read before the scribble
 		// (the input of a rebuilt state does not change: a mapped file or a
 		// spool); the rest must not be read from the input again
-		texts := withTexts(t, got)
+		// (every record held, a replaced one too)
+		texts := make([]string, len(got.recs))
+		for i := range got.recs {
+			rc := got.recs[i].record()
+			text, err := got.ResultText(&rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts[i] = text
+		}
 		for i := range b {
 			b[i] = 'x'
 		}
-		for k, r := range got.records {
-			r.ResultText, r.textAt = texts[k], textRef{}
+		for i := range got.recs {
+			rc := got.recs[i].record()
+			rc.ResultText, rc.textAt = texts[i], textRef{}
+			got.recs[i] = packRecord(&rc)
 		}
 		got.src = nil
 		if !reflect.DeepEqual(got, want) {
@@ -443,12 +454,12 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range keys.records {
+		for _, r := range keys.recordMap() {
 			if r.Args != nil || r.ResultText != "" || r.ResultPreview != nil {
 				t.Fatalf("%s: RebuildKeys kept %s's arguments or text", p, r.ToolCallID)
 			}
 		}
-		for k, r := range full.records {
+		for k, r := range full.recordMap() {
 			if text, err := full.ResultText(r); err != nil {
 				t.Fatal(err)
 			} else if text != "" {
@@ -456,11 +467,11 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 			}
 			c := *r
 			c.Args, c.ResultText, c.ResultPreview, c.textAt = nil, "", nil, textRef{}
-			if !reflect.DeepEqual(&c, keys.records[k]) {
-				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.records[k], c)
+			if !reflect.DeepEqual(&c, keys.record(k)) {
+				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.record(k), c)
 			}
 		}
-		full.records, keys.records, full.hashes, keys.hashes = nil, nil, nil, nil
+		full.recs, keys.recs, full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil, nil, nil
 		if !reflect.DeepEqual(full, keys) {
 			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records and hashes", p)
 		}
@@ -470,17 +481,36 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 	}
 }
 
-// withTexts reads every record's result text of s (State.ResultText), by
-// occurrence key.
-func withTexts(t *testing.T, s *State) map[string]string {
-	t.Helper()
-	out := make(map[string]string, len(s.records))
-	for k, r := range s.records {
-		text, err := s.ResultText(r)
-		if err != nil {
-			t.Fatal(err)
+// recordMap is every record of s by its key (copies).
+func (s *State) recordMap() map[string]*Record {
+	out := map[string]*Record{}
+	for i := range s.keys {
+		if r := s.keys[i].rec; r > 0 {
+			rc := s.recs[r-1].record()
+			out[s.keys[i].key] = &rc
 		}
-		out[k] = text
 	}
 	return out
+}
+
+// refMap is every ref s registered → its key.
+func (s *State) refMap() map[string]string {
+	out := map[string]string{}
+	for n, id := range s.refKeys {
+		if id > 0 {
+			out["t"+strconv.Itoa(n)] = s.keys[id-1].key
+		}
+	}
+	for ref, id := range s.refByName {
+		if _, dense := out[ref]; !dense {
+			out[ref] = s.keys[id].key
+		}
+	}
+	return out
+}
+
+// hasAlias reports whether key is a dedup alias in s.
+func hasAlias(s *State, key string) bool {
+	_, ok := s.aliasOf(key)
+	return ok
 }

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"time"
@@ -27,6 +29,39 @@ type lineTape struct {
 	// rebuilt from another context than the one read)
 	copyArgs bool
 	rawText  []byte // appendTextAt's raw string (reused)
+	prose    []byte // captureBatch's assistant text (reused)
+}
+
+// strIs reports whether node n is a string whose value (as str decodes
+// it) is want, without making the string.
+func (t *lineTape) strIs(n uint32, has bool, want string) bool {
+	v, ok := t.strView(n, has)
+	return ok && v == want
+}
+
+// strView is str without a copy for a string without escapes or bad
+// bytes: a view of the line on the tape, valid until the next read.
+func (t *lineTape) strView(n uint32, has bool) (string, bool) {
+	if !has || t.tp.Nodes[n].Kind != jsonscan.String {
+		return "", false
+	}
+	if nd := &t.tp.Nodes[n]; nd.Flags&(jsonscan.Escaped|jsonscan.BadUTF8) == 0 {
+		return bufString(t.tp.Src[nd.Start+1 : nd.End-1]), true
+	}
+	return t.str(n, true)
+}
+
+// appendStr appends the string node n's value (as str decodes it) to dst.
+func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
+	nd := &t.tp.Nodes[n]
+	switch {
+	case nd.Flags&jsonscan.BadUTF8 != 0:
+		s, _ := jsval.String(t.tp.Raw(n)) // jsval folds a run of bad bytes into one U+FFFD
+		return append(dst, s...)
+	case nd.Flags&jsonscan.Escaped == 0:
+		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
+	}
+	return jsonscan.AppendUnquote(dst, t.tp.Raw(n))
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -133,10 +168,12 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 			continue
 		}
 		raw := t.tp.Raw(v)
-		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
-		if nd := &t.tp.Nodes[v]; string(t.canon) == string(raw) && !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
-			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw))}
+		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			// left in the line as they are: appendArgs makes their
+			// canonical form when (if ever) they are read
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: true}
 		}
+		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
 		return append([]byte(nil), t.canon...), textRef{}
 	}
 	return []byte("{}"), textRef{}
@@ -144,7 +181,7 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 
 // appendArgs appends a call's arguments to dst: args, or when at locates
 // them, the bytes at in ctx's branch (Context.AppendEntryBytes: the line a
-// tape holds stays valid).
+// tape holds stays valid) — in their canonical form when at is loose.
 func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]byte, error) {
 	if at.entry == 0 {
 		return append(dst, args...), nil
@@ -152,7 +189,17 @@ func appendArgs(dst []byte, ctx *session.Context, args []byte, at textRef) ([]by
 	if int(at.entry) > len(ctx.Branch) {
 		return dst, fmt.Errorf("a tool call's arguments are in entry %d of a branch of %d", at.entry, len(ctx.Branch))
 	}
-	return ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+	start := len(dst)
+	dst, err := ctx.AppendEntryBytes(dst, &ctx.Branch[at.entry-1], int(at.off), int(at.n))
+	if err != nil || !at.loose {
+		return dst, err
+	}
+	// the canonical form after the raw bytes (which append leaves as they
+	// are, wherever it moves dst), then moved down over them
+	end := len(dst)
+	dst = jsval.AppendCanonical(dst, dst[start:end])
+	n := copy(dst[start:], dst[end:])
+	return dst[:start+n], nil
 }
 
 // textLoc locates the text of a result whose content has one text block
@@ -173,7 +220,7 @@ func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
 	}
 	n, str := 0, uint32(0)
 	t.elems(content, true, func(el uint32) {
-		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		n++
@@ -239,7 +286,7 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 	}
 	first := true
 	t.elems(content, true, func(el uint32) {
-		if typ, _ := t.getStr(el, true, "type"); typ != "text" {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		if !first {
@@ -268,7 +315,8 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 // message's numeric timestamp, else 0 (pi-condense would take the current
 // time; pruner stays deterministic).
 func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
-	if s, ok := t.getStr(0, len(t.tp.Nodes) > 0, "timestamp"); ok && s != "" {
+	tv, hasTS := t.get(0, len(t.tp.Nodes) > 0, "timestamp")
+	if s, ok := t.strView(tv, hasTS); ok && s != "" {
 		if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return tm.UnixMilli()
 		}
@@ -284,8 +332,11 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 // contentHash is ContentHash of a text read with resultBytes, normalised in
 // the tape's reused buffer.
 func (t *lineTape) contentHash(toolName string, text []byte) string {
-	t.sum = appendNormalizedBytes(t.sum[:0], text)
-	return hashNormalized(toolName, t.sum)
+	// what hashNormalized hashes, in one buffer: no hasher to allocate
+	t.sum = append(append(t.sum[:0], toolName...), 0)
+	t.sum = appendNormalizedBytes(t.sum, text)
+	sum := sha1.Sum(t.sum)
+	return hex.EncodeToString(sum[:])
 }
 
 // textChars is the JavaScript length of a text read with resultBytes.

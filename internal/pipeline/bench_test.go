@@ -9,6 +9,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/benchgen"
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -101,4 +102,38 @@ func BenchmarkRebuild(b *testing.B) {
 // flushed before (flushedBenchInput).
 func BenchmarkNowFlushed(b *testing.B) {
 	benchNow(b, flushedBenchInput(b))
+}
+
+// BenchmarkFlush is the first flush of the generated input's whole history
+// (index.Flush with the defaults, as Run calls it: capture, summaries,
+// chains), the session read once: MB/s of input.
+func BenchmarkFlush(b *testing.B) {
+	in, err := benchInput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, err := session.Read(bytes.NewReader(in), bytes.NewReader(in), session.ReadOptions{Branch: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := defaults(b)
+	r := &Result{Ctx: ctx}
+	r.Pairing = pairing.Find(ctx)
+	o.Prune.Pairing = r.Pairing
+	window := rawWindow(ctx, o, nil)
+	st, err := index.Rebuild(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := r.flush(context.Background(), st, o, window)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if f.Summarized == 0 || f.Chains == 0 {
+			b.Fatalf("flushed %d calls, %d chains: the benchmark measures nothing", f.Summarized, f.Chains)
+		}
+	}
 }

@@ -138,7 +138,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		// sees them there (a chain drops those covering it)
 		_, ms := AppendTime(ctx)
 		for _, s := range r.Flushed.Summaries {
-			ro.Appended = append(ro.Appended, s.AppendMessage(nil, ms))
+			ro.Appended = append(ro.Appended, func(dst []byte) []byte { return s.AppendMessage(dst, ms) })
 		}
 	}
 	if r.Rendered, err = render.Render(ctx, st, ro); err != nil {

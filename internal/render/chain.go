@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,7 +82,7 @@ func toolResultText(raw []byte) string {
 // chainBody is the body pi-condense renders for a chain: its fused or
 // deterministic range summary, else the per-batch summaries that cover its
 // dropped occurrences, joined by a blank line.
-func (r *renderer) chainBody(c *index.ChainData) string {
+func chainBody(st *index.State, c *index.ChainData) string {
 	if c.RangeSummaryText != nil {
 		return *c.RangeSummaryText
 	}
@@ -89,13 +90,13 @@ func (r *renderer) chainBody(c *index.ChainData) string {
 	if keys == nil {
 		keys = c.DroppedToolCallIDs
 	}
-	return strings.Join(r.st.SummaryTexts(keys), "\n\n")
+	return strings.Join(st.SummaryTexts(keys), "\n\n")
 }
 
 // substituteBlockRefs replaces `{bN}` placeholders with the body of chain
 // bN, one level deep (the substituted text is not scanned again); a
 // chain's own id and unknown or empty blocks stay as written.
-func (r *renderer) substituteBlockRefs(text, self string) string {
+func substituteBlockRefs(st *index.State, text, self string) string {
 	if !strings.Contains(text, "{b") {
 		return text
 	}
@@ -117,8 +118,8 @@ func (r *renderer) substituteBlockRefs(text, self string) string {
 		}
 		id := "b" + text[i+2:j]
 		b.WriteString(text[:i])
-		if c, ok := r.st.ChainByBlock(id); ok && id != self {
-			if body := r.chainBody(c); body != "" {
+		if c, ok := st.ChainByBlock(id); ok && id != self {
+			if body := chainBody(st, c); body != "" {
 				b.WriteString(body)
 				text = text[j+1:]
 				continue
@@ -131,12 +132,34 @@ func (r *renderer) substituteBlockRefs(text, self string) string {
 
 type protectedOutput struct{ tool, text string }
 
-// chainMessage builds the synthetic `<compressed-chain>` user message,
-// its text escaped straight into the message (appendStringBody; every
-// piece of it that comes from the state sits between fixed ASCII pieces,
-// so escaping piece by piece is escaping the whole).
+// chainMsg is a synthetic `<compressed-chain>` user message not built
+// yet: it is built when read or written (appendChainMessage), from the
+// state the render ran with (which is not changed after), so a render of
+// thousands of chains holds no copy of their bodies.
+type chainMsg struct {
+	st      *index.State
+	c       *index.ChainData
+	outputs []protectedOutput
+}
+
+// append appends the message's JSON to dst.
+func (m *chainMsg) append(dst []byte) []byte {
+	return appendChainMessage(dst, m.st, m.c, m.outputs)
+}
+
+// chainMessage builds the synthetic `<compressed-chain>` user message
+// (appendChainMessage).
 func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) []byte {
-	body := r.substituteBlockRefs(r.chainBody(c), c.BlockID)
+	return appendChainMessage(nil, r.st, c, outputs)
+}
+
+// appendChainMessage appends the synthetic `<compressed-chain>` user
+// message of chain c to dst, its text escaped straight into the message
+// (appendStringBody; every piece of it that comes from the state sits
+// between fixed ASCII pieces, so escaping piece by piece is escaping the
+// whole).
+func appendChainMessage(b []byte, st *index.State, c *index.ChainData, outputs []protectedOutput) []byte {
+	body := substituteBlockRefs(st, chainBody(st, c), c.BlockID)
 	size := len(body) + len(c.BlockID) + 128
 	for _, ref := range c.ToolRefs {
 		size += len(ref) + 1
@@ -144,7 +167,7 @@ func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) [
 	for _, p := range outputs {
 		size += len(p.tool) + len(p.text) + 48
 	}
-	b := make([]byte, 0, size+size/16)
+	b = slices.Grow(b, size+size/16)
 	b = append(b, `{"role":"user","content":[{"type":"text","text":"`...)
 	b = appendStringBody(b, `<compressed-chain id="`)
 	b = appendStringBody(b, c.BlockID)
@@ -376,8 +399,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	drop := make([]bool, n)
 	strip := map[int]bool{}
 	insert := map[int]struct {
-		json []byte
-		id   string
+		msg *chainMsg
+		id  string
 	}{}
 	inside := 0 // at most this many dropped occurrences (ranges do not overlap)
 	for _, a := range accepted {
@@ -447,9 +470,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			strip[a.end] = true
 		}
 		insert[a.start] = struct {
-			json []byte
-			id   string
-		}{r.chainMessage(a.c, outputs), a.c.BlockID}
+			msg *chainMsg
+			id  string
+		}{&chainMsg{st: r.st, c: a.c, outputs: outputs}, a.c.BlockID}
 	}
 	// 4. emit: inside a range only assistant, toolResult and summary
 	// messages go (users, other customs and the synthetic message stay);
@@ -496,7 +519,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		out = append(out, s)
 		if ins, ok := insert[i]; ok && !existing[ins.id] {
 			at[len(out)] = ins.id
-			out = append(out, slot{src: -1, body: &itemBody{json: ins.json}, change: ChainMessage})
+			out = append(out, slot{src: -1, body: &itemBody{chain: ins.msg}, change: ChainMessage})
 			r.rep.Chains++
 		}
 	}

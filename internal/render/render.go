@@ -79,12 +79,14 @@ type Options struct {
 	// WillMask, when set, reports the source messages that masking will
 	// rewrite after render (they hold no image then; the cap skips them).
 	WillMask func(src int) bool
-	// Appended are custom messages (JSON) the caller adds after the
-	// context — the summaries a flush appends — so that every phase sees
-	// them where the written session has them (a compressed chain drops
-	// the summaries that cover it). They come out as Items with Src -1 and
-	// Change Summary, unless a chain dropped them.
-	Appended [][]byte
+	// Appended are custom messages the caller adds after the context —
+	// the summaries a flush appends — so that every phase sees them where
+	// the written session has them (a compressed chain drops the summaries
+	// that cover it). Each appends its JSON to dst when the render reads
+	// or writes it (none is held built: a first flush of a long session
+	// appends thousands, most of which a chain drops). They come out as
+	// Items with Src -1 and Change Summary, unless a chain dropped them.
+	Appended []func(dst []byte) []byte
 	// Pairing is the context's pairing hazards (pairing.Find); nil: Render
 	// finds them. A message a hazard involves is left as it is by every
 	// phase but the orphan sweep and the image cap (fail closed).
@@ -131,8 +133,11 @@ type Item struct {
 // (out of line: most items are kept sources, and a context of a million
 // messages holds its items until they are written).
 type itemBody struct {
-	json []byte    // built bytes (nil: the source's stub)
-	stub *stubSpec // a stub, built from the source when written
+	json  []byte    // built bytes (nil: the source's stub, or chain)
+	stub  *stubSpec // a stub, built from the source when written
+	chain *chainMsg // a compressed chain's message, built when written
+	// lazy appends a message built when written (an Options.Appended one)
+	lazy func(dst []byte) []byte
 }
 
 // AppendJSON appends the rendered message to dst (no newline): the source
@@ -143,6 +148,12 @@ func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
 	}
 	if it.body.json != nil {
 		return append(dst, it.body.json...), nil
+	}
+	if it.body.chain != nil {
+		return it.body.chain.append(dst), nil
+	}
+	if it.body.lazy != nil {
+		return it.body.lazy(dst), nil
 	}
 	return appendSource(dst, ctx, ctx.Messages[it.Src], it.body.stub)
 }
@@ -237,7 +248,14 @@ func (s *slot) stub() *stubSpec {
 
 func (s *slot) setJSON(b []byte) { s.body = &itemBody{json: b, stub: s.stub()} }
 
-func (s *slot) setStub(st *stubSpec) { s.body = &itemBody{json: s.json(), stub: st} }
+func (s *slot) setStub(st *stubSpec) {
+	var chain *chainMsg
+	var lazy func([]byte) []byte
+	if s.body != nil {
+		chain, lazy = s.body.chain, s.body.lazy
+	}
+	s.body = &itemBody{json: s.json(), stub: st, chain: chain, lazy: lazy}
+}
 
 func (s *slot) item() Item { return Item{Src: s.src, Change: s.change, body: s.body} }
 
@@ -291,7 +309,16 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	if j := s.json(); j != nil {
 		return j, nil
 	}
-	b, err := appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+	var b []byte
+	var err error
+	switch {
+	case s.body != nil && s.body.chain != nil:
+		b = s.body.chain.append(r.buf[:0])
+	case s.body != nil && s.body.lazy != nil:
+		b = s.body.lazy(r.buf[:0])
+	default:
+		b, err = appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+	}
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
 	}
@@ -311,7 +338,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		r.slots[i] = slot{src: i, m: m}
 	}
 	for _, b := range o.Appended {
-		r.slots = append(r.slots, slot{src: -1, body: &itemBody{json: b}, change: Summary, appended: true})
+		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
 	}
 	if !o.ImagesOnly {
 		steps := []func() error{r.stubReplace}

@@ -67,7 +67,10 @@ func SubstituteLabels(text string, refs, toolNames []string) string {
 			}
 			line = repl + line[m[1]:]
 		}
-		lines[i] = anyLabel().ReplaceAllString(line, "")
+		if strings.Contains(line, "[[") {
+			line = anyLabel().ReplaceAllString(line, "")
+		}
+		lines[i] = line
 	}
 	return strings.Join(lines, "\n")
 }
