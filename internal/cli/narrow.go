@@ -186,8 +186,13 @@ func narrowRun(o *NarrowOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "%s: lists tools outside the allowed set: %s\n", name, strings.Join(rep.ToolsRemoved, ", "))
 			return Findings()
 		}
+		if rep.Layout == promptnarrow.LayoutNone {
+			// nothing was checked: a CI check must not pass it
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: not a system prompt pi builds (no tools section found): nothing to check", name),
+				Hint: "pass the prompt pi builds (event.systemPrompt in a pi extension, or the system message of a request pi sent); see docs/narrow.md, Where the prompt comes from"}
+		}
 		if !o.Quiet && o.Report == "text" {
-			fmt.Fprintf(o.IO.ErrOut, "%s: ok, every listed tool is allowed (%s)\n", name, orNone(rep.ToolsListed))
+			fmt.Fprintf(o.IO.ErrOut, "%s: ok, every listed tool is allowed: %s\n", name, orNone(rep.ToolsListed))
 		}
 		return nil
 	}

@@ -200,7 +200,11 @@ func writeErr(name string, err error) error {
 	case errors.As(err, &live):
 		return &ExitErr{Code: ExitError, Err: err, Hint: "if no pi session is open on it (a file just copied, edited or given back by pruner restore), add --force; otherwise quit pi or wait until it is done with the session"}
 	case errors.As(err, &ro):
-		return &ExitErr{Code: ExitError, Err: err, Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+		hint := "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"
+		if ro.Why == "is read-only" {
+			hint = "chmod u+w " + ro.Path + " first if it is yours to rewrite (a copy of a read-only file keeps its mode); or " + hint
+		}
+		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
 	case errors.Is(err, sessionfile.ErrInterrupted):
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}

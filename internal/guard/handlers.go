@@ -2948,10 +2948,29 @@ func (c *cmd) git() {
 				k++
 			}
 		}
+		if len(ops) >= 3 && optText(c.args[ops[0]].f) == "set" {
+			ops = ops[1:] // git config set KEY VALUE (git 2.46)
+		}
 		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
-			c.gitScript(ops[1])
-			if strings.EqualFold(optText(c.args[ops[0]].f), "core.hooksPath") {
+			key := strings.ToLower(optText(c.args[ops[0]].f))
+			switch {
+			case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
+				// git reads that file as more configuration, now and in
+				// every later git command: its keys may run commands
+				c.a.unknown(c.args[ops[1]].raw, "git config "+key+" makes git read a file as configuration, whose keys may run commands", SetRead|setModify)
+			case key == "core.hookspath":
+				c.gitScript(ops[1])
 				c.a.writtenScripts(c.args[ops[1]].raw, optText(c.args[ops[1]].f))
+				// hooks written there later in the command run at a later
+				// git command (writtenHooks)
+				if f := c.args[ops[1]].f; !f.pattern() {
+					n, _ := c.a.norm(f.s, false)
+					c.a.hooksPaths = append(c.a.hooksPaths, n)
+				} else {
+					c.a.unknown(c.args[ops[1]].raw, "git config core.hooksPath with a folder computed when it runs", SetRead|setModify)
+				}
+			default:
+				c.gitScript(ops[1])
 			}
 		}
 	case "ls-files":

@@ -206,6 +206,9 @@ type shellAnalyzer struct {
 	loopNest int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
+	// hooksPaths: the hook folders `git config core.hooksPath` set: hooks
+	// written there run at a later git command
+	hooksPaths []string
 	// deferred: what runs later than where it stands — a background job,
 	// the left side of a pipeline (it runs while the right side writes),
 	// a trap — read again at the end, after every write of the command
@@ -1208,7 +1211,11 @@ func (a *shellAnalyzer) writtenScripts(raw, p string) {
 // named hooks (core.hooksPath, a template's hooks): git runs them.
 func (a *shellAnalyzer) writtenHooks(raw string) {
 	for _, w := range a.writtenPaths() {
-		if strings.Contains(w, "/hooks/") {
+		inHooks := strings.Contains(w, "/hooks/")
+		for _, hp := range a.hooksPaths {
+			inHooks = inHooks || strings.HasPrefix(w, strings.TrimSuffix(hp, "/")+"/")
+		}
+		if inHooks {
 			a.runWritten(raw, a.written[w])
 		}
 	}

@@ -152,6 +152,10 @@ func describeInvalid(line []byte, err error) *errLine {
 	if se, ok := err.(*jsonscan.SyntaxError); ok && se.Trailing {
 		return &errLine{code: WarnJoined, msg: "two JSON values joined on one line (pi skips the whole line)"}
 	}
+	if se, ok := err.(*jsonscan.SyntaxError); ok && (se.Offset >= len(bytes.TrimRight(line, " \t\r\n")) || se.Msg == "unterminated string") && bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) {
+		// the value stops before it is closed: a cut line
+		return &errLine{code: WarnInvalid, msg: "not valid JSON: the line ends before its object does (truncated, or still being written; pi skips it)"}
+	}
 	return &errLine{code: WarnInvalid, msg: "not valid JSON (pi skips it)"}
 }
 

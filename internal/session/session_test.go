@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 )
 
 func readString(t testing.TB, s string) (*Context, string) {
@@ -281,5 +283,31 @@ func TestDuplicateIDLastWins(t *testing.T) {
 `
 	if out != want {
 		t.Fatalf("got\n%swant\n%s", out, want)
+	}
+}
+
+// TestDescribeCutLine: a line that stops inside its object (a truncated
+// session, or one pi is writing) says so; other invalid lines do not.
+func TestDescribeCutLine(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		cut  bool
+	}{
+		{`{"type":"message","id":"a","message":{"role":"user","content":"hel`, true},
+		{`{"type":"message","id":"a",`, true},
+		{`{"type":"message","message":{"content":[1,2`, true},
+		{`{"type":"x" bad}`, false},
+		{`not json`, false},
+		{`{"a":1}}`, false},
+	} {
+		var tp jsonscan.Tape
+		err := tp.Parse([]byte(c.line))
+		if err == nil {
+			t.Fatalf("%q parsed", c.line)
+		}
+		el := describeInvalid([]byte(c.line), err)
+		if got := strings.Contains(el.msg, "truncated"); got != c.cut {
+			t.Errorf("%q: %q", c.line, el.msg)
+		}
 	}
 }

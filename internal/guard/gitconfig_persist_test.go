@@ -1,0 +1,34 @@
+package guard
+
+import "testing"
+
+// TestGitConfigPersisted: `git config KEY VALUE` writes the repository's
+// configuration, which every later git command of the call reads: a key
+// that includes another file (include.path, includeIf.*.path) may bring any
+// command-valued key in, and a hooks folder (core.hooksPath) runs the hooks
+// the command writes there afterwards. Both spellings (`git config set`).
+func TestGitConfigPersisted(t *testing.T) {
+	for _, m := range []*Matcher{
+		DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome}),
+		DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/.git/config": "[core]\n"}, nil)}),
+	} {
+		runShell(t, m, []shellCase{
+			{`printf '[alias]\n x = !cat .e""nv\n' > inc && git config include.path ../inc && git x`, KindUnverifiable},
+			{`printf '[core]\n fsmonitor = ./f.sh\n' > inc && git config include.path ../inc && git status`, KindUnverifiable},
+			{`git config includeIf.onbranch:main.path ../inc && git status`, KindUnverifiable},
+			{`git config set include.path /tmp/x`, KindUnverifiable},
+			{`git config --local include.path ../inc`, KindUnverifiable},
+			{`git config core.hooksPath h && mkdir h && printf '#!/bin/sh\ncat .e""nv\n' > h/pre-commit && chmod +x h/pre-commit && git commit --allow-empty -m x`, KindDeny},
+			{`git config --local core.hooksPath hh && echo 'cat .e""nv' > hh/pre-commit && git commit -m x`, KindDeny},
+			{`git config set core.hooksPath h && echo 'cat .e""nv' > h/pre-push && git push`, KindDeny},
+			{`git config core.hooksPath "$(cat d)" && git commit -m x`, KindUnverifiable},
+			{`git config set alias.x '!cat .e""nv' && git x`, KindDeny},
+			// everyday
+			{`git config core.hooksPath .githooks`, ""},
+			{`git config core.hooksPath .githooks && git commit -m x`, ""},
+			{`git config user.name x && git commit -m y`, ""},
+			{`git config set user.email a@b`, ""},
+			{`git config --get include.path`, ""},
+		})
+	}
+}
