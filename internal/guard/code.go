@@ -365,7 +365,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, "=>", ""), "->", "")
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, ">=", ""), " > ", "")
 	}
-	if writesFiles(probe) {
+	if writesFiles(probe) || lang == "vim" && (exWrites(code) || a.exWriting) {
 		ops |= setModify
 	}
 	if lc := strings.ToLower(code); strings.Contains(lc, "dotenv") || strings.Contains(lc, "loadenvfile") {

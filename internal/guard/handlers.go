@@ -3496,6 +3496,22 @@ func (c *cmd) editor() {
 	emacs := c.name == "emacs" || c.name == "emacsclient"
 	exMode := c.name == "ex" || c.name == "ed" || c.name == "red"
 	stdinText := false // `-`: stdin is the text to edit, not commands
+	if vimLike {
+		// one -c writes (`-c w`): the files the others name (`-c 'e F'`)
+		// may be what it writes
+		var all []string
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if (t == "-c" || t == "--cmd") && i+1 < len(c.args) {
+				all = append(all, optText(c.args[i+1].f))
+			} else if strings.HasPrefix(t, "+") {
+				all = append(all, t[1:])
+			}
+		}
+		prev := c.a.exWriting
+		c.a.exWriting = exWrites(strings.Join(all, "\n"))
+		defer func() { c.a.exWriting = prev }()
+	}
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		switch {

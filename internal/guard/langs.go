@@ -292,7 +292,7 @@ func abbrevOf(m map[string]int, name string) bool {
 // with wildcards, backticks, variables or special names (vim expands
 // them: `<cfile>`, `#<1`).
 func exUnmodelled(text string) string {
-	if strings.Contains(text, "!") {
+	if strings.Contains(exForcesRemoved(text), "!") {
 		return "an ex/vim ! runs a shell command (or forces a command the analysis does not model)"
 	}
 	inText := false
@@ -309,6 +309,48 @@ func exUnmodelled(text string) string {
 		inText = starts
 	}
 	return ""
+}
+
+// exForcesRemoved is ex text without the `!` that forces a modelled
+// command (`q!`, `wq!`, `w! FILE`, `e! FILE`): a `!` written right after the
+// command's name and before a blank, a bar or the end. Any other `!` runs a
+// shell command (`:!cmd`, `r !cmd`, `w !cmd`) or is not modelled.
+func exForcesRemoved(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '!' && (i+1 == len(text) || strings.IndexByte(" \t|\n\r", text[i+1]) >= 0) {
+			j := i
+			for j > 0 && (text[j-1] >= 'a' && text[j-1] <= 'z' || text[j-1] >= 'A' && text[j-1] <= 'Z') {
+				j--
+			}
+			if name := text[j:i]; name != "" && exCommandOK(name) && (j == 0 || strings.IndexByte(" \t|:\n%", text[j-1]) >= 0) {
+				continue
+			}
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
+}
+
+// exWrites reports whether ex text writes a file (:w, :wq, :x, :up,
+// :saveas, :wall, …): then every file it names may be written, whatever
+// command named it (`:e FILE` then `:w`).
+func exWrites(text string) bool {
+	writers := map[string]int{"write": 1, "wq": 2, "wall": 2, "wqall": 3, "xit": 1, "xall": 2, "exit": 3,
+		"update": 2, "saveas": 3, "wnext": 2, "wprevious": 2, "wNext": 2}
+	for line := range strings.SplitSeq(text, "\n") {
+		for _, part := range strings.Split(line, "|") {
+			c := strings.TrimLeft(edCommand(part), " \t:")
+			j := 0
+			for j < len(c) && (c[j] >= 'a' && c[j] <= 'z' || c[j] >= 'A' && c[j] <= 'Z') {
+				j++
+			}
+			if j > 0 && abbrevOf(writers, c[:j]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exLine checks one ex command line (commands joined by `|`); starts

@@ -206,6 +206,9 @@ type shellAnalyzer struct {
 	loopNest int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
+	// exWriting: the vim being analysed writes a file in one of its -c
+	// commands, so a file another names may be written
+	exWriting bool
 	// hooksPaths: the hook folders `git config core.hooksPath` set: hooks
 	// written there run at a later git command
 	hooksPaths []string
