@@ -192,17 +192,7 @@ func computedEval(code, lang string, sc codeScan) string {
 		if i >= len(masked) || masked[i] != '(' {
 			continue
 		}
-		depth, j := 0, i
-		for ; j < len(masked); j++ {
-			if masked[j] == '(' {
-				depth++
-			} else if masked[j] == ')' {
-				if depth--; depth == 0 {
-					break
-				}
-			}
-		}
-		arg := masked[i+1 : min(j, len(masked))]
+		arg := parenArg(masked, i)
 		if k := strings.IndexByte(arg, ','); k >= 0 {
 			arg = arg[:k]
 		}
@@ -211,6 +201,23 @@ func computedEval(code, lang string, sc codeScan) string {
 		}
 	}
 	return ""
+}
+
+// parenArg is what stands between the `(` at masked[i] and its closing
+// `)` (to the end when it is not closed): a call's arguments in code whose
+// literals are masked.
+func parenArg(masked string, i int) string {
+	depth, j := 0, i
+	for ; j < len(masked); j++ {
+		if masked[j] == '(' {
+			depth++
+		} else if masked[j] == ')' {
+			if depth--; depth == 0 {
+				break
+			}
+		}
+	}
+	return masked[i+1 : min(j, len(masked))]
 }
 
 // pathBuilders are the names in a file call's argument that only join or
@@ -300,17 +307,7 @@ func computedOpen(code, lang string, sc codeScan) string {
 		var arg string
 		switch {
 		case i < len(masked) && masked[i] == '(':
-			depth, j := 0, i
-			for ; j < len(masked); j++ {
-				if masked[j] == '(' {
-					depth++
-				} else if masked[j] == ')' {
-					if depth--; depth == 0 {
-						break
-					}
-				}
-			}
-			arg = masked[i+1 : min(j, len(masked))]
+			arg = parenArg(masked, i)
 		case lang == "ruby" || lang == "perl" || lang == "awk":
 			j := i
 			for j < len(masked) && masked[j] != '\n' && masked[j] != ';' && masked[j] != ')' {
