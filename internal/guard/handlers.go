@@ -924,9 +924,7 @@ func (c *cmd) parallel() {
 			if t == "{}" && len(inputs) == 1 {
 				sub = append(sub, arg{f: value, raw: a.raw})
 			} else if t == "{}" {
-				for _, w := range inputs {
-					sub = append(sub, w)
-				}
+				sub = append(sub, inputs...)
 			} else {
 				sub = append(sub, arg{f: dynVal("a word parallel fills in with an argument", false).f, raw: a.raw})
 				c.a.value(a.raw, a.f, SetRead)

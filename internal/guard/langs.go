@@ -900,8 +900,10 @@ func (a *shellAnalyzer) sedCommands(text, raw string) string {
 			}
 			d := text[i+1]
 			i += 2
-			if !skipDelim(d) || !skipDelim(d) {
-				return "a sed script the analysis cannot parse"
+			for range 2 { // the pattern, then the replacement
+				if !skipDelim(d) {
+					return "a sed script the analysis cannot parse"
+				}
 			}
 			if ch == 's' {
 				for i < n && strings.IndexByte("gipmIMe0123456789w", text[i]) >= 0 {

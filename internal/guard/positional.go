@@ -119,9 +119,7 @@ func (a *shellAnalyzer) childShell(pos []field, posKnown, posTail bool, fn func(
 		}
 	}
 	a.arrays = map[string][]pval{}
-	if _, ok := a.vars["IFS"]; ok {
-		delete(a.vars, "IFS")
-	}
+	delete(a.vars, "IFS")
 	a.ifs, a.ifsUnset, a.ifsDyn = " \t\n", false, false
 	a.pos, a.posKnown, a.posTail, a.posDecl = pos, posKnown, posTail, false
 	fn()
