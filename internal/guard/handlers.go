@@ -2235,6 +2235,10 @@ func (c *cmd) tar() {
 				c.done[i] = true
 				c.a.value(c.args[i].raw, f, SetRead)
 				j := litField(path.Join(t, f.s))
+				if strings.HasPrefix(t, "/dev/") || strings.HasPrefix(t, "/proc/") {
+					// not cleaned: /dev/fd/.. is /proc/self (see procSpelling)
+					j = litField(strings.TrimSuffix(t, "/") + "/" + f.s)
+				}
 				c.a.value(c.args[i].raw, j, SetRead)
 				c.a.addRec(c.args[i].raw, j, SetRead, true, nil, "tar -c", follow)
 				continue
@@ -2527,10 +2531,18 @@ func (c *cmd) ln() {
 		return
 	}
 	tf := c.args[targets[0]].f
+	lp, _ := c.a.norm(lf.s, false)
 	if tf.pattern() {
+		// a target computed when it runs: a process's working folder
+		// (/proc/$$/cwd) is the shell's, anything else may be any folder
+		if pid, view, rest, ok := procView(tf.s); ok && view == "cwd" && (pid == "self" || pid == "thread-self" || strings.ContainsRune(pid, unknownRune)) && !strings.ContainsRune(rest, unknownRune) {
+			tp, _ := joinOrNorm(c.a, c.a.cwd(), "./"+rest)
+			c.a.links[lp] = tp
+		} else {
+			c.a.links[lp] = "/" + unknownSeg
+		}
 		return
 	}
-	lp, _ := c.a.norm(lf.s, false)
 	to := tf.s
 	if p.has("-s", "--symbolic") && !isAbsNorm(to) {
 		to = path.Join(path.Dir(lp), to) // relative to the link's folder

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net/url"
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -587,14 +588,36 @@ func msysDrive(p string) (drive, rest string, ok bool) {
 	return q[:1], rest, true
 }
 
-// procView reads `/proc/<pid|self|thread-self>/<root|cwd>/rest`.
+// procSpelling maps the other ways to name a process's views onto
+// `/proc/<pid>/…`: `/dev/fd` is a link to `/proc/self/fd` (so
+// `/dev/fd/../cwd` is `/proc/self/cwd`), a thread's `/proc/<pid>/task/<tid>/`
+// has its process's cwd and root, and `fd/..` is the process's folder.
+func procSpelling(p string) string {
+	if r, ok := strings.CutPrefix(p, "/dev/fd"); ok && (r == "" || r[0] == '/') {
+		p = "/proc/self/fd" + r
+	}
+	if !strings.HasPrefix(p, "/proc/") {
+		return p
+	}
+	p = path.Clean(p)
+	segs := strings.Split(p[1:], "/")
+	for len(segs) >= 5 && segs[2] == "task" {
+		segs = append(segs[:2], segs[4:]...)
+	}
+	return "/" + strings.Join(segs, "/")
+}
+
+// procView reads `/proc/<pid|self|thread-self>/<root|cwd>/rest` (in any
+// spelling procSpelling knows); a pid computed when the command runs
+// (`/proc/$$/cwd`) is some process's.
 func procView(p string) (pid, view, rest string, ok bool) {
+	p = procSpelling(p)
 	segs := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
 	if !strings.HasPrefix(p, "/") || len(segs) < 3 || segs[0] != "proc" || (segs[2] != "root" && segs[2] != "cwd") {
 		return "", "", "", false
 	}
 	pid = segs[1]
-	if pid != "self" && pid != "thread-self" {
+	if pid != "self" && pid != "thread-self" && !strings.ContainsRune(pid, unknownRune) && !strings.ContainsAny(pid, "*?[") {
 		for i := 0; i < len(pid); i++ {
 			if pid[i] < '0' || pid[i] > '9' {
 				return "", "", "", false

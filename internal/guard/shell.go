@@ -1584,9 +1584,10 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			}
 		}
 	}
-	if !f.pattern() {
-		// other spellings of the folder (a UNC share may be any local folder)
-		for _, alt := range alternates(a.env, f.s, spellShell, false) {
+	if _, _, _, proc := procView(f.s); !f.pattern() || proc {
+		// other spellings of the folder (a UNC share may be any local
+		// folder; /proc/$$/cwd, /dev/fd/../cwd: a process's working folder)
+		for _, alt := range alternates(a.env, f.s, spellShell, f.pattern()) {
 			p, pat := a.norm(alt, strings.Contains(alt, unknownSeg))
 			paths = append(paths, struct {
 				p   string
@@ -1646,6 +1647,18 @@ func (a *shellAnalyzer) chdir(f field) {
 	var next []string
 	if f.onlyUnk && !f.pattern() {
 		return
+	}
+	if pid, view, rest, ok := procView(f.s); ok && view == "cwd" && !strings.ContainsRune(rest, unknownRune) {
+		// a process's working folder: the shell's own (self, $$), or any
+		// folder for another process — and the lexical path too (below)
+		if pid == "self" || pid == "thread-self" || strings.ContainsRune(pid, unknownRune) {
+			for _, cwd := range a.cwds {
+				p, _ := joinOrNorm(a, cwd, "./"+rest)
+				next = append(next, p)
+			}
+		} else {
+			next = append(next, "/"+unknownSeg)
+		}
 	}
 	if f.pattern() {
 		c := f.s
