@@ -32,3 +32,25 @@ func TestGitConfigPersisted(t *testing.T) {
 		})
 	}
 }
+
+// TestGitAbbreviatedOptions: git takes any unambiguous prefix of a long
+// option: `--forc` is --force, `--al` is --all, `--no-ind` is --no-index.
+func TestGitAbbreviatedOptions(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`git add --forc .; git diff --cached`, KindFolder},
+		{`git add -A --fo`, KindFolder},
+		{`git stash push --a`, KindFolder},
+		{`git stash --al`, KindFolder},
+		{`git stash save --al`, KindFolder},
+		{`git stash -u --quiet`, KindFolder},
+		{`git stash push --include-u`, KindFolder},
+		{`git diff --no-ind /tmp/e .`, KindFolder},
+		{`git fetch --upload-p='cat .e""nv' origin`, KindDeny},
+		// everyday
+		{`git push --force-with-lease`, ""},
+		{`git log --oneline -3`, ""},
+		{`git commit --amend --no-edit`, ""},
+		{`git stash`, ""},
+	})
+}

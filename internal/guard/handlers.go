@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -2776,6 +2777,7 @@ func (c *cmd) git() {
 	}
 	sub := optText(c.args[i].f)
 	c.word(i)
+	gitExpandAbbrev(c.args[i+1:])
 	rest := c.args[i+1:]
 	// the folders git add -A, stash -u and clean reach: the cwd's work tree
 	// and any other one the command names
@@ -3014,6 +3016,41 @@ func (c *cmd) git() {
 		}
 	}
 	c.embedded()
+}
+
+// gitLongOpts are the long options of git's subcommands the analysis
+// reads. git's option parser takes any unambiguous prefix of a long option
+// (`git add --forc`, `git stash --al`).
+var gitLongOpts = []string{"--force", "--all", "--include-untracked", "--only-untracked", "--no-index", "--cached",
+	"--staged", "--upload-pack", "--receive-pack", "--exec", "--to-cmd", "--cc-cmd", "--header-cmd",
+	"--sendmail-cmd", "--smtp-server", "--config", "--template", "--pathspec-from-file", "--stdin-paths",
+	"--stdin", "--no-ignore-removal", "--ignore-removal", "--update", "--patch", "--extcmd", "--tool", "--exclude",
+	"--work-tree", "--git-dir", "--output", "--stat", "--name-only", "--name-status", "--numstat", "--shortstat",
+	"--check", "--summary", "--show-files", "--others", "--ignored", "--killed", "--recurse-submodules",
+	"--untracked", "--keep-index", "--dry-run", "--quiet", "--interactive", "--message", "--directory"}
+
+// gitExpandAbbrev rewrites abbreviated long options to the option they
+// stand for, so the analysis reads `--forc` as `--force`. A prefix of
+// several of them is taken for the first (git refuses an ambiguous one).
+func gitExpandAbbrev(args []arg) {
+	for k := range args {
+		f := &args[k].f
+		if f.pattern() || !strings.HasPrefix(f.s, "--") || len(f.s) < 3 {
+			continue
+		}
+		name, val, eq := strings.Cut(f.s, "=")
+		if slices.Contains(gitLongOpts, name) {
+			continue
+		}
+		for _, full := range gitLongOpts {
+			if strings.HasPrefix(full, name) {
+				if f.s = full; eq {
+					f.s += "=" + val
+				}
+				break
+			}
+		}
+	}
 }
 
 // gitWritesPaths: `git checkout REV -- PATHS` and `git restore PATHS`
