@@ -127,14 +127,30 @@ var execAPIs = [...]string{"system", "popen", "subprocess", "spawn", "spawnSync"
 // the environment.
 var runtimeInputs = [...]string{"argv", "ARGV", "args", "input", "raw_input", "stdin", "STDIN", "environ",
 	"env", "ENV", "getenv", "readline", "readLine", "gets", "Read-Host", "_GET", "_POST", "_SERVER", "ARGF",
-	"open(0", "readFileSync(0", "read(0", "fdopen(0", "/dev/stdin", "php://stdin"}
+	"open(0", "readFileSync(0", "read(0", "fdopen(0", "/dev/stdin", "php://stdin", "$_", "<>", "<STDIN>", "@ARGV"}
 
 // computedCommand says why code runs a command computed when it runs (a
 // command built from its arguments, input or environment, or a string
 // with a computed hole given to an exec API), or "".
 func computedCommand(code, lang string, sc codeScan) string {
-	if lang == "awk" || lang == "sed" || lang == "jq" {
+	if lang == "awk" {
+		return awkComputedCommand(code, maskSpans(code, sc.spans))
+	}
+	if lang == "sed" || lang == "jq" {
 		return ""
+	}
+	if lang == "perl" {
+		masked := maskSpans(code, sc.spans)
+		for i := strings.Index(masked, "eval"); i >= 0; {
+			if j := skipSpace(masked, i+4); (i == 0 || !isIdent(masked[i-1])) && (j >= len(masked) || !isIdent(masked[i+4]) && masked[j] != '{' && masked[j] != '"' && masked[j] != '\'' && masked[j] != '(') {
+				return "from what it reads when it runs (perl's eval of $_ or of an input line)"
+			}
+			n := strings.Index(masked[i+1:], "eval")
+			if n < 0 {
+				break
+			}
+			i += 1 + n
+		}
 	}
 	exec := false
 	for _, w := range execAPIs {
@@ -334,6 +350,65 @@ func computedOpen(code, lang string, sc codeScan) string {
 		}
 	}
 	return ""
+}
+
+// awkComputedCommand says why awk code (literals masked) runs a command
+// the analysis cannot see, or "": system() of an expression (`system($0)`),
+// printing into a shell or interpreter (`print | "sh"`: the records become
+// commands) or into a computed command, and `EXPR | getline` of a computed
+// command.
+func awkComputedCommand(code, masked string) string {
+	for i := strings.Index(masked, "system"); i >= 0; {
+		if j := skipSpace(masked, i+6); j < len(masked) && masked[j] == '(' && (i == 0 || !isIdent(masked[i-1])) {
+			arg := strings.TrimSpace(parenArg(masked, j))
+			if !(len(arg) >= 2 && arg[0] == '"' && arg[len(arg)-1] == '"' && !strings.Contains(arg[1:len(arg)-1], "\"")) {
+				return "with system() of an expression computed when it runs"
+			}
+		}
+		n := strings.Index(masked[i+1:], "system")
+		if n < 0 {
+			break
+		}
+		i += 1 + n
+	}
+	for i := 0; i < len(masked); i++ {
+		if masked[i] != '|' || i+1 < len(masked) && masked[i+1] == '|' || i > 0 && masked[i-1] == '|' {
+			continue
+		}
+		j := skipSpace(masked, i+1)
+		if j < len(masked) && strings.HasPrefix(masked[j:], "getline") {
+			// EXPR | getline: the command is what stands before the bar
+			k := i - 1
+			for k >= 0 && (masked[k] == ' ' || masked[k] == '\t') {
+				k--
+			}
+			if k < 0 || masked[k] != '"' {
+				return "with a command computed when it runs (`EXPR | getline`)"
+			}
+			continue
+		}
+		if j >= len(masked) || masked[j] != '"' {
+			return "with a command computed when it runs (print | EXPR)"
+		}
+		if e := strings.IndexByte(code[j+1:], '"'); e >= 0 && awkPipeShell(code[j+1:j+1+e]) {
+			return "printing into a shell or interpreter (`| \"" + code[j+1:j+1+e] + "\"`): what it prints runs"
+		}
+	}
+	return ""
+}
+
+// awkPipeShell reports whether awk code prints into a shell or an
+// interpreter (`print | "sh"`), given its literal command.
+func awkPipeShell(cmdText string) bool {
+	w := strings.Fields(cmdText)
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php", "xargs", "env", "parallel", "source", "eval":
+		return true
+	}
+	return false
 }
 
 // codeText reads interpreter code in lang ("python", "js", "perl", "ruby",

@@ -1803,6 +1803,16 @@ func (c *cmd) interp(lang string) {
 	if inplace {
 		ops |= setModify
 	}
+	// an interpreter that reads code or debugger commands from stdin
+	// besides its script or module: python -i / -m code|pdb|asyncio, node
+	// -i, perl -d, and code that starts a REPL or debugger
+	if why := c.stdinREPL(lang, p); why != "" {
+		if c.in.kind == srcText && !strings.ContainsRune(c.in.text, unknownRune) && lang != "perl" {
+			c.runScript(c.args[0].raw, c.in, source{}, lang)
+		} else if c.in.kind != srcNone || c.in.text != "" {
+			c.a.unknown(c.args[0].raw, why+" reads code from stdin, which the analysis cannot read as "+lang, SetRead|setModify)
+		}
+	}
 	if hasCode {
 		for _, i := range p.operands {
 			c.file(i, ops)
@@ -3016,6 +3026,40 @@ func (c *cmd) git() {
 		}
 	}
 	c.embedded()
+}
+
+// stdinREPL says which option or code makes an interpreter read code from
+// stdin as well as from its script, module or -c/-e code ("" for none).
+func (c *cmd) stdinREPL(lang string, p parsed) string {
+	switch lang {
+	case "python":
+		if p.has("-i") {
+			return "python -i"
+		}
+		for _, v := range p.values("-m") {
+			switch m := c.valText(v); m {
+			case "code", "pdb", "asyncio", "IPython", "ipdb", "idlelib", "bdb", "pudb", "ptpython", "bpython":
+				return "python -m " + m
+			}
+		}
+	case "js":
+		if p.has("-i") || p.has("--interactive") || p.has("--inspect-brk") {
+			return "node -i"
+		}
+	case "perl":
+		if p.has("-d") {
+			return "perl -d (the debugger)"
+		}
+	}
+	for _, v := range p.vals {
+		t := c.valText(v)
+		for _, w := range []string{"interact(", "InteractiveConsole", "InteractiveInterpreter", "runsource", "set_trace(", "breakpoint(", "repl", "binding.irb", "binding.pry", "IRB.start", "Pry.start", "$DB::", "eval <>", "eval(<>)", "eval <STDIN>"} {
+			if strings.Contains(t, w) {
+				return "code that starts a REPL or debugger (" + strings.TrimRight(w, "(") + ")"
+			}
+		}
+	}
+	return ""
 }
 
 // gitLongOpts are the long options of git's subcommands the analysis

@@ -959,7 +959,9 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		sh.active[k] = true
 	}
 	sh.substDepth = a.substDepth + 1
-	out := sh.stmt(x.Stmts[0], source{})
+	in := a.stmtIn
+	in.rd = nil // read from the start: a superset of what is left
+	out := sh.stmt(x.Stmts[0], in)
 	why := "$(" + strings.TrimSpace(a.substText(x)) + ")"
 	switch out.kind {
 	case srcText:

@@ -206,6 +206,9 @@ type shellAnalyzer struct {
 	loopNest int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
+	// stmtIn: the stdin of the statement being analysed, as it was before
+	// its redirections (what a command substitution in it reads)
+	stmtIn source
 	// exWriting: the vim being analysed writes a file in one of its -c
 	// commands, so a file another names may be written
 	exWriting bool
@@ -500,9 +503,12 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	if in.kind == srcNone && in.text == "" && a.shellIn != nil {
 		in = *a.shellIn // `exec < …` gave the shell another stdin
 	}
-	prevStart := a.stmtStart
+	prevStart, prevIn := a.stmtStart, a.stmtIn
 	a.stmtStart = before
-	defer func() { a.stmtStart = prevStart }()
+	// a $(…) in the statement reads the shell's stdin, not the
+	// statement's redirections (bash expands words first)
+	a.stmtIn = in
+	defer func() { a.stmtStart, a.stmtIn = prevStart, prevIn }()
 	var outFiles []target
 	for _, r := range s.Redirs {
 		if a.fdRedirect(r, &outFiles) {
