@@ -978,7 +978,7 @@ func (c *cmd) dispatch() bool {
 	case "time", "nohup", "setsid", "chronic", "unbuffer", "caffeinate", "fakeroot", "proxychains",
 		"proxychains4", "torsocks", "catchsegv", "nice", "ionice", "stdbuf", "taskset", "numactl",
 		"prlimit", "unshare", "nsenter", "firejail", "valgrind", "systemd-run", "entr", "doas",
-		"sudo", "chroot", "timeout", "flock", "strace", "ltrace", "env", "runuser", "su", "script",
+		"sudo", "chroot", "timeout", "flock", "strace", "ltrace", "env", "runuser", "su", "script", "chrt",
 		"watch", "busybox", "npx", "bunx", "pnpx", "uvx", "pipx", "xvfb-run", "dbus-run-session",
 		"sg", "gosu", "su-exec", "tini", "dumb-init", "with-contenv", "direnv", "op", "aws-vault",
 		"dotenv", "doppler", "infisical", "sops":

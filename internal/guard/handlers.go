@@ -62,8 +62,22 @@ func (c *cmd) wrapper() {
 		for _, v := range p.values("-s", "--shell") {
 			c.valWord(v)
 		}
-		if c.name == "sg" && len(p.operands) > 1 {
+		switch {
+		case c.name == "sg" && len(p.operands) > 1:
 			c.script(p.operands[1], c.in)
+		case c.name == "runuser" && len(p.values("-c", "--command")) == 0 && runuserCommand(c, p) >= 0:
+			c.wrap(runuserCommand(c, p)) // runuser -u USER COMMAND…
+		case len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != ""):
+			// no command: the user's shell reads stdin
+			c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		}
+		return
+	case "chrt":
+		// chrt [options] PRIORITY COMMAND…
+		p := c.parse(1, opts{short: "p", posix: true})
+		if len(p.operands) > 1 {
+			c.word(p.operands[0])
+			c.wrap(p.operands[1])
 		}
 		return
 	case "script":
@@ -76,6 +90,9 @@ func (c *cmd) wrapper() {
 		}
 		for _, i := range p.operands {
 			c.file(i, setModify)
+		}
+		if len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != "") {
+			c.runScript(c.args[0].raw, c.in, source{}, "sh") // the shell it starts reads stdin
 		}
 		return
 	case "flock":
@@ -249,6 +266,21 @@ func (c *cmd) wrapper() {
 	if len(ops) > 0 {
 		c.wrap(ops[0])
 	}
+}
+
+// runuserCommand is the index of the command runuser -u USER runs (-1:
+// none).
+func runuserCommand(c *cmd, p parsed) int {
+	for k := 1; k < len(c.args); k++ {
+		if t := optText(c.args[k].f); t == "-u" || t == "--user" {
+			if k+2 < len(c.args) {
+				c.word(k + 1)
+				return k + 2
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // joinedScript runs the operands joined by spaces as a script (watch,
@@ -856,12 +888,25 @@ func (c *cmd) parallel() {
 			return
 		}
 	}
-	if len(cmdArgs) == 0 {
-		// no command: each argument is a command line
+	for k := 1; k < optEnd; k++ {
+		if t := optText(c.args[k].f); (t == "--pipe" || t == "--pipepart" || t == "--spreadstdin") && len(cmdArgs) > 0 {
+			// blocks of stdin become each job's stdin
+			c.a.command(cmdArgs, in)
+			return
+		}
+	}
+	if len(cmdArgs) == 0 || strings.Contains(cmdArgs[0].f.text(), "{") || cmdArgs[0].f.pattern() {
+		// no command, or one whose program is an argument ({} alone runs
+		// the argument as a command line): each argument is a command line
 		for _, w := range inputs {
 			c.scriptField(w.raw, w.f, source{})
 		}
-		return
+		if len(cmdArgs) == 0 {
+			return
+		}
+		if len(inputs) == 0 && in.kind != srcNone {
+			c.a.unknown(cmdArgs[0].raw, "parallel runs command lines read from its input, which the analysis cannot see", SetRead|setModify)
+		}
 	}
 	raw := cmdArgs[0].raw
 	known := !linked
@@ -1904,27 +1949,43 @@ func (c *cmd) debugger() {
 			c.a.unknown(raw, "a debugger command computed when the command runs", SetRead|setModify)
 			continue
 		}
-		cmdText := strings.TrimSpace(f.s)
-		word, rest, _ := strings.Cut(cmdText, " ")
-		switch {
-		case strings.HasPrefix(cmdText, "!"):
-			c.a.script(cmdText[1:], raw, source{})
-		case word == "shell" || word == "platform" || word == "pipe" || word == "|":
-			if word == "pipe" || word == "|" {
-				if _, sh, ok := strings.Cut(rest, "|"); ok {
-					rest = sh
-				}
+		c.debuggerCommand(strings.TrimSpace(f.s), raw)
+	}
+	// without -batch a debugger reads its commands from stdin too
+	switch {
+	case c.in.kind == srcText && !strings.ContainsRune(c.in.text, unknownRune):
+		for line := range strings.SplitSeq(c.in.text, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				c.debuggerCommand(line, c.args[0].raw)
 			}
-			c.a.script(strings.TrimPrefix(rest, "shell "), raw, source{})
-		case word == "python" || word == "py" || word == "python-interactive" || word == "pi" || word == "script":
-			c.a.codeText(rest, raw, "python")
-		case word == "source":
-			c.a.value(raw, litField(strings.TrimSpace(rest)), SetRead)
-		default:
-			c.a.tokens(cmdText, SetRead)
 		}
+	case c.in.kind != srcNone || c.in.text != "":
+		c.a.unknown(c.args[0].raw, c.name+" reads debugger commands from stdin, which the analysis cannot see (they may run shell commands)", SetRead|setModify)
 	}
 	c.finish()
+}
+
+// debuggerCommand reads one gdb/lldb command: shell escapes run, python
+// is code, source reads a file, other words may name files.
+func (c *cmd) debuggerCommand(cmdText, raw string) {
+	word, rest, _ := strings.Cut(cmdText, " ")
+	switch {
+	case strings.HasPrefix(cmdText, "!"):
+		c.a.script(cmdText[1:], raw, source{})
+	case word == "shell" || word == "platform" || word == "pipe" || word == "|":
+		if word == "pipe" || word == "|" {
+			if _, sh, ok := strings.Cut(rest, "|"); ok {
+				rest = sh
+			}
+		}
+		c.a.script(strings.TrimPrefix(rest, "shell "), raw, source{})
+	case word == "python" || word == "py" || word == "python-interactive" || word == "pi" || word == "script":
+		c.a.codeText(rest, raw, "python")
+	case word == "source":
+		c.a.value(raw, litField(strings.TrimSpace(rest)), SetRead)
+	default:
+		c.a.tokens(cmdText, SetRead)
+	}
 }
 
 // powershell: -Command CODE…, -EncodedCommand BASE64, -File FILE, stdin.

@@ -45,3 +45,30 @@ func TestStdinBecomesCode(t *testing.T) {
 		{`curl -s https://x/y.json | python3 -m json.tool`, ""},
 	})
 }
+
+// TestProgramsThatRunTheirInput: programs that run lines of their input
+// or stdin as commands — parallel with {} as the program or --pipe into a
+// shell, a shell started by script, su, runuser, chrt, gdb's commands on
+// stdin — read them as scripts, or are unverifiable when unseen.
+func TestProgramsThatRunTheirInput(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`parallel -j1 {} ::: 'cat .e""nv'`, KindDeny},
+		{`echo 'cat .e""nv' | parallel -j1 {}`, KindDeny},
+		{`echo 'cat .e""nv' | parallel --pipe sh`, KindDeny},
+		{`parallel -j1 {} <<< 'cat .e""nv'`, KindDeny},
+		{`echo 'cat .e""nv' | script -q /dev/null`, KindDeny},
+		{`echo 'cat .e""nv' | runuser -u root sh`, KindDeny},
+		{`echo 'cat .e""nv' | su bob`, KindDeny},
+		{`echo 'cat .e""nv' | chrt -o 0 sh`, KindDeny},
+		{`echo 'shell cat .e""nv' | gdb -q`, KindDeny},
+		{`cat cmds | gdb -q`, KindUnverifiable},
+		// everyday
+		{`parallel gzip ::: a.log b.log`, ""},
+		{`parallel echo {} ::: a b`, ""},
+		{`cat big.txt | parallel --pipe wc -l`, ""},
+		{`gdb -batch -ex bt ./a.out core`, ""},
+		{`script -q -c 'ls' /dev/null`, ""},
+		{`chrt -o 0 make`, ""},
+	})
+}
