@@ -186,13 +186,21 @@ func (c *cmd) tarExcludes(p parsed, before int) []excludePat {
 // matches at any depth (a trailing `/`: folders only), unless an include
 // or filter rule (which comes first or merges per folder) may take it back.
 func (c *cmd) rsyncExcludes(p parsed) []excludePat {
-	if p.has("--include", "--include-from", "--filter", "-f", "-F", "--files-from") {
-		return nil
+	if p.has("--include", "--include-from", "--exclude-from", "--filter", "-f", "-F", "--files-from") {
+		return nil // rules the analysis does not read (a file's lines may be `+ *`)
 	}
 	var ex []excludePat
 	for _, v := range p.values("--exclude") {
 		t, ok := plainExclude(c, v)
-		if !ok || strings.HasPrefix(t, "!") || strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") {
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(t, "+") || strings.HasPrefix(t, "!") {
+			// `+ PATTERN` (any modifiers) is an include rule, `!` clears
+			// the list: either may take the exclusion back
+			return nil
+		}
+		if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "-") && strings.Contains(t, " ") {
 			continue
 		}
 		if e, ok := nameExclude(t); ok {
