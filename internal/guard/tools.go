@@ -501,6 +501,18 @@ func nonPathKey(k string) bool {
 	return false
 }
 
+// shellKey reports whether an argument of a tool the analysis does not
+// know may hold a shell command line (a `script` may be either: it is read
+// as both).
+func shellKey(k string) bool {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)) {
+	case "command", "cmd", "commands", "cmdline", "commandline", "shell", "shellcommand", "bash", "sh", "zsh",
+		"script", "run", "exec", "execute", "terminal", "commandstring":
+		return true
+	}
+	return false
+}
+
 // codeKey returns the language of an argument that holds code ("" for
 // others).
 func codeKey(k string) string {
@@ -548,11 +560,19 @@ func (m *Matcher) unknownTool(an *analysis, c Call) {
 		case string:
 			count++
 			switch {
-			case key == "command" || key == "cmd":
+			case shellKey(key):
+				if codeKey(key) != "" {
+					out := &analysis{}
+					a := newShellAnalyzer(m.env, out)
+					a.codeText(x, x, codeKey(key))
+					an.targets = append(an.targets, out.targets...)
+					an.unknowns = append(an.unknowns, out.unknowns...)
+				}
 				sh := analyzeShell(m.env, x)
 				an.targets = append(an.targets, sh.targets...)
 				an.unknowns = append(an.unknowns, sh.unknowns...)
-				if sh.parseErr != nil {
+				if sh.parseErr != nil && codeKey(key) == "" {
+					// (a `script` that is not shell was read as code above)
 					an.unknowns = append(an.unknowns, unknownUse{raw: x, why: "a command argument that does not parse as shell", ops: SetRead | setModify})
 				}
 			case codeKey(key) != "":

@@ -100,3 +100,24 @@ func TestSearchToolGlobs(t *testing.T) {
 		t.Errorf("grepGlobs: %q", got)
 	}
 }
+
+// TestUnknownToolShellKeys: an unknown tool's argument named like a shell
+// command line (script, shell, bash, cmdline, commands, run, exec, …) is
+// read as one; a script that is not shell is read as code.
+func TestUnknownToolShellKeys(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	for _, k := range []string{"command", "cmd", "script", "shell", "bash", "cmdline", "commandLine", "commands", "run", "exec", "sh", "shell_command"} {
+		if vs := m.Check(Call{Tool: "mcp__term__x", Args: map[string]any{k: "cat .e*"}}); len(vs) == 0 {
+			t.Errorf("key %q: allowed", k)
+		}
+	}
+	for _, c := range []map[string]any{
+		{"script": "ls -la"},
+		{"script": "import json\nprint(json.dumps({\"a\": [1,2]}))"},
+		{"run": "go test ./..."},
+	} {
+		if vs := m.Check(Call{Tool: "mcp__term__x", Args: c}); len(vs) != 0 {
+			t.Errorf("%v: %s", c, vs[0].Reason())
+		}
+	}
+}
