@@ -2599,10 +2599,24 @@ func (c *cmd) ln() {
 	}
 	c.file(link, setModify)
 	lf := c.args[link].f
-	if lf.pattern() || len(targets) != 1 {
+	if len(targets) != 1 {
 		return
 	}
 	tf := c.args[targets[0]].f
+	if lf.pattern() {
+		// a link whose name is computed when it runs ($d/l after d=$(mktemp
+		// -d)): a recursion of a computed folder may be through it
+		if !tf.pattern() {
+			lp, _ := c.a.norm(lf.s, true)
+			to := tf.s
+			if p.has("-s", "--symbolic") && !isAbsNorm(to) {
+				to = path.Join(path.Dir(lp), to)
+			}
+			tp, _ := c.a.norm(to, false)
+			c.a.links[lp] = tp
+		}
+		return
+	}
 	lp, _ := c.a.norm(lf.s, false)
 	if tf.pattern() {
 		// a target computed when it runs: a process's working folder

@@ -43,3 +43,16 @@ func TestProcessViews(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksUnderComputedNames: a folder link made under a name computed
+// when the command runs ($d/l after d=$(mktemp -d)) may be what a later
+// recursion of a computed folder goes through.
+func TestLinksUnderComputedNames(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1", "/usr/share/doc/x": "x"}, nil)})
+	runShell(t, m, []shellCase{
+		{`d=$(mktemp -d); ln -s "$PWD" $d/l; grep -r SECRET $d/l/`, KindFolder},
+		{`d=$(mktemp -d); ln -s "$PWD" $d/l; tar chf - "$d/l" | tar xO`, KindFolder},
+		{`d=$(mktemp -d); ln -s /home/user/proj "$d/x"; cp -rL "$d/x" /tmp/o`, KindFolder},
+		{`d=$(mktemp -d); ln -s /usr/share/doc $d/l; grep -r x $d/l/`, ""},
+	})
+}

@@ -1604,6 +1604,15 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 	// a link the command made earlier: the recursion reaches its target
 	for _, x := range paths {
 		if x.pat {
+			// a computed folder may be a link made under a computed name
+			for link, to := range a.links {
+				if strings.ContainsRune(link, unknownRune) && !strings.ContainsRune(to, unknownRune) {
+					paths = append(paths, struct {
+						p   string
+						pat bool
+					}{to, false})
+				}
+			}
 			continue
 		}
 		for link, to := range a.links {
