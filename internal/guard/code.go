@@ -247,7 +247,7 @@ var pathBuilders = map[string]bool{"os": true, "path": true, "join": true, "reso
 // stringTransforms are operations that make a new string from literals in
 // ways the code reading does not evaluate (slices, replacements, ciphers,
 // case changes, printf-style formatting).
-var stringTransforms = [...]string{".replace(", ".translate(", ".maketrans(", "[::-1]", "[:-", "[1:", "[2:", ":-1]",
+var stringTransforms = [...]string{".with_stem(", ".with_name(", ".with_suffix(", ".replace(", ".translate(", ".maketrans(", "[::-1]", "[:-", "[1:", "[2:", ":-1]",
 	"b32decode", "b16decode", "a85decode", "b85decode", "rot13", "rot_13", "unhexlify", "fromhex", "codecs.decode",
 	".lower()", ".upper()", ".swapcase()", ".capitalize()", ".title()", ".strip(", ".lstrip(", ".rstrip(",
 	".removeprefix(", ".removesuffix(", ".slice(", ".substring(", ".substr(", ".split(", ".reverse", "reversed(",
@@ -267,6 +267,53 @@ func stringTransform(code, masked string, sc codeScan) string {
 	for _, sp := range sc.spans {
 		if j := skipSpace(masked, sp.end); j < len(masked) && masked[j] == '%' && (j+1 >= len(masked) || masked[j+1] != '=') {
 			return "%"
+		}
+	}
+	return ""
+}
+
+// receiverMethods read or write the file their receiver names.
+var receiverMethods = [...]string{".read_text(", ".read_bytes(", ".write_text(", ".write_bytes(", ".unlink(",
+	".open(", ".rename(", ".readlines(", ".each_line", ".read_lines(", ".symlink_to(", ".hardlink_to("}
+
+// pathTransforms make a path object's name from another's (pathlib's
+// with_stem, with_name, with_suffix): the name the object holds is not a
+// literal the gate can see.
+var pathTransforms = [...]string{".with_stem(", ".with_name(", ".with_suffix("}
+
+// receiverRead says why code reads a file through a path object whose name
+// it makes with a transform (Path("x.env").with_stem("").read_text(),
+// Path(".vne"[::-1]).read_text()), or "". A path-only transform anywhere
+// with a method read is enough (the object may be kept in a variable); a
+// string transform counts when it is on the chain that ends in the method,
+// so Path("README.md").read_text().strip() is not one.
+func receiverRead(code, masked string) string {
+	read := false
+	for _, m := range receiverMethods {
+		read = read || strings.Contains(masked, m)
+	}
+	if !read {
+		return ""
+	}
+	for _, t := range pathTransforms {
+		if strings.Contains(masked, t) {
+			return "whose name it computes with `" + strings.Trim(t, "(.") + "` (the gate does not evaluate it)"
+		}
+	}
+	for _, m := range receiverMethods {
+		for i := 0; ; {
+			n := strings.Index(masked[i:], m)
+			if n < 0 {
+				break
+			}
+			at := i + n
+			chain := code[strings.LastIndexAny(masked[:at], ";\n=")+1 : at]
+			for _, t := range stringTransforms {
+				if strings.Contains(chain, t) {
+					return "whose name it computes with `" + strings.Trim(t, "(.") + "` (the gate does not evaluate it)"
+				}
+			}
+			i = at + len(m)
 		}
 	}
 	return ""
@@ -314,6 +361,11 @@ func computedOpen(code, lang string, sc codeScan) string {
 	transform := stringTransform(code, masked, sc)
 	if input == "" && transform == "" {
 		return ""
+	}
+	if transform != "" {
+		if why := receiverRead(code, masked); why != "" {
+			return why
+		}
 	}
 	for _, id := range codeIdents(masked, lang) {
 		if !fileAPIs[id.lower] && !fileAPIs[strings.ToLower(id.qual)+"."+id.lower] {

@@ -31,6 +31,13 @@ func TestCodeComputedNames(t *testing.T) {
 		{`python3 -c "import codecs;print(open(codecs.decode('.rai','rot13')).read())"`, KindUnverifiable},
 		{`node -e "console.log(require('fs').readFileSync('x.env'.substring(1),'utf8'))"`, KindUnverifiable},
 		{`ruby -e "puts File.read('.eXnv'.delete('X'))"`, KindUnverifiable},
+		// a path object whose name a method makes, read by a method
+		{`python3 -c "from pathlib import Path;print(Path('x.env').with_stem('').read_text())"`, KindUnverifiable},
+		{`python3 -c "from pathlib import Path;p=Path('a.txt').with_name('x');print(p.read_bytes())"`, KindUnverifiable},
+		{`python3 -c "from pathlib import Path;print(Path('.eXnv'.replace('X','')).read_text())"`, KindUnverifiable},
+		{`python3 -c "import pathlib;print(pathlib.Path('README.md').read_text().strip())"`, ""},
+		{`python3 -c "import pathlib;print(pathlib.Path('README.md').read_text().replace('a','b'))"`, ""},
+		{`python3 -c "import pathlib;t=pathlib.Path('src/a.py').read_text();print(t.split())"`, ""},
 		// code made when it runs
 		{`python3 -c "import base64;exec(base64.b32decode('X'))"`, KindUnverifiable},
 		{`node -e "eval(Buffer.from('x','base64').toString())"`, KindUnverifiable},

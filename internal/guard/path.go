@@ -539,6 +539,10 @@ func alternates(env Env, raw string, sp spelling, pattern bool) []string {
 	if sp == spellTool && strings.HasPrefix(p, "@") && len(p) > 1 {
 		out = append(out, "./"+escIf(p, pattern))
 	}
+	if t := strings.TrimSpace(p); sp == spellTool && t != p && t != "" {
+		// a tool that trims its path argument opens the trimmed one
+		out = append(out, t)
+	}
 	if win {
 		if drive, rest, ok := msysDrive(p); ok {
 			out = append(out, drive+":/"+rest)
