@@ -906,6 +906,13 @@ func (c *cmd) dispatch() bool {
 				if t := strings.ToLower(ar.f.text()); strings.Contains(t, "dotglob") || strings.Contains(t, "globdots") {
 					a.dotglob = true
 				}
+				if cdableIn(ar.f.text()) {
+					a.cdable = true
+				}
+				if c.name == "shopt" && ar.f.pattern() {
+					// an option named when it runs may be either
+					a.dotglob, a.cdable = true, true
+				}
 			}
 		}
 		return true
@@ -924,7 +931,15 @@ func (c *cmd) dispatch() bool {
 		}
 		i := p.operands[0]
 		c.word(i)
-		a.chdir(c.args[i].f)
+		dests := a.chdir(c.args[i].f)
+		if f := c.args[i].f; len(c.args) == 2 && i == 1 && !f.pattern() && f.s != "" && !strings.ContainsRune("-+~", rune(f.s[0])) {
+			// `cd DIR` with one known operand (not -, zsh's +N/-N or ~):
+			// when it succeeds the shell is in one of dests (see andOr;
+			// a word with alternatives walks the cd once per value)
+			a.cdDests = append(a.cdDests, dests...)
+		} else {
+			a.cdOther = true
+		}
 		return true
 	case "eval":
 		c.evalBuiltin()

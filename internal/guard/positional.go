@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -559,27 +560,87 @@ func sameFields(x, y []field) bool {
 
 // andOr walks `x && y` / `x || y` and returns the states it ends in when
 // it succeeds and when it fails: y runs from x's success (&&) or failure
-// (||), so `cd d && f=x && cat $f` reads x.
-func (a *shellAnalyzer) andOr(c *syntax.BinaryCmd, in source) (succ, fail scope) {
-	part := func(st *syntax.Stmt) (scope, scope) {
+// (||), so `cd d && f=x && cat $f` reads x. at, when not nil, is where
+// the shell is when the list succeeds: a plain `cd DIR` that succeeded
+// left it in one of the folders DIR leads to, not where it was, so
+// `cd src && grep -r x .` recurses src only (after the list the shell may
+// be in either: a.cwds holds both again).
+func (a *shellAnalyzer) andOr(c *syntax.BinaryCmd, in source) (succ, fail scope, at []string) {
+	part := func(st *syntax.Stmt) (scope, scope, []string) {
 		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && len(st.Redirs) == 0 && !st.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			return a.andOr(b, in)
 		}
-		a.stmt(st, in)
+		var at []string
+		if a.plainCd(st) {
+			a.cdDests, a.cdOther = nil, false
+			a.stmt(st, in)
+			if !a.cdOther {
+				at = a.cdDests
+			}
+			a.cdDests, a.cdOther = nil, false
+		} else {
+			a.stmt(st, in)
+		}
 		s := a.saveScope()
-		return s, s
+		return s, s, at
 	}
-	sx, fx := part(c.X)
+	sx, fx, ax := part(c.X)
 	if c.Op == syntax.AndStmt {
 		a.restoreScope(sx)
-		sy, fy := part(c.Y)
+		all := a.cwds
+		if ax != nil && !a.full {
+			a.cwds = append([]string(nil), ax...)
+		}
+		sy, fy, ay := part(c.Y)
+		if ax != nil && !a.full {
+			if ay == nil {
+				ay = a.cwds // where y left the shell, from where the cd led
+			}
+			a.cwds = joinCwds(all, a.cwds)
+		}
 		a.mergeScopes(fx, fy)
-		return sy, a.saveScope()
+		return sy, a.saveScope(), ay
 	}
 	a.restoreScope(fx)
-	sy, fy := part(c.Y)
+	sy, fy, _ := part(c.Y)
 	a.mergeScopes(sx, sy)
-	return a.saveScope(), fy
+	return a.saveScope(), fy, nil
+}
+
+// plainCd reports whether st is `cd WORD` or `pushd WORD` run as the
+// builtin: not negated, in the background, prefixed by assignments, nor
+// shadowed by a function or an alias the command defines.
+func (a *shellAnalyzer) plainCd(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(ce.Assigns) > 0 || len(ce.Args) != 2 {
+		return false
+	}
+	name := ce.Args[0].Lit()
+	if name != "cd" && name != "pushd" || a.funcs[name] {
+		return false
+	}
+	_, alias := a.aliases[name]
+	return !alias
+}
+
+// joinCwds is the candidate working folders of both lists: all, then those
+// of more it does not hold, the last of more last (the one $PWD names).
+func joinCwds(all, more []string) []string {
+	out := append([]string(nil), all...)
+	for _, d := range more {
+		if !slices.Contains(out, d) && len(out) < maxCwds {
+			out = append(out, d)
+		} else if !slices.Contains(out, d) && !slices.Contains(out, "/"+unknownSeg) {
+			out = append(out, "/"+unknownSeg)
+		}
+	}
+	if len(more) > 0 {
+		last := more[len(more)-1]
+		if i := slices.Index(out, last); i >= 0 && i != len(out)-1 {
+			out = append(append(out[:i:i], out[i+1:]...), last)
+		}
+	}
+	return out
 }
 
 // altVal is a variable two paths leave differently: the alternatives when

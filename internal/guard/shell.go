@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -169,6 +170,15 @@ type shellAnalyzer struct {
 	written map[string]source // files written by the command with what was written
 	fds     map[string]source // what input redirections gave other descriptors (3<<<…)
 	dotglob bool
+	// cdable: the command may turn on bash's cdable_vars (zsh's
+	// cdablevars): `cd NAME` then goes to $NAME (zsh: ~NAME) when there is
+	// no folder NAME
+	cdable bool
+	// cdDests: where the plain `cd DIR` just walked leads when it succeeds
+	// (set by the cd builtin, read by andOr); cdOther: a cd that may lead
+	// elsewhere ran since andOr reset cdDests
+	cdDests []string
+	cdOther bool
 	// rgConfig: the command sets RIPGREP_CONFIG_PATH, so rg may search
 	// hidden and ignored files whatever its flags say
 	rgConfig bool
@@ -285,6 +295,7 @@ func analyzeShell(env Env, command string) *analysis {
 	out := &analysis{}
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
+	a.cdable = cdableIn(command)
 	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
 	f, err := parseShell(command)
 	if err != nil {
@@ -342,6 +353,20 @@ func dotglobIn(s string) bool {
 	l := strings.ToLower(s)
 	return strings.Contains(l, "dotglob") || strings.Contains(l, "globignore") ||
 		strings.Contains(l, "globdots") || strings.Contains(l, "glob_dots") || strings.Contains(s, "(D")
+}
+
+// cdableIn reports whether a script may turn on bash's cdable_vars or
+// zsh's CDABLE_VARS (zsh ignores case and underscores in option names;
+// quotes may split the name).
+func cdableIn(s string) bool {
+	l := strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '\'', '"', '\\':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+	return strings.Contains(l, "cdablevars")
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
@@ -451,6 +476,9 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 	if dotglobIn(src) {
 		a.dotglob = true
 	}
+	if cdableIn(src) {
+		a.cdable = true
+	}
 	a.file(f, src, in)
 }
 
@@ -546,7 +574,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 		default:
 			// `x && y`, `x || y`: y may not run; after the list, what the
 			// ways it succeeds and fails agree on
-			succ, fail := a.andOr(c, in)
+			succ, fail, _ := a.andOr(c, in)
 			a.mergeScopes(succ, fail)
 			out = dynSource("a command list")
 		}
@@ -1621,6 +1649,13 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 					p   string
 					pat bool
 				}{to + x.p[len(link):], false})
+			} else if follow != followNone && (strings.HasPrefix(link, strings.TrimSuffix(x.p, "/")+"/") || strings.ContainsRune(link, unknownRune)) {
+				// a recursion that follows links (grep -R) enters one the
+				// command made below the folder (or under a computed name)
+				paths = append(paths, struct {
+					p   string
+					pat bool
+				}{to, strings.ContainsRune(to, unknownRune)})
 			}
 		}
 	}
@@ -1657,11 +1692,12 @@ func (a *shellAnalyzer) addTracked(raw string, f field, via string) {
 	}
 }
 
-// chdir adds the directories a `cd dir` may lead to.
-func (a *shellAnalyzer) chdir(f field) {
+// chdir adds the directories a `cd dir` may lead to and returns them (nil
+// when it adds none).
+func (a *shellAnalyzer) chdir(f field) []string {
 	var next []string
 	if f.onlyUnk && !f.pattern() {
-		return
+		return nil
 	}
 	if pid, view, rest, ok := procView(f.s); ok && view == "cwd" && !strings.ContainsRune(rest, unknownRune) {
 		// a process's working folder: the shell's own (self, $$), or any
@@ -1699,6 +1735,16 @@ func (a *shellAnalyzer) chdir(f field) {
 			// newest candidate, the one a reason names)
 			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
 				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
+				if a.cdable {
+					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
+					// to ~NAME/x (a named folder or a user's home): any
+					// folder for the first name
+					c := "/" + unknownSeg
+					if _, rest, ok := strings.Cut(dir, "/"); ok {
+						c += "/" + escapeGlob(rest)
+					}
+					next = append([]string{c}, next...)
+				}
 			}
 		}
 	}
@@ -1706,6 +1752,7 @@ func (a *shellAnalyzer) chdir(f field) {
 	if len(a.cwds) == 1 && !strings.ContainsRune(a.cwds[0], unknownRune) {
 		a.oldpwd = a.cwds[0]
 	}
+	var dests []string
 	for _, d := range next {
 		dup := false
 		for _, c := range a.cwds {
@@ -1715,11 +1762,13 @@ func (a *shellAnalyzer) chdir(f field) {
 			}
 		}
 		if dup {
+			dests = append(dests, d)
 			continue
 		}
 		if len(a.cwds) >= maxCwds {
 			// too many places: the shell may be anywhere
 			d = "/" + unknownSeg
+			dests = append(dests, d)
 			for _, c := range a.cwds {
 				if c == d {
 					dup = true
@@ -1728,6 +1777,8 @@ func (a *shellAnalyzer) chdir(f field) {
 			if dup {
 				continue
 			}
+		} else {
+			dests = append(dests, d)
 		}
 		a.cwds = append(a.cwds, d)
 	}
@@ -1741,6 +1792,7 @@ func (a *shellAnalyzer) chdir(f field) {
 			}
 		}
 	}
+	return dests
 }
 
 func joinOrNorm(a *shellAnalyzer, cwd, dir string) (string, bool) {
