@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -758,6 +759,11 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	x := g.index(root)
 	if !x.ok {
 		return m.folderUnknown(t, ops, "the repository's index cannot be read, so what git tracks is not known")
+	}
+	if b, exists, ok := readSmallFile(fsys, strings.TrimSuffix(root, "/")+"/.git/config", maxIndexFile); exists && (!ok || bytes.Contains(bytes.ToLower(b), []byte("worktree")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
+		// core.worktree (or an included file) puts the work tree elsewhere:
+		// the index's paths are not below the repository's folder
+		return m.folderUnknown(t, ops, "the repository's configuration sets (or may include) another work tree, so where git's files are is not known")
 	}
 	prefix := strings.TrimSuffix(root, "/") + "/"
 	for _, rel := range x.paths {

@@ -3073,24 +3073,7 @@ func (c *cmd) git() {
 	case "ls-files":
 		c.gitLsFiles(i)
 	case "grep":
-		// git grep reads the work tree's files (tracked ones; untracked ones
-		// too with --untracked or --no-index), hidden names included: the
-		// gate cannot tell which files git tracks, so it is a recursive read
-		// of its pathspecs (after --), else of the current folder
-		var specs []int
-		for k := i + 1; k < len(c.args); k++ {
-			if len(specs) > 0 || optText(c.args[k].f) == "--" {
-				specs = append(specs, k)
-			}
-		}
-		if len(specs) > 1 {
-			c.done[specs[0]] = true
-			for _, k := range specs[1:] {
-				c.rec(k, SetRead, true, nil, "git grep", followNone)
-			}
-		} else {
-			c.recCwd(SetRead, true, nil, "git grep", followNone)
-		}
+		c.gitGrep(i, roots)
 	case "submodule", "worktree", "checkout", "restore", "reset", "switch", "pull", "merge", "rebase", "cherry-pick", "revert", "filter-branch", "difftool", "mergetool":
 		// these write the work tree themselves (a .gitignore too); explicit
 		// paths are words; some take a command to run

@@ -77,8 +77,9 @@ func TestNULInToolPath(t *testing.T) {
 	}
 }
 
-// TestGitGrep: git grep reads the work tree (the gate cannot tell which
-// files git tracks): a recursive read of its pathspecs, else of the cwd.
+// TestGitGrep: outside a repository git grep may fall back to --no-index
+// (grep.fallbackToNoIndex): a recursive read of its pathspecs, else of the
+// cwd (in one, only the files git tracks: TestGitGrepTracked).
 func TestGitGrep(t *testing.T) {
 	fsys := linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/src/main.go": "package main"}, nil)
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: fsys})

@@ -1,0 +1,207 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// gitGrepWidens are the git grep options that search more than the files
+// git tracks (untracked and ignored files, submodules) or run a command
+// (the pager of -O), each with its abbreviations.
+var gitGrepWidens = []string{"--untracked", "--no-index", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "--open-files-in-pager"}
+
+// gitGrepSafe are long options that are not abbreviations of a widening
+// one though they begin like one (an exact name wins in git).
+var gitGrepSafe = map[string]bool{"--or": true, "--not": true, "--null": true, "--no-color": true, "--no-recursive": true,
+	"--no-textconv": true}
+
+// gitGrep: git grep reads the work-tree files git tracks below the current
+// folder (or its pathspecs), hidden names included. With the disk, one
+// known working folder and a readable index, only those files count: an
+// untracked or ignored .env is not searched, a tracked one is
+// (matchTracked). Anything else is the recursive read of the folder it was
+// before: no disk, an index or work tree the command may change or move
+// (GIT_DIR, GIT_INDEX_FILE, --work-tree, git add earlier), options that
+// widen the search (--untracked, --no-index, --no-exclude-standard,
+// --recurse-submodules, their abbreviations), an argument computed when it
+// runs, trees (revisions: history is not covered) or a pattern after `--`.
+// A pager given to -O runs as a shell command with the matching files.
+func (c *cmd) gitGrep(i int, roots []field) {
+	a := c.a
+	wide := a.env.FS == nil || a.ignoresMayChange || a.indexMayChange || len(roots) > 1 ||
+		len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune)
+	if !wide && !inRepository(a.env.FS, a.cwd()) {
+		wide = true // outside a repository git may fall back to --no-index (grep.fallbackToNoIndex)
+	}
+	icase := strings.Contains(strings.ToUpper(a.src), "ICASE")
+	var specs []int // the `--` and the pathspecs after it
+	var positional []int
+	pattern := false // -e or -f gave the pattern
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		if len(specs) > 0 || !f.pattern() && t == "--" {
+			specs = append(specs, k)
+			continue
+		}
+		if f.pattern() {
+			if f.lead == "" || strings.HasPrefix(f.lead, "-") {
+				// may be -OCMD, which runs CMD
+				a.unknown(c.args[k].raw, "git grep with an argument computed when it runs (it may be an option, -O runs a command)", SetRead|setModify)
+				return
+			}
+			wide = true // a tree or a path
+			positional = append(positional, k)
+			continue
+		}
+		if t == "(" || t == ")" || t == "-" || !strings.HasPrefix(t, "-") {
+			if t != "(" && t != ")" {
+				positional = append(positional, k)
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, eq := strings.Cut(t, "=")
+			switch name {
+			case "--regexp", "--file", "--max-depth", "--threads", "--max-count", "--after-context", "--before-context", "--context":
+				if name == "--regexp" || name == "--file" {
+					pattern = true
+				}
+				if !eq && k+1 < len(c.args) {
+					k++
+					c.done[k] = name != "--file"
+				}
+				continue
+			}
+			if gitGrepSafe[name] {
+				continue
+			}
+			for _, w := range gitGrepWidens {
+				if len(name) > 2 && strings.HasPrefix(w, name) {
+					wide = true
+					if strings.HasPrefix("--open-files-in-pager", name) && eq {
+						c.gitGrepPager(k, val)
+					}
+				}
+			}
+			continue
+		}
+		// a bundle of short options: e, f, A, B, C, m take a value (the
+		// rest of the bundle or the next argument), O an attached one
+		for j := 1; j < len(t); j++ {
+			switch t[j] {
+			case 'e', 'f', 'A', 'B', 'C', 'm':
+				if t[j] == 'e' || t[j] == 'f' {
+					pattern = true
+				}
+				if j == len(t)-1 && k+1 < len(c.args) {
+					k++
+					c.done[k] = t[j] != 'f' // a pattern file is a file read
+				}
+				j = len(t)
+			case 'O':
+				wide = true
+				if j+1 < len(t) {
+					c.gitGrepPager(k, t[j+1:])
+				}
+				j = len(t)
+			}
+		}
+	}
+	switch {
+	case !pattern && len(positional) > 0:
+		c.done[positional[0]] = true // the pattern, not a path
+		positional = positional[1:]
+	case !pattern && len(specs) > 1:
+		// `git grep -- PATTERN [-- PATHSPEC…]`
+		c.done[specs[0]], c.done[specs[1]] = true, true
+		rest := specs[2:]
+		specs = nil
+		if len(rest) > 0 && !c.args[rest[0]].f.pattern() && optText(c.args[rest[0]].f) == "--" {
+			specs = rest
+		} else {
+			positional = rest
+		}
+	}
+	if len(positional) > 0 {
+		wide = true // trees (or paths git tells from revisions by itself)
+	}
+	// the folders the pathspecs stay in
+	var dirs []field
+	if len(specs) > 0 {
+		c.done[specs[0]] = true
+	}
+	for _, k := range specs[min(1, len(specs)):] {
+		c.done[k] = true
+		f := c.args[k].f
+		c.a.value(c.args[k].raw, f, SetRead)
+		r, ok := "", false
+		if !f.pattern() {
+			r, ok = gitSpecRoot(f.s, icase)
+		}
+		if !ok {
+			a.unknown(c.args[k].raw, "a git pathspec computed when it runs or with magic the analysis does not model (:/, :(glob), …)", SetRead)
+			return
+		}
+		if r != "" {
+			dirs = append(dirs, litField(r))
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []field{litField(".")} // none, or excludes only: the current folder
+	}
+	for _, r := range dirs {
+		if wide {
+			a.addRec(r.s, r, SetRead, true, nil, "git grep", followNone)
+		} else {
+			a.addTracked(r.s, r, "git grep (the files git tracks)")
+		}
+	}
+}
+
+// gitSpecRoot is the folder a git pathspec stays in: the spec up to its
+// first segment with a wildcard (git's pathspecs are globs), "." for a
+// case-insensitive match, "" for an exclude (:!x, :^x, :(exclude)x);
+// false for other magic.
+func gitSpecRoot(s string, icase bool) (string, bool) {
+	if strings.HasPrefix(s, ":") {
+		switch {
+		case strings.HasPrefix(s, ":!"), strings.HasPrefix(s, ":^"), strings.HasPrefix(s, ":(exclude)"):
+			return "", true
+		}
+		return "", false
+	}
+	if icase || s == "" {
+		return ".", true
+	}
+	segs := strings.Split(s, "/")
+	for n, seg := range segs {
+		if strings.ContainsAny(seg, "*?[\\") {
+			if n == 0 {
+				return ".", true
+			}
+			return strings.Join(segs[:n], "/"), true
+		}
+	}
+	return s, true
+}
+
+// gitGrepPager: git grep -O/--open-files-in-pager=CMD runs `sh -c 'CMD
+// "$@"'` with the matching files.
+func (c *cmd) gitGrepPager(k int, cmdText string) {
+	f := litField(cmdText + ` "$@"`)
+	c.a.childShell(nil, false, false, func() { c.scriptField(c.args[k].raw, f, source{}) })
+}
+
+// inRepository reports whether dir lies in a git repository whose `.git` is
+// a folder (a `.git` file points elsewhere: not read here).
+func inRepository(fsys FS, dir string) bool {
+	for d := dir; ; d = path.Dir(d) {
+		if fi, err := fsys.Lstat(strings.TrimSuffix(d, "/") + "/.git"); err == nil {
+			return fi.IsDir()
+		}
+		if d == path.Dir(d) || d == "" || d == "." {
+			return false
+		}
+	}
+}
