@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -57,6 +58,9 @@ type Violation struct {
 	// Tracked says, for KindFolder, that the call prints what git tracks
 	// below the folder (git diff, git show, git log -p).
 	Tracked bool
+	// Meta says the shell command only looks at the path's metadata
+	// (test -f, stat, ls -d): denied because the rule denies bash.
+	Meta bool
 	// Rule is the path of the first entry (in rule order) that denies Op;
 	// RuleIndex its position; Rules every entry that denies Op.
 	Rule      string
@@ -134,6 +138,9 @@ func (v Violation) text(verdict bool) string {
 	case v.Resolved != "":
 		what += fmt.Sprintf(" -> %s", v.Resolved)
 	}
+	if v.Command != "" && v.Meta {
+		return oneLine(fmt.Sprintf("bash command touches protected path %s (its metadata only: test -f, stat, ls -d read no content); %s, which covers any shell command that touches it", what, rule))
+	}
 	if v.Command != "" {
 		return oneLine(fmt.Sprintf("bash command touches protected path %s; %s", what, rule))
 	}
@@ -195,7 +202,7 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 	}
 	seen := map[string]bool{}
 	add := func(v Violation) {
-		key := string(v.Kind) + "\x00" + v.Raw + "\x00" + string(v.Op) + "\x00" + v.Rule + "\x00" + v.Detail
+		key := string(v.Kind) + "\x00" + v.Raw + "\x00" + string(v.Op) + "\x00" + v.Rule + "\x00" + v.Detail + "\x00" + strconv.FormatBool(v.Meta)
 		if seen[key] {
 			return
 		}
@@ -219,6 +226,7 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 			v, ok = m.matchTarget(t, ops)
 		}
 		if ok {
+			v.Meta = shell && t.ops == SetBash && v.Kind == KindDeny
 			add(v)
 		}
 	}
@@ -232,7 +240,12 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		}
 	}
 	rank := map[Kind]int{KindDeny: 0, KindFolder: 1, KindUnverifiable: 2}
-	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Kind] < rank[out[j].Kind] })
+	sort.SliceStable(out, func(i, j int) bool {
+		if rank[out[i].Kind] != rank[out[j].Kind] {
+			return rank[out[i].Kind] < rank[out[j].Kind]
+		}
+		return !out[i].Meta && out[j].Meta // a read first: the reason names what reads
+	})
 	return out
 }
 

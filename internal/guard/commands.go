@@ -739,6 +739,11 @@ type spec struct {
 	follows  []string          // flags that make a recursion follow symlinks
 	noFollow []string          // flags that stop it (zip -y)
 	followBy uint8             // what a recursion follows without those flags
+	// meta: the operands' metadata only is read (stat); metaWith: flags
+	// that make it so (ls -d): they are touched (the bash op), not read
+	// (a glob operand still is: its expansion lists the folder)
+	meta     bool
+	metaWith []string
 }
 
 // runSpec applies a spec to the command's arguments.
@@ -774,6 +779,10 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	}
 	if len(s.inplace) > 0 && p.has(s.inplace...) {
 		ops |= setModify
+	}
+	if (s.meta || len(s.metaWith) > 0 && p.has(s.metaWith...)) && !s.recAll && !(len(s.rec) > 0 && p.has(s.rec...)) {
+		// metadata, no content: the path is touched (the bash op), not read
+		ops = SetBash
 	}
 	var filter []string
 	for _, v := range p.values(s.filters...) {
@@ -826,6 +835,9 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 		if rec && (s.last == 0 || k < len(operands)-1) {
 			c.rec(i, recOps(s, o), dotOK, filter, c.name+" "+recFlag(p, s), follow)
 			continue
+		}
+		if o == SetBash && c.args[i].f.glob {
+			o = SetRead // a glob's expansion lists its folder (ls -d .git/*)
 		}
 		c.file(i, o)
 	}
@@ -883,6 +895,9 @@ func (c *cmd) dispatch() bool {
 				c.valWord(v)
 			}
 			c.printfAssign(p)
+		}
+		if c.name == "test" || c.name == "[" {
+			c.testOperands()
 		}
 		if c.name == "set" {
 			c.setPositional() // set -- ARGS rebinds $1…
@@ -1494,6 +1509,9 @@ func fileSpec(name string) *spec {
 			s.rec = []string{"-R", "--recursive", "--tree"}
 			s.hideDots, s.hidden = true, []string{"-a", "-A", "--all", "--almost-all"}
 			s.dflt = true
+			if name == "ls" || name == "dir" || name == "vdir" {
+				s.metaWith = []string{"-d", "--directory"} // the entries themselves, not a folder's names
+			}
 		case "tree":
 			s.opts = opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}
 			s.files = map[string]OpSet{"-o": setModify}
@@ -1516,7 +1534,10 @@ func fileSpec(name string) *spec {
 		case "tr":
 			s.skip = 1 << 20 // tr reads stdin only
 		case "stat":
-			s.opts = opts{short: "cf", long: []string{"--format", "--printf"}}
+			// GNU's -c/--format/--printf and BSD's -f/-t take a format: a
+			// file's status is printed (its size at most), never its content
+			s.opts = opts{short: "cft", long: []string{"--format", "--printf"}}
+			s.meta = true
 		case "file":
 			s.opts = opts{short: "mfFeP", long: []string{"--magic-file", "--files-from", "--separator", "--exclude", "--parameter"}}
 			s.files = map[string]OpSet{"-m": SetRead, "-f": SetRead, "--magic-file": SetRead, "--files-from": SetRead}
@@ -1584,6 +1605,49 @@ func (c *cmd) unsetBuiltin() {
 		if t == "IFS" {
 			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true
+		}
+	}
+}
+
+// fileTestOps are test's operators that look at a file's metadata (type,
+// permissions, size, times), never its content; the binary ones compare
+// two files' times or identity.
+var fileTestOps = map[string]bool{"-e": true, "-a": true, "-f": true, "-d": true, "-c": true, "-b": true, "-p": true,
+	"-S": true, "-L": true, "-h": true, "-k": true, "-g": true, "-u": true, "-G": true, "-O": true, "-N": true,
+	"-r": true, "-w": true, "-x": true, "-s": true}
+
+var fileTestBinOps = map[string]bool{"-nt": true, "-ot": true, "-ef": true}
+
+// testOperands gives the operands of test's file operators (`test -f
+// .env`, `[ a -nt b ]`) the role of a metadata access: the bash op, not a
+// read (a glob's expansion lists its folder: a read). Every other word
+// stays a word.
+func (c *cmd) testOperands() {
+	meta := func(i int) {
+		if i > 0 && i < len(c.args) && !c.done[i] {
+			c.done[i] = true
+			ops := SetBash
+			if c.args[i].f.glob {
+				ops = SetRead // a glob's expansion lists its folder
+			}
+			c.fileField(c.args[i].raw, c.args[i].f, ops)
+		}
+	}
+	for k := 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		if f.pattern() {
+			continue
+		}
+		switch {
+		case fileTestOps[f.s] && k+1 < len(c.args):
+			c.done[k] = true
+			meta(k + 1)
+			k++
+		case fileTestBinOps[f.s] && k+1 < len(c.args):
+			c.done[k] = true
+			meta(k - 1)
+			meta(k + 1)
+			k++
 		}
 	}
 }

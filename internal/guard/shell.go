@@ -655,7 +655,9 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	case *syntax.CoprocClause:
 		// a coprocess reads what later commands write to ${COPROC[1]}
 		a.stmt(c.Stmt, dynSource("a coprocess's input"))
-	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.TestClause, *syntax.TestDecl:
+	case *syntax.TestClause:
+		a.testExpr(c.X) // [[ -f .env ]]: metadata; other words below
+	case *syntax.LetClause, *syntax.ArithmCmd, *syntax.TestDecl:
 		// words inside are checked by the walk in file()
 	}
 	for _, t := range outFiles {
@@ -1849,4 +1851,40 @@ func programName(b string) string {
 		}
 	}
 	return b
+}
+
+// testExpr walks a [[ … ]] expression: the operand of a file operator
+// (-e, -f, -s, -nt, …) is a metadata access, the bash op and no read (see
+// metaOps); other words are left to the walk in file() (read).
+func (a *shellAnalyzer) testExpr(x syntax.TestExpr) {
+	switch e := x.(type) {
+	case *syntax.UnaryTest:
+		if w, ok := e.X.(*syntax.Word); ok && e.Op >= syntax.TsExists && e.Op <= syntax.TsNoEmpty && e.Op != syntax.TsFdTerm {
+			a.word(w, a.metaOps(w))
+			return
+		}
+		a.testExpr(e.X)
+	case *syntax.BinaryTest:
+		if e.Op == syntax.TsNewer || e.Op == syntax.TsOlder || e.Op == syntax.TsDevIno {
+			for _, side := range []syntax.TestExpr{e.X, e.Y} {
+				if w, ok := side.(*syntax.Word); ok {
+					a.word(w, a.metaOps(w))
+				}
+			}
+			return
+		}
+		a.testExpr(e.X)
+		a.testExpr(e.Y)
+	case *syntax.ParenTest:
+		a.testExpr(e.X)
+	}
+}
+
+// metaOps are the ops of a metadata access to w: the bash op, or a read
+// when w may be a pattern (what it matches lists its folder).
+func (a *shellAnalyzer) metaOps(w *syntax.Word) OpSet {
+	if strings.ContainsAny(a.text(w), "*?[") {
+		return SetRead
+	}
+	return SetBash
 }
