@@ -744,6 +744,9 @@ type spec struct {
 	// (a glob operand still is: its expansion lists the folder)
 	meta     bool
 	metaWith []string
+	// names: a recursion prints names, not content (ls -R, tree): the
+	// reason says it lists them
+	names bool
 }
 
 // runSpec applies a spec to the command's arguments.
@@ -823,6 +826,15 @@ func (c *cmd) runSpec(s *spec, from int) parsed {
 	}
 	if len(s.noFollow) > 0 && p.has(s.noFollow...) {
 		follow = followNone
+	}
+	if s.names {
+		defer func(n int) {
+			for k := n; k < len(c.a.out.targets); k++ {
+				if t := &c.a.out.targets[k]; t.rec {
+					t.lists = true
+				}
+			}
+		}(len(c.a.out.targets))
 	}
 	if rec && len(operands) == 0 && s.dflt {
 		c.recCwd(recOps(s, ops), dotOK, filter, c.name, follow)
@@ -1509,13 +1521,14 @@ func fileSpec(name string) *spec {
 			s.rec = []string{"-R", "--recursive", "--tree"}
 			s.hideDots, s.hidden = true, []string{"-a", "-A", "--all", "--almost-all"}
 			s.dflt = true
+			s.names = true
 			if name == "ls" || name == "dir" || name == "vdir" {
 				s.metaWith = []string{"-d", "--directory"} // the entries themselves, not a folder's names
 			}
 		case "tree":
 			s.opts = opts{short: "LPIoH", long: []string{"--filelimit", "--timefmt", "--charset", "--sort"}}
 			s.files = map[string]OpSet{"-o": setModify}
-			s.recAll, s.dflt = true, true
+			s.recAll, s.dflt, s.names = true, true, true
 			s.hideDots, s.hidden = true, []string{"-a"}
 		case "xxd":
 			s.opts = opts{short: "lscgoC", long: nil}

@@ -82,3 +82,29 @@ func TestMetadataOnly(t *testing.T) {
 		{"ls -l secret.txt", KindDeny}, // without -d: the gate does not look whether it is a folder
 	})
 }
+
+// TestDeniedEverydayReasons: the everyday calls that stay denied say why:
+// a recursive listing with hidden names lists (it does not read) the names
+// below the folder; a program the gate does not model counts as reading a
+// folder in full; a file server serves everything below its folder.
+func TestDeniedEverydayReasons(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "K=1", tCwd + "/src/a.go": "package a"}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	for c, want := range map[string]string{
+		"tree -a":               "tree lists the names below",
+		"ls -aR":                "ls lists the names below",
+		"ls -laR .":             "ls -R lists the names below",
+		"semgrep .":             "a program pruner does not model, so a folder given to it counts as read in full",
+		"python -m http.server": "a file server: anything below the folder it serves can be fetched",
+		"grep -r TODO .":        "grep -r reads every file below",
+	} {
+		k, why := kindOf(m, c)
+		if k != KindFolder || !strings.Contains(why, want) {
+			t.Errorf("%q: %q %q, want folder with %q", c, k, why, want)
+		}
+	}
+	runShell(t, m, []shellCase{
+		{"tree", ""}, {"tree -a src", ""}, {"ls -aR src", ""}, {"semgrep src", ""}, {"python3 -m http.server -d src 8000", ""},
+		{"rg TODO", ""}, {"grep -rn TODO --include='*.go' .", ""}, {"fd", ""}, {"wc -l $(git ls-files)", KindUnverifiable},
+	})
+}
