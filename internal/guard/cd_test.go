@@ -64,6 +64,19 @@ func TestCdAndThen(t *testing.T) {
 		{"cd src && ln -s .. up && grep -R TODO .", KindFolder},
 		{"cd src && ln -s " + tCwd + " up && grep -R TODO .", KindFolder},
 		{"cd src & grep -r TODO .", KindFolder},
+		// what moves the shell without a cd the walk follows
+		{"cd src && echo 'cd ..' > x.sh && . ./x.sh && grep -r TODO .", KindUnverifiable},
+		{"pushd src && popd && grep -r TODO .", KindFolder},
+		{"pushd src; pushd lib && popd && popd && grep -r TODO .", KindFolder},
+		{"trap 'cd ..' DEBUG; cd src && grep -r TODO .", KindFolder},
+		{"trap 'cd ..' RETURN; f() { :; }; cd src && f && grep -r TODO .", KindFolder},
+		{"shopt -s autocd; cd src && .. && grep -r TODO .", KindFolder},
+		{"setopt AUTO_CD; cd src && .. && grep -r TODO .", KindFolder},
+		{"o=autocd; shopt -s $o; cd src && .. && grep -r TODO .", KindFolder},
+		{"shopt -s $(cat o); cd src && .. && grep -r TODO .", KindFolder},
+		{"cd src && cd - && grep -r TODO .", KindFolder},
+		{"cd docs; cd src && cd - && grep -r TODO .", KindFolder},
+		{"cd - && grep -r TODO .", KindFolder},
 	} {
 		if got, why := kindOf(disk, c.cmd); got != c.want {
 			t.Errorf("disk: %q: got %q, want %q (%s)", c.cmd, got, c.want, why)

@@ -911,6 +911,13 @@ func (c *cmd) dispatch() bool {
 		if c.name == "test" || c.name == "[" {
 			c.testOperands()
 		}
+		if c.name == "popd" {
+			// back to where a pushd left (any of them; the user's own
+			// stack is empty in a new shell)
+			for _, d := range a.dirStack {
+				a.cwds = joinCwds(a.cwds, d)
+			}
+		}
 		if c.name == "set" {
 			c.setPositional() // set -- ARGS rebinds $1…
 			for _, ar := range c.args[1:] {
@@ -936,9 +943,12 @@ func (c *cmd) dispatch() bool {
 				if cdableIn(ar.f.text()) {
 					a.cdable = true
 				}
+				if optionIn(ar.f.text(), "autocd") {
+					a.noNarrow = true
+				}
 				if c.name == "shopt" && ar.f.pattern() {
-					// an option named when it runs may be either
-					a.dotglob, a.cdable = true, true
+					// an option named when it runs may be any of them
+					a.dotglob, a.cdable, a.noNarrow = true, true, true
 				}
 			}
 		}
@@ -958,6 +968,9 @@ func (c *cmd) dispatch() bool {
 		}
 		i := p.operands[0]
 		c.word(i)
+		if c.name == "pushd" {
+			a.dirStack = append(a.dirStack, append([]string(nil), a.cwds...))
+		}
 		dests := a.chdir(c.args[i].f)
 		if f := c.args[i].f; len(c.args) == 2 && i == 1 && !f.pattern() && f.s != "" && !strings.ContainsRune("-+~", rune(f.s[0])) {
 			// `cd DIR` with one known operand (not -, zsh's +N/-N or ~):
@@ -977,6 +990,7 @@ func (c *cmd) dispatch() bool {
 	case "trap":
 		p := c.parse(1, opts{posix: true})
 		if len(p.operands) > 0 {
+			a.noNarrow = true // a DEBUG or RETURN trap may cd before any later command
 			// the action runs later (at exit, on a signal), with the
 			// positional parameters of that moment: unknown
 			pos, known, tail, decl := a.pos, a.posKnown, a.posTail, a.posDecl

@@ -609,14 +609,15 @@ func (a *shellAnalyzer) andOr(c *syntax.BinaryCmd, in source) (succ, fail scope,
 
 // plainCd reports whether st is `cd WORD` or `pushd WORD` run as the
 // builtin: not negated, in the background, prefixed by assignments, nor
-// shadowed by a function or an alias the command defines.
+// shadowed by a function or an alias the command defines, and no trap or
+// autocd may move the shell where the analysis does not see it.
 func (a *shellAnalyzer) plainCd(st *syntax.Stmt) bool {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || st.Negated || st.Background || st.Coprocess || len(ce.Assigns) > 0 || len(ce.Args) != 2 {
 		return false
 	}
 	name := ce.Args[0].Lit()
-	if name != "cd" && name != "pushd" || a.funcs[name] {
+	if name != "cd" && name != "pushd" || a.funcs[name] || a.noNarrow {
 		return false
 	}
 	_, alias := a.aliases[name]

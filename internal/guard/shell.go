@@ -179,6 +179,14 @@ type shellAnalyzer struct {
 	// elsewhere ran since andOr reset cdDests
 	cdDests []string
 	cdOther bool
+	// noNarrow: the shell may change folder where the analysis does not
+	// see a cd (a trap's action before each command, autocd): a cd's
+	// success does not say where later commands run
+	noNarrow bool
+	// oldpwds: where the shell may have been before the last cd (`cd -`);
+	// dirStack: the candidates each pushd left (popd returns to one)
+	oldpwds  []string
+	dirStack [][]string
 	// rgConfig: the command sets RIPGREP_CONFIG_PATH, so rg may search
 	// hidden and ignored files whatever its flags say
 	rgConfig bool
@@ -296,6 +304,7 @@ func analyzeShell(env Env, command string) *analysis {
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
 	a.cdable = cdableIn(command)
+	a.noNarrow = optionIn(command, "autocd")
 	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
 	f, err := parseShell(command)
 	if err != nil {
@@ -358,7 +367,11 @@ func dotglobIn(s string) bool {
 // cdableIn reports whether a script may turn on bash's cdable_vars or
 // zsh's CDABLE_VARS (zsh ignores case and underscores in option names;
 // quotes may split the name).
-func cdableIn(s string) bool {
+func cdableIn(s string) bool { return optionIn(s, "cdablevars") }
+
+// optionIn reports whether a script may name the shell option opt (lower
+// case, no underscores) in any spelling.
+func optionIn(s, opt string) bool {
 	l := strings.Map(func(r rune) rune {
 		switch r {
 		case '_', '\'', '"', '\\':
@@ -366,7 +379,7 @@ func cdableIn(s string) bool {
 		}
 		return unicode.ToLower(r)
 	}, s)
-	return strings.Contains(l, "cdablevars")
+	return strings.Contains(l, opt)
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
@@ -478,6 +491,9 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 	}
 	if cdableIn(src) {
 		a.cdable = true
+	}
+	if optionIn(src, "autocd") {
+		a.noNarrow = true
 	}
 	a.file(f, src, in)
 }
@@ -1723,8 +1739,11 @@ func (a *shellAnalyzer) chdir(f field) []string {
 	} else {
 		dir := f.s
 		if dir == "-" {
-			if a.oldpwd != "" {
-				next = append(next, a.oldpwd)
+			// where the shell was before the last cd (any of its
+			// candidates), or $OLDPWD from the environment: anywhere
+			next = append(next, a.oldpwds...)
+			if len(a.oldpwds) == 0 {
+				next = append(next, "/"+unknownSeg)
 			}
 		} else {
 			for _, cwd := range a.cwds {
@@ -1750,6 +1769,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			}
 		}
 	}
+	a.oldpwds = append([]string(nil), a.cwds...)
 	a.oldpwd = a.cwd()
 	if len(a.cwds) == 1 && !strings.ContainsRune(a.cwds[0], unknownRune) {
 		a.oldpwd = a.cwds[0]
