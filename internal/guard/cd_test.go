@@ -87,8 +87,14 @@ func TestCdAndThen(t *testing.T) {
 			t.Errorf("no disk: %q: got %q, want %q", c.cmd, got, c.want)
 		}
 	}
-	// the cd's own words are still paths: a cd into a protected folder
+	// the cd's own words are still paths: a cd into a protected folder;
+	// CDPATH searches a hidden folder's name too (only ./ and ../ not)
 	runShell(t, disk, []shellCase{
+		{"CDPATH=" + tHome + "; cd .ssh && cat id_rsa", KindDeny},
+		{"export CDPATH=~; cd .pi && cat agent/auth.json", KindDeny},
+		{"CDPATH=" + tHome + "; cd .pi/agent; cat auth.json", KindDeny},
+		{"cd .github && ls", ""},
+		{"cd ./src && cat m.go", ""},
 		{"cd ~/.ssh && grep -r x .", KindDeny},
 		{"cd " + tHome + "/.pi/agent && cat auth.json", KindDeny},
 		{"cd src && cat m.go", ""},

@@ -1754,7 +1754,9 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			// a relative `cd` anywhere
 			// (first: the join with the current directory stays the
 			// newest candidate, the one a reason names)
-			if !isAbsNorm(dir) && !strings.HasPrefix(dir, ".") && !strings.HasPrefix(dir, "~") {
+			// (not for a first segment . or ..: `cd .ssh` searches it)
+			first, _, _ := strings.Cut(dir, "/")
+			if !isAbsNorm(dir) && first != "." && first != ".." && !strings.HasPrefix(dir, "~") {
 				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
 				if a.cdable {
 					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
