@@ -30,8 +30,14 @@ func (c *cmd) gitGrep(i int, roots []field) {
 	a := c.a
 	wide := a.env.FS == nil || a.ignoresMayChange || a.indexMayChange || len(roots) > 1 ||
 		len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune)
-	if !wide && !inRepository(a.env.FS, a.cwd()) {
-		wide = true // outside a repository git may fall back to --no-index (grep.fallbackToNoIndex)
+	if !wide {
+		// outside a repository git may fall back to --no-index
+		// (grep.fallbackToNoIndex); with submodules, submodule.recurse
+		// makes it search their files too
+		root := repositoryOf(a.env.FS, a.cwd())
+		if _, err := a.env.FS.Lstat(strings.TrimSuffix(root, "/") + "/.gitmodules"); root == "" || err == nil {
+			wide = true
+		}
 	}
 	icase := strings.Contains(strings.ToUpper(a.src), "ICASE")
 	var specs []int // the `--` and the pathspecs after it
@@ -193,15 +199,19 @@ func (c *cmd) gitGrepPager(k int, cmdText string) {
 	c.a.childShell(nil, false, false, func() { c.scriptField(c.args[k].raw, f, source{}) })
 }
 
-// inRepository reports whether dir lies in a git repository whose `.git` is
-// a folder (a `.git` file points elsewhere: not read here).
-func inRepository(fsys FS, dir string) bool {
+// repositoryOf is the root of the git repository dir lies in, when its
+// `.git` is a folder ("" otherwise: none, or a `.git` file that points
+// elsewhere).
+func repositoryOf(fsys FS, dir string) string {
 	for d := dir; ; d = path.Dir(d) {
 		if fi, err := fsys.Lstat(strings.TrimSuffix(d, "/") + "/.git"); err == nil {
-			return fi.IsDir()
+			if fi.IsDir() {
+				return d
+			}
+			return ""
 		}
 		if d == path.Dir(d) || d == "" || d == "." {
-			return false
+			return ""
 		}
 	}
 }

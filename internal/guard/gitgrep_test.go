@@ -55,6 +55,7 @@ func TestGitGrepTracked(t *testing.T) {
 	badIndex := with(map[string]string{tCwd + "/.git/index": "DIRC\x00\x00\x00\x02\x00\x00\x00\x09"})
 	worktree := with(map[string]string{tCwd + "/.git/index": indexOf("m.go"), tCwd + "/.git/config": "[core]\n\tworktree = /home/user\n"})
 	noDisk := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	submodules := with(map[string]string{tCwd + "/.git/index": indexOf("m.go", "src/a.go", "vendor/lib"), tCwd + "/.gitmodules": "[submodule \"lib\"]\n"})
 
 	safe := []string{
 		"git grep TODO", "git grep -n TODO", "git grep -in todo", "git grep -e TODO -e FIXME", "git grep -nE 'TODO|FIXME'",
@@ -69,7 +70,8 @@ func TestGitGrepTracked(t *testing.T) {
 			}
 		}
 		// a tracked .env is searched; what cannot be read or placed is not shown safe
-		for name, m := range map[string]*Matcher{"tracked .env": tracked, "unreadable index": badIndex, "core.worktree": worktree, "no disk": noDisk} {
+		for name, m := range map[string]*Matcher{"tracked .env": tracked, "unreadable index": badIndex, "core.worktree": worktree, "no disk": noDisk,
+			"submodules (submodule.recurse)": submodules} {
 			if got, _ := kindOf(m, c); got == "" {
 				t.Errorf("%s: %q allowed", name, c)
 			}
