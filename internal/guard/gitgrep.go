@@ -30,13 +30,14 @@ func (c *cmd) gitGrep(i int, roots []field) {
 	a := c.a
 	wide := a.env.FS == nil || a.ignoresMayChange || a.indexMayChange || len(roots) > 1 ||
 		len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune)
+	via := "git grep"
 	if !wide {
 		// outside a repository git may fall back to --no-index
 		// (grep.fallbackToNoIndex); with submodules, submodule.recurse
 		// makes it search their files too
 		root := repositoryOf(a.env.FS, a.cwd())
 		if _, err := a.env.FS.Lstat(strings.TrimSuffix(root, "/") + "/.gitmodules"); root == "" || err == nil {
-			wide = true
+			wide, via = true, "git grep (outside a repository, or with submodules or a .git file: what it searches is not known)"
 		}
 	}
 	icase := strings.Contains(strings.ToUpper(a.src), "ICASE")
@@ -84,7 +85,7 @@ func (c *cmd) gitGrep(i int, roots []field) {
 			}
 			for _, w := range gitGrepWidens {
 				if len(name) > 2 && strings.HasPrefix(w, name) {
-					wide = true
+					wide, via = true, "git grep "+w
 					if strings.HasPrefix("--open-files-in-pager", name) && eq {
 						c.gitGrepPager(k, val)
 					}
@@ -129,15 +130,41 @@ func (c *cmd) gitGrep(i int, roots []field) {
 			positional = rest
 		}
 	}
+	for _, k := range positional {
+		if strings.HasPrefix(c.args[k].f.s, ":") {
+			// a magic pathspec (:/ is the repository's root)
+			a.unknown(c.args[k].raw, "a git pathspec with magic the analysis does not model (:/, :(glob), …)", SetRead)
+			return
+		}
+	}
+	var paths []int // positional pathspecs: names on the disk, or globs
+	if len(positional) > 0 && !wide && !modifiedBefore(a) {
+		// without `--` git takes an argument for a path when it is not a
+		// revision and names a file (or is a glob); one that names a file
+		// and is a revision too is an error: a name on the disk is never a
+		// tree. Anything else may be one (history: the recursive read).
+		for _, k := range positional {
+			f := c.args[k].f
+			if f.pattern() || !strings.ContainsAny(f.s, "*?[") && !existsOnDisk(a, f.s) {
+				paths = nil
+				break
+			}
+			paths = append(paths, k)
+		}
+		if len(paths) == len(positional) {
+			positional = nil
+		}
+	}
 	if len(positional) > 0 {
-		wide = true // trees (or paths git tells from revisions by itself)
+		// trees (or paths git tells from revisions by itself)
+		wide, via = true, "git grep (an argument that names no file may be a revision: its tree is searched)"
 	}
 	// the folders the pathspecs stay in
 	var dirs []field
 	if len(specs) > 0 {
 		c.done[specs[0]] = true
 	}
-	for _, k := range specs[min(1, len(specs)):] {
+	for _, k := range append(paths, specs[min(1, len(specs)):]...) {
 		c.done[k] = true
 		f := c.args[k].f
 		c.a.value(c.args[k].raw, f, SetRead)
@@ -156,9 +183,20 @@ func (c *cmd) gitGrep(i int, roots []field) {
 	if len(dirs) == 0 {
 		dirs = []field{litField(".")} // none, or excludes only: the current folder
 	}
+	if wide {
+		// an argument git may take for a path is read too (a revision
+		// names no folder on the disk)
+		for _, k := range positional {
+			if f := c.args[k].f; !f.pattern() {
+				if r, ok := gitSpecRoot(f.s, icase); ok && r != "" {
+					dirs = append(dirs, litField(r))
+				}
+			}
+		}
+	}
 	for _, r := range dirs {
 		if wide {
-			a.addRec(r.s, r, SetRead, true, nil, "git grep", followNone)
+			a.addRec(r.s, r, SetRead, true, nil, via, followNone)
 		} else {
 			a.addTracked(r.s, r, "git grep (the files git tracks)")
 		}
@@ -214,4 +252,31 @@ func repositoryOf(fsys FS, dir string) string {
 			return ""
 		}
 	}
+}
+
+// modifiedBefore reports whether the command changed any file (or may
+// have) before this point: what the disk shows may not be what git sees.
+func modifiedBefore(a *shellAnalyzer) bool {
+	for i := range a.out.targets {
+		if a.out.targets[i].ops&setModify != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// existsOnDisk reports whether p (relative to the one working folder)
+// names something on the disk.
+func existsOnDisk(a *shellAnalyzer, p string) bool {
+	if a.env.FS == nil || len(a.cwds) != 1 {
+		return false
+	}
+	env := a.env
+	env.Cwd = a.cwds[0]
+	n, pat := normalize(env, p, spellShell, false)
+	if pat {
+		return false
+	}
+	_, err := a.env.FS.Lstat(n)
+	return err == nil
 }

@@ -61,7 +61,8 @@ func TestGitGrepTracked(t *testing.T) {
 		"git grep TODO", "git grep -n TODO", "git grep -in todo", "git grep -e TODO -e FIXME", "git grep -nE 'TODO|FIXME'",
 		"git grep TODO -- '*.go'", "git grep -c TODO -- . ':!vendor'", "git grep --cached TODO",
 		"git grep -- TODO", "git grep -A3 -B 2 TODO", "git grep --max-depth 2 TODO", "git grep -e TODO --and -e x",
-		"git grep -w TODO | head", "git --no-pager grep TODO", "git grep -ie todo",
+		"git grep -w TODO | head", "git --no-pager grep TODO", "git grep -ie todo", "git grep TODO '*.go'",
+		"git grep -n TODO . m.go",
 	}
 	for _, c := range safe {
 		for name, m := range map[string]*Matcher{"untracked .env": untracked, "ignored .env": ignored} {
@@ -76,6 +77,21 @@ func TestGitGrepTracked(t *testing.T) {
 				t.Errorf("%s: %q allowed", name, c)
 			}
 		}
+	}
+	// without `--`, an argument that names a file (or is a glob) is a
+	// pathspec; any other may be a revision (its tree: the folder's read)
+	for _, m := range []*Matcher{untracked, tracked} {
+		runShell(t, m, []shellCase{
+			{"git grep TODO src", ""},
+			{"git grep -n TODO src m.go", ""},
+			{"git grep TODO HEAD", KindFolder},
+			{"git grep TODO HEAD src", KindFolder},
+			{"git grep TODO nosuch", KindFolder},
+			{"rm -r src; git grep TODO src", KindFolder},
+			{"mv src x && git grep TODO src", KindFolder},
+			{"git grep TODO .env", KindDeny},
+			{"git grep TODO ':/'", KindUnverifiable},
+		})
 	}
 	runShell(t, trackedBelow, []shellCase{
 		{"git grep TODO", KindFolder},
@@ -97,7 +113,10 @@ func TestGitGrepTracked(t *testing.T) {
 		{"git grep TODO HEAD", KindFolder},
 		{"git grep TODO main", KindFolder},
 		{"git grep TODO main -- src", ""}, // history is not covered; src holds no protected path
-		{"git grep -- S m.go", KindFolder},
+		{"git grep -- S m.go", ""},
+		{"git grep -- S HEAD", KindFolder},
+		{"git grep --no-index S ../other", KindFolder},
+		{"git grep --untracked S :/", KindUnverifiable},
 		{"git grep --untracked S -- '*.env'", KindFolder},
 		{"git grep --untracked S -- '.e*'", KindFolder},
 		{"git grep --no-index S -- '[.]env'", KindFolder},
