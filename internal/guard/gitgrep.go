@@ -145,7 +145,9 @@ func (c *cmd) gitGrep(i int, roots []field) {
 		// tree. Anything else may be one (history: the recursive read).
 		for _, k := range positional {
 			f := c.args[k].f
-			if f.pattern() || !strings.ContainsAny(f.s, "*?[") && !existsOnDisk(a, f.s) {
+			// (a glob, unless it may be a revision: HEAD^{/fix*} is one)
+			glob := strings.ContainsAny(f.s, "*?[") && !strings.ContainsAny(f.s, "^~@{}:")
+			if f.pattern() || !glob && !existsOnDisk(a, f.s) {
 				paths = nil
 				break
 			}

@@ -87,6 +87,8 @@ func TestGitGrepTracked(t *testing.T) {
 			{"git grep TODO HEAD", KindFolder},
 			{"git grep TODO HEAD src", KindFolder},
 			{"git grep TODO nosuch", KindFolder},
+			{"git grep TODO 'HEAD^{/fi*x}'", KindFolder},
+			{"git grep TODO 'main@{1}' '*.go'", KindFolder},
 			{"rm -r src; git grep TODO src", KindFolder},
 			{"mv src x && git grep TODO src", KindFolder},
 			{"git grep TODO .env", KindDeny},
