@@ -138,7 +138,8 @@ func (c *cmd) gitGrep(i int, roots []field) {
 		}
 	}
 	var paths []int // positional pathspecs: names on the disk, or globs
-	if len(positional) > 0 && !wide && !modifiedBefore(a) {
+	if len(positional) > 0 && len(specs) == 0 && !wide && !modifiedBefore(a) {
+		// (before a `--` every argument is a revision)
 		// without `--` git takes an argument for a path when it is not a
 		// revision and names a file (or is a glob); one that names a file
 		// and is a revision too is an error: a name on the disk is never a

@@ -87,6 +87,8 @@ func TestGitGrepTracked(t *testing.T) {
 			{"git grep TODO HEAD", KindFolder},
 			{"git grep TODO HEAD src", KindFolder},
 			{"git grep TODO nosuch", KindFolder},
+			{"git grep TODO src -- .", KindFolder}, // before --, src is a revision: its tree
+			{"git grep TODO src -- m.go", ""},      // only m.go of it
 			{"git grep TODO 'HEAD^{/fi*x}'", KindFolder},
 			{"git grep TODO 'main@{1}' '*.go'", KindFolder},
 			{"rm -r src; git grep TODO src", KindFolder},
