@@ -8,7 +8,7 @@ import (
 // gitGrepWidens are the git grep options that search more than the files
 // git tracks (untracked and ignored files, submodules) or run a command
 // (the pager of -O), each with its abbreviations.
-var gitGrepWidens = []string{"--untracked", "--no-index", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "--open-files-in-pager"}
+var gitGrepWidens = []string{"--untracked", "--no-index", "--no-exclude-standard", "--recurse-submodules", "--open-files-in-pager"}
 
 // gitGrepSafe are long options that are not abbreviations of a widening
 // one though they begin like one (an exact name wins in git).
@@ -22,8 +22,9 @@ var gitGrepSafe = map[string]bool{"--or": true, "--not": true, "--null": true, "
 // (matchTracked). Anything else is the recursive read of the folder it was
 // before: no disk, an index or work tree the command may change or move
 // (GIT_DIR, GIT_INDEX_FILE, --work-tree, git add earlier), options that
-// widen the search (--untracked, --no-index, --no-exclude-standard,
-// --recurse-submodules, their abbreviations), an argument computed when it
+// widen the search (--no-index, --no-exclude-standard,
+// --recurse-submodules, their abbreviations; --untracked adds what
+// .gitignore surely ignores to the files read, as git add does), an argument computed when it
 // runs, trees (revisions: history is not covered) or a pattern after `--`.
 // A pager given to -O runs as a shell command with the matching files.
 func (c *cmd) gitGrep(i int, roots []field) {
@@ -31,6 +32,7 @@ func (c *cmd) gitGrep(i int, roots []field) {
 	wide := a.env.FS == nil || a.ignoresMayChange || a.indexMayChange || len(roots) > 1 ||
 		len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune)
 	via := "git grep"
+	untracked := false
 	if !wide {
 		// outside a repository git may fall back to --no-index
 		// (grep.fallbackToNoIndex); with submodules, submodule.recurse
@@ -85,6 +87,10 @@ func (c *cmd) gitGrep(i int, roots []field) {
 			}
 			for _, w := range gitGrepWidens {
 				if len(name) > 2 && strings.HasPrefix(w, name) {
+					if w == "--untracked" {
+						untracked = true // and what .gitignore does not ignore
+						continue
+					}
 					wide, via = true, "git grep "+w
 					if strings.HasPrefix("--open-files-in-pager", name) && eq {
 						c.gitGrepPager(k, val)
@@ -198,9 +204,14 @@ func (c *cmd) gitGrep(i int, roots []field) {
 		}
 	}
 	for _, r := range dirs {
-		if wide {
+		switch {
+		case wide:
 			a.addRec(r.s, r, SetRead, true, nil, via, followNone)
-		} else {
+		case untracked:
+			// the tracked files and the untracked ones .gitignore does not
+			// ignore: git add's recursion (see gitIgnorer)
+			a.addRecVCS(r.s, r, SetRead, true, "git grep --untracked")
+		default:
 			a.addTracked(r.s, r, "git grep (the files git tracks)")
 		}
 	}

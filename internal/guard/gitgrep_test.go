@@ -97,6 +97,20 @@ func TestGitGrepTracked(t *testing.T) {
 			{"git grep TODO ':/'", KindUnverifiable},
 		})
 	}
+	// --untracked: also the untracked files .gitignore does not surely
+	// ignore (a tracked one is searched whatever .gitignore says)
+	trackedIgnored := with(map[string]string{tCwd + "/.git/index": indexOf(".env", ".gitignore", "m.go"), tCwd + "/.gitignore": ".env\n"})
+	runShell(t, ignored, []shellCase{
+		{"git grep --untracked TODO", ""},
+		{"git grep --untr -n TODO -- src", ""},
+		{"git grep --untracked --no-exclude-standard TODO", KindFolder},
+		{"echo x > .gitignore && git grep --untracked TODO", KindFolder},
+		{"rm .gitignore; git grep --untracked TODO", KindFolder},
+	})
+	runShell(t, trackedIgnored, []shellCase{
+		{"git grep --untracked TODO", KindFolder},
+		{"git grep TODO", KindFolder},
+	})
 	runShell(t, trackedBelow, []shellCase{
 		{"git grep TODO", KindFolder},
 		{"git grep TODO -- src", KindFolder},
