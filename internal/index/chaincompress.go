@@ -460,8 +460,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			}
 			rc, ok := lt.get(msg, ok, "content")
 			cc.loc = lt.singleText(rc, ok, at-1)
-			text := lt.resultBytes(rc, ok)
-			cc.chars = textChars(text)
+			cc.chars = lt.resultChars(rc, ok)
 			out = append(out, cc)
 		}
 	}

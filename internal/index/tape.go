@@ -1,11 +1,16 @@
 package index
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"math"
+	"slices"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
@@ -28,8 +33,9 @@ type lineTape struct {
 	// text, instead of leaving them in the input (a flush onto a state
 	// rebuilt from another context than the one read)
 	copyArgs bool
-	rawText  []byte // appendTextAt's raw string (reused)
-	prose    []byte // captureBatch's assistant text (reused)
+	rawText  []byte    // appendTextAt's raw string (reused)
+	prose    []byte    // captureBatch's assistant text (reused)
+	sha      hash.Hash // contentHash's hasher (reused)
 }
 
 // strIs reports whether node n is a string whose value (as str decodes
@@ -61,7 +67,7 @@ func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
 	case nd.Flags&jsonscan.Escaped == 0:
 		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
 	}
-	return jsonscan.AppendUnquote(dst, t.tp.Raw(n))
+	return appendUnquoteValid(dst, t.tp.Raw(n))
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -168,12 +174,14 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 			continue
 		}
 		raw := t.tp.Raw(v)
-		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
-			// left in the line as they are: appendArgs makes their
-			// canonical form when (if ever) they are read
-			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: true}
-		}
 		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			// left in the line as they are; made canonical once, here:
+			// when the line holds them in that form (as pi writes them),
+			// every later read copies them as they are, else (loose)
+			// appendArgs makes their canonical form when it reads them
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: !bytes.Equal(t.canon, raw)}
+		}
 		return append([]byte(nil), t.canon...), textRef{}
 	}
 	return []byte("{}"), textRef{}
@@ -257,7 +265,7 @@ func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]
 	case x.flags&jsonscan.Escaped == 0:
 		return append(dst, raw[1:len(raw)-1]...), nil
 	}
-	return jsonscan.AppendUnquote(dst, raw), nil
+	return appendUnquoteValid(dst, raw), nil
 }
 
 // resultString joins a result content's text blocks with "\n"
@@ -304,7 +312,7 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 			raw := t.tp.Raw(v) // valid UTF-8 without escapes: the text as it is
 			dst = append(dst, raw[1:len(raw)-1]...)
 		default:
-			dst = jsonscan.AppendUnquote(dst, t.tp.Raw(v))
+			dst = appendUnquoteValid(dst, t.tp.Raw(v))
 		}
 	})
 	return dst
@@ -330,8 +338,24 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 }
 
 // contentHash is ContentHash of a text read with resultBytes, normalised in
-// the tape's reused buffer.
+// the tape's reused buffer (or, for a text normalising would change only
+// by the trim of the whole, hashed where it is).
 func (t *lineTape) contentHash(toolName string, text []byte) string {
+	if n := len(text); n == 0 || text[n-1] != ' ' && text[n-1] != '\t' {
+		if bytes.IndexByte(text, '\r') < 0 && !bytes.Contains(text, []byte(" \n")) && !bytes.Contains(text, []byte("\t\n")) {
+			// no CRLF, no line with trailing blanks: the normalised text
+			// is the trimmed text
+			if t.sha == nil {
+				t.sha = sha1.New()
+			}
+			t.sha.Reset()
+			t.sum = append(append(t.sum[:0], toolName...), 0)
+			t.sha.Write(t.sum)
+			t.sha.Write(bytes.TrimFunc(text, isJSWhitespace))
+			var sum [sha1.Size]byte
+			return hex.EncodeToString(t.sha.Sum(sum[:0]))
+		}
+	}
 	// what hashNormalized hashes, in one buffer: no hasher to allocate
 	t.sum = append(append(t.sum[:0], toolName...), 0)
 	t.sum = appendNormalizedBytes(t.sum, text)
@@ -342,4 +366,123 @@ func (t *lineTape) contentHash(toolName string, text []byte) string {
 // textChars is the JavaScript length of a text read with resultBytes.
 func textChars(text []byte) int {
 	return jsval.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text)))
+}
+
+// appendUnquoteValid is jsonscan.AppendUnquote of a JSON string the tape
+// found valid UTF-8 (no BadUTF8 flag): the runs between escapes are copied
+// without checking them again. A string cut short (not valid JSON) has its
+// rest copied as it is.
+func appendUnquoteValid(dst, raw []byte) []byte {
+	s := raw[1 : len(raw)-1]
+	dst = slices.Grow(dst, len(s))
+	for {
+		j := bytes.IndexByte(s, '\\')
+		if j < 0 {
+			return append(dst, s...)
+		}
+		dst = append(dst, s[:j]...)
+		if j+1 >= len(s) {
+			return append(dst, s[j:]...)
+		}
+		switch c := s[j+1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			if j+6 > len(s) {
+				return append(dst, s[j:]...)
+			}
+			r := hex4(s[j+2:])
+			if utf16.IsSurrogate(r) {
+				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+					if r2 := hex4(s[j+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
+						s = s[j+12:]
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			dst = utf8.AppendRune(dst, r)
+			s = s[j+6:]
+			continue
+		default: // " \ /
+			dst = append(dst, c)
+		}
+		s = s[j+2:]
+	}
+}
+
+// hex4 is the value of the four hex digits at the start of b.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c <= '9':
+			r = r<<4 | rune(c-'0')
+		default:
+			r = r<<4 | rune(c|0x20-'a'+10)
+		}
+	}
+	return r
+}
+
+// resultChars is textChars of the text resultBytes reads, counted on the
+// raw strings of its text blocks without decoding them (a block that is
+// not a string of valid UTF-8 has the text decoded).
+func (t *lineTape) resultChars(content uint32, has bool) int {
+	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
+		return 0
+	}
+	n, blocks, plain := 0, 0, true
+	t.elems(content, true, func(el uint32) {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
+			return
+		}
+		if blocks > 0 {
+			n++ // the "\n" joining it
+		}
+		blocks++
+		v, ok := t.tp.Get(el, "text")
+		if !ok || t.tp.Nodes[v].Kind != jsonscan.String || t.tp.Nodes[v].Flags&jsonscan.BadUTF8 != 0 {
+			plain = false
+			return
+		}
+		n += stringChars(t.tp.Raw(v))
+	})
+	if !plain {
+		return textChars(t.resultBytes(content, true))
+	}
+	return n
+}
+
+// stringChars is the JavaScript length of the JSON string raw (quotes
+// included, valid UTF-8) decoded: each escape is one UTF-16 unit (a
+// surrogate pair's two escapes two; a lone surrogate, decoded as U+FFFD,
+// one).
+func stringChars(raw []byte) int {
+	s := raw[1 : len(raw)-1]
+	n := 0
+	for {
+		j := bytes.IndexByte(s, '\\')
+		if j < 0 {
+			return n + textChars(s)
+		}
+		n += textChars(s[:j]) + 1
+		switch {
+		case j+1 < len(s) && s[j+1] == 'u' && j+6 <= len(s):
+			s = s[j+6:]
+		case j+2 <= len(s):
+			s = s[j+2:]
+		default:
+			return n
+		}
+	}
 }

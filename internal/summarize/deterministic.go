@@ -610,13 +610,16 @@ func definedName(t string) string {
 		for i < len(t) && (isWordByte(t[i]) || t[i] == '$') {
 			i++
 		}
-		return t[:i], strings.TrimLeft(t[i:], " \t")
+		return t[:i], trimBlanks(t[i:])
 	}
 	for {
 		w, rest := word()
+		if len(w) < 2 || len(w) > 9 {
+			return "" // neither a keyword nor a prefix (2 to 9 letters)
+		}
 		if w == "pub" && strings.HasPrefix(rest, "(") {
 			if j := strings.IndexByte(rest, ')'); j > 0 {
-				rest = strings.TrimLeft(rest[j+1:], " \t")
+				rest = trimBlanks(rest[j+1:])
 			}
 		}
 		if slicesContains(defPrefixes, w) && len(rest) < len(t)-len(w) {
@@ -632,7 +635,7 @@ func definedName(t string) string {
 			if j < 0 {
 				return ""
 			}
-			t = strings.TrimLeft(t[j+1:], " \t")
+			t = trimBlanks(t[j+1:])
 		}
 		name, _ := word()
 		if name == "" || isDigit(name[0]) {
@@ -696,4 +699,13 @@ func relative(s, cwd string) string {
 		return s[len(cwd)+1:]
 	}
 	return s
+}
+
+// trimBlanks is strings.TrimLeft(s, " \t") without building its cutset.
+func trimBlanks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }

@@ -68,3 +68,13 @@ func TestDeterministicStaysSmall(t *testing.T) {
 		t.Fatalf("summary of a 50 KB read is %d chars:\n%s", len(s), s)
 	}
 }
+
+// TestDefinitionWordLengths: definedName stops at a word outside 2 to 9
+// letters, the lengths of every keyword and prefix.
+func TestDefinitionWordLengths(t *testing.T) {
+	for _, w := range append(append([]string(nil), defKeywords...), defPrefixes...) {
+		if len(w) < 2 || len(w) > 9 {
+			t.Errorf("%q: definedName skips words of %d letters", w, len(w))
+		}
+	}
+}
