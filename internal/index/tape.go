@@ -434,20 +434,21 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// resultChars is textChars of the text resultBytes reads, counted on the
-// raw strings of its text blocks without decoding them (a block that is
-// not a string of valid UTF-8 has the text decoded).
-func (t *lineTape) resultChars(content uint32, has bool) int {
+// resultLens is the JavaScript length (textChars) and the UTF-8 length of
+// the text resultBytes reads, counted on the raw strings of its text blocks
+// without decoding them (a block that is not a string of valid UTF-8 has
+// the text decoded).
+func (t *lineTape) resultLens(content uint32, has bool) (chars, n int) {
 	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
-		return 0
+		return 0, 0
 	}
-	n, blocks, plain := 0, 0, true
+	blocks, plain := 0, true
 	t.elems(content, true, func(el uint32) {
 		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		if blocks > 0 {
-			n++ // the "\n" joining it
+			chars, n = chars+1, n+1 // the "\n" joining it
 		}
 		blocks++
 		v, ok := t.tp.Get(el, "text")
@@ -455,34 +456,49 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 			plain = false
 			return
 		}
-		n += stringChars(t.tp.Raw(v))
+		c, b := stringLens(t.tp.Raw(v))
+		chars, n = chars+c, n+b
 	})
 	if !plain {
-		return textChars(t.resultBytes(content, true))
+		text := t.resultBytes(content, true)
+		return textChars(text), len(text)
 	}
-	return n
+	return chars, n
 }
 
-// stringChars is the JavaScript length of the JSON string raw (quotes
-// included, valid UTF-8) decoded: each escape is one UTF-16 unit (a
-// surrogate pair's two escapes two; a lone surrogate, decoded as U+FFFD,
-// one).
-func stringChars(raw []byte) int {
+// stringLens is the JavaScript length and the UTF-8 length of the JSON
+// string raw (quotes included, valid UTF-8) as appendUnquoteValid decodes
+// it, without decoding it: the lengths of the raw text, less what each
+// escape takes beyond what it decodes to.
+func stringLens(raw []byte) (chars, n int) {
 	s := raw[1 : len(raw)-1]
-	n := 0
-	for {
-		j := bytes.IndexByte(s, '\\')
+	chars, n = textChars(s), len(s)
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
 		if j < 0 {
-			return n + textChars(s)
+			return chars, n
 		}
-		n += textChars(s[:j]) + 1
+		i += j
 		switch {
-		case j+1 < len(s) && s[j+1] == 'u' && j+6 <= len(s):
-			s = s[j+6:]
-		case j+2 <= len(s):
-			s = s[j+2:]
-		default:
-			return n
+		case i+1 >= len(s) || s[i+1] == 'u' && i+6 > len(s):
+			return chars, n // a string cut short: its rest as it is
+		case s[i+1] != 'u':
+			chars, n = chars-1, n-1
+			i += 2
+			continue
 		}
+		r := hex4(s[i+2:])
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+				if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					chars, n = chars-10, n-(12-4) // a pair: two units, four bytes
+					i += 12
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		chars, n = chars-5, n-(6-utf8.RuneLen(r))
+		i += 6
 	}
 }

@@ -158,8 +158,8 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 	})
 }
 
-// FuzzStringChars: stringChars of a valid JSON string of valid UTF-8 is the
-// JavaScript length of its decoded text.
+// FuzzStringChars: stringLens of a valid JSON string of valid UTF-8 is the
+// JavaScript length and the UTF-8 length of its decoded text.
 func FuzzStringChars(f *testing.F) {
 	f.Add(`a\nb\"c\\d\u2028\ud83d\ude00\ud800é😀\\u`)
 	f.Fuzz(func(t *testing.T, s string) {
@@ -168,8 +168,9 @@ func FuzzStringChars(f *testing.F) {
 		if tp.Parse(raw) != nil || len(tp.Nodes) != 1 || tp.Nodes[0].Kind != jsonscan.String || tp.Nodes[0].Flags&jsonscan.BadUTF8 != 0 {
 			return
 		}
-		if want, got := textChars(jsonscan.AppendUnquote(nil, raw)), stringChars(raw); got != want {
-			t.Fatalf("%q: got %d, want %d", raw, got, want)
+		text := jsonscan.AppendUnquote(nil, raw)
+		if chars, n := stringLens(raw); chars != textChars(text) || n != len(text) {
+			t.Fatalf("%q: got %d %d, want %d %d", raw, chars, n, textChars(text), len(text))
 		}
 	})
 }
@@ -188,8 +189,8 @@ func FuzzContentHash(f *testing.F) {
 	})
 }
 
-// TestResultChars: resultChars counts what resultBytes decodes.
-func TestResultChars(t *testing.T) {
+// TestResultLens: resultLens counts what resultBytes decodes.
+func TestResultLens(t *testing.T) {
 	for _, content := range []string{
 		`[]`, `"text"`, `[{"type":"text","text":"a\nb"}]`, `[{"type":"text","text":"😀\ud83d\ude00\ud800"},{"type":"image"},{"type":"text","text":"x"}]`,
 		`[{"type":"text","text":5},{"type":"text","text":"y"}]`, `[{"type":"text"}]`, `[{"type":"text","text":"a\u00e9\\"},{"type":"text","text":"\u0000"}]`,
@@ -199,9 +200,9 @@ func TestResultChars(t *testing.T) {
 			t.Fatalf("%s: not JSON", content)
 		}
 		c, ok := lt.get(0, true, "content")
-		want := textChars(lt.resultBytes(c, ok))
-		if got := lt.resultChars(c, ok); got != want {
-			t.Errorf("%s: got %d, want %d", content, got, want)
+		text := lt.resultBytes(c, ok)
+		if chars, n := lt.resultLens(c, ok); chars != textChars(text) || n != len(text) {
+			t.Errorf("%s: got %d %d, want %d %d", content, chars, n, textChars(text), len(text))
 		}
 	}
 }
