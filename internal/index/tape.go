@@ -174,13 +174,21 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 			continue
 		}
 		raw := t.tp.Raw(v)
-		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+		// in their canonical form as they are (as pi writes them): the
+		// tape tells for most; the others are made canonical and compared
+		canonical := t.canonical(v)
+		if !canonical {
+			t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+			canonical = bytes.Equal(t.canon, raw)
+		}
 		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
-			// left in the line as they are; made canonical once, here:
-			// when the line holds them in that form (as pi writes them),
-			// every later read copies them as they are, else (loose)
-			// appendArgs makes their canonical form when it reads them
-			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: !bytes.Equal(t.canon, raw)}
+			// left in the line as they are: when canonical, every read
+			// copies them as they are, else (loose) appendArgs makes their
+			// canonical form when it reads them
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: !canonical}
+		}
+		if canonical {
+			return append([]byte(nil), raw...), textRef{}
 		}
 		return append([]byte(nil), t.canon...), textRef{}
 	}
@@ -500,5 +508,92 @@ func stringLens(raw []byte) (chars, n int) {
 		}
 		chars, n = chars-5, n-(6-utf8.RuneLen(r))
 		i += 6
+	}
+}
+
+// canonical reports whether the value at node n is written as
+// JSON.stringify writes it (jsval.AppendCanonical would copy it), from the
+// tape: no whitespace, strings of valid UTF-8 whose escapes are all short
+// forms (\" \\ \b \f \n \r \t), integers written plainly, objects of at
+// most 16 plain keys (jsval.PlainKey), none repeated. False is no answer:
+// other values may be canonical too.
+func (t *lineTape) canonical(n uint32) bool {
+	nodes, src := t.tp.Nodes, t.tp.Src
+	for i := n; i < nodes[n].Next; i++ {
+		nd := &nodes[i]
+		switch nd.Kind {
+		case jsonscan.String:
+			if nd.Flags&jsonscan.BadUTF8 != 0 || nd.Flags&jsonscan.Escaped != 0 && !shortEscapes(src[nd.Start+1:nd.End-1]) {
+				return false
+			}
+		case jsonscan.Number:
+			if !jsval.PlainInteger(src[nd.Start:nd.End]) {
+				return false
+			}
+		case jsonscan.Object, jsonscan.Array:
+			if !t.tight(i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tight reports whether the object or array at node i has nothing but one
+// ':' or ',' between its members and its brackets, and (an object) at most
+// 16 keys, each plain and none repeated.
+func (t *lineTape) tight(i uint32) bool {
+	nodes, src := t.tp.Nodes, t.tp.Src
+	nd := &nodes[i]
+	if nd.Chars == 0 {
+		return nd.End == nd.Start+2
+	}
+	obj := nd.Kind == jsonscan.Object
+	if obj && nd.Chars > 16 {
+		return false
+	}
+	var keys [16][]byte
+	pos, k := nd.Start+1, i+1
+	for m := uint32(0); m < nd.Chars; m++ {
+		if obj {
+			key := &nodes[k]
+			if key.Start != pos || !jsval.PlainKey(src[key.Start:key.End]) {
+				return false
+			}
+			raw := src[key.Start:key.End]
+			for _, prev := range keys[:m] {
+				if bytes.Equal(prev, raw) {
+					return false
+				}
+			}
+			keys[m] = raw
+			pos, k = key.End+1, k+1
+		}
+		v := &nodes[k]
+		if v.Start != pos {
+			return false
+		}
+		pos, k = v.End+1, v.Next
+	}
+	return pos == nd.End
+}
+
+// shortEscapes reports whether every escape in the JSON string body s is
+// one JSON.stringify writes as it is: \" \\ \b \f \n \r \t.
+func shortEscapes(s []byte) bool {
+	for {
+		j := bytes.IndexByte(s, '\\')
+		if j < 0 {
+			return true
+		}
+		if j+1 >= len(s) {
+			return false
+		}
+		switch s[j+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		default:
+			return false
+		}
+		s = s[j+2:]
 	}
 }

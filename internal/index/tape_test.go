@@ -206,3 +206,40 @@ func TestResultLens(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCanonicalOnTape: a value the tape finds canonical is one
+// jsval.AppendCanonical copies as it is.
+func FuzzCanonicalOnTape(f *testing.F) {
+	for _, s := range []string{`{"path":"a.go","limit":20}`, `{"a":1,"a":2}`, `{"1":1,"b":2}`, `{ "a":1}`, `{"a" :1}`, `[1,2 ,3]`, `{"a":[],"b":{},"c":[ ]}`,
+		`{"command":"echo \"hi\"\n\tls"}`, `"\/"`, `"\u0041"`, `1.50`, `-0`, `1e3`, `{"é":1}`, `{"a":{"b":[true,false,null,"x"]}}`, `"é😀"`, `{"k":"\ud83d\ude00"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var lt lineTape
+		if !lt.parse([]byte(s)) {
+			return
+		}
+		for n := uint32(0); n < uint32(len(lt.tp.Nodes)); n++ {
+			if raw := lt.tp.Raw(n); lt.canonical(n) && string(jsval.AppendCanonical(nil, raw)) != string(raw) {
+				t.Fatalf("%s: canonical on the tape, not for jsval: %s", raw, jsval.AppendCanonical(nil, raw))
+			}
+		}
+	})
+}
+
+// TestCanonicalOnTape: arguments as pi writes them are canonical on the
+// tape (no canonical form made to compare).
+func TestCanonicalOnTape(t *testing.T) {
+	for _, s := range []string{`{"path":"a.go","limit":20}`, `{"command":"echo \"hi\" | tr -d '\\n'\n\tls -la"}`, `{}`, `[]`, `{"a":{"b":[true,false,null,"é😀",-3]}}`} {
+		var lt lineTape
+		if !lt.parse([]byte(s)) || !lt.canonical(0) {
+			t.Errorf("%s: not canonical on the tape", s)
+		}
+	}
+	for _, s := range []string{`{"a":1,"a":2}`, `{"1":1}`, `{ "a":1}`, `[1 ]`, `"\/"`, `"\u0041"`, `1.5`, `-0`} {
+		var lt lineTape
+		if !lt.parse([]byte(s)) || lt.canonical(0) {
+			t.Errorf("%s: canonical on the tape", s)
+		}
+	}
+}

@@ -454,3 +454,12 @@ func plainInteger(v []byte) bool {
 // The result is rarely longer than v (white space and escapes go), so v's
 // length is allocated once.
 func Canonical(v []byte) []byte { return AppendCanonical(make([]byte, 0, len(v)), v) }
+
+// PlainKey reports whether the raw JSON string rawKey (quotes included) is
+// an object key JSON.stringify writes back byte for byte without moving it:
+// printable ASCII without quote or backslash, not an array index.
+func PlainKey(rawKey []byte) bool { return plainKey(rawKey) }
+
+// PlainInteger reports whether the raw JSON number v is an integer
+// JSON.stringify writes back as it is (AppendCanonical copies it).
+func PlainInteger(v []byte) bool { return plainInteger(v) }
