@@ -160,10 +160,10 @@ type CaptureOptions struct {
 // input.
 func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, error) {
 	// by entry id: a context_edit'ed message is a copy of the branch's
-	inCtx := make(map[string]int, len(ctx.Messages))
+	inCtx := make(map[uint64]int, len(ctx.Messages)) // by entry key (no id strings made)
 	for i, m := range ctx.Messages {
-		if m.EntryID() != "" {
-			inCtx[m.EntryID()] = i
+		if k := m.EntryKey(); k != 0 {
+			inCtx[k] = i
 		}
 	}
 	var msgs []*session.BranchEntry
@@ -223,7 +223,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
 				continue
 			}
-			ri, in := inCtx[re.ID]
+			ri, in := inCtx[ctx.EntryKey(re)]
 			if !in || !be.InContext || !re.InContext || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
 				continue
 			}

@@ -350,7 +350,7 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 // by the trim of the whole, hashed where it is).
 func (t *lineTape) contentHash(toolName string, text []byte) string {
 	if n := len(text); n == 0 || text[n-1] != ' ' && text[n-1] != '\t' {
-		if bytes.IndexByte(text, '\r') < 0 && !bytes.Contains(text, []byte(" \n")) && !bytes.Contains(text, []byte("\t\n")) {
+		if bytes.IndexByte(text, '\r') < 0 && !blankBeforeNewline(text) {
 			// no CRLF, no line with trailing blanks: the normalised text
 			// is the trimmed text
 			if t.sha == nil {
@@ -369,6 +369,20 @@ func (t *lineTape) contentHash(toolName string, text []byte) string {
 	t.sum = appendNormalizedBytes(t.sum, text)
 	sum := sha1.Sum(t.sum)
 	return hex.EncodeToString(sum[:])
+}
+
+// blankBeforeNewline reports whether a line of text (one that a "\n" ends)
+// ends in a space or a tab.
+func blankBeforeNewline(text []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return false
+		}
+		if i += j; i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			return true
+		}
+	}
 }
 
 // textChars is the JavaScript length of a text read with resultBytes.

@@ -593,14 +593,40 @@ var (
 func namesIn(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	lines(text, false, func(t string) bool {
-		if n := definedName(t); len(n) >= 3 && !seen[n] {
+	for len(text) > 0 && len(out) < maxNames {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if !mayDefine(line) {
+			continue // (most lines: no trimming, no word read)
+		}
+		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
 		}
-		return len(out) < maxNames
-	})
+	}
 	return out
+}
+
+// defFirst are the first letters of defKeywords and defPrefixes.
+const defFirst = "fdcitseap"
+
+// mayDefine reports whether a line (untrimmed) may be a definition: its
+// first byte after ASCII white space is one defFirst holds, or not ASCII
+// (Unicode white space that TrimSpace would trim may come first).
+func mayDefine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\v', '\f', '\r':
+			continue
+		default:
+			return c >= 0x80 || strings.IndexByte(defFirst, c) >= 0
+		}
+	}
+	return false
 }
 
 // definedName is the name a definition line defines ("" when it is none).
