@@ -457,13 +457,15 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		f.CommandCalls++
 	}
 	text := summarize.SubstituteLabels(r.Text, refs, names) + summarize.Footer(refs)
-	if jsval.UTF16Len(text) > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, jsval.UTF16Len(text), sl.raw))
+	chars := jsval.UTF16Len(text)
+	if chars > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, chars, sl.raw))
 		text = summarize.SubstituteLabels(summarize.Deterministic(in), refs, names) + summarize.Footer(refs)
+		chars = jsval.UTF16Len(text)
 	}
 	f.RawChars += sl.raw
-	f.SummaryChars += jsval.UTF16Len(text)
-	if jsval.UTF16Len(text) > sl.raw {
+	f.SummaryChars += chars
+	if chars > sl.raw {
 		f.Oversized += len(b.Calls)
 		return
 	}
