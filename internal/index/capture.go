@@ -33,11 +33,11 @@ type Call struct {
 	Key string
 	// Result is the toolResult message (ReadText reads its resultText).
 	Result *session.Message
-	// Chars is resultText's JavaScript length, Bytes its UTF-8 length; Hash
-	// its content hash (dedup), set by the flush when it reads the text
-	// (Capture counts the lengths without decoding it).
-	Chars, Bytes int
-	Hash         string
+	// Chars is resultText's JavaScript length (Capture counts it without
+	// decoding the text); Hash its content hash (dedup), set by the flush
+	// when it reads the text.
+	Chars int
+	Hash  string
 	// text locates resultText in the input when the result has one text
 	// block (read again without parsing the line).
 	text textLoc
@@ -323,7 +323,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
 		c.text = lt.singleText(rc, hasRC, resAt[k])
-		c.Chars, c.Bytes = lt.resultLens(rc, hasRC)
+		c.Chars = lt.resultChars(rc, hasRC)
 		b.Calls = append(b.Calls, c)
 	}
 	return b, nil

@@ -460,7 +460,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int, c *Ch
 			}
 			rc, ok := lt.get(msg, ok, "content")
 			cc.loc = lt.singleText(rc, ok, at-1)
-			cc.chars, _ = lt.resultLens(rc, ok)
+			cc.chars = lt.resultChars(rc, ok)
 			out = append(out, cc)
 		}
 	}

@@ -537,7 +537,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			continue
 		}
 		f.Blobs = append(f.Blobs, path)
-		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
+		sp := &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
 		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
 		f.Spilled++
 	}

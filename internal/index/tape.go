@@ -456,21 +456,20 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// resultLens is the JavaScript length (textChars) and the UTF-8 length of
-// the text resultBytes reads, counted on the raw strings of its text blocks
-// without decoding them (a block that is not a string of valid UTF-8 has
-// the text decoded).
-func (t *lineTape) resultLens(content uint32, has bool) (chars, n int) {
+// resultChars is textChars of the text resultBytes reads, counted on the
+// tape and the raw strings of its text blocks without decoding them (a
+// block that is not a string of valid UTF-8 has the text decoded).
+func (t *lineTape) resultChars(content uint32, has bool) int {
 	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
-		return 0, 0
+		return 0
 	}
-	blocks, plain := 0, true
+	chars, blocks, plain := 0, 0, true
 	t.elems(content, true, func(el uint32) {
 		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
 			return
 		}
 		if blocks > 0 {
-			chars, n = chars+1, n+1 // the "\n" joining it
+			chars++ // the "\n" joining it
 		}
 		blocks++
 		v, ok := t.tp.Get(el, "text")
@@ -478,14 +477,47 @@ func (t *lineTape) resultLens(content uint32, has bool) (chars, n int) {
 			plain = false
 			return
 		}
-		c, b := stringLens(t.tp.Raw(v))
-		chars, n = chars+c, n+b
+		chars += stringChars(&t.tp.Nodes[v], t.tp.Raw(v))
 	})
 	if !plain {
-		text := t.resultBytes(content, true)
-		return textChars(text), len(text)
+		return textChars(t.resultBytes(content, true))
 	}
-	return chars, n
+	return chars
+}
+
+// stringChars is the JavaScript length of the string node nd (raw its
+// JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
+// it: the tape's code points, plus one for each surrogate pair (two UTF-16
+// units) — an escaped one, or (not ASCII) one written as four bytes.
+func stringChars(nd *jsonscan.Node, raw []byte) int {
+	if nd.Flags&jsonscan.NonASCII != 0 {
+		chars, _ := stringLens(raw)
+		return chars
+	}
+	chars := int(nd.Chars)
+	if nd.Flags&jsonscan.Escaped == 0 {
+		return chars
+	}
+	s := raw[1 : len(raw)-1]
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 || i+j+1 >= len(s) {
+			return chars
+		}
+		i += j
+		if s[i+1] != 'u' || i+12 > len(s) {
+			i += 2 // (a \u escape's hex digits are no backslash)
+			continue
+		}
+		if r := hex4(s[i+2:]); r >= 0xD800 && r < 0xDC00 && s[i+6] == '\\' && s[i+7] == 'u' {
+			if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+				chars++ // a pair: one code point, two units
+				i += 12
+				continue
+			}
+		}
+		i += 6
+	}
 }
 
 // stringLens is the JavaScript length and the UTF-8 length of the JSON

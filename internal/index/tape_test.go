@@ -172,6 +172,9 @@ func FuzzStringChars(f *testing.F) {
 		if chars, n := stringLens(raw); chars != textChars(text) || n != len(text) {
 			t.Fatalf("%q: got %d %d, want %d %d", raw, chars, n, textChars(text), len(text))
 		}
+		if chars := stringChars(&tp.Nodes[0], raw); chars != textChars(text) {
+			t.Fatalf("%q: stringChars %d, want %d", raw, chars, textChars(text))
+		}
 	})
 }
 
@@ -189,8 +192,8 @@ func FuzzContentHash(f *testing.F) {
 	})
 }
 
-// TestResultLens: resultLens counts what resultBytes decodes.
-func TestResultLens(t *testing.T) {
+// TestResultChars: resultChars counts what resultBytes decodes.
+func TestResultChars(t *testing.T) {
 	for _, content := range []string{
 		`[]`, `"text"`, `[{"type":"text","text":"a\nb"}]`, `[{"type":"text","text":"😀\ud83d\ude00\ud800"},{"type":"image"},{"type":"text","text":"x"}]`,
 		`[{"type":"text","text":5},{"type":"text","text":"y"}]`, `[{"type":"text"}]`, `[{"type":"text","text":"a\u00e9\\"},{"type":"text","text":"\u0000"}]`,
@@ -201,8 +204,8 @@ func TestResultLens(t *testing.T) {
 		}
 		c, ok := lt.get(0, true, "content")
 		text := lt.resultBytes(c, ok)
-		if chars, n := lt.resultLens(c, ok); chars != textChars(text) || n != len(text) {
-			t.Errorf("%s: got %d %d, want %d %d", content, chars, n, textChars(text), len(text))
+		if chars := lt.resultChars(c, ok); chars != textChars(text) {
+			t.Errorf("%s: got %d, want %d", content, chars, textChars(text))
 		}
 	}
 }
