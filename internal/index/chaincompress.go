@@ -559,7 +559,7 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 		if lt.texts, err = appendArgs(lt.texts, ctx, c.args, c.argsAt); err != nil {
 			return "", err
 		}
-		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, IsError: c.isError})
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, Chars: c.chars, IsError: c.isError})
 		names[i] = c.toolName
 	}
 	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil

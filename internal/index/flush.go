@@ -573,7 +573,7 @@ func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte, d
 		}
 		in.Calls = append(in.Calls, summarize.Call{
 			ToolName: c.ToolName, Args: bufString((*texts)[n0:]), // ArgsPretty: made by the request, when there is one
-			Result: text, IsError: c.IsError,
+			Result: text, Chars: c.Chars, IsError: c.IsError,
 		})
 	}
 	return in, nil

@@ -36,6 +36,7 @@ type lineTape struct {
 	rawText  []byte    // appendTextAt's raw string (reused)
 	prose    []byte    // captureBatch's assistant text (reused)
 	sha      hash.Hash // contentHash's hasher (reused)
+	digest   []byte    // its sum (reused)
 }
 
 // strIs reports whether node n is a string whose value (as str decodes
@@ -360,8 +361,8 @@ func (t *lineTape) contentHash(toolName string, text []byte) string {
 			t.sum = append(append(t.sum[:0], toolName...), 0)
 			t.sha.Write(t.sum)
 			t.sha.Write(bytes.TrimFunc(text, isJSWhitespace))
-			var sum [sha1.Size]byte
-			return hex.EncodeToString(t.sha.Sum(sum[:0]))
+			t.digest = t.sha.Sum(t.digest[:0])
+			return hex.EncodeToString(t.digest)
 		}
 	}
 	// what hashNormalized hashes, in one buffer: no hasher to allocate

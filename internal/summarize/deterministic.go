@@ -52,7 +52,10 @@ func callSummary(n int, c Call, cwd string) []string {
 	case exit != "":
 		status += ", exit " + exit
 	}
-	size := JSLen(text)
+	size := c.Chars
+	if size == 0 {
+		size = JSLen(text)
+	}
 	if size == 0 {
 		head += " — " + status + "; no text output"
 		return []string{head}
