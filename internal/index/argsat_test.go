@@ -2,11 +2,13 @@ package index
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/benchgen"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -173,8 +175,8 @@ func TestCallTextAtIsTheParsedText(t *testing.T) {
 				if !bytes.Equal(got, want) || !bytes.Equal(gotJSON, wantJSON) {
 					t.Fatalf("%s: %s: located text %.200q (%.200s), parsed %.200q (%.200s)", p, c.Key, got, gotJSON, want, wantJSON)
 				}
-				if textChars(got) != c.Chars || len(got) != c.Bytes {
-					t.Fatalf("%s: %s: %d chars %d bytes, captured %d %d", p, c.Key, textChars(got), len(got), c.Chars, c.Bytes)
+				if textChars(got) != c.Chars {
+					t.Fatalf("%s: %s: %d chars, captured %d", p, c.Key, textChars(got), c.Chars)
 				}
 				if c.text.at.entry != 0 {
 					located++
@@ -238,4 +240,121 @@ func TestChainCallsParseWhatIsNeeded(t *testing.T) {
 	if chains < 20 || backfilled < 20 {
 		t.Fatalf("only %d chains compressed, %d calls backfilled", chains, backfilled)
 	}
+}
+
+// TestDedupAsItReads: on every shipped session (and the sessions a flush
+// of them leaves, flushed again with dedup), a flush that hashes each
+// result as it reads it for the summariser, a chunk of batches at a time,
+// writes the same entries and counts as one that deduplicates every batch
+// before the first summary.
+func TestDedupAsItReads(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"sessions", "chains", "golden/now"} {
+		ps, _ := filepath.Glob(filepath.Join("../../testdata", dir, "*.jsonl"))
+		paths = append(paths, ps...)
+	}
+	deduped, summarized := 0, 0
+	for _, p := range paths {
+		ctx := readSession(t, p)
+		if ctx.Kind != session.KindSession {
+			continue
+		}
+		for _, minChars := range []int{0, 5000} {
+			for _, raw := range []int{-1, len(ctx.Messages) / 2} {
+				lines := func(first bool) string {
+					st, err := Rebuild(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					o := FlushOptions{Capture: CaptureOptions{RawFrom: raw}, MinBatchChars: minChars, Dedup: true,
+						Chains: ChainOptions{Enabled: true, RollingWindow: 1}, Now: 1, dedupFirst: first}
+					f, err := Flush(t.Context(), ctx, st, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !first {
+						deduped += f.Deduped
+						summarized += f.Summarized
+					}
+					out := []string{fmt.Sprint(f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.Chains, f.Backfilled, f.Warnings)}
+					for _, e := range f.Entries {
+						b, err := e.AppendLine(nil, ctx, "id", "parent", "ts")
+						if err != nil {
+							t.Fatal(err)
+						}
+						out = append(out, string(b))
+					}
+					out = append(out, fmt.Sprint(f.State.Keys(), f.State.NextRef))
+					return strings.Join(out, "\n")
+				}
+				if got, want := lines(false), lines(true); got != want {
+					t.Fatalf("%s (minBatchChars %d, raw from %d): entries differ from deduplicating first:\n%.2000s\nwant\n%.2000s", p, minChars, raw, got, want)
+				}
+			}
+		}
+	}
+	if summarized < 100 {
+		t.Fatalf("only %d calls summarised, %d deduped", summarized, deduped)
+	}
+	t.Logf("%d calls summarised, %d deduped", summarized, deduped)
+}
+
+// TestDedupAsItReadsGenerated is TestDedupAsItReads on a generated session
+// (repeated results across many chunks of batches), flushed in two halves:
+// the second flush finds duplicates of the first's records, and must not
+// find them among the records it makes itself.
+func TestDedupAsItReadsGenerated(t *testing.T) {
+	seeds, err := benchgen.ReadSeeds("../../testdata/sessions/*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := benchgen.Generate(&buf, seeds, 3<<20, 7); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	ctx, err := session.Read(bytes.NewReader(data), bytes.NewReader(data), session.ReadOptions{Branch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deduped, summarized := 0, 0
+	for _, minChars := range []int{0, 2000} {
+		run := func(first bool) string {
+			st, err := Rebuild(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, raw := range []int{len(ctx.Messages) / 2, -1} {
+				o := FlushOptions{Capture: CaptureOptions{RawFrom: raw}, MinBatchChars: minChars, Dedup: true,
+					Chains: ChainOptions{Enabled: true, RollingWindow: 1}, Now: 1, dedupFirst: first}
+				f, err := Flush(t.Context(), ctx, st, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !first {
+					deduped += f.Deduped
+					summarized += f.Summarized
+				}
+				out = append(out, fmt.Sprint(f.Captured, f.Processed, f.Outcome, f.Calls, f.Summarized, f.Deduped, f.Trivial, f.Oversized, f.RawChars, f.SummaryChars, f.Chains, f.Backfilled, f.Warnings))
+				for _, e := range f.Entries {
+					b, err := e.AppendLine(nil, ctx, "id", "parent", "ts")
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, string(b))
+				}
+				st = f.State
+				out = append(out, fmt.Sprint(st.Keys(), st.NextRef))
+			}
+			return strings.Join(out, "\n")
+		}
+		if got, want := run(false), run(true); got != want {
+			t.Fatalf("minBatchChars %d: entries differ from deduplicating first", minChars)
+		}
+	}
+	if summarized < 300 || deduped < 50 {
+		t.Fatalf("only %d calls summarised, %d deduped", summarized, deduped)
+	}
+	t.Logf("%d calls summarised, %d deduped", summarized, deduped)
 }

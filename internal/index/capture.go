@@ -33,13 +33,17 @@ type Call struct {
 	Key string
 	// Result is the toolResult message (ReadText reads its resultText).
 	Result *session.Message
-	// Chars is resultText's JavaScript length, Bytes its UTF-8 length; Hash
-	// its content hash (dedup).
-	Chars, Bytes int
-	Hash         string
+	// Chars is resultText's JavaScript length (Capture counts it without
+	// decoding the text); Hash its content hash (dedup), set by the flush
+	// when it reads the text.
+	Chars int
+	Hash  string
 	// text locates resultText in the input when the result has one text
 	// block (read again without parsing the line).
 	text textLoc
+	// span is where the flush decoded resultText in its chunk's buffer
+	// (hashText).
+	span [2]int
 }
 
 // AppendArgs appends the call's arguments (Args, or read from the input)
@@ -150,15 +154,16 @@ type CaptureOptions struct {
 // message) that is not indexed or aliased in st, not protected, in the
 // context (not cut by a compaction), not in the raw window, and past st's
 // frontier — one batch per assistant turn (Group merges them for
-// batchingMode agent-message). Result texts are read to size and hash them,
-// then dropped (Call.ReadText reads them again). Errors are I/O errors
-// re-reading the input.
+// batchingMode agent-message). Result texts are measured on their raw
+// strings, not decoded (Call.ReadText reads them; the flush hashes them as
+// it reads them for the summariser). Errors are I/O errors re-reading the
+// input.
 func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, error) {
 	// by entry id: a context_edit'ed message is a copy of the branch's
-	inCtx := make(map[string]int, len(ctx.Messages))
+	inCtx := make(map[uint64]int, len(ctx.Messages)) // by entry key (no id strings made)
 	for i, m := range ctx.Messages {
-		if m.EntryID() != "" {
-			inCtx[m.EntryID()] = i
+		if k := m.EntryKey(); k != 0 {
+			inCtx[k] = i
 		}
 	}
 	var msgs []*session.BranchEntry
@@ -218,7 +223,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
 				continue
 			}
-			ri, in := inCtx[re.ID]
+			ri, in := inCtx[ctx.EntryKey(re)]
 			if !in || !be.InContext || !re.InContext || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
 				continue
 			}
@@ -318,10 +323,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
 		c.text = lt.singleText(rc, hasRC, resAt[k])
-		text := lt.resultBytes(rc, hasRC)
-		c.Chars = textChars(text)
-		c.Bytes = len(text)
-		c.Hash = lt.contentHash(c.ToolName, text)
+		c.Chars = lt.resultChars(rc, hasRC)
 		b.Calls = append(b.Calls, c)
 	}
 	return b, nil

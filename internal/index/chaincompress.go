@@ -107,10 +107,10 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
 		return err
 	}
-	entries := make(map[string]int, len(ctx.Branch)) // id → index in ctx.Branch + 1
+	entries := make(map[uint64]int, len(ctx.Branch)) // entry key → index in ctx.Branch + 1
 	for i := range ctx.Branch {
-		if be := &ctx.Branch[i]; be.ID != "" {
-			entries[be.ID] = i + 1
+		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
+			entries[k] = i + 1
 		}
 	}
 	compressed := 0
@@ -365,7 +365,7 @@ func (s *State) registerChain(c *ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -382,7 +382,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 	var kb [64]byte
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
-		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryID()] == 0 {
+		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryKey()] == 0 {
 			continue
 		}
 		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
@@ -407,7 +407,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 				// parsed (the calls' results are covered, never read)
 				continue
 			}
-			at := entries[m.EntryID()]
+			at := entries[m.EntryKey()]
 			if at == 0 {
 				continue
 			}
@@ -445,7 +445,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 				continue
 			}
 			key := OccurrenceKey(m.ToolCallID(), &ts)
-			at := entries[m.EntryID()]
+			at := entries[m.EntryKey()]
 			if at == 0 {
 				continue
 			}
@@ -460,8 +460,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[string]int, c *Ch
 			}
 			rc, ok := lt.get(msg, ok, "content")
 			cc.loc = lt.singleText(rc, ok, at-1)
-			text := lt.resultBytes(rc, ok)
-			cc.chars = textChars(text)
+			cc.chars = lt.resultChars(rc, ok)
 			out = append(out, cc)
 		}
 	}
@@ -560,7 +559,7 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 		if lt.texts, err = appendArgs(lt.texts, ctx, c.args, c.argsAt); err != nil {
 			return "", err
 		}
-		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, IsError: c.isError})
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, Chars: c.chars, IsError: c.isError})
 		names[i] = c.toolName
 	}
 	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil

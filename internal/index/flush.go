@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -49,6 +51,10 @@ type FlushOptions struct {
 	// a chain, as it did before it skipped those whose calls no backfill
 	// needs (the differential test's old path).
 	parseEveryCall bool
+	// dedupFirst makes the flush hash and deduplicate every batch before
+	// the first summary, as it did before it hashed each text as it read
+	// it for the summariser (the differential test's old path).
+	dedupFirst bool
 }
 
 // Flushed is what one flush adds to a session.
@@ -220,51 +226,55 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	}
 	slots := make([]slot, len(batches))
 	for i, b := range batches {
-		sl := &slots[i]
-		sl.b = b
-		if o.Dedup {
-			// the batch less its duplicates (b itself when it has none)
-			var kept []*Call
-			for j, c := range b.Calls {
-				if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
-					if sl.dedup == nil {
-						kept = append([]*Call(nil), b.Calls[:j]...)
-					}
-					s.addAlias(c.Key, orig)
-					f.Entries = append(f.Entries, aliasEntry(c, orig))
-					sl.dedup = append(sl.dedup, c)
-					sl.dedupChars += c.Chars
-					continue
-				}
-				if sl.dedup != nil {
-					kept = append(kept, c)
+		slots[i].b = b
+	}
+	// Each result's text is decoded once, for the summariser, and hashed
+	// as it is (dedup), a chunk of batches at a time. Dedup looks only at
+	// the hashes known before the batches (the state's, the spills'), as
+	// when every batch was deduplicated before the first summary: not
+	// those the summaries add (hashKeyBefore). With an occurrence key
+	// captured twice (repeated call ids and times), the state's changes
+	// could depend on that order: every batch is then deduplicated first.
+	before := s.nrec        // dedup finds the hashes of these record keys only
+	var aliases []*NewEntry // the dedup entries, before the summaries'
+	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
+	var texts []byte // a chunk's result texts, reused for the next chunk
+	if first {
+		for i := range slots {
+			for _, c := range slots[i].b.Calls {
+				var err error
+				if texts, err = f.hashText(ctx, c, texts[:0]); err != nil {
+					return err
 				}
 			}
-			if sl.dedup != nil {
-				sl.nb = *b
-				sl.nb.Calls = kept
-				sl.b = &sl.nb
-			}
+			f.dedupSlot(&slots[i], o, before, &aliases)
 		}
-		for _, c := range sl.b.Calls {
-			sl.raw += c.Chars
-		}
-		sl.deduped = len(sl.dedup) > 0 && len(sl.b.Calls) == 0
-		sl.trivial = !sl.deduped && o.MinBatchChars > 0 && sl.raw < o.MinBatchChars
 	}
 	var lastCall *Call
 	var lastBatch *Batch
-	var texts []byte // a chunk's result texts, reused for the next chunk
+	entries := f.Entries // the summaries' entries come after the aliases
+	f.Entries = nil
 	for start := 0; start < len(slots); start += chunk {
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
 		texts = texts[:0]
 		for i := range part {
 			sl := &part[i]
+			n0 := len(texts)
+			var err error
+			if !first {
+				for _, c := range sl.b.Calls {
+					if texts, err = f.hashText(ctx, c, texts); err != nil {
+						return err
+					}
+				}
+				f.dedupSlot(sl, o, before, &aliases)
+			}
 			if sl.trivial || sl.deduped {
+				texts = texts[:n0]
 				continue
 			}
-			in, err := summaryInput(ctx, &f.lt, sl.b, &texts)
+			in, err := summaryInput(ctx, &f.lt, sl.b, &texts, !first)
 			if err != nil {
 				return err
 			}
@@ -303,6 +313,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			k++
 		}
 	}
+	f.Entries = append(append(entries, aliases...), f.Entries...)
 	switch {
 	case f.Summarized > 0:
 		f.Outcome = "summarized"
@@ -328,6 +339,84 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	s.Stats = &stats
 	f.Entries = append(f.Entries, customEntry(TypeFrontier, frontierData(fr)), customEntry(TypeStats, statsData(stats)))
 	return nil
+}
+
+// repeatedKeys reports whether an occurrence key is captured twice (or
+// two keys' 64-bit hashes collide: eight bytes a call, sorted).
+func repeatedKeys(batches []*Batch) bool {
+	var sums []uint64
+	seed := maphash.MakeSeed()
+	for _, b := range batches {
+		for _, c := range b.Calls {
+			sums = append(sums, maphash.String(seed, c.Key))
+		}
+	}
+	slices.Sort(sums)
+	for i := 1; i < len(sums); i++ {
+		if sums[i] == sums[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// hashText appends c's resultText to texts (c.span locates it there) and
+// sets c.Hash from it (when no spill set it).
+func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte) ([]byte, error) {
+	n0 := len(texts)
+	texts, err := c.appendText(texts, ctx, &f.lt)
+	if err != nil {
+		return texts, err
+	}
+	c.span = [2]int{n0, len(texts)}
+	if c.Hash == "" {
+		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:])
+	}
+	return texts, nil
+}
+
+// dedupSlot takes the duplicates of indexed results out of the slot's
+// batch (o.Dedup: aliased to the first with their hash among the first
+// before record keys; their entries appended to *aliases), then settles it.
+func (f *Flushed) dedupSlot(sl *slot, o FlushOptions, before int32, aliases *[]*NewEntry) {
+	s := f.State
+	b := sl.b
+	if o.Dedup {
+		// the batch less its duplicates (b itself when it has none)
+		var kept []*Call
+		for j, c := range b.Calls {
+			if orig, ok := s.hashKeyBefore(c.Hash, before); ok && orig != c.Key {
+				if sl.dedup == nil {
+					kept = append([]*Call(nil), b.Calls[:j]...)
+				}
+				s.addAlias(c.Key, orig)
+				*aliases = append(*aliases, aliasEntry(c, orig))
+				sl.dedup = append(sl.dedup, c)
+				sl.dedupChars += c.Chars
+				continue
+			}
+			if sl.dedup != nil {
+				kept = append(kept, c)
+			}
+		}
+		if sl.dedup != nil {
+			sl.nb = *b
+			sl.nb.Calls = kept
+			sl.b = &sl.nb
+		}
+	}
+	f.settle(sl, o)
+}
+
+// settle sizes the slot's batch: its raw chars, whether dedup took all of
+// it, whether it is trivial.
+func (f *Flushed) settle(sl *slot, o FlushOptions) {
+	sl.raw = 0
+	for _, c := range sl.b.Calls {
+		sl.raw += c.Chars
+	}
+	sl.deduped = len(sl.dedup) > 0 && len(sl.b.Calls) == 0
+	sl.trivial = !sl.deduped && o.MinBatchChars > 0 && sl.raw < o.MinBatchChars
 }
 
 // rewritePoints records where the appended entries rewrite the prompt, as
@@ -368,13 +457,15 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		f.CommandCalls++
 	}
 	text := summarize.SubstituteLabels(r.Text, refs, names) + summarize.Footer(refs)
-	if jsval.UTF16Len(text) > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
-		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, jsval.UTF16Len(text), sl.raw))
+	chars := jsval.UTF16Len(text)
+	if chars > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, chars, sl.raw))
 		text = summarize.SubstituteLabels(summarize.Deterministic(in), refs, names) + summarize.Footer(refs)
+		chars = jsval.UTF16Len(text)
 	}
 	f.RawChars += sl.raw
-	f.SummaryChars += jsval.UTF16Len(text)
-	if jsval.UTF16Len(text) > sl.raw {
+	f.SummaryChars += chars
+	if chars > sl.raw {
 		f.Oversized += len(b.Calls)
 		return
 	}
@@ -426,6 +517,11 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			keep = append(keep, c)
 			continue
 		}
+		text, err := c.readText(ctx, &f.lt)
+		if err != nil {
+			return err
+		}
+		c.Hash = ContentHash(c.ToolName, text)
 		if o.Dedup {
 			if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
 				s.addAlias(c.Key, orig)
@@ -434,10 +530,6 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 				continue
 			}
 		}
-		text, err := c.readText(ctx, &f.lt)
-		if err != nil {
-			return err
-		}
 		path, err := o.Spill(c.Key, text)
 		if err != nil {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("spilling %s (%d chars): %v; kept inline", c.Key, c.Chars, err))
@@ -445,7 +537,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			continue
 		}
 		f.Blobs = append(f.Blobs, path)
-		sp := &spill{path: path, bytes: c.Bytes, preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
+		sp := &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
 		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
 		f.Spilled++
 	}
@@ -457,25 +549,31 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 }
 
 // summaryInput reads a batch's texts for the summariser, decoded into
-// *texts: the strings share its bytes, so they are valid until *texts is
-// reused (flushBatches reuses it for the next chunk of batches, once their
-// summaries, which copy what they keep, are made).
-func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte) (summarize.Batch, error) {
+// *texts (or, decoded, already there where hashText put them): the strings
+// share its bytes, so they are valid until *texts is reused (flushBatches
+// reuses it for the next chunk of batches, once their summaries, which
+// copy what they keep, are made).
+func summaryInput(ctx *session.Context, lt *lineTape, b *Batch, texts *[]byte, decoded bool) (summarize.Batch, error) {
 	in := summarize.Batch{AssistantText: b.AssistantText, Cwd: ctx.Header.Cwd, Calls: make([]summarize.Call, 0, len(b.Calls))}
 	for _, c := range b.Calls {
-		n0 := len(*texts)
+		var text string
 		var err error
-		if *texts, err = c.appendText(*texts, ctx, lt); err != nil {
-			return in, err
+		if decoded {
+			text = bufString((*texts)[c.span[0]:c.span[1]])
+		} else {
+			n0 := len(*texts)
+			if *texts, err = c.appendText(*texts, ctx, lt); err != nil {
+				return in, err
+			}
+			text = bufString((*texts)[n0:])
 		}
-		text := bufString((*texts)[n0:])
-		n0 = len(*texts)
+		n0 := len(*texts)
 		if *texts, err = c.AppendArgs(*texts, ctx); err != nil {
 			return in, err
 		}
 		in.Calls = append(in.Calls, summarize.Call{
 			ToolName: c.ToolName, Args: bufString((*texts)[n0:]), // ArgsPretty: made by the request, when there is one
-			Result: text, IsError: c.IsError,
+			Result: text, Chars: c.Chars, IsError: c.IsError,
 		})
 	}
 	return in, nil

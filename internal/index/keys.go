@@ -216,6 +216,21 @@ func (s *State) hashKey(h string) (string, bool) {
 	return "", false
 }
 
+// hashKeyBefore is hashKey as it was when the state had n record keys: a
+// hash the later record keys seeded is not found.
+func (s *State) hashKeyBefore(h string, n int32) (string, bool) {
+	id, ok := int32(0), false
+	if sum, isSum := hashSum(h); isSum {
+		id, ok = s.hashes[sum]
+	} else {
+		id, ok = s.hashOdd[h]
+	}
+	if !ok || s.keys[id].pos >= n {
+		return "", false
+	}
+	return s.keys[id].key, true
+}
+
 // seedHash makes the record key kid the first with content hash h, unless
 // one is already.
 func (s *State) seedHash(h string, kid int32) {

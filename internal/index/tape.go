@@ -1,11 +1,16 @@
 package index
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"math"
+	"slices"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
@@ -28,8 +33,10 @@ type lineTape struct {
 	// text, instead of leaving them in the input (a flush onto a state
 	// rebuilt from another context than the one read)
 	copyArgs bool
-	rawText  []byte // appendTextAt's raw string (reused)
-	prose    []byte // captureBatch's assistant text (reused)
+	rawText  []byte    // appendTextAt's raw string (reused)
+	prose    []byte    // captureBatch's assistant text (reused)
+	sha      hash.Hash // contentHash's hasher (reused)
+	digest   []byte    // its sum (reused)
 }
 
 // strIs reports whether node n is a string whose value (as str decodes
@@ -61,7 +68,7 @@ func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
 	case nd.Flags&jsonscan.Escaped == 0:
 		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
 	}
-	return jsonscan.AppendUnquote(dst, t.tp.Raw(n))
+	return appendUnquoteValid(dst, t.tp.Raw(n))
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -168,12 +175,22 @@ func (t *lineTape) callArgsAt(bl uint32, entry int) (args []byte, at textRef) {
 			continue
 		}
 		raw := t.tp.Raw(v)
-		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
-			// left in the line as they are: appendArgs makes their
-			// canonical form when (if ever) they are read
-			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: true}
+		// in their canonical form as they are (as pi writes them): the
+		// tape tells for most; the others are made canonical and compared
+		canonical := t.canonical(v)
+		if !canonical {
+			t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+			canonical = bytes.Equal(t.canon, raw)
 		}
-		t.canon = jsval.AppendCanonical(t.canon[:0], raw)
+		if nd := &t.tp.Nodes[v]; !t.copyArgs && entry >= 0 && entry < math.MaxInt32 && nd.Start <= math.MaxInt32 && len(raw) <= math.MaxInt32 {
+			// left in the line as they are: when canonical, every read
+			// copies them as they are, else (loose) appendArgs makes their
+			// canonical form when it reads them
+			return nil, textRef{entry: int32(entry + 1), off: int32(nd.Start), n: int32(len(raw)), loose: !canonical}
+		}
+		if canonical {
+			return append([]byte(nil), raw...), textRef{}
+		}
 		return append([]byte(nil), t.canon...), textRef{}
 	}
 	return []byte("{}"), textRef{}
@@ -257,7 +274,7 @@ func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]
 	case x.flags&jsonscan.Escaped == 0:
 		return append(dst, raw[1:len(raw)-1]...), nil
 	}
-	return jsonscan.AppendUnquote(dst, raw), nil
+	return appendUnquoteValid(dst, raw), nil
 }
 
 // resultString joins a result content's text blocks with "\n"
@@ -304,7 +321,7 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 			raw := t.tp.Raw(v) // valid UTF-8 without escapes: the text as it is
 			dst = append(dst, raw[1:len(raw)-1]...)
 		default:
-			dst = jsonscan.AppendUnquote(dst, t.tp.Raw(v))
+			dst = appendUnquoteValid(dst, t.tp.Raw(v))
 		}
 	})
 	return dst
@@ -330,8 +347,24 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 }
 
 // contentHash is ContentHash of a text read with resultBytes, normalised in
-// the tape's reused buffer.
+// the tape's reused buffer (or, for a text normalising would change only
+// by the trim of the whole, hashed where it is).
 func (t *lineTape) contentHash(toolName string, text []byte) string {
+	if n := len(text); n == 0 || text[n-1] != ' ' && text[n-1] != '\t' {
+		if bytes.IndexByte(text, '\r') < 0 && !blankBeforeNewline(text) {
+			// no CRLF, no line with trailing blanks: the normalised text
+			// is the trimmed text
+			if t.sha == nil {
+				t.sha = sha1.New()
+			}
+			t.sha.Reset()
+			t.sum = append(append(t.sum[:0], toolName...), 0)
+			t.sha.Write(t.sum)
+			t.sha.Write(bytes.TrimFunc(text, isJSWhitespace))
+			t.digest = t.sha.Sum(t.digest[:0])
+			return hex.EncodeToString(t.digest)
+		}
+	}
 	// what hashNormalized hashes, in one buffer: no hasher to allocate
 	t.sum = append(append(t.sum[:0], toolName...), 0)
 	t.sum = appendNormalizedBytes(t.sum, text)
@@ -339,7 +372,275 @@ func (t *lineTape) contentHash(toolName string, text []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// blankBeforeNewline reports whether a line of text (one that a "\n" ends)
+// ends in a space or a tab.
+func blankBeforeNewline(text []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return false
+		}
+		if i += j; i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			return true
+		}
+	}
+}
+
 // textChars is the JavaScript length of a text read with resultBytes.
 func textChars(text []byte) int {
 	return jsval.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text)))
+}
+
+// appendUnquoteValid is jsonscan.AppendUnquote of a JSON string the tape
+// found valid UTF-8 (no BadUTF8 flag): the runs between escapes are copied
+// without checking them again. A string cut short (not valid JSON) has its
+// rest copied as it is.
+func appendUnquoteValid(dst, raw []byte) []byte {
+	s := raw[1 : len(raw)-1]
+	dst = slices.Grow(dst, len(s))
+	for {
+		j := bytes.IndexByte(s, '\\')
+		if j < 0 {
+			return append(dst, s...)
+		}
+		dst = append(dst, s[:j]...)
+		if j+1 >= len(s) {
+			return append(dst, s[j:]...)
+		}
+		switch c := s[j+1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			if j+6 > len(s) {
+				return append(dst, s[j:]...)
+			}
+			r := hex4(s[j+2:])
+			if utf16.IsSurrogate(r) {
+				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+					if r2 := hex4(s[j+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
+						s = s[j+12:]
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			dst = utf8.AppendRune(dst, r)
+			s = s[j+6:]
+			continue
+		default: // " \ /
+			dst = append(dst, c)
+		}
+		s = s[j+2:]
+	}
+}
+
+// hex4 is the value of the four hex digits at the start of b.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c <= '9':
+			r = r<<4 | rune(c-'0')
+		default:
+			r = r<<4 | rune(c|0x20-'a'+10)
+		}
+	}
+	return r
+}
+
+// resultChars is textChars of the text resultBytes reads, counted on the
+// tape and the raw strings of its text blocks without decoding them (a
+// block that is not a string of valid UTF-8 has the text decoded).
+func (t *lineTape) resultChars(content uint32, has bool) int {
+	if !has || t.tp.Nodes[content].Kind != jsonscan.Array {
+		return 0
+	}
+	chars, blocks, plain := 0, 0, true
+	t.elems(content, true, func(el uint32) {
+		if tv, has := t.get(el, true, "type"); !t.strIs(tv, has, "text") {
+			return
+		}
+		if blocks > 0 {
+			chars++ // the "\n" joining it
+		}
+		blocks++
+		v, ok := t.tp.Get(el, "text")
+		if !ok || t.tp.Nodes[v].Kind != jsonscan.String || t.tp.Nodes[v].Flags&jsonscan.BadUTF8 != 0 {
+			plain = false
+			return
+		}
+		chars += stringChars(&t.tp.Nodes[v], t.tp.Raw(v))
+	})
+	if !plain {
+		return textChars(t.resultBytes(content, true))
+	}
+	return chars
+}
+
+// stringChars is the JavaScript length of the string node nd (raw its
+// JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
+// it: the tape's code points, plus one for each surrogate pair (two UTF-16
+// units) — an escaped one, or (not ASCII) one written as four bytes.
+func stringChars(nd *jsonscan.Node, raw []byte) int {
+	if nd.Flags&jsonscan.NonASCII != 0 {
+		chars, _ := stringLens(raw)
+		return chars
+	}
+	chars := int(nd.Chars)
+	if nd.Flags&jsonscan.Escaped == 0 {
+		return chars
+	}
+	s := raw[1 : len(raw)-1]
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 || i+j+1 >= len(s) {
+			return chars
+		}
+		i += j
+		if s[i+1] != 'u' || i+12 > len(s) {
+			i += 2 // (a \u escape's hex digits are no backslash)
+			continue
+		}
+		if r := hex4(s[i+2:]); r >= 0xD800 && r < 0xDC00 && s[i+6] == '\\' && s[i+7] == 'u' {
+			if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+				chars++ // a pair: one code point, two units
+				i += 12
+				continue
+			}
+		}
+		i += 6
+	}
+}
+
+// stringLens is the JavaScript length and the UTF-8 length of the JSON
+// string raw (quotes included, valid UTF-8) as appendUnquoteValid decodes
+// it, without decoding it: the lengths of the raw text, less what each
+// escape takes beyond what it decodes to.
+func stringLens(raw []byte) (chars, n int) {
+	s := raw[1 : len(raw)-1]
+	chars, n = textChars(s), len(s)
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 {
+			return chars, n
+		}
+		i += j
+		switch {
+		case i+1 >= len(s) || s[i+1] == 'u' && i+6 > len(s):
+			return chars, n // a string cut short: its rest as it is
+		case s[i+1] != 'u':
+			chars, n = chars-1, n-1
+			i += 2
+			continue
+		}
+		r := hex4(s[i+2:])
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+				if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					chars, n = chars-10, n-(12-4) // a pair: two units, four bytes
+					i += 12
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		chars, n = chars-5, n-(6-utf8.RuneLen(r))
+		i += 6
+	}
+}
+
+// canonical reports whether the value at node n is written as
+// JSON.stringify writes it (jsval.AppendCanonical would copy it), from the
+// tape: no whitespace, strings of valid UTF-8 whose escapes are all short
+// forms (\" \\ \b \f \n \r \t), integers written plainly, objects of at
+// most 16 plain keys (jsval.PlainKey), none repeated. False is no answer:
+// other values may be canonical too.
+func (t *lineTape) canonical(n uint32) bool {
+	nodes, src := t.tp.Nodes, t.tp.Src
+	for i := n; i < nodes[n].Next; i++ {
+		nd := &nodes[i]
+		switch nd.Kind {
+		case jsonscan.String:
+			if nd.Flags&jsonscan.BadUTF8 != 0 || nd.Flags&jsonscan.Escaped != 0 && !shortEscapes(src[nd.Start+1:nd.End-1]) {
+				return false
+			}
+		case jsonscan.Number:
+			if !jsval.PlainInteger(src[nd.Start:nd.End]) {
+				return false
+			}
+		case jsonscan.Object, jsonscan.Array:
+			if !t.tight(i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tight reports whether the object or array at node i has nothing but one
+// ':' or ',' between its members and its brackets, and (an object) at most
+// 16 keys, each plain and none repeated.
+func (t *lineTape) tight(i uint32) bool {
+	nodes, src := t.tp.Nodes, t.tp.Src
+	nd := &nodes[i]
+	if nd.Chars == 0 {
+		return nd.End == nd.Start+2
+	}
+	obj := nd.Kind == jsonscan.Object
+	if obj && nd.Chars > 16 {
+		return false
+	}
+	var keys [16][]byte
+	pos, k := nd.Start+1, i+1
+	for m := uint32(0); m < nd.Chars; m++ {
+		if obj {
+			key := &nodes[k]
+			if key.Start != pos || !jsval.PlainKey(src[key.Start:key.End]) {
+				return false
+			}
+			raw := src[key.Start:key.End]
+			for _, prev := range keys[:m] {
+				if bytes.Equal(prev, raw) {
+					return false
+				}
+			}
+			keys[m] = raw
+			pos, k = key.End+1, k+1
+		}
+		v := &nodes[k]
+		if v.Start != pos {
+			return false
+		}
+		pos, k = v.End+1, v.Next
+	}
+	return pos == nd.End
+}
+
+// shortEscapes reports whether every escape in the JSON string body s is
+// one JSON.stringify writes as it is: \" \\ \b \f \n \r \t.
+func shortEscapes(s []byte) bool {
+	for {
+		j := bytes.IndexByte(s, '\\')
+		if j < 0 {
+			return true
+		}
+		if j+1 >= len(s) {
+			return false
+		}
+		switch s[j+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		default:
+			return false
+		}
+		s = s[j+2:]
+	}
 }

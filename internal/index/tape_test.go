@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
@@ -124,4 +125,124 @@ func FuzzNormalizeForHash(f *testing.F) {
 			t.Fatalf("%q: %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestAppendUnquoteValid: appendUnquoteValid decodes every valid JSON
+// string of valid UTF-8 as jsonscan.AppendUnquote does.
+func TestAppendUnquoteValid(t *testing.T) {
+	for _, s := range []string{
+		``, `plain`, `a\nb`, `\\`, `\"q\"`, `\/`, `\b\f\n\r\t`, `\u0041\u00e9\u20ac`, `\ud83d\ude00`, `\ud83d`, `\ude00x`,
+		`\ud83dx`, `\ud83d\u0041`, `é€😀 and \n more`, `tail\\`, `\u0000`, `x\uD83D\uDE00y`,
+	} {
+		raw := []byte(`"` + s + `"`)
+		want := jsonscan.AppendUnquote([]byte("pre"), raw)
+		if got := appendUnquoteValid([]byte("pre"), raw); string(got) != string(want) {
+			t.Errorf("%s: got %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// FuzzAppendUnquoteValid is TestAppendUnquoteValid on any string body the
+// tape reads as a valid string of valid UTF-8.
+func FuzzAppendUnquoteValid(f *testing.F) {
+	f.Add(`a\nb\"c\\d\u2028\ud83d\ude00\ud800`)
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := []byte(`"` + s + `"`)
+		var tp jsonscan.Tape
+		if tp.Parse(raw) != nil || len(tp.Nodes) != 1 || tp.Nodes[0].Kind != jsonscan.String || tp.Nodes[0].Flags&jsonscan.BadUTF8 != 0 {
+			return
+		}
+		if want, got := jsonscan.AppendUnquote(nil, raw), appendUnquoteValid(nil, raw); string(got) != string(want) {
+			t.Fatalf("%q: got %q, want %q", raw, got, want)
+		}
+	})
+}
+
+// FuzzStringChars: stringLens of a valid JSON string of valid UTF-8 is the
+// JavaScript length and the UTF-8 length of its decoded text.
+func FuzzStringChars(f *testing.F) {
+	f.Add(`a\nb\"c\\d\u2028\ud83d\ude00\ud800é😀\\u`)
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := []byte(`"` + s + `"`)
+		var tp jsonscan.Tape
+		if tp.Parse(raw) != nil || len(tp.Nodes) != 1 || tp.Nodes[0].Kind != jsonscan.String || tp.Nodes[0].Flags&jsonscan.BadUTF8 != 0 {
+			return
+		}
+		text := jsonscan.AppendUnquote(nil, raw)
+		if chars, n := stringLens(raw); chars != textChars(text) || n != len(text) {
+			t.Fatalf("%q: got %d %d, want %d %d", raw, chars, n, textChars(text), len(text))
+		}
+		if chars := stringChars(&tp.Nodes[0], raw); chars != textChars(text) {
+			t.Fatalf("%q: stringChars %d, want %d", raw, chars, textChars(text))
+		}
+	})
+}
+
+// FuzzContentHash: the tape's contentHash (its fast path for a text
+// without CRLF or trailing blanks included) is ContentHash.
+func FuzzContentHash(f *testing.F) {
+	for _, s := range []string{"", " ", "a\r\nb", "a \nb", "a\t\nb", " x\n", "\u00a0x\u3000", "x\t", "plain\ntext\n\n"} {
+		f.Add("bash", s)
+	}
+	var lt lineTape
+	f.Fuzz(func(t *testing.T, name, text string) {
+		if got, want := lt.contentHash(name, []byte(text)), ContentHash(name, text); got != want {
+			t.Fatalf("%q %q: got %s, want %s", name, text, got, want)
+		}
+	})
+}
+
+// TestResultChars: resultChars counts what resultBytes decodes.
+func TestResultChars(t *testing.T) {
+	for _, content := range []string{
+		`[]`, `"text"`, `[{"type":"text","text":"a\nb"}]`, `[{"type":"text","text":"😀\ud83d\ude00\ud800"},{"type":"image"},{"type":"text","text":"x"}]`,
+		`[{"type":"text","text":5},{"type":"text","text":"y"}]`, `[{"type":"text"}]`, `[{"type":"text","text":"a\u00e9\\"},{"type":"text","text":"\u0000"}]`,
+	} {
+		var lt lineTape
+		if !lt.parse([]byte(`{"content":` + content + `}`)) {
+			t.Fatalf("%s: not JSON", content)
+		}
+		c, ok := lt.get(0, true, "content")
+		text := lt.resultBytes(c, ok)
+		if chars := lt.resultChars(c, ok); chars != textChars(text) {
+			t.Errorf("%s: got %d, want %d", content, chars, textChars(text))
+		}
+	}
+}
+
+// FuzzCanonicalOnTape: a value the tape finds canonical is one
+// jsval.AppendCanonical copies as it is.
+func FuzzCanonicalOnTape(f *testing.F) {
+	for _, s := range []string{`{"path":"a.go","limit":20}`, `{"a":1,"a":2}`, `{"1":1,"b":2}`, `{ "a":1}`, `{"a" :1}`, `[1,2 ,3]`, `{"a":[],"b":{},"c":[ ]}`,
+		`{"command":"echo \"hi\"\n\tls"}`, `"\/"`, `"\u0041"`, `1.50`, `-0`, `1e3`, `{"é":1}`, `{"a":{"b":[true,false,null,"x"]}}`, `"é😀"`, `{"k":"\ud83d\ude00"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var lt lineTape
+		if !lt.parse([]byte(s)) {
+			return
+		}
+		for n := uint32(0); n < uint32(len(lt.tp.Nodes)); n++ {
+			if raw := lt.tp.Raw(n); lt.canonical(n) && string(jsval.AppendCanonical(nil, raw)) != string(raw) {
+				t.Fatalf("%s: canonical on the tape, not for jsval: %s", raw, jsval.AppendCanonical(nil, raw))
+			}
+		}
+	})
+}
+
+// TestCanonicalOnTape: arguments as pi writes them are canonical on the
+// tape (no canonical form made to compare).
+func TestCanonicalOnTape(t *testing.T) {
+	for _, s := range []string{`{"path":"a.go","limit":20}`, `{"command":"echo \"hi\" | tr -d '\\n'\n\tls -la"}`, `{}`, `[]`, `{"a":{"b":[true,false,null,"é😀",-3]}}`} {
+		var lt lineTape
+		if !lt.parse([]byte(s)) || !lt.canonical(0) {
+			t.Errorf("%s: not canonical on the tape", s)
+		}
+	}
+	for _, s := range []string{`{"a":1,"a":2}`, `{"1":1}`, `{ "a":1}`, `[1 ]`, `"\/"`, `"\u0041"`, `1.5`, `-0`} {
+		var lt lineTape
+		if !lt.parse([]byte(s)) || lt.canonical(0) {
+			t.Errorf("%s: canonical on the tape", s)
+		}
+	}
 }

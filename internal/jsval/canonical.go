@@ -1,6 +1,7 @@
 package jsval
 
 import (
+	"encoding/binary"
 	"math"
 	"sort"
 	"strconv"
@@ -16,6 +17,13 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plainWord(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
@@ -40,6 +48,16 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plainWord reports whether the eight bytes of w (little-endian) are all
+// written as they are in a JSON string: printable ASCII, neither a quote
+// nor a backslash. (Each test is exact for "some byte": a borrow flags
+// only bytes above one that is flagged itself.)
+func plainWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b := w^(ones*'"'), w^(ones*'\\')
+	return (w|(w-ones*0x20)&^w|(q-ones)&^q|(b-ones)&^b)&highs == 0
 }
 
 func appendEscapedASCII(dst []byte, c byte) []byte {
@@ -73,6 +91,12 @@ func appendCanonicalString(dst, v []byte) []byte {
 	dst = append(dst, '"')
 	start := 0 // body[start:i] is copied as it is
 	for i := 0; i < len(body); {
+		for i+8 <= len(body) && plainWord(binary.LittleEndian.Uint64(body[i:])) {
+			i += 8
+		}
+		if i >= len(body) {
+			break
+		}
 		c := body[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++
@@ -430,3 +454,12 @@ func plainInteger(v []byte) bool {
 // The result is rarely longer than v (white space and escapes go), so v's
 // length is allocated once.
 func Canonical(v []byte) []byte { return AppendCanonical(make([]byte, 0, len(v)), v) }
+
+// PlainKey reports whether the raw JSON string rawKey (quotes included) is
+// an object key JSON.stringify writes back byte for byte without moving it:
+// printable ASCII without quote or backslash, not an array index.
+func PlainKey(rawKey []byte) bool { return plainKey(rawKey) }
+
+// PlainInteger reports whether the raw JSON number v is an integer
+// JSON.stringify writes back as it is (AppendCanonical copies it).
+func PlainInteger(v []byte) bool { return plainInteger(v) }

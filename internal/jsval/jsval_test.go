@@ -1,6 +1,7 @@
 package jsval
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -336,4 +337,28 @@ func FuzzAppendStringValue(f *testing.F) {
 			t.Fatalf("AppendStringValue(%q) = %q, %v; String = %q, %v", v, got, ok, want, wok)
 		}
 	})
+}
+
+// TestPlainWord: plainWord is true exactly when each of the eight bytes is
+// printable ASCII other than a quote or a backslash.
+func TestPlainWord(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	var w [8]byte
+	for i := range 8 {
+		for c := range 256 {
+			for _, fill := range []byte{'a', 0x1f, 0x20, '"', '\\', 0x7f, 0x80, 0xff, 0x21, 0x5d, 0x5b, 0x23} {
+				for k := range w {
+					w[k] = fill
+				}
+				w[i] = byte(c)
+				want := true
+				for _, b := range w {
+					want = want && plain(b)
+				}
+				if got := plainWord(binary.LittleEndian.Uint64(w[:])); got != want {
+					t.Fatalf("%q: got %v", w, got)
+				}
+			}
+		}
+	}
 }

@@ -52,7 +52,10 @@ func callSummary(n int, c Call, cwd string) []string {
 	case exit != "":
 		status += ", exit " + exit
 	}
-	size := JSLen(text)
+	size := c.Chars
+	if size == 0 {
+		size = JSLen(text)
+	}
 	if size == 0 {
 		head += " — " + status + "; no text output"
 		return []string{head}
@@ -593,14 +596,40 @@ var (
 func namesIn(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	lines(text, false, func(t string) bool {
-		if n := definedName(t); len(n) >= 3 && !seen[n] {
+	for len(text) > 0 && len(out) < maxNames {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if !mayDefine(line) {
+			continue // (most lines: no trimming, no word read)
+		}
+		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
 		}
-		return len(out) < maxNames
-	})
+	}
 	return out
+}
+
+// defFirst are the first letters of defKeywords and defPrefixes.
+const defFirst = "fdcitseap"
+
+// mayDefine reports whether a line (untrimmed) may be a definition: its
+// first byte after ASCII white space is one defFirst holds, or not ASCII
+// (Unicode white space that TrimSpace would trim may come first).
+func mayDefine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\v', '\f', '\r':
+			continue
+		default:
+			return c >= 0x80 || strings.IndexByte(defFirst, c) >= 0
+		}
+	}
+	return false
 }
 
 // definedName is the name a definition line defines ("" when it is none).
@@ -610,13 +639,16 @@ func definedName(t string) string {
 		for i < len(t) && (isWordByte(t[i]) || t[i] == '$') {
 			i++
 		}
-		return t[:i], strings.TrimLeft(t[i:], " \t")
+		return t[:i], trimBlanks(t[i:])
 	}
 	for {
 		w, rest := word()
+		if len(w) < 2 || len(w) > 9 {
+			return "" // neither a keyword nor a prefix (2 to 9 letters)
+		}
 		if w == "pub" && strings.HasPrefix(rest, "(") {
 			if j := strings.IndexByte(rest, ')'); j > 0 {
-				rest = strings.TrimLeft(rest[j+1:], " \t")
+				rest = trimBlanks(rest[j+1:])
 			}
 		}
 		if slicesContains(defPrefixes, w) && len(rest) < len(t)-len(w) {
@@ -632,7 +664,7 @@ func definedName(t string) string {
 			if j < 0 {
 				return ""
 			}
-			t = strings.TrimLeft(t[j+1:], " \t")
+			t = trimBlanks(t[j+1:])
 		}
 		name, _ := word()
 		if name == "" || isDigit(name[0]) {
@@ -696,4 +728,13 @@ func relative(s, cwd string) string {
 		return s[len(cwd)+1:]
 	}
 	return s
+}
+
+// trimBlanks is strings.TrimLeft(s, " \t") without building its cutset.
+func trimBlanks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }

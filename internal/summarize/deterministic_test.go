@@ -68,3 +68,36 @@ func TestDeterministicStaysSmall(t *testing.T) {
 		t.Fatalf("summary of a 50 KB read is %d chars:\n%s", len(s), s)
 	}
 }
+
+// TestDefinitionWordLengths: definedName stops at a word outside 2 to 9
+// letters, the lengths of every keyword and prefix.
+func TestDefinitionWordLengths(t *testing.T) {
+	for _, w := range append(append([]string(nil), defKeywords...), defPrefixes...) {
+		if len(w) < 2 || len(w) > 9 {
+			t.Errorf("%q: definedName skips words of %d letters", w, len(w))
+		}
+		if !strings.Contains(defFirst, w[:1]) || !mayDefine(" \t"+w+" x") {
+			t.Errorf("%q: mayDefine skips the lines it starts", w)
+		}
+	}
+}
+
+// FuzzNamesIn: namesIn, which passes over the lines mayDefine rules out,
+// finds what definedName finds on every trimmed line.
+func FuzzNamesIn(f *testing.F) {
+	f.Add("func main() {\n  export default class Foo\n\u00a0def bar(x):\n\tpub(crate) fn baz\nx func y\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		var want []string
+		seen := map[string]bool{}
+		lines(text, false, func(l string) bool {
+			if n := definedName(l); len(n) >= 3 && !seen[n] {
+				seen[n] = true
+				want = append(want, n)
+			}
+			return len(want) < maxNames
+		})
+		if got := namesIn(text); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("%q: got %q, want %q", text, got, want)
+		}
+	})
+}

@@ -3,9 +3,7 @@ package summarize
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // This file is the range summary of a compressed chain (pi-condense's
@@ -36,19 +34,27 @@ func FuseKey(summaries []string, commandID string) string {
 	return cacheKey("pruner-fuse-v2", commandID, FuseRequest(summaries))
 }
 
-// footerRE matches pi-condense's refs footer at the end of a summary
-// (compiled on first use, not at every pruner start-up).
-var footerRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("\n\n---\n\\*\\*Summarized tool refs\\*\\*: [^\n]*\nUse `context_tree_query` with these refs to retrieve the original full outputs\\.$")
-})
+// The refs footer pi-condense ends a summary with: footerRule,
+// footerLabel, the refs (one line), footerTail.
+const (
+	footerRule  = "\n\n---\n"
+	footerLabel = "**Summarized tool refs**: "
+	footerTail  = "\nUse `context_tree_query` with these refs to retrieve the original full outputs."
+)
 
 // StripFooter returns a summary's text without pi-condense's refs footer
-// (the text unchanged when it has none).
+// (the text unchanged when it has none), found from the end: the tail, the
+// refs line before it, the rule before that.
 func StripFooter(summary string) string {
-	if loc := footerRE().FindStringIndex(summary); loc != nil {
-		return summary[:loc[0]]
+	body, ok := strings.CutSuffix(summary, footerTail)
+	if !ok {
+		return summary
 	}
-	return summary
+	i := strings.LastIndexByte(body, '\n') + 1 // the refs line
+	if i == 0 || !strings.HasPrefix(body[i:], footerLabel) || !strings.HasSuffix(body[:i], footerRule) {
+		return summary
+	}
+	return summary[:i-len(footerRule)]
 }
 
 // FuseDeterministic fuses per-batch summaries without a model: their texts

@@ -3,6 +3,7 @@ package summarize
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -88,4 +89,32 @@ func TestFuseCommand(t *testing.T) {
 	if r := Fuse(context.Background(), fuseInput, refs, Options{}); r.Text != det || r.Source != SourceDeterministic {
 		t.Errorf("deterministic: %+v", r)
 	}
+}
+
+// footerRE is the refs footer as a regular expression (StripFooter's first
+// form): StripFooter cuts what it matches.
+var footerRE = regexp.MustCompile("\n\n---\n\\*\\*Summarized tool refs\\*\\*: [^\n]*\nUse `context_tree_query` with these refs to retrieve the original full outputs\\.$")
+
+func stripFooterRE(summary string) string {
+	if loc := footerRE.FindStringIndex(summary); loc != nil {
+		return summary[:loc[0]]
+	}
+	return summary
+}
+
+// FuzzStripFooter: StripFooter is stripFooterRE.
+func FuzzStripFooter(f *testing.F) {
+	tail := "\nUse `context_tree_query` with these refs to retrieve the original full outputs."
+	for _, s := range []string{"", "x", "a" + Footer([]string{"t1", "t2"}), "- [[1:bash]]\n" + Footer([]string{"t3"}), "\n\n---\n**Summarized tool refs**: t1" + tail,
+		"---\n**Summarized tool refs**: t1" + tail, "\n\n---\n**Summarized tool refs**: t1\nx" + tail, "\n\n---\n**Summarized tool refs**: " + tail, tail, "a" + Footer(nil) + "\n"} {
+		f.Add(s)
+	}
+	if got := StripFooter("a" + Footer([]string{"t1", "t2"})); got != "a" {
+		f.Fatalf("the footer Footer writes is not cut: %q", got)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := StripFooter(s), stripFooterRE(s); got != want {
+			t.Fatalf("%q: got %q, want %q", s, got, want)
+		}
+	})
 }

@@ -25,8 +25,10 @@ type Call struct {
 	// ArgsPretty is JSON.stringify(args, null, 2): what the request shows
 	// ("": Args indented when the request is made).
 	ArgsPretty string
-	// Result is the result's text blocks joined with "\n".
+	// Result is the result's text blocks joined with "\n"; Chars its
+	// JavaScript length when the caller knows it (0: measured).
 	Result  string
+	Chars   int
 	IsError bool
 }
 
@@ -48,7 +50,11 @@ type Batch struct {
 func (b Batch) RawChars() int {
 	n := 0
 	for _, c := range b.Calls {
-		n += JSLen(c.Result)
+		if c.Chars > 0 {
+			n += c.Chars
+		} else {
+			n += JSLen(c.Result)
+		}
 	}
 	return n
 }
