@@ -345,7 +345,7 @@ func runNow(o *NowOptions) error {
 		// rebuilt state (--no-flush too): room in proportion to the
 		// session, or the collector runs back to back against the limit
 		// (runNow restores the old one)
-		s.limitMemory(flushLimit(ctx.Bytes))
+		s.limitMemory(flushLimit(ctx.Bytes, o.Write || o.Session || index.HasEntries(ctx)))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
