@@ -12,3 +12,28 @@ package cli
 // collector let the heap grow to twice the live index (1 GB context: 172
 // MB RSS).
 func indexLimit(size int64) int64 { return max(memoryLimit, 24<<20+size/10) }
+
+// flushLimit is the heap limit for a first flush and its render of an
+// input of size bytes (more: see below). Their live heap peaks at about
+// half a byte per input byte, in chain compression and the render: a first
+// flush of 200 MB of pi-derived input 99 MB, of 1 GB ~450 MB as the
+// collector marks it (its long cycles mark what is allocated meanwhile).
+// The limit is 48 MiB above 0.6 bytes per input byte, a third or more
+// above that live heap, so the collector keeps the heap near it instead of
+// letting it double (GOGC) — at 0.7 bytes per byte the 1 GB flush ran at
+// 807 MB RSS and the 200 MB one at 232 MB. Closer to the live heap the
+// collector runs too often: 1 GB at 0.55 bytes per byte took 6% more CPU,
+// at 500 MiB 27% more.
+//
+// A run that writes the session (--write, --session) holds the entries it
+// appends on top, and the state Rebuild makes of a session flushed before
+// holds its records' strings (pointers the collector scans): those keep
+// the old room (more), 90 MiB above 0.7 bytes per input byte — at the
+// first flush's limit their collector ran too often (200 MB --write: 20%
+// more CPU, the flushed 348 MB session: 17%).
+func flushLimit(size int64, more bool) int64 {
+	if more {
+		return max(readLimit(size), memoryLimit+size/10*7)
+	}
+	return max(readLimit(size), 48<<20+size/10*6)
+}

@@ -238,18 +238,6 @@ const memoryLimit = 90 << 20
 // make the collector run back to back.
 func readLimit(size int64) int64 { return max(memoryLimit, 64<<20+size/5) }
 
-// flushLimit is the heap limit for a flush and render of an input of size
-// bytes: their live heap reaches about 0.65 bytes per input byte (the
-// context, records, refs, summaries, chains, the render's slots; the calls'
-// arguments and texts stay in the input: 200 MB 130 MB, 1 GB 626 MB at
-// most after a collection), so the limit leaves the fixed headroom above
-// seven tenths of the input; at half a byte per input byte (as once) the
-// live heap passed the limit and the collector ran back to back (200 MB: 48
-// cycles, 17% of the CPU and GC assists on every allocation), at one byte
-// (before the arguments stayed in the input) the heap grew to the limit
-// (200 MB: 295 MB peak RSS in 10 cycles).
-func flushLimit(size int64) int64 { return max(readLimit(size), memoryLimit+size/10*7) }
-
 // smallSession is the largest session run without collections paced by
 // GOGC: its whole run allocates about ten bytes per input byte (1 MB: 9 MB),
 // which stays under the heap limit (memoryLimit at least), so the collector
@@ -357,7 +345,7 @@ func runNow(o *NowOptions) error {
 		// rebuilt state (--no-flush too): room in proportion to the
 		// session, or the collector runs back to back against the limit
 		// (runNow restores the old one)
-		s.limitMemory(flushLimit(ctx.Bytes))
+		s.limitMemory(flushLimit(ctx.Bytes, o.Write || o.Session || index.HasEntries(ctx)))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {

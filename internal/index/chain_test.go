@@ -286,8 +286,8 @@ func TestChainBackfillsWhatNoRecordCovers(t *testing.T) {
 	if fmt.Sprint(c.ToolRefs) != "[t1 "+ref+"]" {
 		t.Errorf("toolRefs %v, want the summarised call's and the backfilled one's (%s)", c.ToolRefs, ref)
 	}
-	if c.RangeSummaryText == nil || !strings.Contains(*c.RangeSummaryText, "`"+ref+"` edit `a.go`") {
-		t.Errorf("the body does not name the backfilled call: %v", c.RangeSummaryText)
+	if text, ok := c.RangeSummary(); !ok || !strings.Contains(text, "`"+ref+"` edit `a.go`") {
+		t.Errorf("the body does not name the backfilled call: %q", text)
 	}
 	if f.Fused != 1 || f.Backfilled != 1 {
 		t.Errorf("fused %d, backfilled %d", f.Fused, f.Backfilled)
@@ -391,15 +391,12 @@ func TestChainOnTheShippedFixture(t *testing.T) {
 
 // derefChain makes a chain entry comparable by value.
 func derefChain(c ChainData) string {
-	s := ""
-	if c.RangeSummaryText != nil {
-		s = *c.RangeSummaryText
-	}
+	s, _ := c.RangeSummary() // a deterministic fusion is written from its summaries
 	f := int64(0)
 	if c.FinalAssistantTimestamp != nil {
 		f = *c.FinalAssistantTimestamp
 	}
-	c.RangeSummaryText, c.FinalAssistantTimestamp = nil, nil
+	c.RangeSummaryText, c.fused, c.FinalAssistantTimestamp = nil, nil, nil
 	return fmt.Sprintf("%+v %d %q", c, f, s)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
@@ -41,7 +42,9 @@ type ChainOptions struct {
 	// Fuse fuses the per-batch summaries of a chain two or more cover into
 	// one range summary (fuseRangeSummary); nil: no fusion (the render
 	// joins the per-batch summaries). It is called from several goroutines
-	// at once, FuseConcurrency at most (≤0: 4).
+	// at once, FuseConcurrency at most (≤0: 4). A result whose Source is
+	// deterministic or fallback must be summarize.FuseDeterministic of the
+	// summaries and refs (the chain writes it again from them).
 	Fuse            func(cx context.Context, summaries, refs []string) summarize.FuseResult
 	FuseConcurrency int
 }
@@ -107,10 +110,17 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
 		return err
 	}
-	entries := make(map[uint64]int, len(ctx.Branch)) // entry key → index in ctx.Branch + 1
+	middles := 0 // what backfill may add
+	for k := range eligible {
+		middles += len(eligible[k].MiddleToolCallIDs)
+	}
+	s.reserve(middles)
+	// entry id (as its integer key: no string per entry) → index in
+	// ctx.Branch + 1
+	entries := make(map[uint64]int32, len(ctx.Branch))
 	for i := range ctx.Branch {
 		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
-			entries[k] = i + 1
+			entries[k] = int32(i + 1)
 		}
 	}
 	compressed := 0
@@ -226,7 +236,16 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 type fusion struct {
 	cd    *ChainData
 	texts []string
-	res   summarize.FuseResult
+	res   summarize.FuseResult // its Text dropped when deterministic
+	some  bool                 // the fusion's text is not all white space
+}
+
+// deterministicFusion reports whether a fusion from source is
+// summarize.FuseDeterministic of the chain's summaries and refs (the
+// contract of ChainOptions.Fuse), which the chain then writes again from
+// them when asked instead of holding the text.
+func deterministicFusion(source summarize.Source) bool {
+	return source == summarize.SourceDeterministic || source == summarize.SourceFallback
 }
 
 // fuse makes the range summaries, FuseConcurrency at a time (a command
@@ -237,16 +256,24 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 	if n <= 0 {
 		n = 4
 	}
-	sem := make(chan struct{}, n)
+	// n workers take the jobs in turn: a goroutine per job waiting for a
+	// turn was a stack and a g per chain at once (1 GB: ~32,000 chains,
+	// tens of MB of stacks)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range jobs {
+	for range min(n, len(jobs)) {
 		wg.Add(1)
-		go func(j *fusion) {
+		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			j.res = co.Fuse(cx, j.texts, j.cd.ToolRefs)
-		}(&jobs[i])
+			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+				j := &jobs[i]
+				r := co.Fuse(cx, j.texts, j.cd.ToolRefs)
+				if j.some = strings.TrimFunc(r.Text, isJSWhitespace) != ""; deterministicFusion(r.Source) {
+					r.Text = "" // written again from the summaries when asked (ChainData.RangeSummary)
+				}
+				j.res = r
+			}
+		}()
 	}
 	wg.Wait()
 	for _, j := range jobs {
@@ -258,9 +285,13 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 			f.FusionsFailed++
 			f.failed(r.Warning, true, len(j.texts), fmt.Sprintf("chain %s (%d summaries): %s; used the deterministic fusion", j.cd.BlockID, len(j.texts), r.Warning))
 		}
-		if strings.TrimFunc(r.Text, isJSWhitespace) != "" {
-			text := r.Text
-			j.cd.RangeSummaryText = &text
+		if j.some {
+			if deterministicFusion(r.Source) {
+				j.cd.fused = j.texts
+			} else {
+				text := r.Text
+				j.cd.RangeSummaryText = &text
+			}
 			f.Fused++
 		}
 	}
@@ -365,7 +396,7 @@ func (s *State) registerChain(c *ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -429,7 +460,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int, c *Ch
 				}
 				id = strings.Clone(id)
 				name, _ := lt.getStr(bl, true, "name")
-				args, argsAt := lt.callArgsAt(bl, at-1)
+				args, argsAt := lt.callArgsAt(bl, int(at-1))
 				open[id] = call{name, args, argsAt}
 			})
 		case session.RoleToolResult:
@@ -459,7 +490,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int, c *Ch
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
 			rc, ok := lt.get(msg, ok, "content")
-			cc.loc = lt.singleText(rc, ok, at-1)
+			cc.loc = lt.singleText(rc, ok, int(at-1))
 			cc.chars = lt.resultChars(rc, ok)
 			out = append(out, cc)
 		}
@@ -710,9 +741,9 @@ func chainData(c ChainData) []byte {
 	dst = appendStrings(dst, c.ToolRefs)
 	dst = append(dst, `,"compressedAt":`...)
 	dst = strconv.AppendInt(dst, c.CompressedAt, 10)
-	if c.RangeSummaryText != nil {
+	if text, ok := c.RangeSummary(); ok {
 		dst = append(dst, `,"rangeSummaryText":`...)
-		dst = jsval.AppendString(dst, *c.RangeSummaryText)
+		dst = jsval.AppendString(dst, text)
 	}
 	if c.BodySource != "" {
 		dst = append(dst, `,"bodySource":`...)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
+	"github.com/pruner-dev/pruner/internal/summarize"
 )
 
 // Encoding of the entries a flush appends, in pi's entry shapes
@@ -362,4 +363,17 @@ func flushMetricsData(m FlushMetrics) []byte {
 	dst = append(dst, `,"frontierGapTokens":`...)
 	dst = strconv.AppendInt(dst, int64(m.Metrics.FrontierGapTokens), 10)
 	return append(dst, `}}`...)
+}
+
+// RangeSummary is the chain's range summary — RangeSummaryText, or the
+// deterministic fusion the flush made of its summaries — and whether it
+// has one.
+func (c *ChainData) RangeSummary() (string, bool) {
+	switch {
+	case c.RangeSummaryText != nil:
+		return *c.RangeSummaryText, true
+	case c.fused != nil:
+		return summarize.FuseDeterministic(c.fused, c.ToolRefs), true
+	}
+	return "", false
 }

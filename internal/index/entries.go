@@ -127,6 +127,12 @@ type ChainData struct {
 	RangeSummaryText        *string  `json:"rangeSummaryText,omitempty"`
 	BodySource              string   `json:"bodySource,omitempty"` // "deterministic" or absent
 	DroppedOccurrenceKeys   []string `json:"droppedOccurrenceKeys,omitempty"`
+
+	// fused are the summaries of a deterministic fusion the flush made
+	// (RangeSummaryText is then nil): RangeSummary writes it from them and
+	// ToolRefs when it is asked for, so a first flush of a long history
+	// does not hold every chain's fused text (1 GB: ~30 MB) until written.
+	fused []string
 }
 
 // StatsData is the cumulative data of a context-prune-stats entry.

@@ -224,6 +224,11 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if len(batches) == 0 {
 		return nil
 	}
+	calls := 0
+	for _, b := range batches {
+		calls += len(b.Calls)
+	}
+	s.reserve(calls)
 	slots := make([]slot, len(batches))
 	for i, b := range batches {
 		slots[i].b = b

@@ -118,7 +118,7 @@ func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, er
 		switch {
 		case c.BodySource == "deterministic":
 			source = "deterministic (no summary covered it)"
-		case c.RangeSummaryText != nil:
+		case c.RangeSummaryText != nil || c.fused != nil:
 			source = "fused range summary"
 		}
 		final := "null"
@@ -147,8 +147,8 @@ func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, er
 // deterministic range summary, else the per-batch summaries covering its
 // dropped occurrences, joined by a blank line.
 func (s *State) ChainBody(c *ChainData) string {
-	if c.RangeSummaryText != nil {
-		return *c.RangeSummaryText
+	if text, ok := c.RangeSummary(); ok {
+		return text
 	}
 	keys := c.DroppedOccurrenceKeys
 	if keys == nil {

@@ -601,6 +601,34 @@ func (s *State) Record(input string) (*Record, bool) {
 	return r, r != nil
 }
 
+// RecordOf is Record as a value (a caller that keeps it on its stack
+// allocates nothing for it).
+func (s *State) RecordOf(input string) (Record, bool) {
+	k, ok := s.Resolve(input)
+	if !ok {
+		return Record{}, false
+	}
+	if id, ok := s.ids[k]; ok {
+		if r := s.keys[id].rec; r > 0 {
+			return s.recs[r-1].record(), true
+		}
+	}
+	return Record{}, false
+}
+
+// AppendRecordArgs appends the arguments of a record of s to dst (what
+// RecordArgs returns, into a buffer the caller reuses). Errors are I/O
+// errors re-reading the input.
+func (s *State) AppendRecordArgs(dst []byte, r *Record) ([]byte, error) {
+	if r.argsAt.entry == 0 {
+		return append(dst, r.Args...), nil
+	}
+	if s.src == nil {
+		return dst, fmt.Errorf("the arguments of %s are in a session the state does not hold", r.ToolCallID)
+	}
+	return appendArgs(dst, s.src, nil, r.argsAt)
+}
+
 // RecordArgs is the arguments of a record of s: Args, or for a record the
 // flush made, read from the input (a new slice). Errors are I/O errors
 // re-reading the input.

@@ -83,8 +83,8 @@ func toolResultText(raw []byte) string {
 // deterministic range summary, else the per-batch summaries that cover its
 // dropped occurrences, joined by a blank line.
 func chainBody(st *index.State, c *index.ChainData) string {
-	if c.RangeSummaryText != nil {
-		return *c.RangeSummaryText
+	if text, ok := c.RangeSummary(); ok {
+		return text
 	}
 	keys := c.DroppedOccurrenceKeys
 	if keys == nil {

@@ -275,6 +275,8 @@ type renderer struct {
 	scratch []byte // stripThinking's
 	// specs are stubReplace's stubs, allocated in chunks
 	specs []stubSpec
+	// args is recordProtected's buffer for a record's arguments
+	args []byte
 	// keys are the occurrence keys of source messages (keyOf)
 	keys    []string
 	haveKey []bool

@@ -79,7 +79,8 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	args, err := r.st.RecordArgs(rec) // a record the flush made reads them from the input
+	args, err := r.st.AppendRecordArgs(r.args[:0], rec) // a record the flush made reads them from the input
+	r.args = args
 	if err != nil {
 		return true // fail closed: the result stays as it is
 	}
@@ -115,7 +116,11 @@ func (r *renderer) stubReplace() error {
 			r.rep.Hazards++
 			continue
 		}
-		rec, _ := r.st.Record(lookup)
+		rc, found := r.st.RecordOf(lookup)
+		var rec *index.Record
+		if found {
+			rec = &rc
+		}
 		if r.recordProtected(rec) {
 			r.rep.Repaired++
 			continue
@@ -128,7 +133,12 @@ func (r *renderer) stubReplace() error {
 		if !ok {
 			ref = s.m.ToolCallID()
 		}
-		s.setStub(r.newStub(rec, ref))
+		var spilled *index.Record // a plain stub is its ref alone: no record held per stub
+		if found && rc.SpillPath != nil {
+			c := rc
+			spilled = &c
+		}
+		s.setStub(r.newStub(spilled, ref))
 		s.change = s.stub().change()
 		if s.change == SpillStubbed {
 			r.rep.SpillStubbed++

@@ -87,7 +87,10 @@ type FuseResult struct {
 // ref of the chain, or longer than the summaries it fuses) gives the
 // deterministic fusion and a Warning; a fusion is never lost.
 func Fuse(ctx context.Context, summaries, refs []string, opts Options) FuseResult {
-	key := FuseKey(summaries, opts.CommandID)
+	var key string // only a cache needs it (a request's worth of text per chain)
+	if opts.Cache != nil {
+		key = FuseKey(summaries, opts.CommandID)
+	}
 	if opts.CacheOnly && opts.Cache != nil {
 		if s, ok := opts.Cache.Get(key); ok {
 			return FuseResult{Text: s, Source: SourceCache}
