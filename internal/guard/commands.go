@@ -895,6 +895,9 @@ func (c *cmd) dispatch() bool {
 		if c.name == "shift" {
 			c.shiftPositional()
 		}
+		if c.name == "compgen" || c.name == "complete" || c.name == "hash" {
+			c.commandOptions()
+		}
 		if c.name == "unset" {
 			c.unsetBuiltin()
 		}
@@ -910,6 +913,13 @@ func (c *cmd) dispatch() bool {
 		}
 		return true
 	case "read", "mapfile", "readarray":
+		if c.name != "read" {
+			// mapfile -C CALLBACK runs CALLBACK as a command every -c lines
+			p := c.parse(1, opts{short: "dnOsuCc"})
+			for _, v := range p.values("-C") {
+				c.optScript(v)
+			}
+		}
 		c.readBuiltin()
 		return true
 	case "cd", "pushd":
@@ -1570,5 +1580,33 @@ func (c *cmd) unsetBuiltin() {
 			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true
 		}
+	}
+}
+
+// optScript reads an option's value as a shell command.
+func (c *cmd) optScript(v optHit) {
+	if v.vi >= 0 {
+		c.script(v.vi, source{})
+	} else if v.val != nil {
+		c.scriptField(v.raw, *v.val, source{})
+	}
+}
+
+// commandOptions: compgen -C CMD runs CMD and -F FUNC runs a function to
+// make its words (complete only registers them, for an interactive shell,
+// where -C and -F run later); hash -p PATH NAME makes NAME run PATH.
+func (c *cmd) commandOptions() {
+	p := c.parse(1, opts{short: "ACFGPSWXopt"})
+	if c.name == "hash" {
+		if len(p.values("-p")) > 0 {
+			c.a.unknown(c.args[0].raw+" -p", "hash -p makes a command name run another program", SetRead|setModify)
+		}
+		return
+	}
+	for _, v := range p.values("-C") {
+		c.optScript(v)
+	}
+	if c.name == "compgen" && len(p.values("-F")) > 0 {
+		c.a.unknown("compgen -F", "compgen -F runs a shell function the analysis does not follow there", SetRead|setModify)
 	}
 }

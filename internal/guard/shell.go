@@ -206,6 +206,12 @@ type shellAnalyzer struct {
 	loopNest int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
+	// assocs and ints: names declared -A (keys are strings, not
+	// arithmetic) and -i (assignments evaluated as arithmetic)
+	assocs, ints map[string]bool
+	// envUntrusted: a child shell (sh -c), whose environment the command
+	// may have set (x=… sh -c, env x=…): its values are not the user's
+	envUntrusted bool
 	// stmtIn: the stdin of the statement being analysed, as it was before
 	// its redirections (what a command substitution in it reads)
 	stmtIn source
@@ -275,6 +281,8 @@ func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 		written:  map[string]source{},
 		fds:      map[string]source{},
 		aliases:  map[string]string{},
+		assocs:   map[string]bool{},
+		ints:     map[string]bool{},
 		out:      out,
 		seen:     map[*syntax.Word]bool{},
 	}
@@ -498,6 +506,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	if s == nil || a.full {
 		return source{}
 	}
+	a.reevalStmt(s) // values bash evaluates again (arithmetic, names)
 	// redirections first: they set stdin and say where stdout goes
 	before := len(a.out.targets)
 	if in.kind == srcNone && in.text == "" && a.shellIn != nil {
@@ -966,7 +975,9 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 				a.arrays[name] = nil
 				delete(a.arrays, name)
 			case len(vals) == 1 && !as.Append:
-				a.vars[name] = fieldVal(vals[0])
+				v := fieldVal(vals[0])
+				v.num = numericWord(as.Value, a.src)
+				a.vars[name] = v
 			case len(vals) == 1 && as.Append:
 				if old, ok := a.vars[name]; ok && old.known && !vals[0].pattern() {
 					a.vars[name] = knownVal(old.f.s + vals[0].s)

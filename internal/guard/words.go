@@ -625,6 +625,9 @@ type pval struct {
 	known bool // f is known text
 	split bool // an unquoted dynamic value may split into several fields
 	empty bool // the value is empty
+	// num: a number bash computed or a counting program printed ($((…)),
+	// ${#x}, $(wc -l < f)): safe where bash evaluates it as arithmetic
+	num bool
 	// alts: a variable the paths through the command leave with
 	// different values (f is then unknown): a plain $x is one of them
 	alts []pval
