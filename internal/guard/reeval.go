@@ -64,6 +64,15 @@ func (a *shellAnalyzer) reevalStmt(s *syntax.Stmt) {
 			a.reevalDecl(x)
 		case *syntax.ParamExp:
 			a.reevalParam(x)
+		case *syntax.Word:
+			if a.zsh {
+				a.zshWord(x)
+			}
+		case *syntax.ExtGlob:
+			// zsh reads *(…) and ?(…) as a glob qualifier, which may run code
+			if (x.Op == syntax.GlobZeroOrMore || x.Op == syntax.GlobZeroOrOne) && x.Pattern != nil && zshQualifierRuns(x.Pattern.Value) {
+				a.unknown(x.Op.String()+x.Pattern.Value+")", "a zsh glob qualifier may run code (e:…:, +func)", SetRead|setModify)
+			}
 		case *syntax.BinaryTest:
 			switch x.Op {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
@@ -108,9 +117,14 @@ func (a *shellAnalyzer) reevalParam(p *syntax.ParamExp) {
 			a.report("a variable name from the environment of a shell the command starts (x=… sh -c sets it): a subscript in it (a[$(…)]) runs a command", "${!"+name+"}")
 		}
 	}
-	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
+	prompt := p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P")
+	why := "${" + name + "@P}"
+	if p.Flags != nil && strings.ContainsAny(p.Flags.Value, "e%") {
+		// zsh's ${(e)x} expands the value again, ${(%)x} as a prompt
+		prompt, why = true, "${("+p.Flags.Value+")"+name+"}"
+	}
+	if prompt {
 		// ${x@P}: the value is expanded as a prompt (command substitutions run)
-		why := "${" + name + "@P}"
 		for _, v := range a.paramValues(name) {
 			if !v.known && !v.empty {
 				if !(v.f.posOnly || v.f.envDir) {
@@ -205,6 +219,26 @@ func (a *shellAnalyzer) reevalCall(c *syntax.CallExpr) {
 				a.nameWordCheck(args[i+1], name+" "+opt)
 				i++
 			} else if t != "" && !strings.HasPrefix(t, "-") {
+				return
+			}
+		}
+	case "print":
+		// zsh's print -P expands prompt sequences (and, with PROMPT_SUBST,
+		// the command substitutions in its arguments)
+		for i, w := range args {
+			t := w.Lit()
+			if t == "--" || t == "-" || !strings.HasPrefix(t, "-") {
+				return
+			}
+			if strings.Contains(t, "P") {
+				for _, w := range args[i+1:] {
+					for _, f := range a.resolve(w, false) {
+						if f.pattern() && (f.unk || f.dyn) || strings.ContainsAny(f.s, "$`") {
+							a.unknown("print -P", "print -P expands its arguments as prompts (with PROMPT_SUBST, the command substitutions in them)", SetRead|setModify)
+							return
+						}
+					}
+				}
 				return
 			}
 		}
@@ -653,4 +687,26 @@ func numericFormat(f, prog string) bool {
 		}
 	}
 	return true
+}
+
+// zshWord: a zsh word with a glob qualifier that may run code.
+func (a *shellAnalyzer) zshWord(w *syntax.Word) {
+	var lits []string
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			lits = append(lits, x.Value)
+		case *syntax.SglQuoted:
+			if len(lits) > 0 {
+				lits = append(lits, x.Value)
+			}
+		case *syntax.DblQuoted:
+			if len(lits) > 0 {
+				lits = append(lits, "\"\"")
+			}
+		}
+	}
+	if zshQualifierCode(lits) {
+		a.unknown(a.text(w), "a zsh glob qualifier may run code (e:…:, +func)", SetRead|setModify)
+	}
 }

@@ -209,6 +209,8 @@ type shellAnalyzer struct {
 	// assocs and ints: names declared -A (keys are strings, not
 	// arithmetic) and -i (assignments evaluated as arithmetic)
 	assocs, ints map[string]bool
+	// zsh: the script being walked parsed as zsh only (see zshGlob)
+	zsh bool
 	// envUntrusted: a child shell (sh -c), whose environment the command
 	// may have set (x=… sh -c, env x=…): its values are not the user's
 	envUntrusted bool
@@ -294,7 +296,8 @@ func analyzeShell(env Env, command string) *analysis {
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
 	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
-	f, err := parseShell(command)
+	f, zsh, err := parseShellZsh(command)
+	a.zsh = zsh
 	if err != nil {
 		out.parseErr = &ParseError{Err: err}
 		return out
@@ -353,22 +356,29 @@ func dotglobIn(s string) bool {
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
+	f, _, err = parseShellZsh(src)
+	return f, err
+}
+
+// parseShellZsh parses as bash, then as zsh; zsh says the second parse was
+// the one that took (words then hold zsh's glob syntax, see zshGlob).
+func parseShellZsh(src string) (f *syntax.File, zsh bool, err error) {
 	defer func() { // the parser must never take the process down
 		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			f, zsh, err = nil, false, fmt.Errorf("parser panic: %v", r)
 		}
 	}()
 	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err == nil {
 		if eerr := emptyList(f); eerr != nil {
-			return nil, eerr
+			return nil, false, eerr
 		}
-		return f, nil
+		return f, false, nil
 	}
 	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil && emptyList(fz) == nil {
-		return fz, nil
+		return fz, true, nil
 	}
-	return nil, err
+	return nil, false, err
 }
 
 // emptyList finds a compound command with an empty command list, which
@@ -450,12 +460,15 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 	}
 	a.depth++
 	defer func() { a.depth-- }()
-	f, err := parseShell(src)
+	f, zsh, err := parseShellZsh(src)
 	if err != nil {
 		a.unknown(raw, "a nested script does not parse", SetRead|setModify)
 		a.tokens(src, SetRead)
 		return
 	}
+	prevZsh := a.zsh
+	a.zsh = zsh
+	defer func() { a.zsh = prevZsh }()
 	if dotglobIn(src) {
 		a.dotglob = true
 	}

@@ -147,10 +147,13 @@ func (a *shellAnalyzer) procSubstOutput(raw string) (source, bool) {
 		return source{}, false
 	}
 	inner := raw[2 : len(raw)-1]
-	f, err := parseShell(inner)
+	f, zsh, err := parseShellZsh(inner)
 	if err != nil {
 		return dynSource("a process substitution that does not parse"), true
 	}
+	prevZsh := a.zsh
+	a.zsh = zsh
+	defer func() { a.zsh = prevZsh }()
 	prev := a.src
 	a.src = inner
 	a.depth++

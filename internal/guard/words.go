@@ -348,7 +348,17 @@ func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
 func (a *shellAnalyzer) resolveChoice(w *syntax.Word, assignValue bool, choose []int) ([]field, []int) {
 	r := resolver{a: a, assign: assignValue, choose: choose}
 	r.alts = []*fieldBuilder{r.newBuilder()}
-	for i, p := range w.Parts {
+	for i := 0; i < len(w.Parts); i++ {
+		p := w.Parts[i]
+		if i+1 < len(w.Parts) && !assignValue {
+			// `$~x` parses as the literals "$" and "~x": zsh globs x's value
+			if l, ok := p.(*syntax.Lit); ok && strings.HasSuffix(l.Value, "$") {
+				if n, ok := w.Parts[i+1].(*syntax.Lit); ok && len(n.Value) > 1 && n.Value[0] == '~' && isIdentByte(n.Value[1]) {
+					p = &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: n.ValueEnd, Value: l.Value + n.Value}
+					i++
+				}
+			}
+		}
 		r.part(p, false, i == 0)
 	}
 	return r.finish(), r.sizes
@@ -525,7 +535,7 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 
 // unquotedLit adds unquoted literal text: backslash escapes, glob characters.
 func (r *resolver) unquotedLit(s string) {
-	if plainLit(s) {
+	if plainLit(s) && !strings.Contains(s, "(") && !strings.Contains(s, "$~") {
 		r.each(func(fb *fieldBuilder) { fb.lit(s) })
 		return
 	}
@@ -534,6 +544,10 @@ func (r *resolver) unquotedLit(s string) {
 			c := s[i]
 			if r.assign && (c == '*' || c == '?' || c == '[' || c == ']') {
 				fb.lit(s[i : i+1]) // an assignment's value is not globbed
+				continue
+			}
+			if n := r.zshGlob(fb, s, i); n > 0 {
+				i += n - 1
 				continue
 			}
 			switch c {
