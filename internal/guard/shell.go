@@ -209,8 +209,9 @@ type shellAnalyzer struct {
 	// assocs and ints: names declared -A (keys are strings, not
 	// arithmetic) and -i (assignments evaluated as arithmetic)
 	assocs, ints map[string]bool
-	// zsh: the script being walked parsed as zsh only (see zshGlob)
-	zsh bool
+	// zsh: the script being walked parsed as zsh only (see zshGlob);
+	// extGlob: the command may set zsh's EXTENDED_GLOB (# ^ ~ are globs)
+	zsh, extGlob bool
 	// envUntrusted: a child shell (sh -c), whose environment the command
 	// may have set (x=… sh -c, env x=…): its values are not the user's
 	envUntrusted bool
@@ -295,7 +296,8 @@ func analyzeShell(env Env, command string) *analysis {
 	out := &analysis{}
 	a := newShellAnalyzer(env, out)
 	a.dotglob = dotglobIn(command)
-	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
+	a.nocase = strings.Contains(optionText(command), "nocase")
+	a.extGlob = extGlobIn(command)
 	f, zsh, err := parseShellZsh(command)
 	a.zsh = zsh
 	if err != nil {
@@ -350,7 +352,7 @@ func touchesIgnoreFile(ts []target) bool {
 // by globs: bash's dotglob or GLOBIGNORE, zsh's GLOB_DOTS or the (D) glob
 // qualifier.
 func dotglobIn(s string) bool {
-	l := strings.ToLower(s)
+	l := optionText(s)
 	return strings.Contains(l, "dotglob") || strings.Contains(l, "globignore") ||
 		strings.Contains(l, "globdots") || strings.Contains(l, "glob_dots") || strings.Contains(s, "(D")
 }
@@ -469,6 +471,9 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 	prevZsh := a.zsh
 	a.zsh = zsh
 	defer func() { a.zsh = prevZsh }()
+	if extGlobIn(src) {
+		a.extGlob = true
+	}
 	if dotglobIn(src) {
 		a.dotglob = true
 	}

@@ -535,7 +535,7 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 
 // unquotedLit adds unquoted literal text: backslash escapes, glob characters.
 func (r *resolver) unquotedLit(s string) {
-	if plainLit(s) && !strings.Contains(s, "(") && !strings.Contains(s, "$~") {
+	if plainLit(s) && !strings.Contains(s, "(") && !strings.Contains(s, "$~") && !(r.a.extGlob && strings.ContainsAny(s, "#^~")) {
 		r.each(func(fb *fieldBuilder) { fb.lit(s) })
 		return
 	}

@@ -17,6 +17,13 @@ import "strings"
 func (r *resolver) zshGlob(fb *fieldBuilder, s string, i int) int {
 	c := s[i]
 	switch {
+	case r.a.extGlob && (i > 0 && c == '#' || c == '^' || i > 0 && c == '~'):
+		fb.unknownChars("a zsh extended glob operator", false)
+		fb.glob, fb.multi, fb.dotOK = true, true, true
+		if c == '#' {
+			return 1
+		}
+		return len(s) - i // ^x negates, ~x excludes: what is left may be anything
 	case c == '$' && i+1 < len(s) && s[i+1] == '~':
 		j := i + 2
 		for j < len(s) && isIdentByte(s[j]) {
@@ -74,4 +81,16 @@ func zshQualifierRuns(q string) bool {
 		}
 	}
 	return false
+}
+
+// optionText is a script's text as zsh matches option names: case and
+// underscores do not count (setopt G_LOB_DOTS is GLOB_DOTS).
+func optionText(s string) string {
+	return strings.ReplaceAll(strings.ToLower(s), "_", "")
+}
+
+// extGlobIn: the script may turn on zsh's EXTENDED_GLOB, under which #, ^
+// and ~ in a word are glob operators (.en#v, .e^x match .env).
+func extGlobIn(s string) bool {
+	return strings.Contains(optionText(s), "extendedglob")
 }

@@ -34,3 +34,26 @@ func TestZshWordSyntax(t *testing.T) {
 		{`echo cost: $~5`, ""},
 	})
 }
+
+// TestZshOptionSpellings: zsh matches option names ignoring case and
+// underscores (setopt g_lob_dots is GLOB_DOTS: cat * read .env), and
+// EXTENDED_GLOB makes #, ^ and ~ glob operators (.en#v, .e^x, .env~x
+// match .env). Attacker pass 12 finding 5.
+func TestZshOptionSpellings(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a"}, nil)})
+	runShell(t, m, []shellCase{
+		{`setopt g_lob_dots; cat *`, KindDeny},
+		{`unsetopt no_glob_d_ots; cat *`, KindDeny},
+		{`setopt GlobDots; cat *`, KindDeny},
+		{`setopt extended__glob; cat .en#v`, KindDeny},
+		{`setopt extendedglob; cat .e[n]##v`, KindDeny},
+		{`setopt extendedglob; cat .e^x`, KindDeny},
+		{`setopt EXTENDED_GLOB; cat .env~x`, KindDeny},
+		{`setopt extendedglob; cat ^a.txt`, KindUnverifiable},
+		// everyday
+		{`cat *`, ""},
+		{`setopt extendedglob; cat a.txt`, ""},
+		{`setopt extendedglob; ls ~/x`, ""},
+		{`echo a#b x~y ^z`, ""},
+	})
+}
