@@ -212,6 +212,8 @@ type shellAnalyzer struct {
 	// zsh: the script being walked parsed as zsh only (see zshGlob);
 	// extGlob: the command may set zsh's EXTENDED_GLOB (# ^ ~ are globs)
 	zsh, extGlob bool
+	// rcMoved: the command set a variable that moves start-up files
+	rcMoved bool
 	// envUntrusted: a child shell (sh -c), whose environment the command
 	// may have set (x=… sh -c, env x=…): its values are not the user's
 	envUntrusted bool
@@ -985,6 +987,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 		if name != "" {
 			a.envCommand(name, vals, a.text(as.Value))
 			a.gitEnv(name, vals, a.text(as.Value))
+			a.rcEnv(name)
 		}
 		if name != "" && persist {
 			switch {
@@ -1081,6 +1084,17 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 		case envPerlOpt:
 			a.codeText(strings.NewReplacer("-M", " ", "-m", " ").Replace(text), raw, "perl")
 			continue
+		case envEx:
+			a.codeText(text, raw, "vim")
+			continue
+		case envPerlCode:
+			a.codeText(text, raw, "perl")
+			continue
+		case envOptions:
+			if strings.TrimSpace(text) != "" {
+				a.unknown(raw, "$"+name+" gives a program options the analysis does not read (they may run commands)", SetRead|setModify)
+			}
+			continue
 		case envGitParams:
 			// 'key'='value' pairs: each value may be a command (`!cmd` for an alias)
 			for _, part := range strings.Split(text, "'") {
@@ -1107,7 +1121,19 @@ func (a *shellAnalyzer) envWord(raw string, f field) bool {
 	v := subField(f, len(name)+1)
 	a.envCommand(name, []field{v}, raw)
 	a.gitEnv(name, []field{v}, raw)
+	a.rcEnv(name)
 	return true
+}
+
+// rcEnv notes a variable that moves the start-up files programs read by
+// themselves (HOME, XDG_CONFIG_HOME, ZDOTDIR, …): one the command wrote may
+// then be read under another name (see loadsWrittenRC).
+func (a *shellAnalyzer) rcEnv(name string) {
+	switch name {
+	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "INPUTRC", "SCREENRC", "LESSKEY",
+		"LESSKEYIN", "LESSKEY_CONTENT", "VIMRUNTIME", "XDG_CONFIG_DIRS", "GDBHISTFILE", "TMUX_CONF":
+		a.rcMoved = true
+	}
 }
 
 // gitEnv notes the variables that point git at another work tree,
@@ -1312,6 +1338,9 @@ const (
 	envFile                 // a configuration file with flags
 	envLessOpts             // less's options: `+!cmd` runs a command
 	envPerlOpt              // perl's -M/-m switches: code
+	envEx                   // Ex commands vim runs at start-up (VIMINIT, EXINIT)
+	envPerlCode             // perl code (PERL5DB, run under -d)
+	envOptions              // a program's options (TAR_OPTIONS, ZIPOPT): not read
 )
 
 func envCommandKind(name string) int {
@@ -1326,6 +1355,14 @@ func envCommandKind(name string) int {
 		return envLessOpts
 	case "PERL5OPT":
 		return envPerlOpt
+	case "VIMINIT", "EXINIT", "GVIMINIT":
+		return envEx
+	case "PERL5DB":
+		return envPerlCode
+	case "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT":
+		return envOptions
+	case "AWS_PAGER", "PSQL_PAGER", "PSQL_EDITOR", "GLAB_PAGER", "HGPAGER", "JJ_PAGER", "LESSEDIT":
+		return envCmd
 	case "PS0", "PS1", "PS2", "PS3", "PS4":
 		return envPrompt
 	case "LESSOPEN":

@@ -452,7 +452,12 @@ func (c *cmd) rcFiles() []rcFile {
 // loadsWrittenRC reads the start-up files the program reads by itself
 // (see rcFiles) that the command wrote before it runs.
 func (c *cmd) loadsWrittenRC(before int) {
-	for _, rc := range c.rcFiles() {
+	rcs := c.rcFiles()
+	if c.a.rcMoved && len(rcs) > 0 && (len(c.a.written) > 0 || c.a.anyWrite()) {
+		c.a.unknown(c.args[0].raw, "the command moved the start-up files "+c.name+" reads by itself ($HOME, $XDG_CONFIG_HOME, …) after writing files: one it wrote may be among them", SetRead|setModify)
+		return
+	}
+	for _, rc := range rcs {
 		f := litField(rc.path)
 		s, ok := c.a.writtenFile(f)
 		if !ok {

@@ -1,0 +1,60 @@
+package guard
+
+import "testing"
+
+// TestEnvironmentThatCarriesCommands: variables a program reads commands or
+// options from — VIMINIT/EXINIT (Ex commands vim runs at start-up),
+// PERL5DB (code perl -d runs), TAR_OPTIONS and ZIPOPT (options, such as
+// --checkpoint-action=exec= and -TT), more pagers — and variables that move
+// the start-up files a program reads by itself (HOME=/tmp/x git st read an
+// alias from /tmp/x/.gitconfig the command wrote). Attacker pass 12
+// findings 6, 7.
+func TestEnvironmentThatCarriesCommands(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`VIMINIT=':!cat .e""nv' vim -c q`, KindUnverifiable},
+		{`EXINIT=':!cat .e""nv' ex -c q`, KindUnverifiable},
+		{`env VIMINIT=':r .env' vim -c q`, KindDeny},
+		{`PERL5DB='BEGIN{system q(cat .e""nv)}' perl -d -e 1`, KindDeny},
+		{`TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=cat\ .e""nv' tar cf /dev/null a.txt`, KindUnverifiable},
+		{`export TAR_OPTIONS='--to-command=sh'; tar tf a.tar`, KindUnverifiable},
+		{`ZIPOPT='-T -TT "cat .e\"\"nv #"' zip -q /tmp/z.zip a.txt`, KindUnverifiable},
+		{`AWS_PAGER='cat .e""nv #' aws s3 ls`, KindDeny},
+		{`PSQL_PAGER='cat .e""nv #' psql -c 'select 1'`, KindDeny},
+		// start-up files moved by the command
+		{"printf '[alias]\\n\\tst = !cat .e\"\"nv\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git st", KindUnverifiable},
+		{"printf '[alias]\\n\\tst = !cat .e\"\"nv\\n' > /tmp/x/git/config; XDG_CONFIG_HOME=/tmp/x git st", KindUnverifiable},
+		{"cd /tmp/h; printf '[alias]\\n\\tst = !cat .e\"\"nv\\n' > .gitconfig; cd -; export HOME=/tmp/h; git st", KindUnverifiable},
+		{"echo 'cat .e\"\"nv' > /tmp/z/.zshenv; ZDOTDIR=/tmp/z zsh -c :", KindUnverifiable},
+		{"echo 'x' > /tmp/a; env HOME=/tmp git st", KindUnverifiable},
+		// everyday
+		{`VIMINIT='set ts=4' vim a.txt`, ""},
+		{`HOME=/tmp git status`, ""},
+		{`echo x > out.txt; git status`, ""},
+		{`TAR_OPTIONS= tar cf /tmp/a.tar a.txt`, ""},
+		{`cd /tmp && HOME=/tmp ls`, ""},
+	})
+}
+
+// TestPerlRubyQuoteOperators: perl's q(…) (one letter, any bracket or
+// delimiter, spaces before it) and ruby's %q/%Q/%(…)/%x literals are
+// strings like quoted ones — perl -e 'system q(cat .e""nv)' and ruby -e
+// 'puts %x(cat .e""nv)' ran cat unseen. Attacker pass 12 finding 8.
+func TestPerlRubyQuoteOperators(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`perl -e 'system q(cat .e""nv)'`, KindDeny},
+		{`perl -e 'system q{cat .e""nv}'`, KindDeny},
+		{`perl -e 'system q /cat .e""nv/'`, KindDeny},
+		{`perl -e 'exec q!cat .e""nv!'`, KindDeny},
+		{`perl -e 'open(F, q(-|), q(cat .e""nv)); print <F>'`, KindDeny},
+		{`perl -e 'open my $f, q(<), q(.e).q(nv); print <$f>'`, KindDeny},
+		{`ruby -e 'system %q(cat .e""nv)'`, KindDeny},
+		{`ruby -e 'system %Q{cat .e""nv}'`, KindDeny},
+		{`ruby -e 'system %(cat .e""nv)'`, KindDeny},
+		{`ruby -e 'puts %x(cat .e""nv)'`, KindDeny},
+		// everyday
+		{`perl -e 'my %h = (q => 1); print $h{q}'`, ""},
+		{`perl -e 'print q(hello), qw(a b)'`, ""},
+		{`ruby -e 'puts 10 % 3'`, ""},
+		{`ruby -e 'puts %w(a b).join'`, ""},
+	})
+}
