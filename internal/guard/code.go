@@ -1837,9 +1837,11 @@ func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (f
 		case inner == "":
 			return nil, true, false, false // Path(), Path.cwd(), Dir.pwd
 		}
-		if s, ok := spanAt(sc.spans, skipSpace(masked, open+1)); ok && strings.TrimSpace(masked[s.end:end]) == "" {
+		if s, ok := spanAt(sc.spans, skipSpace(masked, open+1)); ok && strings.TrimSpace(masked[s.end:end]) == "" && pathConstructor(name) {
 			return []string{s.val}, false, false, false
 		}
+		// any other call's value (__import__('os'), a helper of the
+		// code's): a folder computed when the code runs
 		return nil, false, false, true
 	}
 	q := k
@@ -1971,4 +1973,16 @@ func rubyLiteralStart(code string, i int) bool {
 		return j < i-1 // `name %(…)`: an argument, not `a%b`
 	}
 	return !(c == ')' || c == ']' || c == '}')
+}
+
+// pathConstructor: a call whose string argument is the folder its value
+// stands for (Path('src').iterdir(), Dir.new('x').children, new
+// DirectoryInfo("x").GetFiles()).
+func pathConstructor(name string) bool {
+	switch name {
+	case "path", "purepath", "posixpath", "windowspath", "pureposixpath", "purewindowspath", "pathname",
+		"dir", "new", "open", "opendir", "directoryinfo", "directory", "file", "fileinfo", "folder", "resolve", "join", "expanduser", "absolute":
+		return true
+	}
+	return false
 }

@@ -58,3 +58,19 @@ func TestPerlRubyQuoteOperators(t *testing.T) {
 		{`ruby -e 'puts %w(a b).join'`, ""},
 	})
 }
+
+// TestListingReceiverCalls: a listing called on a call's value lists the
+// folder that call names only for a path constructor (Path('src').iterdir(),
+// Dir.new('src')); any other call's string argument is not its folder —
+// __import__('os').listdir() listed the cwd, with 'os' taken for the
+// folder. Attacker pass 12 finding 9.
+func TestListingReceiverCalls(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`python3 -c "print(open(sorted(__import__('os').listdir())[0]).read())"`, KindFolder},
+		{`python3 -c "print(open(__import__('os').listdir()[0]).read())"`, KindFolder},
+		{`python3 -c "print(open(helper('a').listdir()[0]).read())"`, KindFolder},
+		// everyday
+		{`python3 -c "import pathlib; [print(p.read_text()) for p in pathlib.Path('src').iterdir()]"`, ""},
+		{`ruby -e 'Dir.new("src").children.each{|f| puts File.read("src/"+f)}'`, ""},
+	})
+}
