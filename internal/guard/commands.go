@@ -1096,6 +1096,9 @@ func (c *cmd) dispatch() bool {
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
+	case "mount", "bindfs":
+		c.mount()
+		return true
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
 		defer func() { a.noContent = false }()
@@ -1270,7 +1273,7 @@ func (c *cmd) dispatch() bool {
 		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
-		"htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
+		"htop", "top", "lsblk", "df", "umount", "ip", "ifconfig", "nc", "ncat",
 		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
@@ -1609,4 +1612,57 @@ func (c *cmd) commandOptions() {
 	if c.name == "compgen" && len(p.values("-F")) > 0 {
 		c.a.unknown("compgen -F", "compgen -F runs a shell function the analysis does not follow there", SetRead|setModify)
 	}
+}
+
+// mount: a bind mount (--bind, --rbind, -B, -R, --move, -o bind) or bindfs
+// shows SRC's files under DST, like a folder link made in the command: a
+// later recursion of DST reads SRC (mount --bind . /mnt; grep -r x /mnt).
+// Other mounts whose options name folders (overlay's lowerdir=…) are not
+// modelled; a device or a file system by type mounts no project folder.
+func (c *cmd) mount() {
+	p := c.parse(1, opts{short: "oOtLUTNS", long: []string{"--options", "--types", "--label", "--uuid", "--fstab", "--namespace", "--source", "--target", "--test-opts", "--target-prefix", "--mkdir"}})
+	bind := c.name == "bindfs" || p.has("--bind", "-B", "--rbind", "-R", "--move", "-M")
+	for _, v := range p.values("-o", "--options") {
+		t := ""
+		if v.val != nil {
+			t = v.val.text()
+		} else if v.vi >= 0 {
+			t = c.args[v.vi].f.text()
+			c.done[v.vi] = true
+		}
+		if strings.Contains(t, "bind") || strings.Contains(t, "move") {
+			bind = true
+		}
+		if strings.Contains(t, "dir=") || strings.ContainsRune(t, unknownRune) {
+			c.a.unknown(c.args[0].raw, "mount options that name folders ("+t+") are not modelled", SetRead|setModify)
+		}
+	}
+	ops := p.operands
+	if c.name == "bindfs" {
+		// bindfs [options] SRC DST: its -o options are mount's
+		if len(ops) < 2 {
+			return
+		}
+		ops = ops[len(ops)-2:]
+	}
+	if !bind || len(ops) != 2 {
+		for _, i := range ops {
+			c.done[i] = true
+		}
+		return
+	}
+	c.file(ops[0], SetRead)
+	c.file(ops[1], setModify)
+	sf, df := c.args[ops[0]].f, c.args[ops[1]].f
+	if df.pattern() {
+		c.a.unknown(c.args[ops[1]].raw, "a bind mount on a folder computed when the command runs", SetRead|setModify)
+		return
+	}
+	dp, _ := c.a.norm(df.s, false)
+	if sf.pattern() {
+		c.a.links[dp] = "/" + unknownSeg
+		return
+	}
+	sp, _ := c.a.norm(sf.s, false)
+	c.a.links[dp] = sp
 }

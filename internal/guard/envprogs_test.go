@@ -74,3 +74,24 @@ func TestListingReceiverCalls(t *testing.T) {
 		{`ruby -e 'Dir.new("src").children.each{|f| puts File.read("src/"+f)}'`, ""},
 	})
 }
+
+// TestBindMounts: a bind mount (mount --bind/--rbind/-B/-o bind, bindfs)
+// shows a folder under another name, like a link made in the command —
+// mount --bind . /mnt; grep -r S /mnt read .env (as root). Mount options
+// that name folders (overlay's lowerdir=) are unverifiable. Attacker pass
+// 12 finding 10.
+func TestBindMounts(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`mount --bind . /mnt; grep -r S /mnt`, KindFolder},
+		{`mount --rbind "$PWD" /mnt && tar cf - /mnt`, KindFolder},
+		{`mount -o bind . /mnt; cp -r /mnt /tmp/x`, KindFolder},
+		{`mount -B ~ /mnt; cat /mnt/.ssh/id_rsa`, KindDeny},
+		{`bindfs . /mnt; grep -r S /mnt`, KindFolder},
+		{`mount -t overlay overlay -o lowerdir=.,upperdir=/tmp/u,workdir=/tmp/w /mnt; grep -r S /mnt`, KindUnverifiable},
+		// everyday
+		{`mount`, ""},
+		{`mount | grep sda`, ""},
+		{`mount -t tmpfs tmpfs /tmp/t`, ""},
+		{`mount --bind src /mnt/src; grep -r TODO /mnt/src`, ""},
+	})
+}
