@@ -1009,7 +1009,9 @@ func (c *cmd) dispatch() bool {
 	case "fd", "fdfind":
 		c.fd()
 		return true
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh":
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh",
+		"lksh", "pdksh", "ksh93", "osh", "oil", "ysh", "rc", "es", "ion", "nushell", "murex", "ngs":
+		c.foreignShell()
 		c.shell()
 		return true
 	case "python", "python2", "python3", "pypy", "pypy3", "ipython", "py":
@@ -1035,7 +1037,13 @@ func (c *cmd) dispatch() bool {
 	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "groovy", "scala", "kotlin",
 		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
 		"jshell", "raku", "perl6":
+		c.ownCodeFlags()
 		c.interp("generic")
+		return true
+	case "m4", "gm4":
+		// m4's input (files, stdin) is macro code: syscmd/esyscmd run
+		// commands, include/undivert read files, names built by macros
+		c.interp("unmodelled:m4")
 		return true
 	case "pwsh", "powershell", "pwsh-preview":
 		c.powershell()
@@ -1665,4 +1673,47 @@ func (c *cmd) mount() {
 	}
 	sp, _ := c.a.norm(sf.s, false)
 	c.a.links[dp] = sp
+}
+
+// foreignShell: shells whose syntax is not the POSIX/bash family's (fish
+// expands .e{n}v to .env, rc joins .e^nv, nu and elvish are languages of
+// their own): the commands they are given (-c, stdin) are read as bash
+// for their paths, and are unverifiable besides.
+func (c *cmd) foreignShell() {
+	switch c.name {
+	case "fish", "csh", "tcsh", "elvish", "nu", "nushell", "xonsh", "ysh", "rc", "es", "ion", "murex", "ngs":
+	default:
+		return
+	}
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		if t == "-c" || t == "--command" || strings.HasPrefix(t, "--command=") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'c') {
+			c.a.unknown(c.args[0].raw, c.name+"'s syntax is not bash's: the commands it is given are not analysed", SetRead|setModify)
+			return
+		}
+	}
+	if c.in.kind != srcNone {
+		c.a.unknown(c.args[0].raw, c.name+"'s syntax is not bash's: the commands it reads on stdin are not analysed", SetRead|setModify)
+	}
+}
+
+// ownCodeFlags: code options the generic interpreter reading does not
+// parse — guile -c EXPR, erl/escript -eval EXPR (one dash, a long name).
+func (c *cmd) ownCodeFlags() {
+	for i := 1; i+1 < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == "--" {
+			return
+		}
+		if c.name == "guile" && t == "-c" || (c.name == "erl" || c.name == "escript") && t == "-eval" {
+			c.done[i], c.done[i+1] = true, true
+			f := c.args[i+1].f
+			if f.pattern() && (f.unk || f.dyn) {
+				c.a.unknown(c.args[i+1].raw, "the code "+c.name+" runs is computed when the command runs", SetRead|setModify)
+			} else {
+				c.a.codeText(f.s, c.args[i+1].raw, "generic")
+			}
+			i++
+		}
+	}
 }

@@ -95,3 +95,32 @@ func TestBindMounts(t *testing.T) {
 		{`mount --bind src /mnt/src; grep -r TODO /mnt/src`, ""},
 	})
 }
+
+// TestShellsAndInterpretersOfOtherSyntax: shells whose syntax is not
+// bash's (fish expands .e{n}v, rc joins .e^nv, nu/elvish/xonsh are their own
+// languages) are unverifiable when given commands; more sh-family names
+// (lksh, pdksh, osh) are shells; guile -c and erl -eval are code options;
+// m4's input is macro code (esyscmd runs a command). Attacker pass 12
+// finding 11.
+func TestShellsAndInterpretersOfOtherSyntax(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`fish -c 'cat .e{n}v'`, KindUnverifiable},
+		{`echo 'cat .e{n}v' | fish`, KindUnverifiable},
+		{`rc -c 'cat .e^nv'`, KindUnverifiable},
+		{`tcsh -c 'cat $x:r'`, KindUnverifiable},
+		{`nu -c 'open .e(char n)v'`, KindDeny},
+		{`nu -c 'open $"($x)"'`, KindUnverifiable},
+		{`lksh -c 'cat .e""nv'`, KindDeny},
+		{`pdksh -c 'cat .e""nv'`, KindDeny},
+		{`osh -c 'cat .e""nv'`, KindDeny},
+		{`guile -c '(display (call-with-input-file ".env" get-string-all))'`, KindDeny},
+		{`erl -noshell -eval 'file:read_file(".env")' -s init stop`, KindDeny},
+		{`m4 <<< 'esyscmd(cat .e""nv)'`, KindUnverifiable},
+		{`echo 'syscmd(cat .e""nv)' | m4`, KindUnverifiable},
+		// everyday
+		{`fish --version`, ""},
+		{`guile -c '(display 1)'`, ""},
+		{`erl -noshell -eval 'io:format("hi")' -s init stop`, ""},
+		{`bash -c 'echo hi'; zsh -c 'echo hi'`, ""},
+	})
+}
