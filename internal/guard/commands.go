@@ -949,6 +949,11 @@ func (c *cmd) dispatch() bool {
 			// positional parameters of that moment: unknown
 			pos, known, tail, decl := a.pos, a.posKnown, a.posTail, a.posDecl
 			a.pos, a.posKnown, a.posTail, a.posDecl = nil, false, false, false
+			// variables the command sets after the trap are the action's
+			// too: one not set yet is not the environment's (reevalStmt)
+			untrusted := a.envUntrusted
+			a.envUntrusted = true
+			defer func() { a.envUntrusted = untrusted }()
 			c.script(p.operands[0], source{})
 			// it runs later (on exit, on a signal): read again at the end
 			if f := c.args[p.operands[0]].f; !f.pattern() {

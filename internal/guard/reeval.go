@@ -123,6 +123,10 @@ func (a *shellAnalyzer) reevalParam(p *syntax.ParamExp) {
 		// zsh's ${(e)x} expands the value again, ${(%)x} as a prompt
 		prompt, why = true, "${("+p.Flags.Value+")"+name+"}"
 	}
+	if prompt && len(a.paramValues(name)) == 0 && a.envUntrusted && !numericParam(name) {
+		a.unknown(why, "a prompt expansion of $"+name+", which the command may set", SetRead|setModify)
+		return
+	}
 	if prompt {
 		// ${x@P}: the value is expanded as a prompt (command substitutions run)
 		for _, v := range a.paramValues(name) {

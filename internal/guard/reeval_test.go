@@ -43,6 +43,12 @@ func TestValuesEvaluatedAgain(t *testing.T) {
 		{`x='a[$(cat .e""nv)]' bash -c 'echo $((x))'`, KindUnverifiable},
 		{`env x='a[$(cat .e""nv)]' bash -c 'echo $((x))'`, KindUnverifiable},
 		{`x='a[$(cat .e""nv)]' bash -c 'echo ${!x}'`, KindUnverifiable},
+		// a trap's action runs at the end: a variable set after it counts
+		{`trap 'echo $((x))' EXIT; x='a[$(cat .e""nv)]'`, KindUnverifiable},
+		{`trap 'echo ${x@P}' EXIT; x='$(cat .e""nv)'`, KindUnverifiable},
+		{`trap 'printf -v "$x" 1' EXIT; x='a[$(cat .e""nv)]'`, KindUnverifiable},
+		{`n=0; trap 'echo $((n))' EXIT; n=$((n+1))`, ""},
+		{`trap 'echo done $SECONDS' EXIT`, ""},
 		// names
 		{v + `printf -v "$x" 1`, KindUnverifiable},
 		{v + `read "$x" <<< 1`, KindUnverifiable},
