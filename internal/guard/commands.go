@@ -28,6 +28,13 @@ type cmd struct {
 }
 
 func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
+	if len(c.Assigns) > 0 && len(c.Args) > 0 {
+		// the command's own variables (x=… f, x=… eval …): not the
+		// environment's where it evaluates them again (reevalStmt)
+		untrusted := a.envUntrusted
+		a.envUntrusted = true
+		defer func() { a.envUntrusted = untrusted }()
+	}
 	a.cmdEnv = a.cmdEnv[:0]
 	for _, as := range c.Assigns {
 		a.assign(as, len(c.Args) == 0)

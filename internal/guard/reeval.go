@@ -206,9 +206,19 @@ func (a *shellAnalyzer) reevalCall(c *syntax.CallExpr) {
 	if len(c.Args) == 0 {
 		return
 	}
+	if len(c.Assigns) > 0 {
+		// x=… CMD: CMD (a builtin, a function, eval) sees x
+		untrusted := a.envUntrusted
+		a.envUntrusted = true
+		defer func() { a.envUntrusted = untrusted }()
+	}
 	name := c.Args[0].Lit()
 	args := c.Args[1:]
 	switch name {
+	case "let":
+		for _, w := range args {
+			a.arithWordCheck(w, "let")
+		}
 	case "printf", "wait":
 		opt := "-v"
 		if name == "wait" {
@@ -364,6 +374,13 @@ func (a *shellAnalyzer) arithPart(p syntax.WordPart, depth int) string {
 		for _, v := range a.param(x) {
 			if r := a.arithUnsafe(v, depth); r != "" {
 				return r
+			}
+		}
+		if _, set := a.vars[name]; !set && x.Index == nil {
+			for _, v := range a.arrays[name] { // $arr is its first element
+				if r := a.arithUnsafe(v, depth); r != "" {
+					return r
+				}
 			}
 		}
 	case *syntax.CmdSubst:

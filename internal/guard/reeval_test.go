@@ -49,6 +49,13 @@ func TestValuesEvaluatedAgain(t *testing.T) {
 		{`trap 'printf -v "$x" 1' EXIT; x='a[$(cat .e""nv)]'`, KindUnverifiable},
 		{`n=0; trap 'echo $((n))' EXIT; n=$((n+1))`, ""},
 		{`trap 'echo done $SECONDS' EXIT`, ""},
+		// a command's own variables, and arrays
+		{`x='a[$(cat .e""nv)]' let y=x`, KindUnverifiable},
+		{`f() { echo $((x)); }; x='a[$(cat .e""nv)]' f`, KindUnverifiable},
+		{`x='a[$(cat .e""nv)]' eval 'echo $((x))'`, KindUnverifiable},
+		{`arr=('a[$(cat .e""nv)]'); echo $(( $arr ))`, KindUnverifiable},
+		{`f() { echo $((1+2)); }; X=1 f`, ""},
+		{`LC_ALL=C sort a.txt; FOO=1 make test`, ""},
 		// names
 		{v + `printf -v "$x" 1`, KindUnverifiable},
 		{v + `read "$x" <<< 1`, KindUnverifiable},
