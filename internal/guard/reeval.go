@@ -229,10 +229,30 @@ func (a *shellAnalyzer) reevalCall(c *syntax.CallExpr) {
 			if t == "--" {
 				return
 			}
-			if t == opt && i+1 < len(args) {
+			switch {
+			case t == opt && i+1 < len(args):
 				a.nameWordCheck(args[i+1], name+" "+opt)
 				i++
-			} else if t != "" && !strings.HasPrefix(t, "-") {
+			case t != "" && !strings.HasPrefix(t, "-"):
+				return
+			case t == "":
+				// a computed word: -vNAME with the name inline, or an operand
+				for _, f := range a.resolve(args[i], false) {
+					lead := f.lead
+					if !f.pattern() {
+						lead = f.s
+					}
+					if strings.HasPrefix(lead, opt) || f.pattern() && lead == "" {
+						v := pval{f: f}
+						if !f.pattern() {
+							v = knownVal(strings.TrimPrefix(f.s, opt))
+						}
+						if r := a.nameUnsafe(v, 0); r != "" {
+							a.report(r, name+" "+a.text(args[i]))
+							return
+						}
+					}
+				}
 				return
 			}
 		}

@@ -58,6 +58,11 @@ func TestValuesEvaluatedAgain(t *testing.T) {
 		{`LC_ALL=C sort a.txt; FOO=1 make test`, ""},
 		// names
 		{v + `printf -v "$x" 1`, KindUnverifiable},
+		{v + `printf -v"$x" %s 1`, KindUnverifiable},
+		{v + `read -ra"$x" <<< 1`, KindUnverifiable},
+		{`x=$(rev <<< ')]vne. tac($[av-'); printf "$x" 1`, KindUnverifiable},
+		{`f=x; printf "$f"; printf '%s
+' "$(date)"`, ""},
 		{v + `read "$x" <<< 1`, KindUnverifiable},
 		{v + `: ${!x}`, KindUnverifiable},
 		{v + `declare -n r=$x; echo $r`, KindUnverifiable},
