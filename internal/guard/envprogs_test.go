@@ -124,3 +124,25 @@ func TestShellsAndInterpretersOfOtherSyntax(t *testing.T) {
 		{`bash -c 'echo hi'; zsh -c 'echo hi'`, ""},
 	})
 }
+
+// TestGitCommandKeysMore: more git config keys whose value git runs —
+// merge.<driver>.driver, instaweb.httpd, gpg.ssh.defaultKeyCommand,
+// interactive.diffFilter, sendemail's smtpServer/sendmailCmd/toCmd/ccCmd —
+// and URLs rewritten to the ext:: transport (url.*.insteadOf). Attacker
+// pass 12 finding 12.
+func TestGitCommandKeysMore(t *testing.T) {
+	const run = `='bash -c "cat $(printf %s .e nv) >&2" #' status`
+	runShellBoth(t, []shellCase{
+		{`git -c merge.x.driver` + run, KindDeny},
+		{`git -c instaweb.httpd` + run, KindDeny},
+		{`git -c gpg.ssh.defaultKeyCommand` + run, KindDeny},
+		{`git -c interactive.diffFilter` + run, KindDeny},
+		{`git -c sendemail.sendmailCmd` + run, KindDeny},
+		{`git -c sendemail.x.smtpServer` + run, KindDeny},
+		{`git -c protocol.ext.allow=always -c 'url.ext::sh -c cat% .e""nv% >&2% #.insteadOf=x:' ls-remote x:y`, KindDeny},
+		{`git -c protocol.ext.allow=always -c 'url.ext::sh -c cat% $(printf% %s% .e% nv)% >&2% #.insteadOf=x:' ls-remote x:y`, KindDeny},
+		// everyday
+		{`git -c url.https://github.com/.insteadOf=gh: clone gh:x/y`, ""},
+		{`git -c merge.ours.driver=true merge x`, ""},
+	})
+}
