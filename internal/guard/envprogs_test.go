@@ -141,7 +141,11 @@ func TestGitCommandKeysMore(t *testing.T) {
 		{`git -c sendemail.x.smtpServer` + run, KindDeny},
 		{`git -c protocol.ext.allow=always -c 'url.ext::sh -c cat% .e""nv% >&2% #.insteadOf=x:' ls-remote x:y`, KindDeny},
 		{`git -c protocol.ext.allow=always -c 'url.ext::sh -c cat% $(printf% %s% .e% nv)% >&2% #.insteadOf=x:' ls-remote x:y`, KindDeny},
+		{`git config 'url.ext::sh -c cat% $(printf% %s% .e% nv)% >&2% #.insteadOf' x:; git -c protocol.ext.allow=always ls-remote x:y`, KindDeny},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0='url.ext::sh -c cat% $(printf% %s% .e% nv)% >&2% #.insteadOf' GIT_CONFIG_VALUE_0=x: git ls-remote x:y`, KindDeny},
 		// everyday
+		{`git config url.https://github.com/.insteadOf gh:`, ""},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log`, ""},
 		{`git -c url.https://github.com/.insteadOf=gh: clone gh:x/y`, ""},
 		{`git -c merge.ours.driver=true merge x`, ""},
 	})

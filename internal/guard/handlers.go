@@ -3048,6 +3048,12 @@ func (c *cmd) git() {
 		if len(ops) >= 3 && optText(c.args[ops[0]].f) == "set" {
 			ops = ops[1:] // git config set KEY VALUE (git 2.46)
 		}
+		if len(ops) >= 1 {
+			if base, ok := extInsteadOf(optText(c.args[ops[0]].f)); ok {
+				c.a.value(c.args[ops[0]].raw, c.args[ops[0]].f, SetRead)
+				c.gitScriptField(c.args[ops[0]].raw, litField(base))
+			}
+		}
 		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
 			key := strings.ToLower(optText(c.args[ops[0]].f))
 			switch {

@@ -1090,6 +1090,11 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 		case envPerlCode:
 			a.codeText(text, raw, "perl")
 			continue
+		case envGitKey:
+			if base, ok := extInsteadOf(text); ok {
+				a.script(strings.ReplaceAll(strings.TrimPrefix(base, "ext::"), "% ", " "), raw, source{})
+			}
+			continue
 		case envOptions:
 			if strings.TrimSpace(text) != "" {
 				a.unknown(raw, "$"+name+" gives a program options the analysis does not read (they may run commands)", SetRead|setModify)
@@ -1341,6 +1346,7 @@ const (
 	envEx                   // Ex commands vim runs at start-up (VIMINIT, EXINIT)
 	envPerlCode             // perl code (PERL5DB, run under -d)
 	envOptions              // a program's options (TAR_OPTIONS, ZIPOPT): not read
+	envGitKey               // a git config key (url.ext::CMD.insteadOf runs CMD)
 )
 
 func envCommandKind(name string) int {
@@ -1374,6 +1380,9 @@ func envCommandKind(name string) int {
 	}
 	if strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
 		return envCmd
+	}
+	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") {
+		return envGitKey
 	}
 	return 0
 }
