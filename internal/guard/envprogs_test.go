@@ -150,3 +150,18 @@ func TestGitCommandKeysMore(t *testing.T) {
 		{`git -c merge.ours.driver=true merge x`, ""},
 	})
 }
+
+// TestTildeWithExpansion: a tilde-prefix that is not all literal (~$u,
+// ~"x") is left as text by bash, a ~user that eval or sh -c expand later:
+// u=root; eval cat ~$u/.ssh/id_rsa read /root/.ssh/id_rsa (the word was
+// taken for $HOME followed by "root"). Attacker pass 12 finding 13.
+func TestTildeWithExpansion(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`u=root; eval cat ~$u/.ssh/id_rsa`, KindUnverifiable},
+		{`u=user; eval "cat ~$u/.pi/agent/auth.json"`, KindDeny},
+		{`cat ~$(whoami)/.ssh/id_rsa`, KindDeny},
+		// everyday
+		{`cat ~/"a b.txt"; ls ~; cd ~/src`, ""},
+		{`echo ~$USER`, ""},
+	})
+}

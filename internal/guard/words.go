@@ -359,6 +359,7 @@ func (a *shellAnalyzer) resolveChoice(w *syntax.Word, assignValue bool, choose [
 				}
 			}
 		}
+		r.more = i+1 < len(w.Parts)
 		r.part(p, false, i == 0)
 	}
 	return r.finish(), r.sizes
@@ -413,6 +414,7 @@ type resolver struct {
 	alts   []*fieldBuilder
 	done   []field
 	split  bool // a field boundary is pending
+	more   bool // the part being read is not the word's last
 }
 
 func (r *resolver) newBuilder() *fieldBuilder {
@@ -588,6 +590,11 @@ func (r *resolver) tilde(s string) string {
 		end = len(s)
 	}
 	switch t := s[:end]; {
+	case end == len(s) && r.more:
+		// ~$u, ~"x": the tilde-prefix is not all literal, so bash leaves
+		// the text as it is — a ~user that eval or sh -c expand later
+		r.each(func(fb *fieldBuilder) { fb.dynamicEnv(t+"… (a home named when the command runs)", false) })
+		return ""
 	case t == "~":
 		if a.env.Home != "" {
 			r.each(func(fb *fieldBuilder) { fb.lit(a.env.Home) })
