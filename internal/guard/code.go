@@ -784,11 +784,33 @@ func scanCode(code, lang string) codeScan {
 		switch {
 		case c == '\'' || c == '"' || (c == '`' && lang != "pwsh"):
 			quote = c
-		case lang == "perl" && c == 'q' && i+2 < n && (code[i+1] == 'q' || code[i+1] == 'w' || code[i+1] == 'x') && !isIdent(prevByte(code, i)) && strings.IndexByte("{([</|!#", code[i+2]) >= 0:
+		case lang == "perl" && c == 'q' && !isIdent(prevByte(code, i)) && quoteOpDelim(code, i, "qwxr") > 0:
+			// q(…), qq{…}, qw[…], qx/…/, qr!…! (one delimiter, spaces before it)
 			flush()
-			end, body := perlQuote(code, i+2)
+			d := quoteOpDelim(code, i, "qwxr")
+			end, body := perlQuote(code, d)
 			addLit(decodeEscapes(body, lang))
-			span(i, end+1, code[i+1])
+			kind := byte('q')
+			if d > i+1 && isIdent(code[i+1]) {
+				kind = code[i+1]
+			}
+			span(i, end+1, kind)
+			i = end
+			continue
+		case lang == "ruby" && c == '%' && rubyLiteralStart(code, i) && quoteOpDelim(code, i, "qQwWxiIrs") > 0:
+			// %q(…), %Q{…}, %(…), %w[…], %x(…) (a command, as backticks)
+			flush()
+			d := quoteOpDelim(code, i, "qQwWxiIrs")
+			end, body := perlQuote(code, d)
+			addLit(decodeEscapes(body, lang))
+			kind := byte('Q')
+			if d > i+1 && isIdent(code[i+1]) {
+				kind = code[i+1]
+			}
+			if kind == 'x' {
+				kind = '`'
+			}
+			span(i, end+1, kind)
 			i = end
 			continue
 		}
@@ -1815,9 +1837,11 @@ func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (f
 		case inner == "":
 			return nil, true, false, false // Path(), Path.cwd(), Dir.pwd
 		}
-		if s, ok := spanAt(sc.spans, skipSpace(masked, open+1)); ok && strings.TrimSpace(masked[s.end:end]) == "" {
+		if s, ok := spanAt(sc.spans, skipSpace(masked, open+1)); ok && strings.TrimSpace(masked[s.end:end]) == "" && pathConstructor(name) {
 			return []string{s.val}, false, false, false
 		}
+		// any other call's value (__import__('os'), a helper of the
+		// code's): a folder computed when the code runs
 		return nil, false, false, true
 	}
 	q := k
@@ -1906,4 +1930,59 @@ func closingBrace(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// quoteOpDelim: the index of the delimiter of a quote-like operator at i
+// (perl's q/qq/qw/qx/qr, ruby's %q/%Q/%w/%x/%(…)): the operator's letter,
+// one of kinds, may follow, then spaces (not before #) and a delimiter; -1
+// when code[i:] is not one.
+func quoteOpDelim(code string, i int, kinds string) int {
+	j := i + 1
+	if j < len(code) && strings.IndexByte(kinds, code[j]) >= 0 && isIdent(code[j]) {
+		j++
+	}
+	k := j
+	for code[i] == 'q' && k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+		k++
+	}
+	if k >= len(code) || isIdent(code[k]) {
+		return -1
+	}
+	if k > j && code[k] == '#' {
+		return -1 // q #… is q followed by a comment
+	}
+	if strings.IndexByte("{([</|!#~^%@\"':+", code[k]) < 0 {
+		return -1
+	}
+	return k
+}
+
+// rubyLiteralStart: a % that starts a literal, not a modulo (it follows an
+// operator, an opening bracket, a comma or the start, not an operand).
+func rubyLiteralStart(code string, i int) bool {
+	j := i - 1
+	for j >= 0 && (code[j] == ' ' || code[j] == '\t') {
+		j--
+	}
+	if j < 0 {
+		return true
+	}
+	c := code[j]
+	if isIdent(c) {
+		// a method call before it: puts %x(…), system %q(…)
+		return j < i-1 // `name %(…)`: an argument, not `a%b`
+	}
+	return !(c == ')' || c == ']' || c == '}')
+}
+
+// pathConstructor: a call whose string argument is the folder its value
+// stands for (Path('src').iterdir(), Dir.new('x').children, new
+// DirectoryInfo("x").GetFiles()).
+func pathConstructor(name string) bool {
+	switch name {
+	case "path", "purepath", "posixpath", "windowspath", "pureposixpath", "purewindowspath", "pathname",
+		"dir", "new", "open", "opendir", "directoryinfo", "directory", "file", "fileinfo", "folder", "resolve", "join", "expanduser", "absolute":
+		return true
+	}
+	return false
 }

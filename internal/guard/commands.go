@@ -28,6 +28,13 @@ type cmd struct {
 }
 
 func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
+	if len(c.Assigns) > 0 && len(c.Args) > 0 {
+		// the command's own variables (x=… f, x=… eval …): not the
+		// environment's where it evaluates them again (reevalStmt)
+		untrusted := a.envUntrusted
+		a.envUntrusted = true
+		defer func() { a.envUntrusted = untrusted }()
+	}
 	a.cmdEnv = a.cmdEnv[:0]
 	for _, as := range c.Assigns {
 		a.assign(as, len(c.Args) == 0)
@@ -929,6 +936,9 @@ func (c *cmd) dispatch() bool {
 		if c.name == "shift" {
 			c.shiftPositional()
 		}
+		if c.name == "compgen" || c.name == "complete" || c.name == "hash" {
+			c.commandOptions()
+		}
 		if c.name == "unset" {
 			c.unsetBuiltin()
 		}
@@ -954,6 +964,13 @@ func (c *cmd) dispatch() bool {
 		}
 		return true
 	case "read", "mapfile", "readarray":
+		if c.name != "read" {
+			// mapfile -C CALLBACK runs CALLBACK as a command every -c lines
+			p := c.parse(1, opts{short: "dnOsuCc"})
+			for _, v := range p.values("-C") {
+				c.optScript(v)
+			}
+		}
 		c.readBuiltin()
 		return true
 	case "cd", "pushd":
@@ -995,6 +1012,11 @@ func (c *cmd) dispatch() bool {
 			// positional parameters of that moment: unknown
 			pos, known, tail, decl := a.pos, a.posKnown, a.posTail, a.posDecl
 			a.pos, a.posKnown, a.posTail, a.posDecl = nil, false, false, false
+			// variables the command sets after the trap are the action's
+			// too: one not set yet is not the environment's (reevalStmt)
+			untrusted := a.envUntrusted
+			a.envUntrusted = true
+			defer func() { a.envUntrusted = untrusted }()
 			c.script(p.operands[0], source{})
 			// it runs later (on exit, on a signal): read again at the end
 			if f := c.args[p.operands[0]].f; !f.pattern() {
@@ -1055,7 +1077,9 @@ func (c *cmd) dispatch() bool {
 	case "fd", "fdfind":
 		c.fd()
 		return true
-	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh":
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "rbash", "yash", "posh", "oksh", "loksh", "elvish", "nu", "xonsh",
+		"lksh", "pdksh", "ksh93", "osh", "oil", "ysh", "rc", "es", "ion", "nushell", "murex", "ngs":
+		c.foreignShell()
 		c.shell()
 		return true
 	case "python", "python2", "python3", "pypy", "pypy3", "ipython", "py":
@@ -1081,7 +1105,13 @@ func (c *cmd) dispatch() bool {
 	case "lua", "luajit", "Rscript", "R", "julia", "osascript", "groovy", "scala", "kotlin",
 		"elixir", "erl", "escript", "swift", "guile", "racket", "sbcl", "clojure", "bb", "ghci", "runghc",
 		"jshell", "raku", "perl6":
+		c.ownCodeFlags()
 		c.interp("generic")
+		return true
+	case "m4", "gm4":
+		// m4's input (files, stdin) is macro code: syscmd/esyscmd run
+		// commands, include/undivert read files, names built by macros
+		c.interp("unmodelled:m4")
 		return true
 	case "pwsh", "powershell", "pwsh-preview":
 		c.powershell()
@@ -1141,6 +1171,9 @@ func (c *cmd) dispatch() bool {
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
+		return true
+	case "mount", "bindfs":
+		c.mount()
 		return true
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
@@ -1316,7 +1349,7 @@ func (c *cmd) dispatch() bool {
 		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
-		"htop", "top", "lsblk", "df", "mount", "umount", "ip", "ifconfig", "nc", "ncat",
+		"htop", "top", "lsblk", "df", "umount", "ip", "ifconfig", "nc", "ncat",
 		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
@@ -1675,6 +1708,130 @@ func (c *cmd) testOperands() {
 			meta(k - 1)
 			meta(k + 1)
 			k++
+		}
+	}
+}
+
+// optScript reads an option's value as a shell command.
+func (c *cmd) optScript(v optHit) {
+	if v.vi >= 0 {
+		c.script(v.vi, source{})
+	} else if v.val != nil {
+		c.scriptField(v.raw, *v.val, source{})
+	}
+}
+
+// commandOptions: compgen -C CMD runs CMD and -F FUNC runs a function to
+// make its words (complete only registers them, for an interactive shell,
+// where -C and -F run later); hash -p PATH NAME makes NAME run PATH.
+func (c *cmd) commandOptions() {
+	p := c.parse(1, opts{short: "ACFGPSWXopt"})
+	if c.name == "hash" {
+		if len(p.values("-p")) > 0 {
+			c.a.unknown(c.args[0].raw+" -p", "hash -p makes a command name run another program", SetRead|setModify)
+		}
+		return
+	}
+	for _, v := range p.values("-C") {
+		c.optScript(v)
+	}
+	if c.name == "compgen" && len(p.values("-F")) > 0 {
+		c.a.unknown("compgen -F", "compgen -F runs a shell function the analysis does not follow there", SetRead|setModify)
+	}
+}
+
+// mount: a bind mount (--bind, --rbind, -B, -R, --move, -o bind) or bindfs
+// shows SRC's files under DST, like a folder link made in the command: a
+// later recursion of DST reads SRC (mount --bind . /mnt; grep -r x /mnt).
+// Other mounts whose options name folders (overlay's lowerdir=…) are not
+// modelled; a device or a file system by type mounts no project folder.
+func (c *cmd) mount() {
+	p := c.parse(1, opts{short: "oOtLUTNS", long: []string{"--options", "--types", "--label", "--uuid", "--fstab", "--namespace", "--source", "--target", "--test-opts", "--target-prefix", "--mkdir"}})
+	bind := c.name == "bindfs" || p.has("--bind", "-B", "--rbind", "-R", "--move", "-M")
+	for _, v := range p.values("-o", "--options") {
+		t := ""
+		if v.val != nil {
+			t = v.val.text()
+		} else if v.vi >= 0 {
+			t = c.args[v.vi].f.text()
+			c.done[v.vi] = true
+		}
+		if strings.Contains(t, "bind") || strings.Contains(t, "move") {
+			bind = true
+		}
+		if strings.Contains(t, "dir=") || strings.ContainsRune(t, unknownRune) {
+			c.a.unknown(c.args[0].raw, "mount options that name folders ("+t+") are not modelled", SetRead|setModify)
+		}
+	}
+	ops := p.operands
+	if c.name == "bindfs" {
+		// bindfs [options] SRC DST: its -o options are mount's
+		if len(ops) < 2 {
+			return
+		}
+		ops = ops[len(ops)-2:]
+	}
+	if !bind || len(ops) != 2 {
+		for _, i := range ops {
+			c.done[i] = true
+		}
+		return
+	}
+	c.file(ops[0], SetRead)
+	c.file(ops[1], setModify)
+	sf, df := c.args[ops[0]].f, c.args[ops[1]].f
+	if df.pattern() {
+		c.a.unknown(c.args[ops[1]].raw, "a bind mount on a folder computed when the command runs", SetRead|setModify)
+		return
+	}
+	dp, _ := c.a.norm(df.s, false)
+	if sf.pattern() {
+		c.a.links[dp] = "/" + unknownSeg
+		return
+	}
+	sp, _ := c.a.norm(sf.s, false)
+	c.a.links[dp] = sp
+}
+
+// foreignShell: shells whose syntax is not the POSIX/bash family's (fish
+// expands .e{n}v to .env, rc joins .e^nv, nu and elvish are languages of
+// their own): the commands they are given (-c, stdin) are read as bash
+// for their paths, and are unverifiable besides.
+func (c *cmd) foreignShell() {
+	switch c.name {
+	case "fish", "csh", "tcsh", "elvish", "nu", "nushell", "xonsh", "ysh", "rc", "es", "ion", "murex", "ngs":
+	default:
+		return
+	}
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		if t == "-c" || t == "--command" || strings.HasPrefix(t, "--command=") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'c') {
+			c.a.unknown(c.args[0].raw, c.name+"'s syntax is not bash's: the commands it is given are not analysed", SetRead|setModify)
+			return
+		}
+	}
+	if c.in.kind != srcNone {
+		c.a.unknown(c.args[0].raw, c.name+"'s syntax is not bash's: the commands it reads on stdin are not analysed", SetRead|setModify)
+	}
+}
+
+// ownCodeFlags: code options the generic interpreter reading does not
+// parse — guile -c EXPR, erl/escript -eval EXPR (one dash, a long name).
+func (c *cmd) ownCodeFlags() {
+	for i := 1; i+1 < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == "--" {
+			return
+		}
+		if c.name == "guile" && t == "-c" || (c.name == "erl" || c.name == "escript") && t == "-eval" {
+			c.done[i], c.done[i+1] = true, true
+			f := c.args[i+1].f
+			if f.pattern() && (f.unk || f.dyn) {
+				c.a.unknown(c.args[i+1].raw, "the code "+c.name+" runs is computed when the command runs", SetRead|setModify)
+			} else {
+				c.a.codeText(f.s, c.args[i+1].raw, "generic")
+			}
+			i++
 		}
 	}
 }

@@ -3048,6 +3048,12 @@ func (c *cmd) git() {
 		if len(ops) >= 3 && optText(c.args[ops[0]].f) == "set" {
 			ops = ops[1:] // git config set KEY VALUE (git 2.46)
 		}
+		if len(ops) >= 1 {
+			if base, ok := extInsteadOf(optText(c.args[ops[0]].f)); ok {
+				c.a.value(c.args[ops[0]].raw, c.args[ops[0]].f, SetRead)
+				c.gitScriptField(c.args[ops[0]].raw, litField(base))
+			}
+		}
 		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
 			key := strings.ToLower(optText(c.args[ops[0]].f))
 			switch {
@@ -3374,6 +3380,15 @@ func (c *cmd) gitConfigValue(i int) {
 	t := optText(f)
 	c.a.value(c.args[i].raw, f, SetRead)
 	key, _, ok := strings.Cut(t, "=")
+	if base, ok := extInsteadOf(key); ok {
+		// url.ext::CMD.insteadOf=x: — URLs starting x: run CMD (git's ext::
+		// transport)
+		if strings.ContainsRune(base, unknownRune) {
+			c.a.unknown(c.args[i].raw, "a URL rewritten to git's ext:: transport runs a command computed when the command runs", SetRead|setModify)
+		} else {
+			c.gitScriptField(c.args[i].raw, litField(base))
+		}
+	}
 	if ok && gitCommandKey(key) {
 		v := subField(f, len(key)+1)
 		if strings.HasPrefix(strings.ToLower(key), "alias.") && !v.pattern() && strings.HasPrefix(v.s, "!") {
@@ -3395,6 +3410,10 @@ func (c *cmd) gitScript(i int) {
 func (c *cmd) gitScriptField(raw string, f field) {
 	if !f.pattern() {
 		f.s = strings.TrimPrefix(f.s, "!")
+		if strings.HasPrefix(f.s, "ext::") {
+			// git's ext:: transport: a command, "% " a space
+			f.s = strings.ReplaceAll(strings.TrimPrefix(f.s, "ext::"), "% ", " ")
+		}
 	}
 	c.scriptField(raw, f, source{})
 }
@@ -3406,7 +3425,11 @@ func gitCommandKey(k string) bool {
 	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "pager."):
 		return true
 	}
-	for _, suf := range []string{".pager", ".editor", ".sshcommand", ".fsmonitor", ".external", ".helper", ".program", ".textconv", ".command", ".cmd", ".clean", ".smudge", ".process", ".askpass", ".hookspath", ".uploadpack", ".receivepack", ".proxy", ".gitproxy", ".tool", ".path"} {
+	for _, suf := range []string{".pager", ".editor", ".sshcommand", ".fsmonitor", ".external", ".helper", ".program", ".textconv", ".command", ".cmd", ".clean", ".smudge", ".process", ".askpass", ".hookspath", ".uploadpack", ".receivepack", ".proxy", ".gitproxy", ".tool", ".path",
+		// merge drivers, instaweb's httpd, ssh signing's key command, add -p's
+		// filter, send-email's programs, hooks git runs
+		".driver", ".httpd", ".defaultkeycommand", ".difffilter", ".smtpserver", ".sendmailcmd", ".tocmd", ".cccmd",
+		".headercmd", ".packobjectshook"} {
 		if strings.HasSuffix(k, suf) {
 			return true
 		}
@@ -3768,4 +3791,22 @@ func (c *cmd) jqNamedFiles() {
 			c.file(i+2, SetRead)
 		}
 	}
+}
+
+// extInsteadOf: a url.BASE.insteadOf (or pushInsteadOf) key whose BASE is
+// an ext:: URL (a command git runs), and BASE.
+func extInsteadOf(key string) (string, bool) {
+	l := strings.ToLower(key)
+	if !strings.HasPrefix(l, "url.") {
+		return "", false
+	}
+	for _, suf := range []string{".insteadof", ".pushinsteadof"} {
+		if strings.HasSuffix(l, suf) {
+			base := key[len("url.") : len(key)-len(suf)]
+			if strings.HasPrefix(strings.ToLower(base), "ext::") {
+				return base, true
+			}
+		}
+	}
+	return "", false
 }

@@ -123,7 +123,10 @@ func (a *shellAnalyzer) childShell(pos []field, posKnown, posTail bool, fn func(
 	delete(a.vars, "IFS")
 	a.ifs, a.ifsUnset, a.ifsDyn = " \t\n", false, false
 	a.pos, a.posKnown, a.posTail, a.posDecl = pos, posKnown, posTail, false
+	untrusted := a.envUntrusted
+	a.envUntrusted = true // its environment may hold what the command put there
 	fn()
+	a.envUntrusted = untrusted
 	a.restoreScope(s)
 }
 

@@ -224,6 +224,17 @@ type shellAnalyzer struct {
 	loopNest int
 	// aliases: the aliases the command defines, read where they are used
 	aliases map[string]string
+	// assocs and ints: names declared -A (keys are strings, not
+	// arithmetic) and -i (assignments evaluated as arithmetic)
+	assocs, ints map[string]bool
+	// zsh: the script being walked parsed as zsh only (see zshGlob);
+	// extGlob: the command may set zsh's EXTENDED_GLOB (# ^ ~ are globs)
+	zsh, extGlob bool
+	// rcMoved: the command set a variable that moves start-up files
+	rcMoved bool
+	// envUntrusted: a child shell (sh -c), whose environment the command
+	// may have set (x=… sh -c, env x=…): its values are not the user's
+	envUntrusted bool
 	// stmtIn: the stdin of the statement being analysed, as it was before
 	// its redirections (what a command substitution in it reads)
 	stmtIn source
@@ -293,6 +304,8 @@ func newShellAnalyzer(env Env, out *analysis) *shellAnalyzer {
 		written:  map[string]source{},
 		fds:      map[string]source{},
 		aliases:  map[string]string{},
+		assocs:   map[string]bool{},
+		ints:     map[string]bool{},
 		out:      out,
 		seen:     map[*syntax.Word]bool{},
 	}
@@ -305,8 +318,10 @@ func analyzeShell(env Env, command string) *analysis {
 	a.dotglob = dotglobIn(command)
 	a.cdable = cdableIn(command)
 	a.noNarrow = optionIn(command, "autocd")
-	a.nocase = strings.Contains(strings.ToLower(command), "nocase")
-	f, err := parseShell(command)
+	a.nocase = strings.Contains(optionText(command), "nocase")
+	a.extGlob = extGlobIn(command)
+	f, zsh, err := parseShellZsh(command)
+	a.zsh = zsh
 	if err != nil {
 		out.parseErr = &ParseError{Err: err}
 		return out
@@ -359,7 +374,7 @@ func touchesIgnoreFile(ts []target) bool {
 // by globs: bash's dotglob or GLOBIGNORE, zsh's GLOB_DOTS or the (D) glob
 // qualifier.
 func dotglobIn(s string) bool {
-	l := strings.ToLower(s)
+	l := optionText(s)
 	return strings.Contains(l, "dotglob") || strings.Contains(l, "globignore") ||
 		strings.Contains(l, "globdots") || strings.Contains(l, "glob_dots") || strings.Contains(s, "(D")
 }
@@ -383,22 +398,29 @@ func optionIn(s, opt string) bool {
 }
 
 func parseShell(src string) (f *syntax.File, err error) {
+	f, _, err = parseShellZsh(src)
+	return f, err
+}
+
+// parseShellZsh parses as bash, then as zsh; zsh says the second parse was
+// the one that took (words then hold zsh's glob syntax, see zshGlob).
+func parseShellZsh(src string) (f *syntax.File, zsh bool, err error) {
 	defer func() { // the parser must never take the process down
 		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("parser panic: %v", r)
+			f, zsh, err = nil, false, fmt.Errorf("parser panic: %v", r)
 		}
 	}()
 	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err == nil {
 		if eerr := emptyList(f); eerr != nil {
-			return nil, eerr
+			return nil, false, eerr
 		}
-		return f, nil
+		return f, false, nil
 	}
 	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil && emptyList(fz) == nil {
-		return fz, nil
+		return fz, true, nil
 	}
-	return nil, err
+	return nil, false, err
 }
 
 // emptyList finds a compound command with an empty command list, which
@@ -480,11 +502,17 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 	}
 	a.depth++
 	defer func() { a.depth-- }()
-	f, err := parseShell(src)
+	f, zsh, err := parseShellZsh(src)
 	if err != nil {
 		a.unknown(raw, "a nested script does not parse", SetRead|setModify)
 		a.tokens(src, SetRead)
 		return
+	}
+	prevZsh := a.zsh
+	a.zsh = zsh
+	defer func() { a.zsh = prevZsh }()
+	if extGlobIn(src) {
+		a.extGlob = true
 	}
 	if dotglobIn(src) {
 		a.dotglob = true
@@ -542,6 +570,7 @@ func (a *shellAnalyzer) stmt(s *syntax.Stmt, in source) source {
 	if s == nil || a.full {
 		return source{}
 	}
+	a.reevalStmt(s) // values bash evaluates again (arithmetic, names)
 	// redirections first: they set stdin and say where stdout goes
 	before := len(a.out.targets)
 	if in.kind == srcNone && in.text == "" && a.shellIn != nil {
@@ -1004,6 +1033,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 		if name != "" {
 			a.envCommand(name, vals, a.text(as.Value))
 			a.gitEnv(name, vals, a.text(as.Value))
+			a.rcEnv(name)
 		}
 		if name != "" && persist {
 			switch {
@@ -1012,7 +1042,9 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 				a.arrays[name] = nil
 				delete(a.arrays, name)
 			case len(vals) == 1 && !as.Append:
-				a.vars[name] = fieldVal(vals[0])
+				v := fieldVal(vals[0])
+				v.num = numericWord(as.Value, a.src)
+				a.vars[name] = v
 			case len(vals) == 1 && as.Append:
 				if old, ok := a.vars[name]; ok && old.known && !vals[0].pattern() {
 					a.vars[name] = knownVal(old.f.s + vals[0].s)
@@ -1098,6 +1130,22 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 		case envPerlOpt:
 			a.codeText(strings.NewReplacer("-M", " ", "-m", " ").Replace(text), raw, "perl")
 			continue
+		case envEx:
+			a.codeText(text, raw, "vim")
+			continue
+		case envPerlCode:
+			a.codeText(text, raw, "perl")
+			continue
+		case envGitKey:
+			if base, ok := extInsteadOf(text); ok {
+				a.script(strings.ReplaceAll(strings.TrimPrefix(base, "ext::"), "% ", " "), raw, source{})
+			}
+			continue
+		case envOptions:
+			if strings.TrimSpace(text) != "" {
+				a.unknown(raw, "$"+name+" gives a program options the analysis does not read (they may run commands)", SetRead|setModify)
+			}
+			continue
 		case envGitParams:
 			// 'key'='value' pairs: each value may be a command (`!cmd` for an alias)
 			for _, part := range strings.Split(text, "'") {
@@ -1124,7 +1172,19 @@ func (a *shellAnalyzer) envWord(raw string, f field) bool {
 	v := subField(f, len(name)+1)
 	a.envCommand(name, []field{v}, raw)
 	a.gitEnv(name, []field{v}, raw)
+	a.rcEnv(name)
 	return true
+}
+
+// rcEnv notes a variable that moves the start-up files programs read by
+// themselves (HOME, XDG_CONFIG_HOME, ZDOTDIR, …): one the command wrote may
+// then be read under another name (see loadsWrittenRC).
+func (a *shellAnalyzer) rcEnv(name string) {
+	switch name {
+	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "INPUTRC", "SCREENRC", "LESSKEY",
+		"LESSKEYIN", "LESSKEY_CONTENT", "VIMRUNTIME", "XDG_CONFIG_DIRS", "GDBHISTFILE", "TMUX_CONF":
+		a.rcMoved = true
+	}
 }
 
 // gitEnv notes the variables that point git at another work tree,
@@ -1329,6 +1389,10 @@ const (
 	envFile                 // a configuration file with flags
 	envLessOpts             // less's options: `+!cmd` runs a command
 	envPerlOpt              // perl's -M/-m switches: code
+	envEx                   // Ex commands vim runs at start-up (VIMINIT, EXINIT)
+	envPerlCode             // perl code (PERL5DB, run under -d)
+	envOptions              // a program's options (TAR_OPTIONS, ZIPOPT): not read
+	envGitKey               // a git config key (url.ext::CMD.insteadOf runs CMD)
 )
 
 func envCommandKind(name string) int {
@@ -1343,6 +1407,14 @@ func envCommandKind(name string) int {
 		return envLessOpts
 	case "PERL5OPT":
 		return envPerlOpt
+	case "VIMINIT", "EXINIT", "GVIMINIT":
+		return envEx
+	case "PERL5DB":
+		return envPerlCode
+	case "TAR_OPTIONS", "ZIPOPT", "UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT":
+		return envOptions
+	case "AWS_PAGER", "PSQL_PAGER", "PSQL_EDITOR", "GLAB_PAGER", "HGPAGER", "JJ_PAGER", "LESSEDIT":
+		return envCmd
 	case "PS0", "PS1", "PS2", "PS3", "PS4":
 		return envPrompt
 	case "LESSOPEN":
@@ -1354,6 +1426,9 @@ func envCommandKind(name string) int {
 	}
 	if strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
 		return envCmd
+	}
+	if strings.HasPrefix(name, "GIT_CONFIG_KEY_") {
+		return envGitKey
 	}
 	return 0
 }

@@ -147,10 +147,13 @@ func (a *shellAnalyzer) procSubstOutput(raw string) (source, bool) {
 		return source{}, false
 	}
 	inner := raw[2 : len(raw)-1]
-	f, err := parseShell(inner)
+	f, zsh, err := parseShellZsh(inner)
 	if err != nil {
 		return dynSource("a process substitution that does not parse"), true
 	}
+	prevZsh := a.zsh
+	a.zsh = zsh
+	defer func() { a.zsh = prevZsh }()
 	prev := a.src
 	a.src = inner
 	a.depth++
@@ -449,7 +452,12 @@ func (c *cmd) rcFiles() []rcFile {
 // loadsWrittenRC reads the start-up files the program reads by itself
 // (see rcFiles) that the command wrote before it runs.
 func (c *cmd) loadsWrittenRC(before int) {
-	for _, rc := range c.rcFiles() {
+	rcs := c.rcFiles()
+	if c.a.rcMoved && len(rcs) > 0 && (len(c.a.written) > 0 || c.a.anyWrite()) {
+		c.a.unknown(c.args[0].raw, "the command moved the start-up files "+c.name+" reads by itself ($HOME, $XDG_CONFIG_HOME, …) after writing files: one it wrote may be among them", SetRead|setModify)
+		return
+	}
+	for _, rc := range rcs {
 		f := litField(rc.path)
 		s, ok := c.a.writtenFile(f)
 		if !ok {

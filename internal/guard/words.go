@@ -348,7 +348,18 @@ func (a *shellAnalyzer) resolve(w *syntax.Word, assignValue bool) []field {
 func (a *shellAnalyzer) resolveChoice(w *syntax.Word, assignValue bool, choose []int) ([]field, []int) {
 	r := resolver{a: a, assign: assignValue, choose: choose}
 	r.alts = []*fieldBuilder{r.newBuilder()}
-	for i, p := range w.Parts {
+	for i := 0; i < len(w.Parts); i++ {
+		p := w.Parts[i]
+		if i+1 < len(w.Parts) && !assignValue {
+			// `$~x` parses as the literals "$" and "~x": zsh globs x's value
+			if l, ok := p.(*syntax.Lit); ok && strings.HasSuffix(l.Value, "$") {
+				if n, ok := w.Parts[i+1].(*syntax.Lit); ok && len(n.Value) > 1 && n.Value[0] == '~' && isIdentByte(n.Value[1]) {
+					p = &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: n.ValueEnd, Value: l.Value + n.Value}
+					i++
+				}
+			}
+		}
+		r.more = i+1 < len(w.Parts)
 		r.part(p, false, i == 0)
 	}
 	return r.finish(), r.sizes
@@ -403,6 +414,7 @@ type resolver struct {
 	alts   []*fieldBuilder
 	done   []field
 	split  bool // a field boundary is pending
+	more   bool // the part being read is not the word's last
 }
 
 func (r *resolver) newBuilder() *fieldBuilder {
@@ -525,7 +537,7 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 
 // unquotedLit adds unquoted literal text: backslash escapes, glob characters.
 func (r *resolver) unquotedLit(s string) {
-	if plainLit(s) {
+	if plainLit(s) && !strings.Contains(s, "(") && !strings.Contains(s, "$~") && !(r.a.extGlob && strings.ContainsAny(s, "#^~")) {
 		r.each(func(fb *fieldBuilder) { fb.lit(s) })
 		return
 	}
@@ -534,6 +546,10 @@ func (r *resolver) unquotedLit(s string) {
 			c := s[i]
 			if r.assign && (c == '*' || c == '?' || c == '[' || c == ']') {
 				fb.lit(s[i : i+1]) // an assignment's value is not globbed
+				continue
+			}
+			if n := r.zshGlob(fb, s, i); n > 0 {
+				i += n - 1
 				continue
 			}
 			switch c {
@@ -574,6 +590,11 @@ func (r *resolver) tilde(s string) string {
 		end = len(s)
 	}
 	switch t := s[:end]; {
+	case end == len(s) && r.more:
+		// ~$u, ~"x": the tilde-prefix is not all literal, so bash leaves
+		// the text as it is — a ~user that eval or sh -c expand later
+		r.each(func(fb *fieldBuilder) { fb.dynamicEnv(t+"… (a home named when the command runs)", false) })
+		return ""
 	case t == "~":
 		if a.env.Home != "" {
 			r.each(func(fb *fieldBuilder) { fb.lit(a.env.Home) })
@@ -625,6 +646,9 @@ type pval struct {
 	known bool // f is known text
 	split bool // an unquoted dynamic value may split into several fields
 	empty bool // the value is empty
+	// num: a number bash computed or a counting program printed ($((…)),
+	// ${#x}, $(wc -l < f)): safe where bash evaluates it as arithmetic
+	num bool
 	// alts: a variable the paths through the command leave with
 	// different values (f is then unknown): a plain $x is one of them
 	alts []pval
