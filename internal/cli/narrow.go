@@ -81,8 +81,8 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 		Example: `  # narrow to read and bash
   pruner narrow prompt.txt --allow read,bash > narrowed.txt
 
-  # drop the exploration tools; JSON report on stderr
-  pruner narrow - --deny grep,find,ls --report json < prompt.txt
+  # drop the editing tools (a read-only agent); JSON report on stderr
+  pruner narrow - --deny edit,write --report json < prompt.txt
 
   # no tools at all, and hide a skill
   pruner narrow prompt.txt --allow '' --deny-skill brave-search

@@ -325,7 +325,10 @@ func runQuery(o *QueryOptions) error {
 				fmt.Fprintf(o.IO.ErrOut, "pruner: original of line %d from %s\n", f.Line, backup)
 				msg = orig
 			} else {
-				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: line %d holds a pruner notice and no %s.orig-* backup has the original\n", f.Line, name)
+				fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s:%d: the message holds a pruner notice, not the original, and no %s.orig-* backup has it\n", name, f.Line, name)
+				if ctx.Kind == session.KindContext {
+					fmt.Fprintln(o.IO.ErrOut, "hint: this is a pruned context (pruner now output); the original is in the session it came from: pruner query --call ID --ts TS SESSION")
+				}
 			}
 		}
 		if _, err := o.IO.Out.Write(append(msg, '\n')); err != nil {

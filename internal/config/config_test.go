@@ -106,8 +106,22 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 	write(t, p, "{\n  \"contextPrune\": {\n    \"maxRetainedChars\": 10,,\n  }\n}\n")
 	_, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
 	var fe *FileError
-	if !errors.As(err, &fe) || fe.Path != p || fe.Line != 3 {
-		t.Fatalf("err = %v", err)
+	if !errors.As(err, &fe) || fe.Path != p || fe.Line != 3 || fe.Col != 28 {
+		t.Fatalf("err = %v, want line 3 column 28 (the second comma)", err)
+	}
+	// the column is the offending byte's, at a line's start and mid-line
+	for body, want := range map[string][2]int{
+		"{\n  \"maxRetainedChars\": 4000, }\n": {2, 29},
+		`{"contextPrune": {"x": 1,,}}`:         {1, 26},
+		`[1,2]`:                                {1, 1},
+		"\x7fELF":                              {1, 1},
+		"{\n}\n}":                              {3, 1},
+	} {
+		write(t, p, body)
+		_, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+		if !errors.As(err, &fe) || fe.Line != want[0] || fe.Col != want[1] {
+			t.Errorf("%q: err = %v (line %d col %d), want %d:%d", body, err, fe.Line, fe.Col, want[0], want[1])
+		}
 	}
 	cases := map[string]string{
 		`{"contextPrune":{"recentTurnsToKeep":-1}}`:     "recentTurnsToKeep",

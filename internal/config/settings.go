@@ -70,9 +70,9 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			fe.Line, fe.Col = lineCol(data, se.Offset)
+			fe.Line, fe.Col = lineCol(data, errorByte(se.Offset))
 		case errors.As(err, &te):
-			fe.Line, fe.Col = lineCol(data, te.Offset)
+			fe.Line, fe.Col = lineCol(data, errorByte(te.Offset))
 			fe.Err = errors.New("settings must be a JSON object")
 		}
 		return nil, fe
@@ -134,6 +134,11 @@ func isKnown(k string) bool {
 	return false
 }
 
+// errorByte is the index of the byte encoding/json stopped at: its
+// errors' Offset counts the bytes read, that byte included.
+func errorByte(offset int64) int64 { return max(offset-1, 0) }
+
+// lineCol gives the 1-based line and column (in bytes) of data[off].
 func lineCol(data []byte, off int64) (int, int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))

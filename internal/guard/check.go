@@ -101,7 +101,7 @@ func (v Violation) text(verdict bool) string {
 	case KindUnverifiable:
 		in := ""
 		if v.Raw != "" {
-			in = fmt.Sprintf(" (in %q)", clip(v.Raw, 120))
+			in = " (in " + showWord(clip(v.Raw, 120)) + ")"
 		}
 		verb := "cannot be verified, so it is denied"
 		if !verdict {
@@ -109,7 +109,7 @@ func (v Violation) text(verdict bool) string {
 		}
 		return oneLine(fmt.Sprintf("%s call %s: %s%s; %s", v.Tool, verb, v.Detail, in, rule))
 	case KindFolder:
-		what := fmt.Sprintf("%q", clip(v.Raw, 120))
+		what := showWord(clip(v.Raw, 120))
 		if v.Path != "" && v.Path != v.Raw {
 			what += fmt.Sprintf(" (%s)", v.Path)
 		}
@@ -128,7 +128,7 @@ func (v Violation) text(verdict bool) string {
 		}
 		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s", via, verb, what, v.Holds, rule))
 	}
-	what := fmt.Sprintf("%q", clip(v.Raw, 160))
+	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
 		what += fmt.Sprintf(" (%s)", v.Path)
 	}
@@ -791,4 +791,15 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 		}
 	}
 	return Violation{}, false
+}
+
+// showWord shows a call's word in a reason: in backquotes when it holds
+// quotes or backslashes (a shell word as typed: `"print(open(\".env\"))"`
+// reads better than its Go quoting), else Go-quoted (which also shows
+// control characters).
+func showWord(s string) string {
+	if strings.ContainsAny(s, "\"\\") && !strings.ContainsAny(s, "`\n\r\t") && strconv.Quote(s) == "\""+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)+"\"" {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
 }

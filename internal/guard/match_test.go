@@ -85,3 +85,20 @@ func TestLiteralsPresentIsExact(t *testing.T) {
 	}
 	t.Logf("%d entry x path pairs, %d matches", checked, matched)
 }
+
+// TestShowWord: a reason shows a shell word with quotes as typed (in
+// backquotes), anything else Go-quoted (control characters visible).
+func TestShowWord(t *testing.T) {
+	for in, want := range map[string]string{
+		`.env`:                           `".env"`,
+		`"print(open(\".env\").read())"`: "`\"print(open(\\\".env\\\").read())\"`",
+		`'.env'`:                         `"'.env'"`,
+		"a`b\"":                          "\"a`b\\\"\"",
+		"x\n\"y\"":                       `"x\n\"y\""`,
+		"\x00\"":                         `"\x00\""`,
+	} {
+		if got := showWord(in); got != want {
+			t.Errorf("showWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -275,7 +275,7 @@ func jsonPos(data []byte) string {
 	if !errors.As(err, &se) {
 		return ""
 	}
-	off := min(int(se.Offset), len(data))
+	off := min(max(int(se.Offset)-1, 0), len(data)) // Offset counts the bad byte
 	line := bytes.Count(data[:off], []byte("\n")) + 1
 	col := off - bytes.LastIndexByte(data[:off], '\n')
 	return fmt.Sprintf(":%d:%d", line, col)
