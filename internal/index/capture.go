@@ -171,7 +171,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
 	for i := range ctx.Branch {
-		if be := &ctx.Branch[i]; be.Type == "message" && be.Message != nil {
+		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
 			msgs = append(msgs, be)
 			at = append(at, i)
 		}
@@ -180,7 +180,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	lt := lineTape{copyArgs: !argsInContext(st, ctx)}
 	turn, group := 0, 0
 	for i, be := range msgs {
-		m := be.Message
+		m := ctx.EntryMessage(be)
 		if m.Role() == session.RoleUser {
 			group++
 			continue
@@ -196,7 +196,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		// results between this assistant message and the next one, first per id
 		clear(results) // index in msgs
 		for j := i + 1; j < len(msgs); j++ {
-			r := msgs[j].Message
+			r := ctx.EntryMessage(msgs[j])
 			if r.Role() == session.RoleAssistant {
 				break
 			}
@@ -216,7 +216,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				continue
 			}
 			re := msgs[j]
-			r := re.Message
+			r := ctx.EntryMessage(re)
 			if key = appendMessageKey(key[:0], tc.ID, r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
@@ -224,7 +224,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				continue
 			}
 			ri, in := inCtx[ctx.EntryKey(re)]
-			if !in || !be.InContext || !re.InContext || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
+			if !in || !be.InContext() || !re.InContext() || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
 				continue
 			}
 			if opts.Pairing.Involves(ri) {
@@ -308,7 +308,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message}
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k])}
 		if !a.found {
 			c.Args = []byte("{}")
 		}

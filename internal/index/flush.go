@@ -627,8 +627,8 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 	var key []byte // a result's occurrence key (reused)
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		m := be.Message
-		if be.Type != "message" || m == nil {
+		m := ctx.EntryMessage(be)
+		if ctx.EntryType(be) != "message" || m == nil {
 			continue
 		}
 		switch m.Role() {

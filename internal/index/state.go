@@ -143,14 +143,14 @@ func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 	b.s.src = ctx
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if !isCondenseEntry(be) {
+		if !isCondenseEntry(ctx, be) {
 			continue
 		}
 		line, err := ctx.EntryLine(be)
 		if err != nil {
 			return nil, err
 		}
-		b.add(Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: line, branch: int32(i + 1)})
+		b.add(Entry{Type: ctx.EntryType(be), CustomType: ctx.EntryCustomType(be), ID: ctx.EntryID(be), Line: be.Line(), Raw: line, branch: int32(i + 1)})
 	}
 	return b.done(), nil
 }
@@ -160,7 +160,7 @@ func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
 // holds beside the context.
 func HasEntries(ctx *session.Context) bool {
 	for i := range ctx.Branch {
-		if isCondenseEntry(&ctx.Branch[i]) {
+		if isCondenseEntry(ctx, &ctx.Branch[i]) {
 			return true
 		}
 	}
@@ -168,8 +168,12 @@ func HasEntries(ctx *session.Context) bool {
 }
 
 // isCondenseEntry says whether a branch entry is one Rebuild reads.
-func isCondenseEntry(be *session.BranchEntry) bool {
-	return strings.HasPrefix(be.CustomType, "context-prune-") && (be.Type == "custom" || be.Type == "custom_message")
+func isCondenseEntry(ctx *session.Context, be *session.BranchEntry) bool {
+	if !strings.HasPrefix(ctx.EntryCustomType(be), "context-prune-") {
+		return false
+	}
+	t := ctx.EntryType(be)
+	return t == "custom" || t == "custom_message"
 }
 
 // BranchEntries reads the pi-condense entries (custom and custom_message
@@ -185,14 +189,14 @@ func BranchEntries(ctx *session.Context) ([]Entry, error) {
 	var ents []Entry
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if !isCondenseEntry(be) {
+		if !isCondenseEntry(ctx, be) {
 			continue
 		}
 		line, err := ctx.EntryLine(be)
 		if err != nil {
 			return nil, err
 		}
-		ents = append(ents, Entry{Type: be.Type, CustomType: be.CustomType, ID: be.ID, Line: be.Line, Raw: append([]byte(nil), line...)})
+		ents = append(ents, Entry{Type: ctx.EntryType(be), CustomType: ctx.EntryCustomType(be), ID: ctx.EntryID(be), Line: be.Line(), Raw: append([]byte(nil), line...)})
 	}
 	return ents, nil
 }
@@ -664,7 +668,7 @@ func (s *State) ResultText(r *Record) (string, error) {
 		return "", err
 	}
 	if int(at.off)+int(at.n) > len(line) {
-		return "", fmt.Errorf("line %d: the resultText of %s is past the line's end", s.src.Branch[at.entry-1].Line, r.ToolCallID)
+		return "", fmt.Errorf("line %d: the resultText of %s is past the line's end", s.src.Branch[at.entry-1].Line(), r.ToolCallID)
 	}
 	t, _ := jsval.String(line[at.off : at.off+at.n])
 	return t, nil

@@ -494,7 +494,7 @@ func Find(ctx *session.Context) *Report {
 // none).
 func lastCompaction(ctx *session.Context) int {
 	for i := len(ctx.Branch) - 1; i >= 0; i-- {
-		if ctx.Branch[i].Type == "compaction" {
+		if ctx.EntryType(&ctx.Branch[i]) == "compaction" {
 			return i
 		}
 	}
@@ -507,7 +507,7 @@ func lastCompaction(ctx *session.Context) int {
 func olderCompactionKept(ctx *session.Context) bool {
 	latest := lastCompaction(ctx)
 	for i := 0; i < latest; i++ {
-		if ctx.Branch[i].Type == "compaction" && ctx.Branch[i].InContext {
+		if ctx.EntryType(&ctx.Branch[i]) == "compaction" && ctx.Branch[i].InContext() {
 			return true
 		}
 	}
@@ -531,19 +531,19 @@ func staleCompactions(ctx *session.Context, pairs []Pair) []Hazard {
 	pos := 0 // where the next entry's messages start
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if !be.InContext || i == latest {
+		if !be.InContext() || i == latest {
 			continue
 		}
-		if be.Type == "compaction" {
+		if ctx.EntryType(be) == "compaction" {
 			for _, p := range pairs {
 				if p.Call < pos && pos <= p.Result {
 					hz = append(hz, Hazard{Kind: Interrupted, Severity: Warning, CallID: p.ID, Call: &Ref{Index: p.Call},
-						Result: Ref{Index: p.Result}, Compaction: be.ID, Versions: StaleCompactionVersions})
+						Result: Ref{Index: p.Result}, Compaction: ctx.EntryID(be), Versions: StaleCompactionVersions})
 				}
 			}
 			continue
 		}
-		if k, ok := lastOf[ctx.EntryKey(be)]; ok && be.ID != "" && k+1 > pos {
+		if k, ok := lastOf[ctx.EntryKey(be)]; ok && ctx.EntryKey(be) != 0 && k+1 > pos {
 			pos = k + 1
 		}
 	}

@@ -38,9 +38,9 @@ func replayRequests(t testing.TB, data []byte, turnsOnly bool) [][]byte {
 	var out [][]byte
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		if be.Type == "message" && be.Message != nil && be.Message.Role() == session.RoleAssistant && i > 0 {
+		if m := ctx.EntryMessage(be); ctx.EntryType(be) == "message" && m != nil && m.Role() == session.RoleAssistant && i > 0 {
 			prev := &ctx.Branch[i-1]
-			if !turnsOnly || prev.Message != nil && prev.Message.Role() == session.RoleUser {
+			if pm := ctx.EntryMessage(prev); !turnsOnly || pm != nil && pm.Role() == session.RoleUser {
 				out = append(out, append([]byte(nil), prefix...))
 			}
 		}
@@ -86,7 +86,7 @@ func replayRun(t testing.TB, data []byte, o Options) replayStep {
 	}
 	st := replayStep{out: out.Bytes(), flushErr: r.FlushSkipped}
 	for i := range ctx.Branch {
-		if typ := ctx.Branch[i].Type; typ == "compaction" || typ == "branch_summary" {
+		if typ := ctx.EntryType(&ctx.Branch[i]); typ == "compaction" || typ == "branch_summary" {
 			st.compactions++
 		}
 	}

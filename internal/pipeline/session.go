@@ -159,11 +159,11 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 // size).
 func newIDs(ctx *session.Context, n int) []string {
 	taken := make(map[string]bool, len(ctx.Entries)+n)
-	for _, e := range ctx.Entries {
-		taken[e.ID] = true
+	for i := range ctx.Entries {
+		taken[ctx.EntryID(&ctx.Entries[i])] = true
 	}
-	for _, e := range ctx.Branch {
-		taken[e.ID] = true
+	for i := range ctx.Branch {
+		taken[ctx.EntryID(&ctx.Branch[i])] = true
 	}
 	seed := ctx.Header.ID + "\x00" + strconv.FormatInt(ctx.Bytes, 10)
 	out := make([]string, 0, n)
@@ -309,8 +309,8 @@ func (r *Result) Check() *Check {
 	ctx := r.Ctx
 	c := &Check{lines: ctx.Lines, warnBefore: countBefore(ctx.Warnings, ctx.Lines), version: ctx.Header.Version, messages: len(ctx.Messages)}
 	c.ids = make([]string, len(ctx.Entries))
-	for i, e := range ctx.Entries {
-		c.ids[i] = e.ID
+	for i := range ctx.Entries {
+		c.ids[i] = ctx.EntryID(&ctx.Entries[i])
 	}
 	if r.Flushed != nil {
 		c.messages += len(r.Flushed.Summaries)

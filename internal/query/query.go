@@ -69,13 +69,14 @@ func Messages(ctx *session.Context, sel Selector) ([]Match, error) {
 	}
 	for i := range ctx.Entries {
 		e := &ctx.Entries[i]
-		if e.Message == nil {
+		em := ctx.EntryMessage(e)
+		if em == nil {
 			continue
 		}
 		switch {
-		case sel.Entry != "" && e.ID != sel.Entry:
+		case sel.Entry != "" && ctx.EntryID(e) != sel.Entry:
 			continue
-		case sel.Call != "" && (e.Message.ToolCallID() != sel.Call || (sel.TS != "" && e.Message.Timestamp() != sel.TS)):
+		case sel.Call != "" && (em.ToolCallID() != sel.Call || (sel.TS != "" && em.Timestamp() != sel.TS)):
 			continue
 		}
 		line, err := ctx.EntryLine(e)
@@ -86,7 +87,7 @@ func Messages(ctx *session.Context, sel Selector) ([]Match, error) {
 		if !ok {
 			continue
 		}
-		m := Match{Line: e.Line, EntryID: e.ID, CallID: e.Message.ToolCallID(), TS: e.Message.Timestamp(), Msg: bytes.Clone(line[s:end])}
+		m := Match{Line: e.Line(), EntryID: ctx.EntryID(e), CallID: em.ToolCallID(), TS: em.Timestamp(), Msg: bytes.Clone(line[s:end])}
 		if sel.Entry != "" {
 			out = []Match{m} // last of duplicate ids wins
 			continue

@@ -23,21 +23,21 @@ func TestBranchListsEveryEntryOnThePath(t *testing.T) {
 	var got []string
 	for i := range ctx.Branch {
 		be := &ctx.Branch[i]
-		s := be.Type + ":" + be.ID
-		if be.CustomType != "" {
-			s += ":" + be.CustomType
+		s := ctx.EntryType(be) + ":" + ctx.EntryID(be)
+		if ctx.EntryCustomType(be) != "" {
+			s += ":" + ctx.EntryCustomType(be)
 		}
-		if !be.InContext {
+		if !be.InContext() {
 			s += ":out"
 		}
-		if (be.Message != nil) != (be.Type == "message") {
-			t.Errorf("%s: Message set = %v", s, be.Message != nil)
+		if (ctx.EntryMessage(be) != nil) != (ctx.EntryType(be) == "message") {
+			t.Errorf("%s: Message set = %v", s, ctx.EntryMessage(be) != nil)
 		}
-		if be.Message != nil && ctx.EntryKey(be) != be.Message.EntryKey() || ctx.EntryKey(be) == 0 {
-			t.Errorf("%s: EntryKey %d, its message's %v", s, ctx.EntryKey(be), be.Message)
+		if ctx.EntryMessage(be) != nil && ctx.EntryKey(be) != ctx.EntryMessage(be).EntryKey() || ctx.EntryKey(be) == 0 {
+			t.Errorf("%s: EntryKey %d, its message's %v", s, ctx.EntryKey(be), ctx.EntryMessage(be))
 		}
 		line, err := ctx.EntryLine(be)
-		if err != nil || !strings.Contains(string(line), `"id":"`+be.ID+`"`) {
+		if err != nil || !strings.Contains(string(line), `"id":"`+ctx.EntryID(be)+`"`) {
 			t.Errorf("%s: EntryLine = %q, %v", s, line, err)
 		}
 		got = append(got, s)
@@ -72,16 +72,16 @@ func TestEntryKeyMatchesMessages(t *testing.T) {
 		for i := range ctx.Branch {
 			be := &ctx.Branch[i]
 			k := ctx.EntryKey(be)
-			if (k == 0) != (be.ID == "") {
-				t.Fatalf("%s: entry %q has key %d", p, be.ID, k)
+			if (k == 0) != (ctx.EntryID(be) == "") {
+				t.Fatalf("%s: entry %q has key %d", p, ctx.EntryID(be), k)
 			}
-			if id, ok := byKey[k]; ok && id != be.ID {
-				t.Fatalf("%s: ids %q and %q share key %d", p, id, be.ID, k)
+			if id, ok := byKey[k]; ok && id != ctx.EntryID(be) {
+				t.Fatalf("%s: ids %q and %q share key %d", p, id, ctx.EntryID(be), k)
 			}
-			byKey[k] = be.ID
-			if be.Message != nil {
-				if be.Message.EntryKey() != k {
-					t.Fatalf("%s: entry %q key %d, its message's %d", p, be.ID, k, be.Message.EntryKey())
+			byKey[k] = ctx.EntryID(be)
+			if ctx.EntryMessage(be) != nil {
+				if ctx.EntryMessage(be).EntryKey() != k {
+					t.Fatalf("%s: entry %q key %d, its message's %d", p, ctx.EntryID(be), k, ctx.EntryMessage(be).EntryKey())
 				}
 				checked++
 			}

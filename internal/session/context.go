@@ -102,8 +102,10 @@ type Context struct {
 
 	src      io.ReaderAt
 	win      *windowReaderAt
-	arena    arena // the strings of Messages and ToolCalls
-	ids      ids   // entry ids that are not 8 hex digits
+	arena    arena    // the strings of Messages and ToolCalls
+	ids      ids      // entry ids that are not 8 hex digits
+	types    []string // entry types by index (BranchEntry.typ; Branch or Entries read)
+	ctypes   []string // custom types (BranchEntry.ctype)
 	roles    []string
 	infos    chunked[msgInfo]
 	callSets chunked[callSet]
@@ -157,35 +159,76 @@ type ReadOptions struct {
 }
 
 // BranchEntry is one entry of the leaf's branch: its routing fields and
-// where its line is in the input (EntryLine reads it).
+// where its line is in the input (EntryLine reads it). It holds no string
+// and no pointer (24 bytes: the collector does not scan a branch); its
+// context gives its strings and its message (EntryType, EntryCustomType,
+// EntryID, EntryParentID, EntryMessage).
 type BranchEntry struct {
-	Type       string
-	CustomType string // custom and custom_message entries
-	ID         string
-	ParentID   string
-	Line       int
-	// Message is the entry's message (type message), the same value as in
-	// Context.Messages when the entry is in the context; nil otherwise.
-	Message *Message
+	id, parent uint32 // the ids' keys (idKey) without their tags
+	line       int32
+	loc        msgRef // the Message holding the entry's line (its place in the input)
+	ctype      uint32 // index+1 in Context.ctypes of the custom type (0: none)
+	typ        uint8  // index in Context.types
+	flags      uint8  // the ids' tags (beIDTag, beParentTag shifts), beMsg, beInContext
+}
 
-	loc msgRef // the Message holding the entry's line (its place in the input)
-	// InContext reports that the entry contributes to the context (it is
-	// not before the last compaction's first kept entry).
-	InContext bool
+const (
+	beIDShift     = 0 // the id's tag (idKey >> 32), two bits
+	beParentShift = 2 // the parent's tag, two bits
+	beMsg         = 1 << 4
+	beInContext   = 1 << 5
+)
+
+// Line is the entry's input line (1-based).
+func (be *BranchEntry) Line() int { return int(be.line) }
+
+// InContext reports that the entry contributes to the context (it is not
+// before the last compaction's first kept entry).
+func (be *BranchEntry) InContext() bool { return be.flags&beInContext != 0 }
+
+func (be *BranchEntry) idKey() idKey {
+	return idKey(be.flags>>beIDShift&3)<<32 | idKey(be.id)
+}
+
+func (be *BranchEntry) parentKey() idKey {
+	return idKey(be.flags>>beParentShift&3)<<32 | idKey(be.parent)
+}
+
+// EntryType is branch entry be's type ("message", "compaction", ...).
+func (c *Context) EntryType(be *BranchEntry) string {
+	if int(be.typ) < len(c.types) {
+		return c.types[be.typ]
+	}
+	return ""
+}
+
+// EntryCustomType is the customType of branch entry be (custom and
+// custom_message entries; "" otherwise).
+func (c *Context) EntryCustomType(be *BranchEntry) string {
+	if be.ctype == 0 || int(be.ctype) > len(c.ctypes) {
+		return ""
+	}
+	return c.ctypes[be.ctype-1]
+}
+
+// EntryID is the id of branch entry be ("": none).
+func (c *Context) EntryID(be *BranchEntry) string { return c.ids.string(be.idKey()) }
+
+// EntryParentID is the parentId of branch entry be ("": none).
+func (c *Context) EntryParentID(be *BranchEntry) string { return c.ids.string(be.parentKey()) }
+
+// EntryMessage is branch entry be's message (type message), the same value
+// as in Context.Messages when the entry is in the context; nil otherwise.
+func (c *Context) EntryMessage(be *BranchEntry) *Message {
+	if be.flags&beMsg == 0 {
+		return nil
+	}
+	return c.msg(be.loc)
 }
 
 // EntryKey is the id of branch entry be as an integer, as Message.EntryKey
-// gives it for the entry's messages (0: no id, or an id this context does
-// not know).
-func (c *Context) EntryKey(be *BranchEntry) uint64 {
-	if be.ID == "" {
-		return 0
-	}
-	if k, ok := hexKey([]byte(be.ID)); ok {
-		return uint64(k)
-	}
-	return uint64(c.ids.byStr[be.ID])
-}
+// gives it for the entry's messages (0: no id).
+func (c *Context) EntryKey(be *BranchEntry) uint64 { return uint64(be.idKey()) }
 
 // entryPlace returns where branch entry be's line is in the input (0, 0
 // for an entry read by no context). An entry of another context is an
@@ -195,8 +238,8 @@ func (c *Context) entryPlace(be *BranchEntry) (off int64, n int32, err error) {
 	if be.loc == 0 {
 		return 0, 0, nil
 	}
-	if m := c.msg(be.loc); m == nil || int(m.line) != be.Line {
-		return 0, 0, fmt.Errorf("line %d: the branch entry is not one of this context's", be.Line)
+	if m := c.msg(be.loc); m == nil || m.line != be.line {
+		return 0, 0, fmt.Errorf("line %d: the branch entry is not one of this context's", be.line)
 	} else {
 		return m.off, m.n, nil
 	}
@@ -210,7 +253,7 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.rawLine(int32(be.Line), off, n)
+	return c.rawLine(be.line, off, n)
 }
 
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
@@ -223,7 +266,7 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 		return dst, err
 	}
 	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
-		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.Line, off, off+n)
+		return dst, fmt.Errorf("line %d: bytes %d..%d are outside the line", be.line, off, off+n)
 	}
 	at := beOff + int64(off)
 	l := len(dst)
@@ -244,7 +287,7 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 		}
 	}
 	if err != nil {
-		return dst[:l], fmt.Errorf("line %d: re-reading input: %w", be.Line, err)
+		return dst[:l], fmt.Errorf("line %d: re-reading input: %w", be.line, err)
 	}
 	return dst, nil
 }
@@ -374,35 +417,12 @@ func (b *builder) keyOf(v *lineView, n uint32) idKey {
 // idString returns the id of key k as a string.
 func (b *builder) idString(k idKey) string { return b.ctx.ids.string(k) }
 
-// idArena is idString with the string kept in the context's arena (no
-// allocation per entry: Context.Branch lists every entry of the path).
-func (b *builder) idArena(k idKey) string {
-	if k&^(1<<32-1) != keyHex {
-		return b.ctx.ids.string(k) // "" or an interned (arena) string
-	}
-	var h [8]byte
-	v := uint32(k)
-	for i := 7; i >= 0; i-- {
-		h[i] = hexDigitsLower[v&15]
-		v >>= 4
-	}
-	return b.ctx.arena.str(h[:])
-}
-
 // newMessage returns a zero Message from the current block.
 func (b *builder) newMessage() *Message { return b.ctx.newMessage() }
 
 // loc returns the Message holding e's line (its message for a message
 // entry).
 func (b *builder) loc(e *entry) *Message { return b.ctx.msg(e.loc) }
-
-// msg returns e's message, or nil.
-func (b *builder) msg(e *entry) *Message {
-	if e.isMsg {
-		return b.loc(e)
-	}
-	return nil
-}
 
 // info returns m's optional fields, allocating them on first use.
 func (b *builder) info(m *Message) *msgInfo {
@@ -934,25 +954,27 @@ func (b *builder) build() {
 		for _, ei := range ctxEntries {
 			in[ei] = true
 		}
-		// an entry's parent is the entry before it on the path (and mostly
-		// in the file): its id's string is the one made for that entry
-		var lastKey [2]idKey
-		var lastStr [2]string
-		id := func(k idKey) string {
-			for i := range lastKey {
-				if k != 0 && lastKey[i] == k {
-					return lastStr[i]
-				}
-			}
-			s := b.idArena(k)
-			lastKey[1], lastStr[1], lastKey[0], lastStr[0] = lastKey[0], lastStr[0], k, s
-			return s
-		}
+		b.ctx.types = b.types
+		ctypes := map[string]uint32{}
 		be := func(ei int32) BranchEntry {
 			e := ents.at(int(ei))
-			loc := b.loc(e)
-			return BranchEntry{Type: typ(e), CustomType: b.extra(e).ctype, ParentID: id(e.parent()), ID: id(e.key()),
-				Line: int(loc.line), Message: b.msg(e), InContext: in[ei], loc: e.loc}
+			id, parent := e.key(), e.parent()
+			r := BranchEntry{id: uint32(id), parent: uint32(parent), line: b.loc(e).line, loc: e.loc, typ: e.typ,
+				flags: uint8(id>>32)<<beIDShift | uint8(parent>>32)<<beParentShift}
+			if e.isMsg {
+				r.flags |= beMsg
+			}
+			if in[ei] {
+				r.flags |= beInContext
+			}
+			if ct := b.extra(e).ctype; ct != "" {
+				if r.ctype = ctypes[ct]; r.ctype == 0 {
+					b.ctx.ctypes = append(b.ctx.ctypes, ct)
+					r.ctype = uint32(len(b.ctx.ctypes))
+					ctypes[ct] = r.ctype
+				}
+			}
+			return r
 		}
 		if b.opts.Branch {
 			b.ctx.Branch = make([]BranchEntry, 0, len(path))

@@ -21,7 +21,7 @@ func TestIndexRecordSizes(t *testing.T) {
 		{"msgInfo", unsafe.Sizeof(msgInfo{}), 48},
 		{"entry", unsafe.Sizeof(entry{}), 24},
 		{"callSet", unsafe.Sizeof(callSet{}), 12},
-		{"BranchEntry", unsafe.Sizeof(BranchEntry{}), 88},
+		{"BranchEntry", unsafe.Sizeof(BranchEntry{}), 24},
 	} {
 		if c.got > c.want {
 			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)
@@ -118,16 +118,16 @@ func TestMessagesFindTheirContext(t *testing.T) {
 				if m.ToolCallID() != "c1" || m.ToolName() != "read" || m.TextChars() != 5 || m.Images() != 0 {
 					t.Errorf("edited result: id %q name %q chars %d images %d, want c1 read 5 0", m.ToolCallID(), m.ToolName(), m.TextChars(), m.Images())
 				}
-				o := ctx.Branch[2].Message
+				o := ctx.EntryMessage(&ctx.Branch[2])
 				if o == nil || o == m || o.ToolCallID() != "c1" || o.TextChars() != 9 || o.Images() != 1 {
 					t.Errorf("original result: %+v", o)
 				}
 			}
 			for i := range ctx.Branch {
-				check("branch entry", i, ctx.Branch[i].Message)
+				check("branch entry", i, ctx.EntryMessage(&ctx.Branch[i]))
 			}
 			for i := range ctx.Entries {
-				check("entry", i, ctx.Entries[i].Message)
+				check("entry", i, ctx.EntryMessage(&ctx.Entries[i]))
 			}
 			f.Close()
 		}
@@ -189,7 +189,7 @@ func TestEntryLineOfAnotherContext(t *testing.T) {
 	}
 	for _, be := range []*BranchEntry{&b.Branch[len(b.Branch)-1]} { // a has no message at its ref
 		if line, err := a.EntryLine(be); err == nil {
-			t.Errorf("another context's entry (line %d) read as %.60q", be.Line, line)
+			t.Errorf("another context's entry (line %d) read as %.60q", be.Line(), line)
 		}
 		if _, err := a.AppendEntryBytes(nil, be, 0, 1); err == nil {
 			t.Error("another context's entry: AppendEntryBytes gave no error")

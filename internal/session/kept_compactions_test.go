@@ -13,13 +13,13 @@ import (
 func keptInBranch(ctx *Context) int {
 	last := -1
 	for i := range ctx.Branch {
-		if ctx.Branch[i].Type == "compaction" {
+		if ctx.EntryType(&ctx.Branch[i]) == "compaction" {
 			last = i
 		}
 	}
 	n := 0
 	for i := range ctx.Branch {
-		if be := &ctx.Branch[i]; be.Type == "compaction" && be.InContext && i != last {
+		if be := &ctx.Branch[i]; ctx.EntryType(be) == "compaction" && be.InContext() && i != last {
 			n++
 		}
 	}

@@ -324,14 +324,14 @@ func TestAppendEntryBytesIsTheLinesRange(t *testing.T) {
 				for _, r := range [][2]int{{0, len(want)}, {len(want) / 3, len(want) / 2}, {len(want), len(want)}} {
 					got, err := ctx.AppendEntryBytes([]byte("x"), be, r[0], r[1]-r[0])
 					if err != nil || string(got) != "x"+string(want[r[0]:r[1]]) {
-						t.Fatalf("%s line %d: bytes %v: %q, %v", filepath.Base(p), be.Line, r, got, err)
+						t.Fatalf("%s line %d: bytes %v: %q, %v", filepath.Base(p), be.Line(), r, got, err)
 					}
 				}
 				if !bytes.Equal(line, want) {
-					t.Fatalf("%s line %d: the line EntryLine returned changed", filepath.Base(p), be.Line)
+					t.Fatalf("%s line %d: the line EntryLine returned changed", filepath.Base(p), be.Line())
 				}
 				if got, err := ctx.AppendEntryBytes([]byte("x"), be, 1, len(want)); err == nil || string(got) != "x" {
-					t.Fatalf("%s line %d: a range past the line: %q, %v", filepath.Base(p), be.Line, got, err)
+					t.Fatalf("%s line %d: a range past the line: %q, %v", filepath.Base(p), be.Line(), got, err)
 				}
 			}
 		}

@@ -28,8 +28,9 @@ func TestSizeHintDoesNotChangeTheContext(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := render(t, ctx)
-			for _, e := range ctx.Branch {
-				got = fmt.Appendf(got, "%s %s %s %s %d %v\n", e.Type, e.CustomType, e.ID, e.ParentID, e.Line, e.Message != nil)
+			for i := range ctx.Branch {
+				e := &ctx.Branch[i]
+				got = fmt.Appendf(got, "%s %s %s %s %d %v\n", ctx.EntryType(e), ctx.EntryCustomType(e), ctx.EntryID(e), ctx.EntryParentID(e), e.Line(), ctx.EntryMessage(e) != nil)
 			}
 			if hint == 0 {
 				want = got
@@ -94,8 +95,8 @@ func TestPathWithRepeatedIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []int
-		for _, be := range ctx.Branch {
-			got = append(got, be.Line-2) // line 1 is the header
+		for i := range ctx.Branch {
+			got = append(got, ctx.Branch[i].Line()-2) // line 1 is the header
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("session %d (ids %v, parents %v): path %v, want %v", n, ids, pars, got, want)
