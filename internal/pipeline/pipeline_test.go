@@ -374,11 +374,11 @@ func checkConverse(t *testing.T, r *Result, out []byte) {
 		}
 	}
 	for i, m := range r.Ctx.Messages {
-		d := r.Mask.Decisions[i]
+		call := r.Mask.Call(r.Ctx, i)
 		if m.Role() != session.RoleToolResult || i >= r.Mask.Cutoff || m.HasNotice() || m.TextChars() <= r.Mask.Opts.MaxChars {
 			continue
 		}
-		if d.Call != nil && r.Mask.Opts.Protect.Protected(d.Call.Name, d.Call.Path, d.Call.HasPath) {
+		if call != nil && r.Mask.Opts.Protect.Protected(call.Name, call.Path, call.HasPath) {
 			continue
 		}
 		id := jsval.AppendString(nil, m.ToolCallID())

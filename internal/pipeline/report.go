@@ -585,14 +585,14 @@ func (r *Result) strategyOf(it render.Item, m *session.Message, orig []byte, sam
 	if m.Role() != session.RoleToolResult {
 		return Other
 	}
-	return keptReason(it.Src, m, plan, o)
+	return keptReason(r.Ctx, it.Src, m, plan, o)
 }
 
 // keptReason is why a tool result of the unpruned context stays as it is,
 // in the order masking decides (internal/prune.NewPlan).
-func keptReason(i int, m *session.Message, plan *prune.Plan, o ReportOptions) Strategy {
+func keptReason(ctx *session.Context, i int, m *session.Message, plan *prune.Plan, o ReportOptions) Strategy {
 	po := o.Options.Prune
-	call := plan.Decisions[i].Call
+	call := plan.Call(ctx, i)
 	switch {
 	case o.Off:
 		return KeptOff

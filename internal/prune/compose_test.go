@@ -42,7 +42,8 @@ func TestAppendAroundIsAppendCopy(t *testing.T) {
 						continue
 					}
 					for _, k := range []Kind{Masked, Excerpt, ImagesMasked} {
-						d := Decision{Kind: k, Call: plan.Decisions[i].Call}
+						d := plan.Decisions[i]
+						d.Kind = k
 						before, ok1 := ctx.ModelChars(m)
 						cs, ce, ok2 := m.ContentRange()
 						cc, ok3 := m.ContentChars()

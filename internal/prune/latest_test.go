@@ -104,7 +104,7 @@ func TestLatestCallsIsTheMap(t *testing.T) {
 				continue
 			}
 			results++
-			got := plan.Decisions[i].Call
+			got := plan.Call(ctx, i)
 			if w := want[i]; w != nil && got != w || w == nil && (got == nil || got.ID != m.ToolCallID() || got.Name != m.ToolName()) {
 				t.Fatalf("%s message %d (call %q): plan's call %+v, the map's %+v", names[k], i, m.ToolCallID(), got, w)
 			}

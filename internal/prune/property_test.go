@@ -133,7 +133,7 @@ func TestProperties(t *testing.T) {
 						t.Fatalf("message %d: assistant changed (toolCall blocks must be kept)", i)
 					}
 					m := ctx.Messages[i]
-					if c := plan.Decisions[i].Call; a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice() &&
+					if c := plan.Call(ctx, i); a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice() &&
 						!opts.Protect.Protected(c.Name, c.Path, c.HasPath) && !opts.Protect.ToolProtected(m.ToolName()) {
 						if (m.TextChars() > max(opts.MaxChars, 2000) || m.Images() > 0) && bytes.Equal(pl[i], pr[i]) {
 							t.Fatalf("message %d: old, unprotected, %d chars and %d images, but kept", i, m.TextChars(), m.Images())
@@ -152,7 +152,7 @@ func TestProperties(t *testing.T) {
 					if i >= plan.Cutoff {
 						t.Fatalf("message %d: inside the recent window but changed", i)
 					}
-					c := plan.Decisions[i].Call
+					c := plan.Call(ctx, i)
 					if opts.Protect.Protected(c.Name, c.Path, c.HasPath) {
 						t.Fatalf("message %d: protected call %s (%s) was pruned", i, c.Name, c.Path)
 					}

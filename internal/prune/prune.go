@@ -53,13 +53,46 @@ func (k Kind) String() string {
 	return [...]string{"keep", "masked", "excerpt", "images"}[k]
 }
 
-// Decision says how one message is rendered.
+// Decision says how one message is rendered (8 bytes, no pointer: a plan
+// holds one per context message).
 type Decision struct {
 	Kind Kind
-	// Call is the toolCall this result answers (nil for other messages; for
-	// a result whose call is not in the context, a stand-in with its id and
-	// toolName).
-	Call *session.ToolCall
+	// the toolCall a tool result answers: call posHi<<16|posLo of context
+	// message msg-1 (msg 0: none, not a result; standIn: a result whose
+	// call is not in the context)
+	posHi uint8
+	posLo uint16
+	msg   uint32
+}
+
+const standIn = 1<<32 - 1
+
+// Call is the toolCall the tool result at index i of ctx.Messages answers
+// (nil for other messages; for a result whose call is not in the context,
+// a stand-in with its id and toolName). ctx is the plan's context.
+func (p *Plan) Call(ctx *session.Context, i int) *session.ToolCall {
+	return p.Decisions[i].call(ctx, ctx.Messages[i])
+}
+
+// call is Plan.Call for decision d of message m of ctx.
+func (d Decision) call(ctx *session.Context, m *session.Message) *session.ToolCall {
+	switch d.msg {
+	case 0:
+		return nil
+	case standIn:
+		return &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
+	}
+	return &ctx.Messages[d.msg-1].ToolCalls()[int(d.posHi)<<16|int(d.posLo)]
+}
+
+// setCall records in d that its result answers call at of the context's
+// messages (none found: a stand-in).
+func (d *Decision) setCall(at callAt) {
+	if at.msg < 0 {
+		d.msg = standIn
+		return
+	}
+	d.msg, d.posHi, d.posLo = uint32(at.msg)+1, uint8(at.pos>>16), uint16(at.pos)
 }
 
 // Plan holds one decision per context message plus the reasons counted.
@@ -100,11 +133,14 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 			continue
 		}
 		p.ToolResults++
-		call := lc.find(msgs, m.ToolCallID())
-		if call == nil {
+		at := lc.find(msgs, m.ToolCallID())
+		var call *session.ToolCall
+		if at.msg < 0 {
 			call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
+		} else {
+			call = &msgs[at.msg].ToolCalls()[at.pos]
 		}
-		p.Decisions[i].Call = call
+		p.Decisions[i].setCall(at)
 		switch {
 		case i >= p.Cutoff:
 			p.Recent++
@@ -137,8 +173,16 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 type latestCalls struct {
 	last  int  // index of the latest assistant message (valid when seen)
 	seen  bool // an assistant message was seen
-	index map[string]*session.ToolCall
+	index map[string]callAt
 }
+
+// callAt is where a toolCall is: call pos of context message msg (msg -1:
+// none).
+type callAt struct{ msg, pos int32 }
+
+// maxCalls is how many calls one message may hold for a Decision to
+// refer to each (24 bits); a result of a call past them gets a stand-in.
+const maxCalls = 1 << 24
 
 // fewCalls is how many calls the latest assistant message may hold to be
 // searched in place.
@@ -147,23 +191,24 @@ const fewCalls = 16
 func (lc *latestCalls) assistant(msgs []*session.Message, i int) {
 	lc.last, lc.seen = i, true
 	if lc.index != nil {
-		lc.add(msgs[i].ToolCalls())
+		lc.add(i, msgs[i].ToolCalls())
 	}
 }
 
-func (lc *latestCalls) add(tcs []session.ToolCall) {
-	for k := range tcs {
-		lc.index[tcs[k].ID] = &tcs[k]
+func (lc *latestCalls) add(i int, tcs []session.ToolCall) {
+	for k := range tcs[:min(len(tcs), maxCalls)] {
+		lc.index[tcs[k].ID] = callAt{int32(i), int32(k)}
 	}
 }
 
-// find returns the latest call with id, nil when none was seen.
-func (lc *latestCalls) find(msgs []*session.Message, id string) *session.ToolCall {
+// find returns where the latest call with id is (msg -1 when none was
+// seen).
+func (lc *latestCalls) find(msgs []*session.Message, id string) callAt {
 	if lc.index == nil && lc.seen {
 		if tcs := msgs[lc.last].ToolCalls(); len(tcs) <= fewCalls {
 			for k := len(tcs) - 1; k >= 0; k-- {
 				if tcs[k].ID == id {
-					return &tcs[k]
+					return callAt{int32(lc.last), int32(k)}
 				}
 			}
 		}
@@ -180,14 +225,17 @@ func (lc *latestCalls) find(msgs []*session.Message, id string) *session.ToolCal
 				n += len(m.ToolCalls())
 			}
 		}
-		lc.index = make(map[string]*session.ToolCall, n)
-		for _, m := range seen {
+		lc.index = make(map[string]callAt, n)
+		for i, m := range seen {
 			if m.Role() == session.RoleAssistant {
-				lc.add(m.ToolCalls())
+				lc.add(i, m.ToolCalls())
 			}
 		}
 	}
-	return lc.index[id]
+	if at, ok := lc.index[id]; ok {
+		return at
+	}
+	return callAt{-1, 0}
 }
 
 // protectMemo remembers the protect rules' answer per call (tool, path,

@@ -192,13 +192,15 @@ func prunedMessage(dst []byte, ctx *session.Context, m *session.Message, d Decis
 func newContent(ctx *session.Context, m *session.Message, d Decision, content []byte, o Options) ([]byte, bool) {
 	switch d.Kind {
 	case Masked:
-		return textContent(maskNotice(m, *d.Call, ctx.CallHint(*d.Call))), true
+		call := d.call(ctx, m)
+		return textContent(maskNotice(m, *call, ctx.CallHint(*call))), true
 	case Excerpt:
 		n := o.MaxChars / 4
 		if n > 1000 {
 			n = 1000
 		}
-		return textContent(excerptNotice(m, *d.Call, ctx.CallHint(*d.Call), textOf(content), n)), true
+		call := d.call(ctx, m)
+		return textContent(excerptNotice(m, *call, ctx.CallHint(*call), textOf(content), n)), true
 	case ImagesMasked:
 		return maskImages(m, content), true
 	}

@@ -238,7 +238,7 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 		if m.Role() != session.RoleToolResult || m.HasNotice() || hz.Involves(it.Src) {
 			continue
 		}
-		c := plan.Decisions[it.Src].Call
+		c := plan.Call(ctx, it.Src)
 		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName()) {
 			continue
 		}
