@@ -13,6 +13,22 @@ package cli
 // MB RSS).
 func indexLimit(size int64) int64 { return max(memoryLimit, 24<<20+size/10) }
 
+// branchLimit is the heap limit for reading an input of size bytes into a
+// context with its branch (now, before its plan, its render and any
+// flush), and for the plan and the render of --no-flush: the index, the
+// branch (24 bytes an entry), the plan (8 bytes a message) and the render's
+// items live in about 0.11 bytes per input byte (1 GB of pi-derived input:
+// 92 MB after session.Read, 109 MB with the plan and the items, 113–119 MB
+// as the collector marks it while the output is written, ~140 MB at the
+// end of the read while the leaf's path is built), so 40 MiB above an
+// eighth of the input stays a third above it and keeps the collector's
+// cycles near those it runs without a limit (1 GB --no-flush: 10 against
+// 7–9, in the same CPU time; RSS 230–250 → 170 MB). At a tenth of the
+// input (and less) it ran 12–15 cycles, marking ~115 MB each time, for
+// 10 MB less RSS. readLimit, for 0.17 bytes per byte, let the heap grow
+// to twice the live size.
+func branchLimit(size int64) int64 { return max(memoryLimit, 40<<20+size/8) }
+
 // flushLimit is the heap limit for a first flush and its render of an
 // input of size bytes (more: see below). Their live heap peaks at about
 // half a byte per input byte, in chain compression and the render: a first

@@ -228,14 +228,13 @@ func configErr(err error, configFile string) error {
 const maxWarnings = 20
 
 // memoryLimit is the Go heap's soft limit for now/context (GOMEMLIMIT wins)
-// until the input's size is known (then readLimit).
+// until the input's size is known (then branchLimit, or indexLimit).
 const memoryLimit = 90 << 20
 
-// readLimit is the heap limit for reading an input of size bytes: a built
-// context, its branch and its plan live in about 0.17 bytes per input byte,
-// and without a limit the collector lets the heap grow to twice the live
-// size; a limit close to the live heap (the fixed one, on 1 GB inputs) would
-// make the collector run back to back.
+// readLimit is the floor of a flush's heap limit (flushLimit): the limit a
+// read with its branch had when a context, its branch and its plan lived
+// in about 0.17 bytes per input byte (the branch and the plan were 88 and
+// 16 bytes an entry; branchLimit is the read's limit now).
 func readLimit(size int64) int64 { return max(memoryLimit, 64<<20+size/5) }
 
 // smallSession is the largest session run without collections paced by
@@ -400,7 +399,7 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 	if o.NoPrune {
 		s.limitMemory(indexLimit(size)) // no branch, no plan: the index only (runNow restores the old limit)
 	} else {
-		s.limitMemory(readLimit(size)) // runNow restores the old limit
+		s.limitMemory(branchLimit(size)) // runNow restores the old limit
 	}
 	prog, progress := newProgress(s, size, o.Quiet)
 	warned := new(int)
