@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,6 +30,12 @@ type Call struct {
 	// ResultTimestamp is the toolResult's timestamp when it is a number.
 	ResultTimestamp *int64
 	IsError         bool
+	// errorTrue: the result's isError is the literal true (what a chain's
+	// backfill reads, where IsError is JavaScript's truthiness)
+	errorTrue bool
+	// turn is the assistant entry's index in the context's Branch (a
+	// chain's backfill finds a trivial batch's calls by it)
+	turn int32
 	// Key is the occurrence key (toolCallId@resultTimestamp, or the bare id).
 	Key string
 	// Result is the toolResult message (ReadText reads its resultText).
@@ -308,12 +315,14 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message}
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message, turn: int32(min(entry, math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
+			c.turn = -1 // no block on the line: a chain's backfill parses it
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {
 			c.IsError = lt.tp.Truthy(v)
+			c.errorTrue = lt.tp.Nodes[v].Kind == jsonscan.True
 		}
 		tsNode, hasTS := lt.get(rmsg, ok, "timestamp")
 		if f, ok := numberAt(lt, tsNode, hasTS); ok && f == float64(int64(f)) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -442,6 +443,11 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			if at == 0 {
 				continue
 			}
+			if !parseEvery && f.trivial.open(m.ToolCalls(), at-1, need, func(id string, c *Call) {
+				open[id] = call{c.ToolName, c.Args, c.argsAt}
+			}) {
+				continue // its needed calls were captured: not parsed again
+			}
 			msg, ok, err := lt.entryMessage(ctx, &ctx.Branch[at-1])
 			if err != nil {
 				return nil, err
@@ -481,11 +487,17 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				continue
 			}
 			be := &ctx.Branch[at-1]
+			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
+			if c := f.trivial.result(be.Message); c != nil && !parseEvery {
+				// captured: what the parse below reads of the same line
+				cc.isError, cc.loc, cc.chars = c.errorTrue, c.text, c.Chars
+				out = append(out, cc)
+				continue
+			}
 			msg, ok, err := lt.entryMessage(ctx, be)
 			if err != nil {
 				return nil, err
 			}
-			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
 			if v, ok := lt.get(msg, ok, "isError"); ok {
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
@@ -496,6 +508,83 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 		}
 	}
 	return out, nil
+}
+
+// trivialCalls are the calls of a flush's trivial batches (list), indexed
+// when a chain first needs them: by result message, and by assistant entry
+// (its index in the context's Branch) and call id.
+type trivialCalls struct {
+	list    []*Call
+	results map[*session.Message]*Call
+	calls   map[turnCall]*Call
+}
+
+type turnCall struct {
+	turn int32
+	id   string
+}
+
+func (t *trivialCalls) add(calls []*Call) { t.list = append(t.list, calls...) }
+
+// index makes the maps from list (once).
+func (t *trivialCalls) index() {
+	if t.results != nil || len(t.list) == 0 {
+		return
+	}
+	t.results = make(map[*session.Message]*Call, len(t.list))
+	t.calls = make(map[turnCall]*Call, len(t.list))
+	for _, c := range t.list {
+		t.results[c.Result] = c
+		t.calls[turnCall{c.turn, c.ToolCallID}] = c
+	}
+}
+
+// result is the call captured with result message m (nil when none).
+func (t *trivialCalls) result(m *session.Message) *Call {
+	t.index()
+	return t.results[m]
+}
+
+// open calls fn for each call in calls whose id is needed, with its
+// captured call, and reports true, when that is what parsing the assistant
+// entry's line (Branch[turn]) finds of them: every needed call captured
+// from this entry, its id on no other block of the message, and every id
+// and name of the message read alike by the session and the line's tape
+// (valid UTF-8 without U+FFFD). Else it calls fn for none and reports
+// false.
+func (t *trivialCalls) open(calls []session.ToolCall, turn int32, need map[string]bool, fn func(id string, c *Call)) bool {
+	if t.index(); t.calls == nil {
+		return false
+	}
+	for i := range calls {
+		tc := &calls[i]
+		if !plainText(tc.ID) {
+			return false
+		}
+		if !need[tc.ID] {
+			continue
+		}
+		if !plainText(tc.Name) || t.calls[turnCall{turn, tc.ID}] == nil {
+			return false
+		}
+		for j := range calls {
+			if j != i && calls[j].ID == tc.ID {
+				return false
+			}
+		}
+	}
+	for i := range calls {
+		if need[calls[i].ID] {
+			fn(calls[i].ID, t.calls[turnCall{turn, calls[i].ID}])
+		}
+	}
+	return true
+}
+
+// plainText reports whether s is valid UTF-8 without U+FFFD: a string that
+// every decoder of its JSON reads alike.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, utf8.RuneError)
 }
 
 // anyNeeded reports whether one of calls has its id in need.
