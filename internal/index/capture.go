@@ -33,9 +33,11 @@ type Call struct {
 	// errorTrue: the result's isError is the literal true (what a chain's
 	// backfill reads, where IsError is JavaScript's truthiness)
 	errorTrue bool
-	// turn is the assistant entry's index in the context's Branch (a
-	// chain's backfill finds a trivial batch's calls by it)
-	turn int32
+	// turn is the assistant entry's index in the context's Branch (-1: no
+	// toolCall block with the id on its line), call the call's index in
+	// its ToolCalls, res the result entry's index in the Branch (a chain's
+	// backfill finds a trivial batch's calls by them)
+	turn, call, res int32
 	// Key is the occurrence key (toolCallId@resultTimestamp, or the bare id).
 	Key string
 	// Result is the toolResult message (ReadText reads its resultText).
@@ -214,6 +216,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			}
 		}
 		var ready []*session.ToolCall
+		var readyAt []int // ready's indexes in m.ToolCalls()
 		var resEntries []*session.BranchEntry
 		var resAt []int // resEntries' indexes in ctx.Branch
 		for k := range m.ToolCalls() {
@@ -238,13 +241,14 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				continue // a result pi-ai would not pair with this call
 			}
 			ready = append(ready, tc)
+			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
 			resAt = append(resAt, at[j])
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, at[i], ready, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, at[i], ready, readyAt, resEntries, resAt)
 		if err != nil {
 			return nil, err
 		}
@@ -262,8 +266,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil || st.src == ctx }
 
 // captureBatch reads the assistant entry (ctx.Branch[entry]) and the
-// results of the ready calls (res, ctx.Branch[resAt[k]]).
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, res []*session.BranchEntry, resAt []int) (*Batch, error) {
+// results of the ready calls (m.ToolCalls()[readyAt[k]]; res,
+// ctx.Branch[resAt[k]]).
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int) (*Batch, error) {
 	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
@@ -315,7 +320,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message, turn: int32(min(entry, math.MaxInt32))}
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: res[k].Message,
+			turn: int32(min(entry, math.MaxInt32)), call: int32(min(readyAt[k], math.MaxInt32)), res: int32(min(resAt[k], math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
 			c.turn = -1 // no block on the line: a chain's backfill parses it
