@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,6 +30,14 @@ type Call struct {
 	// ResultTimestamp is the toolResult's timestamp when it is a number.
 	ResultTimestamp *int64
 	IsError         bool
+	// errorTrue: the result's isError is the literal true (what a chain's
+	// backfill reads, where IsError is JavaScript's truthiness)
+	errorTrue bool
+	// turn is the assistant entry's index in the context's Branch (-1: no
+	// toolCall block with the id on its line), call the call's index in
+	// its ToolCalls, res the result entry's index in the Branch (a chain's
+	// backfill finds a trivial batch's calls by them)
+	turn, call, res int32
 	// Key is the occurrence key (toolCallId@resultTimestamp, or the bare id).
 	Key string
 	// Result is the toolResult message (ReadText reads its resultText).
@@ -207,6 +216,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			}
 		}
 		var ready []*session.ToolCall
+		var readyAt []int // ready's indexes in m.ToolCalls()
 		var resEntries []*session.BranchEntry
 		var resAt []int // resEntries' indexes in ctx.Branch
 		for k := range m.ToolCalls() {
@@ -231,13 +241,14 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				continue // a result pi-ai would not pair with this call
 			}
 			ready = append(ready, tc)
+			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
 			resAt = append(resAt, at[j])
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, at[i], ready, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, at[i], ready, readyAt, resEntries, resAt)
 		if err != nil {
 			return nil, err
 		}
@@ -255,8 +266,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil || st.src == ctx }
 
 // captureBatch reads the assistant entry (ctx.Branch[entry]) and the
-// results of the ready calls (res, ctx.Branch[resAt[k]]).
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, res []*session.BranchEntry, resAt []int) (*Batch, error) {
+// results of the ready calls (m.ToolCalls()[readyAt[k]]; res,
+// ctx.Branch[resAt[k]]).
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int) (*Batch, error) {
 	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
@@ -308,12 +320,15 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k])}
+		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
+			turn: int32(min(entry, math.MaxInt32)), call: int32(min(readyAt[k], math.MaxInt32)), res: int32(min(resAt[k], math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
+			c.turn = -1 // no block on the line: a chain's backfill parses it
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {
 			c.IsError = lt.tp.Truthy(v)
+			c.errorTrue = lt.tp.Nodes[v].Kind == jsonscan.True
 		}
 		tsNode, hasTS := lt.get(rmsg, ok, "timestamp")
 		if f, ok := numberAt(lt, tsNode, hasTS); ok && f == float64(int64(f)) {

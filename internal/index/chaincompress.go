@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -402,9 +403,10 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 		prot[id] = true
 	}
 	type call struct {
-		name   string
-		args   []byte
-		argsAt textRef
+		name    string
+		args    []byte
+		argsAt  textRef
+		trivial int // f.trivial.list index + 1 when captured there
 	}
 	// the ids of the results that need their call's arguments: canonical
 	// arguments are made for those calls only (most of a chain's calls are
@@ -442,6 +444,12 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			if at == 0 {
 				continue
 			}
+			// (the branch entry's calls: capture's, from the line parsed below)
+			if calls := ctx.EntryMessage(&ctx.Branch[at-1]).ToolCalls(); !parseEvery && f.trivial.open(calls, at-1, need, func(k, tr int) {
+				open[calls[k].ID] = call{name: calls[k].Name, argsAt: f.trivial.list[tr].argsAt, trivial: tr + 1}
+			}) {
+				continue // its needed calls were captured: not parsed again
+			}
 			msg, ok, err := lt.entryMessage(ctx, &ctx.Branch[at-1])
 			if err != nil {
 				return nil, err
@@ -461,7 +469,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				id = strings.Clone(id)
 				name, _ := lt.getStr(bl, true, "name")
 				args, argsAt := lt.callArgsAt(bl, int(at-1))
-				open[id] = call{name, args, argsAt}
+				open[id] = call{name: name, args: args, argsAt: argsAt}
 			})
 		case session.RoleToolResult:
 			cl, ok := open[m.ToolCallID()]
@@ -481,11 +489,19 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				continue
 			}
 			be := &ctx.Branch[at-1]
+			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
+			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
+				// captured with this result: what the parse below reads of
+				// the same line
+				tc := &f.trivial.list[cl.trivial-1]
+				cc.isError, cc.loc, cc.chars = tc.errorTrue, tc.text, tc.chars
+				out = append(out, cc)
+				continue
+			}
 			msg, ok, err := lt.entryMessage(ctx, be)
 			if err != nil {
 				return nil, err
 			}
-			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
 			if v, ok := lt.get(msg, ok, "isError"); ok {
 				cc.isError = lt.tp.Nodes[v].Kind == jsonscan.True
 			}
@@ -496,6 +512,87 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 		}
 	}
 	return out, nil
+}
+
+// trivialCalls are what a chain's backfill reads of the calls of a
+// flush's trivial batches (captured, never summarised) whose arguments are
+// left in the input: no pointer (the collector does not scan them), in
+// capture order (by assistant entry).
+type trivialCalls struct{ list []trivialCall }
+
+// trivialCall is one of them: the assistant entry and the result entry
+// (indexes in the context's Branch), the call's index in the assistant's
+// ToolCalls, and what chainCalls reads of the two lines.
+type trivialCall struct {
+	turn, call, res int32
+	errorTrue       bool
+	argsAt          textRef
+	text            textLoc
+	chars           int
+}
+
+// add keeps the calls whose arguments are located in the input (Args nil)
+// and found on the assistant's line.
+func (t *trivialCalls) add(calls []*Call) {
+	for _, c := range calls {
+		if c.Args == nil && c.turn >= 0 {
+			t.list = append(t.list, trivialCall{turn: c.turn, call: c.call, res: c.res, errorTrue: c.errorTrue, argsAt: c.argsAt, text: c.text, chars: c.Chars})
+		}
+	}
+}
+
+// find is the index in list of the call captured as call k of assistant
+// entry turn (-1: none).
+func (t *trivialCalls) find(turn int32, k int) int {
+	i := sort.Search(len(t.list), func(i int) bool { return t.list[i].turn >= turn })
+	for ; i < len(t.list) && t.list[i].turn == turn; i++ {
+		if int(t.list[i].call) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// open calls fn for each call in calls (the ToolCalls of assistant entry
+// turn of the Branch) whose id is needed, with the index in list of its
+// captured call, and reports true, when that is what parsing the entry's
+// line finds of them: every needed call captured, its id on no other
+// block of the message, and every id and name of the message read alike
+// by the session and the line's tape (valid UTF-8 without U+FFFD). Else
+// it calls fn for none and reports false.
+func (t *trivialCalls) open(calls []session.ToolCall, turn int32, need map[string]bool, fn func(k, at int)) bool {
+	if len(t.list) == 0 {
+		return false
+	}
+	for i := range calls {
+		tc := &calls[i]
+		if !plainText(tc.ID) {
+			return false
+		}
+		if !need[tc.ID] {
+			continue
+		}
+		if !plainText(tc.Name) || t.find(turn, i) < 0 {
+			return false
+		}
+		for j := range calls {
+			if j != i && calls[j].ID == tc.ID {
+				return false
+			}
+		}
+	}
+	for i := range calls {
+		if need[calls[i].ID] {
+			fn(i, t.find(turn, i))
+		}
+	}
+	return true
+}
+
+// plainText reports whether s is valid UTF-8 without U+FFFD: a string that
+// every decoder of its JSON reads alike.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, utf8.RuneError)
 }
 
 // anyNeeded reports whether one of calls has its id in need.

@@ -98,7 +98,11 @@ type Flushed struct {
 
 	failures          []failure
 	batchCommandCalls int
-	lt                lineTape // the flush's reads of the input
+	// trivial holds the calls of the trivial batches (captured, never
+	// summarised), which a chain's backfill reads instead of parsing their
+	// lines again; dropped once the chains are compressed
+	trivial trivialCalls
+	lt      lineTape // the flush's reads of the input
 }
 
 // Changes reports whether the flush changes what is rendered (a summary, a
@@ -144,6 +148,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	if err := f.compressChains(cx, ctx, o); err != nil {
 		return nil, err
 	}
+	f.trivial = trivialCalls{}
 	if f.Captured > 0 || f.Chains > 0 {
 		m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
 		m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
@@ -310,6 +315,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			case sl.deduped:
 				continue
 			case sl.trivial:
+				f.trivial.add(sl.b.Calls)
 				f.Trivial += len(sl.b.Calls)
 				f.RawChars += sl.raw
 				continue
