@@ -1364,6 +1364,7 @@ func (c *cmd) dispatch() bool {
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}
+		c.devCodeOptions()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
 		c.serverCommand()
@@ -1496,6 +1497,149 @@ func (c *cmd) devTool() {
 		c.opensslOps(p)
 	}
 	c.embedded()
+}
+
+// devCodeOptions: dev tools that run code or a command given as an
+// argument — rake -e/-p/-E (Ruby: rake -e 'puts File.read(…)' read .env),
+// rails runner CODE (Ruby), mix run -e / mix eval (Elixir, not modelled),
+// mongosh/mongo --eval (JavaScript), ansible's -a (the shell, command
+// and raw modules run it; another module's arguments are not modelled),
+// vagrant ssh -c (a command in the machine, whose /vagrant is the
+// project), pm2 start 'CMD ARGS' (run by bash).
+func (c *cmd) devCodeOptions() {
+	first := -1 // the first operand
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+			first = i
+			break
+		}
+	}
+	sub := ""
+	if first > 0 {
+		sub = optText(c.args[first].f)
+	}
+	switch c.name {
+	case "rake":
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			t := optText(f)
+			switch {
+			case t == "--":
+				return
+			case t == "--execute" || t == "--execute-print" || t == "--execute-continue":
+				c.code(i+1, "ruby")
+				i++
+			case strings.HasPrefix(t, "--execute=") || strings.HasPrefix(t, "--execute-print=") || strings.HasPrefix(t, "--execute-continue="):
+				n, _, _ := strings.Cut(t, "=")
+				c.done[i] = true
+				c.codeField(c.args[i].raw, subField(f, len(n)+1), "ruby")
+			case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+				// a cluster of short options (OptionParser: -qe CODE): e, p
+				// and E take the code, f I r R j T D W another value
+				for j := 1; j < len(t); j++ {
+					if strings.IndexByte("epE", t[j]) >= 0 {
+						c.done[i] = true
+						if j+1 < len(t) {
+							c.codeField(c.args[i].raw, subField(f, j+1), "ruby")
+						} else {
+							c.code(i+1, "ruby")
+							i++
+						}
+						break
+					}
+					if strings.IndexByte("fIrRjTDWg", t[j]) >= 0 {
+						break
+					}
+				}
+			}
+		}
+	case "rails":
+		if sub != "runner" && sub != "r" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if t == "-e" || t == "--environment" {
+				i++
+				continue
+			}
+			if strings.HasPrefix(t, "-") {
+				continue
+			}
+			c.code(i, "ruby")
+			return
+		}
+	case "mix":
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if sub == "eval" || (sub == "run" && (t == "-e" || t == "--eval" || strings.HasPrefix(t, "--eval="))) {
+				c.a.unknown(c.args[i].raw, "mix "+sub+" runs Elixir code, a language the analysis does not model", SetRead|setModify)
+				return
+			}
+		}
+	case "mongosh":
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			switch t := optText(f); {
+			case t == "--eval":
+				c.code(i+1, "js")
+				i++
+			case strings.HasPrefix(t, "--eval="):
+				c.done[i] = true
+				c.codeField(c.args[i].raw, subField(f, len("--eval=")), "js")
+			}
+		}
+	case "ansible":
+		p := c.parse(1, opts{short: "aMmiuflbkKtTePcBo", long: []string{"--args", "--module-name", "--inventory", "--user", "--forks", "--limit", "--become-user", "--become-method", "--tree", "--extra-vars", "--connection", "--timeout", "--background", "--poll", "--module-path", "--private-key", "--vault-password-file", "--playbook-dir", "--task-timeout"}})
+		module := "command"
+		for _, v := range p.values("-m", "--module-name") {
+			module = strings.TrimPrefix(strings.TrimPrefix(c.valText(v), "ansible.builtin."), "ansible.legacy.")
+		}
+		for _, v := range p.values("-a", "--args") {
+			switch module {
+			case "shell", "command", "raw":
+				c.valScript(v)
+			default:
+				c.a.unknown(v.raw, "ansible's "+module+" module: its arguments are not modelled (they may name files to read or commands to run)", SetRead|setModify)
+			}
+		}
+	case "pm2":
+		// pm2 start 'CMD ARGS': a command line with spaces runs in bash
+		if sub != "start" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+				if f := c.args[i].f; f.pattern() || strings.ContainsAny(f.s, " \t\n;&|") {
+					c.script(i, source{})
+				}
+				return
+			}
+		}
+	case "vagrant":
+		if sub != "ssh" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			switch t := optText(f); {
+			case t == "-c" || t == "--command":
+				c.script(i+1, source{})
+				i++
+			case strings.HasPrefix(t, "--command="):
+				c.done[i] = true
+				c.scriptField(c.args[i].raw, subField(f, len("--command=")), source{})
+			case t == "--":
+				// the rest goes to ssh: a command line for the machine
+				var ops []int
+				for k := i + 1; k < len(c.args); k++ {
+					ops = append(ops, k)
+				}
+				c.joinedScript(ops)
+				return
+			}
+		}
+	}
 }
 
 func (c *cmd) opensslOps(p parsed) {
