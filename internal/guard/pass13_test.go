@@ -105,3 +105,39 @@ func TestDevToolCodeOptions(t *testing.T) {
 		{`pm2 start 'npm run dev'`, ""},
 	})
 }
+
+// Build and task files the command writes, which the tool it then runs
+// reads by itself or is given (cmake -P x.txt, ninja -f b.txt, just
+// --justfile=j, a written justfile, mise.toml, Procfile, deno.json,
+// Makefile.toml, poe's pyproject.toml tasks): cmake, ninja, meson, just,
+// task and bazel files are a language not modelled (unverifiable), task
+// runners' files are read for the commands their strings name.
+func TestBuildFilesWrittenInTheCommand(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`printf 'set(a .e)\nexecute_process(COMMAND cat ${a}nv)' > x.cmake; cmake -P x.cmake`, KindUnverifiable},
+		{`printf 'execute_process(COMMAND cat x)' > x.txt; cmake -P x.txt`, KindUnverifiable},
+		{"printf 'rule r\\n command = cat .e$x\\nbuild x: r\\n' > b.txt; ninja -f b.txt", KindUnverifiable},
+		{"printf 'rule r\\n command = cat .e$x\\nbuild x: r\\n' > b.txt; ninja -fb.txt", KindUnverifiable},
+		{"printf 'rule r\\n command = cat .e$x\\nbuild x: r\\n' > build.ninja; ninja", KindUnverifiable},
+		{"printf 'x:\\n\\tcat .e$(echo nv)\\n' > justfile; just x", KindUnverifiable},
+		{"printf 'x:\\n\\tcat .e$(echo nv)\\n' > j.txt; just --justfile=j.txt x", KindUnverifiable},
+		{`printf 'cmds: [cat .e$(echo nv)]' > t.txt; task -t t.txt`, KindUnverifiable},
+		{`printf 'genrule(cmd="cat x")' > BUILD; bazel build //:x`, KindUnverifiable},
+		{`printf '[tasks.x]\nrun = "f=$(printf %%s e nv); cat .$f"' > mise.toml; mise run x`, KindDeny},
+		{`printf '[tool.poe.tasks]\nx = "f=$(printf %%s e nv); cat .$f"' > pyproject.toml; poe x`, KindDeny},
+		{`printf '{"tasks":{"x":"f=$(printf %%s e nv); cat .$f"}}' > deno.json; deno task x`, KindDeny},
+		{`printf '[tasks.x]\nscript = "f=$(printf %%s e nv); cat .$f"' > Makefile.toml; cargo make x`, KindDeny},
+		{`printf 'x: f=$(printf %%s e nv); cat .$f' > Procfile; foreman start`, KindUnverifiable},
+		{"printf 'repos: [{repo: local, hooks: [{id: x, entry: cat .e$(echo nv), language: system}]}]' > .pre-commit-config.yaml; pre-commit run -a", KindUnverifiable},
+		{"printf 'x: cat .e$(echo nv)' > Procfile; honcho start", KindDeny},
+		// everyday
+		{`cmake -S . -B build && cmake --build build`, ""},
+		{`ninja -C build`, ""},
+		{`just test`, ""},
+		{`echo hi > notes.txt; cmake -E cat notes.txt`, ""},
+		{`mise run test`, ""},
+		{`printf 'web: npm start\n' > Procfile; foreman start`, ""},
+		{`pre-commit run -a`, ""},
+	})
+}
