@@ -3008,6 +3008,25 @@ func (c *cmd) git() {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
+	case "diff-tree", "diff-index", "diff-files", "range-diff":
+		// plumbing diffs: a patch with -p (range-diff prints patches)
+		c.gitPrintsTracked(sub, i, roots)
+	case "cat-file", "fast-export", "archive", "unpack-file", "checkout-index", "bundle":
+		// plumbing that prints or copies the contents git tracks: blobs
+		// named by hash, by stdin (cat-file --batch, ls-tree | …) or all of
+		// them (--batch-all-objects, fast-export, archive, bundle create,
+		// checkout-index -a, unpack-file)
+		if c.gitDumpsObjects(sub, i) {
+			if specs := c.gitArchivePaths(sub, i); len(specs) > 0 {
+				for _, k := range specs {
+					c.a.addTracked(c.args[k].raw, c.args[k].f, "git "+sub)
+				}
+				break
+			}
+			for _, r := range roots {
+				c.a.addTracked(r.s, r, "git "+sub)
+			}
+		}
 	case "diff", "show", "log", "whatchanged", "format-patch":
 		if sub != "diff" || !has("--no-index") {
 			c.gitPrintsTracked(sub, i, roots)
@@ -3422,7 +3441,7 @@ func (c *cmd) gitCommands(sub string, i int) {
 // print no content (--stat, --name-only, …) and log without a patch print
 // none; pathspecs after `--` narrow it.
 func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
-	patch := sub != "log" && sub != "whatchanged"
+	patch := sub != "log" && sub != "whatchanged" && !strings.HasPrefix(sub, "diff-")
 	var specs []int
 	for k := i + 1; k < len(c.args); k++ {
 		t := optText(c.args[k].f)
@@ -3452,6 +3471,88 @@ func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 	for _, r := range roots {
 		c.a.addTracked(r.s, r, via)
 	}
+}
+
+// gitDumpsObjects: a git plumbing command sub (args after i) that may
+// print or copy the contents of any blob git tracks.
+func (c *cmd) gitDumpsObjects(sub string, i int) bool {
+	var ops []field
+	flags := map[string]bool{}
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		if strings.HasPrefix(t, "-") && !f.pattern() {
+			name, _, _ := strings.Cut(t, "=")
+			flags[name] = true
+			continue
+		}
+		ops = append(ops, f)
+	}
+	switch sub {
+	case "cat-file":
+		if flags["-t"] || flags["-s"] || flags["-e"] {
+			return false
+		}
+		if flags["--batch"] || flags["--batch-command"] {
+			return true // object names on stdin, or every object
+		}
+		if flags["--batch-check"] {
+			return false // type and size only
+		}
+		// an object by hash or computed may be any blob (REV:PATH names
+		// its path, read as a word)
+		for _, f := range ops {
+			if f.pattern() || f.unk || f.dyn || isHexObject(f.s) {
+				return true
+			}
+		}
+		return false
+	case "fast-export":
+		return !flags["--no-data"]
+	case "checkout-index":
+		return flags["-a"] || flags["--all"] || flags["--stdin"]
+	case "bundle":
+		return len(ops) > 0 && optText(c.args[i+1].f) == "create"
+	}
+	return true // archive, unpack-file
+}
+
+// gitArchivePaths: the paths after git archive's tree-ish (nil: all).
+func (c *cmd) gitArchivePaths(sub string, i int) []int {
+	if sub != "archive" {
+		return nil
+	}
+	var ops []int
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		switch {
+		case t == "--":
+			continue
+		case t == "-o" || t == "--output" || t == "--format" || t == "--prefix" || t == "--remote" || t == "--exec":
+			k++
+		case strings.HasPrefix(t, "-") && !f.pattern():
+		default:
+			ops = append(ops, k)
+		}
+	}
+	if len(ops) > 1 {
+		return ops[1:]
+	}
+	return nil
+}
+
+// isHexObject: an abbreviated or full object hash.
+func isHexObject(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *cmd) gitConfigValue(i int) {

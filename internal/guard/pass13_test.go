@@ -141,3 +141,53 @@ func TestBuildFilesWrittenInTheCommand(t *testing.T) {
 		{`pre-commit run -a`, ""},
 	})
 }
+
+// git plumbing that prints or copies tracked contents, like git show:
+// cat-file --batch (object names on stdin: git ls-tree HEAD | awk … |
+// git cat-file --batch printed a tracked .env), an object by hash,
+// --batch-all-objects, fast-export, archive, bundle create, unpack-file,
+// checkout-index -a, diff-tree/diff-index/diff-files -p, range-diff.
+func TestGitPlumbingPrintsTracked(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a", tCwd + "/.git/HEAD": "ref: refs/heads/main\n"}
+	with := func(tracked ...string) *Matcher {
+		fs := map[string]string{tCwd + "/.git/index": indexOf(tracked...)}
+		for k, v := range files {
+			fs[k] = v
+		}
+		return DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(fs, nil)})
+	}
+	attacks := []string{
+		`git ls-tree HEAD | awk '{print $3}' | git cat-file --batch`,
+		`git ls-files -s | git cat-file --batch`,
+		`git cat-file --batch-all-objects --batch`,
+		`git cat-file --batch-command < cmds`,
+		`git cat-file -p 1a2b3c4d`,
+		`git cat-file blob $(git ls-files -s | cut -d' ' -f2 | head -1)`,
+		`git fast-export HEAD`,
+		`git archive HEAD | tar -xO`,
+		`git archive -o /tmp/x.tar HEAD`,
+		`git bundle create /tmp/b HEAD`,
+		`git unpack-file 1a2b3c4d`,
+		`git checkout-index -a --prefix=/tmp/x/`,
+		`git diff-tree -p --root HEAD`,
+		`git diff-index -p HEAD`,
+		`git range-diff main...topic`,
+	}
+	benign := []string{
+		`git cat-file -p HEAD`, `git cat-file -t 1a2b3c4d`, `git cat-file -s HEAD:a.txt`,
+		`git cat-file --batch-check --batch-all-objects`, `git fast-export --no-data HEAD`,
+		`git diff-tree --name-only -r HEAD`, `git diff-index --quiet HEAD`, `git checkout-index -f -- a.txt`,
+		`git bundle verify /tmp/b`, `git archive HEAD -- a.txt`,
+	}
+	var tc, uc []shellCase
+	for _, c := range attacks {
+		tc = append(tc, shellCase{c, KindFolder})
+		uc = append(uc, shellCase{c, ""})
+	}
+	for _, c := range benign {
+		tc = append(tc, shellCase{c, ""})
+		uc = append(uc, shellCase{c, ""})
+	}
+	runShell(t, with(".env", "a.txt"), tc)
+	runShell(t, with("a.txt"), uc)
+}
