@@ -191,3 +191,32 @@ func TestGitPlumbingPrintsTracked(t *testing.T) {
 	runShell(t, with(".env", "a.txt"), tc)
 	runShell(t, with("a.txt"), uc)
 }
+
+// Network tools that run a command: socat's EXEC:/SYSTEM: addresses
+// (socat - EXEC:'cat .e""nv' printed .env), nc/ncat -e/-c/--sh-exec, and a
+// shell run on the connection, whose commands a listener started in the
+// same command sends (… | ncat -l P & ncat -e /bin/sh localhost P printed
+// .env).
+func TestNetworkToolsRunCommands(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`socat - EXEC:'cat .e""nv'`, KindDeny},
+		{`socat - SYSTEM:'cat .e""nv'`, KindDeny},
+		{`socat - 'exec:cat .e""nv,pty'`, KindDeny},
+		{`socat - 'SYSTEM:f=$(cat x); cat $f'`, KindUnverifiable},
+		{`socat TCP:localhost:1 EXEC:sh`, KindUnverifiable},
+		{`socat TCP-LISTEN:1 EXEC:/bin/bash,pty,stderr`, KindUnverifiable},
+		{`ncat --sh-exec 'cat .e""nv' localhost 1`, KindDeny},
+		{`ncat -c 'cat .e""nv' -l 9999`, KindDeny},
+		{`ncat -l 9999 --exec='/bin/cat .e""nv'`, KindDeny},
+		{`(sleep 1; echo 'cat .e""nv') | ncat -l 19998 & ncat -e /bin/sh localhost 19998`, KindUnverifiable},
+		{`nc -e /bin/sh localhost 1`, KindUnverifiable},
+		{`ncat --lua-exec x.lua -l 1`, KindUnverifiable},
+		// everyday
+		{`socat TCP-LISTEN:8080,fork TCP:localhost:3000`, ""},
+		{`socat - EXEC:ls,pty`, ""},
+		{`nc -zv localhost 80`, ""},
+		{`nc -l 9999`, ""},
+		{`ncat -lk 8080 -e /bin/cat`, ""},
+	})
+}
