@@ -220,3 +220,34 @@ func TestNetworkToolsRunCommands(t *testing.T) {
 		{`ncat -lk 8080 -e /bin/cat`, ""},
 	})
 }
+
+// Code that runs a command it computes from its own literals: an exec
+// call whose command is an expression (os.system("".join(reversed(
+// "vne. tac"))) and node's execSync([..."vne. tac"].reverse().join(""))
+// printed .env): unverifiable; literals, lists of literals and keyword
+// flags stay read as before.
+func TestCodeExecOfExpression(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`python3 -c 'import os; os.system("".join(reversed("vne. tac")))'`, KindUnverifiable},
+		{`python3 -c 'import os; os.system("vne. tac"[::-1])'`, KindUnverifiable},
+		{`python3 -c 'import subprocess as s; c = bytes.fromhex("636174202e656e76").decode(); s.run(c, shell=True)'`, KindDeny},
+		{`python3 -c 'import subprocess as s; s.run("vne. tac"[::-1], shell=True)'`, KindUnverifiable},
+		{`python3 -c 'import subprocess as s; c = "vne. tac"[::-1]; s.call(c, shell=True)'`, KindUnverifiable},
+		{`python3 -c 'import os; os.popen(chr(99)+"at .e"+"nv").read()'`, KindDeny},
+		{`node -e 'require("child_process").execSync([..."vne. tac"].reverse().join(""),{stdio:"inherit"})'`, KindUnverifiable},
+		{`php -r 'system(strrev("vne. tac"));'`, KindUnverifiable},
+		{`php -r 'echo shell_exec(base64_decode("Y2F0IC5lbnY="));'`, KindDeny},
+		{`lua -e 'os.execute(string.reverse("vne. tac"))'`, KindUnverifiable},
+		{`ruby -e 'system("vne. tac".reverse)'`, KindUnverifiable},
+		// everyday
+		{`python3 -c 'import os; os.system("ls -la")'`, ""},
+		{`python3 -c 'import subprocess; subprocess.run(["git", "status"], check=True, capture_output=True, text=True)'`, ""},
+		{`python3 -c 'import subprocess, sys; subprocess.run([sys.executable, "-m", "pip", "list"], stdout=subprocess.PIPE)'`, ""},
+		{`python3 -c 'import subprocess; print(subprocess.check_output(["git", "log", "-1"]).decode())'`, ""},
+		{`node -e 'require("child_process").execSync("npm ls", {stdio: "inherit"})'`, ""},
+		{`php -r 'system("ls");'`, ""},
+		{`lua -e 'os.execute("ls")'`, ""},
+		{`python3 -c 'import asyncio; asyncio.run(main())'`, ""},
+	})
+}
