@@ -196,7 +196,8 @@ var execArgNames = map[string]bool{"True": true, "False": true, "None": true, "t
 	"sys": true, "stdout": true, "stderr": true, "stdin": true, "shell": true, "check": true, "text": true,
 	"capture_output": true, "cwd": true, "encoding": true, "universal_newlines": true, "timeout": true,
 	"stdio": true, "inherit": true, "pipe": true, "ignore": true, "utf8": true, "errors": true, "bufsize": true,
-	"close_fds": true, "executable": true, "exception": true}
+	"close_fds": true, "executable": true, "exception": true, "and": true, "or": true, "not": true,
+	"if": true, "unless": true, "die": true, "warn": true, "do": true, "end": true, "then": true}
 
 // computedExecArg: an exec call (os.system, subprocess.run, execSync,
 // os.execute, shell_exec, …) whose command is an expression — a variable,
@@ -207,17 +208,54 @@ func computedExecArg(code, lang string, sc codeScan) string {
 	if lang == "sh" || lang == "pwsh" || lang == "cmd" {
 		return ""
 	}
+	if lang == "ruby" || lang == "perl" || lang == "php" {
+		// a backtick command with an interpolated expression
+		for _, sp := range sc.spans {
+			if sp.quote != '`' || sp.end > len(code) || sp.start >= sp.end {
+				continue
+			}
+			body := code[sp.start:sp.end]
+			if lang == "ruby" && strings.Contains(body, "#{") || lang != "ruby" && strings.ContainsAny(body, "$@") {
+				return "from a backtick command with an interpolated expression"
+			}
+		}
+	}
 	masked := maskSpans(code, sc.spans)
+	for _, sp := range sc.spans {
+		// getattr(os, "system")(…), cp["execSync"](…): called by a name
+		// the code holds as a string
+		if _, ok := execCalls[sp.val]; ok && sp.quote != '`' {
+			return "by a name held in a string (`" + sp.val + "`)"
+		}
+	}
+	for _, id := range codeIdents(masked, lang) {
+		if _, ok := execCalls[id.name]; ok && lang == "js" {
+			// const {execSync: e} = require(…): the call is e(…)
+			if j := skipSpace(masked, id.end); j < len(masked) && masked[j] == ':' {
+				return "under another name (`" + id.name + ":`)"
+			}
+		}
+	}
 	for _, id := range codeIdents(masked, lang) {
 		qual, ok := execCalls[id.name]
-		if !ok || qual != "" && id.qual == "" {
+		if !ok || qual != "" && id.qual == "" && !(id.name == "exec" && (lang == "ruby" || lang == "perl")) {
 			continue // run, call, execute, exec: a method of a module (subprocess.run, s.run after import … as s)
 		}
 		i := skipSpace(masked, id.end)
-		if i >= len(masked) || masked[i] != '(' {
+		var arg string
+		switch {
+		case i < len(masked) && masked[i] == '(':
+			arg = parenArg(masked, i)
+		case (lang == "perl" || lang == "ruby") && i < len(masked) && i > id.end:
+			// a call without parentheses (system LIST, exec "…"): to the
+			// end of the statement
+			arg = masked[i:]
+			if k := strings.IndexAny(arg, ";\n}"); k >= 0 {
+				arg = arg[:k]
+			}
+		default:
 			continue
 		}
-		arg := parenArg(masked, i)
 		if strings.ContainsAny(arg, "%*") || strings.Contains(arg, ":]") || strings.Contains(arg, "[:") {
 			return "from an expression of its literals (`" + id.name + "` of a computed command)"
 		}

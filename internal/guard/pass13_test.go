@@ -239,7 +239,15 @@ func TestCodeExecOfExpression(t *testing.T) {
 		{`php -r 'system(strrev("vne. tac"));'`, KindUnverifiable},
 		{`php -r 'echo shell_exec(base64_decode("Y2F0IC5lbnY="));'`, KindDeny},
 		{`lua -e 'os.execute(string.reverse("vne. tac"))'`, KindUnverifiable},
+		{`python3 -c 'import os; getattr(os,"system")("vne. tac"[::-1])'`, KindUnverifiable},
+		{`node -e 'const {execSync:e}=require("child_process"); e("vne. tac".split("").reverse().join(""),{stdio:"inherit"})'`, KindUnverifiable},
+		{`node -e 'require("child_process")["execSync"]("vne. tac".split("").reverse().join(""),{stdio:"inherit"})'`, KindUnverifiable},
 		{`ruby -e 'system("vne. tac".reverse)'`, KindUnverifiable},
+		{`ruby -e 'exec "vne. tac".reverse'`, KindUnverifiable},
+		{"ruby -e '`#{\"vne. tac\".reverse}`'", KindUnverifiable},
+		{`perl -e 'system scalar reverse "vne. tac"'`, KindUnverifiable},
+		{`perl -e '$c = reverse "vne. tac"; system $c'`, KindUnverifiable},
+		{"perl -e '$c = reverse q(vne. tac); print `$c`'", KindUnverifiable},
 		// everyday
 		{`python3 -c 'import os; os.system("ls -la")'`, ""},
 		{`python3 -c 'import subprocess; subprocess.run(["git", "status"], check=True, capture_output=True, text=True)'`, ""},
@@ -248,6 +256,11 @@ func TestCodeExecOfExpression(t *testing.T) {
 		{`node -e 'require("child_process").execSync("npm ls", {stdio: "inherit"})'`, ""},
 		{`php -r 'system("ls");'`, ""},
 		{`lua -e 'os.execute("ls")'`, ""},
+		{`perl -e 'system "ls", "-la"'`, ""},
+		{`perl -e 'system("make") == 0 or die "failed"'`, ""},
+		{`ruby -e 'system "make", "test"'`, ""},
+		{"ruby -e 'puts `git status`'", ""},
 		{`python3 -c 'import asyncio; asyncio.run(main())'`, ""},
+		{`node -e 'const {execSync} = require("child_process"); execSync("ls", {stdio: "inherit"})'`, ""},
 	})
 }
