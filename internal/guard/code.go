@@ -246,6 +246,19 @@ func computedExecArg(code, lang string, sc codeScan) string {
 		switch {
 		case i < len(masked) && masked[i] == '(':
 			arg = parenArg(masked, i)
+		case i >= len(masked) || strings.IndexByte(",;)]}\n", masked[i]) >= 0 || id.start > 0 && masked[id.start-1] == ':' && lang == "ruby" ||
+			lang == "python" && strings.HasPrefix(masked[i:], "as "):
+			// the API as a value: f = os.system; map(os.system, …),
+			// from os import system as s, send(:system, …) — called later
+			// under another name (not const {execSync} = require(…))
+			p := strings.TrimRight(masked[:id.start], " \t")
+			if lang == "js" && (strings.HasSuffix(p, "{") || strings.HasSuffix(p, ",")) && i < len(masked) && (masked[i] == ',' || masked[i] == '}') {
+				continue
+			}
+			if id.qual == "" && qual != "" {
+				continue
+			}
+			return "by another name (`" + id.name + "` used as a value)"
 		case (lang == "perl" || lang == "ruby") && i < len(masked) && i > id.end:
 			// a call without parentheses (system LIST, exec "…"): to the
 			// end of the statement
