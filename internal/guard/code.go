@@ -162,6 +162,9 @@ func computedCommand(code, lang string, sc codeScan) string {
 	if !exec && (lang == "perl" || lang == "ruby" || lang == "php") && strings.Contains(code, "`") {
 		exec = true // backticks run a shell command
 	}
+	if !exec && strings.Contains(code, "os.execute") {
+		exec = true // Lua
+	}
 	if !exec {
 		return ""
 	}
@@ -172,6 +175,112 @@ func computedCommand(code, lang string, sc codeScan) string {
 	}
 	if len(sc.opaque) > 0 {
 		return "from a string with a part computed when it runs"
+	}
+	return computedExecArg(code, lang, sc)
+}
+
+// execCalls are the calls whose first argument is the command line or
+// program they run (run, call, execute and exec only as a module's:
+// subprocess.run, os.execute; the code names an exec API).
+var execCalls = map[string]string{"system": "", "popen": "", "Popen": "", "getoutput": "", "getstatusoutput": "",
+	"check_output": "", "check_call": "", "execSync": "", "execFileSync": "", "execFile": "", "spawn": "",
+	"spawnSync": "", "shell_exec": "", "passthru": "", "proc_open": "", "pcntl_exec": "", "capture2": "",
+	"capture3": "", "capture2e": "", "popen2": "", "popen3": "", "execv": "", "execvp": "", "execve": "",
+	"execl": "", "execlp": "", "spawnv": "", "spawnvp": "", "spawnl": "", "spawnlp": "", "run": "subprocess",
+	"call": "subprocess", "execute": "os", "exec": "child_process"}
+
+// execArgNames are the names an exec call's arguments may hold that do
+// not change the command it runs (flags, streams, constants).
+var execArgNames = map[string]bool{"True": true, "False": true, "None": true, "true": true, "false": true,
+	"nil": true, "null": true, "undefined": true, "subprocess": true, "PIPE": true, "DEVNULL": true, "STDOUT": true,
+	"sys": true, "stdout": true, "stderr": true, "stdin": true, "shell": true, "check": true, "text": true,
+	"capture_output": true, "cwd": true, "encoding": true, "universal_newlines": true, "timeout": true,
+	"stdio": true, "inherit": true, "pipe": true, "ignore": true, "utf8": true, "errors": true, "bufsize": true,
+	"close_fds": true, "executable": true, "exception": true, "and": true, "or": true, "not": true,
+	"if": true, "unless": true, "die": true, "warn": true, "do": true, "end": true, "then": true}
+
+// computedExecArg: an exec call (os.system, subprocess.run, execSync,
+// os.execute, shell_exec, …) whose command is an expression — a variable,
+// a call, a slice or an operator other than + of literals — runs a
+// command the code computes from its literals (os.system("".join(
+// reversed("vne. tac"))) printed .env): not the text the analysis reads.
+func computedExecArg(code, lang string, sc codeScan) string {
+	if lang == "sh" || lang == "pwsh" || lang == "cmd" {
+		return ""
+	}
+	if lang == "ruby" || lang == "perl" || lang == "php" {
+		// a backtick command with an interpolated expression
+		for _, sp := range sc.spans {
+			if sp.quote != '`' || sp.end > len(code) || sp.start >= sp.end {
+				continue
+			}
+			body := code[sp.start:sp.end]
+			if lang == "ruby" && strings.Contains(body, "#{") || lang != "ruby" && strings.ContainsAny(body, "$@") {
+				return "from a backtick command with an interpolated expression"
+			}
+		}
+	}
+	masked := maskSpans(code, sc.spans)
+	for _, sp := range sc.spans {
+		// getattr(os, "system")(…), cp["execSync"](…): called by a name
+		// the code holds as a string
+		if _, ok := execCalls[sp.val]; ok && sp.quote != '`' {
+			return "by a name held in a string (`" + sp.val + "`)"
+		}
+	}
+	for _, id := range codeIdents(masked, lang) {
+		if _, ok := execCalls[id.name]; ok && lang == "js" {
+			// const {execSync: e} = require(…): the call is e(…)
+			if j := skipSpace(masked, id.end); j < len(masked) && masked[j] == ':' {
+				return "under another name (`" + id.name + ":`)"
+			}
+		}
+	}
+	for _, id := range codeIdents(masked, lang) {
+		qual, ok := execCalls[id.name]
+		if !ok || qual != "" && id.qual == "" && !(id.name == "exec" && (lang == "ruby" || lang == "perl")) {
+			continue // run, call, execute, exec: a method of a module (subprocess.run, s.run after import … as s)
+		}
+		i := skipSpace(masked, id.end)
+		var arg string
+		switch {
+		case i < len(masked) && masked[i] == '(':
+			arg = parenArg(masked, i)
+		case i >= len(masked) || strings.IndexByte(",;)]}\n", masked[i]) >= 0 || id.start > 0 && masked[id.start-1] == ':' && lang == "ruby" ||
+			lang == "python" && strings.HasPrefix(masked[i:], "as "):
+			// the API as a value: f = os.system; map(os.system, …),
+			// from os import system as s, send(:system, …) — called later
+			// under another name (not const {execSync} = require(…))
+			p := strings.TrimRight(masked[:id.start], " \t")
+			if lang == "js" && (strings.HasSuffix(p, "{") || strings.HasSuffix(p, ",")) && i < len(masked) && (masked[i] == ',' || masked[i] == '}') {
+				continue
+			}
+			if id.qual == "" && qual != "" {
+				continue
+			}
+			return "by another name (`" + id.name + "` used as a value)"
+		case (lang == "perl" || lang == "ruby") && i < len(masked) && i > id.end:
+			// a call without parentheses (system LIST, exec "…"): to the
+			// end of the statement
+			arg = masked[i:]
+			if k := strings.IndexAny(arg, ";\n}"); k >= 0 {
+				arg = arg[:k]
+			}
+		default:
+			continue
+		}
+		if strings.ContainsAny(arg, "%*") || strings.Contains(arg, ":]") || strings.Contains(arg, "[:") {
+			return "from an expression of its literals (`" + id.name + "` of a computed command)"
+		}
+		for _, a := range codeIdents(arg, lang) {
+			if execArgNames[a.name] {
+				continue
+			}
+			if j := skipSpace(arg, a.end); j < len(arg) && arg[j] == '=' && (j+1 >= len(arg) || arg[j+1] != '=') && a.qual == "" {
+				continue // a keyword argument's name
+			}
+			return "from an expression of its literals (`" + id.name + "` of `" + a.name + "`)"
+		}
 	}
 	return ""
 }

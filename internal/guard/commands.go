@@ -1349,7 +1349,7 @@ func (c *cmd) dispatch() bool {
 		"webpack", "vite", "esbuild", "rollup", "turbo", "nx", "lerna", "bazel", "bazelisk", "cmake", "ninja",
 		"meson", "mypy", "pyright", "ruff", "flake8", "pylint", "shellcheck", "golangci-lint", "staticcheck",
 		"mix", "gem", "bundle", "rake", "rails", "composer", "cabal", "stack", "zig", "swiftc", "xcodebuild",
-		"htop", "top", "lsblk", "df", "umount", "ip", "ifconfig", "nc", "ncat",
+		"htop", "top", "lsblk", "df", "umount", "ip", "ifconfig", "nc", "ncat", "netcat", "socat",
 		"telnet", "openssl", "gpg", "gpg2", "age", "redis-cli", "mongosh",
 		"aws", "gcloud", "az", "heroku", "vercel", "netlify", "fly", "flyctl", "wrangler", "firebase",
 		"supabase", "hugo", "jekyll", "pre-commit", "lefthook", "husky", "commitlint", "changeset", "just",
@@ -1364,6 +1364,7 @@ func (c *cmd) dispatch() bool {
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}
+		c.devCodeOptions()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
 		c.serverCommand()
@@ -1496,6 +1497,239 @@ func (c *cmd) devTool() {
 		c.opensslOps(p)
 	}
 	c.embedded()
+}
+
+// devCodeOptions: dev tools that run code or a command given as an
+// argument — rake -e/-p/-E (Ruby: rake -e 'puts File.read(…)' read .env),
+// rails runner CODE (Ruby), mix run -e / mix eval (Elixir, not modelled),
+// mongosh/mongo --eval (JavaScript), ansible's -a (the shell, command
+// and raw modules run it; another module's arguments are not modelled),
+// vagrant ssh -c (a command in the machine, whose /vagrant is the
+// project), pm2 start 'CMD ARGS' (run by bash).
+func (c *cmd) devCodeOptions() {
+	if c.name == "socat" || c.name == "nc" || c.name == "ncat" || c.name == "netcat" {
+		c.netRunsShell()
+	}
+	first := -1 // the first operand
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+			first = i
+			break
+		}
+	}
+	sub := ""
+	if first > 0 {
+		sub = optText(c.args[first].f)
+	}
+	switch c.name {
+	case "rake":
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			t := optText(f)
+			switch {
+			case t == "--":
+				return
+			case t == "--execute" || t == "--execute-print" || t == "--execute-continue":
+				c.code(i+1, "ruby")
+				i++
+			case strings.HasPrefix(t, "--execute=") || strings.HasPrefix(t, "--execute-print=") || strings.HasPrefix(t, "--execute-continue="):
+				n, _, _ := strings.Cut(t, "=")
+				c.done[i] = true
+				c.codeField(c.args[i].raw, subField(f, len(n)+1), "ruby")
+			case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+				// a cluster of short options (OptionParser: -qe CODE): e, p
+				// and E take the code, f I r R j T D W another value
+				for j := 1; j < len(t); j++ {
+					if strings.IndexByte("epE", t[j]) >= 0 {
+						c.done[i] = true
+						if j+1 < len(t) {
+							c.codeField(c.args[i].raw, subField(f, j+1), "ruby")
+						} else {
+							c.code(i+1, "ruby")
+							i++
+						}
+						break
+					}
+					if strings.IndexByte("fIrRjTDWg", t[j]) >= 0 {
+						break
+					}
+				}
+			}
+		}
+	case "rails":
+		if sub != "runner" && sub != "r" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if t == "-e" || t == "--environment" {
+				i++
+				continue
+			}
+			if strings.HasPrefix(t, "-") {
+				continue
+			}
+			c.code(i, "ruby")
+			return
+		}
+	case "mix":
+		for i := 1; i < len(c.args); i++ {
+			t := optText(c.args[i].f)
+			if sub == "eval" || (sub == "run" && (t == "-e" || t == "--eval" || strings.HasPrefix(t, "--eval="))) {
+				c.a.unknown(c.args[i].raw, "mix "+sub+" runs Elixir code, a language the analysis does not model", SetRead|setModify)
+				return
+			}
+		}
+	case "mongosh":
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			switch t := optText(f); {
+			case t == "--eval":
+				c.code(i+1, "js")
+				i++
+			case strings.HasPrefix(t, "--eval="):
+				c.done[i] = true
+				c.codeField(c.args[i].raw, subField(f, len("--eval=")), "js")
+			}
+		}
+	case "ansible":
+		p := c.parse(1, opts{short: "aMmiuflbkKtTePcBo", long: []string{"--args", "--module-name", "--inventory", "--user", "--forks", "--limit", "--become-user", "--become-method", "--tree", "--extra-vars", "--connection", "--timeout", "--background", "--poll", "--module-path", "--private-key", "--vault-password-file", "--playbook-dir", "--task-timeout"}})
+		module := "command"
+		for _, v := range p.values("-m", "--module-name") {
+			module = strings.TrimPrefix(strings.TrimPrefix(c.valText(v), "ansible.builtin."), "ansible.legacy.")
+		}
+		for _, v := range p.values("-a", "--args") {
+			switch module {
+			case "shell", "command", "raw":
+				c.valScript(v)
+			default:
+				c.a.unknown(v.raw, "ansible's "+module+" module: its arguments are not modelled (they may name files to read or commands to run)", SetRead|setModify)
+			}
+		}
+	case "nc", "ncat", "netcat":
+		// -e PROG / --exec: a program line, -c / --sh-exec: a shell command
+		// run on the connection; --lua-exec FILE: Lua code
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			t := optText(f)
+			switch {
+			case t == "-e" || t == "--exec" || t == "-c" || t == "--sh-exec":
+				c.script(i+1, source{})
+				i++
+			case strings.HasPrefix(t, "--exec=") || strings.HasPrefix(t, "--sh-exec="):
+				n, _, _ := strings.Cut(t, "=")
+				c.done[i] = true
+				c.scriptField(c.args[i].raw, subField(f, len(n)+1), source{})
+			case t == "--lua-exec" || strings.HasPrefix(t, "--lua-exec="):
+				c.a.unknown(c.args[i].raw, c.name+" --lua-exec runs Lua code, a language the analysis does not model", SetRead|setModify)
+			case len(t) > 2 && t[0] == '-' && t[1] != '-' && (t[1] == 'e' || t[1] == 'c'):
+				c.done[i] = true
+				c.scriptField(c.args[i].raw, subField(f, 2), source{})
+			}
+		}
+	case "socat":
+		// an address EXEC:PROG or SYSTEM:CMD runs a program or a shell
+		// command; its options follow a comma
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			t := optText(f)
+			n, _, ok := strings.Cut(t, ":")
+			if !ok {
+				continue
+			}
+			switch strings.ToUpper(n) {
+			case "EXEC", "SYSTEM":
+				c.done[i] = true
+				rest := subField(f, len(n)+1)
+				c.scriptField(c.args[i].raw, rest, source{})
+				if !rest.pattern() && strings.ContainsAny(rest.s, ",'\"\\") {
+					// options after a comma, or socat's own quoting
+					if cmdText, _, _ := strings.Cut(rest.s, ","); cmdText != rest.s {
+						c.scriptField(c.args[i].raw, litField(cmdText), source{})
+					}
+					if strings.ContainsAny(rest.s, "'\"\\") {
+						c.a.unknown(c.args[i].raw, "socat's "+n+" address with quotes or escapes socat reads itself", SetRead|setModify)
+					}
+				}
+			}
+		}
+	case "pm2":
+		// pm2 start 'CMD ARGS': a command line with spaces runs in bash
+		if sub != "start" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+				if f := c.args[i].f; f.pattern() || strings.ContainsAny(f.s, " \t\n;&|") {
+					c.script(i, source{})
+				}
+				return
+			}
+		}
+	case "vagrant":
+		if sub != "ssh" {
+			return
+		}
+		for i := first + 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			switch t := optText(f); {
+			case t == "-c" || t == "--command":
+				c.script(i+1, source{})
+				i++
+			case strings.HasPrefix(t, "--command="):
+				c.done[i] = true
+				c.scriptField(c.args[i].raw, subField(f, len("--command=")), source{})
+			case t == "--":
+				// the rest goes to ssh: a command line for the machine
+				var ops []int
+				for k := i + 1; k < len(c.args); k++ {
+					ops = append(ops, k)
+				}
+				c.joinedScript(ops)
+				return
+			}
+		}
+	}
+}
+
+// netRunsShell: nc -e sh, ncat --sh-exec bash, socat … EXEC:sh — a shell
+// or interpreter whose commands come from the connection (a listener the
+// command starts may send them): not seen, unverifiable.
+func (c *cmd) netRunsShell() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		v := ""
+		switch {
+		case (t == "-e" || t == "--exec" || t == "-c" || t == "--sh-exec") && i+1 < len(c.args) && c.name != "socat":
+			v = optText(c.args[i+1].f)
+		case strings.HasPrefix(t, "--exec=") || strings.HasPrefix(t, "--sh-exec="):
+			_, v, _ = strings.Cut(t, "=")
+		case len(t) > 2 && t[0] == '-' && t[1] != '-' && (t[1] == 'e' || t[1] == 'c') && c.name != "socat":
+			v = t[2:]
+		case c.name == "socat":
+			n, rest, ok := strings.Cut(t, ":")
+			if u := strings.ToUpper(n); ok && (u == "EXEC" || u == "SYSTEM") {
+				v, _, _ = strings.Cut(rest, ",")
+			}
+		}
+		fs := strings.Fields(v)
+		if len(fs) == 0 {
+			continue
+		}
+		if interpreterReadsStdin(path.Base(fs[0])) && (len(fs) == 1 || strings.HasPrefix(fs[1], "-") && fs[1] != "-c" && fs[1] != "-e") {
+			c.a.unknown(c.args[i].raw, c.name+" runs "+fs[0]+" with its commands from the connection", SetRead|setModify)
+		}
+	}
+}
+
+// interpreterReadsStdin: a shell or interpreter that runs the commands
+// on its stdin when given no script.
+func interpreterReadsStdin(n string) bool {
+	switch strings.TrimRight(n, "0123456789.") {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "python", "perl", "ruby", "node", "php", "lua", "tclsh", "wish", "irb", "pwsh", "osascript", "bc", "dc", "sqlite", "psql", "mysql", "gdb", "ed", "ex", "vim", "awk":
+		return true
+	}
+	return false
 }
 
 func (c *cmd) opensslOps(p parsed) {

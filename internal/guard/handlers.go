@@ -54,6 +54,15 @@ func (c *cmd) wrapper() {
 		p := c.parse(1, opts{short: "nd", long: []string{"--interval", "--differences"}, posix: true})
 		c.joinedScript(p.operands)
 		return
+	case "entr":
+		// entr -s 'CMD': $SHELL runs CMD (its flags take no value)
+		p := c.parse(1, opts{posix: true})
+		if p.has("-s") {
+			c.joinedScript(p.operands)
+		} else if len(p.operands) > 0 {
+			c.wrap(p.operands[0])
+		}
+		return
 	case "su", "runuser", "sg":
 		p := c.parse(1, opts{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, posix: false})
 		for _, v := range p.values("-c", "--command") {
@@ -96,14 +105,25 @@ func (c *cmd) wrapper() {
 		}
 		return
 	case "flock":
-		p := c.parse(1, opts{short: "cwEs", long: []string{"--command", "--timeout", "--conflict-exit-code"}, posix: true})
-		for _, v := range p.values("-c", "--command") {
-			c.valScript(v)
-		}
+		// flock [-sexnoFu] [-w SECS] [-E CODE] FILE (-c|--command) CMD, or
+		// FILE COMMAND…: -c is not an option, it is the word after FILE
+		// (flock /tmp/l -c CMD); -s is --shared, it takes no value
+		p := c.parse(1, opts{short: "wE", long: []string{"--timeout", "--wait", "--conflict-exit-code"}, posix: true})
 		if len(p.operands) > 0 {
 			c.file(p.operands[0], SetRead)
 			if len(p.operands) > 1 {
-				c.wrap(p.operands[1])
+				k := p.operands[1]
+				if t := optText(c.args[k].f); t == "-c" || t == "--command" {
+					c.done[k] = true
+					if k+1 < len(c.args) {
+						c.script(k+1, source{})
+					}
+					for i := k + 2; i < len(c.args); i++ {
+						c.word(i)
+					}
+				} else {
+					c.wrap(k)
+				}
 			}
 		}
 		return
@@ -116,6 +136,7 @@ func (c *cmd) wrapper() {
 		p := c.parse(1, opts{long: []string{"--userspec", "--groups"}, posix: true})
 		if len(p.operands) > 0 {
 			c.word(p.operands[0])
+			c.newRoot(c.args[p.operands[0]].raw, c.args[p.operands[0]].f, !p.has("--skip-chdir"))
 			if len(p.operands) > 1 {
 				c.wrap(p.operands[1])
 			}
@@ -205,7 +226,7 @@ func (c *cmd) wrapper() {
 	var o opts
 	switch c.name {
 	case "sudo":
-		o = opts{short: "ugCDhprtUTc", long: []string{"--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--login-class"}, posix: true}
+		o = opts{short: "ugCDhprtUTcR", long: []string{"--chroot", "--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--login-class"}, posix: true}
 	case "doas":
 		o = opts{short: "uC", posix: true}
 	case "nice":
@@ -218,8 +239,22 @@ func (c *cmd) wrapper() {
 		o = opts{short: "", posix: true}
 	case "numactl":
 		o = opts{short: "CNmpPi", posix: true}
-	case "prlimit", "unshare", "nsenter", "firejail", "systemd-run", "valgrind", "xvfb-run":
-		o = opts{short: "pnstuUGEw", long: []string{"--pid", "--unit", "--property", "--setenv", "--uid", "--gid", "--working-directory", "--tool", "--log-file", "--profile", "--private", "--server-args", "--mount", "--net", "--root"}, posix: true}
+	// the options that take their value in the next word (an optional
+	// value is given inline: unshare --net=FILE, prlimit -n1024); one
+	// that takes none must not be listed (unshare -n sh -c CMD: -n is
+	// --net, and sh the program)
+	case "unshare":
+		o = opts{short: "RwSG", long: []string{"--map-user", "--map-users", "--map-group", "--map-groups", "--propagation", "--setgroups", "--setuid", "--setgid", "--root", "--wd", "--monotonic", "--boottime"}, posix: true}
+	case "prlimit":
+		o = opts{short: "po", long: []string{"--pid", "--output"}, posix: true}
+	case "nsenter":
+		o = opts{short: "tSG", long: []string{"--target", "--setuid", "--setgid", "--user-parent"}, posix: true}
+	case "systemd-run":
+		o = opts{short: "HMEpu", long: []string{"--host", "--machine", "--setenv", "--property", "--unit", "--description", "--slice", "--uid", "--gid", "--nice", "--working-directory", "--service-type", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property", "--socket-property", "--json", "--capsule"}, posix: true}
+	case "xvfb-run":
+		o = opts{short: "efnpsw", long: []string{"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args", "--wait"}, posix: true}
+	case "firejail", "valgrind":
+		o = opts{posix: true} // --name=VALUE only
 	default:
 		o = opts{posix: true}
 	}
@@ -233,6 +268,25 @@ func (c *cmd) wrapper() {
 			}
 		case "--log-file":
 			c.valFile(v, setModify)
+		case "-R", "--root", "--chroot":
+			if c.name == "unshare" || c.name == "sudo" {
+				c.valWord(v)
+				if f, ok := c.valField(v); ok {
+					// unshare -R goes to the new root's /, sudo -R keeps the folder
+					c.newRoot(v.raw, f, c.name == "unshare" && len(p.values("-w", "--wd")) == 0)
+				}
+			} else {
+				c.valWord(v)
+			}
+		case "-w", "--wd":
+			if c.name == "unshare" {
+				if f, ok := c.valField(v); ok {
+					c.valWord(v)
+					c.a.chdir(f)
+				}
+			} else {
+				c.valWord(v)
+			}
 		case "-c":
 			if c.name == "sudo" {
 				c.valWord(v)
@@ -242,6 +296,17 @@ func (c *cmd) wrapper() {
 		default:
 			c.valWord(v)
 		}
+	}
+	switch {
+	case c.name == "nsenter" && p.has("-r", "-w", "-W", "--root", "--wd", "--wdns"):
+		// the root or working folder of another process (or one given
+		// inline): not the folders the command names are read from
+		c.a.unknown(c.args[0].raw, "nsenter -r/-w runs the command in another process's root or working folder", SetRead|setModify)
+	case c.name == "firejail" && p.has("--chroot"):
+		c.a.unknown(c.args[0].raw, "firejail --chroot runs the command under another root folder", SetRead|setModify)
+	case c.name == "systemd-run" && !p.has("-d", "--same-dir", "--working-directory") && !p.has("--scope"):
+		// a service starts in / (the user's home for --user), not here
+		c.a.chdir(litField("/" + unknownSeg))
 	}
 	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) > 0 {
 		c.joinedScript(p.operands)
@@ -266,6 +331,21 @@ func (c *cmd) wrapper() {
 	if len(ops) > 0 {
 		c.wrap(ops[0])
 	}
+}
+
+// newRoot: a command run under the root folder f (chroot, unshare -R,
+// sudo -R). Under / the names are the same, and chdir makes the command
+// start at /; under another root every absolute name (and, with chdir,
+// every relative one) opens a file below f the analysis does not map:
+// unverifiable.
+func (c *cmd) newRoot(raw string, f field, chdir bool) {
+	if !f.pattern() && path.Clean(f.s) == "/" {
+		if chdir {
+			c.a.chdir(litField("/"))
+		}
+		return
+	}
+	c.a.unknown(raw, c.name+" runs the command under another root folder: the names it opens are not the ones the analysis reads", SetRead|setModify)
 }
 
 // runuserCommand is the index of the command runuser -u USER runs (-1:
@@ -2928,6 +3008,25 @@ func (c *cmd) git() {
 				c.a.addRec(".", litField("."), setModify, true, nil, "git "+sub+" (files named inside the patch)", followNone)
 			}
 		}
+	case "diff-tree", "diff-index", "diff-files", "range-diff":
+		// plumbing diffs: a patch with -p (range-diff prints patches)
+		c.gitPrintsTracked(sub, i, roots)
+	case "cat-file", "fast-export", "archive", "unpack-file", "checkout-index", "bundle":
+		// plumbing that prints or copies the contents git tracks: blobs
+		// named by hash, by stdin (cat-file --batch, ls-tree | …) or all of
+		// them (--batch-all-objects, fast-export, archive, bundle create,
+		// checkout-index -a, unpack-file)
+		if c.gitDumpsObjects(sub, i) {
+			if specs := c.gitArchivePaths(sub, i); len(specs) > 0 {
+				for _, k := range specs {
+					c.a.addTracked(c.args[k].raw, c.args[k].f, "git "+sub)
+				}
+				break
+			}
+			for _, r := range roots {
+				c.a.addTracked(r.s, r, "git "+sub)
+			}
+		}
 	case "diff", "show", "log", "whatchanged", "format-patch":
 		if sub != "diff" || !has("--no-index") {
 			c.gitPrintsTracked(sub, i, roots)
@@ -3342,7 +3441,7 @@ func (c *cmd) gitCommands(sub string, i int) {
 // print no content (--stat, --name-only, …) and log without a patch print
 // none; pathspecs after `--` narrow it.
 func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
-	patch := sub != "log" && sub != "whatchanged"
+	patch := sub != "log" && sub != "whatchanged" && !strings.HasPrefix(sub, "diff-")
 	var specs []int
 	for k := i + 1; k < len(c.args); k++ {
 		t := optText(c.args[k].f)
@@ -3372,6 +3471,88 @@ func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 	for _, r := range roots {
 		c.a.addTracked(r.s, r, via)
 	}
+}
+
+// gitDumpsObjects: a git plumbing command sub (args after i) that may
+// print or copy the contents of any blob git tracks.
+func (c *cmd) gitDumpsObjects(sub string, i int) bool {
+	var ops []field
+	flags := map[string]bool{}
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		if strings.HasPrefix(t, "-") && !f.pattern() {
+			name, _, _ := strings.Cut(t, "=")
+			flags[name] = true
+			continue
+		}
+		ops = append(ops, f)
+	}
+	switch sub {
+	case "cat-file":
+		if flags["-t"] || flags["-s"] || flags["-e"] {
+			return false
+		}
+		if flags["--batch"] || flags["--batch-command"] {
+			return true // object names on stdin, or every object
+		}
+		if flags["--batch-check"] {
+			return false // type and size only
+		}
+		// an object by hash or computed may be any blob (REV:PATH names
+		// its path, read as a word)
+		for _, f := range ops {
+			if f.pattern() || f.unk || f.dyn || isHexObject(f.s) {
+				return true
+			}
+		}
+		return false
+	case "fast-export":
+		return !flags["--no-data"]
+	case "checkout-index":
+		return flags["-a"] || flags["--all"] || flags["--stdin"]
+	case "bundle":
+		return len(ops) > 0 && optText(c.args[i+1].f) == "create"
+	}
+	return true // archive, unpack-file
+}
+
+// gitArchivePaths: the paths after git archive's tree-ish (nil: all).
+func (c *cmd) gitArchivePaths(sub string, i int) []int {
+	if sub != "archive" {
+		return nil
+	}
+	var ops []int
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		switch {
+		case t == "--":
+			continue
+		case t == "-o" || t == "--output" || t == "--format" || t == "--prefix" || t == "--remote" || t == "--exec":
+			k++
+		case strings.HasPrefix(t, "-") && !f.pattern():
+		default:
+			ops = append(ops, k)
+		}
+	}
+	if len(ops) > 1 {
+		return ops[1:]
+	}
+	return nil
+}
+
+// isHexObject: an abbreviated or full object hash.
+func isHexObject(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *cmd) gitConfigValue(i int) {

@@ -1023,6 +1023,7 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 	if as.Name != nil {
 		name = as.Name.Value
 	}
+	a.commandTable(name, name)
 	if as.Value != nil {
 		a.seen[as.Value] = true
 		vals := a.resolve(as.Value, true)
@@ -1448,6 +1449,17 @@ func (a *shellAnalyzer) special(name string) {
 		a.dotglob = true
 	case "PWD":
 		// assigning PWD does not move the shell
+	}
+}
+
+// commandTable: bash's BASH_ALIASES and BASH_CMDS are its alias and
+// command-hash tables — an element set makes a name run its text (with
+// expand_aliases) or another program (BASH_CMDS[x]=/bin/sh; x -c CMD),
+// like alias and hash -p, with no alias or hash command to read: not
+// modelled, unverifiable.
+func (a *shellAnalyzer) commandTable(name, raw string) {
+	if name == "BASH_ALIASES" || name == "BASH_CMDS" {
+		a.unknown(raw, name+" is bash's "+map[string]string{"BASH_ALIASES": "alias table", "BASH_CMDS": "command hash table"}[name]+": an element set makes a command name run other text or another program", SetRead|setModify)
 	}
 }
 

@@ -193,10 +193,10 @@ func sourcesOf(name string) (exts []string, lang string) {
 	switch name {
 	case "python", "python2", "python3", "pypy", "pypy3", "ipython", "py", "pip", "pip3", "uv", "poetry", "pipenv",
 		"pytest", "tox", "nox", "hatch", "pdm":
-		return []string{".py", ".pth", "pyproject.toml", "setup.cfg", "conftest.py", "tox.ini", "noxfile.py"}, "python"
+		return []string{".py", ".pth", "pyproject.toml", "setup.cfg", "conftest.py", "tox.ini", "noxfile.py", "pipfile"}, "python"
 	case "node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "npm", "npx", "pnpm", "pnpx", "yarn", "bunx",
 		"jest", "vitest", "mocha", "webpack", "vite", "esbuild", "rollup", "turbo", "nx", "tsc", "eslint", "prettier":
-		return []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml"}, "js"
+		return []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "deno.json", "deno.jsonc"}, "js"
 	case "perl", "perl5", "prove", "cpanm":
 		return []string{".pl", ".pm", ".t"}, "perl"
 	case "ruby", "irb", "jruby", "bundle", "rake", "rails", "rspec", "gem":
@@ -217,10 +217,49 @@ func sourcesOf(name string) (exts []string, lang string) {
 		return []string{".zig"}, "generic"
 	case "go":
 		return []string{".go", "go.mod"}, "generic"
-	case "cargo", "rustc":
-		return []string{".rs", "Cargo.toml", ".cargo/config.toml"}, "generic"
+	case "cargo", "rustc", "cargo-make", "makers":
+		return []string{".rs", "Cargo.toml", ".cargo/config.toml", ".cargo/config", "makefile.toml"}, "generic"
+	// task runners whose task files hold shell commands (read for the
+	// paths and commands their strings name)
+	case "mise", "rtx":
+		return []string{"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", "/.config/mise/config.toml"}, "generic"
+	case "poe", "poethepoet":
+		return []string{"pyproject.toml", "poe_tasks.toml", "poe_tasks.yaml", "poe_tasks.json"}, "generic"
+	case "foreman", "honcho", "overmind", "hivemind", "nf":
+		return []string{"/procfile", "/procfile.dev", ".procfile"}, "sh" // NAME: COMMAND lines
+	case "pre-commit", "prek":
+		return []string{".pre-commit-config.yaml", ".pre-commit-config.yml", ".pre-commit-hooks.yaml"}, "unmodelled:" + name // YAML: unquoted entries
+	case "lefthook":
+		return []string{"lefthook.yml", "lefthook.yaml", "lefthook-local.yml", "lefthook.toml", "lefthook.json"}, "unmodelled:" + name
+	case "invoke", "inv", "fab":
+		return []string{"tasks.py", "fabfile.py", "invoke.yaml"}, "python"
+	case "dotnet", "msbuild":
+		return []string{".csproj", ".fsproj", ".vbproj", ".props", ".targets", ".sln", ".cs", ".fs"}, "generic"
+	case "sbt", "mill", "lein", "bb":
+		return []string{"build.sbt", ".sbt", ".scala", "build.sc", "project.clj", "bb.edn", ".clj"}, "generic"
+	case "mix", "elixir":
+		return []string{"mix.exs", ".exs", ".ex"}, "generic"
+	case "tilt", "earthly":
+		return []string{"/tiltfile", "/earthfile"}, "generic"
 	case "mvn", "gradle", "gradlew", "java", "javac":
 		return []string{".java", "pom.xml", ".gradle", ".kts"}, "generic"
+	// build tools whose build files run commands (cmake's
+	// execute_process, a ninja rule, a just recipe, a task's cmds, a
+	// bazel genrule, meson's run_command): a language not modelled
+	case "cmake", "ctest", "cpack":
+		return []string{".cmake", "cmakelists.txt", "cmakepresets.json", "cmakeuserpresets.json"}, "unmodelled:" + name
+	case "ninja", "samu":
+		return []string{".ninja"}, "unmodelled:" + name
+	case "meson":
+		return []string{"meson.build", "meson_options.txt", "meson.options"}, "unmodelled:" + name
+	case "just":
+		return []string{"/justfile", "/.justfile", ".just"}, "unmodelled:" + name
+	case "task", "go-task":
+		return []string{"/taskfile.yml", "/taskfile.yaml", "/taskfile.dist.yml", "/taskfile.dist.yaml", ".taskrc.yml"}, "unmodelled:" + name
+	case "bazel", "bazelisk":
+		return []string{"/build", "/build.bazel", ".bzl", "/workspace", "/workspace.bazel", "/module.bazel", ".bazelrc"}, "unmodelled:" + name
+	case "scons":
+		return []string{"/sconstruct", "/sconscript"}, "python"
 	}
 	return nil, ""
 }
@@ -242,6 +281,26 @@ func (c *cmd) loadsWrittenSources(before int) {
 			}
 		}
 		return false
+	}
+	if strings.HasPrefix(lang, "unmodelled:") && !(c.name == "cmake" && len(c.args) > 1 && optText(c.args[1].f) == "-E") {
+		// a build file the command wrote, named by an argument whatever
+		// its name (cmake -P x.txt, ninja -f b.txt, just --justfile=j)
+		for i := 1; i < len(c.args); i++ {
+			f := c.args[i].f
+			fs := []field{f}
+			if t := optText(f); strings.HasPrefix(t, "-") {
+				if k := strings.IndexByte(t, '='); k > 0 {
+					fs = append(fs, subField(f, k+1))
+				} else if !strings.HasPrefix(t, "--") && len(t) > 2 {
+					fs = append(fs, subField(f, 2))
+				}
+			}
+			for _, g := range fs {
+				if s, ok := a.writtenFile(g); ok {
+					c.runScript(c.args[i].raw, s, source{}, lang)
+				}
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, w := range a.writtenPaths() {
