@@ -1,6 +1,10 @@
 package guard
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // TestGrepTypeGlobs: Claude Code's Grep passes `type` to rg --type, which
 // searches the names of the type's globs, not `*.TYPE` (yaml: *.yaml and
@@ -46,3 +50,30 @@ func TestGrepTypeGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestInertRuleSyntax: a rule written in a form calls are never matched in
+// (a bare entry with `..`, ~user, a variable other than HOME, a file: URL)
+// would protect nothing without a word; it is an error naming the entry
+// (check exits 2, the hook denies every call). The forms the matcher
+// resolves stay valid.
+func TestInertRuleSyntax(t *testing.T) {
+	for _, p := range []string{"../p/secret.txt", "a/../secret.txt", `..\secret.txt`, "sub/..", "~root/.ssh", "~bob",
+		"file:///etc/secret", "FILE:secret", "$PWD/secret.txt", "${XDG_CONFIG_HOME}/gh/hosts.yml", "$USERPROFILE/x"} {
+		js := `{"paths":[{"path":` + jsonQuote(p) + `,"deny":["read"]}]}`
+		if _, err := ParseRules([]byte(js), "r.json"); err == nil || !strings.Contains(err.Error(), "match nothing") {
+			t.Errorf("rule %q: err %v, want a match-nothing error", p, err)
+		}
+		if _, _, err := ParseAddedRules([]byte(js), "p.json"); err == nil {
+			t.Errorf("project rule %q: no error", p)
+		}
+	}
+	for _, p := range []string{"~", "~/", "~/.ssh/", "$HOME/.aws", "${HOME}/.netrc", "/a/../secret.txt", "..env", "x..y/z",
+		".env", "./secrets/", "**/*.pem", "%USERPROFILE%/x", `C:\Users\x\.env`, "$secret"} {
+		js := `{"paths":[{"path":` + jsonQuote(p) + `,"deny":["read"]}]}`
+		if _, err := ParseRules([]byte(js), "r.json"); err != nil {
+			t.Errorf("rule %q: %v", p, err)
+		}
+	}
+}
+
+func jsonQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
