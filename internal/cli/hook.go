@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -141,8 +142,13 @@ func runHook(o *HookOptions) error {
 		if ev.Shape == "pi" {
 			cwd = firstNonEmpty(o.Cwd, ev.Cwd)
 		}
-		if cwd == "" {
-			cwd, _ = os.Getwd()
+		if wd, _ := os.Getwd(); cwd == "" {
+			cwd = wd
+		} else if !filepath.IsAbs(cwd) && !guard.IsWindowsPath(cwd) && wd != "" {
+			// a relative cwd (`--cwd .`, an event's "cwd":"sub") is the
+			// hook's own folder joined with it, as the tool resolves it;
+			// the analysis would otherwise take it below /
+			cwd = filepath.Join(wd, cwd)
 		}
 		env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
 		// the tools run with the hook's environment: a ripgrep config may add --hidden
