@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/spf13/cobra"
@@ -69,7 +71,9 @@ An event that cannot be analysed (not JSON, nested too deeply, no tool name
 or input) is denied; --fail-open exits 1 instead (Claude Code then shows
 the error and runs the tool). Claude Code events that carry no tool call
 (UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash
-command that does not parse is always denied. The hook reads only what the
+command that does not parse is always denied, and so is a call whose analysis
+takes longer than 20 s (Claude Code runs the call when a hook outlives its
+timeout: keep that above 20 s). The hook reads only what the
 gate needs — the settings files and their protectedPathRules — so a bad
 pruning setting (maxRetainedChars, PRUNER_FLUSH, …) does not matter here;
 rules that do not load, or a settings file that does not parse, deny every
@@ -137,6 +141,36 @@ func runHook(o *HookOptions) error {
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}
+	// the decision runs against a deadline: Claude Code runs the call when a
+	// hook outlives its timeout (60 s by default), so an analysis a crafted
+	// call makes slow (a command naming a huge tree hundreds of times) is
+	// denied before that
+	verdict := make(chan string, 1)
+	go func() {
+		time.Sleep(hookTestDelay)
+		verdict <- o.decide(events, rs, home, fsys)
+	}()
+	select {
+	case reason := <-verdict:
+		if reason != "" {
+			return o.deny(reason)
+		}
+	case <-time.After(hookDeadline):
+		return o.deny(fmt.Sprintf("pruner protected-paths: the call cannot be analysed, so it is denied: the analysis did not finish in %s", hookDeadline))
+	}
+	return o.noOpinion()
+}
+
+// hookDeadline bounds one hook decision; hookTestDelay (tests only) slows
+// the decision down.
+var (
+	hookDeadline  = 20 * time.Second
+	hookTestDelay time.Duration
+)
+
+// decide returns the deny reason of the first event the rules deny ("" when
+// every one is allowed).
+func (o *HookOptions) decide(events []guard.Event, rs *config.RuleSet, home string, fsys guard.FS) string {
 	for _, ev := range events {
 		cwd := firstNonEmpty(ev.Cwd, o.Cwd)
 		if ev.Shape == "pi" {
@@ -157,10 +191,10 @@ func runHook(o *HookOptions) error {
 			env.FS = fsys
 		}
 		if v := rs.Matcher(env).Decide(ev.Call); v != nil {
-			return o.deny(v.Reason())
+			return v.Reason()
 		}
 	}
-	return o.noOpinion()
+	return ""
 }
 
 // noOpinion allows without a word: exit 0, and `{}` in JSON.
