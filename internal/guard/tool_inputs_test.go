@@ -77,3 +77,35 @@ func TestInertRuleSyntax(t *testing.T) {
 }
 
 func jsonQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// TestShellToolArgvJoined: a shell tool's command given as a list is read
+// as argv and as the line a tool gets by joining it (a validator coercing
+// ["cat .env"] to a string, a wrapper running command.join(" ") through
+// sh); ["cat .env"] was allowed (argv: a program named "cat .env").
+func TestShellToolArgvJoined(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: "/proj", Home: "/home/u"})
+	argv := func(words ...string) map[string]any {
+		l := make([]any, len(words))
+		for i, w := range words {
+			l[i] = w
+		}
+		return map[string]any{"command": l}
+	}
+	for _, tool := range []string{"bash", "Bash", "shell", "exec_command"} {
+		for _, a := range []map[string]any{
+			argv("cat .env"), argv("echo hi;", "cat .env"), argv("echo", "hi;", "cat", ".env"), argv("cat", ".env"),
+			argv("bash", "-lc", "cat ~/.ssh/id_rsa"), argv("cat $HOME/.netrc"), argv("x=1", "&&", "cat", ".env"),
+		} {
+			if rule, _ := verdict(m, tool, a); rule == "" {
+				t.Errorf("%s %v: allowed, want deny", tool, a)
+			}
+		}
+		for _, a := range []map[string]any{
+			argv("git status"), argv("grep", "it's", "a.txt"), argv("bash", "-lc", "ls -la"), argv("ls", "-la"), argv("echo", "hello world"),
+		} {
+			if rule, _ := verdict(m, tool, a); rule != "" {
+				t.Errorf("%s %v: denied by %q, want allow", tool, a, rule)
+			}
+		}
+	}
+}

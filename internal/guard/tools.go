@@ -174,14 +174,22 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				break
 			}
 		}
+		joined := ""
 		if a, ok := args["command"].([]any); ok { // argv form
 			parts := make([]string, 0, len(a))
+			raw := make([]string, 0, len(a))
 			for _, x := range a {
 				if s, ok := x.(string); ok {
 					parts = append(parts, shellQuote(s))
+					raw = append(raw, s)
 				}
 			}
 			command = strings.Join(parts, " ")
+			// a tool may also join the list into one command line (a
+			// schema validator coercing ["cat .env"] to a string, a
+			// wrapper running command.join(" ") through sh): that reading
+			// counts too, when it parses (sh cannot run it otherwise)
+			joined = strings.Join(raw, " ")
 		}
 		env := m.env
 		if wd := firstString(args, "cwd", "workdir", "working_directory", "workingDirectory", "dir"); wd != "" {
@@ -190,6 +198,12 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		if command != "" {
 			sh := analyzeShell(env, command)
 			an.targets, an.unknowns, an.parseErr = sh.targets, sh.unknowns, sh.parseErr
+		}
+		if joined != "" {
+			if sh := analyzeShell(env, joined); sh.parseErr == nil {
+				an.targets = append(an.targets, sh.targets...)
+				an.unknowns = append(an.unknowns, sh.unknowns...)
+			}
 		}
 	case kindPwsh:
 		if cmdText := firstString(args, "command", "script", "cmd"); cmdText != "" {
