@@ -109,3 +109,55 @@ func TestShellToolArgvJoined(t *testing.T) {
 		}
 	}
 }
+
+// TestSymlinkedCwd: a cwd reached through a symlink (macOS's /tmp, a linked
+// checkout, `ln -s ~ /tmp/h && cd /tmp/h`) keeps the disk: the matcher
+// took a cwd whose Lstat is not a folder for one not on this disk, and
+// reasoned from the rules alone — ~/.ssh/id_rsa read as /tmp/h/.ssh/id_rsa
+// was allowed.
+func TestSymlinkedCwd(t *testing.T) {
+	fsys := linkFS(map[string]string{
+		"/home/u/.ssh/id_rsa":   "K",
+		"/home/u/proj/a.go":     "package a",
+		"/home/u/proj/v/k.pem":  "K",
+		"/home/u/proj/notes.md": "x",
+	}, map[string]string{
+		"/tmp/h":        "/home/u",
+		"/tmp/p":        "/home/u/proj",
+		"/tmp/rel":      "../home/u/proj",
+		"/tmp/chain":    "/tmp/p",
+		"/tmp/dangling": "/nowhere",
+	})
+	r := mustRules(t, `{"paths":[{"path":"~/.ssh/","deny":["read","bash"]},{"path":"/home/u/proj/v/","deny":["read","bash"]}]}`)
+	cases := []struct {
+		cwd, tool, arg string
+		deny           bool
+	}{
+		{"/tmp/h", "read", ".ssh/id_rsa", true},
+		{"/tmp/h", "bash", "cat .ssh/id_rsa", true},
+		{"/tmp/h", "grep", ".ssh", true},
+		{"/tmp/p", "read", "v/k.pem", true},
+		{"/tmp/rel", "read", "v/k.pem", true},
+		{"/tmp/chain", "bash", "cat v/k.pem", true},
+		{"/tmp/chain", "bash", "cat ../.ssh/id_rsa", true},
+		{"/tmp/p", "read", "a.go", false},
+		{"/tmp/p", "bash", "cat notes.md", false},
+		{"/tmp/h", "read", "proj/a.go", false},
+	}
+	for _, c := range cases {
+		m := r.Matcher(Env{Cwd: c.cwd, Home: "/home/u", FS: fsys})
+		if m.Env().FS == nil {
+			t.Errorf("cwd %s: the disk was dropped", c.cwd)
+		}
+		a := map[string]any{"path": c.arg}
+		if c.tool == "bash" {
+			a = map[string]any{"command": c.arg}
+		}
+		if rule, _ := verdict(m, c.tool, a); (rule != "") != c.deny {
+			t.Errorf("cwd %s %s %q: rule %q, want deny %v", c.cwd, c.tool, c.arg, rule, c.deny)
+		}
+	}
+	if m := r.Matcher(Env{Cwd: "/tmp/dangling", Home: "/home/u", FS: fsys}); m.Env().FS != nil {
+		t.Error("a dangling cwd link kept the disk")
+	}
+}
