@@ -145,28 +145,33 @@ func runHook(o *HookOptions) error {
 	// hook outlives its timeout (60 s by default), so an analysis a crafted
 	// call makes slow (a command naming a huge tree hundreds of times) is
 	// denied before that
-	verdict := make(chan string, 1)
-	go func() {
-		time.Sleep(hookTestDelay)
-		verdict <- o.decide(events, rs, home, fsys)
-	}()
-	select {
-	case reason := <-verdict:
-		if reason != "" {
-			return o.deny(reason)
-		}
-	case <-time.After(hookDeadline):
+	reason, done := decideWithin(hookDeadline, func() string { return o.decide(events, rs, home, fsys) })
+	switch {
+	case !done:
 		return o.deny(fmt.Sprintf("pruner protected-paths: the call cannot be analysed, so it is denied: the analysis did not finish in %s", hookDeadline))
+	case reason != "":
+		return o.deny(reason)
 	}
 	return o.noOpinion()
 }
 
-// hookDeadline bounds one hook decision; hookTestDelay (tests only) slows
-// the decision down.
-var (
-	hookDeadline  = 20 * time.Second
-	hookTestDelay time.Duration
-)
+// hookDeadline bounds one hook decision.
+const hookDeadline = 20 * time.Second
+
+// decideWithin runs decide and returns its answer, or done false when it
+// has not answered within d (it is left running: the process exits).
+func decideWithin(d time.Duration, decide func() string) (reason string, done bool) {
+	verdict := make(chan string, 1)
+	go func() { verdict <- decide() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case reason = <-verdict:
+		return reason, true
+	case <-timer.C:
+		return "", false
+	}
+}
 
 // decide returns the deny reason of the first event the rules deny ("" when
 // every one is allowed).
