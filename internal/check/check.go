@@ -542,7 +542,7 @@ func (c *checker) newMatcher(cwd string) *guard.Matcher {
 	env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: c.opts.CaseSensitive}
 	if c.opts.FS != nil && cwd != "" {
 		// the disk counts only for sessions that ran on this machine
-		if fi, err := c.opts.FS.Lstat(guard.NormalizePath(guard.Env{Cwd: "/"}, cwd)); err == nil && fi.IsDir() {
+		if guard.CwdIsDir(c.opts.FS, guard.NormalizePath(guard.Env{Cwd: "/"}, cwd)) {
 			env.FS = c.opts.FS
 		}
 	}

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	json "github.com/goccy/go-json"
+	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/spf13/cobra"
@@ -68,7 +71,9 @@ An event that cannot be analysed (not JSON, nested too deeply, no tool name
 or input) is denied; --fail-open exits 1 instead (Claude Code then shows
 the error and runs the tool). Claude Code events that carry no tool call
 (UserPromptSubmit, SessionStart, Stop, …) get no opinion (exit 0). A bash
-command that does not parse is always denied. The hook reads only what the
+command that does not parse is always denied, and so is a call whose analysis
+takes longer than 20 s (Claude Code runs the call when a hook outlives its
+timeout: keep that above 20 s). The hook reads only what the
 gate needs — the settings files and their protectedPathRules — so a bad
 pruning setting (maxRetainedChars, PRUNER_FLUSH, …) does not matter here;
 rules that do not load, or a settings file that does not parse, deny every
@@ -136,13 +141,53 @@ func runHook(o *HookOptions) error {
 	if err != nil {
 		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
 	}
+	// the decision runs against a deadline: Claude Code runs the call when a
+	// hook outlives its timeout (60 s by default), so an analysis a crafted
+	// call makes slow (a command naming a huge tree hundreds of times) is
+	// denied before that
+	reason, done := decideWithin(hookDeadline, func() string { return o.decide(events, rs, home, fsys) })
+	switch {
+	case !done:
+		return o.deny(fmt.Sprintf("pruner protected-paths: the call cannot be analysed, so it is denied: the analysis did not finish in %s", hookDeadline))
+	case reason != "":
+		return o.deny(reason)
+	}
+	return o.noOpinion()
+}
+
+// hookDeadline bounds one hook decision.
+const hookDeadline = 20 * time.Second
+
+// decideWithin runs decide and returns its answer, or done false when it
+// has not answered within d (it is left running: the process exits).
+func decideWithin(d time.Duration, decide func() string) (reason string, done bool) {
+	verdict := make(chan string, 1)
+	go func() { verdict <- decide() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case reason = <-verdict:
+		return reason, true
+	case <-timer.C:
+		return "", false
+	}
+}
+
+// decide returns the deny reason of the first event the rules deny ("" when
+// every one is allowed).
+func (o *HookOptions) decide(events []guard.Event, rs *config.RuleSet, home string, fsys guard.FS) string {
 	for _, ev := range events {
 		cwd := firstNonEmpty(ev.Cwd, o.Cwd)
 		if ev.Shape == "pi" {
 			cwd = firstNonEmpty(o.Cwd, ev.Cwd)
 		}
-		if cwd == "" {
-			cwd, _ = os.Getwd()
+		if wd, _ := os.Getwd(); cwd == "" {
+			cwd = wd
+		} else if !filepath.IsAbs(cwd) && !guard.IsWindowsPath(cwd) && wd != "" {
+			// a relative cwd (`--cwd .`, an event's "cwd":"sub") is the
+			// hook's own folder joined with it, as the tool resolves it;
+			// the analysis would otherwise take it below /
+			cwd = filepath.Join(wd, cwd)
 		}
 		env := guard.Env{Cwd: cwd, Home: home, CaseSensitive: o.CaseSensitive}
 		// the tools run with the hook's environment: a ripgrep config may add --hidden
@@ -151,10 +196,10 @@ func runHook(o *HookOptions) error {
 			env.FS = fsys
 		}
 		if v := rs.Matcher(env).Decide(ev.Call); v != nil {
-			return o.deny(v.Reason())
+			return v.Reason()
 		}
 	}
-	return o.noOpinion()
+	return ""
 }
 
 // noOpinion allows without a word: exit 0, and `{}` in JSON.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	json "github.com/goccy/go-json"
 )
@@ -164,6 +165,14 @@ func TestHookEventShapes(t *testing.T) {
 		{"deeper than the decoder", `{"tool_name":"Bash","tool_input":{"command":"true","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, nil, 2, "nests deeper than the 10000 levels"},
 		{"both shapes: either denies", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"toolName":"bash","input":{"command":"cat .env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
 		{"both path keys are checked", `{"tool_name":"Read","tool_input":{"path":"/r/a.go","file_path":"/r/.env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		// a key given twice is read as JSON.parse reads it (Claude Code, pi): the last one
+		{"duplicate command key: the last runs", `{"tool_name":"Bash","tool_input":{"command":"true","command":"cat .env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		{"duplicate tool_input: the last runs", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"tool_input":{"file_path":"/r/.env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		{"duplicate tool_name: the last runs", `{"tool_name":"TodoWrite","tool_name":"Read","tool_input":{"file_path":"/r/.env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		{"escaped key", `{"tool_name":"Read","tool_input":{"file_p\u0061th":"/r/.env"},"cwd":"/r"}`, nil, 2, `rule ".env"`},
+		{"trailing garbage", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"cwd":"/r"} x`, nil, 2, "not valid JSON"},
+		{"two events", `{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"cwd":"/r"}{"tool_name":"Read","tool_input":{"file_path":"/r/a.go"},"cwd":"/r"}`, nil, 2, "not valid JSON"},
+		{"tool_input as a JSON string", `{"tool_name":"Read","tool_input":"{\"file_path\":\"/r/.env\"}","cwd":"/r"}`, nil, 2, `"tool_input" is not an object`},
 		// --fail-open keeps the old exit 1 for those who want it
 		{"fail open", `garbage`, []string{"--fail-open"}, 1, "failing open: --fail-open"},
 		{"fail open still denies what it analyses", `{"tool_name":"Read","tool_input":{"file_path":"/r/.env"},"cwd":"/r"}`, []string{"--fail-open"}, 2, `rule ".env"`},
@@ -178,6 +187,61 @@ func TestHookEventShapes(t *testing.T) {
 				t.Fatalf("exit %d stderr %q, want %d %q", code, errs, c.code, c.stderr)
 			}
 		})
+	}
+}
+
+// TestHookRelativeCwd: a relative cwd (`--cwd .` in a hook command, an
+// event's "cwd":".") is the hook's own folder joined with it, where the tool
+// resolves its paths; it was taken below / (../.ssh/id_rsa from ~/w read as
+// /.ssh/id_rsa and allowed).
+func TestHookRelativeCwd(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, "w", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(home, "w"))
+	vars := map[string]string{"HOME": home, "PI_CODING_AGENT_DIR": t.TempDir()}
+	cases := []struct {
+		name, stdin string
+		args        []string
+		code        int
+	}{
+		{"claude cwd .", `{"tool_name":"Read","tool_input":{"file_path":"../.ssh/id_rsa"},"cwd":"."}`, nil, 2},
+		{"claude cwd sub", `{"tool_name":"Read","tool_input":{"file_path":"../../.ssh/id_rsa"},"cwd":"sub"}`, nil, 2},
+		{"claude cwd ./sub/..", `{"tool_name":"Bash","tool_input":{"command":"cat ../.ssh/id_rsa"},"cwd":"./sub/.."}`, nil, 2},
+		{"pi --cwd .", `{"toolName":"read","input":{"path":"../.ssh/id_rsa"}}`, []string{"--cwd", "."}, 2},
+		{"pi --cwd sub", `{"toolName":"bash","input":{"command":"cat ../../.ssh/config"}}`, []string{"--cwd", "sub"}, 2},
+		{"benign: cwd .", `{"tool_name":"Read","tool_input":{"file_path":"../w/a.go"},"cwd":"."}`, nil, 0},
+		{"benign: pi --cwd sub", `{"toolName":"read","input":{"path":"../a.go"}}`, []string{"--cwd", "sub"}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errs, code := runProtectCmd(t, hookCmd, vars, c.stdin, append([]string{"--no-resolve"}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("exit %d stderr %q, want %d", code, errs, c.code)
+			}
+		})
+	}
+}
+
+// TestHookDeadline: a decision that outlives the hook's deadline is denied
+// (Claude Code runs the call when a hook outlives its own timeout; a
+// command naming a huge tree hundreds of times took minutes to analyse).
+func TestHookDeadline(t *testing.T) {
+	if _, done := decideWithin(20*time.Millisecond, func() string { time.Sleep(2 * time.Second); return "" }); done {
+		t.Fatal("a slow allow was taken")
+	}
+	if _, done := decideWithin(20*time.Millisecond, func() string { time.Sleep(2 * time.Second); return "deny" }); done {
+		t.Fatal("a slow deny was waited for")
+	}
+	if r, done := decideWithin(time.Second, func() string { return "why" }); !done || r != "why" {
+		t.Fatalf("fast decision: %q %v", r, done)
+	}
+	if r, done := decideWithin(time.Second, func() string { return "" }); !done || r != "" {
+		t.Fatalf("fast allow: %q %v", r, done)
+	}
+	if hookDeadline >= 60*time.Second {
+		t.Fatalf("deadline %s is not below Claude Code's default hook timeout (60 s)", hookDeadline)
 	}
 }
 

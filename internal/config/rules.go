@@ -67,8 +67,15 @@ func LoadGate(o Options) (*Config, error) {
 
 // loadRules reads and validates a rules file (guard.ParseRules). A missing
 // or unreadable file is an error; there is no fallback to the defaults.
-func loadRules(path string) (*guard.Rules, error) {
-	data, err := os.ReadFile(path)
+func loadRules(path string, explicit bool) (*guard.Rules, error) {
+	var data []byte
+	var err error
+	if explicit {
+		// --rules FILE may be a pipe (`--rules <(…)`): the user named it
+		data, err = os.ReadFile(path)
+	} else {
+		data, err = readRegular(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("protected-path rules: %w", err)
 	}
@@ -160,13 +167,13 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	var err error
 	switch {
 	case rulesFile != "":
-		base, err = loadRules(rulesFile)
+		base, err = loadRules(rulesFile, true)
 	case c.rules != nil:
 		base = c.rules
 	default:
 		p := filepath.Join(c.AgentDir, filepath.FromSlash(RulesFileName))
 		if _, serr := os.Stat(p); serr == nil {
-			base, err = loadRules(p)
+			base, err = loadRules(p, false)
 		} else if !errors.Is(serr, fs.ErrNotExist) {
 			err = fmt.Errorf("protected-path rules: %w", serr)
 		} else {

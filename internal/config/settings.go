@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sort"
@@ -42,13 +43,53 @@ type settingsFile struct {
 // utf8BOM is skipped at the start of a settings file, as pi's stripBom does.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// maxSettingsFile caps a settings or rules file.
+const maxSettingsFile = 64 << 20
+
+// errNotRegular is a settings or rules file that is not a regular file.
+var errNotRegular = errors.New("not a regular file (a FIFO, device or folder would block or never end: the gate cannot read its rules)")
+
+// readRegular reads a settings or rules file: a regular file (a symlink to
+// one is fine) of at most maxSettingsFile bytes. A repository's
+// .pi/settings.json that is a FIFO, or a link to /dev/zero or a terminal,
+// would otherwise hang the hook until the agent's hook timeout, after which
+// the agent runs the call. Errors keep fs.ErrNotExist for a missing file.
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() { // swapped since the first look
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSettingsFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxSettingsFile {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d MiB", maxSettingsFile>>20)}
+	}
+	return data, nil
+}
+
 // readSettings reads one settings.json as pi does (JSON.parse after a UTF-8
 // BOM is stripped) and returns its contextPrune object: nil when the file is
 // absent (and !mustExist) or has no contextPrune key. A file that does not
 // parse is a *FileError with the line and column; so is a key that differs
 // from "contextPrune" only in case (pi would ignore it).
 func readSettings(path string, mustExist bool) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if !mustExist {

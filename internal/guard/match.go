@@ -42,7 +42,7 @@ func (r *Rules) Matcher(env Env) *Matcher {
 		vol, _ := splitVolume(cwd, env.windows())
 		if _, err := env.FS.Lstat(vol + "/"); err != nil {
 			env.FS = nil
-		} else if fi, err := env.FS.Lstat(cwd); err != nil || !fi.IsDir() {
+		} else if !cwdIsDir(env.FS, cwd, env.windows()) {
 			env.FS = nil
 		}
 	}
@@ -52,6 +52,29 @@ func (r *Rules) Matcher(env Env) *Matcher {
 		m.denies |= r.Entries[i].Deny
 	}
 	return m
+}
+
+// cwdIsDir reports whether the normalised absolute path p is a folder
+// on fsys once its symlinks are resolved: a cwd reached through a symlink
+// (macOS's /tmp, a linked checkout, `ln -s ~ /tmp/h && cd /tmp/h`) is a
+// folder the calls run in; reading it with Lstat alone turned the disk off
+// for every call there (symlinks, folder searches).
+func cwdIsDir(fsys FS, p string, win bool) bool {
+	if fi, err := fsys.Lstat(p); err == nil && fi.IsDir() {
+		return true
+	}
+	r, changed, ok := resolveLinks(fsys, p, win)
+	if !ok || !changed {
+		return false
+	}
+	fi, err := fsys.Lstat(r)
+	return err == nil && fi.IsDir()
+}
+
+// CwdIsDir is cwdIsDir for a cwd as given (normalised first).
+func CwdIsDir(fsys FS, cwd string) bool {
+	env := Env{Cwd: cwd}
+	return cwdIsDir(fsys, cleanCwd(env), env.windows())
 }
 
 // Env returns the environment the matcher was built for.

@@ -232,10 +232,59 @@ func parseEntry(raw json.RawMessage, i int) (Entry, error) {
 		set |= op.Bit()
 	}
 	pat := strings.ReplaceAll(p, `\`, "/")
+	if why := inertRule(pat); why != "" {
+		return Entry{}, fmt.Errorf("%s: %s, so the entry would match nothing", name, why)
+	}
 	if !doublestar.ValidatePattern(pat) {
 		return Entry{}, fmt.Errorf("%s: bad glob (an unclosed [ or {: in rules [ ] { } are glob syntax; a literal bracket or brace is matched by ?)", name)
 	}
 	return Entry{Path: p, Deny: set, Index: i}, nil
+}
+
+// inertRule says why a rule path (separators already `/`) is written in a
+// form the matcher never meets ("" when it is not): calls are matched after
+// `..`, `~`, `$HOME` and file: URLs are resolved, so a bare entry with a
+// `..` segment, `~user`, another variable or a URL would silently protect
+// nothing.
+func inertRule(p string) string {
+	switch {
+	case len(p) > 5 && strings.EqualFold(p[:5], "file:"):
+		return "a file: URL is not a path (write the path it names)"
+	case strings.HasPrefix(p, "~") && p != "~" && !strings.HasPrefix(p, "~/"):
+		return "only ~ and ~/ name the home folder (~user is not expanded: write the absolute path)"
+	case envVarPrefix(p) && !isAnchored(p):
+		return "only $HOME and ${HOME} are expanded in rules (write the path the variable holds)"
+	}
+	if !isAnchored(p) {
+		for s := range strings.SplitSeq(p, "/") {
+			if s == ".." {
+				return "a `..` segment in a relative entry never matches (calls are matched after `..` is resolved: write an absolute path or the names below the folder)"
+			}
+		}
+	}
+	return ""
+}
+
+// envVarPrefix reports whether a rule path starts with what reads as a
+// variable: `${…}` or `$NAME` in capitals (a lower-case `$name` is taken for
+// a literal file name).
+func envVarPrefix(p string) bool {
+	if strings.HasPrefix(p, "${") {
+		return true
+	}
+	if !strings.HasPrefix(p, "$") {
+		return false
+	}
+	name, _, _ := strings.Cut(p[1:], "/")
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func truncate(s string, n int) string {

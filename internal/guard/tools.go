@@ -174,14 +174,22 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				break
 			}
 		}
+		joined := ""
 		if a, ok := args["command"].([]any); ok { // argv form
 			parts := make([]string, 0, len(a))
+			raw := make([]string, 0, len(a))
 			for _, x := range a {
 				if s, ok := x.(string); ok {
 					parts = append(parts, shellQuote(s))
+					raw = append(raw, s)
 				}
 			}
 			command = strings.Join(parts, " ")
+			// a tool may also join the list into one command line (a
+			// schema validator coercing ["cat .env"] to a string, a
+			// wrapper running command.join(" ") through sh): that reading
+			// counts too, when it parses (sh cannot run it otherwise)
+			joined = strings.Join(raw, " ")
 		}
 		env := m.env
 		if wd := firstString(args, "cwd", "workdir", "working_directory", "workingDirectory", "dir"); wd != "" {
@@ -190,6 +198,12 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		if command != "" {
 			sh := analyzeShell(env, command)
 			an.targets, an.unknowns, an.parseErr = sh.targets, sh.unknowns, sh.parseErr
+		}
+		if joined != "" {
+			if sh := analyzeShell(env, joined); sh.parseErr == nil {
+				an.targets = append(an.targets, sh.targets...)
+				an.unknowns = append(an.unknowns, sh.unknowns...)
+			}
 		}
 	case kindPwsh:
 		if cmdText := firstString(args, "command", "script", "cmd"); cmdText != "" {
@@ -210,13 +224,20 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			dir = "."
 		}
 		var filter []string
-		excludes := false
+		excludes, anyType := false, false
 		for _, k := range []string{"glob", "include", "file_pattern", "filePattern", "type"} {
 			if g := str(k); g != "" {
+				globs := grepGlobs(g)
 				if k == "type" {
-					g = "*." + g
+					// rg --type NAME searches the names of its type's globs
+					// (yaml: *.yaml and *.yml; sh: .bashrc, .profile, …); a
+					// type the table does not know filters nothing
+					var known bool
+					if globs, known = rgTypeGlobs(g); !known {
+						anyType = true
+					}
 				}
-				for _, g := range grepGlobs(g) {
+				for _, g := range globs {
 					if strings.HasPrefix(g, "!") {
 						excludes = true // ripgrep's `!GLOB` leaves names out: it names none
 						continue
@@ -225,7 +246,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 				}
 			}
 		}
-		if excludes && len(filter) == 0 {
+		if excludes && len(filter) == 0 || anyType {
 			filter = nil
 		}
 		// pi's grep runs `rg --hidden`; so does Claude Code's Grep, which
@@ -285,6 +306,52 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		m.unknownTool(an, c)
 	}
 	return an
+}
+
+// rgTypes are ripgrep's built-in file types (rg --type-list) that a
+// search tool's type argument commonly names, each with the globs rg
+// searches for it. A type not listed is taken to match every name.
+var rgTypes = map[string][]string{
+	"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
+	"cpp":      {"*.[ChH]", "*.cc", "*.[ch]pp", "*.[ch]xx", "*.hh", "*.inl", "*.[ChH].in", "*.cc.in", "*.[ch]pp.in", "*.[ch]xx.in", "*.hh.in"},
+	"cs":       {"*.cs"},
+	"css":      {"*.css", "*.scss"},
+	"csv":      {"*.csv"},
+	"go":       {"*.go"},
+	"h":        {"*.h", "*.hh", "*.hpp"},
+	"html":     {"*.htm", "*.html", "*.ejs"},
+	"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
+	"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
+	"json":     {"*.json", "composer.lock"},
+	"jsonl":    {"*.jsonl"},
+	"kotlin":   {"*.kt", "*.kts"},
+	"lua":      {"*.lua"},
+	"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
+	"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
+	"php":      {"*.php", "*.php3", "*.php4", "*.php5", "*.php7", "*.php8", "*.pht", "*.phtml"},
+	"py":       {"*.py"},
+	"ruby":     {"config.ru", "Gemfile", ".irbrc", "Rakefile", "*.gemspec", "*.rb", "*.rbw"},
+	"rust":     {"*.rs"},
+	"scala":    {"*.scala", "*.sbt"},
+	"sql":      {"*.sql", "*.psql"},
+	"swift":    {"*.swift"},
+	"toml":     {"*.toml", "Cargo.lock"},
+	"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
+	"txt":      {"*.txt"},
+	"xml":      {"*.xml", "*.xml.dist", "*.dtd", "*.xsl", "*.xslt", "*.xsd", "*.xjb", "*.rng", "*.sch", "*.xhtml"},
+	"yaml":     {"*.yaml", "*.yml"},
+	"sh":       {".login", ".logout", ".profile", "profile", ".bash_login", "bash_login", ".bash_logout", "bash_logout", ".bash_profile", "bash_profile", ".bashrc", "bashrc", "*.bashrc", ".cshrc", "*.cshrc", ".kshrc", "*.kshrc", ".tcshrc", ".zshenv", "zshenv", ".zlogin", "zlogin", ".zlogout", "zlogout", ".zprofile", "zprofile", ".zshrc", "zshrc", "*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh"},
+	"config":   {"*.cfg", "*.conf", "*.config", "*.ini"},
+}
+
+// rgTypeGlobs returns the globs rg searches for `--type name` (ok false
+// when the table does not know the type: it may match any name).
+func rgTypeGlobs(name string) ([]string, bool) {
+	gs, ok := rgTypes[name]
+	if !ok || len(gs) == 0 {
+		return nil, false
+	}
+	return gs, true
 }
 
 // grepGlobs returns the globs a search tool's glob argument may stand for:
