@@ -44,6 +44,20 @@ func loadCorpus(t testing.TB) []corpusCall {
 	return out
 }
 
+// TestCorpusIDsUnique: every corpus row has its own id (merged branches
+// add rows; a repeated id makes a failure point at the wrong row).
+func TestCorpusIDsUnique(t *testing.T) {
+	seen := map[string]int{}
+	for i, c := range loadCorpus(t) {
+		if c.ID == "" {
+			t.Errorf("row %d has no id", i+1)
+		} else if j, ok := seen[c.ID]; ok {
+			t.Errorf("rows %d and %d share id %q", j+1, i+1, c.ID)
+		}
+		seen[c.ID] = i
+	}
+}
+
 // corpusFS is the corpus's project and home as an in-memory file system:
 // the analysis is a pure function of the call, the rules and this.
 func corpusFS() FS {
