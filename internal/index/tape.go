@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
-	"slices"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
@@ -68,7 +65,7 @@ func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
 	case nd.Flags&jsonscan.Escaped == 0:
 		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
 	}
-	return appendUnquoteValid(dst, t.tp.Raw(n))
+	return jsonscan.AppendUnquoteValid(dst, t.tp.Raw(n))
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -274,7 +271,7 @@ func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]
 	case x.flags&jsonscan.Escaped == 0:
 		return append(dst, raw[1:len(raw)-1]...), nil
 	}
-	return appendUnquoteValid(dst, raw), nil
+	return jsonscan.AppendUnquoteValid(dst, raw), nil
 }
 
 // resultString joins a result content's text blocks with "\n"
@@ -321,7 +318,7 @@ func (t *lineTape) appendResultText(dst []byte, content uint32, has bool) []byte
 			raw := t.tp.Raw(v) // valid UTF-8 without escapes: the text as it is
 			dst = append(dst, raw[1:len(raw)-1]...)
 		default:
-			dst = appendUnquoteValid(dst, t.tp.Raw(v))
+			dst = jsonscan.AppendUnquoteValid(dst, t.tp.Raw(v))
 		}
 	})
 	return dst
@@ -391,72 +388,6 @@ func textChars(text []byte) int {
 	return jsval.UTF16Len(unsafe.String(unsafe.SliceData(text), len(text)))
 }
 
-// appendUnquoteValid is jsonscan.AppendUnquote of a JSON string the tape
-// found valid UTF-8 (no BadUTF8 flag): the runs between escapes are copied
-// without checking them again. A string cut short (not valid JSON) has its
-// rest copied as it is.
-func appendUnquoteValid(dst, raw []byte) []byte {
-	s := raw[1 : len(raw)-1]
-	dst = slices.Grow(dst, len(s))
-	for {
-		j := bytes.IndexByte(s, '\\')
-		if j < 0 {
-			return append(dst, s...)
-		}
-		dst = append(dst, s[:j]...)
-		if j+1 >= len(s) {
-			return append(dst, s[j:]...)
-		}
-		switch c := s[j+1]; c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			if j+6 > len(s) {
-				return append(dst, s[j:]...)
-			}
-			r := hex4(s[j+2:])
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
-					if r2 := hex4(s[j+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
-						s = s[j+12:]
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-			s = s[j+6:]
-			continue
-		default: // " \ /
-			dst = append(dst, c)
-		}
-		s = s[j+2:]
-	}
-}
-
-// hex4 is the value of the four hex digits at the start of b.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c <= '9':
-			r = r<<4 | rune(c-'0')
-		default:
-			r = r<<4 | rune(c|0x20-'a'+10)
-		}
-	}
-	return r
-}
-
 // resultChars is textChars of the text resultBytes reads, counted on the
 // tape and the raw strings of its text blocks without decoding them (a
 // block that is not a string of valid UTF-8 has the text decoded).
@@ -492,70 +423,14 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 // units) — an escaped one, or (not ASCII) one written as four bytes.
 func stringChars(nd *jsonscan.Node, raw []byte) int {
 	if nd.Flags&jsonscan.NonASCII != 0 {
-		chars, _ := stringLens(raw)
+		chars, _ := jsonscan.StringLens(raw)
 		return chars
 	}
 	chars := int(nd.Chars)
 	if nd.Flags&jsonscan.Escaped == 0 {
 		return chars
 	}
-	s := raw[1 : len(raw)-1]
-	for i := 0; ; {
-		j := bytes.IndexByte(s[i:], '\\')
-		if j < 0 || i+j+1 >= len(s) {
-			return chars
-		}
-		i += j
-		if s[i+1] != 'u' || i+12 > len(s) {
-			i += 2 // (a \u escape's hex digits are no backslash)
-			continue
-		}
-		if r := hex4(s[i+2:]); r >= 0xD800 && r < 0xDC00 && s[i+6] == '\\' && s[i+7] == 'u' {
-			if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-				chars++ // a pair: one code point, two units
-				i += 12
-				continue
-			}
-		}
-		i += 6
-	}
-}
-
-// stringLens is the JavaScript length and the UTF-8 length of the JSON
-// string raw (quotes included, valid UTF-8) as appendUnquoteValid decodes
-// it, without decoding it: the lengths of the raw text, less what each
-// escape takes beyond what it decodes to.
-func stringLens(raw []byte) (chars, n int) {
-	s := raw[1 : len(raw)-1]
-	chars, n = textChars(s), len(s)
-	for i := 0; ; {
-		j := bytes.IndexByte(s[i:], '\\')
-		if j < 0 {
-			return chars, n
-		}
-		i += j
-		switch {
-		case i+1 >= len(s) || s[i+1] == 'u' && i+6 > len(s):
-			return chars, n // a string cut short: its rest as it is
-		case s[i+1] != 'u':
-			chars, n = chars-1, n-1
-			i += 2
-			continue
-		}
-		r := hex4(s[i+2:])
-		if utf16.IsSurrogate(r) {
-			if r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
-				if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-					chars, n = chars-10, n-(12-4) // a pair: two units, four bytes
-					i += 12
-					continue
-				}
-			}
-			r = utf8.RuneError
-		}
-		chars, n = chars-5, n-(6-utf8.RuneLen(r))
-		i += 6
-	}
+	return chars + jsonscan.EscapedPairs(raw) // a pair: one code point, two units
 }
 
 // canonical reports whether the value at node n is written as

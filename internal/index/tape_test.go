@@ -136,7 +136,7 @@ func TestAppendUnquoteValid(t *testing.T) {
 	} {
 		raw := []byte(`"` + s + `"`)
 		want := jsonscan.AppendUnquote([]byte("pre"), raw)
-		if got := appendUnquoteValid([]byte("pre"), raw); string(got) != string(want) {
+		if got := jsonscan.AppendUnquoteValid([]byte("pre"), raw); string(got) != string(want) {
 			t.Errorf("%s: got %q, want %q", raw, got, want)
 		}
 	}
@@ -152,7 +152,7 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 		if tp.Parse(raw) != nil || len(tp.Nodes) != 1 || tp.Nodes[0].Kind != jsonscan.String || tp.Nodes[0].Flags&jsonscan.BadUTF8 != 0 {
 			return
 		}
-		if want, got := jsonscan.AppendUnquote(nil, raw), appendUnquoteValid(nil, raw); string(got) != string(want) {
+		if want, got := jsonscan.AppendUnquote(nil, raw), jsonscan.AppendUnquoteValid(nil, raw); string(got) != string(want) {
 			t.Fatalf("%q: got %q, want %q", raw, got, want)
 		}
 	})
@@ -169,7 +169,7 @@ func FuzzStringChars(f *testing.F) {
 			return
 		}
 		text := jsonscan.AppendUnquote(nil, raw)
-		if chars, n := stringLens(raw); chars != textChars(text) || n != len(text) {
+		if chars, n := jsonscan.StringLens(raw); chars != textChars(text) || n != len(text) {
 			t.Fatalf("%q: got %d %d, want %d %d", raw, chars, n, textChars(text), len(text))
 		}
 		if chars := stringChars(&tp.Nodes[0], raw); chars != textChars(text) {
