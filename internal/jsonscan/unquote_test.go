@@ -31,7 +31,7 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 			t.Fatalf("%q: StringLens %d %d, want %d %d", raw, units, n, wantUnits, len(text))
 		}
 		pairs := 0
-		for _, r := range []rune(string(text)) {
+		for _, r := range string(text) {
 			if r > 0xFFFF {
 				pairs++
 			}
