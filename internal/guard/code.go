@@ -893,30 +893,22 @@ func scanCode(code, lang string) codeScan {
 		switch {
 		case c == '\'' || c == '"' || (c == '`' && lang != "pwsh"):
 			quote = c
-		case lang == "perl" && c == 'q' && !isIdent(prevByte(code, i)) && quoteOpDelim(code, i, "qwxr") > 0:
-			// q(…), qq{…}, qw[…], qx/…/, qr!…! (one delimiter, spaces before it)
+		case quoteOpAt(code, i, lang) > 0:
+			// perl's q(…), qq{…}, qw[…], qx/…/, qr!…! and ruby's %q(…),
+			// %Q{…}, %(…), %w[…], %x(…) (a command, as backticks): one
+			// delimiter, spaces before it for perl
 			flush()
-			d := quoteOpDelim(code, i, "qwxr")
+			d := quoteOpAt(code, i, lang)
 			end, body := perlQuote(code, d)
 			addLit(decodeEscapes(body, lang))
 			kind := byte('q')
+			if lang == "ruby" {
+				kind = 'Q'
+			}
 			if d > i+1 && isIdent(code[i+1]) {
 				kind = code[i+1]
 			}
-			span(i, end+1, kind)
-			i = end
-			continue
-		case lang == "ruby" && c == '%' && rubyLiteralStart(code, i) && quoteOpDelim(code, i, "qQwWxiIrs") > 0:
-			// %q(…), %Q{…}, %(…), %w[…], %x(…) (a command, as backticks)
-			flush()
-			d := quoteOpDelim(code, i, "qQwWxiIrs")
-			end, body := perlQuote(code, d)
-			addLit(decodeEscapes(body, lang))
-			kind := byte('Q')
-			if d > i+1 && isIdent(code[i+1]) {
-				kind = code[i+1]
-			}
-			if kind == 'x' {
+			if lang == "ruby" && kind == 'x' {
 				kind = '`'
 			}
 			span(i, end+1, kind)
@@ -1015,6 +1007,19 @@ func isIdent(c byte) bool {
 // isTokenByte reports whether c can be part of a bare path token.
 func isTokenByte(c byte) bool {
 	return isIdent(c) || c >= 0x80 || strings.IndexByte("./~-+@%:\\$!#=*?[]{}", c) >= 0
+}
+
+// quoteOpAt is where the delimiter of a quote operator starting at code[i]
+// is (perl's q/qq/qw/qx/qr, ruby's %q/%Q/%w/%W/%x/%i/%I/%r/%s and bare
+// %), or 0 when none starts there.
+func quoteOpAt(code string, i int, lang string) int {
+	switch {
+	case lang == "perl" && code[i] == 'q' && !isIdent(prevByte(code, i)):
+		return quoteOpDelim(code, i, "qwxr")
+	case lang == "ruby" && code[i] == '%' && rubyLiteralStart(code, i):
+		return quoteOpDelim(code, i, "qQwWxiIrs")
+	}
+	return 0
 }
 
 // perlQuote reads q{…}, qq(…), qw[…] starting at the delimiter.
