@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -589,6 +590,12 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	if scan, ok := a.langCheck(code, raw, lang); ok {
 		lang = scan // a command language: checked, then read for paths
 	}
+	if bare := blankComments(code, lang); bare != code {
+		// comments are read as code below (a name in one costs nothing),
+		// but a quote in a comment (# it's) shifts every string after it:
+		// the code is also read with its comments blanked, as it runs
+		a.code(bare, raw, lang, depth)
+	}
 	if depth == 0 && evalsFiles(code, lang) {
 		a.evalWritten(raw, lang)
 	}
@@ -686,14 +693,70 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	}
 }
 
+// blankComments is code with its comments turned to spaces (newlines
+// kept), for the languages whose comments start with # (python, ruby,
+// perl, php, awk, sh), // or /* */ (js, php), -- (lua); strings are
+// skipped by their quotes (a backslash escapes in them; python's and the
+// others' triple quotes are runs of strings). Other languages: code as it is.
+func blankComments(code, lang string) string {
+	hash := lang == "python" || lang == "ruby" || lang == "perl" || lang == "php" || lang == "awk" || lang == "sh"
+	slash := lang == "js" || lang == "php"
+	dash := lang == "lua"
+	if !hash && !slash && !dash {
+		return code
+	}
+	b := []byte(code)
+	changed := false
+	blank := func(from, to int) {
+		for k := from; k < to; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+		changed = true
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`' && lang == "js":
+			for i++; i < len(b) && b[i] != c; i++ {
+				if b[i] == '\\' && lang != "sh" {
+					i++
+				}
+			}
+		case hash && c == '#' && !(lang == "ruby" && i+1 < len(b) && b[i+1] == '{') && !(lang == "perl" && i > 0 && b[i-1] == '$'),
+			slash && c == '/' && i+1 < len(b) && b[i+1] == '/',
+			dash && c == '-' && i+1 < len(b) && b[i+1] == '-':
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				j = len(b) - i
+			}
+			blank(i, i+j)
+			i += j
+		case slash && c == '/' && i+1 < len(b) && b[i+1] == '*':
+			j := bytes.Index(b[i+2:], []byte("*/"))
+			end := len(b)
+			if j >= 0 {
+				end = i + 2 + j + 2
+			}
+			blank(i, end)
+			i = end - 1
+		}
+	}
+	if !changed {
+		return code
+	}
+	return string(b)
+}
+
 // looseScript reads a string from code as a shell command: a string that
 // does not parse is only a run of words (code strings are often prose).
 func (a *shellAnalyzer) looseScript(s, raw string) {
 	if a.depth >= maxScriptDepth {
 		return
 	}
-	if _, err := parseShell(s); err != nil {
-		a.tokens(s, SetRead)
+	if _, err := parseBash(s); err != nil {
+		a.tokens(s, SetRead) // (/bin/sh runs such strings: a parse only zsh accepts is no command)
 		return
 	}
 	a.script(s, raw, source{})

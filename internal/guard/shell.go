@@ -405,22 +405,35 @@ func parseShell(src string) (f *syntax.File, err error) {
 // parseShellZsh parses as bash, then as zsh; zsh says the second parse was
 // the one that took (words then hold zsh's glob syntax, see zshGlob).
 func parseShellZsh(src string) (f *syntax.File, zsh bool, err error) {
-	defer func() { // the parser must never take the process down
-		if r := recover(); r != nil {
-			f, zsh, err = nil, false, fmt.Errorf("parser panic: %v", r)
-		}
-	}()
-	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err == nil {
-		if eerr := emptyList(f); eerr != nil {
-			return nil, false, eerr
-		}
+	if f, err = parseBash(src); err == nil {
 		return f, false, nil
 	}
-	if fz, errz := syntax.NewParser(syntax.Variant(syntax.LangZsh)).Parse(strings.NewReader(src), ""); errz == nil && emptyList(fz) == nil {
+	if fz, errz := parseVariant(src, syntax.LangZsh); errz == nil {
 		return fz, true, nil
 	}
 	return nil, false, err
+}
+
+// parseBash parses src as bash only: the reading of a string a program
+// hands to /bin/sh (os.system, execSync, system), which zsh never runs.
+func parseBash(src string) (*syntax.File, error) { return parseVariant(src, syntax.LangBash) }
+
+// parseVariant parses src in one shell language; a compound command with an
+// empty list is a parse error (see emptyList), a parser panic an error.
+func parseVariant(src string, lang syntax.LangVariant) (f *syntax.File, err error) {
+	defer func() { // the parser must never take the process down
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+		}
+	}()
+	f, err = syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, err
+	}
+	if eerr := emptyList(f); eerr != nil {
+		return nil, eerr
+	}
+	return f, nil
 }
 
 // emptyList finds a compound command with an empty command list, which

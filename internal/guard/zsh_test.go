@@ -57,3 +57,20 @@ func TestZshOptionSpellings(t *testing.T) {
 		{`echo a#b x~y ^z`, ""},
 	})
 }
+
+// TestCodeStringsAreSh: a string in interpreter code that may be a command
+// is read as /bin/sh reads it (os.system, execSync and system hand it to
+// sh): text only zsh parses — a quote opened in a comment running into
+// `f(a, b)` — is words, not a zsh glob qualifier; zsh's own words stay
+// zsh's, and what sh runs is still read.
+func TestCodeStringsAreSh(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{"cat > /tmp/a.py << 'EOF'\n# it's\ncontent = re.sub(pattern, replacement, content)\nEOF\npython3 /tmp/a.py", ""},
+		{"python3 -c \"# it's\nx = re.sub(a, b, c) # and's\"", ""},
+		{"node -e \"// it's\nconst y = f(a, b) // don't\"", ""},
+		{"cat > /tmp/a.py << 'EOF'\n# it's\nimport os\nos.system('cat .e\"\"nv')\nEOF\npython3 /tmp/a.py", KindDeny},
+		{"python3 -c \"# it's\nopen('.env').read() # x's\"", KindDeny},
+		{`zsh -c 'cat .env(.)'`, KindDeny},
+		{`python3 -c "import os; os.system('zsh -c \"echo *(e:cat .env:)\"')"`, KindUnverifiable},
+	})
+}
