@@ -447,6 +447,9 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 		return po, nil, nil
 	}
 	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
+	// only --write and --session append the flush's entries: a run that
+	// prints the context has the flush keep none
+	po.NoEntries = !o.Write && !o.Session
 	var plan *blobs.Plan
 	if po.Flush {
 		plan = spillPlan(o.Input, target, ctx)

@@ -209,7 +209,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		done = append(done, &cd)
 		cdp := &cd
 		floor := cd.StartUserTimestamp
-		f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeChain, floor: &floor,
+		f.addEntry(&NewEntry{Type: "custom", CustomType: TypeChain, floor: &floor,
 			body: func(dst []byte, _ *session.Context) ([]byte, error) { return append(dst, chainData(*cdp)...), nil }})
 		f.Chains++
 		f.ChainCalls += len(c.MiddleToolCallIDs)
@@ -228,7 +228,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		stats.RangesSummarized += f.Fused
 		stats.CallCount += f.chainCommandCalls()
 		s.Stats = &stats
-		f.Entries = append(f.Entries, customEntry(TypeStats, statsData(stats)))
+		f.addEntry(customEntry(TypeStats, statsData(stats)))
 	}
 	return nil
 }
@@ -649,7 +649,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 	for _, c := range calls {
 		floor = min(floor, c.ts)
 	}
-	f.Entries = append(f.Entries, &NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
+	f.addEntry(&NewEntry{Type: "custom", CustomType: TypeIndex, floor: &floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		return appendBackfill(dst, ctx, s, recs, firstRef)
 	}})
 	short := make([]string, len(refs))
@@ -711,7 +711,7 @@ func (f *Flushed) diagnostic(kind, detail string) {
 	dst = jsval.AppendString(dst, kind)
 	dst = append(dst, `,"detail":`...)
 	dst = jsval.AppendString(dst, detail)
-	f.Entries = append(f.Entries, customEntry(TypeDiagnostic, append(dst, '}')))
+	f.addEntry(customEntry(TypeDiagnostic, append(dst, '}')))
 }
 
 // DeterministicChainBody is pi-condense's deterministic chain body (the

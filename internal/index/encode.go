@@ -87,11 +87,12 @@ type SummaryMessage struct {
 	// made, whose details are written from its records when the message
 	// or the entry is (AppendDetails).
 	Details []byte
-	// the flush's summary: its records (the batch's, in order) and the
-	// number of its first ref (refs are allocated in a row), its turn and
-	// time
+	// the flush's summary: its records (the batch's, in order: n of
+	// them from rec0 in the state's recs, where the flush appends them in
+	// a row) and the number of its first ref (refs are allocated in a
+	// row), its turn and time
 	st         *State
-	calls      []entryCall
+	rec0, n    int32
 	firstRef   int
 	turnIndex  int
 	batchMilli int64
@@ -104,19 +105,20 @@ func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
 		return append(dst, s.Details...)
 	}
 	dst = append(dst, `{"toolCallRefs":[`...)
-	for i := range s.calls {
+	recs := s.st.recs[s.rec0 : s.rec0+s.n]
+	for i := range recs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		r := &s.st.recs[s.calls[i].rec]
+		r := &recs[i]
 		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.id, r.resultTimestamp())
 	}
 	dst = append(dst, `],"toolNames":[`...)
-	for i := range s.calls {
+	for i := range recs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsval.AppendString(dst, s.st.recs[s.calls[i].rec].name)
+		dst = jsval.AppendString(dst, recs[i].name)
 	}
 	dst = append(dst, `],"turnIndex":`...)
 	dst = strconv.AppendInt(dst, int64(s.turnIndex), 10)
@@ -376,4 +378,50 @@ func (c *ChainData) RangeSummary() (string, bool) {
 		return summarize.FuseDeterministic(c.fused, c.ToolRefs), true
 	}
 	return "", false
+}
+
+// entryMarks is what a flush with FlushOptions.NoEntries keeps of the
+// entries it would append: how many, and where those that rewrite the
+// prompt are (their rewrite points) — not the entries, which a run that
+// only renders never writes (a first flush of 1 GB held ~35 MB of them).
+type entryMarks struct {
+	n      int
+	floors []entryFloor
+}
+
+// entryFloor is an entry's rewrite point: its place among the entries,
+// its floor and its customType.
+type entryFloor struct {
+	at    int
+	floor int64
+	kind  string
+}
+
+// add marks e.
+func (m *entryMarks) add(e *NewEntry) {
+	if e.floor != nil {
+		m.floors = append(m.floors, entryFloor{at: m.n, floor: *e.floor, kind: e.CustomType})
+	}
+	m.n++
+}
+
+// then appends the marks of next, the entries that follow m's.
+func (m *entryMarks) then(next entryMarks) {
+	for _, f := range next.floors {
+		f.at += m.n
+		m.floors = append(m.floors, f)
+	}
+	m.n += next.n
+}
+
+// addEntry appends entries to the flush's (f.Entries), or marks them when
+// the flush keeps none (FlushOptions.NoEntries).
+func (f *Flushed) addEntry(es ...*NewEntry) {
+	if !f.noEntries {
+		f.Entries = append(f.Entries, es...)
+		return
+	}
+	for _, e := range es {
+		f.marks.add(e)
+	}
 }

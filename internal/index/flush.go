@@ -55,6 +55,11 @@ type FlushOptions struct {
 	// the first summary, as it did before it hashed each text as it read
 	// it for the summariser (the differential test's old path).
 	dedupFirst bool
+
+	// NoEntries leaves Flushed.Entries empty: a run that renders the
+	// context and writes no session needs the state and the summaries,
+	// not the entries to append.
+	NoEntries bool
 }
 
 // Flushed is what one flush adds to a session.
@@ -103,6 +108,9 @@ type Flushed struct {
 	// lines again; dropped once the chains are compressed
 	trivial trivialCalls
 	lt      lineTape // the flush's reads of the input
+	// noEntries: the entries are marked (marks), not kept (FlushOptions.NoEntries)
+	noEntries bool
+	marks     entryMarks
 }
 
 // Changes reports whether the flush changes what is rendered (a summary, a
@@ -134,7 +142,7 @@ type slot struct {
 // without a new batch: a text-only turn, a setting changed), so `now`
 // always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
-	f := &Flushed{State: st.Clone(), Outcome: "empty"}
+	f := &Flushed{State: st.Clone(), Outcome: "empty", noEntries: o.NoEntries}
 	// the records the flush adds leave their arguments in ctx's lines
 	// (argsAt), which the state then reads them from
 	f.lt.copyArgs = !argsInContext(st, ctx)
@@ -152,7 +160,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	if f.Captured > 0 || f.Chains > 0 {
 		m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
 		m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)
-		f.Entries = append(f.Entries, customEntry(TypeFlushMetrics, flushMetricsData(m)))
+		f.addEntry(customEntry(TypeFlushMetrics, flushMetricsData(m)))
 	}
 	f.rewritePoints(ctx, o.FirstLine)
 	f.Warnings = append(f.Warnings, f.failureWarnings()...)
@@ -262,8 +270,8 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	}
 	var lastCall *Call
 	var lastBatch *Batch
-	entries := f.Entries // the summaries' entries come after the aliases
-	f.Entries = nil
+	entries, marks := f.Entries, f.marks // the summaries' entries come after the aliases
+	f.Entries, f.marks = nil, entryMarks{}
 	for start := 0; start < len(slots); start += chunk {
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
@@ -324,7 +332,15 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			k++
 		}
 	}
-	f.Entries = append(append(entries, aliases...), f.Entries...)
+	if f.noEntries {
+		for _, e := range aliases {
+			marks.add(e)
+		}
+		marks.then(f.marks)
+		f.marks = marks
+	} else {
+		f.Entries = append(append(entries, aliases...), f.Entries...)
+	}
 	switch {
 	case f.Summarized > 0:
 		f.Outcome = "summarized"
@@ -348,7 +364,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	}
 	stats.CallCount += f.CommandCalls
 	s.Stats = &stats
-	f.Entries = append(f.Entries, customEntry(TypeFrontier, frontierData(fr)), customEntry(TypeStats, statsData(stats)))
+	f.addEntry(customEntry(TypeFrontier, frontierData(fr)), customEntry(TypeStats, statsData(stats)))
 	return nil
 }
 
@@ -437,6 +453,13 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 	if first == 0 {
 		first = ctx.Lines + 1
 	}
+	if f.noEntries {
+		for _, m := range f.marks.floors {
+			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + m.at, Floor: m.floor, Kind: m.kind})
+		}
+		f.marks = entryMarks{}
+		return
+	}
 	for k, e := range f.Entries {
 		if e.floor != nil {
 			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: *e.floor, Kind: e.CustomType})
@@ -489,10 +512,10 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		keys[i] = c.Key
 	}
 	// the details are written from the records when they are (refs are
-	// t<firstRef> on, in a row)
-	sm := &SummaryMessage{Content: text, st: s, calls: calls, firstRef: s.NextRef - len(b.Calls), turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
+	// t<firstRef> on, the records are the last len(calls) in s.recs)
+	sm := &SummaryMessage{Content: text, st: s, rec0: int32(len(s.recs) - len(calls)), n: int32(len(calls)), firstRef: s.NextRef - len(b.Calls), turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
 	f.Summaries = append(f.Summaries, sm)
-	f.Entries = append(f.Entries, summaryEntry(sm), indexEntry(s, calls))
+	f.addEntry(summaryEntry(sm), indexEntry(s, calls))
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
 }
 
@@ -536,7 +559,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		if o.Dedup {
 			if orig, ok := s.hashKey(c.Hash); ok && orig != c.Key {
 				s.addAlias(c.Key, orig)
-				f.Entries = append(f.Entries, aliasEntry(c, orig))
+				f.addEntry(aliasEntry(c, orig))
 				f.Deduped++
 				continue
 			}
@@ -554,7 +577,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 	}
 	b.Calls = keep
 	if len(spilled) > 0 {
-		f.Entries = append(f.Entries, indexEntry(s, spilled))
+		f.addEntry(indexEntry(s, spilled))
 	}
 	return nil
 }

@@ -13,10 +13,6 @@ func (s *State) Clone() *State {
 	c := *s
 	s.cloneKeys(&c)
 	c.summaries = append([]Summary(nil), s.summaries...)
-	c.sumByKey = make(map[string][]int32, len(s.sumByKey))
-	for k, v := range s.sumByKey {
-		c.sumByKey[k] = append([]int32(nil), v...)
-	}
 	c.chains = maps.Clone(s.chains)
 	c.chainOrder = append([]int64(nil), s.chainOrder...)
 	c.diagnostics = maps.Clone(s.diagnostics)

@@ -32,6 +32,9 @@ type keyInfo struct {
 	// bare toolCallId (State.bare holds the first), in first-insertion
 	// order.
 	nextBare int32
+	// sum is the index in State.summaries plus one of the first summary
+	// covering the key (0: none; the others: State.sumMore).
+	sum int32
 }
 
 // intern returns the id of key, adding it when new.
@@ -271,6 +274,12 @@ func (s *State) cloneKeys(c *State) {
 		}
 	}
 	c.aliasOrder = slices.Clone(s.aliasOrder)
+	if s.sumMore != nil {
+		c.sumMore = make(map[int32][]int32, len(s.sumMore))
+		for k, v := range s.sumMore {
+			c.sumMore[k] = slices.Clone(v)
+		}
+	}
 	c.hashes = make(map[[20]byte]int32, len(s.hashes))
 	for k, v := range s.hashes {
 		c.hashes[k] = v

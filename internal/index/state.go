@@ -44,10 +44,12 @@ type State struct {
 	aliasOrder []int32
 	// hashes are content hashes → the first record's key id (dedup):
 	// SHA-1 hex as its bytes, any other spelling in hashOdd
-	hashes     map[[20]byte]int32
-	hashOdd    map[string]int32
-	summaries  []Summary
-	sumByKey   map[string][]int32   // occurrence key → indexes in summaries covering it, ascending
+	hashes    map[[20]byte]int32
+	hashOdd   map[string]int32
+	summaries []Summary
+	// sumMore are the indexes in summaries, ascending, of the summaries
+	// covering a key id after the first (keyInfo.sum); most keys have one
+	sumMore    map[int32][]int32
 	chains     map[int64]*ChainData // by startUserTimestamp (last entry wins)
 	chainOrder []int64
 	// diagnostics are the context-prune-diagnostic entries read (kind and
@@ -444,16 +446,23 @@ func (s *State) addSummary(e Entry, warn func(string, ...any)) {
 	s.addSummaryBody(Summary{Keys: keys, Text: text, EntryID: e.ID, Line: e.Line})
 }
 
-// addSummaryBody appends a summary body and indexes it by its keys.
+// addSummaryBody appends a summary body and indexes it by its keys (the
+// first summary of a key in its keyInfo, the others in sumMore).
 func (s *State) addSummaryBody(sm Summary) {
 	i := int32(len(s.summaries))
 	s.summaries = append(s.summaries, sm)
-	if s.sumByKey == nil {
-		s.sumByKey = map[string][]int32{}
-	}
 	for _, k := range sm.Keys {
-		if l := s.sumByKey[k]; len(l) == 0 || l[len(l)-1] != i {
-			s.sumByKey[k] = append(l, i)
+		kid := s.intern(k)
+		switch ki := &s.keys[kid]; {
+		case ki.sum == 0:
+			ki.sum = i + 1
+		case ki.sum != i+1:
+			if l := s.sumMore[kid]; len(l) == 0 || l[len(l)-1] != i {
+				if s.sumMore == nil {
+					s.sumMore = map[int32][]int32{}
+				}
+				s.sumMore[kid] = append(l, i)
+			}
 		}
 	}
 }
@@ -463,7 +472,12 @@ func (s *State) addSummaryBody(sm Summary) {
 func (s *State) summariesCovering(keys []string) []int32 {
 	var idx []int32
 	for _, k := range keys {
-		idx = append(idx, s.sumByKey[k]...)
+		kid, ok := s.ids[k]
+		if !ok || s.keys[kid].sum == 0 {
+			continue
+		}
+		idx = append(idx, s.keys[kid].sum-1)
+		idx = append(idx, s.sumMore[kid]...)
 	}
 	slices.Sort(idx)
 	return slices.Compact(idx)

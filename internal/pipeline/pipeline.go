@@ -60,6 +60,10 @@ type Options struct {
 	// deterministically).
 	Chains           index.ChainOptions
 	FuseRangeSummary bool
+	// NoEntries: the run renders the context and writes no session, so the
+	// flush keeps no entries to append (Result.Append then appends none of
+	// the flush's).
+	NoEntries bool
 	// Now is the flush time for the flush-metrics entry (nil: the time
 	// pruner gives appended entries, AppendTime, so output is
 	// deterministic).
@@ -192,8 +196,9 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options, window in
 		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result {
 			return summarize.Summarize(cx, bs, so)
 		},
-		Clip: so.Clip,
-		Now:  nowMS,
+		Clip:      so.Clip,
+		Now:       nowMS,
+		NoEntries: o.NoEntries,
 	})
 }
 
