@@ -1,6 +1,7 @@
 package index
 
 import (
+	"hash/maphash"
 	"slices"
 	"strconv"
 )
@@ -39,19 +40,20 @@ type keyInfo struct {
 
 // intern returns the id of key, adding it when new.
 func (s *State) intern(key string) int32 {
-	if id, ok := s.ids[key]; ok {
+	h := s.ids.hash(key)
+	if id, ok := s.ids.find(h, func(id int32) bool { return s.keys[id].key == key }); ok {
 		return id
 	}
 	id := int32(len(s.keys))
 	s.keys = append(s.keys, keyInfo{key: key})
-	s.ids[key] = id
+	s.ids.insert(h, id, s.keyHash)
 	return id
 }
 
 // record returns the record of key (nil: none), a new one (changing it
 // changes nothing in s).
 func (s *State) record(key string) *Record {
-	if id, ok := s.ids[key]; ok {
+	if id, ok := s.keyID(key); ok {
 		if r := s.keys[id].rec; r > 0 {
 			rc := s.recs[r-1].record()
 			return &rc
@@ -62,13 +64,13 @@ func (s *State) record(key string) *Record {
 
 // hasRecord reports whether key has a record.
 func (s *State) hasRecord(key string) bool {
-	id, ok := s.ids[key]
+	id, ok := s.keyID(key)
 	return ok && s.keys[id].rec > 0
 }
 
 // aliasOf returns the original's key of a dedup alias key.
 func (s *State) aliasOf(key string) (string, bool) {
-	if id, ok := s.ids[key]; ok {
+	if id, ok := s.keyID(key); ok {
 		if a := s.keys[id].alias; a > 0 {
 			return s.keys[a-1].key, true
 		}
@@ -143,7 +145,7 @@ func denseRef(ref string) (int, bool) {
 // in first-insertion order.
 func (s *State) bareRecordKeys(id string) []int32 {
 	var out []int32
-	for k := s.bare[id]; k > 0; k = s.keys[k-1].nextBare {
+	for k := s.bareFirst(id); k > 0; k = s.keys[k-1].nextBare {
 		out = append(out, k-1)
 	}
 	return out
@@ -152,7 +154,7 @@ func (s *State) bareRecordKeys(id string) []int32 {
 // bareCount is len(bareRecordKeys(id)), up to 2.
 func (s *State) bareCount(id string) int {
 	n := 0
-	for k := s.bare[id]; k > 0 && n < 2; k = s.keys[k-1].nextBare {
+	for k := s.bareFirst(id); k > 0 && n < 2; k = s.keys[k-1].nextBare {
 		n++
 	}
 	return n
@@ -160,9 +162,12 @@ func (s *State) bareCount(id string) int {
 
 // addBare adds the record key kid to its bare id's list (once).
 func (s *State) addBare(bareID string, kid int32) {
-	k := s.bare[bareID]
+	k := s.bareFirst(bareID)
 	if k == 0 {
-		s.bare[bareID] = kid + 1
+		b := &s.bare
+		i := int32(len(b.ids))
+		b.ids, b.first = append(b.ids, bareID), append(b.first, kid+1)
+		b.table.insert(b.hash(i), i, b.hash)
 		return
 	}
 	for {
@@ -255,14 +260,8 @@ func (s *State) seedHash(h string, kid int32) {
 func (s *State) cloneKeys(c *State) {
 	c.recs = slices.Clone(s.recs)
 	c.keys = slices.Clone(s.keys)
-	c.ids = make(map[string]int32, len(s.ids))
-	for k, v := range s.ids {
-		c.ids[k] = v
-	}
-	c.bare = make(map[string]int32, len(s.bare))
-	for k, v := range s.bare {
-		c.bare[k] = v
-	}
+	c.ids = s.ids.clone()
+	c.bare = s.bare.clone()
 	c.refKeys = slices.Clone(s.refKeys)
 	if s.refByName != nil {
 		c.refByName, c.refNames = make(map[string]int32, len(s.refByName)), make(map[int32]string, len(s.refNames))
@@ -334,9 +333,130 @@ func appendOccurrenceKey(dst []byte, id string, ts int64) []byte {
 // one).
 func (s *State) knownKey(key []byte) string {
 	if s != nil {
-		if id, ok := s.ids[string(key)]; ok {
+		if id, ok := s.keyIDBytes(key); ok {
 			return s.keys[id].key
 		}
 	}
 	return string(key)
+}
+
+// idTable finds key ids by a string: an open-addressing hash table of key
+// ids plus one (0: an empty slot), whose strings are the state's own (the
+// caller compares them), so it holds 4 bytes a slot and no pointer — a
+// map of strings to ids held a string header and its hash-table overhead
+// per key (1 GB first flush: ~300,000 keys, two such maps ~25 MB), all of
+// it scanned by the collector.
+type idTable struct {
+	slots []int32 // len a power of two (or 0), at most half full
+	n     int
+}
+
+// tableSeed seeds every idTable's hash: made once, never changed (a
+// table's layout then depends only on what it holds and in which order,
+// so equal states are equal values).
+var tableSeed = maphash.MakeSeed()
+
+// hash is the hash of a string in t.
+func (t *idTable) hash(s string) uint64 { return maphash.String(tableSeed, s) }
+
+// find returns the id whose string eq reports equal, with hash h.
+func (t *idTable) find(h uint64, eq func(id int32) bool) (int32, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		v := t.slots[i]
+		if v == 0 {
+			return 0, false
+		}
+		if eq(v - 1) {
+			return v - 1, true
+		}
+	}
+}
+
+// insert adds id, with hash h, which find does not hold; hash gives the
+// hash of any id held (to grow).
+func (t *idTable) insert(h uint64, id int32, hash func(id int32) uint64) {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow(t.n+1, hash)
+	}
+	t.put(h, id)
+	t.n++
+}
+
+func (t *idTable) put(h uint64, id int32) {
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for t.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = id + 1
+}
+
+// grow makes room for n ids at most half full (rehashing those held).
+func (t *idTable) grow(n int, hash func(id int32) uint64) {
+	size := max(len(t.slots), 64)
+	for 2*n > size {
+		size *= 2
+	}
+	if size == len(t.slots) {
+		return
+	}
+	old := t.slots
+	t.slots = make([]int32, size)
+	for _, v := range old {
+		if v != 0 {
+			t.put(hash(v-1), v-1)
+		}
+	}
+}
+
+// clone is a copy of t.
+func (t *idTable) clone() idTable {
+	return idTable{slots: slices.Clone(t.slots), n: t.n}
+}
+
+// keyID returns the id of key.
+func (s *State) keyID(key string) (int32, bool) {
+	return s.ids.find(s.ids.hash(key), func(id int32) bool { return s.keys[id].key == key })
+}
+
+// keyIDBytes is keyID of a key in bytes (no string made).
+func (s *State) keyIDBytes(key []byte) (int32, bool) {
+	return s.ids.find(maphash.Bytes(tableSeed, key), func(id int32) bool { return s.keys[id].key == string(key) })
+}
+
+// keyHash is the hash of the key id's key.
+func (s *State) keyHash(id int32) uint64 { return s.ids.hash(s.keys[id].key) }
+
+// bareIDs are the bare toolCallIds the state has records of, each once,
+// with the first record key id plus one of each (bareTable finds them by
+// the id: its slots are indexes in the list).
+type bareIDs struct {
+	ids   []string
+	first []int32
+	table idTable
+}
+
+func (b *bareIDs) hash(i int32) uint64 { return b.table.hash(b.ids[i]) }
+
+// find returns the index of a bare id in b.
+func (b *bareIDs) find(id string) (int32, bool) {
+	return b.table.find(b.table.hash(id), func(i int32) bool { return b.ids[i] == id })
+}
+
+// clone is a copy of b.
+func (b *bareIDs) clone() bareIDs {
+	return bareIDs{ids: slices.Clone(b.ids), first: slices.Clone(b.first), table: b.table.clone()}
+}
+
+// bareFirst returns the first record key id plus one of a bare toolCallId
+// (0: none).
+func (s *State) bareFirst(bareID string) int32 {
+	if i, ok := s.bare.find(bareID); ok {
+		return s.bare.first[i]
+	}
+	return 0
 }

@@ -31,10 +31,10 @@ type State struct {
 	recs []rec
 	nrec int32
 	keys []keyInfo
-	ids  map[string]int32
-	// bare is a bare toolCallId's first record key id plus one (the others:
+	ids  idTable
+	// bare finds a bare toolCallId's first record key id (the others:
 	// keyInfo.nextBare)
-	bare map[string]int32
+	bare bareIDs
 	// refKeys are the key ids plus one of the canonical refs `tN` by N;
 	// refByName and refNames the others (ref → key id, key id → ref)
 	refKeys   []int32
@@ -205,7 +205,6 @@ func BranchEntries(ctx *session.Context) ([]Entry, error) {
 
 func newState() *State {
 	return &State{
-		ids: map[string]int32{}, bare: map[string]int32{},
 		hashes: map[[20]byte]int32{}, chains: map[int64]*ChainData{}, NextRef: 1, NextBlock: 1,
 	}
 }
@@ -472,7 +471,7 @@ func (s *State) addSummaryBody(sm Summary) {
 func (s *State) summariesCovering(keys []string) []int32 {
 	var idx []int32
 	for _, k := range keys {
-		kid, ok := s.ids[k]
+		kid, ok := s.keyID(k)
 		if !ok || s.keys[kid].sum == 0 {
 			continue
 		}
@@ -569,7 +568,7 @@ func leadingInt(s string) (int, bool) {
 // IsSummarized reports whether the occurrence key is indexed or is a dedup
 // alias of an indexed original (strict: no bare-id fallback).
 func (s *State) IsSummarized(key string) bool {
-	if id, ok := s.ids[key]; ok {
+	if id, ok := s.keyID(key); ok {
 		k := &s.keys[id]
 		return k.rec > 0 || k.alias > 0
 	}
@@ -589,7 +588,7 @@ func (s *State) HasLegacyBareRecord(toolCallID string) bool {
 // Resolve maps a record key, a dedup alias key, a short ref, or a bare id
 // with exactly one occurrence to the key of the record behind it.
 func (s *State) Resolve(input string) (string, bool) {
-	if id, ok := s.ids[input]; ok {
+	if id, ok := s.keyID(input); ok {
 		k := &s.keys[id]
 		if k.rec > 0 {
 			return input, true
@@ -601,7 +600,7 @@ func (s *State) Resolve(input string) (string, bool) {
 	if k, ok := s.refKey(input); ok {
 		return k, true
 	}
-	if h := s.bare[input]; h > 0 && s.keys[h-1].nextBare == 0 {
+	if h := s.bareFirst(input); h > 0 && s.keys[h-1].nextBare == 0 {
 		return s.keys[h-1].key, true
 	}
 	return "", false
@@ -626,7 +625,7 @@ func (s *State) RecordOf(input string) (Record, bool) {
 	if !ok {
 		return Record{}, false
 	}
-	if id, ok := s.ids[k]; ok {
+	if id, ok := s.keyID(k); ok {
 		if r := s.keys[id].rec; r > 0 {
 			return s.recs[r-1].record(), true
 		}
@@ -764,7 +763,7 @@ func sortTime(r Record) int64 {
 // ShortRef returns the `tN` ref registered for an occurrence key (a dedup
 // alias shares its original's).
 func (s *State) ShortRef(key string) (string, bool) {
-	if id, ok := s.ids[key]; ok {
+	if id, ok := s.keyID(key); ok {
 		return s.refOf(id)
 	}
 	return "", false
@@ -784,7 +783,7 @@ func (s *State) ToolRefs(keys []string) []string {
 // Backfilled reports whether the record under key came from a chain
 // backfill (turnIndex -1, no summary message).
 func (s *State) Backfilled(key string) bool {
-	if id, ok := s.ids[key]; ok {
+	if id, ok := s.keyID(key); ok {
 		return s.keys[id].rec > 0 && s.keys[id].backfilled
 	}
 	return false
@@ -883,7 +882,7 @@ func appendMessageKey(dst []byte, toolCallID, rawTimestamp string) []byte {
 
 // isSummarizedBytes is IsSummarized of a key in bytes (no string made).
 func (s *State) isSummarizedBytes(key []byte) bool {
-	if id, ok := s.ids[string(key)]; ok {
+	if id, ok := s.keyIDBytes(key); ok {
 		k := &s.keys[id]
 		return k.rec > 0 || k.alias > 0
 	}
