@@ -876,7 +876,7 @@ func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCa
 	dst = append(dst, `{"toolCalls":[`...)
 	for i := range calls {
 		c := &calls[i]
-		rc := st.recs[c.rec].record()
+		rc := st.unpack(&st.recs[c.rec])
 		r := &rc
 		if i > 0 {
 			dst = append(dst, ',')
@@ -920,7 +920,7 @@ func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCa
 			dst = append(dst, ',')
 		}
 		r := &st.recs[calls[i].rec]
-		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), r.id, r.resultTimestamp())
+		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), st.recID(r), r.resultTimestamp())
 	}
 	return append(dst, `]}`...), nil
 }

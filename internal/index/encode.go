@@ -111,14 +111,14 @@ func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
 			dst = append(dst, ',')
 		}
 		r := &recs[i]
-		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), r.id, r.resultTimestamp())
+		dst = appendRef(dst, "t"+strconv.Itoa(s.firstRef+i), s.st.recID(r), r.resultTimestamp())
 	}
 	dst = append(dst, `],"toolNames":[`...)
 	for i := range recs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsval.AppendString(dst, recs[i].name)
+		dst = jsval.AppendString(dst, s.st.recName(&recs[i]))
 	}
 	dst = append(dst, `],"turnIndex":`...)
 	dst = strconv.AppendInt(dst, int64(s.turnIndex), 10)
@@ -267,7 +267,7 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 				dst = append(dst, ',')
 			}
 			c := &calls[i]
-			rc := st.recs[c.rec].record()
+			rc := st.unpack(&st.recs[c.rec])
 			r := &rc
 			text = text[:0]
 			if r.SpillPath == nil {

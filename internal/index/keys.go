@@ -2,6 +2,7 @@ package index
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -55,7 +56,7 @@ func (s *State) intern(key string) int32 {
 func (s *State) record(key string) *Record {
 	if id, ok := s.keyID(key); ok {
 		if r := s.keys[id].rec; r > 0 {
-			rc := s.recs[r-1].record()
+			rc := s.unpack(&s.recs[r-1])
 			return &rc
 		}
 	}
@@ -259,6 +260,8 @@ func (s *State) seedHash(h string, kid int32) {
 // cloneKeys copies s's key tables into c (Clone).
 func (s *State) cloneKeys(c *State) {
 	c.recs = slices.Clone(s.recs)
+	c.names = slices.Clone(s.names)
+	c.nameIDs = maps.Clone(s.nameIDs)
 	c.keys = slices.Clone(s.keys)
 	c.ids = s.ids.clone()
 	c.bare = s.bare.clone()

@@ -1,16 +1,20 @@
 package index
 
-// rec is a Record as the state holds it: the fields every record has, a
-// third of Record's pointers, and what few records have (arguments or a
-// text held in memory, a spill) out of line — a first flush of a long
-// session holds hundreds of thousands of records until it is written.
+// rec is a Record as the state holds it: the fields every record has, one
+// pointer, and what few records have (arguments or a text held in memory,
+// a spill) out of line — a first flush of a long session holds hundreds
+// of thousands of records until it is written. The toolCallId is the
+// first idLen bytes of the record's occurrence key (keys[key].key: the id,
+// or the id, "@" and the result time), the tool name an index in the
+// state's names: 80 bytes a record (was 104, with two strings).
 type rec struct {
-	id, name       string
 	argsAt, textAt textRef
 	ts, resTS      int64
 	turn           int
-	flags          uint8
 	extra          *recExtra
+	key, idLen     int32
+	name           int32
+	flags          uint8
 }
 
 // rec flags
@@ -28,9 +32,10 @@ type recExtra struct {
 	spillBytes                            *int64
 }
 
-// packRecord is r as the state holds it.
-func packRecord(r *Record) rec {
-	c := rec{id: r.ToolCallID, name: r.ToolName, argsAt: r.argsAt, textAt: r.textAt, ts: r.Timestamp, turn: r.TurnIndex}
+// packRecord is r as s holds it under the key id kid (r's occurrence
+// key: its toolCallId is the key's first bytes).
+func (s *State) packRecord(r *Record, kid int32) rec {
+	c := rec{key: kid, idLen: int32(len(r.ToolCallID)), name: s.nameID(r.ToolName), argsAt: r.argsAt, textAt: r.textAt, ts: r.Timestamp, turn: r.TurnIndex}
 	if r.ResultTimestamp != nil {
 		c.resTS, c.flags = *r.ResultTimestamp, c.flags|recHasResTS
 	}
@@ -46,10 +51,28 @@ func packRecord(r *Record) rec {
 	return c
 }
 
-// record is the Record c holds (a new one: changing it changes nothing in
+// nameID is the index of a tool name in s.names (added when new).
+func (s *State) nameID(name string) int32 {
+	if id, ok := s.nameIDs[name]; ok {
+		return id
+	}
+	if s.nameIDs == nil {
+		s.nameIDs = map[string]int32{}
+	}
+	id := int32(len(s.names))
+	s.names = append(s.names, name)
+	s.nameIDs[name] = id
+	return id
+}
+
+// recID and recName are the record's toolCallId and toolName.
+func (s *State) recID(c *rec) string   { return s.keys[c.key].key[:c.idLen] }
+func (s *State) recName(c *rec) string { return s.names[c.name] }
+
+// unpack is the Record c holds (a new one: changing it changes nothing in
 // the state).
-func (c *rec) record() Record {
-	r := Record{ToolCallID: c.id, ToolName: c.name, IsError: c.flags&recIsError != 0, TurnIndex: c.turn, Timestamp: c.ts,
+func (s *State) unpack(c *rec) Record {
+	r := Record{ToolCallID: s.recID(c), ToolName: s.recName(c), IsError: c.flags&recIsError != 0, TurnIndex: c.turn, Timestamp: c.ts,
 		argsCanonical: c.flags&recArgsCanonical != 0, textAt: c.textAt, argsAt: c.argsAt}
 	if c.flags&recHasResTS != 0 {
 		ts := c.resTS

@@ -30,8 +30,12 @@ type State struct {
 	// (keys.go).
 	recs []rec
 	nrec int32
-	keys []keyInfo
-	ids  idTable
+	// names are the records' tool names, each once (rec.name), nameIDs
+	// their indexes
+	names   []string
+	nameIDs map[string]int32
+	keys    []keyInfo
+	ids     idTable
 	// bare finds a bare toolCallId's first record key id (the others:
 	// keyInfo.nextBare)
 	bare bareIDs
@@ -491,7 +495,7 @@ func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int3
 		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
 	}
 	kid := s.intern(key)
-	s.recs = append(s.recs, packRecord(&r))
+	s.recs = append(s.recs, s.packRecord(&r, kid))
 	k := &s.keys[kid]
 	if k.rec == 0 {
 		k.pos = s.nrec
@@ -627,7 +631,7 @@ func (s *State) RecordOf(input string) (Record, bool) {
 	}
 	if id, ok := s.keyID(k); ok {
 		if r := s.keys[id].rec; r > 0 {
-			return s.recs[r-1].record(), true
+			return s.unpack(&s.recs[r-1]), true
 		}
 	}
 	return Record{}, false
@@ -723,7 +727,7 @@ func (s *State) RecordsFor(input string) []Occurrence {
 	var out []Occurrence
 	for _, kid := range s.bareRecordKeys(input) {
 		k := &s.keys[kid]
-		out = append(out, Occurrence{Record: s.recs[k.rec-1].record(), Key: k.key})
+		out = append(out, Occurrence{Record: s.unpack(&s.recs[k.rec-1]), Key: k.key})
 	}
 	for _, aid := range s.aliasOrder {
 		ak := s.keys[aid].key

@@ -415,7 +415,7 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		// (every record held, a replaced one too)
 		texts := make([]string, len(got.recs))
 		for i := range got.recs {
-			rc := got.recs[i].record()
+			rc := got.unpack(&got.recs[i])
 			text, err := got.ResultText(&rc)
 			if err != nil {
 				t.Fatal(err)
@@ -426,9 +426,9 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 			b[i] = 'x'
 		}
 		for i := range got.recs {
-			rc := got.recs[i].record()
+			rc := got.unpack(&got.recs[i])
 			rc.ResultText, rc.textAt = texts[i], textRef{}
-			got.recs[i] = packRecord(&rc)
+			got.recs[i] = got.packRecord(&rc, got.recs[i].key)
 		}
 		got.src = nil
 		if !reflect.DeepEqual(got, want) {
@@ -486,7 +486,7 @@ func (s *State) recordMap() map[string]*Record {
 	out := map[string]*Record{}
 	for i := range s.keys {
 		if r := s.keys[i].rec; r > 0 {
-			rc := s.recs[r-1].record()
+			rc := s.unpack(&s.recs[r-1])
 			out[s.keys[i].key] = &rc
 		}
 	}
