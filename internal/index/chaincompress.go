@@ -159,6 +159,9 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			if backfilled, err = f.backfill(ctx, fresh, o); err != nil {
 				return err
 			}
+			// the chain keeps the state's strings of the keys backfill
+			// indexed, not the copies chain detection made of them
+			s.internKeys(c.MiddleOccurrenceKeys)
 		}
 		toolRefs := s.ToolRefs(keys)
 		cd := ChainData{

@@ -463,3 +463,13 @@ func (s *State) bareFirst(bareID string) int32 {
 	}
 	return 0
 }
+
+// internKeys replaces each key of keys that s knows with s's own string
+// of it (the same bytes, held once).
+func (s *State) internKeys(keys []string) {
+	for i, k := range keys {
+		if id, ok := s.keyID(k); ok {
+			keys[i] = s.keys[id].key
+		}
+	}
+}
