@@ -322,7 +322,7 @@ func (x *summaryIndex) texts(keys []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, i := range x.s.summariesCovering(keys) {
-		if t := x.s.summaries[i].Text; t != "" && !seen[t] {
+		if t := x.s.summaries[i].text; t != "" && !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}

@@ -12,7 +12,8 @@ import (
 func (s *State) Clone() *State {
 	c := *s
 	s.cloneKeys(&c)
-	c.summaries = append([]Summary(nil), s.summaries...)
+	c.summaries = slices.Clone(s.summaries)
+	c.sumKeys = slices.Clone(s.sumKeys)
 	c.chains = maps.Clone(s.chains)
 	c.chainOrder = append([]int64(nil), s.chainOrder...)
 	c.diagnostics = maps.Clone(s.diagnostics)

@@ -50,7 +50,9 @@ type State struct {
 	// SHA-1 hex as its bytes, any other spelling in hashOdd
 	hashes    map[[20]byte]int32
 	hashOdd   map[string]int32
-	summaries []Summary
+	// summaries are the summary bodies, their keys' ids in sumKeys
+	summaries []summaryBody
+	sumKeys   []int32
 	// sumMore are the indexes in summaries, ascending, of the summaries
 	// covering a key id after the first (keyInfo.sum); most keys have one
 	sumMore    map[int32][]int32
@@ -87,6 +89,9 @@ type State struct {
 
 // Summary is one context-prune-summary message's body and the occurrence
 // keys of the calls it covers.
+//
+// The state holds it as a summaryBody: its keys by id (4 bytes a key, not
+// a string header), in State.sumKeys.
 type Summary struct {
 	Keys    []string
 	Text    string
@@ -449,13 +454,31 @@ func (s *State) addSummary(e Entry, warn func(string, ...any)) {
 	s.addSummaryBody(Summary{Keys: keys, Text: text, EntryID: e.ID, Line: e.Line})
 }
 
+// summaryBody is a Summary as the state holds it: its keys are
+// State.sumKeys[keys0:keys0+nkeys].
+type summaryBody struct {
+	text, entryID string
+	line          int
+	keys0, nkeys  int32
+}
+
+// summary is the Summary of b.
+func (s *State) summary(b *summaryBody) Summary {
+	sm := Summary{Keys: make([]string, b.nkeys), Text: b.text, EntryID: b.entryID, Line: b.line}
+	for i, kid := range s.sumKeys[b.keys0 : b.keys0+b.nkeys] {
+		sm.Keys[i] = s.keys[kid].key
+	}
+	return sm
+}
+
 // addSummaryBody appends a summary body and indexes it by its keys (the
 // first summary of a key in its keyInfo, the others in sumMore).
 func (s *State) addSummaryBody(sm Summary) {
 	i := int32(len(s.summaries))
-	s.summaries = append(s.summaries, sm)
+	s.summaries = append(s.summaries, summaryBody{text: sm.Text, entryID: sm.EntryID, line: sm.Line, keys0: int32(len(s.sumKeys)), nkeys: int32(len(sm.Keys))})
 	for _, k := range sm.Keys {
 		kid := s.intern(k)
+		s.sumKeys = append(s.sumKeys, kid)
 		switch ki := &s.keys[kid]; {
 		case ki.sum == 0:
 			ki.sum = i + 1
@@ -823,7 +846,13 @@ func (s *State) Keys() []string {
 func (s *State) Len() int { return int(s.nrec) }
 
 // Summaries returns the summary bodies in branch order.
-func (s *State) Summaries() []Summary { return append([]Summary(nil), s.summaries...) }
+func (s *State) Summaries() []Summary {
+	var out []Summary
+	for i := range s.summaries {
+		out = append(out, s.summary(&s.summaries[i]))
+	}
+	return out
+}
 
 // SummaryTexts returns the distinct summary texts covering any of keys
 // (in branch order), as pi-condense builds a chain body from them.
@@ -831,7 +860,7 @@ func (s *State) SummaryTexts(keys []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, i := range s.summariesCovering(keys) {
-		if t := s.summaries[i].Text; !seen[t] {
+		if t := s.summaries[i].text; !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}
