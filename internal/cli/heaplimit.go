@@ -31,15 +31,17 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 40<<20+size/8) }
 
 // flushLimit is the heap limit for a first flush and its render of an
 // input of size bytes (more: see below). Their live heap peaks at about
-// half a byte per input byte, in chain compression and the render: a first
-// flush of 200 MB of pi-derived input 99 MB, of 1 GB ~450 MB as the
-// collector marks it (its long cycles mark what is allocated meanwhile).
-// The limit is 48 MiB above 0.6 bytes per input byte, a third or more
-// above that live heap, so the collector keeps the heap near it instead of
-// letting it double (GOGC) — at 0.7 bytes per byte the 1 GB flush ran at
-// 807 MB RSS and the 200 MB one at 232 MB. Closer to the live heap the
-// collector runs too often: 1 GB at 0.55 bytes per byte took 6% more CPU,
-// at 500 MiB 27% more.
+// 0.4 bytes per input byte, in the render after the flush (a first flush
+// of 1 GB of pi-derived input: ~390 MB as the collector marks it; the
+// flush's state after the run 286 MB with the context's index, once its
+// records, key tables and summaries were made compact and a run that
+// prints the context stopped keeping the entries --write appends). The
+// limit is 48 MiB above half a byte per input byte, a third above that
+// peak, so the collector keeps the heap near it instead of letting it
+// double (GOGC): at 1 GB it marks as much in all (19 cycles, ~4.0 GB) as
+// it did at 0.6 bytes per byte before the state was made compact (17,
+// ~3.9 GB), for 545 MB of RSS instead of 635. At 480 MiB it marked 5.2 GB
+// in 23 cycles.
 //
 // A run that writes the session (--write, --session) holds the entries it
 // appends on top, and the state Rebuild makes of a session flushed before
@@ -51,5 +53,5 @@ func flushLimit(size int64, more bool) int64 {
 	if more {
 		return max(readLimit(size), memoryLimit+size/10*7)
 	}
-	return max(readLimit(size), 48<<20+size/10*6)
+	return max(readLimit(size), 48<<20+size/2)
 }
