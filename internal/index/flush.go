@@ -157,6 +157,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 		return nil, err
 	}
 	f.trivial = trivialCalls{}
+	f.State.trim()
 	if f.Captured > 0 || f.Chains > 0 {
 		m := FlushMetrics{TS: o.Now, Trigger: "manual", CapturedBatches: f.Captured, ProcessedBatches: f.Processed, Outcome: f.Outcome}
 		m.Metrics.OpenCycleThinkingTokens, m.Metrics.LargestChainSharePct, m.Metrics.FrontierGapTokens = metrics(ctx, st)

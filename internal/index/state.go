@@ -48,8 +48,8 @@ type State struct {
 	aliasOrder []int32
 	// hashes are content hashes → the first record's key id (dedup):
 	// SHA-1 hex as its bytes, any other spelling in hashOdd
-	hashes    map[[20]byte]int32
-	hashOdd   map[string]int32
+	hashes  map[[20]byte]int32
+	hashOdd map[string]int32
 	// summaries are the summary bodies, their keys' ids in sumKeys
 	summaries []summaryBody
 	sumKeys   []int32
