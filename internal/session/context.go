@@ -949,46 +949,6 @@ func (b *builder) build() {
 		}
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
 	}
-	if b.opts.Branch || b.opts.AllEntries {
-		in := make([]bool, ents.len())
-		for _, ei := range ctxEntries {
-			in[ei] = true
-		}
-		b.ctx.types = b.types
-		ctypes := map[string]uint32{}
-		be := func(ei int32) BranchEntry {
-			e := ents.at(int(ei))
-			id, parent := e.key(), e.parent()
-			r := BranchEntry{id: uint32(id), parent: uint32(parent), line: b.loc(e).line, loc: e.loc, typ: e.typ,
-				flags: uint8(id>>32)<<beIDShift | uint8(parent>>32)<<beParentShift}
-			if e.isMsg {
-				r.flags |= beMsg
-			}
-			if in[ei] {
-				r.flags |= beInContext
-			}
-			if ct := b.extra(e).ctype; ct != "" {
-				if r.ctype = ctypes[ct]; r.ctype == 0 {
-					b.ctx.ctypes = append(b.ctx.ctypes, ct)
-					r.ctype = uint32(len(b.ctx.ctypes))
-					ctypes[ct] = r.ctype
-				}
-			}
-			return r
-		}
-		if b.opts.Branch {
-			b.ctx.Branch = make([]BranchEntry, 0, len(path))
-			for _, ei := range path {
-				b.ctx.Branch = append(b.ctx.Branch, be(ei))
-			}
-		}
-		if b.opts.AllEntries {
-			b.ctx.Entries = make([]BranchEntry, 0, ents.len())
-			for ei := 0; ei < ents.len(); ei++ {
-				b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
-			}
-		}
-	}
 	edits := map[idKey]int32{}
 	for _, ei := range ctxEntries {
 		if e := ents.at(int(ei)); typ(e) == "context_edit" {
@@ -1021,7 +981,71 @@ func (b *builder) build() {
 		}
 		b.warn(int(b.loc(l).line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
+	if b.opts.Branch || b.opts.AllEntries {
+		b.branch(path, ctxEntries, comp >= 0)
+	}
 	b.entries = entryList{}
+}
+
+// branch builds Context.Branch (the entries of path) and Context.Entries,
+// as the options ask: the last use of the entries, so a branch built in
+// path order gives back each chunk of them once it is past it (the branch
+// and the entries are the same size: a session's index is at its largest
+// here). ctxEntries are the context's entries; cut reports that they are
+// not the whole path (a compaction).
+func (b *builder) branch(path, ctxEntries []int32, cut bool) {
+	ents := &b.entries
+	var in []bool
+	if cut = cut || b.opts.AllEntries; cut { // Entries holds entries off the path too
+		in = make([]bool, ents.len())
+		for _, ei := range ctxEntries {
+			in[ei] = true
+		}
+	}
+	b.ctx.types = b.types
+	ctypes := map[string]uint32{}
+	be := func(ei int32) BranchEntry {
+		e := ents.at(int(ei))
+		id, parent := e.key(), e.parent()
+		r := BranchEntry{id: uint32(id), parent: uint32(parent), line: b.loc(e).line, loc: e.loc, typ: e.typ,
+			flags: uint8(id>>32)<<beIDShift | uint8(parent>>32)<<beParentShift}
+		if e.isMsg {
+			r.flags |= beMsg
+		}
+		if !cut || in[ei] {
+			r.flags |= beInContext
+		}
+		if ct := b.extra(e).ctype; ct != "" {
+			if r.ctype = ctypes[ct]; r.ctype == 0 {
+				b.ctx.ctypes = append(b.ctx.ctypes, ct)
+				r.ctype = uint32(len(b.ctx.ctypes))
+				ctypes[ct] = r.ctype
+			}
+		}
+		return r
+	}
+	if b.opts.AllEntries {
+		b.ctx.Entries = make([]BranchEntry, 0, ents.len())
+		for ei := 0; ei < ents.len(); ei++ {
+			b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
+		}
+	}
+	if !b.opts.Branch {
+		return
+	}
+	b.ctx.Branch = make([]BranchEntry, 0, len(path))
+	// the entries' chunks go as the branch passes them when the path is in
+	// file order (one chain: the common case)
+	free := !b.opts.AllEntries
+	for k := 1; k < len(path) && free; k++ {
+		free = path[k] > path[k-1]
+	}
+	for _, ei := range path {
+		if c := int(ei) / entryChunk; free && c > 0 && ents.chunks[c-1] != nil {
+			ents.chunks[c-1] = nil
+		}
+		b.ctx.Branch = append(b.ctx.Branch, be(ei))
+	}
 }
 
 // project is pi's sessionEntryToContextMessages for one entry.
