@@ -600,7 +600,7 @@ func keptReason(ctx *session.Context, i int, m *session.Message, plan *prune.Pla
 		return KeptRecent
 	case plan.Pairing.Involves(i):
 		return KeptHazard
-	case call != nil && (po.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && po.Protect.ToolProtected(m.ToolName()))):
+	case call != nil && (po.Protect.Protected(call.Name(), call.Path(), call.HasPath()) || (call.Name() != m.ToolName() && po.Protect.ToolProtected(m.ToolName()))):
 		return KeptProtected
 	case m.HasNotice():
 		return KeptAlready

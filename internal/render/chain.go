@@ -444,10 +444,10 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				}
 			case session.RoleAssistant:
 				for _, tc := range s.m.ToolCalls() {
-					actual[tc.ID] = true
-					droppedBare[tc.ID] = true
-					if r.o.Protect != nil && r.memo().protected(tc.Name, tc.Path, tc.HasPath) {
-						now[tc.ID] = true
+					actual[tc.ID()] = true
+					droppedBare[tc.ID()] = true
+					if r.o.Protect != nil && r.memo().protected(tc.Name(), tc.Path(), tc.HasPath()) {
+						now[tc.ID()] = true
 					}
 				}
 			}

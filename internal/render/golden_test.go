@@ -239,7 +239,7 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 			continue
 		}
 		c := plan.Call(ctx, int(it.Src))
-		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName()) {
+		if o.Protect.Protected(c.Name(), c.Path(), c.HasPath()) || o.Protect.ToolProtected(m.ToolName()) {
 			continue
 		}
 		orig, _ := ctx.AppendMessage(nil, m)

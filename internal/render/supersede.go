@@ -70,8 +70,8 @@ func (r *renderer) supersede() error {
 			open = nil
 			ids := r.readIDs[:0]
 			for _, tc := range s.m.ToolCalls() {
-				if tc.Name == readTool && tc.HasPath {
-					ids = append(ids, tc.ID)
+				if tc.Name() == readTool && tc.HasPath() {
+					ids = append(ids, tc.ID())
 				}
 			}
 			r.readIDs = ids
