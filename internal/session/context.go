@@ -1019,27 +1019,42 @@ func (b *builder) branch(path, ctxEntries []int32, cut bool) {
 		}
 		return r
 	}
+	inOrder := true // the path is in file order (one chain: the common case)
+	for k := 1; k < len(path) && inOrder; k++ {
+		inOrder = path[k] > path[k-1]
+	}
+	// the path is every entry: the branch is Entries (the same records, not
+	// a second copy)
+	same := b.opts.AllEntries && b.opts.Branch && inOrder && len(path) == ents.len()
+	// drop gives back the chunk of the entries before entry ei once a
+	// list built in file order is past it, when it is their last reader
+	drop := func(ei int32) {
+		if c := int(ei) / entryChunk; c > 0 && ents.chunks[c-1] != nil {
+			ents.chunks[c-1] = nil
+		}
+	}
 	if b.opts.AllEntries {
+		last := same || !b.opts.Branch
 		b.ctx.Entries = make([]BranchEntry, 0, ents.len())
 		for ei := 0; ei < ents.len(); ei++ {
+			if last {
+				drop(int32(ei))
+			}
 			b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
 		}
 	}
-	if !b.opts.Branch {
-		return
-	}
-	b.ctx.Branch = make([]BranchEntry, 0, len(path))
-	// the entries' chunks go as the branch passes them when the path is in
-	// file order (one chain: the common case)
-	free := !b.opts.AllEntries
-	for k := 1; k < len(path) && free; k++ {
-		free = path[k] > path[k-1]
-	}
-	for _, ei := range path {
-		if c := int(ei) / entryChunk; free && c > 0 && ents.chunks[c-1] != nil {
-			ents.chunks[c-1] = nil
+	switch {
+	case !b.opts.Branch:
+	case same:
+		b.ctx.Branch = b.ctx.Entries[:len(path):len(path)]
+	default:
+		b.ctx.Branch = make([]BranchEntry, 0, len(path))
+		for _, ei := range path {
+			if inOrder && !b.opts.AllEntries {
+				drop(ei)
+			}
+			b.ctx.Branch = append(b.ctx.Branch, be(ei))
 		}
-		b.ctx.Branch = append(b.ctx.Branch, be(ei))
 	}
 }
 
