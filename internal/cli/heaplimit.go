@@ -17,17 +17,17 @@ func indexLimit(size int64) int64 { return max(memoryLimit, 24<<20+size/10) }
 // context with its branch (now, before its plan, its render and any
 // flush), and for the plan and the render of --no-flush: the index, the
 // branch (24 bytes an entry), the plan (8 bytes a message) and the render's
-// items live in about 0.11 bytes per input byte (1 GB of pi-derived input:
-// 92 MB after session.Read, 109 MB with the plan and the items, 113–119 MB
-// as the collector marks it while the output is written, ~140 MB at the
-// end of the read while the leaf's path is built), so 40 MiB above an
-// eighth of the input stays a third above it and keeps the collector's
-// cycles near those it runs without a limit (1 GB --no-flush: 10 against
-// 7–9, in the same CPU time; RSS 230–250 → 170 MB). At a tenth of the
-// input (and less) it ran 12–15 cycles, marking ~115 MB each time, for
-// 10 MB less RSS. readLimit, for 0.17 bytes per byte, let the heap grow
-// to twice the live size.
-func branchLimit(size int64) int64 { return max(memoryLimit, 40<<20+size/8) }
+// items (16 bytes) live in about 0.105 bytes per input byte at their peak
+// (1 GB of pi-derived input: 83 MB after session.Read, 105 MB at the end
+// of the render, when its phases' slots and the items it returns are both
+// held; the end of the read, the branch built as the entries go, is
+// below), so 12 MiB above an eighth of the input stays a quarter above it:
+// 1 GB --no-flush runs 12–13 collections (9 with no limit), each marking
+// pointer-free blocks, for about 80 ms more CPU, and peaks at ~140 MB of
+// RSS (the binary and the mapped window are ~13 MB of it). With the old
+// 40 MiB above an eighth it peaked at 165–172 MB; at 120 MiB it ran 19
+// collections (+15% CPU) for 5 MB less.
+func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 
 // flushLimit is the heap limit for a first flush and its render of an
 // input of size bytes (more: see below). Their live heap peaks at about

@@ -221,16 +221,16 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		var resAt []int // resEntries' indexes in ctx.Branch
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
-			j, found := results[tc.ID]
-			if tc.ID == "" || !found {
+			j, found := results[tc.ID()]
+			if tc.ID() == "" || !found {
 				continue
 			}
 			re := msgs[j]
 			r := ctx.EntryMessage(re)
-			if key = appendMessageKey(key[:0], tc.ID, r.Timestamp()); st.isSummarizedBytes(key) {
+			if key = appendMessageKey(key[:0], tc.ID(), r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
-			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
+			if opts.Protect.Protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && opts.Protect.ToolProtected(r.ToolName())) {
 				continue
 			}
 			ri, in := inCtx[ctx.EntryKey(re)]
@@ -301,7 +301,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			id, _ := lt.strView(iv, hasID)
 			var a callArgs
 			for k, tc := range ready {
-				if args[k].found || tc.ID != id {
+				if args[k].found || tc.ID() != id {
 					continue
 				}
 				if !a.found {
@@ -320,7 +320,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID, ToolName: tc.Name, Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
+		c := &Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
 			turn: int32(min(entry, math.MaxInt32)), call: int32(min(readyAt[k], math.MaxInt32)), res: int32(min(resAt[k], math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
@@ -335,7 +335,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			n := int64(f)
 			c.ResultTimestamp = &n
 		}
-		c.Key = MessageKey(tc.ID, lt.raw(tsNode, hasTS))
+		c.Key = MessageKey(tc.ID(), lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
 		c.text = lt.singleText(rc, hasRC, resAt[k])
 		c.Chars = lt.resultChars(rc, hasRC)

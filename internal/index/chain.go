@@ -118,12 +118,12 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 		case session.RoleAssistant:
 			if len(m.ToolCalls()) > 0 {
 				for _, tc := range m.ToolCalls() {
-					if tc.ID == "" || tc.Name == "" {
+					if tc.ID() == "" || tc.Name() == "" {
 						continue
 					}
-					addID(tc.ID)
-					if pred.Protected(tc.Name, tc.Path, tc.HasPath) {
-						addProt(tc.ID)
+					addID(tc.ID())
+					if pred.Protected(tc.Name(), tc.Path(), tc.HasPath()) {
+						addProt(tc.ID())
 					}
 				}
 				continue

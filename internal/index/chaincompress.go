@@ -449,7 +449,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			}
 			// (the branch entry's calls: capture's, from the line parsed below)
 			if calls := ctx.EntryMessage(&ctx.Branch[at-1]).ToolCalls(); !parseEvery && f.trivial.open(calls, at-1, need, func(k, tr int) {
-				open[calls[k].ID] = call{name: calls[k].Name, argsAt: f.trivial.list[tr].argsAt, trivial: tr + 1}
+				open[calls[k].ID()] = call{name: calls[k].Name(), argsAt: f.trivial.list[tr].argsAt, trivial: tr + 1}
 			}) {
 				continue // its needed calls were captured: not parsed again
 			}
@@ -569,23 +569,23 @@ func (t *trivialCalls) open(calls []session.ToolCall, turn int32, need map[strin
 	}
 	for i := range calls {
 		tc := &calls[i]
-		if !plainText(tc.ID) {
+		if !plainText(tc.ID()) {
 			return false
 		}
-		if !need[tc.ID] {
+		if !need[tc.ID()] {
 			continue
 		}
-		if !plainText(tc.Name) || t.find(turn, i) < 0 {
+		if !plainText(tc.Name()) || t.find(turn, i) < 0 {
 			return false
 		}
 		for j := range calls {
-			if j != i && calls[j].ID == tc.ID {
+			if j != i && calls[j].ID() == tc.ID() {
 				return false
 			}
 		}
 	}
 	for i := range calls {
-		if need[calls[i].ID] {
+		if need[calls[i].ID()] {
 			fn(i, t.find(turn, i))
 		}
 	}
@@ -601,7 +601,7 @@ func plainText(s string) bool {
 // anyNeeded reports whether one of calls has its id in need.
 func anyNeeded(calls []session.ToolCall, need map[string]bool) bool {
 	for i := range calls {
-		if need[calls[i].ID] {
+		if need[calls[i].ID()] {
 			return true
 		}
 	}

@@ -666,8 +666,8 @@ func metrics(ctx *session.Context, st *State) (thinking, chainShare, gap int) {
 			if st.Frontier != nil && turn == st.Frontier.LastAttemptedTurnIndex {
 				open = map[string]bool{}
 				for _, tc := range m.ToolCalls() {
-					open[tc.ID] = true
-					if tc.ID == st.Frontier.LastAttemptedToolCallID {
+					open[tc.ID()] = true
+					if tc.ID() == st.Frontier.LastAttemptedToolCallID {
 						break
 					}
 				}

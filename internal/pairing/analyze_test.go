@@ -32,8 +32,8 @@ func analyzeMaps(msgs []Msg) ([]Pair, []Hazard) {
 			calls = make(map[string]bool, len(m.Calls))
 			answered = map[string]int{}
 			for _, tc := range m.Calls {
-				calls[tc.ID] = true
-				latest[tc.ID] = i
+				calls[tc.ID()] = true
+				latest[tc.ID()] = i
 			}
 		case session.RoleToolResult:
 			id := m.ToolCallID
@@ -84,7 +84,7 @@ func TestAnalyzeAgreesWithMaps(t *testing.T) {
 					k = r.IntN(3 * manyCalls)
 				}
 				for j := 0; j < k; j++ {
-					m.Calls = append(m.Calls, session.ToolCall{ID: fmt.Sprint("c", r.IntN(ids))})
+					m.Calls = append(m.Calls, session.NewToolCall(fmt.Sprint("c", r.IntN(ids)), "", "", false))
 				}
 			case session.RoleToolResult:
 				m.ToolCallID = fmt.Sprint("c", r.IntN(ids))

@@ -243,7 +243,7 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([
 			assistants = append(assistants, int32(i))
 			for _, tc := range m.Calls {
 				if latest != nil {
-					latest[tc.ID] = i
+					latest[tc.ID()] = i
 				}
 			}
 		case session.RoleToolResult:
@@ -269,7 +269,7 @@ func analyze(n int, at func(i int) Msg, nCalls, nResults int, withPairs bool) ([
 				latest = make(map[string]int, nCalls)
 				for _, a := range assistants {
 					for _, tc := range at(int(a)).Calls {
-						latest[tc.ID] = int(a)
+						latest[tc.ID()] = int(a)
 					}
 				}
 			}
@@ -304,7 +304,7 @@ func (c *callSet) reset(calls []session.ToolCall) {
 	if len(calls) > manyCalls {
 		c.ids = make(map[string]bool, len(calls))
 		for _, tc := range calls {
-			c.ids[tc.ID] = true
+			c.ids[tc.ID()] = true
 		}
 	}
 }
@@ -314,7 +314,7 @@ func (c *callSet) has(id string) bool {
 		return c.ids[id]
 	}
 	for i := range c.calls {
-		if c.calls[i].ID == id {
+		if c.calls[i].ID() == id {
 			return true
 		}
 	}

@@ -151,7 +151,7 @@ func TestCrossing(t *testing.T) {
 	a := func(ids ...string) pairing.Msg {
 		var tc []session.ToolCall
 		for _, id := range ids {
-			tc = append(tc, session.ToolCall{ID: id, Name: "bash"})
+			tc = append(tc, session.NewToolCall(id, "bash", "", false))
 		}
 		return pairing.Msg{Role: session.RoleAssistant, Calls: tc}
 	}

@@ -95,11 +95,11 @@ func checkChainOutputs(t *testing.T, r *Result, out []byte, o Options) int {
 			switch m.Role() {
 			case session.RoleAssistant:
 				for _, tc := range m.ToolCalls() {
-					if o.Prune.Protect.Protected(tc.Name, tc.Path, tc.HasPath) {
-						prot[tc.ID] = true
+					if o.Prune.Protect.Protected(tc.Name(), tc.Path(), tc.HasPath()) {
+						prot[tc.ID()] = true
 					}
-					if tc.HasPath {
-						paths[tc.ID] = tc.Path
+					if tc.HasPath() {
+						paths[tc.ID()] = tc.Path()
 					}
 				}
 			case session.RoleToolResult:

@@ -378,7 +378,7 @@ func checkConverse(t *testing.T, r *Result, out []byte) {
 		if m.Role() != session.RoleToolResult || i >= r.Mask.Cutoff || m.HasNotice() || m.TextChars() <= r.Mask.Opts.MaxChars {
 			continue
 		}
-		if call != nil && r.Mask.Opts.Protect.Protected(call.Name, call.Path, call.HasPath) {
+		if call != nil && r.Mask.Opts.Protect.Protected(call.Name(), call.Path(), call.HasPath()) {
 			continue
 		}
 		id := jsval.AppendString(nil, m.ToolCallID())

@@ -422,7 +422,7 @@ func (r *Result) Report(o ReportOptions) (*Report, error) {
 		if !unBroken {
 			eq := false
 			switch {
-			case w.item.Src == k:
+			case int(w.item.Src) == k:
 				eq = w.same
 			case k < len(ctx.Messages):
 				var err error
@@ -546,7 +546,7 @@ func (t *ToolTally) strategy(s Strategy) *Tally {
 // item is line k of the pruned context as a render item.
 func (r *Result) item(k int) render.Item {
 	if r.Rendered == nil {
-		return render.Item{Src: k}
+		return render.Item{Src: int32(k)}
 	}
 	return r.Rendered.Items[k]
 }
@@ -585,7 +585,7 @@ func (r *Result) strategyOf(it render.Item, m *session.Message, orig []byte, sam
 	if m.Role() != session.RoleToolResult {
 		return Other
 	}
-	return keptReason(r.Ctx, it.Src, m, plan, o)
+	return keptReason(r.Ctx, int(it.Src), m, plan, o)
 }
 
 // keptReason is why a tool result of the unpruned context stays as it is,
@@ -600,7 +600,7 @@ func keptReason(ctx *session.Context, i int, m *session.Message, plan *prune.Pla
 		return KeptRecent
 	case plan.Pairing.Involves(i):
 		return KeptHazard
-	case call != nil && (po.Protect.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && po.Protect.ToolProtected(m.ToolName()))):
+	case call != nil && (po.Protect.Protected(call.Name(), call.Path(), call.HasPath()) || (call.Name() != m.ToolName() && po.Protect.ToolProtected(m.ToolName()))):
 		return KeptProtected
 	case m.HasNotice():
 		return KeptAlready

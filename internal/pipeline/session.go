@@ -141,7 +141,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 			}
 		case it.Change == render.Kept && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
 			var changed bool
-			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, it.Src); err != nil {
+			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, int(it.Src)); err != nil {
 				return nil, err
 			}
 			if changed {

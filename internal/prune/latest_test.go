@@ -21,7 +21,7 @@ func latestCallsRef(msgs []*session.Message) map[int]*session.ToolCall {
 		case session.RoleAssistant:
 			tcs := m.ToolCalls()
 			for k := range tcs {
-				calls[tcs[k].ID] = &tcs[k]
+				calls[tcs[k].ID()] = &tcs[k]
 			}
 		case session.RoleToolResult:
 			out[i] = calls[m.ToolCallID()]
@@ -105,7 +105,7 @@ func TestLatestCallsIsTheMap(t *testing.T) {
 			}
 			results++
 			got := plan.Call(ctx, i)
-			if w := want[i]; w != nil && got != w || w == nil && (got == nil || got.ID != m.ToolCallID() || got.Name != m.ToolName()) {
+			if w := want[i]; w != nil && got != w || w == nil && (got == nil || got.ID() != m.ToolCallID() || got.Name() != m.ToolName()) {
 				t.Fatalf("%s message %d (call %q): plan's call %+v, the map's %+v", names[k], i, m.ToolCallID(), got, w)
 			}
 		}

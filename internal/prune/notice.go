@@ -47,8 +47,8 @@ func toolOf(m *session.Message, call session.ToolCall) string {
 	if m.ToolName() != "" {
 		return m.ToolName()
 	}
-	if call.Name != "" {
-		return call.Name
+	if call.Name() != "" {
+		return call.Name()
 	}
 	return "tool"
 }

@@ -134,7 +134,7 @@ func TestProperties(t *testing.T) {
 					}
 					m := ctx.Messages[i]
 					if c := plan.Call(ctx, i); a.Role == "toolResult" && i < old && !hz.Involves(i) && !m.HasNotice() &&
-						!opts.Protect.Protected(c.Name, c.Path, c.HasPath) && !opts.Protect.ToolProtected(m.ToolName()) {
+						!opts.Protect.Protected(c.Name(), c.Path(), c.HasPath()) && !opts.Protect.ToolProtected(m.ToolName()) {
 						if (m.TextChars() > max(opts.MaxChars, 2000) || m.Images() > 0) && bytes.Equal(pl[i], pr[i]) {
 							t.Fatalf("message %d: old, unprotected, %d chars and %d images, but kept", i, m.TextChars(), m.Images())
 						}
@@ -153,8 +153,8 @@ func TestProperties(t *testing.T) {
 						t.Fatalf("message %d: inside the recent window but changed", i)
 					}
 					c := plan.Call(ctx, i)
-					if opts.Protect.Protected(c.Name, c.Path, c.HasPath) {
-						t.Fatalf("message %d: protected call %s (%s) was pruned", i, c.Name, c.Path)
+					if opts.Protect.Protected(c.Name(), c.Path(), c.HasPath()) {
+						t.Fatalf("message %d: protected call %s (%s) was pruned", i, c.Name(), c.Path())
 					}
 					if m.TextChars() <= opts.MaxChars && m.Images() == 0 {
 						t.Fatalf("message %d: %d chars (≤ %d) but pruned", i, m.TextChars(), opts.MaxChars)

@@ -34,16 +34,17 @@ func TestProtectMemoAnswersAsTheRules(t *testing.T) {
 		for _, m := range ctx.Messages {
 			tcs := m.ToolCalls()
 			for k := range tcs {
-				calls[tcs[k].ID] = &tcs[k]
+				calls[tcs[k].ID()] = &tcs[k]
 			}
 			if m.Role() != session.RoleToolResult {
 				continue
 			}
 			call, ok := calls[m.ToolCallID()]
 			if !ok {
-				call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
+				tc := m.ResultCall()
+				call = &tc
 			}
-			want := pred.Protected(call.Name, call.Path, call.HasPath) || (call.Name != m.ToolName() && pred.ToolProtected(m.ToolName()))
+			want := pred.Protected(call.Name(), call.Path(), call.HasPath()) || (call.Name() != m.ToolName() && pred.ToolProtected(m.ToolName()))
 			for range 2 {
 				if got := pm.protected(pred, call, m.ToolName()); got != want {
 					t.Fatalf("%s: call %+v (result tool %q): memo %v, rules %v", p, *call, m.ToolName(), got, want)

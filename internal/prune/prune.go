@@ -80,7 +80,8 @@ func (d Decision) call(ctx *session.Context, m *session.Message) *session.ToolCa
 	case 0:
 		return nil
 	case standIn:
-		return &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
+		tc := m.ResultCall()
+		return &tc
 	}
 	return &ctx.Messages[d.msg-1].ToolCalls()[int(d.posHi)<<16|int(d.posLo)]
 }
@@ -136,7 +137,8 @@ func NewPlan(ctx *session.Context, opts Options) *Plan {
 		at := lc.find(msgs, m.ToolCallID())
 		var call *session.ToolCall
 		if at.msg < 0 {
-			call = &session.ToolCall{ID: m.ToolCallID(), Name: m.ToolName()}
+			tc := m.ResultCall()
+			call = &tc
 		} else {
 			call = &msgs[at.msg].ToolCalls()[at.pos]
 		}
@@ -197,7 +199,7 @@ func (lc *latestCalls) assistant(msgs []*session.Message, i int) {
 
 func (lc *latestCalls) add(i int, tcs []session.ToolCall) {
 	for k := range tcs[:min(len(tcs), maxCalls)] {
-		lc.index[tcs[k].ID] = callAt{int32(i), int32(k)}
+		lc.index[tcs[k].ID()] = callAt{int32(i), int32(k)}
 	}
 }
 
@@ -207,7 +209,7 @@ func (lc *latestCalls) find(msgs []*session.Message, id string) callAt {
 	if lc.index == nil && lc.seen {
 		if tcs := msgs[lc.last].ToolCalls(); len(tcs) <= fewCalls {
 			for k := len(tcs) - 1; k >= 0; k-- {
-				if tcs[k].ID == id {
+				if tcs[k].ID() == id {
 					return callAt{int32(lc.last), int32(k)}
 				}
 			}
@@ -255,11 +257,11 @@ const maxProtectMemo = 1 << 14
 // resultTool, is protected: its call's tool or path, or its own tool name
 // when it differs from the call's.
 func (pm *protectMemo) protected(p *protect.Predicate, call *session.ToolCall, resultTool string) bool {
-	k := protectKey{call.Name, call.Path, resultTool, call.HasPath}
+	k := protectKey{call.Name(), call.Path(), resultTool, call.HasPath()}
 	if v, ok := (*pm)[k]; ok {
 		return v
 	}
-	v := p.Protected(call.Name, call.Path, call.HasPath) || (call.Name != resultTool && p.ToolProtected(resultTool))
+	v := p.Protected(call.Name(), call.Path(), call.HasPath()) || (call.Name() != resultTool && p.ToolProtected(resultTool))
 	if *pm == nil {
 		*pm = protectMemo{}
 	}

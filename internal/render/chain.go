@@ -426,7 +426,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			case session.RoleToolResult:
 				actual[s.m.ToolCallID()] = true
 				droppedBare[s.m.ToolCallID()] = true
-				droppedOcc[r.keyOf(s.src)] = true
+				droppedOcc[r.keyOf(int(s.src))] = true
 				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.memo().toolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
@@ -444,10 +444,10 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				}
 			case session.RoleAssistant:
 				for _, tc := range s.m.ToolCalls() {
-					actual[tc.ID] = true
-					droppedBare[tc.ID] = true
-					if r.o.Protect != nil && r.memo().protected(tc.Name, tc.Path, tc.HasPath) {
-						now[tc.ID] = true
+					actual[tc.ID()] = true
+					droppedBare[tc.ID()] = true
+					if r.o.Protect != nil && r.memo().protected(tc.Name(), tc.Path(), tc.HasPath()) {
+						now[tc.ID()] = true
 					}
 				}
 			}

@@ -83,7 +83,7 @@ func fuzzRender(t testing.TB, in []byte, o render.Options) ([]byte, bool) {
 		case session.RoleAssistant:
 			open = map[string]bool{}
 			for _, tc := range m.ToolCalls() {
-				open[tc.ID] = true
+				open[tc.ID()] = true
 			}
 		case session.RoleToolResult:
 			if !open[m.ToolCallID()] {

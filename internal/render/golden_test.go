@@ -231,21 +231,21 @@ func checkComposed(t *testing.T, name string, in []byte, o render.Options) {
 	graceFrom := turns.Of(ctx).Window(o.RecoveryGraceTurns + 1)
 	hz := pairing.Find(ctx)
 	for k, it := range res.Items {
-		if it.Src < 0 || it.Src >= old {
+		if it.Src < 0 || int(it.Src) >= old {
 			continue
 		}
 		m := ctx.Messages[it.Src]
-		if m.Role() != session.RoleToolResult || m.HasNotice() || hz.Involves(it.Src) {
+		if m.Role() != session.RoleToolResult || m.HasNotice() || hz.Involves(int(it.Src)) {
 			continue
 		}
-		c := plan.Call(ctx, it.Src)
-		if o.Protect.Protected(c.Name, c.Path, c.HasPath) || o.Protect.ToolProtected(m.ToolName()) {
+		c := plan.Call(ctx, int(it.Src))
+		if o.Protect.Protected(c.Name(), c.Path(), c.HasPath()) || o.Protect.ToolProtected(m.ToolName()) {
 			continue
 		}
 		orig, _ := ctx.AppendMessage(nil, m)
 		kept := bytes.Equal(lines[k], orig)
 		indexed := st.IsSummarized(index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) || st.HasLegacyBareRecord(m.ToolCallID())
-		graced := m.ToolName() == render.QueryToolName && o.RecoveryGraceTurns > 0 && it.Src >= graceFrom
+		graced := m.ToolName() == render.QueryToolName && o.RecoveryGraceTurns > 0 && int(it.Src) >= graceFrom
 		switch {
 		case graced:
 		case indexed && kept:
@@ -346,7 +346,7 @@ func checkOutput(t *testing.T, name string, r rendered, o render.Options, inAns 
 				continue
 			}
 			m := r.ctx.Messages[it.Src]
-			if m.Role() != session.RoleToolResult || hz.Involves(it.Src) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
+			if m.Role() != session.RoleToolResult || hz.Involves(int(it.Src)) || !r.st.IsSummarized(index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))) {
 				continue
 			}
 			if m.ToolName() != render.QueryToolName && r.res.Report.Repaired == 0 {

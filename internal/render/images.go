@@ -28,7 +28,7 @@ func (r *renderer) capImages() error {
 	total := 0
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(s.src)) {
+		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(int(s.src))) {
 			continue
 		}
 		if s.stub() != nil || s.kept() && s.m.Images() == 0 {

@@ -162,8 +162,8 @@ func TestOpenCalls(t *testing.T) {
 			calls := make([]session.ToolCall, n)
 			model = map[string]bool{}
 			for i := range calls {
-				calls[i].ID = string(rune('a' + rng.IntN(40)))
-				model[calls[i].ID] = true
+				calls[i] = session.NewToolCall(string(rune('a'+rng.IntN(40))), "", "", false)
+				model[calls[i].ID()] = true
 			}
 			o.open(calls)
 		case 1:
@@ -201,7 +201,7 @@ func TestCustomOf(t *testing.T) {
 			if m.Role() != session.RoleCustom {
 				continue
 			}
-			s := &slot{src: i, m: m}
+			s := &slot{src: int32(i), m: m}
 			got, err := r.customOf(s)
 			if err != nil {
 				t.Fatal(err)

@@ -128,18 +128,18 @@ func (o *openCalls) open(calls []session.ToolCall) {
 	if len(calls) > smallOpen {
 		o.m = make(map[string]bool, len(calls))
 		for _, tc := range calls {
-			o.m[tc.ID] = true
+			o.m[tc.ID()] = true
 		}
 		return
 	}
 next:
 	for _, tc := range calls {
 		for _, id := range o.ids {
-			if id == tc.ID {
+			if id == tc.ID() {
 				continue next
 			}
 		}
-		o.ids = append(o.ids, tc.ID)
+		o.ids = append(o.ids, tc.ID())
 	}
 }
 

@@ -121,7 +121,9 @@ func (c Change) String() string {
 type Item struct {
 	// Src is the index of the source message in Context.Messages, -1 for a
 	// message render inserted (a compressed chain, an appended summary).
-	Src int
+	// (int32: an Item is 16 bytes, and a context of a million messages
+	// holds them until they are written.)
+	Src int32
 	// Change is the last change applied: Kept is the source message
 	// unchanged (write it with Context.AppendMessage, or let masking render
 	// it), anything else a message render rewrote or inserted.
@@ -219,12 +221,14 @@ type Result struct {
 
 // slot is one message while the phases run.
 type slot struct {
-	src int
-	m   *session.Message // nil for an inserted message
+	m *session.Message // nil for an inserted message
 	// body holds the slot's built bytes or its source's stub (nil: the
 	// source as it is); a body is never changed once set (slots are
 	// copied between phases), setJSON and setStub replace it
-	body   *itemBody
+	body *itemBody
+	// src is the index of the source message (Item.Src; int32: a slot is
+	// 24 bytes)
+	src    int32
 	change Change
 	// appended marks a custom message of Options.Appended (m is nil).
 	appended bool
@@ -337,7 +341,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	}
 	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
 	for i, m := range ctx.Messages {
-		r.slots[i] = slot{src: i, m: m}
+		r.slots[i] = slot{src: int32(i), m: m}
 	}
 	for _, b := range o.Appended {
 		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
@@ -423,7 +427,7 @@ func (r *renderer) noteDropped(before []slot) {
 
 // hazard reports whether the slot is a source message a pairing hazard
 // involves.
-func (r *renderer) hazard(s *slot) bool { return s.src >= 0 && r.pair.Involves(s.src) }
+func (r *renderer) hazard(s *slot) bool { return s.src >= 0 && r.pair.Involves(int(s.src)) }
 
 // hazardIn returns a slot in [from, to] that a pairing hazard involves.
 func (r *renderer) hazardIn(from, to int) (int, bool) {

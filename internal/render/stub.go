@@ -64,10 +64,10 @@ func (r *renderer) graceKeys() map[string]bool {
 	out := map[string]bool{}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.src < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
+		if s.m == nil || int(s.src) < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
 			continue
 		}
-		out[r.keyOf(s.src)] = true
+		out[r.keyOf(int(s.src))] = true
 	}
 	return out
 }
@@ -102,7 +102,7 @@ func (r *renderer) stubReplace() error {
 		if s.m == nil || s.m.Role() != session.RoleToolResult {
 			continue
 		}
-		key := r.keyOf(s.src)
+		key := r.keyOf(int(s.src))
 		lookup := ""
 		switch {
 		case r.st.IsSummarized(key):

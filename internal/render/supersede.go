@@ -70,8 +70,8 @@ func (r *renderer) supersede() error {
 			open = nil
 			ids := r.readIDs[:0]
 			for _, tc := range s.m.ToolCalls() {
-				if tc.Name == readTool && tc.HasPath {
-					ids = append(ids, tc.ID)
+				if tc.Name() == readTool && tc.HasPath() {
+					ids = append(ids, tc.ID())
 				}
 			}
 			r.readIDs = ids
@@ -99,8 +99,8 @@ func (r *renderer) supersede() error {
 			}
 			delete(open, s.m.ToolCallID())
 			// a result of a broken pair neither supersedes nor is superseded
-			rr := readResult{slot: i, src: s.src, line: s.m.Line(), verbatim: s.kept() && !r.hazard(s)}
-			rr.ok = rr.verbatim && !s.m.IsError() && (r.o.RawFrom <= 0 || s.src < r.o.RawFrom)
+			rr := readResult{slot: i, src: int(s.src), line: s.m.Line(), verbatim: s.kept() && !r.hazard(s)}
+			rr.ok = rr.verbatim && !s.m.IsError() && (r.o.RawFrom <= 0 || int(s.src) < r.o.RawFrom)
 			if f, ok := jsval.Number([]byte(s.m.Timestamp())); ok {
 				rr.ts, rr.hasTS = f, true
 			}

@@ -61,7 +61,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 	for i := range res.Items {
 		it := &res.Items[i]
 		changed := it.Change != Kept
-		if !changed && (o.Mask == nil || res.willMask != nil && !res.willMask(it.Src)) {
+		if !changed && (o.Mask == nil || res.willMask != nil && !res.willMask(int(it.Src))) {
 			n, chars, done, err := writeSource(w, ctx, ctx.Messages[it.Src], &buf, o.NoChars, runes)
 			if err != nil {
 				return st, err
@@ -70,7 +70,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 				kept[it.Src] = true
 				st.CharsBefore += int64(chars)
 				st.BytesBefore += int64(n) + 1
-				if st.FirstChanged < 0 && it.Src != i {
+				if st.FirstChanged < 0 && int(it.Src) != i {
 					st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
 				}
 				st.CharsAfter += int64(chars)
@@ -85,7 +85,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 		case changed:
 			buf, err = it.AppendJSON(buf, ctx)
 		case o.Mask != nil:
-			buf, masked, err = o.Mask(buf, it.Src)
+			buf, masked, err = o.Mask(buf, int(it.Src))
 		default:
 			buf, err = ctx.AppendMessage(buf, ctx.Messages[it.Src])
 		}
@@ -103,7 +103,7 @@ func Write(w io.Writer, ctx *session.Context, res *Result, o WriteOptions) (Stat
 			st.CharsBefore += chars
 			st.BytesBefore += int64(len(buf)) + 1
 		}
-		if st.FirstChanged < 0 && (changed || masked || it.Src != i) {
+		if st.FirstChanged < 0 && (changed || masked || int(it.Src) != i) {
 			st.FirstChanged, st.FirstChangedByte = i, st.BytesAfter
 		}
 		st.CharsAfter += chars

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,57 @@ func TestEntryKeyMatchesMessages(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no message entry checked")
+	}
+}
+
+// The branch and the entries are the same whichever of them are read: the
+// branch shares Entries' records when the path is every entry, and the
+// entries' chunks given back as a list passes them are never read again.
+func TestBranchAndEntriesReadTogether(t *testing.T) {
+	branched := hdr +
+		msgLine("a", "", "user", `"old"`) +
+		msgLine("b", "a", "user", `"kept"`) +
+		msgLine("x", "a", "user", `"abandoned sibling"`) +
+		msgLine("d", "b", "user", `"after"`)
+	var long strings.Builder
+	long.WriteString(hdr)
+	for i := range 3 * entryChunk {
+		parent := ""
+		if i > 0 {
+			parent = fmt.Sprintf("e%d", i-1)
+		}
+		long.WriteString(msgLine(fmt.Sprintf("e%d", i), parent, "user", `"m"`))
+	}
+	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
+	inputs := []string{branched, long.String()}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, string(b))
+	}
+	for k, in := range inputs {
+		read := func(o ReadOptions) *Context {
+			ctx, err := Read(strings.NewReader(in), strings.NewReader(in), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ctx
+		}
+		both, br, all := read(ReadOptions{Branch: true, AllEntries: true}), read(ReadOptions{Branch: true}), read(ReadOptions{AllEntries: true})
+		if len(both.Branch) != len(br.Branch) || len(both.Entries) != len(all.Entries) {
+			t.Fatalf("input %d: %d/%d branch entries, %d/%d entries", k, len(both.Branch), len(br.Branch), len(both.Entries), len(all.Entries))
+		}
+		for i := range br.Branch {
+			if both.Branch[i] != br.Branch[i] {
+				t.Errorf("input %d: branch entry %d: %+v, read alone %+v", k, i, both.Branch[i], br.Branch[i])
+			}
+		}
+		for i := range all.Entries {
+			if both.Entries[i] != all.Entries[i] {
+				t.Errorf("input %d: entry %d: %+v, read alone %+v", k, i, both.Entries[i], all.Entries[i])
+			}
+		}
 	}
 }

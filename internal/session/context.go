@@ -110,6 +110,7 @@ type Context struct {
 	infos    chunked[msgInfo]
 	callSets chunked[callSet]
 	calls    [][]ToolCall        // the tool calls, in chunks callSets index
+	names    []aref              // tool names (ToolCall.name, msgInfo.toolName)
 	patches  map[*Message][]byte // content replacements (rare)
 	blocks   []*msgBlock         // the messages
 	nblk     int                 // messages used in the last block
@@ -357,17 +358,16 @@ func (b *builder) read() error {
 }
 
 type builder struct {
-	calls     []ToolCall // and so are tool calls
-	lastCalls []ToolCall // the latest message's tool calls (callID)
-	lastRefs  []aref     // and their ids in the arena
-	names     map[string]nameRef
-	ctx       *Context
-	opts      ReadOptions
-	er        *EntryReader
-	entries   entryList
-	extras    []entryExtra
-	nonLocal  []idKey  // ids the walk must look up: parents that are not the previous entry's id
-	types     []string // entry types by index (0: "")
+	calls    []ToolCall // and so are tool calls
+	lastRefs []aref     // the ids of the latest message's tool calls in the arena (callID)
+	names    map[string]uint32
+	ctx      *Context
+	opts     ReadOptions
+	er       *EntryReader
+	entries  entryList
+	extras   []entryExtra
+	nonLocal []idKey  // ids the walk must look up: parents that are not the previous entry's id
+	types    []string // entry types by index (0: "")
 }
 
 // typeIndex returns the index of entry type t in b.types.
@@ -435,7 +435,7 @@ func (b *builder) info(m *Message) *msgInfo {
 
 // setStrings sets a message's tool result fields (when present).
 func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp bool) {
-	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName]).r
+	id, name := b.callID(v, mv.f[mToolCallID]), b.name(v, mv.f[mToolName])
 	ts := aref(0)
 	if withTimestamp && mv.f[mTimestamp] != 0 {
 		ts = b.ctx.arena.add(v.tp.Raw(mv.f[mTimestamp]))
@@ -467,12 +467,6 @@ func (b *builder) strRef(v *lineView, n uint32) aref {
 	return b.ctx.arena.add([]byte(s))
 }
 
-// str returns the string node n ("" for 0 or a non-string) as an arena
-// string.
-func (b *builder) str(v *lineView, n uint32) string {
-	return b.ctx.arena.get(b.strRef(v, n))
-}
-
 // callID returns a result's toolCallId (string node n) as strRef does,
 // sharing the string of the call it answers when that call is one of the
 // latest assistant message's (the usual order): the id is kept once, not
@@ -480,9 +474,9 @@ func (b *builder) str(v *lineView, n uint32) string {
 func (b *builder) callID(v *lineView, n uint32) aref {
 	if n != 0 && v.tp.Nodes[n].Kind == jsonscan.String && v.tp.Nodes[n].Flags&jsonscan.BadUTF8 == 0 {
 		if k, ok := v.tp.Key(n); ok {
-			for i := range b.lastCalls {
-				if b.lastCalls[i].ID == string(k) {
-					return b.lastRefs[i]
+			for _, r := range b.lastRefs {
+				if b.ctx.arena.get(r) == string(k) {
+					return r
 				}
 			}
 		}
@@ -490,34 +484,35 @@ func (b *builder) callID(v *lineView, n uint32) aref {
 	return b.strRef(v, n)
 }
 
-// nameRef is a tool name as a string and where the arena holds it.
-type nameRef struct {
-	s string
-	r aref
-}
-
-// name returns the string node n as a shared string (tool names repeat).
-func (b *builder) name(v *lineView, n uint32) nameRef {
+// name returns the string node n as a tool name's index+1 in c.names (0
+// for 0, a non-string or ""), shared by every call and result with that
+// name (tool names repeat).
+func (b *builder) name(v *lineView, n uint32) uint32 {
 	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
-		return nameRef{}
+		return 0
 	}
 	if k, ok := v.tp.Key(n); ok {
-		if s, ok := b.names[string(k)]; ok {
-			return s
+		if len(k) == 0 {
+			return 0
+		}
+		if i, ok := b.names[string(k)]; ok {
+			return i
 		}
 		if b.names == nil {
-			b.names = map[string]nameRef{}
+			b.names = map[string]uint32{}
 		}
 		if len(b.names) < 4096 {
 			r := b.ctx.arena.add(k)
-			nr := nameRef{b.ctx.arena.get(r), r}
-			b.names[nr.s] = nr
-			return nr
+			i := b.ctx.addName(r)
+			b.names[b.ctx.arena.get(r)] = i
+			return i
 		}
 	}
 	s, _ := v.tp.String(n)
-	r := b.ctx.arena.add([]byte(s))
-	return nameRef{b.ctx.arena.get(r), r}
+	if s == "" {
+		return 0
+	}
+	return b.ctx.addName(b.ctx.arena.add([]byte(s)))
 }
 
 func (b *builder) addWarning(w Warning) {
@@ -699,9 +694,10 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 		for _, c := range ci.calls {
 			id := b.strRef(v, c.id)
 			b.lastRefs = append(b.lastRefs, id)
-			tc := ToolCall{ID: b.ctx.arena.get(id), Name: b.name(v, c.name).s, from: m.ref()}
+			tc := ToolCall{c: b.ctx, id: id, name: b.name(v, c.name), from: m.ref()}
 			if c.path != 0 {
-				tc.Path, tc.HasPath = b.str(v, c.path), true
+				tc.path = b.strRef(v, c.path)
+				tc.name |= callHasPath
 			}
 			b.calls = append(b.calls, tc)
 		}
@@ -710,7 +706,6 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 			m.calls = uint32(b.ctx.callSets.len())
 		}
 		*b.ctx.callSets.at(int(m.calls - 1)) = callSet{chunk: uint32(len(b.ctx.calls) - 1), start: uint32(start), n: uint32(n)}
-		b.lastCalls = b.calls[start:len(b.calls):len(b.calls)]
 	}
 }
 
@@ -949,46 +944,6 @@ func (b *builder) build() {
 		}
 		ctxEntries = append(ctxEntries, path[comp+1:]...)
 	}
-	if b.opts.Branch || b.opts.AllEntries {
-		in := make([]bool, ents.len())
-		for _, ei := range ctxEntries {
-			in[ei] = true
-		}
-		b.ctx.types = b.types
-		ctypes := map[string]uint32{}
-		be := func(ei int32) BranchEntry {
-			e := ents.at(int(ei))
-			id, parent := e.key(), e.parent()
-			r := BranchEntry{id: uint32(id), parent: uint32(parent), line: b.loc(e).line, loc: e.loc, typ: e.typ,
-				flags: uint8(id>>32)<<beIDShift | uint8(parent>>32)<<beParentShift}
-			if e.isMsg {
-				r.flags |= beMsg
-			}
-			if in[ei] {
-				r.flags |= beInContext
-			}
-			if ct := b.extra(e).ctype; ct != "" {
-				if r.ctype = ctypes[ct]; r.ctype == 0 {
-					b.ctx.ctypes = append(b.ctx.ctypes, ct)
-					r.ctype = uint32(len(b.ctx.ctypes))
-					ctypes[ct] = r.ctype
-				}
-			}
-			return r
-		}
-		if b.opts.Branch {
-			b.ctx.Branch = make([]BranchEntry, 0, len(path))
-			for _, ei := range path {
-				b.ctx.Branch = append(b.ctx.Branch, be(ei))
-			}
-		}
-		if b.opts.AllEntries {
-			b.ctx.Entries = make([]BranchEntry, 0, ents.len())
-			for ei := 0; ei < ents.len(); ei++ {
-				b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
-			}
-		}
-	}
 	edits := map[idKey]int32{}
 	for _, ei := range ctxEntries {
 		if e := ents.at(int(ei)); typ(e) == "context_edit" {
@@ -1021,7 +976,86 @@ func (b *builder) build() {
 		}
 		b.warn(int(b.loc(l).line), "the context is empty: the leaf (the last entry, type %q%s) has no message on its path to the root", typ(l), why)
 	}
+	if b.opts.Branch || b.opts.AllEntries {
+		b.branch(path, ctxEntries, comp >= 0)
+	}
 	b.entries = entryList{}
+}
+
+// branch builds Context.Branch (the entries of path) and Context.Entries,
+// as the options ask: the last use of the entries, so a branch built in
+// path order gives back each chunk of them once it is past it (the branch
+// and the entries are the same size: a session's index is at its largest
+// here). ctxEntries are the context's entries; cut reports that they are
+// not the whole path (a compaction).
+func (b *builder) branch(path, ctxEntries []int32, cut bool) {
+	ents := &b.entries
+	var in []bool
+	if cut = cut || b.opts.AllEntries; cut { // Entries holds entries off the path too
+		in = make([]bool, ents.len())
+		for _, ei := range ctxEntries {
+			in[ei] = true
+		}
+	}
+	b.ctx.types = b.types
+	ctypes := map[string]uint32{}
+	be := func(ei int32) BranchEntry {
+		e := ents.at(int(ei))
+		id, parent := e.key(), e.parent()
+		r := BranchEntry{id: uint32(id), parent: uint32(parent), line: b.loc(e).line, loc: e.loc, typ: e.typ,
+			flags: uint8(id>>32)<<beIDShift | uint8(parent>>32)<<beParentShift}
+		if e.isMsg {
+			r.flags |= beMsg
+		}
+		if !cut || in[ei] {
+			r.flags |= beInContext
+		}
+		if ct := b.extra(e).ctype; ct != "" {
+			if r.ctype = ctypes[ct]; r.ctype == 0 {
+				b.ctx.ctypes = append(b.ctx.ctypes, ct)
+				r.ctype = uint32(len(b.ctx.ctypes))
+				ctypes[ct] = r.ctype
+			}
+		}
+		return r
+	}
+	inOrder := true // the path is in file order (one chain: the common case)
+	for k := 1; k < len(path) && inOrder; k++ {
+		inOrder = path[k] > path[k-1]
+	}
+	// the path is every entry: the branch is Entries (the same records, not
+	// a second copy)
+	same := b.opts.AllEntries && b.opts.Branch && inOrder && len(path) == ents.len()
+	// drop gives back the chunk of the entries before entry ei once a
+	// list built in file order is past it, when it is their last reader
+	drop := func(ei int32) {
+		if c := int(ei) / entryChunk; c > 0 && ents.chunks[c-1] != nil {
+			ents.chunks[c-1] = nil
+		}
+	}
+	if b.opts.AllEntries {
+		last := same || !b.opts.Branch
+		b.ctx.Entries = make([]BranchEntry, 0, ents.len())
+		for ei := 0; ei < ents.len(); ei++ {
+			if last {
+				drop(int32(ei))
+			}
+			b.ctx.Entries = append(b.ctx.Entries, be(int32(ei)))
+		}
+	}
+	switch {
+	case !b.opts.Branch:
+	case same:
+		b.ctx.Branch = b.ctx.Entries[:len(path):len(path)]
+	default:
+		b.ctx.Branch = make([]BranchEntry, 0, len(path))
+		for _, ei := range path {
+			if inOrder && !b.opts.AllEntries {
+				drop(ei)
+			}
+			b.ctx.Branch = append(b.ctx.Branch, be(ei))
+		}
+	}
 }
 
 // project is pi's sessionEntryToContextMessages for one entry.

@@ -103,7 +103,7 @@ func (c *Context) CallHint(tc ToolCall) string {
 		typ, ok1 := tp.Get(b, "type")
 		id, ok2 := tp.Get(b, "id")
 		if !ok1 || !ok2 || !tp.KeyIs(typ, "toolCall") || tp.Nodes[typ].Kind != jsonscan.String ||
-			tp.Nodes[id].Kind != jsonscan.String || !tp.KeyIs(id, tc.ID) {
+			tp.Nodes[id].Kind != jsonscan.String || !tp.KeyIs(id, tc.ID()) {
 			return true
 		}
 		if a, ok := tp.Get(b, "arguments"); ok {

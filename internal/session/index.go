@@ -136,6 +136,16 @@ func (a *arena) add(b []byte) aref {
 	return aref(a.cur)<<40 | aref(s)<<24 | aref(len(b))
 }
 
+// addWhole copies b into a block of its own (for a few strings: no
+// block of arenaBlock bytes) and returns where it is.
+func (a *arena) addWhole(b []byte) aref {
+	if len(b) == 0 {
+		return 0
+	}
+	a.blocks = append(a.blocks, bytes.Clone(b))
+	return aref(len(a.blocks))<<40 | arefWhole
+}
+
 // get returns the string at r (no copy).
 func (a *arena) get(r aref) string {
 	if r == 0 {

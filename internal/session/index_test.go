@@ -18,7 +18,8 @@ func TestIndexRecordSizes(t *testing.T) {
 		got, want uintptr
 	}{
 		{"Message", unsafe.Sizeof(Message{}), 48},
-		{"msgInfo", unsafe.Sizeof(msgInfo{}), 48},
+		{"msgInfo", unsafe.Sizeof(msgInfo{}), 40},
+		{"ToolCall", unsafe.Sizeof(ToolCall{}), 32},
 		{"entry", unsafe.Sizeof(entry{}), 24},
 		{"callSet", unsafe.Sizeof(callSet{}), 12},
 		{"BranchEntry", unsafe.Sizeof(BranchEntry{}), 24},
@@ -134,11 +135,12 @@ func TestMessagesFindTheirContext(t *testing.T) {
 	}
 }
 
-// A ToolCall records its message as a reference: 56 bytes, and every call
-// of a context refers to the assistant message that holds it.
+// A ToolCall records its message as a reference: 32 bytes (its strings
+// in its context's arena), and every call of a context refers to the
+// assistant message that holds it.
 func TestToolCallRefersToItsMessage(t *testing.T) {
-	if n := unsafe.Sizeof(ToolCall{}); n > 56 {
-		t.Errorf("ToolCall is %d bytes, want at most 56", n)
+	if n := unsafe.Sizeof(ToolCall{}); n > 32 {
+		t.Errorf("ToolCall is %d bytes, want at most 32", n)
 	}
 	paths, _ := filepath.Glob("../../testdata/sessions/*.jsonl")
 	calls := 0
@@ -148,7 +150,7 @@ func TestToolCallRefersToItsMessage(t *testing.T) {
 			for _, tc := range m.ToolCalls() {
 				calls++
 				if ctx.msg(tc.from) != m {
-					t.Fatalf("%s line %d: call %q refers to another message", p, m.Line(), tc.ID)
+					t.Fatalf("%s line %d: call %q refers to another message", p, m.Line(), tc.ID())
 				}
 			}
 		}

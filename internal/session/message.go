@@ -26,14 +26,79 @@ var knownRoles = [...]string{"", RoleUser, RoleAssistant, RoleToolResult, RoleBa
 	RoleBranchSummary, RoleCompactionSummary}
 
 // ToolCall is the routing view of an assistant `toolCall` content block.
+// It is 32 bytes with one pointer, its context, whose arena holds its
+// strings: read them through the methods (a context holds one ToolCall per
+// call of its messages; three strings made it 56 bytes the collector
+// scanned).
 type ToolCall struct {
-	ID   string
-	Name string
-	// Path is arguments.path when it is a JSON string (HasPath true).
-	Path    string
-	HasPath bool
+	c        *Context
+	id, path aref
 	// from is the assistant message holding the call (for CallHint).
 	from msgRef
+	// name is the index+1 of the tool name in c.names (0: ""), with
+	// callHasPath.
+	name uint32
+}
+
+// callHasPath is the ToolCall.name bit of a call whose arguments.path is
+// a JSON string.
+const callHasPath = 1 << 31
+
+// ID is the call's "id".
+func (tc ToolCall) ID() string {
+	if tc.c == nil {
+		return ""
+	}
+	return tc.c.arena.get(tc.id)
+}
+
+// Name is the call's "name" (the tool).
+func (tc ToolCall) Name() string {
+	if tc.c == nil {
+		return ""
+	}
+	return tc.c.name(tc.name &^ callHasPath)
+}
+
+// Path is arguments.path when it is a JSON string (HasPath).
+func (tc ToolCall) Path() string {
+	if tc.c == nil {
+		return ""
+	}
+	return tc.c.arena.get(tc.path)
+}
+
+// HasPath reports whether arguments.path is a JSON string.
+func (tc ToolCall) HasPath() bool { return tc.name&callHasPath != 0 }
+
+// NewToolCall returns a call with these fields that no message of a
+// context holds (CallHint gives it no hint): for tests, and for callers
+// that stand a call in for one they cannot find. Each holds a context of
+// its own: the calls of a read context are not made this way.
+func NewToolCall(id, name, path string, hasPath bool) ToolCall {
+	c := &Context{}
+	tc := ToolCall{c: c, id: c.arena.addWhole([]byte(id)), path: c.arena.addWhole([]byte(path))}
+	if name != "" {
+		tc.name = c.addName(c.arena.addWhole([]byte(name)))
+	}
+	if hasPath {
+		tc.name |= callHasPath
+	}
+	return tc
+}
+
+// name returns the tool name at index+1 i of c.names ("" for 0).
+func (c *Context) name(i uint32) string {
+	if i == 0 || int(i) > len(c.names) {
+		return ""
+	}
+	return c.arena.get(c.names[i-1])
+}
+
+// addName adds the tool name at r to c.names and returns its index+1.
+func (c *Context) addName(r aref) uint32 {
+	c.names = append(c.names, r)
+	return uint32(len(c.names))
 }
 
 // callSet is where a message's tool calls are: n calls from start in
@@ -173,7 +238,8 @@ func (m *Message) valueRange() (s, e int, ok bool) {
 // msgInfo holds the fields only tool results (mostly) have: no pointer
 // (strings are arefs into the context's arena).
 type msgInfo struct {
-	toolCallID, toolName, timestamp aref
+	toolCallID, timestamp aref
+	toolName              uint32 // index+1 in c.names (0: none)
 	// cs, ce are the range of the "content" value in the message's bytes
 	// as read (ce 0: not recorded); cchars is its ContentChars.
 	cs, ce, cchars int32
@@ -208,7 +274,15 @@ func (m *Message) Line() int { return int(m.line) }
 func (m *Message) ToolCallID() string { return m.str(m.inf().toolCallID) }
 
 // ToolName is a tool result's "toolName".
-func (m *Message) ToolName() string { return m.str(m.inf().toolName) }
+func (m *Message) ToolName() string { return m.ctx().name(m.inf().toolName) }
+
+// ResultCall is the stand-in call of a tool result whose call is not
+// found: its toolCallId and toolName, no path, in no message (CallHint
+// gives it no hint). Its strings are the result's: nothing is copied.
+func (m *Message) ResultCall() ToolCall {
+	in := m.inf()
+	return ToolCall{c: m.ctx(), id: in.toolCallID, name: in.toolName}
+}
 
 // Timestamp is a tool result's "timestamp" value as written (raw JSON), used
 // to tell apart occurrences of a reused tool call id ("" for other roles of

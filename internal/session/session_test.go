@@ -222,7 +222,7 @@ func FuzzRead(f *testing.F) {
 			}
 			for _, tc := range m.ToolCalls() {
 				if ctx.msg(tc.from) != m {
-					t.Fatalf("line %d: call %q refers to another message", m.Line(), tc.ID)
+					t.Fatalf("line %d: call %q refers to another message", m.Line(), tc.ID())
 				}
 			}
 		}
