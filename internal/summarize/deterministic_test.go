@@ -101,3 +101,16 @@ func FuzzNamesIn(f *testing.F) {
 		}
 	})
 }
+
+func TestDefWords(t *testing.T) {
+	for _, w := range defKeywords {
+		if !isDefKeyword(w) || isDefPrefix(w) {
+			t.Errorf("%q: a keyword", w)
+		}
+	}
+	for _, w := range defPrefixes {
+		if !isDefPrefix(w) || isDefKeyword(w) {
+			t.Errorf("%q: a prefix", w)
+		}
+	}
+}
