@@ -40,3 +40,24 @@ func BenchmarkParse(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines))/1e3, "µs/line")
 }
+
+// BenchmarkAstral counts the four-byte characters of the bench session's
+// lines (MB/s).
+func BenchmarkAstral(b *testing.B) {
+	lines, err := benchLines()
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	b.SetBytes(int64(size))
+	n := 0
+	for b.Loop() {
+		for _, l := range lines {
+			n += jsonscan.Astral(l)
+		}
+	}
+	_ = n
+}

@@ -2,6 +2,8 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -121,6 +123,24 @@ func EscapedPairs(raw []byte) int {
 		}
 		i += 6
 	}
+}
+
+// Astral is the number of bytes >= 0xF0 in raw: in valid UTF-8, the code
+// points beyond U+FFFF written as they are (four bytes, one code point,
+// two UTF-16 units), eight bytes at a time.
+func Astral(raw []byte) int {
+	n := 0
+	for len(raw) >= 8 {
+		w := binary.LittleEndian.Uint64(raw)
+		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & hi8) // the top four bits of a byte set
+		raw = raw[8:]
+	}
+	for _, c := range raw {
+		if c >= 0xF0 {
+			n++
+		}
+	}
+	return n
 }
 
 // utf16Len is the JavaScript length of valid UTF-8 text: one unit per code
