@@ -375,13 +375,14 @@ func repeatedKeys(batches []*Batch) bool {
 // sets c.Hash from it (when no spill set it).
 func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte) ([]byte, error) {
 	n0 := len(texts)
+	f.lt.textKnown = false
 	texts, err := c.appendText(texts, ctx, &f.lt)
 	if err != nil {
 		return texts, err
 	}
 	c.span = [2]int{n0, len(texts)}
 	if c.Hash == "" {
-		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:])
+		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:], f.lt.textFlags, f.lt.textKnown)
 	}
 	return texts, nil
 }

@@ -61,3 +61,35 @@ func BenchmarkAstral(b *testing.B) {
 	}
 	_ = n
 }
+
+// BenchmarkUnquoteInPlace decodes the escaped strings of the bench
+// session's lines where they are (MB/s of JSON).
+func BenchmarkUnquoteInPlace(b *testing.B) {
+	lines, err := benchLines()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var strs [][]byte
+	var tp jsonscan.Tape
+	for _, l := range lines {
+		if tp.Parse(l) != nil {
+			b.Fatal("bench line does not parse")
+		}
+		for _, nd := range tp.Nodes {
+			if nd.Kind == jsonscan.String && nd.Flags&jsonscan.Escaped != 0 && nd.Flags&jsonscan.BadUTF8 == 0 {
+				strs = append(strs, l[nd.Start:nd.End])
+			}
+		}
+	}
+	size := 0
+	for _, s := range strs {
+		size += len(s)
+	}
+	b.SetBytes(int64(size))
+	var buf []byte
+	for b.Loop() {
+		for _, s := range strs {
+			buf, _ = jsonscan.UnquoteInPlace(append(buf[:0], s...), 0)
+		}
+	}
+}
