@@ -59,6 +59,8 @@ const (
 	// escapes (one code point of Chars, two UTF-16 units: EscapedPairs
 	// counts them).
 	EscapedPair
+	// UEscaped: the string holds a \u escape.
+	UEscaped
 )
 
 // MaxInput is the largest input Parse accepts (offsets are 32-bit).
@@ -486,6 +488,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 					return i, &SyntaxError{Offset: i, Msg: `invalid \u escape`}
 				}
 				r := hex4(b[i+2:])
+				flags |= UEscaped
 				switch {
 				case r >= 0xD800 && r < 0xDC00 && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' &&
 					isHex(b[i+8]) && isHex(b[i+9]) && isHex(b[i+10]) && isHex(b[i+11]) &&

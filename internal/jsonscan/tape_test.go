@@ -145,6 +145,9 @@ func checkTape(t *testing.T, tp *Tape) {
 		if got, want := nd.Flags&LoneSurrogate != 0, hasLoneSurrogate(body); got != want {
 			t.Fatalf("string %q: LoneSurrogate %v", raw, got)
 		}
+		if got, want := nd.Flags&UEscaped != 0, hasUEscape(body); got != want {
+			t.Fatalf("string %q: UEscaped %v", raw, got)
+		}
 		if got, want := nd.Flags&EscapedPair != 0, EscapedPairs(raw) > 0; got != want {
 			t.Fatalf("string %q: EscapedPair %v", raw, got)
 		}
@@ -340,4 +343,17 @@ func TestSkipDigits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hasUEscape is the reference of UEscaped: the escapes read one by one.
+func hasUEscape(s []byte) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] == 'u' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }
