@@ -2,7 +2,9 @@ package summarize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -530,47 +532,72 @@ func errorWordsStarting(c byte) string {
 // errorWordsIn counts the whole-word occurrences of errorWords starting in
 // text[start:end] (one line; the byte after end may follow a word) for the
 // words under maxErrLines, and reports whether any was counted and how many
-// words are still under it.
+// words are still under it. The line is read eight bytes at a time: the
+// word bytes of each eight (wordMask) tell where words start, and only a
+// word that starts with an error word's letter is compared.
 func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, left int) (bool, int) {
 	hit := false
-	i := start
-	if i > 0 && isWordByte(text[i-1]) {
-		for i < end && isWordByte(text[i]) {
-			i++ // the rest of a word that started before
-		}
+	tb := unsafe.Slice(unsafe.StringData(text), len(text)) // read, never written
+	var prev uint64                                        // 0x80: the byte before the eight is a word byte
+	if start > 0 && isWordByte(text[start-1]) {
+		prev = 0x80 // the rest of a word that started before
 	}
-	for i < end {
-		for i < end && !isWordByte(text[i]) {
-			i++
-		}
-		if i == end {
-			break
-		}
-		c := text[i] // a word starts here
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		ks := errorWordsStarting(c)
-		for j := 0; j < len(ks); j++ {
-			k := ks[j]
-			w := errorWords[k]
-			if found[k] >= maxErrLines || !hasPrefixFold(text[i:], w) {
-				continue
-			}
-			if e := i + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
-				continue
-			}
-			hit = true
-			if found[k]++; found[k] == maxErrLines {
-				left--
+	for i := start; i < end; i += 8 {
+		var m uint64 // the word bytes among text[i:i+8] before end
+		if i+8 <= len(tb) {
+			m = wordMask(binary.LittleEndian.Uint64(tb[i:]))
+		} else {
+			for k := 0; i+k < len(tb); k++ {
+				if isWordByte(tb[i+k]) {
+					m |= 0x80 << (8 * k)
+				}
 			}
 		}
-		for i < end && isWordByte(text[i]) {
-			i++
+		if n := end - i; n < 8 {
+			m &= 1<<(8*uint(n)) - 1
+		}
+		starts := m &^ (m<<8 | prev)
+		prev = m >> 56 & 0x80
+		for ; starts != 0; starts &= starts - 1 {
+			p := i + bits.TrailingZeros64(starts)>>3 // a word starts here
+			ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
+			for j := 0; j < len(ks); j++ {
+				k := ks[j]
+				w := errorWords[k]
+				if found[k] >= maxErrLines || !hasPrefixFold(text[p:], w) {
+					continue
+				}
+				if e := p + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
+					continue
+				}
+				hit = true
+				if found[k]++; found[k] == maxErrLines {
+					left--
+				}
+			}
 		}
 	}
 	return hit, left
 }
+
+// wordMask flags (high bit) the bytes of w that are word bytes
+// ([A-Za-z0-9_]): each byte's low seven bits compared with the ranges
+// without a carry between bytes, bytes >= 0x80 left out.
+func wordMask(w uint64) uint64 {
+	const lo7 = 0x7f7f7f7f7f7f7f7f
+	a := w & lo7
+	l := a | 0x20*lo8 // letters folded to lower case
+	letter := (l + (0x80-'a')*lo8) &^ (l + (0x7f-'z')*lo8)
+	digit := (a + (0x80-'0')*lo8) &^ (a + (0x7f-'9')*lo8)
+	u := a ^ '_'*lo8
+	under := ^((u + lo7) | u) // 0x80 where u's byte is 0
+	return (letter | digit | under) & ^w & hi8
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
 
 // hasPrefixFold reports whether s starts with the lower-case ASCII word w,
 // ASCII letters of s compared case-insensitively.
