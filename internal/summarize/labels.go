@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsSpace is JavaScript's \s (RE2's \s is ASCII only).
@@ -190,24 +191,32 @@ func ValidLabels(text string, toolNames []string) int {
 // Footer is the text pi-condense appends to every summary: the refs it
 // covers and how to get the originals back.
 func Footer(refs []string) string {
-	const head, tail = "\n\n---\n**Summarized tool refs**: ", "\nUse `context_tree_query` with these refs to retrieve the original full outputs."
-	n := len(head) + len(tail)
-	for _, r := range refs {
-		n += len(r) + 4
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(head)
+	b := appendFooter(make([]byte, 0, footerLen(refs)), refs)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// footerLen is the length of Footer(refs).
+func footerLen(refs []string) int {
+	n := len(footerRule) + len(footerLabel) + len(footerTail)
 	for i, r := range refs {
 		if i > 0 {
-			b.WriteString(", ")
+			n += len(", ")
 		}
-		b.WriteByte('`')
-		b.WriteString(r)
-		b.WriteByte('`')
+		n += len(r) + 2
 	}
-	b.WriteString(tail)
-	return b.String()
+	return n
+}
+
+// appendFooter appends Footer(refs) to b.
+func appendFooter(b []byte, refs []string) []byte {
+	b = append(append(b, footerRule...), footerLabel...)
+	for i, r := range refs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(append(append(b, '`'), r...), '`')
+	}
+	return append(b, footerTail...)
 }
 
 // Label is the label of call n (1-based) with tool name tool.
