@@ -755,7 +755,11 @@ func mayDefine(line string) bool {
 		case ' ', '\t', '\v', '\f', '\r':
 			continue
 		default:
-			return c >= 0x80 || strings.IndexByte(defFirst, c) >= 0
+			switch c {
+			case 'f', 'd', 'c', 'i', 't', 's', 'e', 'a', 'p': // defFirst
+				return true
+			}
+			return c >= 0x80
 		}
 	}
 	return false
