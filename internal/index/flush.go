@@ -468,11 +468,11 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	if r.Source == summarize.SourceCommand {
 		f.CommandCalls++
 	}
-	text := summarize.SubstituteLabels(r.Text, refs, names) + summarize.Footer(refs)
+	text := summarize.SubstituteLabelsFooter(r.Text, refs, names)
 	chars := jsval.UTF16Len(text)
 	if chars > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, chars, sl.raw))
-		text = summarize.SubstituteLabels(summarize.Deterministic(in), refs, names) + summarize.Footer(refs)
+		text = summarize.SubstituteLabelsFooter(summarize.Deterministic(in), refs, names)
 		chars = jsval.UTF16Len(text)
 	}
 	f.RawChars += sl.raw

@@ -21,7 +21,11 @@ import (
 // meaningful lines, the paths and the identifiers defined in the output.
 // The same batch always gives the same bytes.
 func Deterministic(b Batch) string {
-	var w []byte // the summary's lines, each call's after the last's
+	n := 0 // about the summary's length: a header, the sub-bullets' budget
+	for _, c := range b.Calls {
+		n += 192 + min(c.Chars/budgetDivide, 1024)
+	}
+	w := make([]byte, 0, n) // the summary's lines, each call's after the last's
 	for i, c := range b.Calls {
 		if i > 0 {
 			w = append(w, '\n')

@@ -48,10 +48,30 @@ func isJSSpace(r rune) bool {
 // except inside fenced code blocks (``` lines toggle a fence), so no raw
 // label reaches the model. refs[i] and toolNames[i] belong to call i+1.
 func SubstituteLabels(text string, refs, toolNames []string) string {
-	if !strings.Contains(text, "[[") {
-		return text // (both patterns start a label with "[[")
+	return substituteLabels(text, refs, toolNames, false)
+}
+
+// SubstituteLabelsFooter is SubstituteLabels(text, refs, toolNames) +
+// Footer(refs), written into one buffer.
+func SubstituteLabelsFooter(text string, refs, toolNames []string) string {
+	return substituteLabels(text, refs, toolNames, true)
+}
+
+// substituteLabels is SubstituteLabels, followed by Footer(refs) when
+// footer is set.
+func substituteLabels(text string, refs, toolNames []string, footer bool) string {
+	n := 0
+	if footer {
+		n = footerLen(refs)
 	}
-	b := make([]byte, 0, len(text)+8*len(refs))
+	if !strings.Contains(text, "[[") { // (both patterns start a label with "[[")
+		if !footer {
+			return text
+		}
+		b := appendFooter(append(make([]byte, 0, len(text)+n), text...), refs)
+		return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	}
+	b := make([]byte, 0, len(text)+8*len(refs)+n)
 	inFence := false
 	for start := 0; ; {
 		end := len(text)
@@ -69,7 +89,10 @@ func SubstituteLabels(text string, refs, toolNames []string) string {
 			b = appendSubstituted(b, line, refs, toolNames)
 		}
 		if end == len(text) {
-			return string(b)
+			if footer {
+				b = appendFooter(b, refs)
+			}
+			return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 		}
 		b = append(b, '\n')
 		start = end + 1

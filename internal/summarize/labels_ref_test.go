@@ -48,8 +48,12 @@ func FuzzSubstituteLabelsRef(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text, a, b string) {
 		names, refs := []string{a, b}, []string{"t1", "t2"}
-		if got, want := SubstituteLabels(text, refs, names), substituteLabelsRef(text, refs, names); got != want {
+		want := substituteLabelsRef(text, refs, names)
+		if got := SubstituteLabels(text, refs, names); got != want {
 			t.Fatalf("%q: got %q, want %q", text, got, want)
+		}
+		if got, want := SubstituteLabelsFooter(text, refs, names), want+Footer(refs); got != want {
+			t.Fatalf("%q: with the footer, got %q, want %q", text, got, want)
 		}
 		for _, line := range strings.Split(text, "\n") {
 			m, ok := leadingLabelAt(line)
