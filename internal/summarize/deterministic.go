@@ -50,7 +50,6 @@ const (
 // appendCallSummary appends the lines of call n's summary to w (joined
 // with "\n"): its header, then the sub-bullets its budget allows.
 func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
-	key := keyArg(c.ToolName, c.Args, cwd)
 	text := c.Result
 	exit, aborted := exitStatus(text)
 	w = append(w, "- [["...)
@@ -59,9 +58,14 @@ func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 	w = append(w, c.ToolName...)
 	w = append(w, "]] "...)
 	w = append(w, c.ToolName...)
-	if key != "" {
-		w = append(w, ' ')
-		w = append(w, key...)
+	// the key argument after a space (none: no space), written where it
+	// goes: key views it there (w's bytes are only ever appended to)
+	w = append(w, ' ')
+	k0 := len(w)
+	w = appendKeyArg(w, c.ToolName, c.Args, cwd)
+	key := bufString(w[k0:])
+	if key == "" {
+		w = w[:k0-1]
 	}
 	w = append(w, " — "...)
 	if c.IsError {
@@ -192,10 +196,15 @@ const (
 // keyArgNames holding a string (with offset/limit for reads), or the
 // arguments themselves when short.
 func keyArg(tool, args, cwd string) string {
+	return string(appendKeyArg(nil, tool, args, cwd))
+}
+
+// appendKeyArg appends keyArg(tool, args, cwd) to dst.
+func appendKeyArg(dst []byte, tool, args, cwd string) []byte {
 	// args is JSON.stringify output (canonical): an object, or another value
 	obj := unsafe.Slice(unsafe.StringData(args), len(args)) // read, never written
 	if jsval.TypeOf(obj) != jsval.Obj {
-		return "" // null is an empty map, anything else no map
+		return dst // null is an empty map, anything else no map
 	}
 	// one pass over the members for every key name, offset and limit
 	// included (the last of duplicates wins, as with Get)
@@ -217,29 +226,35 @@ func keyArg(tool, args, cwd string) string {
 		if s == "" {
 			continue
 		}
-		out := "`" + keyText(s, cwd) + "`"
+		dst = append(appendKeyText(append(dst, '`'), s, cwd), '`')
 		if k == "path" || k == "file_path" || k == "filePath" {
-			var extra []string
+			n := 0 // the extras written
 			for j, x := range [...]string{"offset", "limit"} {
 				if v := vals[argOffset+j]; v != nil && jsval.TypeOf(v) == jsval.Num {
 					if f, ok := jsval.Number(v); ok {
-						extra = append(extra, x+"="+strconv.FormatFloat(f, 'f', -1, 64))
+						if n == 0 {
+							dst = append(dst, " ("...)
+						} else {
+							dst = append(dst, ", "...)
+						}
+						dst = strconv.AppendFloat(append(append(dst, x...), '='), f, 'f', -1, 64)
+						n++
 					}
 				}
 			}
-			if len(extra) > 0 {
-				out += " (" + strings.Join(extra, ", ") + ")"
+			if n > 0 {
+				dst = append(dst, ')')
 			}
 		}
-		return out
+		return dst
 	}
 	if empty {
-		return ""
+		return dst
 	}
 	if JSLen(args) <= 80 {
-		return "`" + args + "`"
+		return append(append(append(dst, '`'), args...), '`')
 	}
-	return ""
+	return dst
 }
 
 // jsonString decodes the JSON string v, a part of args, as encoding/json
@@ -259,6 +274,15 @@ func jsonString(args string, v []byte) string {
 	return s
 }
 
+// bufString is b as a string without a copy: b's bytes are not written
+// again.
+func bufString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // runeError is U+FFFD in UTF-8.
 var runeError = []byte(string(utf8.RuneError))
 
@@ -268,10 +292,19 @@ var runeError = []byte(string(utf8.RuneError))
 // than maxKeyArg chars (at most 3 bytes a char), which clip then cuts as
 // it would cut the whole.
 func keyText(s, cwd string) string {
+	return string(appendKeyText(nil, s, cwd))
+}
+
+// appendKeyText appends keyText(s, cwd) to dst.
+func appendKeyText(dst []byte, s, cwd string) []byte {
 	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0 {
 		s = foldHead(s, len(cwd)+16+3*(maxKeyArg+2))
 	}
-	return clip(relative(s, cwd), maxKeyArg)
+	s = relative(s, cwd)
+	if JSLen(s) <= maxKeyArg {
+		return append(dst, s...)
+	}
+	return append(append(dst, jsPrefix(s, maxKeyArg-1)...), "…"...) // clip's
 }
 
 // foldHead is oneLine(s) (s holding a line break), or a prefix of it at
