@@ -116,7 +116,8 @@ func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 		budget -= units
 	}
 	first, last, count := meaningful(text)
-	var shown []string // the lines quoted (clipped)
+	var shownBuf [maxErrLines + 2]string // (on the stack: at most the error lines, first and last)
+	shown := shownBuf[:0]                // the lines quoted (clipped)
 	quote := func(kind, line string) {
 		l, units := clipLen(line, maxLine)
 		if slicesContains(shown, l) {
