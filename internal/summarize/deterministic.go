@@ -267,12 +267,21 @@ func jsonString(args string, v []byte) string {
 		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(body))) - uintptr(unsafe.Pointer(unsafe.StringData(args))))
 		return args[off : off+len(body)]
 	}
-	if s, ok := jsval.String(v); ok && !strings.ContainsRune(s, utf8.RuneError) {
-		return s // no replacement made: the same as encoding/json's
+	if s, ok := jsval.String(v); ok && utf8.ValidString(s) && !strings.Contains(s, string(utf8.RuneError)) {
+		return s // no replacement made (no U+FFFD, no invalid byte): the same as encoding/json's
 	}
 	var s string
 	_ = json.Unmarshal(v, &s)
 	return s
+}
+
+// jsLenAtMost reports whether JSLen(s) <= n, reading s no further than
+// its first n+1 chars: its longest prefix of at most n chars is all of it.
+func jsLenAtMost(s string, n int) bool {
+	if len(s) <= n {
+		return true // (a byte is at most one char)
+	}
+	return len(jsPrefix(s, n)) == len(s)
 }
 
 // bufString is b as a string without a copy: b's bytes are not written
@@ -302,7 +311,7 @@ func appendKeyText(dst []byte, s, cwd string) []byte {
 		s = foldHead(s, len(cwd)+16+3*(maxKeyArg+2))
 	}
 	s = relative(s, cwd)
-	if JSLen(s) <= maxKeyArg {
+	if jsLenAtMost(s, maxKeyArg) {
 		return append(dst, s...)
 	}
 	return append(append(dst, jsPrefix(s, maxKeyArg-1)...), "…"...) // clip's

@@ -91,3 +91,17 @@ func FuzzKeyText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSLenAtMost: jsLenAtMost is JSLen(s) <= n.
+func FuzzJSLenAtMost(f *testing.F) {
+	f.Add("😀😀a", 4)
+	f.Add("\xff\xfeé", 2)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		if got, want := jsLenAtMost(s, n), JSLen(s) <= n; got != want {
+			t.Fatalf("jsLenAtMost(%q, %d) = %v, want %v", s, n, got, want)
+		}
+	})
+}
