@@ -392,13 +392,14 @@ func repeatedKeys(batches []*Batch) bool {
 // sets c.Hash from it (when no spill set it).
 func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte) ([]byte, error) {
 	n0 := len(texts)
+	f.lt.textKnown = false
 	texts, err := c.appendText(texts, ctx, &f.lt)
 	if err != nil {
 		return texts, err
 	}
 	c.span = [2]int{n0, len(texts)}
 	if c.Hash == "" {
-		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:])
+		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:], f.lt.textFlags, f.lt.textKnown)
 	}
 	return texts, nil
 }
@@ -491,11 +492,11 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	if r.Source == summarize.SourceCommand {
 		f.CommandCalls++
 	}
-	text := summarize.SubstituteLabels(r.Text, refs, names) + summarize.Footer(refs)
+	text := summarize.SubstituteLabelsFooter(r.Text, refs, names)
 	chars := jsval.UTF16Len(text)
 	if chars > sl.raw && r.Source != summarize.SourceDeterministic && r.Source != summarize.SourceFallback {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("turn %d: the %s summary (%d chars) is longer than the %d chars it summarises; used the deterministic summary", b.TurnIndex, r.Source, chars, sl.raw))
-		text = summarize.SubstituteLabels(summarize.Deterministic(in), refs, names) + summarize.Footer(refs)
+		text = summarize.SubstituteLabelsFooter(summarize.Deterministic(in), refs, names)
 		chars = jsval.UTF16Len(text)
 	}
 	f.RawChars += sl.raw

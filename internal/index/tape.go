@@ -34,6 +34,10 @@ type lineTape struct {
 	prose    []byte    // captureBatch's assistant text (reused)
 	sha      hash.Hash // contentHash's hasher (reused)
 	digest   []byte    // its sum (reused)
+	// textFlags are the jsonscan text flags of the last text appendTextAt
+	// decoded (textKnown: it has, since textKnown was last cleared)
+	textFlags uint8
+	textKnown bool
 }
 
 // strIs reports whether node n is a string whose value (as str decodes
@@ -255,8 +259,29 @@ func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
 }
 
 // appendTextAt appends the text x locates (appendResultText's text of its
-// content) to dst, decoded from the raw string read from ctx.
+// content) to dst, decoded from the raw string read from ctx: read onto
+// dst's end and decoded where it is (valid UTF-8), its text flags noted
+// (textFlags).
 func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]byte, error) {
+	if x.flags&jsonscan.BadUTF8 == 0 {
+		n0 := len(dst)
+		dst, err := appendArgs(dst, ctx, nil, x.at)
+		switch {
+		case err != nil:
+			return dst[:n0], err
+		case len(dst)-n0 < 2:
+			return dst[:n0], fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
+		case x.flags&jsonscan.Escaped == 0:
+			// no escape: no line break either; the text moved down over
+			// its opening quote
+			n := copy(dst[n0:], dst[n0+1:len(dst)-1])
+			t.textFlags, t.textKnown = 0, true
+			return dst[:n0+n], nil
+		}
+		dst, t.textFlags = jsonscan.UnquoteInPlace(dst, n0)
+		t.textKnown = true
+		return dst, nil
+	}
 	var err error
 	if t.rawText, err = appendArgs(t.rawText[:0], ctx, nil, x.at); err != nil {
 		return dst, err
@@ -345,10 +370,12 @@ func (t *lineTape) entryMillis(msg uint32, has bool) int64 {
 
 // contentHash is ContentHash of a text read with resultBytes, normalised in
 // the tape's reused buffer (or, for a text normalising would change only
-// by the trim of the whole, hashed where it is).
-func (t *lineTape) contentHash(toolName string, text []byte) string {
+// by the trim of the whole, hashed where it is). flags, when known, are
+// the text's jsonscan text flags (what appendTextAt saw as it decoded it):
+// the text is not searched for them again.
+func (t *lineTape) contentHash(toolName string, text []byte, flags uint8, known bool) string {
 	if n := len(text); n == 0 || text[n-1] != ' ' && text[n-1] != '\t' {
-		if bytes.IndexByte(text, '\r') < 0 && !blankBeforeNewline(text) {
+		if known && flags == 0 || !known && bytes.IndexByte(text, '\r') < 0 && !blankBeforeNewline(text) {
 			// no CRLF, no line with trailing blanks: the normalised text
 			// is the trimmed text
 			if t.sha == nil {
@@ -420,17 +447,17 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 // stringChars is the JavaScript length of the string node nd (raw its
 // JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
 // it: the tape's code points, plus one for each surrogate pair (two UTF-16
-// units) — an escaped one, or (not ASCII) one written as four bytes.
+// units) — an escaped one (the tape flags a string with one), or (not
+// ASCII) one written as four bytes.
 func stringChars(nd *jsonscan.Node, raw []byte) int {
-	if nd.Flags&jsonscan.NonASCII != 0 {
-		chars, _ := jsonscan.StringLens(raw)
-		return chars
-	}
 	chars := int(nd.Chars)
-	if nd.Flags&jsonscan.Escaped == 0 {
-		return chars
+	if nd.Flags&jsonscan.NonASCII != 0 {
+		chars += jsonscan.Astral(raw)
 	}
-	return chars + jsonscan.EscapedPairs(raw) // a pair: one code point, two units
+	if nd.Flags&jsonscan.EscapedPair != 0 {
+		chars += jsonscan.EscapedPairs(raw) // a pair: one code point, two units
+	}
+	return chars
 }
 
 // canonical reports whether the value at node n is written as
@@ -445,7 +472,7 @@ func (t *lineTape) canonical(n uint32) bool {
 		nd := &nodes[i]
 		switch nd.Kind {
 		case jsonscan.String:
-			if nd.Flags&jsonscan.BadUTF8 != 0 || nd.Flags&jsonscan.Escaped != 0 && !shortEscapes(src[nd.Start+1:nd.End-1]) {
+			if nd.Flags&(jsonscan.BadUTF8|jsonscan.UEscaped) != 0 || nd.Flags&jsonscan.Escaped != 0 && !shortEscapes(src[nd.Start+1:nd.End-1]) {
 				return false
 			}
 		case jsonscan.Number:
@@ -501,8 +528,13 @@ func (t *lineTape) tight(i uint32) bool {
 }
 
 // shortEscapes reports whether every escape in the JSON string body s is
-// one JSON.stringify writes as it is: \" \\ \b \f \n \r \t.
+// one JSON.stringify writes as it is: \" \\ \b \f \n \r \t: at once when
+// no backslash is followed by a slash or a u (canonical asks the tape
+// about \u escapes first: UEscaped).
 func shortEscapes(s []byte) bool {
+	if !bytes.Contains(s, []byte(`\/`)) && !bytes.Contains(s, []byte(`\u`)) {
+		return true // no escape but short ones
+	}
 	for {
 		j := bytes.IndexByte(s, '\\')
 		if j < 0 {

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -58,7 +60,7 @@ func FuzzLineTape(f *testing.F) {
 		want := resultStringJSVal(rc)
 		if got := lt.resultBytes(content, hasC); string(got) != want {
 			t.Errorf("resultBytes %q, want %q", got, want)
-		} else if h := lt.contentHash("bash", got); h != ContentHash("bash", want) || textChars(got) != jsval.UTF16Len(want) {
+		} else if h := lt.contentHash("bash", got, 0, false); h != ContentHash("bash", want) || textChars(got) != jsval.UTF16Len(want) {
 			t.Errorf("contentHash %s or chars %d of the reused buffer differ from ContentHash %s, UTF16Len %d", h, textChars(got), ContentHash("bash", want), jsval.UTF16Len(want))
 		}
 		if v, ok := lt.get(msg, ok, "isError"); ok {
@@ -186,8 +188,22 @@ func FuzzContentHash(f *testing.F) {
 	}
 	var lt lineTape
 	f.Fuzz(func(t *testing.T, name, text string) {
-		if got, want := lt.contentHash(name, []byte(text)), ContentHash(name, text); got != want {
+		if got, want := lt.contentHash(name, []byte(text), 0, false), ContentHash(name, text); got != want {
 			t.Fatalf("%q %q: got %s, want %s", name, text, got, want)
+		}
+		// decoded from its JSON as appendTextAt decodes it, the hash taken
+		// with the flags the decoding saw
+		raw, _ := json.Marshal(text)
+		var tp jsonscan.Tape
+		if !utf8.ValidString(text) || tp.Parse(raw) != nil {
+			return
+		}
+		dec, flags := jsonscan.UnquoteInPlace(append([]byte("pre"), raw...), 3)
+		if string(dec[3:]) != text {
+			t.Fatalf("%q: decoded %q", text, dec[3:])
+		}
+		if got, want := lt.contentHash(name, dec[3:], flags, true), ContentHash(name, text); got != want {
+			t.Fatalf("%q %q (flags %b): got %s, want %s", name, text, flags, got, want)
 		}
 	})
 }

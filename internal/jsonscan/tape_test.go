@@ -145,6 +145,23 @@ func checkTape(t *testing.T, tp *Tape) {
 		if got, want := nd.Flags&LoneSurrogate != 0, hasLoneSurrogate(body); got != want {
 			t.Fatalf("string %q: LoneSurrogate %v", raw, got)
 		}
+		if got, want := nd.Flags&UEscaped != 0, hasUEscape(body); got != want {
+			t.Fatalf("string %q: UEscaped %v", raw, got)
+		}
+		if got, want := nd.Flags&EscapedPair != 0, EscapedPairs(raw) > 0; got != want {
+			t.Fatalf("string %q: EscapedPair %v", raw, got)
+		}
+		if nd.Flags&BadUTF8 == 0 {
+			astral := 0 // code points beyond U+FFFF written as they are
+			for _, r := range string(body) {
+				if r > 0xFFFF {
+					astral++
+				}
+			}
+			if got := Astral(body); got != astral {
+				t.Fatalf("string %q: Astral %d, want %d", raw, got, astral)
+			}
+		}
 		for _, p := range []string{"[pruner: ", "Subagent ", "a"} {
 			if got, want := tp.HasPrefix(uint32(i), p), strings.HasPrefix(s, p) && !strings.HasPrefix(s, string(utf8.RuneError)); got != want && p != "a" {
 				t.Fatalf("string %q: HasPrefix(%q) %v", raw, p, got)
@@ -326,4 +343,17 @@ func TestSkipDigits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hasUEscape is the reference of UEscaped: the escapes read one by one.
+func hasUEscape(s []byte) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] == 'u' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
 }

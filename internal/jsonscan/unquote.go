@@ -2,6 +2,8 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -123,6 +125,24 @@ func EscapedPairs(raw []byte) int {
 	}
 }
 
+// Astral is the number of bytes >= 0xF0 in raw: in valid UTF-8, the code
+// points beyond U+FFFF written as they are (four bytes, one code point,
+// two UTF-16 units), eight bytes at a time.
+func Astral(raw []byte) int {
+	n := 0
+	for len(raw) >= 8 {
+		w := binary.LittleEndian.Uint64(raw)
+		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & hi8) // the top four bits of a byte set
+		raw = raw[8:]
+	}
+	for _, c := range raw {
+		if c >= 0xF0 {
+			n++
+		}
+	}
+	return n
+}
+
 // utf16Len is the JavaScript length of valid UTF-8 text: one unit per code
 // point, two for one of four bytes.
 func utf16Len(s []byte) int {
@@ -133,4 +153,104 @@ func utf16Len(s []byte) int {
 		}
 	}
 	return n
+}
+
+// Text flags (UnquoteInPlace): what the decoded text holds that a hash of
+// it normalised (CRLF, blanks before line breaks) would change.
+const (
+	// TextCR: the text holds a '\r'.
+	TextCR uint8 = 1 << iota
+	// TextBlankEOL: a '\n' after the text's first byte follows a ' ' or a
+	// '\t'.
+	TextBlankEOL
+)
+
+// UnquoteInPlace decodes the JSON string b[start:] (quotes included; one
+// the tape found valid UTF-8, as AppendUnquoteValid takes) over itself: it
+// returns b[:start] and the decoded text, AppendUnquoteValid(b[:start],
+// b[start:]) without a second buffer, and the text's flags (TextCR,
+// TextBlankEOL). A JSON string holds no raw line break or carriage return:
+// each the text holds is an escape, seen as it is decoded. The text never
+// outgrows the JSON (each escape is at least as long as what it decodes
+// to), so each write lands on bytes already read.
+func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
+	if len(b)-start < 2 {
+		return b, 0
+	}
+	s := b[start+1 : len(b)-1] // the body, read at i; the text written at w
+	w, i, flags := start, 0, uint8(0)
+	newline := func() {
+		if w > start && (b[w-1] == ' ' || b[w-1] == '\t') {
+			flags |= TextBlankEOL
+		}
+	}
+	for {
+		// the next backslash: in the next four words eight bytes at a
+		// time (most runs are a line: short), else by IndexByte
+		j := i
+		for k := 0; k < 4 && j+8 <= len(s); k++ {
+			x := binary.LittleEndian.Uint64(s[j:]) ^ 0x5c*lo8
+			if m := (x - lo8) &^ x & hi8; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+			j += 8
+		}
+		if k := bytes.IndexByte(s[j:], '\\'); k >= 0 {
+			j += k
+		} else {
+			w += copy(b[w:], s[i:])
+			return b[:w], flags
+		}
+	found:
+		w += copy(b[w:], s[i:j])
+		if j+1 >= len(s) {
+			w += copy(b[w:], s[j:])
+			return b[:w], flags
+		}
+		c := s[j+1]
+		i = j + 2
+		switch c {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			newline()
+			c = '\n'
+		case 'r':
+			flags |= TextCR
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'u':
+			if j+6 > len(s) {
+				w += copy(b[w:], s[j:])
+				return b[:w], flags
+			}
+			r := hex4(s[j+2:])
+			i = j + 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+					r2 = hex4(s[j+8:])
+				}
+				if r2 >= 0xDC00 && r2 < 0xE000 {
+					r, i = utf16.DecodeRune(r, r2), j+12
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			switch r {
+			case '\n':
+				newline()
+			case '\r':
+				flags |= TextCR
+			}
+			w += utf8.EncodeRune(b[w:], r)
+			continue
+		}
+		b[w] = c // " \ / as they are
+		w++
+	}
 }

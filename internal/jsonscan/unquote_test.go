@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode/utf16"
@@ -8,11 +9,12 @@ import (
 )
 
 // FuzzAppendUnquoteValid: on a JSON string of valid UTF-8, the unquote that
-// trusts the text decodes as AppendUnquote does, StringLens gives the
+// trusts the text decodes as AppendUnquote does (and UnquoteInPlace as it
+// does, with the text's flags), StringLens gives the
 // decoded text's JavaScript and UTF-8 lengths, and EscapedPairs counts the
 // escaped surrogate pairs.
 func FuzzAppendUnquoteValid(f *testing.F) {
-	for _, s := range []string{`""`, `"a\nb"`, `"\ud83d\ude00x"`, `"\ud83d"`, `"é\u00e9😀"`, `"\\\"\/\b\f\r\t"`} {
+	for _, s := range []string{`""`, `"a\nb"`, `"a \nb\t\n\r\n"`, `"\n \u000a\t\u000Ax\u000d"`, `"\ud800\ud800\udc00 é\\n"`, `"0123456789abcdef\"0123456789\\"`, `"\ud83d\ude00x"`, `"\ud83d"`, `"é\u00e9😀"`, `"\\\"\/\b\f\r\t"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -26,6 +28,13 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 			t.Fatalf("%q: got %q, want %q", raw, got, want)
 		}
 		text := got[3:]
+		in, flags := UnquoteInPlace(append([]byte("pre"), b...), 3)
+		if string(in) != string(got) {
+			t.Fatalf("%q: UnquoteInPlace %q, want %q", raw, in, got)
+		}
+		if want := textFlags(text); flags != want {
+			t.Fatalf("%q: UnquoteInPlace flags %b, want %b", raw, flags, want)
+		}
 		units, n := StringLens(b)
 		if wantUnits := len(utf16.Encode([]rune(string(text)))); units != wantUnits || n != len(text) {
 			t.Fatalf("%q: StringLens %d %d, want %d %d", raw, units, n, wantUnits, len(text))
@@ -40,4 +49,19 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 			t.Fatalf("%q: EscapedPairs %d, more than the %d pairs decoded", string(raw), EscapedPairs(b), pairs)
 		}
 	})
+}
+
+// textFlags is the reference of UnquoteInPlace's flags: the decoded text
+// searched.
+func textFlags(text []byte) uint8 {
+	var f uint8
+	if bytes.IndexByte(text, '\r') >= 0 {
+		f |= TextCR
+	}
+	for i := 1; i < len(text); i++ {
+		if text[i] == '\n' && (text[i-1] == ' ' || text[i-1] == '\t') {
+			f |= TextBlankEOL
+		}
+	}
+	return f
 }

@@ -1,7 +1,10 @@
 package summarize
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -18,11 +21,21 @@ import (
 // meaningful lines, the paths and the identifiers defined in the output.
 // The same batch always gives the same bytes.
 func Deterministic(b Batch) string {
-	var out []string
-	for i, c := range b.Calls {
-		out = append(out, callSummary(i+1, c, b.Cwd)...)
+	n := 0 // about the summary's length: a header, the sub-bullets' budget
+	for _, c := range b.Calls {
+		n += 192 + min(c.Chars/budgetDivide, 1024)
 	}
-	return strings.Join(out, "\n")
+	w := make([]byte, 0, n) // the summary's lines, each call's after the last's
+	for i, c := range b.Calls {
+		if i > 0 {
+			w = append(w, '\n')
+		}
+		w = appendCallSummary(w, i+1, c, b.Cwd)
+	}
+	if len(w) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(w), len(w)) // w is not written again
 }
 
 const (
@@ -34,51 +47,84 @@ const (
 	budgetDivide = 20 // sub-bullets take at most 1/20 of the result's size
 )
 
-func callSummary(n int, c Call, cwd string) []string {
-	key := keyArg(c.ToolName, c.Args, cwd)
+// appendCallSummary appends the lines of call n's summary to w (joined
+// with "\n"): its header, then the sub-bullets its budget allows.
+func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 	text := c.Result
 	exit, aborted := exitStatus(text)
-	head := "- " + Label(n, c.ToolName) + " " + c.ToolName
-	if key != "" {
-		head += " " + key
+	w = append(w, "- [["...)
+	w = strconv.AppendInt(w, int64(n), 10)
+	w = append(w, ':')
+	w = append(w, c.ToolName...)
+	w = append(w, "]] "...)
+	w = append(w, c.ToolName...)
+	// the key argument after a space (none: no space), written where it
+	// goes: key views it there (w's bytes are only ever appended to)
+	w = append(w, ' ')
+	k0 := len(w)
+	w = appendKeyArg(w, c.ToolName, c.Args, cwd)
+	key := bufString(w[k0:])
+	if key == "" {
+		w = w[:k0-1]
 	}
-	status := "OK"
+	w = append(w, " — "...)
 	if c.IsError {
-		status = "ERROR"
+		w = append(w, "ERROR"...)
+	} else {
+		w = append(w, "OK"...)
 	}
 	switch {
 	case aborted:
-		status += ", aborted"
+		w = append(w, ", aborted"...)
 	case exit != "":
-		status += ", exit " + exit
+		w = append(w, ", exit "...)
+		w = append(w, exit...)
 	}
 	size := c.Chars
 	if size == 0 {
 		size = JSLen(text)
 	}
 	if size == 0 {
-		head += " — " + status + "; no text output"
-		return []string{head}
+		return append(w, "; no text output"...)
 	}
-	head += " — " + status + "; " + strconv.Itoa(strings.Count(text, "\n")+1) + " lines, " + strconv.Itoa(size) + " chars"
-	out := []string{head}
+	w = append(w, "; "...)
+	w = strconv.AppendInt(w, int64(strings.Count(text, "\n")+1), 10)
+	w = append(w, " lines, "...)
+	w = strconv.AppendInt(w, int64(size), 10)
+	w = append(w, " chars"...)
 
 	budget := size / budgetDivide
-	add := func(s string) bool {
-		if JSLen(s) > budget {
-			return false
+	// add appends the sub-bullet "  - kind: " + the items joined with ", "
+	// when its chars fit the budget (units: their JavaScript lengths)
+	add := func(kind string, units int, items ...string) {
+		units += len("  - : ") + len(kind) // kinds are ASCII
+		if len(items) > 1 {
+			units += len(", ") * (len(items) - 1)
 		}
-		out = append(out, s)
-		budget -= JSLen(s)
-		return true
+		if units > budget {
+			return
+		}
+		w = append(w, "\n  - "...)
+		w = append(w, kind...)
+		w = append(w, ": "...)
+		for i, it := range items {
+			if i > 0 {
+				w = append(w, ", "...)
+			}
+			w = append(w, it...)
+		}
+		budget -= units
 	}
 	first, last, count := meaningful(text)
-	shown := map[string]bool{}
+	var shownBuf [maxErrLines + 2]string // (on the stack: at most the error lines, first and last)
+	shown := shownBuf[:0]                // the lines quoted (clipped)
 	quote := func(kind, line string) {
-		if l := clip(line, maxLine); !shown[l] {
-			shown[l] = true
-			add("  - " + kind + ": " + l)
+		l, units := clipLen(line, maxLine)
+		if slicesContains(shown, l) {
+			return
 		}
+		shown = append(shown, l)
+		add(kind, units, l)
 	}
 	file := isFileTool(c.ToolName, c.Args)
 	if c.IsError || !file {
@@ -88,26 +134,31 @@ func callSummary(n int, c Call, cwd string) []string {
 		}
 		for i, e := range errs {
 			if i == 0 && c.IsError && JSLen(e) > budget {
-				budget = JSLen("  - error: " + clip(e, maxLine)) // an error's first line is always kept
+				_, units := clipLen(e, maxLine)
+				budget = len("  - error: ") + units // an error's first line is always kept
 			}
 			quote("error", e)
 		}
 	}
 	const enough = 24 // budget under which a list is not worth scanning for
-	paths := func() {
-		if budget < enough {
+	list := func(kind string, items []string) {
+		if len(items) == 0 {
 			return
 		}
-		if ps := pathsIn(text, key, cwd); len(ps) > 0 {
-			add("  - paths: " + strings.Join(ps, ", "))
+		units := 0
+		for _, it := range items {
+			units += JSLen(it)
+		}
+		add(kind, units, items...)
+	}
+	paths := func() {
+		if budget >= enough {
+			list("paths", pathsIn(text, key, cwd))
 		}
 	}
 	names := func() {
-		if budget < enough {
-			return
-		}
-		if ns := namesIn(text); len(ns) > 0 {
-			add("  - defines: " + strings.Join(ns, ", "))
+		if budget >= enough {
+			list("defines", namesIn(text))
 		}
 	}
 	switch {
@@ -127,26 +178,41 @@ func callSummary(n int, c Call, cwd string) []string {
 		paths()
 		names()
 	}
-	return out
+	return w
 }
 
 // keyArgNames are the argument keys that say what a call was about, in the
 // order they are looked for.
 var keyArgNames = [...]string{"command", "cmd", "path", "file_path", "filePath", "pattern", "query", "url", "glob", "name"}
 
+// The indexes keyArgIndex gives the members a read's key argument is
+// followed by, after keyArgNames'.
+const (
+	argOffset = len(keyArgNames) + iota
+	argLimit
+	keyArgSlots
+)
+
 // keyArg returns the call's key argument for the header line: the first of
 // keyArgNames holding a string (with offset/limit for reads), or the
 // arguments themselves when short.
 func keyArg(tool, args, cwd string) string {
+	return string(appendKeyArg(nil, tool, args, cwd))
+}
+
+// appendKeyArg appends keyArg(tool, args, cwd) to dst.
+func appendKeyArg(dst []byte, tool, args, cwd string) []byte {
 	// args is JSON.stringify output (canonical): an object, or another value
 	obj := unsafe.Slice(unsafe.StringData(args), len(args)) // read, never written
 	if jsval.TypeOf(obj) != jsval.Obj {
-		return "" // null is an empty map, anything else no map
+		return dst // null is an empty map, anything else no map
 	}
-	// one pass over the members for every key name (the last of duplicates
-	// wins, as with Get)
-	var vals [len(keyArgNames)][]byte
+	// one pass over the members for every key name, offset and limit
+	// included (the last of duplicates wins, as with Get)
+	var vals [keyArgSlots][]byte
+	empty := true
 	jsval.EachMemberRaw(obj, func(rawKey, v []byte) bool {
+		empty = false
 		if i := keyArgIndex(rawKey); i >= 0 {
 			vals[i] = v
 		}
@@ -157,47 +223,115 @@ func keyArg(tool, args, cwd string) string {
 		if v == nil || jsval.TypeOf(v) != jsval.Str {
 			continue
 		}
-		s := jsonString(v)
+		s := jsonString(args, v)
 		if s == "" {
 			continue
 		}
-		s = relative(oneLine(s), cwd)
-		out := "`" + clip(s, maxKeyArg) + "`"
+		dst = append(appendKeyText(append(dst, '`'), s, cwd), '`')
 		if k == "path" || k == "file_path" || k == "filePath" {
-			var extra []string
-			for _, x := range []string{"offset", "limit"} {
-				if v, ok := jsval.Get(obj, x); ok && jsval.TypeOf(v) == jsval.Num {
+			n := 0 // the extras written
+			for j, x := range [...]string{"offset", "limit"} {
+				if v := vals[argOffset+j]; v != nil && jsval.TypeOf(v) == jsval.Num {
 					if f, ok := jsval.Number(v); ok {
-						extra = append(extra, x+"="+strconv.FormatFloat(f, 'f', -1, 64))
+						if n == 0 {
+							dst = append(dst, " ("...)
+						} else {
+							dst = append(dst, ", "...)
+						}
+						dst = strconv.AppendFloat(append(append(dst, x...), '='), f, 'f', -1, 64)
+						n++
 					}
 				}
 			}
-			if len(extra) > 0 {
-				out += " (" + strings.Join(extra, ", ") + ")"
+			if n > 0 {
+				dst = append(dst, ')')
 			}
 		}
-		return out
+		return dst
 	}
-	empty := true
-	jsval.EachMember(obj, func(string, []byte) bool { empty = false; return false })
 	if empty {
-		return ""
+		return dst
 	}
 	if JSLen(args) <= 80 {
-		return "`" + args + "`"
+		return append(append(append(dst, '`'), args...), '`')
 	}
-	return ""
+	return dst
 }
 
-// jsonString decodes the JSON string v as encoding/json decodes it into a
-// Go string (each invalid UTF-8 byte and lone surrogate becomes U+FFFD).
-func jsonString(v []byte) string {
-	if s, ok := jsval.String(v); ok && !strings.ContainsRune(s, utf8.RuneError) {
-		return s // no replacement made: the same as encoding/json's
+// jsonString decodes the JSON string v, a part of args, as encoding/json
+// decodes it into a Go string (each invalid UTF-8 byte and lone surrogate
+// becomes U+FFFD): without an escape and in valid UTF-8, the part of args
+// between its quotes.
+func jsonString(args string, v []byte) string {
+	if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) && !bytes.Contains(body, runeError) {
+		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(body))) - uintptr(unsafe.Pointer(unsafe.StringData(args))))
+		return args[off : off+len(body)]
+	}
+	if s, ok := jsval.String(v); ok && utf8.ValidString(s) && !strings.Contains(s, string(utf8.RuneError)) {
+		return s // no replacement made (no U+FFFD, no invalid byte): the same as encoding/json's
 	}
 	var s string
 	_ = json.Unmarshal(v, &s)
 	return s
+}
+
+// jsLenAtMost reports whether JSLen(s) <= n, reading s no further than
+// its first n+1 chars: its longest prefix of at most n chars is all of it.
+func jsLenAtMost(s string, n int) bool {
+	if len(s) <= n {
+		return true // (a byte is at most one char)
+	}
+	return len(jsPrefix(s, n)) == len(s)
+}
+
+// bufString is b as a string without a copy: b's bytes are not written
+// again.
+func bufString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// runeError is U+FFFD in UTF-8.
+var runeError = []byte(string(utf8.RuneError))
+
+// keyText is clip(relative(oneLine(s), cwd), maxKeyArg): the key argument
+// as the header shows it. A long multi-line argument (a heredoc) has only
+// its head folded: enough bytes that what relative strips leaves more
+// than maxKeyArg chars (at most 3 bytes a char), which clip then cuts as
+// it would cut the whole.
+func keyText(s, cwd string) string {
+	return string(appendKeyText(nil, s, cwd))
+}
+
+// appendKeyText appends keyText(s, cwd) to dst.
+func appendKeyText(dst []byte, s, cwd string) []byte {
+	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0 {
+		s = foldHead(s, len(cwd)+16+3*(maxKeyArg+2))
+	}
+	s = relative(s, cwd)
+	if jsLenAtMost(s, maxKeyArg) {
+		return append(dst, s...)
+	}
+	return append(append(dst, jsPrefix(s, maxKeyArg-1)...), "…"...) // clip's
+}
+
+// foldHead is oneLine(s) (s holding a line break), or a prefix of it at
+// least limit bytes long: the fold of a head of s cut at a character's
+// start (its fields are those of s, the last maybe cut short).
+func foldHead(s string, limit int) string {
+	for k := 2 * limit; ; k *= 2 {
+		if k >= len(s) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		if f := strings.Join(strings.Fields(s[:k]), " "); len(f) >= limit {
+			return f
+		}
+	}
 }
 
 // keyArgIndex is the index in keyArgNames of a raw JSON member key (-1:
@@ -206,14 +340,36 @@ func keyArgIndex(rawKey []byte) int {
 	if len(rawKey) < 2 {
 		return -1
 	}
-	key := string(rawKey[1 : len(rawKey)-1]) // compared, not kept: no copy
-	if strings.IndexByte(key, '\\') >= 0 {
-		key, _ = jsval.String(rawKey)
+	key := rawKey[1 : len(rawKey)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		s, _ := jsval.String(rawKey)
+		key = []byte(s)
 	}
-	for i, k := range keyArgNames {
-		if k == key {
-			return i
-		}
+	switch string(key) { // compared, not kept: no copy
+	case "command":
+		return 0
+	case "cmd":
+		return 1
+	case "path":
+		return 2
+	case "file_path":
+		return 3
+	case "filePath":
+		return 4
+	case "pattern":
+		return 5
+	case "query":
+		return 6
+	case "url":
+		return 7
+	case "glob":
+		return 8
+	case "name":
+		return 9
+	case "offset":
+		return argOffset
+	case "limit":
+		return argLimit
 	}
 	return -1
 }
@@ -362,8 +518,7 @@ var errorWords = [...]string{"error", "errors", "err!", "fail", "failed", "failu
 func errorLines(text string) []string {
 	var found [len(errorWords)]uint8 // occurrences counted per word
 	left := len(errorWords)          // words still under maxErrLines
-	var out []string
-	var seen map[string]bool
+	var out []string                 // (distinct: at most maxErrLines, compared in turn)
 	for off := 0; off < len(text); {
 		end := len(text)
 		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
@@ -379,16 +534,12 @@ func errorLines(text string) []string {
 			continue // (no trimming or exit-status test for most lines)
 		}
 		t := strings.TrimSpace(line)
-		if t == "" || seen[t] || !(hit || failStart(t)) {
+		if t == "" || slicesContains(out, t) || !(hit || failStart(t)) {
 			continue
 		}
 		if _, exit := exitCode(t); exit {
 			continue
 		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[t] = true
 		out = append(out, t)
 		if len(out) == maxErrLines {
 			break
@@ -428,47 +579,72 @@ func errorWordsStarting(c byte) string {
 // errorWordsIn counts the whole-word occurrences of errorWords starting in
 // text[start:end] (one line; the byte after end may follow a word) for the
 // words under maxErrLines, and reports whether any was counted and how many
-// words are still under it.
+// words are still under it. The line is read eight bytes at a time: the
+// word bytes of each eight (wordMask) tell where words start, and only a
+// word that starts with an error word's letter is compared.
 func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, left int) (bool, int) {
 	hit := false
-	i := start
-	if i > 0 && isWordByte(text[i-1]) {
-		for i < end && isWordByte(text[i]) {
-			i++ // the rest of a word that started before
-		}
+	tb := unsafe.Slice(unsafe.StringData(text), len(text)) // read, never written
+	var prev uint64                                        // 0x80: the byte before the eight is a word byte
+	if start > 0 && isWordByte(text[start-1]) {
+		prev = 0x80 // the rest of a word that started before
 	}
-	for i < end {
-		for i < end && !isWordByte(text[i]) {
-			i++
-		}
-		if i == end {
-			break
-		}
-		c := text[i] // a word starts here
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		ks := errorWordsStarting(c)
-		for j := 0; j < len(ks); j++ {
-			k := ks[j]
-			w := errorWords[k]
-			if found[k] >= maxErrLines || !hasPrefixFold(text[i:], w) {
-				continue
-			}
-			if e := i + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
-				continue
-			}
-			hit = true
-			if found[k]++; found[k] == maxErrLines {
-				left--
+	for i := start; i < end; i += 8 {
+		var m uint64 // the word bytes among text[i:i+8] before end
+		if i+8 <= len(tb) {
+			m = wordMask(binary.LittleEndian.Uint64(tb[i:]))
+		} else {
+			for k := 0; i+k < len(tb); k++ {
+				if isWordByte(tb[i+k]) {
+					m |= 0x80 << (8 * k)
+				}
 			}
 		}
-		for i < end && isWordByte(text[i]) {
-			i++
+		if n := end - i; n < 8 {
+			m &= 1<<(8*uint(n)) - 1
+		}
+		starts := m &^ (m<<8 | prev)
+		prev = m >> 56 & 0x80
+		for ; starts != 0; starts &= starts - 1 {
+			p := i + bits.TrailingZeros64(starts)>>3 // a word starts here
+			ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
+			for j := 0; j < len(ks); j++ {
+				k := ks[j]
+				w := errorWords[k]
+				if found[k] >= maxErrLines || !hasPrefixFold(text[p:], w) {
+					continue
+				}
+				if e := p + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
+					continue
+				}
+				hit = true
+				if found[k]++; found[k] == maxErrLines {
+					left--
+				}
+			}
 		}
 	}
 	return hit, left
 }
+
+// wordMask flags (high bit) the bytes of w that are word bytes
+// ([A-Za-z0-9_]): each byte's low seven bits compared with the ranges
+// without a carry between bytes, bytes >= 0x80 left out.
+func wordMask(w uint64) uint64 {
+	const lo7 = 0x7f7f7f7f7f7f7f7f
+	a := w & lo7
+	l := a | 0x20*lo8 // letters folded to lower case
+	letter := (l + (0x80-'a')*lo8) &^ (l + (0x7f-'z')*lo8)
+	digit := (a + (0x80-'0')*lo8) &^ (a + (0x7f-'9')*lo8)
+	u := a ^ '_'*lo8
+	under := ^((u + lo7) | u) // 0x80 where u's byte is 0
+	return (letter | digit | under) & ^w & hi8
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
 
 // hasPrefixFold reports whether s starts with the lower-case ASCII word w,
 // ASCII letters of s compared case-insensitively.
@@ -539,7 +715,9 @@ func pathByte(c byte) bool {
 // "/" in them, not URLs), in order of appearance, leaving out skip.
 func pathsIn(text, skip, cwd string) []string {
 	var out []string
-	seen := map[string]bool{strings.Trim(skip, "`"): true}
+	// the paths seen (skip's, each path's and its relative form's: at most
+	// 1+2*maxPaths, compared in turn)
+	seen := append(make([]string, 0, 1+2*maxPaths), strings.Trim(skip, "`"))
 	for off := 0; off < len(text) && len(out) < maxPaths; {
 		i := strings.IndexByte(text[off:], '/')
 		if i < 0 {
@@ -568,15 +746,15 @@ func pathsIn(text, skip, cwd string) []string {
 		if !strings.Contains(core, "/") || !strings.Contains(p, ".") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 			continue // "/settings", "and/or", "input/output": a command or words, not paths
 		}
-		if seen[p] || len(p) < 4 || len(p) > 200 {
+		if len(p) < 4 || len(p) > 200 || slicesContains(seen, p) {
 			continue
 		}
-		seen[p] = true
+		seen = append(seen, p)
 		if r := relative(p, cwd); r != p {
-			if seen[r] {
+			if slicesContains(seen, r) {
 				continue
 			}
-			seen[r] = true
+			seen = append(seen, r)
 			p = r
 		}
 		out = append(out, p)
@@ -594,8 +772,7 @@ var (
 // (functions, types, classes: a line that starts with a definition
 // keyword, after export/default/pub/async), in order.
 func namesIn(text string) []string {
-	var out []string
-	seen := map[string]bool{}
+	var out []string // (distinct: at most maxNames, compared in turn)
 	for len(text) > 0 && len(out) < maxNames {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -606,8 +783,7 @@ func namesIn(text string) []string {
 		if !mayDefine(line) {
 			continue // (most lines: no trimming, no word read)
 		}
-		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !seen[n] {
-			seen[n] = true
+		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !slicesContains(out, n) {
 			out = append(out, n)
 		}
 	}
@@ -626,7 +802,11 @@ func mayDefine(line string) bool {
 		case ' ', '\t', '\v', '\f', '\r':
 			continue
 		default:
-			return c >= 0x80 || strings.IndexByte(defFirst, c) >= 0
+			switch c {
+			case 'f', 'd', 'c', 'i', 't', 's', 'e', 'a', 'p': // defFirst
+				return true
+			}
+			return c >= 0x80
 		}
 	}
 	return false
@@ -651,11 +831,11 @@ func definedName(t string) string {
 				rest = trimBlanks(rest[j+1:])
 			}
 		}
-		if slicesContains(defPrefixes, w) && len(rest) < len(t)-len(w) {
+		if isDefPrefix(w) && len(rest) < len(t)-len(w) {
 			t = rest
 			continue
 		}
-		if !slicesContains(defKeywords, w) || len(rest) == len(t)-len(w) {
+		if !isDefKeyword(w) || len(rest) == len(t)-len(w) {
 			return "" // not a keyword, or no space after it
 		}
 		t = rest
@@ -674,6 +854,24 @@ func definedName(t string) string {
 	}
 }
 
+// isDefKeyword: w is one of defKeywords.
+func isDefKeyword(w string) bool {
+	switch w {
+	case "func", "function", "def", "class", "interface", "type", "struct", "enum", "trait", "fn":
+		return true
+	}
+	return false
+}
+
+// isDefPrefix: w is one of defPrefixes.
+func isDefPrefix(w string) bool {
+	switch w {
+	case "export", "default", "pub", "async":
+		return true
+	}
+	return false
+}
+
 func slicesContains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -685,10 +883,17 @@ func slicesContains(list []string, s string) bool {
 
 // clip shortens s to at most n chars (UTF-16 units), ending in "…".
 func clip(s string, n int) string {
-	if JSLen(s) <= n {
-		return s
+	c, _ := clipLen(s, n)
+	return c
+}
+
+// clipLen is clip of s and its JavaScript length.
+func clipLen(s string, n int) (string, int) {
+	if units := JSLen(s); units <= n {
+		return s, units
 	}
-	return jsPrefix(s, n-1) + "…"
+	p := jsPrefix(s, n-1)
+	return p + "…", JSLen(p) + 1
 }
 
 // oneLine folds a multi-line argument (a heredoc command) onto one line.

@@ -101,3 +101,30 @@ func FuzzNamesIn(f *testing.F) {
 		}
 	})
 }
+
+func TestDefWords(t *testing.T) {
+	for _, w := range defKeywords {
+		if !isDefKeyword(w) || isDefPrefix(w) {
+			t.Errorf("%q: a keyword", w)
+		}
+	}
+	for _, w := range defPrefixes {
+		if !isDefPrefix(w) || isDefKeyword(w) {
+			t.Errorf("%q: a prefix", w)
+		}
+	}
+}
+
+// TestMayDefineFirstBytes: mayDefine takes a line by its first byte as
+// defFirst (or a byte >= 0x80) says.
+func TestMayDefineFirstBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		if strings.ContainsRune(" \t\v\f\r", rune(c)) {
+			continue
+		}
+		want := c >= 0x80 || strings.IndexByte(defFirst, byte(c)) >= 0
+		if got := mayDefine(" " + string([]byte{byte(c)}) + "x"); got != want {
+			t.Errorf("%#x: mayDefine %v, want %v", c, got, want)
+		}
+	}
+}

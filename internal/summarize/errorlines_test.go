@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -228,6 +229,31 @@ func TestWordBytes(t *testing.T) {
 		want := b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 		if isWordByte(b) != want {
 			t.Errorf("isWordByte(%q) = %v", b, !want)
+		}
+	}
+}
+
+// TestWordMask: wordMask flags exactly the bytes isWordByte takes, each
+// byte value at each position beside every other.
+func TestWordMask(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			for k := 0; k < 8; k++ {
+				var b [8]byte
+				for j := range b {
+					b[j] = byte(d)
+				}
+				b[k] = byte(c)
+				var want uint64
+				for j, x := range b {
+					if isWordByte(x) {
+						want |= 0x80 << (8 * j)
+					}
+				}
+				if got := wordMask(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("% x: wordMask %#x, want %#x", b, got, want)
+				}
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // This file is the range summary of a compressed chain (pi-condense's
@@ -63,13 +64,33 @@ func StripFooter(summary string) string {
 // bullet keeps its `tN` ref next to what it recovers; what goes is the
 // repeated footer (about 150 chars a summary, most of a one-call summary).
 func FuseDeterministic(summaries []string, refs []string) string {
-	parts := make([]string, 0, len(summaries))
+	n := footerLen(refs) // the fusion's length, written once
 	for _, s := range summaries {
-		if t := strings.TrimRightFunc(StripFooter(s), isJSSpace); strings.TrimLeftFunc(t, isJSSpace) != "" {
-			parts = append(parts, t)
+		if t := fusedPart(s); t != "" {
+			n += len(t) + 2
 		}
 	}
-	return strings.Join(parts, "\n\n") + Footer(refs)
+	b := make([]byte, 0, n)
+	for _, s := range summaries {
+		if t := fusedPart(s); t != "" {
+			if len(b) > 0 {
+				b = append(b, "\n\n"...)
+			}
+			b = append(b, t...)
+		}
+	}
+	b = appendFooter(b, refs)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// fusedPart is what FuseDeterministic keeps of a summary: its text
+// without the footer and trailing white space ("": none, or only white
+// space).
+func fusedPart(s string) string {
+	if t := strings.TrimRightFunc(StripFooter(s), isJSSpace); strings.TrimLeftFunc(t, isJSSpace) != "" {
+		return t
+	}
+	return ""
 }
 
 // FuseResult is a fused range summary.

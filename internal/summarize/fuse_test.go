@@ -118,3 +118,30 @@ func FuzzStripFooter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFuseDeterministicJoined: FuseDeterministic, written into one
+// buffer, is the kept parts joined and the footer made by concatenation.
+func FuzzFuseDeterministicJoined(f *testing.F) {
+	f.Add("- `t1` bash x\n\n---\n**Summarized tool refs**: `t1`\nUse `context_tree_query` with these refs to retrieve the original full outputs.", " \u00a0\n", "b\n\n", "t1", "t2")
+	f.Add("", "", "", "", "")
+	f.Fuzz(func(t *testing.T, a, b, c, r1, r2 string) {
+		summaries, refs := []string{a, b, c}, []string{r1, r2}
+		var parts []string
+		for _, s := range summaries {
+			if t := strings.TrimRightFunc(StripFooter(s), isJSSpace); strings.TrimLeftFunc(t, isJSSpace) != "" {
+				parts = append(parts, t)
+			}
+		}
+		footer := "\n\n---\n**Summarized tool refs**: "
+		for i, r := range refs[:len(refs)-len(r2)%2] {
+			if i > 0 {
+				footer += ", "
+			}
+			footer += "`" + r + "`"
+		}
+		footer += "\nUse `context_tree_query` with these refs to retrieve the original full outputs."
+		if got, want := FuseDeterministic(summaries, refs[:len(refs)-len(r2)%2]), strings.Join(parts, "\n\n")+footer; got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	})
+}

@@ -62,3 +62,46 @@ func FuzzKeyArg(f *testing.F) {
 		}
 	})
 }
+
+func TestKeyArgIndex(t *testing.T) {
+	for i, k := range keyArgNames {
+		if got := keyArgIndex([]byte(`"` + k + `"`)); got != i {
+			t.Errorf("keyArgIndex(%q) = %d, want %d", k, got, i)
+		}
+	}
+	for k, want := range map[string]int{`"offset"`: argOffset, `"limit"`: argLimit, `"lim\u0069t"`: argLimit, `"x"`: -1, `""`: -1} {
+		if got := keyArgIndex([]byte(k)); got != want {
+			t.Errorf("keyArgIndex(%s) = %d, want %d", k, got, want)
+		}
+	}
+}
+
+// FuzzKeyText: keyText, which folds only the head of a long argument, is
+// clip(relative(oneLine(s), cwd), maxKeyArg).
+func FuzzKeyText(f *testing.F) {
+	long := strings.Repeat("echo  \t hello — wörld 😀\n", 40)
+	for _, s := range []string{"ls", "a\nb", "cd /w && cat <<'EOF'\n" + long + "EOF", "cd \"/w\" && \n" + long, "/w/" + long,
+		strings.Repeat(" \n", 300) + "x", strings.Repeat("\u00a0\u2028", 200) + "\n" + long, "\xff\xfe\n" + strings.Repeat("\xe2\x82", 200)} {
+		f.Add(s, "/w")
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, s, cwd string) {
+		if got, want := keyText(s, cwd), clip(relative(oneLine(s), cwd), maxKeyArg); got != want {
+			t.Errorf("keyText(%q, %q) = %q, want %q", s, cwd, got, want)
+		}
+	})
+}
+
+// FuzzJSLenAtMost: jsLenAtMost is JSLen(s) <= n.
+func FuzzJSLenAtMost(f *testing.F) {
+	f.Add("😀😀a", 4)
+	f.Add("\xff\xfeé", 2)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		if got, want := jsLenAtMost(s, n), JSLen(s) <= n; got != want {
+			t.Fatalf("jsLenAtMost(%q, %d) = %v, want %v", s, n, got, want)
+		}
+	})
+}

@@ -1,0 +1,132 @@
+package summarize
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// deterministicRef is Deterministic as it was before it wrote its summary
+// into one buffer (a line per string, joined): the differential tests'
+// reference.
+func deterministicRef(b Batch) string {
+	var out []string
+	for i, c := range b.Calls {
+		out = append(out, callSummaryRef(i+1, c, b.Cwd)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+func callSummaryRef(n int, c Call, cwd string) []string {
+	key := keyArg(c.ToolName, c.Args, cwd)
+	text := c.Result
+	exit, aborted := exitStatus(text)
+	head := "- " + Label(n, c.ToolName) + " " + c.ToolName
+	if key != "" {
+		head += " " + key
+	}
+	status := "OK"
+	if c.IsError {
+		status = "ERROR"
+	}
+	switch {
+	case aborted:
+		status += ", aborted"
+	case exit != "":
+		status += ", exit " + exit
+	}
+	size := c.Chars
+	if size == 0 {
+		size = JSLen(text)
+	}
+	if size == 0 {
+		head += " — " + status + "; no text output"
+		return []string{head}
+	}
+	head += " — " + status + "; " + strconv.Itoa(strings.Count(text, "\n")+1) + " lines, " + strconv.Itoa(size) + " chars"
+	out := []string{head}
+
+	budget := size / budgetDivide
+	add := func(s string) bool {
+		if JSLen(s) > budget {
+			return false
+		}
+		out = append(out, s)
+		budget -= JSLen(s)
+		return true
+	}
+	first, last, count := meaningful(text)
+	shown := map[string]bool{}
+	quote := func(kind, line string) {
+		if l := clip(line, maxLine); !shown[l] {
+			shown[l] = true
+			add("  - " + kind + ": " + l)
+		}
+	}
+	file := isFileTool(c.ToolName, c.Args)
+	if c.IsError || !file {
+		errs := errorLines(text)
+		if len(errs) == 0 && c.IsError && count > 0 {
+			errs = []string{first}
+		}
+		for i, e := range errs {
+			if i == 0 && c.IsError && JSLen(e) > budget {
+				budget = JSLen("  - error: " + clip(e, maxLine)) // an error's first line is always kept
+			}
+			quote("error", e)
+		}
+	}
+	const enough = 24 // budget under which a list is not worth scanning for
+	paths := func() {
+		if budget < enough {
+			return
+		}
+		if ps := pathsIn(text, key, cwd); len(ps) > 0 {
+			add("  - paths: " + strings.Join(ps, ", "))
+		}
+	}
+	names := func() {
+		if budget < enough {
+			return
+		}
+		if ns := namesIn(text); len(ns) > 0 {
+			add("  - defines: " + strings.Join(ns, ", "))
+		}
+	}
+	switch {
+	case count == 1:
+		quote("only", first)
+		paths()
+	case count > 1 && file:
+		// a file: how it starts and ends, what it defines
+		quote("first", first)
+		quote("last", last)
+		names()
+		paths()
+	case count > 1:
+		// a command's output: how it ended matters most (its first line is
+		// mostly the command or a banner echoed)
+		quote("last", last)
+		paths()
+		names()
+	}
+	return out
+}
+
+// FuzzDeterministicRef: Deterministic writes what deterministicRef
+// joins, byte for byte.
+func FuzzDeterministicRef(f *testing.F) {
+	long := strings.Repeat("checking module graph — ünused exports\n", 60)
+	f.Add("bash", `{"command":"npm run build"}`, "\n> tsc\n"+long+"src/a.ts(1,2): error TS1: x\nFound 1 error.\n\nCommand exited with code 2", true, 0, "/w")
+	f.Add("read", `{"path":"/w/cmd/main.go","offset":10,"limit":50}`, "package main\n"+long+"func F() {}\ntype T struct{}\n", false, 0, "/w")
+	f.Add("bash", `{"command":"cd /w && cat <<'EOF'\n`+strings.Repeat("x y\\n", 100)+`EOF"}`, "ok\nerror: a\nerror: a\nFAIL b\nE123 c\n"+long, false, 0, "/w")
+	f.Add("grep", `{"pattern":"x","path":"/w/src"}`, "/w/src/a.go:1: x\n/w/src/b.go:2: x\nsee https://x.y/z and ./a/b.c\n"+long, false, 7, "/w")
+	f.Add("screenshot", `{}`, "", false, 0, "")
+	f.Add("bash", `{"command":"true"}`, "only line", true, 0, "")
+	f.Fuzz(func(t *testing.T, tool, args, result string, isErr bool, chars int, cwd string) {
+		b := Batch{Calls: []Call{{ToolName: tool, Args: args, Result: result, IsError: isErr, Chars: chars}, {ToolName: tool, Args: "{}", Result: result}}, Cwd: cwd}
+		if got, want := Deterministic(b), deterministicRef(b); got != want {
+			t.Fatalf("Deterministic:\n%s\nthe reference:\n%s", got, want)
+		}
+	})
+}
