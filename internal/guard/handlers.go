@@ -65,21 +65,25 @@ func (c *cmd) wrapper() {
 		return
 	case "su", "runuser", "sg":
 		p := c.parse(1, opts{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, posix: false})
-		for _, v := range p.values("-c", "--command") {
-			c.valScript(v)
-		}
 		for _, v := range p.values("-s", "--shell") {
+			// su -s SHELL -c CMD: SHELL runs CMD (fish, csh, python…)
 			c.valWord(v)
+			if f, ok := c.valField(v); ok {
+				c.a.shellVar([]field{f}, v.raw, c.name+" "+v.name)
+			}
 		}
-		switch {
-		case c.name == "sg" && len(p.operands) > 1:
-			c.script(p.operands[1], c.in)
-		case c.name == "runuser" && len(p.values("-c", "--command")) == 0 && runuserCommand(c, p) >= 0:
-			c.wrap(runuserCommand(c, p)) // runuser -u USER COMMAND…
-		case len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != ""):
-			// no command: the user's shell reads stdin
-			c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		login := p.has("-l", "--login")
+		for _, i := range p.operands {
+			if optText(c.args[i].f) == "-" {
+				login = true
+			}
 		}
+		if login && c.name != "sg" {
+			// su -, su -l, runuser -l: the command runs in the user's home
+			c.a.inDirs([]field{c.a.homeField()}, func() { c.suCommand(p) })
+			return
+		}
+		c.suCommand(p)
 		return
 	case "chrt":
 		// chrt [options] PRIORITY COMMAND…
@@ -309,6 +313,11 @@ func (c *cmd) wrapper() {
 		c.a.chdir(litField("/" + unknownSeg))
 	}
 	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) > 0 {
+		if c.name == "sudo" && p.has("-i", "--login") {
+			// sudo -i: a login shell, in the target user's home
+			c.a.inDirs([]field{c.a.homeField()}, func() { c.joinedScript(p.operands) })
+			return
+		}
 		c.joinedScript(p.operands)
 		return
 	}
@@ -330,6 +339,23 @@ func (c *cmd) wrapper() {
 	}
 	if len(ops) > 0 {
 		c.wrap(ops[0])
+	}
+}
+
+// suCommand: what su/runuser/sg run — -c CMD, runuser -u USER COMMAND…, or
+// the shell reading stdin.
+func (c *cmd) suCommand(p parsed) {
+	for _, v := range p.values("-c", "--command") {
+		c.valScript(v)
+	}
+	switch {
+	case c.name == "sg" && len(p.operands) > 1:
+		c.script(p.operands[1], c.in)
+	case c.name == "runuser" && len(p.values("-c", "--command")) == 0 && runuserCommand(c, p) >= 0:
+		c.wrap(runuserCommand(c, p)) // runuser -u USER COMMAND…
+	case len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != ""):
+		// no command: the user's shell reads stdin
+		c.runScript(c.args[0].raw, c.in, source{}, "sh")
 	}
 }
 
@@ -1191,7 +1217,10 @@ func (c *cmd) find() {
 	// out, not what it prints
 	names, nameKnown := findNames(c, i)
 	del := false
-	type execAt struct{ start, end int }
+	type execAt struct {
+		start, end int
+		dir        bool // -execdir, -okdir: run in the folder of each name
+	}
 	var execs []execAt
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
@@ -1220,7 +1249,7 @@ func (c *cmd) find() {
 				}
 				j++
 			}
-			execs = append(execs, execAt{i + 1, j})
+			execs = append(execs, execAt{i + 1, j, t == "-execdir" || t == "-okdir"})
 			for k := i + 1; k <= j && k < len(c.args); k++ {
 				c.done[k] = true
 			}
@@ -1289,6 +1318,30 @@ func (c *cmd) find() {
 				hasBrace = true
 			}
 		}
+		restore := func() {}
+		if e.dir {
+			// -execdir runs the command in the folder that holds each
+			// name: a starting point's parent, the starting point or any
+			// folder below it
+			var dirs []field
+			for _, r := range roots {
+				rf := litField(".")
+				if r >= 0 {
+					rf = c.args[r].f
+				}
+				below := field{s: escapeGlob(rf.s) + "/" + unknownSeg, unk: true}
+				up := litField(path.Dir(rf.s))
+				if rf.pattern() {
+					below = rf
+					below.s += "/" + unknownSeg
+					below.unk = true
+					up = rf
+					up.s += "/.."
+				}
+				dirs = append(dirs, up, rf, below)
+			}
+			restore = c.a.pushDirs(dirs)
+		}
 		var sub []arg
 		switch {
 		case !hasBrace:
@@ -1333,6 +1386,7 @@ func (c *cmd) find() {
 				}
 			}
 		}
+		restore()
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")
@@ -2314,6 +2368,8 @@ func (c *cmd) tar() {
 		}
 	}
 	dir := litField(".")
+	var dirs []field // every -C: GNU tar's -C is positional (-C ~ a -C /tmp b)
+	stdinList := false
 	var addFiles []optHit
 	for _, v := range p.vals {
 		switch v.name {
@@ -2327,10 +2383,11 @@ func (c *cmd) tar() {
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)
 				dir = f
+				dirs = append(dirs, f)
 			}
 		case "-T", "--files-from":
 			if c.valText(v) == "-" {
-				c.stdinNames(SetRead, "tar -T -")
+				stdinList = true
 				continue
 			}
 			c.valFile(v, SetRead)
@@ -2364,6 +2421,22 @@ func (c *cmd) tar() {
 			c.valWord(v)
 		}
 	}
+	// several -C, or one computed when the command runs: a relative name
+	// may be below any of them (or the cwd)
+	manyDirs := len(dirs) > 1 || len(dirs) == 1 && dirs[0].pattern()
+	if stdinList {
+		// tar -T - reads names, and options such as -C DIR, from stdin;
+		// the names are below the -C folders
+		if c.in.kind == srcText {
+			for line := range strings.FieldsFuncSeq(c.in.text, func(r rune) bool { return r == '\n' || r == 0 }) {
+				if strings.HasPrefix(strings.TrimSpace(line), "-") {
+					c.a.unknown(c.args[0].raw, "tar -T - reads options (-C DIR) from its list of names", SetRead)
+					break
+				}
+			}
+		}
+		c.a.inDirs(dirs, func() { c.stdinNames(SetRead, "tar -T -") })
+	}
 	switch mode {
 	case 'c':
 		follow := followNone
@@ -2382,6 +2455,10 @@ func (c *cmd) tar() {
 			// GNU tar's --exclude is positional: it applies to the names after it
 			defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p, i))
 			f := c.args[i].f
+			if manyDirs && !isAbsNorm(f.s) {
+				c.a.inDirs(dirs, func() { c.rec(i, SetRead, true, nil, "tar -c", follow) })
+				continue
+			}
 			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
 				// -C DIR: the names are below DIR
 				c.done[i] = true
@@ -2405,6 +2482,21 @@ func (c *cmd) tar() {
 				c.word(i)
 			}
 			c.out = &source{kind: srcDyn, why: "the members tar prints"}
+			break
+		}
+		if manyDirs {
+			// members written below any of the -C folders
+			if len(p.operands) == 0 {
+				for _, d := range dirs {
+					c.a.addRec(".", d, setModify, true, nil, "tar -x", followNone)
+				}
+			}
+			c.a.inDirs(dirs, func() {
+				for _, i := range p.operands {
+					c.done[i] = true
+					c.fileField(c.args[i].raw, c.args[i].f, setModify)
+				}
+			})
 			break
 		}
 		if len(p.operands) == 0 {
@@ -3230,7 +3322,7 @@ func (c *cmd) stdinREPL(lang string, p parsed) string {
 // (`git add --forc`, `git stash --al`).
 var gitLongOpts = []string{"--force", "--all", "--include-untracked", "--only-untracked", "--no-index", "--cached",
 	"--staged", "--upload-pack", "--receive-pack", "--exec", "--to-cmd", "--cc-cmd", "--header-cmd",
-	"--sendmail-cmd", "--smtp-server", "--config", "--template", "--pathspec-from-file", "--stdin-paths",
+	"--sendmail-cmd", "--smtp-server", "--config", "--template", "--pathspec-from-file", "--pathspec-file-nul", "--stdin-paths",
 	"--stdin", "--no-ignore-removal", "--ignore-removal", "--update", "--patch", "--extcmd", "--tool", "--exclude",
 	"--work-tree", "--git-dir", "--output", "--stat", "--name-only", "--name-status", "--numstat", "--shortstat",
 	"--check", "--summary", "--show-files", "--others", "--ignored", "--killed", "--recurse-submodules",
@@ -3324,10 +3416,22 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 			} else {
 				c.a.script(cmdline, c.args[k].raw, source{})
 			}
-		case t == "--stdin-paths" || (t == "--stdin" && (sub == "update-index" || sub == "checkout-index")) || t == "--pathspec-from-file=-":
+		case t == "--stdin-paths" || (t == "--stdin" && (sub == "update-index" || sub == "checkout-index")):
 			c.stdinNames(SetRead, "git "+sub+" "+t)
-		case strings.HasPrefix(t, "--pathspec-from-file="):
-			c.fileField(c.args[k].raw, subField(c.args[k].f, len("--pathspec-from-file=")), SetRead)
+		case t == "--pathspec-from-file=-" || t == "--pathspec-from-file" && k+1 < len(c.args) && optText(c.args[k+1].f) == "-":
+			if !eq {
+				k++
+				c.done[k] = true
+			}
+			c.gitPathspecStdin(sub)
+		case strings.HasPrefix(t, "--pathspec-from-file=") || t == "--pathspec-from-file" && k+1 < len(c.args):
+			f := subField(c.args[k].f, len("--pathspec-from-file="))
+			if !eq {
+				k++
+				c.done[k] = true
+				f = c.args[k].f
+			}
+			c.fileField(c.args[k].raw, f, SetRead)
 			c.a.unknown(c.args[k].raw, "git "+sub+" reads its pathspecs from a file the analysis cannot see", SetRead)
 		}
 	}
@@ -3336,6 +3440,51 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 	// hooks the command wrote: core.hooksPath given here, or .git/hooks
 	// (denied as a write), or a folder named hooks
 	c.a.writtenHooks(c.args[i].raw)
+}
+
+// gitPathspecStdin: --pathspec-from-file=- reads pathspecs from stdin, one
+// a line (C-quoted when they start with `"`: "\056env" is .env) or
+// NUL-separated with --pathspec-file-nul. They are pathspecs, not names: a
+// glob (`*env` matches .env) or magic (`:/`, `:(glob)…`) reaches any file
+// below the work tree, which is then read in full.
+func (c *cmd) gitPathspecStdin(sub string) {
+	via := "git " + sub + " --pathspec-from-file=-"
+	if c.in.kind != srcText {
+		c.stdinNames(SetRead, via)
+		return
+	}
+	if strings.ContainsRune(c.in.text, unknownRune) {
+		c.a.unknown(c.args[0].raw, via+" reads pathspecs computed when the command runs", SetRead)
+	}
+	nul := false
+	for _, ar := range c.args {
+		if optText(ar.f) == "--pathspec-file-nul" {
+			nul = true
+		}
+	}
+	sep := "\n"
+	if nul {
+		sep = "\x00"
+	}
+	whole := false
+	for rec := range strings.SplitSeq(c.in.text, sep) {
+		rec = strings.TrimSuffix(rec, "\r")
+		if rec == "" || strings.ContainsRune(rec, unknownRune) {
+			continue
+		}
+		c.a.value("(pathspecs from stdin)", litField(rec), SetRead)
+		c.a.tokens(rec, SetRead)
+		if !nul && strings.HasPrefix(rec, `"`) {
+			c.a.unknown("(pathspecs from stdin)", via+" reads a C-quoted pathspec (\\056 is a dot) the analysis does not decode", SetRead)
+			continue
+		}
+		if strings.HasPrefix(rec, ":") || strings.ContainsAny(rec, "*?[\\") {
+			whole = true
+		}
+	}
+	if whole {
+		c.a.addRec("(pathspecs from stdin)", litField("."), SetRead, true, nil, via+" (a pathspec with wildcards or magic)", followNone)
+	}
 }
 
 // gitLsFiles: `git ls-files` prints the paths git tracks below the cwd

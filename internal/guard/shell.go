@@ -541,7 +541,9 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 
 // tokens checks each whitespace-separated token of text (quotes trimmed).
 func (a *shellAnalyzer) tokens(text string, ops OpSet) {
-	for tok := range strings.FieldsSeq(text) {
+	// NUL separates names as blanks do (printf '.env\0' | sort
+	// --files0-from=-, tar --null -T -, git --pathspec-file-nul)
+	for tok := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == 0 || unicode.IsSpace(r) }) {
 		tok = strings.Trim(tok, `"'`+"`;|&()<>")
 		if tok != "" && !strings.ContainsRune(tok, unknownRune) {
 			a.value(tok, litField(tok), ops)
@@ -1120,6 +1122,10 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 // or reads as configuration that can run one (GIT_CONFIG_VALUE_n,
 // GIT_CONFIG_PARAMETERS), as a prefix (`VAR=… cmd`) or an assignment.
 func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
+	if name == "SHELL" {
+		a.shellVar(vals, raw, "$SHELL")
+		return
+	}
 	kind := envCommandKind(name)
 	if kind == 0 {
 		return
@@ -1447,6 +1453,41 @@ func envCommandKind(name string) int {
 	return 0
 }
 
+// shellVar: $SHELL is the shell programs hand a command line to — flock
+// -c, script -c, su -m -c, sudo -s, entr -s, tmux, vim's :!, gdb's shell —
+// which the analysis reads as bash. A value the command sets must be a shell
+// of that family (sh, bash, dash, zsh, ksh, …: fish takes `\'` inside single
+// quotes, so echo 'x\' '; cat .env #' runs cat); another program, a link the
+// command made or a value computed when the command runs is unverifiable.
+func (a *shellAnalyzer) shellVar(vals []field, raw, what string) {
+	for _, v := range vals {
+		if v.pattern() {
+			a.unknown(raw, what+" is computed when the command runs, and command lines are run with it (flock -c, script -c, su -c, sudo -s …)", SetRead|setModify)
+			continue
+		}
+		if strings.TrimSpace(v.s) == "" {
+			continue // unset or empty: /bin/sh
+		}
+		n := a.linkedProgram(v)
+		if n == "" {
+			n = baseName(v)
+		}
+		if !bashFamilyShell(n) {
+			a.unknown(raw, what+" names "+clip(v.s, 40)+", not a shell of bash's syntax, and command lines are run with it (flock -c, script -c, su -c, sudo -s …)", SetRead|setModify)
+		}
+	}
+}
+
+// bashFamilyShell: the shells whose command lines the analysis reads as
+// its own (bash, then zsh syntax).
+func bashFamilyShell(n string) bool {
+	switch n {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "rbash", "rzsh", "yash", "posh", "oksh", "loksh", "lksh", "pdksh", "ksh93":
+		return true
+	}
+	return false
+}
+
 // special notes assignments to variables that change how the shell works.
 func (a *shellAnalyzer) special(name string) {
 	switch name {
@@ -1460,6 +1501,10 @@ func (a *shellAnalyzer) special(name string) {
 		}
 	case "GLOBIGNORE":
 		a.dotglob = true
+	case "SHELL":
+		if v, ok := a.vars[name]; ok {
+			a.shellVar([]field{v.f}, "$SHELL", "$SHELL")
+		}
 	case "PWD":
 		// assigning PWD does not move the shell
 	}
@@ -1917,6 +1962,34 @@ func (a *shellAnalyzer) chdir(f field) []string {
 		}
 	}
 	return dests
+}
+
+// inDirs runs fn with the folders dirs added to the candidate working
+// directories (a command another program starts there: tmux new -c DIR,
+// su -, find -execdir), and takes them away again after it.
+func (a *shellAnalyzer) inDirs(dirs []field, fn func()) {
+	restore := a.pushDirs(dirs)
+	fn()
+	restore()
+}
+
+// pushDirs adds dirs to the candidate working directories and returns
+// the func that takes them away again.
+func (a *shellAnalyzer) pushDirs(dirs []field) func() {
+	cwds, oldpwd, oldpwds := a.cwds, a.oldpwd, a.oldpwds
+	a.cwds = append([]string(nil), cwds...)
+	for _, d := range dirs {
+		a.chdir(d)
+	}
+	return func() { a.cwds, a.oldpwd, a.oldpwds = cwds, oldpwd, oldpwds }
+}
+
+// homeField is the home directory as a folder to work in.
+func (a *shellAnalyzer) homeField() field {
+	if a.env.Home != "" {
+		return litField(a.env.Home)
+	}
+	return dynVal("~", false).f
 }
 
 func joinOrNorm(a *shellAnalyzer, cwd, dir string) (string, bool) {

@@ -1,0 +1,129 @@
+package guard
+
+import "testing"
+
+// Attacker pass 14: names read from a NUL-separated list were one token
+// with the NUL (printf '.env\0' | sort --files0-from=- printed .env; tar
+// --null -T -, git --pathspec-file-nul alike).
+func TestNULSeparatedNameLists(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`printf '.env\0' | sort --files0-from=-`, KindDeny},
+		{`printf 'a.txt\0.env' | sort --files0-from=-`, KindDeny},
+		{`printf '.env\0' | tar --null -T - -cf - | tar xOf -`, KindDeny},
+		{`printf '%s\0' .e''nv | tar --null -T - -cf -`, KindDeny},
+		{`printf '.env\0' | git add --pathspec-from-file=- --pathspec-file-nul`, KindDeny},
+		{`printf 'x\0.env\0' | rsync -0 --files-from=- . /tmp/z`, KindDeny},
+		{`printf 'x\0.env\0' | cpio -o0`, KindDeny},
+		// everyday
+		{`printf 'a.go\0b.go\0' | sort --files0-from=-`, ""},
+		{`find src -print0 | sort --files0-from=-`, ""},
+		{`printf 'a.go\0' | wc -l --files0-from=-`, ""},
+		{`printf 'src\0' | tar --null -T - -czf x.tgz`, ""},
+	})
+}
+
+// git's --pathspec-from-file=- reads pathspecs, not names: globs and magic
+// (echo '*env' | git add --pathspec-from-file=- added .env, which git diff
+// --cached then printed), C-quoted lines ("\056env" is .env), and the value
+// given as the next word (--pathspec-from-file FILE).
+func TestGitPathspecsFromStdin(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`echo '*env' | git add --pathspec-from-file=- && git diff --cached`, KindFolder},
+		{`echo ':(glob).e*' | git add --pathspec-from=-`, KindFolder},
+		{`echo '.e[n]v' | git add --pathspec-from-file -`, KindFolder},
+		{`echo '"\056env"' | git add --pathspec-from-file=-`, KindUnverifiable},
+		{`echo '*env' | git commit --pathspec-from-file=- -m x`, KindFolder},
+		{`git add --pathspec-from-file x`, KindUnverifiable},
+		{`git add --pathspec-from-file=x`, KindUnverifiable},
+		{`echo .env | git add --pathspec-from-file -`, KindDeny},
+		// everyday
+		{`echo src/main.go | git add --pathspec-from-file=-`, ""},
+		{`printf 'a.go\nb.go\n' | git add --pathspec-from-file -`, ""},
+		{`printf 'a.go\0b.go\0' | git add --pathspec-from-file=- --pathspec-file-nul`, ""},
+	})
+}
+
+// The shell a program hands a command line to is one the command may
+// choose: su -s SHELL -c CMD, and $SHELL for flock -c, script -c, su -m,
+// sudo -s (SHELL=/usr/bin/fish flock L -c "echo 'x\\' '; cat .env #'"
+// printed .env: fish takes \' inside single quotes).
+func TestShellChosenByCommand(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	fishCmd := `"echo 'x\\' '; cat .e''nv #'"`
+	runShell(t, m, []shellCase{
+		{`su -s /usr/bin/fish -c ` + fishCmd, KindUnverifiable},
+		{`su --shell=/usr/bin/fish root -c ls`, KindUnverifiable},
+		{`runuser -s /bin/csh -c ls user`, KindUnverifiable},
+		{`SHELL=/usr/bin/fish flock /tmp/l -c ` + fishCmd, KindUnverifiable},
+		{`SHELL=/usr/bin/fish script -qc ` + fishCmd + ` /dev/null`, KindUnverifiable},
+		{`SHELL=/usr/bin/fish su -m -c ls`, KindUnverifiable},
+		{`export SHELL=/usr/bin/fish; flock /tmp/l -c ls`, KindUnverifiable},
+		{`env SHELL=/usr/bin/fish flock /tmp/l -c ls`, KindUnverifiable},
+		{`sudo SHELL=/usr/bin/fish -s ls`, KindUnverifiable},
+		{`read SHELL <<< /usr/bin/fish; flock /tmp/l -c ls`, KindUnverifiable},
+		{`SHELL=/usr/bin/python3 script -qc 'print(1)'`, KindUnverifiable},
+		{`SHELL=$(which fish) script -qc ls`, KindUnverifiable},
+		{`ln -s /usr/bin/fish sh; SHELL=$PWD/sh flock /tmp/l -c ls`, KindUnverifiable},
+		// everyday
+		{`SHELL=/bin/bash script -qc 'make test' /dev/null`, ""},
+		{`SHELL=/bin/zsh tmux new -d 'npm run dev'`, ""},
+		{`su -s /bin/bash -c whoami nobody`, ""},
+		{`SHELL=/bin/sh flock /tmp/l -c ls`, ""},
+		{`export SHELL`, ""},
+		{`unset SHELL; flock /tmp/l -c ls`, ""},
+	})
+}
+
+// Programs that start the command they are given in another folder: a
+// login (su -, su -l, runuser -l, sudo -i: the user's home; su - -c 'head
+// .bashrc' printed ~/.bashrc), tmux's -c DIR (tmux new -d -c ~ 'cat
+// .ssh/id_rsa > o' wrote the key), find -execdir (the folder of each name:
+// find /home -name user -execdir cat user/.ssh/id_rsa \; printed it).
+func TestCommandsStartedElsewhere(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`su - -c 'cat .ssh/id_rsa'`, KindDeny},
+		{`su -l root -c 'cat .ssh/id_rsa'`, KindDeny},
+		{`su --login -c 'cat .ssh/id_rsa'`, KindDeny},
+		{`runuser -l user -c 'cat .ssh/id_rsa'`, KindDeny},
+		{`sudo -i cat .ssh/id_rsa`, KindDeny},
+		{`sudo -u user --login cat .ssh/id_rsa`, KindDeny},
+		{`tmux new -d -c ~ 'cat .ssh/id_rsa > /tmp/o'`, KindDeny},
+		{`tmux new-window -c /home/user 'cat .ssh/id_rsa'`, KindDeny},
+		{`tmux -L x new -dc ~ 'cat .ssh/id_rsa'`, KindDeny},
+		{`tmux split-window -c"$HOME" 'cat .ssh/id_rsa'`, KindDeny},
+		{`find /home -maxdepth 1 -name user -execdir cat user/.ssh/id_rsa \;`, KindDeny},
+		{`find ~ -maxdepth 1 -name .ssh -execdir cat .ssh/id_rsa \;`, KindDeny},
+		{`find /home/user/.ssh -okdir cat id_rsa \;`, KindDeny},
+		// everyday
+		{`su - postgres -c 'psql -c "select 1"'`, ""},
+		{`sudo -i apt-get update`, ""},
+		{`su -c 'make install'`, ""},
+		{`tmux new -d -s dev 'npm run dev'`, ""},
+		{`tmux split-window -c "#{pane_current_path}" 'npm test'`, ""},
+		{`find . -name '*.go' -execdir gofmt -l {} +`, ""},
+		{`find src -type f -execdir wc -l {} \;`, ""},
+	})
+}
+
+// tar's -C is positional and may be computed: every relative name may be
+// below any -C folder (tar -cf - -C ~ .ssh/id_rsa -C /tmp x printed the
+// key: the last -C was taken for all of them; -C "$(find …)" was the cwd),
+// and the names -T - reads are below them too, its list may hold -C DIR.
+func TestTarDirectoryOptions(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`tar -cf - -C ~ .ssh/id_rsa -C /tmp x | tar xOf -`, KindDeny},
+		{`tar -C "$(find /home -maxdepth 1 -name user)" -cf - .ssh/id_rsa | tar xOf -`, KindDeny},
+		{`echo .ssh/id_rsa | tar -C ~ -T - -cf -`, KindDeny},
+		{`echo .ssh/id_rsa | tar -T - -cf - --directory ~`, KindDeny},
+		{`printf '%s\n' -C ~ .ssh/id_rsa | tar -T - -cf - | tar xOf -`, KindUnverifiable},
+		{`tar -xzf a.tgz -C /tmp/x -C ~/.ssh`, KindDeny},
+		// everyday
+		{`tar -czf out.tgz -C build .`, ""},
+		{`tar -czf out.tgz -C build dist -C ../docs site`, ""},
+		{`tar -xzf a.tgz -C /tmp/x`, ""},
+		{`tar -xzf a.tgz -C "$(mktemp -d)"`, ""},
+		{`echo src | tar -T - -czf x.tgz`, ""},
+	})
+}
