@@ -975,6 +975,14 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "cd", "pushd":
 		p := c.parse(1, opts{posix: true})
+		if c.name == "pushd" && (len(p.operands) == 0 || len(p.operands) == 1 && isStackIndex(optText(c.args[p.operands[0]].f))) {
+			// pushd, pushd +N/-N: rotate to a folder of the stack (one a
+			// pushd left, or a DIRSTACK element the command set)
+			for _, d := range a.dirStack {
+				a.cwds = joinCwds(a.cwds, d)
+			}
+			a.cdOther = true
+		}
 		if len(p.operands) == 0 {
 			if a.env.Home != "" {
 				a.chdir(litField(a.env.Home))
@@ -1443,6 +1451,11 @@ func (c *cmd) embedded() {
 			}
 		}
 	}
+}
+
+// isStackIndex: +N or -N, a position in the directory stack.
+func isStackIndex(t string) bool {
+	return len(t) > 1 && (t[0] == '+' || t[0] == '-') && strings.Trim(t[1:], "0123456789") == ""
 }
 
 func isShellName(n string) bool {

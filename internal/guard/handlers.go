@@ -920,6 +920,9 @@ func (c *cmd) parallel() {
 		"--sqlandworker": true, "--profile": true, "-J": true}
 	in := c.in
 	var cmdArgs, words []arg
+	var wds []field      // --wd DIR: the jobs run there
+	restore := func() {} // (taken away when the walk is done)
+	defer func() { restore() }()
 	i := 1
 	for ; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
@@ -942,12 +945,27 @@ func (c *cmd) parallel() {
 				i++
 				c.file(i, setModify)
 			}
+		case name == "--wd" || name == "--workdir":
+			// the jobs run in DIR (`...`: a new folder below ~/.parallel/tmp)
+			f := subField(c.args[i].f, len(name)+1)
+			if !eq && i+1 < len(c.args) {
+				i++
+				c.word(i)
+				f = c.args[i].f
+			}
+			if !f.pattern() && f.s == "..." {
+				f = field{s: escapeGlob(c.a.homeField().s) + "/.parallel/tmp/" + unknownStr, unk: true}
+			}
+			wds = append(wds, f)
 		case valued[name] && !eq && len(t) == len(name):
 			if i+1 < len(c.args) {
 				i++
 				c.word(i)
 			}
 		}
+	}
+	if len(wds) > 0 {
+		restore = c.a.pushDirs(wds)
 	}
 	var groups [][]arg
 	linked := false
@@ -2061,9 +2079,19 @@ func (c *cmd) optValue(i int, name string, eq bool) (f field, raw string, next i
 // `python CODE` runs Python, -x/--command/-s FILE and `source FILE` read a
 // file of commands.
 func (c *cmd) debugger() {
+	// gdb --cd=DIR and a `cd DIR` command move where later shell commands
+	// run (gdb -ex 'cd ~' -ex 'shell cat .ssh/id_rsa'): the folders are the
+	// command's candidates until the debugger is done
+	defer c.a.pushDirs(nil)()
 	for i := 1; i < len(c.args); i++ {
 		name, _, eq := strings.Cut(optText(c.args[i].f), "=")
 		switch name {
+		case "--cd", "-cd":
+			if f, _, next, ok := c.optValue(i, name, eq); ok {
+				c.a.chdir(f)
+				i = next
+			}
+			continue
 		case "-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command", "-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash":
 		case "-x", "--command", "-command", "-s", "--source", "-source", "-ix", "--init-command":
 			if f, raw, next, ok := c.optValue(i, name, eq); ok {
@@ -2117,6 +2145,13 @@ func (c *cmd) debuggerCommand(cmdText, raw string) {
 		c.a.codeText(rest, raw, "python")
 	case word == "source":
 		c.a.value(raw, litField(strings.TrimSpace(rest)), SetRead)
+	case word == "cd":
+		c.a.tokens(cmdText, SetRead)
+		if d := strings.TrimSpace(rest); d != "" {
+			c.a.chdir(litField(d))
+		} else {
+			c.a.chdir(c.a.homeField())
+		}
 	default:
 		c.a.tokens(cmdText, SetRead)
 	}
@@ -2681,8 +2716,16 @@ func (c *cmd) extract() {
 		switch {
 		case p.has("-i", "--extract", "-r"):
 			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i", followNone)
-		case p.has("-o", "--create", "-w"):
-			c.stdinNames(SetRead, c.name+" -o")
+		case p.has("-o", "--create", "-w", "-p", "--pass-through"):
+			// the names on stdin are below -D DIR; -p copies them into
+			// the folder it is given
+			c.a.inDirs([]field{dir}, func() { c.stdinNames(SetRead, c.name+" -o") })
+			if p.has("-p", "--pass-through") {
+				for _, i := range p.operands {
+					c.done[i] = true
+					c.a.addRec(c.args[i].raw, c.args[i].f, setModify, true, nil, c.name+" -p", followNone)
+				}
+			}
 		}
 		for _, i := range p.operands {
 			c.word(i)
@@ -2818,7 +2861,18 @@ func (c *cmd) rsync() {
 		follows: []string{"-L", "--copy-links", "--copy-unsafe-links", "-k", "--copy-dirlinks"}}
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
-			c.stdinNames(SetRead, "rsync --files-from=-")
+			// the names are below the source folders (every operand but
+			// the last)
+			var srcs []field
+			for k := 1; k < len(c.args); k++ {
+				if u := optText(c.args[k].f); !strings.HasPrefix(u, "-") && (k == 1 || optText(c.args[k-1].f) != "--files-from") {
+					srcs = append(srcs, c.args[k].f)
+				}
+			}
+			if len(srcs) > 0 {
+				srcs = srcs[:len(srcs)-1]
+			}
+			c.a.inDirs(srcs, func() { c.stdinNames(SetRead, "rsync --files-from=-") })
 		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
 			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
 		}

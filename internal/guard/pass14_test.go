@@ -78,7 +78,8 @@ func TestShellChosenByCommand(t *testing.T) {
 // login (su -, su -l, runuser -l, sudo -i: the user's home; su - -c 'head
 // .bashrc' printed ~/.bashrc), tmux's -c DIR (tmux new -d -c ~ 'cat
 // .ssh/id_rsa > o' wrote the key), find -execdir (the folder of each name:
-// find /home -name user -execdir cat user/.ssh/id_rsa \; printed it).
+// find /home -name user -execdir cat user/.ssh/id_rsa \; printed it),
+// parallel --wd DIR, gdb --cd=DIR and gdb's own cd command.
 func TestCommandsStartedElsewhere(t *testing.T) {
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
 	runShell(t, m, []shellCase{
@@ -95,6 +96,13 @@ func TestCommandsStartedElsewhere(t *testing.T) {
 		{`find /home -maxdepth 1 -name user -execdir cat user/.ssh/id_rsa \;`, KindDeny},
 		{`find ~ -maxdepth 1 -name .ssh -execdir cat .ssh/id_rsa \;`, KindDeny},
 		{`find /home/user/.ssh -okdir cat id_rsa \;`, KindDeny},
+		{`parallel --wd ~ cat ::: .ssh/id_rsa`, KindDeny},
+		{`parallel --workdir=/home/user cat ::: .ssh/id_rsa`, KindDeny},
+		{`parallel --wd ... cat ::: ../../../.ssh/id_rsa`, KindDeny},
+		{`gdb -batch -ex 'cd ~' -ex 'shell cat .ssh/id_rsa'`, KindDeny},
+		{`gdb -batch -ex cd -ex '!cat .ssh/id_rsa'`, KindDeny},
+		{`gdb --cd=/home/user -batch -ex 'shell cat .ssh/id_rsa'`, KindDeny},
+		{`printf 'cd ~\nshell cat .ssh/id_rsa\n' | gdb -q`, KindDeny},
 		// everyday
 		{`su - postgres -c 'psql -c "select 1"'`, ""},
 		{`sudo -i apt-get update`, ""},
@@ -103,6 +111,10 @@ func TestCommandsStartedElsewhere(t *testing.T) {
 		{`tmux split-window -c "#{pane_current_path}" 'npm test'`, ""},
 		{`find . -name '*.go' -execdir gofmt -l {} +`, ""},
 		{`find src -type f -execdir wc -l {} \;`, ""},
+		{`parallel --wd /tmp gzip ::: a b`, ""},
+		{`parallel --wd ... make ::: a`, ""},
+		{`gdb -batch -ex 'cd build' -ex 'shell make'`, ""},
+		{`gdb -batch -ex run -ex bt ./a.out`, ""},
 	})
 }
 
@@ -125,5 +137,46 @@ func TestTarDirectoryOptions(t *testing.T) {
 		{`tar -xzf a.tgz -C /tmp/x`, ""},
 		{`tar -xzf a.tgz -C "$(mktemp -d)"`, ""},
 		{`echo src | tar -T - -czf x.tgz`, ""},
+	})
+}
+
+// The names a list gives are below the folder the program reads them from:
+// rsync --files-from=- SRC DST (echo .ssh/id_rsa | rsync --files-from=- ~
+// /tmp/x copied the key), cpio -o/-p -D DIR; cpio -p copies into its
+// operand.
+func TestNameListBaseFolders(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`echo .ssh/id_rsa | rsync --files-from=- ~ /tmp/x/`, KindDeny},
+		{`echo .ssh/id_rsa | rsync -a --files-from - /home/user /tmp/x/`, KindDeny},
+		{`echo .ssh/id_rsa | cpio -o -D ~`, KindDeny},
+		{`echo .ssh/id_rsa | cpio -o --directory=/home/user`, KindDeny},
+		{`echo .ssh/id_rsa | cpio -pd -D ~ /tmp/x`, KindDeny},
+		{`echo .e''nv | cpio -p /tmp/x`, KindDeny},
+		{`echo x | cpio -p ~/.ssh`, KindDeny},
+		// everyday
+		{`printf 'a.go\nb.go\n' | rsync --files-from=- . /tmp/bk/`, ""},
+		{`find src -name '*.go' | cpio -o > a.cpio`, ""},
+		{`find src | cpio -pdm /tmp/bk`, ""},
+	})
+}
+
+// DIRSTACK's elements are folders popd and pushd go to: setting one in any
+// form (pushd /tmp; DIRSTACK[1]=~; popd; cat .ssh/id_rsa printed the key)
+// leads them anywhere; pushd alone and pushd +N rotate to the stack.
+func TestDirStackElements(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`pushd /tmp; DIRSTACK[1]=/home/user; popd; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /tmp; DIRSTACK[1]=$(cat f); popd; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /tmp; DIRSTACK[1]=/home/user; pushd +1; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /tmp; DIRSTACK+=(/home/user); popd; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /tmp; read 'DIRSTACK[1]' <<< /home/user; popd; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /tmp; printf -v 'DIRSTACK[1]' /home/user; popd; cat .ssh/id_rsa`, KindDeny},
+		{`pushd /home/user; pushd /tmp; pushd; cat .ssh/id_rsa`, KindDeny},
+		// everyday
+		{`pushd src && make && popd`, ""},
+		{`pushd /tmp; DIRSTACK[1]=/x; popd; cat README.md`, ""},
+		{`pushd /tmp; DIRSTACK[1]=/x; popd; echo hi > out.txt`, ""},
 	})
 }

@@ -1510,12 +1510,24 @@ func (a *shellAnalyzer) special(name string) {
 	}
 }
 
+// dirStackSet: an element of DIRSTACK set (in any form: x[1]=, read,
+// printf -v) is a folder popd, pushd and pushd +N lead to (pushd /tmp;
+// DIRSTACK[1]=~; popd went home): any folder.
+func (a *shellAnalyzer) dirStackSet() {
+	if n := len(a.dirStack); n == 0 || len(a.dirStack[n-1]) != 1 || a.dirStack[n-1][0] != "/"+unknownSeg {
+		a.dirStack = append(a.dirStack, []string{"/" + unknownSeg})
+	}
+}
+
 // commandTable: bash's BASH_ALIASES and BASH_CMDS are its alias and
 // command-hash tables — an element set makes a name run its text (with
 // expand_aliases) or another program (BASH_CMDS[x]=/bin/sh; x -c CMD),
 // like alias and hash -p, with no alias or hash command to read: not
 // modelled, unverifiable.
 func (a *shellAnalyzer) commandTable(name, raw string) {
+	if name == "DIRSTACK" {
+		a.dirStackSet()
+	}
 	if name == "BASH_ALIASES" || name == "BASH_CMDS" {
 		a.unknown(raw, name+" is bash's "+map[string]string{"BASH_ALIASES": "alias table", "BASH_CMDS": "command hash table"}[name]+": an element set makes a command name run other text or another program", SetRead|setModify)
 	}
