@@ -180,3 +180,34 @@ func TestDirStackElements(t *testing.T) {
 		{`pushd /tmp; DIRSTACK[1]=/x; popd; echo hi > out.txt`, ""},
 	})
 }
+
+// Code that sets the argument list its language reads as input files:
+// awk's ARGV (awk 'BEGIN{ARGV[1]=sprintf("%cenv",46); ARGC=2} 1' printed
+// .env), perl's @ARGV read by <>, ruby's ARGV read by ARGF, python's
+// fileinput.
+func TestCodeSetsItsArgumentList(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`awk 'BEGIN{ARGV[1]=sprintf("%cenv",46); ARGC=2} {print}'`, KindUnverifiable},
+		{`awk -v f=.e 'BEGIN{ARGV[1]=f "nv"; ARGC=2} {print}'`, KindUnverifiable},
+		{`awk 'BEGIN{ARGV[ARGC++]=sprintf("%cenv",46)} 1'`, KindUnverifiable},
+		{`awk 'BEGIN{split(sprintf("%cenv",46), ARGV); ARGC=2} 1'`, KindUnverifiable},
+		{`perl -e 'push @ARGV, sprintf("%cenv",46); print while <>'`, KindUnverifiable},
+		{`perl -e '@ARGV=(sprintf("%cenv",46)); print <>'`, KindUnverifiable},
+		{`perl -e '$ARGV[0]=reverse "vne."; print <>' x`, KindDeny},
+		{`perl -e '$ARGV[0]=sprintf("%cenv",46); print <>' x`, KindUnverifiable},
+		{`ruby -e 'ARGV.replace([format("%cenv",46)]); puts ARGF.read'`, KindUnverifiable},
+		{`ruby -e 'ARGV << format("%cenv",46); puts ARGF.read'`, KindUnverifiable},
+		{`python3 -c 'import fileinput;[print(l,end="") for l in fileinput.input(["%cenv"%46])]'`, KindUnverifiable},
+		{`python3 -c 'import sys,fileinput;sys.argv=["x","%cenv"%46];[print(l) for l in fileinput.input()]'`, KindUnverifiable},
+		// everyday
+		{`awk '{print $1}' file.txt`, ""},
+		{`awk 'NR==FNR{a[$1];next} $1 in a' a.txt b.txt`, ""},
+		{`awk 'BEGIN{for(i=1;i<ARGC;i++) print ARGV[i]}' a b`, ""},
+		{`perl -ne 'print if /x/' a.txt`, ""},
+		{`perl -e 'print "$ARGV[0]\n"' x`, ""},
+		{`ruby -e 'puts ARGV[0]' x`, ""},
+		{`python3 -c 'import sys; sys.argv=["p","--x"]; import argparse'`, ""},
+		{`python3 -c 'import fileinput; [print(l) for l in fileinput.input()]' a.txt`, ""},
+	})
+}
