@@ -918,11 +918,38 @@ func (c *cmd) dispatch() bool {
 		if c.name == "test" || c.name == "[" {
 			c.testOperands()
 		}
+		if c.name == "history" {
+			// history -s ARGS adds them as a command line (fc and history
+			// expansion run it)
+			for i := 1; i < len(c.args); i++ {
+				if optText(c.args[i].f) == "-s" {
+					var parts []string
+					for _, ar := range c.args[i+1:] {
+						parts = append(parts, ar.f.text())
+					}
+					a.script(strings.Join(parts, " "), c.args[i].raw, source{})
+					break
+				}
+			}
+		}
 		if c.name == "popd" {
 			// back to where a pushd left (any of them; the user's own
 			// stack is empty in a new shell)
 			for _, d := range a.dirStack {
 				a.cwds = joinCwds(a.cwds, d)
+			}
+		}
+		if c.name == "set" || c.name == "shopt" {
+			// history expansion (set -H, set -o histexpand) rewrites the
+			// lines after it (cat .exnv, then ^x^ or !!:s/x// ran cat .env)
+			for i := 1; i < len(c.args); i++ {
+				t := optText(c.args[i].f)
+				if c.name == "set" && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "H") ||
+					t == "histexpand" && i > 1 && (c.name == "set" && optText(c.args[i-1].f) == "-o" || c.name == "shopt" && !shoptUnsets(c.args)) ||
+					c.args[i].f.pattern() && c.name == "set" && i > 1 && optText(c.args[i-1].f) == "-o" {
+					a.unknown(c.args[i].raw, "history expansion (set -H) rewrites the command lines after it (!!, ^old^new), which the analysis does not follow", SetRead|setModify)
+					break
+				}
 			}
 		}
 		if c.name == "set" {
@@ -972,6 +999,19 @@ func (c *cmd) dispatch() bool {
 			}
 		}
 		c.readBuiltin()
+		return true
+	case "fc":
+		// fc -l lists the history; fc -s [OLD=NEW] [CMD] and fc [-e
+		// EDITOR] run a command from it again (set -o history; history -s
+		// 'cat .e""nv'; fc -s cat), edited or with a substitution: not
+		// followed
+		for i := 1; i < len(c.args); i++ {
+			c.word(i)
+			if t := optText(c.args[i].f); strings.HasPrefix(t, "-") && strings.Contains(t, "l") && !strings.HasPrefix(t, "--") {
+				return true
+			}
+		}
+		a.unknown(c.args[0].raw, "fc runs a command from the shell's history again (edited, or with a substitution), which the analysis does not follow", SetRead|setModify)
 		return true
 	case "cd", "pushd":
 		p := c.parse(1, opts{posix: true})
@@ -1451,6 +1491,16 @@ func (c *cmd) embedded() {
 			}
 		}
 	}
+}
+
+// shoptUnsets: shopt -u (with -o: set +o) turns the options off.
+func shoptUnsets(args []arg) bool {
+	for _, ar := range args[1:] {
+		if t := optText(ar.f); strings.HasPrefix(t, "-") && strings.Contains(t, "u") {
+			return true
+		}
+	}
+	return false
 }
 
 // isStackIndex: +N or -N, a position in the directory stack.

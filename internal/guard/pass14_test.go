@@ -211,3 +211,28 @@ func TestCodeSetsItsArgumentList(t *testing.T) {
 		{`python3 -c 'import fileinput; [print(l) for l in fileinput.input()]' a.txt`, ""},
 	})
 }
+
+// The shell's history runs commands again: fc -s (set -o history; history
+// -s 'cat .e""nv'; fc -s cat printed .env), fc with an editor or OLD=NEW,
+// and history expansion once set -H is on (cat .exnv, then ^x^ ran cat
+// .env); history -s adds its words as a command line.
+func TestHistoryReruns(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{"set -o history\nhistory -s \"cat .e\\\"\\\"nv\"\nfc -s cat", KindDeny},
+		{`set -o history; history -s 'cat .exnv'; fc -s x= cat`, KindUnverifiable},
+		{`set -o history; fc -e sed`, KindUnverifiable},
+		{"set -H -o history\ncat .exnv 2>/dev/null\n^x^", KindUnverifiable},
+		{"set -o histexpand -o history\ncat .exnv\n!!:s/x//", KindUnverifiable},
+		{"shopt -so histexpand", KindUnverifiable},
+		{`set -eH`, KindUnverifiable},
+		// everyday
+		{`fc -l`, ""},
+		{`fc -ln -5`, ""},
+		{`history | tail`, ""},
+		{`set +H; echo "hi!"`, ""},
+		{`set +o histexpand`, ""},
+		{`shopt -uo histexpand`, ""},
+		{`set -euo pipefail; make`, ""},
+	})
+}
