@@ -1342,11 +1342,15 @@ func (c *cmd) dispatch() bool {
 		vals := append([]string(nil), a.cmdEnv...)
 		for _, i := range p.operands {
 			if t := optText(c.args[i].f); strings.Contains(t, "=") {
-				_, v, _ := strings.Cut(t, "=")
+				name, v, _ := strings.Cut(t, "=")
 				if c.args[i].f.pattern() {
 					v = unknownStr
 				}
 				vals = append(vals, v)
+				if strings.TrimRight(strings.TrimSpace(name), ":?+") == "SHELL" {
+					// make SHELL=PROG: PROG runs every recipe
+					a.shellVar([]field{subField(c.args[i].f, len(name)+1)}, c.args[i].raw, "make's SHELL")
+				}
 			}
 		}
 		for _, v := range vals {
@@ -1409,6 +1413,7 @@ func (c *cmd) dispatch() bool {
 		"devbox", "rtx", "volta", "fnm", "nvm",
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
+		c.buildToolCommands()
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}
@@ -1491,6 +1496,84 @@ func (c *cmd) embedded() {
 			}
 		}
 	}
+}
+
+// buildToolCommands: build tools' options whose value is a command they
+// run — go's -exec (go run -exec "sh -c 'cat .e\"\"nv' --" x.go printed
+// .env) and -toolexec, split the way go splits them (quotes group, no
+// escapes); cargo's --config of a runner or wrapper is unverifiable.
+func (c *cmd) buildToolCommands() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch c.name {
+		case "go":
+			opt, _, eq := strings.Cut(t, "=")
+			name := strings.TrimLeft(opt, "-")
+			if name != "exec" && name != "toolexec" || len(opt)-len(name) > 2 {
+				continue
+			}
+			f, raw, next, ok := c.optValue(i, opt, eq)
+			if !ok {
+				continue
+			}
+			i = next
+			if f.pattern() {
+				c.a.unknown(raw, "go "+name+" runs a command computed when the command runs", SetRead|setModify)
+				continue
+			}
+			c.a.script(argvLine(goSplit(f.s)), raw, source{})
+		case "cargo":
+			if (t == "--config" || strings.HasPrefix(t, "--config=")) && i+1 <= len(c.args) {
+				v := strings.TrimPrefix(t, "--config=")
+				if t == "--config" && i+1 < len(c.args) {
+					v = optText(c.args[i+1].f)
+				}
+				if strings.Contains(v, "runner") || strings.Contains(v, "wrapper") || strings.Contains(v, "linker") || c.args[i].f.pattern() {
+					c.a.unknown(c.args[i].raw, "cargo --config sets a program cargo runs (a runner, wrapper or linker)", SetRead|setModify)
+				}
+			}
+		}
+	}
+}
+
+// goSplit splits a command line as go's -exec and -toolexec do: at
+// blanks, with '…' and "…" grouping (no escapes).
+func goSplit(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return out
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			j := strings.IndexByte(s[1:], q)
+			if j < 0 {
+				return append(out, s[1:])
+			}
+			out = append(out, s[1:1+j])
+			s = s[2+j:]
+			continue
+		}
+		j := strings.IndexAny(s, " \t\n\r")
+		if j < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:j])
+		s = s[j:]
+	}
+}
+
+// argvLine is a shell command line that runs argv exactly (each word
+// single-quoted).
+func argvLine(argv []string) string {
+	var b strings.Builder
+	for i, w := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
+	}
+	return b.String()
 }
 
 // shoptUnsets: shopt -u (with -o: set +o) turns the options off.

@@ -64,11 +64,14 @@ func TestShellChosenByCommand(t *testing.T) {
 		{`SHELL=/usr/bin/python3 script -qc 'print(1)'`, KindUnverifiable},
 		{`SHELL=$(which fish) script -qc ls`, KindUnverifiable},
 		{`ln -s /usr/bin/fish sh; SHELL=$PWD/sh flock /tmp/l -c ls`, KindUnverifiable},
+		{`make SHELL=/usr/bin/fish`, KindUnverifiable},
+		{`make SHELL:=$(which fish) all`, KindUnverifiable},
 		// everyday
 		{`SHELL=/bin/bash script -qc 'make test' /dev/null`, ""},
 		{`SHELL=/bin/zsh tmux new -d 'npm run dev'`, ""},
 		{`su -s /bin/bash -c whoami nobody`, ""},
 		{`SHELL=/bin/sh flock /tmp/l -c ls`, ""},
+		{`make SHELL=/bin/bash test`, ""},
 		{`export SHELL`, ""},
 		{`unset SHELL; flock /tmp/l -c ls`, ""},
 	})
@@ -234,5 +237,33 @@ func TestHistoryReruns(t *testing.T) {
 		{`set +o histexpand`, ""},
 		{`shopt -uo histexpand`, ""},
 		{`set -euo pipefail; make`, ""},
+	})
+}
+
+// Build tools' options and variables whose value is a command they run:
+// go -exec (go run -exec "sh -c 'cat .e\"\"nv' --" x.go printed .env) and
+// -toolexec, split as go splits them, GOFLAGS' -exec=/-toolexec=, cargo's
+// CARGO_TARGET_…_RUNNER (split at blanks: 'sh -c cat${IFS}.e""nv --'
+// printed it) and wrappers, cargo --config of a runner.
+func TestBuildToolCommands(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`go run -exec "sh -c 'cat .e\"\"nv' --" x.go`, KindDeny},
+		{`go test -exec="sh -c 'cat .e\"\"nv' --" ./...`, KindDeny},
+		{`go build --toolexec "sh -c 'cat .e\"\"nv' --" .`, KindDeny},
+		{`go test -exec=$(which x) .`, KindUnverifiable},
+		{`echo 'cat .e""nv' > t.sh; GOFLAGS=-toolexec=./t.sh go build .`, KindDeny},
+		{`GOFLAGS="-exec=$X" go test .`, KindUnverifiable},
+		{`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='sh -c cat${IFS}.e""nv --' cargo run -q`, KindDeny},
+		{`RUSTC_WRAPPER="$W" cargo build`, KindUnverifiable},
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="x"' run`, KindUnverifiable},
+		// everyday
+		{`go run x.go`, ""},
+		{`go test -race -count=1 ./...`, ""},
+		{`go test -exec 'env FOO=1' ./...`, ""},
+		{`GOFLAGS=-mod=mod go build ./...`, ""},
+		{`cargo build --release`, ""},
+		{`cargo test --config net.git-fetch-with-cli=true`, ""},
+		{`RUSTC_WRAPPER=sccache cargo build`, ""},
 	})
 }

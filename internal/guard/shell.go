@@ -1126,6 +1126,35 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 		a.shellVar(vals, raw, "$SHELL")
 		return
 	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) ||
+		name == "RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "CARGO_BUILD_RUSTC_WRAPPER" ||
+		name == "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER" {
+		// a program cargo runs, its words split at blanks
+		// (CARGO_TARGET_…_RUNNER='sh -c cat${IFS}.e""nv --' cargo run)
+		for _, v := range vals {
+			if v.pattern() {
+				a.unknown(raw, "$"+name+" is a command line computed when the command runs", SetRead|setModify)
+				continue
+			}
+			a.script(argvLine(strings.Fields(v.s)), raw, source{})
+		}
+		return
+	}
+	if name == "GOFLAGS" {
+		// go's flags, split at blanks: -exec=CMD and -toolexec=CMD run CMD
+		for _, v := range vals {
+			if v.pattern() {
+				a.unknown(raw, "$GOFLAGS is computed when the command runs (-exec and -toolexec run commands)", SetRead|setModify)
+				continue
+			}
+			for _, fl := range strings.Fields(v.s) {
+				if n, val, ok := strings.Cut(strings.TrimLeft(fl, "-"), "="); ok && (n == "exec" || n == "toolexec") {
+					a.script(argvLine([]string{val}), raw, source{})
+				}
+			}
+		}
+		return
+	}
 	kind := envCommandKind(name)
 	if kind == 0 {
 		return
