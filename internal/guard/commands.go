@@ -1522,6 +1522,14 @@ func (c *cmd) buildToolCommands() {
 				continue
 			}
 			c.a.script(argvLine(goSplit(f.s)), raw, source{})
+		case "npm", "pnpm", "yarn":
+			// --script-shell PROG runs the package's scripts (read as sh)
+			if opt, _, eq := strings.Cut(t, "="); opt == "--script-shell" {
+				if f, raw, next, ok := c.optValue(i, opt, eq); ok {
+					c.a.shellVar([]field{f}, raw, c.name+" --script-shell")
+					i = next
+				}
+			}
 		case "cargo":
 			if (t == "--config" || strings.HasPrefix(t, "--config=")) && i+1 <= len(c.args) {
 				v := strings.TrimPrefix(t, "--config=")

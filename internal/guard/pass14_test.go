@@ -66,12 +66,17 @@ func TestShellChosenByCommand(t *testing.T) {
 		{`ln -s /usr/bin/fish sh; SHELL=$PWD/sh flock /tmp/l -c ls`, KindUnverifiable},
 		{`make SHELL=/usr/bin/fish`, KindUnverifiable},
 		{`make SHELL:=$(which fish) all`, KindUnverifiable},
+		{"cat > package.json <<'EOF'\n{\"scripts\":{\"x\":\"echo 'x\\\\' '; cat .e''nv #'\"}}\nEOF\nnpm run -s x --script-shell=/usr/bin/fish", KindUnverifiable},
+		{`npm run x --script-shell /usr/bin/fish`, KindUnverifiable},
+		{`npm_config_script_shell=/usr/bin/fish npm run x`, KindUnverifiable},
+		{`NPM_CONFIG_SCRIPT_SHELL=/usr/bin/fish pnpm test`, KindUnverifiable},
 		// everyday
 		{`SHELL=/bin/bash script -qc 'make test' /dev/null`, ""},
 		{`SHELL=/bin/zsh tmux new -d 'npm run dev'`, ""},
 		{`su -s /bin/bash -c whoami nobody`, ""},
 		{`SHELL=/bin/sh flock /tmp/l -c ls`, ""},
 		{`make SHELL=/bin/bash test`, ""},
+		{`npm run build --script-shell=/bin/bash`, ""},
 		{`export SHELL`, ""},
 		{`unset SHELL; flock /tmp/l -c ls`, ""},
 	})

@@ -1126,6 +1126,10 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 		a.shellVar(vals, raw, "$SHELL")
 		return
 	}
+	if strings.EqualFold(name, "npm_config_script_shell") {
+		a.shellVar(vals, raw, "$"+name)
+		return
+	}
 	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) ||
 		name == "RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "CARGO_BUILD_RUSTC_WRAPPER" ||
 		name == "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER" {
