@@ -312,6 +312,16 @@ func (c *cmd) wrapper() {
 		// a service starts in / (the user's home for --user), not here
 		c.a.chdir(litField("/" + unknownSeg))
 	}
+	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) == 0 && (c.in.kind != srcNone || c.in.text != "") {
+		// no command: the shell reads stdin (sudo -i in the home)
+		run := func() { c.runScript(c.args[0].raw, c.in, source{}, "sh") }
+		if c.name == "sudo" && p.has("-i", "--login") {
+			c.a.inDirs([]field{c.a.homeField()}, run)
+		} else {
+			run()
+		}
+		return
+	}
 	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) > 0 {
 		if c.name == "sudo" && p.has("-i", "--login") {
 			// sudo -i: a login shell, in the target user's home
