@@ -888,6 +888,44 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// responseFiles: compilers, linkers, binutils and the JDK's tools read
+// more arguments from an @FILE, with quotes of their own (echo '-E
+// -include .e""nv' > r; gcc @r -x c /dev/null printed .env). A response
+// file the command wrote (or one computed when it runs) is unverifiable;
+// one on the disk is the project's (not followed, as scripts on the disk).
+func (c *cmd) responseFiles() {
+	switch programName(c.name) {
+	case "gcc", "g++", "cc", "c++", "cpp", "clang", "clang++", "clang-cpp", "tcc", "ld", "ld.bfd", "ld.gold", "ld.lld",
+		"lld", "as", "gas", "ar", "nm", "objdump", "objcopy", "strip", "readelf", "size", "strings", "addr2line",
+		"javac", "java", "javadoc", "jar", "kotlinc", "rustc", "csc", "mcs", "dotnet", "nasm", "yasm", "gfortran",
+		"x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc", "arm-none-eabi-gcc", "emcc", "zig", "swiftc", "ghc":
+	default:
+		return
+	}
+	for i := 1; i < len(c.args); i++ {
+		f := c.args[i].f
+		if t := optText(f); !strings.HasPrefix(t, "@") || len(t) < 2 {
+			continue
+		}
+		rest := subField(f, 1)
+		if rest.pattern() && (rest.unk || rest.dyn) {
+			c.a.unknown(c.args[i].raw, c.name+" reads arguments from a response file named when the command runs", SetRead|setModify)
+			continue
+		}
+		if w, ok := c.a.writtenFile(rest); ok {
+			if w.kind == srcNames {
+				// names find printed (find src -name '*.java' > srcs;
+				// javac @srcs): each a file it reads
+				for _, n := range w.names {
+					c.a.addRec(c.args[i].raw, n, SetRead, true, nil, c.name+" "+c.args[i].raw, followNone)
+				}
+				continue
+			}
+			c.a.unknown(c.args[i].raw, c.name+" reads arguments from a response file the command writes (@FILE: options and names the analysis does not read)", SetRead|setModify)
+		}
+	}
+}
+
 // dispatch runs the handler for c.name; false means the command is not
 // known (every argument is then a file).
 func (c *cmd) dispatch() bool {
@@ -897,6 +935,7 @@ func (c *cmd) dispatch() bool {
 		// is also analysed below (the definition may not have run)
 		c.callFunction(defs)
 	}
+	c.responseFiles()
 	switch c.name {
 	// --- words only: these never open their arguments
 	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",

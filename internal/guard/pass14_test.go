@@ -277,3 +277,24 @@ func TestBuildToolCommands(t *testing.T) {
 		{`RUSTC_WRAPPER=sccache cargo build`, ""},
 	})
 }
+
+// Response files: compilers, linkers, binutils and the JDK read more
+// arguments from @FILE with quotes of their own (echo '-E -include
+// .e""nv' > r; gcc @r -x c /dev/null printed .env): one the command wrote
+// is unverifiable, unless it holds the names find printed.
+func TestResponseFilesWritten(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`echo '-E -include .e""nv' > r; gcc @r -x c /dev/null`, KindUnverifiable},
+		{`printf '%s\n' -E -include .e\"\"nv > r; cpp @r /dev/null`, KindUnverifiable},
+		{`echo '-cp .e""nv' > a; java @a Main`, KindUnverifiable},
+		{`echo x > r; clang++ @./r a.cc`, KindUnverifiable},
+		{`gcc @$(cat x) a.c`, KindUnverifiable},
+		{`find . -name '*env' > srcs; gcc -E @srcs`, KindDeny},
+		// everyday
+		{`find src -name '*.java' > srcs; javac @srcs`, ""},
+		{`gcc @build/flags.rsp -c a.c`, ""},
+		{`echo '{"a":1}' > body.json; curl -d @body.json http://localhost:8000`, ""},
+		{`gcc -o a a.c`, ""},
+	})
+}
