@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -514,6 +515,36 @@ func computedOpen(code, lang string, sc codeScan) string {
 	return ""
 }
 
+// argvWrites are the ways code sets the argument list its language then
+// reads as input files — awk's ARGV[i] = …, perl's @ARGV (read by <>,
+// <<>>, -n, -p), ruby's ARGV (read by ARGF, gets, -n, -p), python's
+// sys.argv (read by fileinput) — with literals masked.
+var argvWrites = map[string]*regexp.Regexp{
+	"awk":    regexp.MustCompile(`\bARGV\s*\[[^\]]*\]\s*(=[^=]|\+\+|--)|\bsplit\s*\([^\n]*?,\s*ARGV\b|\bgetline\s+ARGV\b`),
+	"perl":   regexp.MustCompile(`@ARGV\s*=[^=~]|\b(push|unshift|splice)\s*\(?\s*@ARGV\b|\$ARGV\s*\[[^\]]*\]\s*=[^=~]`),
+	"ruby":   regexp.MustCompile(`\bARGV\s*(=[^=~]|<<|\.(replace|push|unshift|concat|insert|append|prepend|fill|map!|collect!)\b|\[[^\]]*\]\s*=[^=~])`),
+	"python": regexp.MustCompile(`\bsys\.argv\s*(=[^=]|\+=|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert)\b)|\bfileinput\.(input|FileInput)\s*\(\s*[^)\s"']`),
+}
+
+// argvOpen says why code opens files named in an argument list it sets
+// when it runs (awk 'BEGIN{ARGV[1]=sprintf("%cenv",46); ARGC=2} 1', perl
+// -e 'push @ARGV, …; print <>', ruby's ARGV.replace([…]) and ARGF,
+// fileinput.input([…])), or "".
+func argvOpen(code, lang string, sc codeScan) string {
+	re, ok := argvWrites[lang]
+	if !ok {
+		return ""
+	}
+	masked := maskSpans(code, sc.spans)
+	if lang == "python" && !strings.Contains(masked, "fileinput") {
+		return "" // sys.argv = […] before argparse: no file is read from it
+	}
+	if m := re.FindString(masked); m != "" {
+		return "sets the argument list it reads as input files (`" + strings.TrimSpace(clip(m, 24)) + "`): the names are computed when it runs"
+	}
+	return ""
+}
+
 // awkComputedCommand says why awk code (literals masked) runs a command
 // the analysis cannot see, or "": system() of an expression (`system($0)`),
 // printing into a shell or interpreter (`print | "sh"`: the records become
@@ -624,6 +655,9 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	}
 	if why := computedOpen(code, lang, sc); why != "" {
 		a.unknown(raw, "the code opens a file "+why, SetRead|setModify)
+	}
+	if why := argvOpen(code, lang, sc); why != "" {
+		a.unknown(raw, "the code "+why, SetRead|setModify)
 	}
 	names := a.foundNames(code, lang, sc, raw, ops)
 	seen := map[string]bool{}

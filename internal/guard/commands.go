@@ -888,6 +888,44 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// responseFiles: compilers, linkers, binutils and the JDK's tools read
+// more arguments from an @FILE, with quotes of their own (echo '-E
+// -include .e""nv' > r; gcc @r -x c /dev/null printed .env). A response
+// file the command wrote (or one computed when it runs) is unverifiable;
+// one on the disk is the project's (not followed, as scripts on the disk).
+func (c *cmd) responseFiles() {
+	switch programName(c.name) {
+	case "gcc", "g++", "cc", "c++", "cpp", "clang", "clang++", "clang-cpp", "tcc", "ld", "ld.bfd", "ld.gold", "ld.lld",
+		"lld", "as", "gas", "ar", "nm", "objdump", "objcopy", "strip", "readelf", "size", "strings", "addr2line",
+		"javac", "java", "javadoc", "jar", "kotlinc", "rustc", "csc", "mcs", "dotnet", "nasm", "yasm", "gfortran",
+		"x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc", "arm-none-eabi-gcc", "emcc", "zig", "swiftc", "ghc":
+	default:
+		return
+	}
+	for i := 1; i < len(c.args); i++ {
+		f := c.args[i].f
+		if t := optText(f); !strings.HasPrefix(t, "@") || len(t) < 2 {
+			continue
+		}
+		rest := subField(f, 1)
+		if rest.pattern() && (rest.unk || rest.dyn) {
+			c.a.unknown(c.args[i].raw, c.name+" reads arguments from a response file named when the command runs", SetRead|setModify)
+			continue
+		}
+		if w, ok := c.a.writtenFile(rest); ok {
+			if w.kind == srcNames {
+				// names find printed (find src -name '*.java' > srcs;
+				// javac @srcs): each a file it reads
+				for _, n := range w.names {
+					c.a.addRec(c.args[i].raw, n, SetRead, true, nil, c.name+" "+c.args[i].raw, followNone)
+				}
+				continue
+			}
+			c.a.unknown(c.args[i].raw, c.name+" reads arguments from a response file the command writes (@FILE: options and names the analysis does not read)", SetRead|setModify)
+		}
+	}
+}
+
 // dispatch runs the handler for c.name; false means the command is not
 // known (every argument is then a file).
 func (c *cmd) dispatch() bool {
@@ -897,6 +935,7 @@ func (c *cmd) dispatch() bool {
 		// is also analysed below (the definition may not have run)
 		c.callFunction(defs)
 	}
+	c.responseFiles()
 	switch c.name {
 	// --- words only: these never open their arguments
 	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",
@@ -918,11 +957,38 @@ func (c *cmd) dispatch() bool {
 		if c.name == "test" || c.name == "[" {
 			c.testOperands()
 		}
+		if c.name == "history" {
+			// history -s ARGS adds them as a command line (fc and history
+			// expansion run it)
+			for i := 1; i < len(c.args); i++ {
+				if optText(c.args[i].f) == "-s" {
+					var parts []string
+					for _, ar := range c.args[i+1:] {
+						parts = append(parts, ar.f.text())
+					}
+					a.script(strings.Join(parts, " "), c.args[i].raw, source{})
+					break
+				}
+			}
+		}
 		if c.name == "popd" {
 			// back to where a pushd left (any of them; the user's own
 			// stack is empty in a new shell)
 			for _, d := range a.dirStack {
 				a.cwds = joinCwds(a.cwds, d)
+			}
+		}
+		if c.name == "set" || c.name == "shopt" {
+			// history expansion (set -H, set -o histexpand) rewrites the
+			// lines after it (cat .exnv, then ^x^ or !!:s/x// ran cat .env)
+			for i := 1; i < len(c.args); i++ {
+				t := optText(c.args[i].f)
+				if c.name == "set" && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "H") ||
+					t == "histexpand" && i > 1 && (c.name == "set" && optText(c.args[i-1].f) == "-o" || c.name == "shopt" && !shoptUnsets(c.args)) ||
+					c.args[i].f.pattern() && c.name == "set" && i > 1 && optText(c.args[i-1].f) == "-o" {
+					a.unknown(c.args[i].raw, "history expansion (set -H) rewrites the command lines after it (!!, ^old^new), which the analysis does not follow", SetRead|setModify)
+					break
+				}
 			}
 		}
 		if c.name == "set" {
@@ -973,8 +1039,29 @@ func (c *cmd) dispatch() bool {
 		}
 		c.readBuiltin()
 		return true
+	case "fc":
+		// fc -l lists the history; fc -s [OLD=NEW] [CMD] and fc [-e
+		// EDITOR] run a command from it again (set -o history; history -s
+		// 'cat .e""nv'; fc -s cat), edited or with a substitution: not
+		// followed
+		for i := 1; i < len(c.args); i++ {
+			c.word(i)
+			if t := optText(c.args[i].f); strings.HasPrefix(t, "-") && strings.Contains(t, "l") && !strings.HasPrefix(t, "--") {
+				return true
+			}
+		}
+		a.unknown(c.args[0].raw, "fc runs a command from the shell's history again (edited, or with a substitution), which the analysis does not follow", SetRead|setModify)
+		return true
 	case "cd", "pushd":
 		p := c.parse(1, opts{posix: true})
+		if c.name == "pushd" && (len(p.operands) == 0 || len(p.operands) == 1 && isStackIndex(optText(c.args[p.operands[0]].f))) {
+			// pushd, pushd +N/-N: rotate to a folder of the stack (one a
+			// pushd left, or a DIRSTACK element the command set)
+			for _, d := range a.dirStack {
+				a.cwds = joinCwds(a.cwds, d)
+			}
+			a.cdOther = true
+		}
 		if len(p.operands) == 0 {
 			if a.env.Home != "" {
 				a.chdir(litField(a.env.Home))
@@ -1294,11 +1381,15 @@ func (c *cmd) dispatch() bool {
 		vals := append([]string(nil), a.cmdEnv...)
 		for _, i := range p.operands {
 			if t := optText(c.args[i].f); strings.Contains(t, "=") {
-				_, v, _ := strings.Cut(t, "=")
+				name, v, _ := strings.Cut(t, "=")
 				if c.args[i].f.pattern() {
 					v = unknownStr
 				}
 				vals = append(vals, v)
+				if strings.TrimRight(strings.TrimSpace(name), ":?+") == "SHELL" {
+					// make SHELL=PROG: PROG runs every recipe
+					a.shellVar([]field{subField(c.args[i].f, len(name)+1)}, c.args[i].raw, "make's SHELL")
+				}
 			}
 		}
 		for _, v := range vals {
@@ -1361,6 +1452,7 @@ func (c *cmd) dispatch() bool {
 		"devbox", "rtx", "volta", "fnm", "nvm",
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
+		c.buildToolCommands()
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}
@@ -1443,6 +1535,107 @@ func (c *cmd) embedded() {
 			}
 		}
 	}
+}
+
+// buildToolCommands: build tools' options whose value is a command they
+// run — go's -exec (go run -exec "sh -c 'cat .e\"\"nv' --" x.go printed
+// .env) and -toolexec, split the way go splits them (quotes group, no
+// escapes); cargo's --config of a runner or wrapper is unverifiable.
+func (c *cmd) buildToolCommands() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch c.name {
+		case "go":
+			opt, _, eq := strings.Cut(t, "=")
+			name := strings.TrimLeft(opt, "-")
+			if name != "exec" && name != "toolexec" || len(opt)-len(name) > 2 {
+				continue
+			}
+			f, raw, next, ok := c.optValue(i, opt, eq)
+			if !ok {
+				continue
+			}
+			i = next
+			if f.pattern() {
+				c.a.unknown(raw, "go "+name+" runs a command computed when the command runs", SetRead|setModify)
+				continue
+			}
+			c.a.script(argvLine(goSplit(f.s)), raw, source{})
+		case "npm", "pnpm", "yarn":
+			// --script-shell PROG runs the package's scripts (read as sh)
+			if opt, _, eq := strings.Cut(t, "="); opt == "--script-shell" {
+				if f, raw, next, ok := c.optValue(i, opt, eq); ok {
+					c.a.shellVar([]field{f}, raw, c.name+" --script-shell")
+					i = next
+				}
+			}
+		case "cargo":
+			if (t == "--config" || strings.HasPrefix(t, "--config=")) && i+1 <= len(c.args) {
+				v := strings.TrimPrefix(t, "--config=")
+				if t == "--config" && i+1 < len(c.args) {
+					v = optText(c.args[i+1].f)
+				}
+				if strings.Contains(v, "runner") || strings.Contains(v, "wrapper") || strings.Contains(v, "linker") || c.args[i].f.pattern() {
+					c.a.unknown(c.args[i].raw, "cargo --config sets a program cargo runs (a runner, wrapper or linker)", SetRead|setModify)
+				}
+			}
+		}
+	}
+}
+
+// goSplit splits a command line as go's -exec and -toolexec do: at
+// blanks, with '…' and "…" grouping (no escapes).
+func goSplit(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " \t\n\r")
+		if s == "" {
+			return out
+		}
+		if q := s[0]; q == '\'' || q == '"' {
+			j := strings.IndexByte(s[1:], q)
+			if j < 0 {
+				return append(out, s[1:])
+			}
+			out = append(out, s[1:1+j])
+			s = s[2+j:]
+			continue
+		}
+		j := strings.IndexAny(s, " \t\n\r")
+		if j < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:j])
+		s = s[j:]
+	}
+}
+
+// argvLine is a shell command line that runs argv exactly (each word
+// single-quoted).
+func argvLine(argv []string) string {
+	var b strings.Builder
+	for i, w := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
+
+// shoptUnsets: shopt -u (with -o: set +o) turns the options off.
+func shoptUnsets(args []arg) bool {
+	for _, ar := range args[1:] {
+		if t := optText(ar.f); strings.HasPrefix(t, "-") && strings.Contains(t, "u") {
+			return true
+		}
+	}
+	return false
+}
+
+// isStackIndex: +N or -N, a position in the directory stack.
+func isStackIndex(t string) bool {
+	return len(t) > 1 && (t[0] == '+' || t[0] == '-') && strings.Trim(t[1:], "0123456789") == ""
 }
 
 func isShellName(n string) bool {

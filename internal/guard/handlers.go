@@ -65,21 +65,25 @@ func (c *cmd) wrapper() {
 		return
 	case "su", "runuser", "sg":
 		p := c.parse(1, opts{short: "cgGsw", long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment"}, posix: false})
-		for _, v := range p.values("-c", "--command") {
-			c.valScript(v)
-		}
 		for _, v := range p.values("-s", "--shell") {
+			// su -s SHELL -c CMD: SHELL runs CMD (fish, csh, python…)
 			c.valWord(v)
+			if f, ok := c.valField(v); ok {
+				c.a.shellVar([]field{f}, v.raw, c.name+" "+v.name)
+			}
 		}
-		switch {
-		case c.name == "sg" && len(p.operands) > 1:
-			c.script(p.operands[1], c.in)
-		case c.name == "runuser" && len(p.values("-c", "--command")) == 0 && runuserCommand(c, p) >= 0:
-			c.wrap(runuserCommand(c, p)) // runuser -u USER COMMAND…
-		case len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != ""):
-			// no command: the user's shell reads stdin
-			c.runScript(c.args[0].raw, c.in, source{}, "sh")
+		login := p.has("-l", "--login")
+		for _, i := range p.operands {
+			if optText(c.args[i].f) == "-" {
+				login = true
+			}
 		}
+		if login && c.name != "sg" {
+			// su -, su -l, runuser -l: the command runs in the user's home
+			c.a.inDirs([]field{c.a.homeField()}, func() { c.suCommand(p) })
+			return
+		}
+		c.suCommand(p)
 		return
 	case "chrt":
 		// chrt [options] PRIORITY COMMAND…
@@ -308,7 +312,22 @@ func (c *cmd) wrapper() {
 		// a service starts in / (the user's home for --user), not here
 		c.a.chdir(litField("/" + unknownSeg))
 	}
+	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) == 0 && (c.in.kind != srcNone || c.in.text != "") {
+		// no command: the shell reads stdin (sudo -i in the home)
+		run := func() { c.runScript(c.args[0].raw, c.in, source{}, "sh") }
+		if c.name == "sudo" && p.has("-i", "--login") {
+			c.a.inDirs([]field{c.a.homeField()}, run)
+		} else {
+			run()
+		}
+		return
+	}
 	if (c.name == "sudo" || c.name == "doas") && p.has("-s", "-i", "--shell", "--login") && len(p.operands) > 0 {
+		if c.name == "sudo" && p.has("-i", "--login") {
+			// sudo -i: a login shell, in the target user's home
+			c.a.inDirs([]field{c.a.homeField()}, func() { c.joinedScript(p.operands) })
+			return
+		}
 		c.joinedScript(p.operands)
 		return
 	}
@@ -330,6 +349,23 @@ func (c *cmd) wrapper() {
 	}
 	if len(ops) > 0 {
 		c.wrap(ops[0])
+	}
+}
+
+// suCommand: what su/runuser/sg run — -c CMD, runuser -u USER COMMAND…, or
+// the shell reading stdin.
+func (c *cmd) suCommand(p parsed) {
+	for _, v := range p.values("-c", "--command") {
+		c.valScript(v)
+	}
+	switch {
+	case c.name == "sg" && len(p.operands) > 1:
+		c.script(p.operands[1], c.in)
+	case c.name == "runuser" && len(p.values("-c", "--command")) == 0 && runuserCommand(c, p) >= 0:
+		c.wrap(runuserCommand(c, p)) // runuser -u USER COMMAND…
+	case len(p.values("-c", "--command")) == 0 && (c.in.kind != srcNone || c.in.text != ""):
+		// no command: the user's shell reads stdin
+		c.runScript(c.args[0].raw, c.in, source{}, "sh")
 	}
 }
 
@@ -894,6 +930,9 @@ func (c *cmd) parallel() {
 		"--sqlandworker": true, "--profile": true, "-J": true}
 	in := c.in
 	var cmdArgs, words []arg
+	var wds []field      // --wd DIR: the jobs run there
+	restore := func() {} // (taken away when the walk is done)
+	defer func() { restore() }()
 	i := 1
 	for ; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
@@ -916,12 +955,27 @@ func (c *cmd) parallel() {
 				i++
 				c.file(i, setModify)
 			}
+		case name == "--wd" || name == "--workdir":
+			// the jobs run in DIR (`...`: a new folder below ~/.parallel/tmp)
+			f := subField(c.args[i].f, len(name)+1)
+			if !eq && i+1 < len(c.args) {
+				i++
+				c.word(i)
+				f = c.args[i].f
+			}
+			if !f.pattern() && f.s == "..." {
+				f = field{s: escapeGlob(c.a.homeField().s) + "/.parallel/tmp/" + unknownStr, unk: true}
+			}
+			wds = append(wds, f)
 		case valued[name] && !eq && len(t) == len(name):
 			if i+1 < len(c.args) {
 				i++
 				c.word(i)
 			}
 		}
+	}
+	if len(wds) > 0 {
+		restore = c.a.pushDirs(wds)
 	}
 	var groups [][]arg
 	linked := false
@@ -1191,7 +1245,10 @@ func (c *cmd) find() {
 	// out, not what it prints
 	names, nameKnown := findNames(c, i)
 	del := false
-	type execAt struct{ start, end int }
+	type execAt struct {
+		start, end int
+		dir        bool // -execdir, -okdir: run in the folder of each name
+	}
 	var execs []execAt
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
@@ -1220,7 +1277,7 @@ func (c *cmd) find() {
 				}
 				j++
 			}
-			execs = append(execs, execAt{i + 1, j})
+			execs = append(execs, execAt{i + 1, j, t == "-execdir" || t == "-okdir"})
 			for k := i + 1; k <= j && k < len(c.args); k++ {
 				c.done[k] = true
 			}
@@ -1289,6 +1346,30 @@ func (c *cmd) find() {
 				hasBrace = true
 			}
 		}
+		restore := func() {}
+		if e.dir {
+			// -execdir runs the command in the folder that holds each
+			// name: a starting point's parent, the starting point or any
+			// folder below it
+			var dirs []field
+			for _, r := range roots {
+				rf := litField(".")
+				if r >= 0 {
+					rf = c.args[r].f
+				}
+				below := field{s: escapeGlob(rf.s) + "/" + unknownSeg, unk: true}
+				up := litField(path.Dir(rf.s))
+				if rf.pattern() {
+					below = rf
+					below.s += "/" + unknownSeg
+					below.unk = true
+					up = rf
+					up.s += "/.."
+				}
+				dirs = append(dirs, up, rf, below)
+			}
+			restore = c.a.pushDirs(dirs)
+		}
 		var sub []arg
 		switch {
 		case !hasBrace:
@@ -1333,6 +1414,7 @@ func (c *cmd) find() {
 				}
 			}
 		}
+		restore()
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")
@@ -2007,9 +2089,19 @@ func (c *cmd) optValue(i int, name string, eq bool) (f field, raw string, next i
 // `python CODE` runs Python, -x/--command/-s FILE and `source FILE` read a
 // file of commands.
 func (c *cmd) debugger() {
+	// gdb --cd=DIR and a `cd DIR` command move where later shell commands
+	// run (gdb -ex 'cd ~' -ex 'shell cat .ssh/id_rsa'): the folders are the
+	// command's candidates until the debugger is done
+	defer c.a.pushDirs(nil)()
 	for i := 1; i < len(c.args); i++ {
 		name, _, eq := strings.Cut(optText(c.args[i].f), "=")
 		switch name {
+		case "--cd", "-cd":
+			if f, _, next, ok := c.optValue(i, name, eq); ok {
+				c.a.chdir(f)
+				i = next
+			}
+			continue
 		case "-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command", "-o", "--one-line", "-O", "--one-line-before-file", "-k", "--one-line-on-crash":
 		case "-x", "--command", "-command", "-s", "--source", "-source", "-ix", "--init-command":
 			if f, raw, next, ok := c.optValue(i, name, eq); ok {
@@ -2063,6 +2155,13 @@ func (c *cmd) debuggerCommand(cmdText, raw string) {
 		c.a.codeText(rest, raw, "python")
 	case word == "source":
 		c.a.value(raw, litField(strings.TrimSpace(rest)), SetRead)
+	case word == "cd":
+		c.a.tokens(cmdText, SetRead)
+		if d := strings.TrimSpace(rest); d != "" {
+			c.a.chdir(litField(d))
+		} else {
+			c.a.chdir(c.a.homeField())
+		}
 	default:
 		c.a.tokens(cmdText, SetRead)
 	}
@@ -2314,6 +2413,8 @@ func (c *cmd) tar() {
 		}
 	}
 	dir := litField(".")
+	var dirs []field // every -C: GNU tar's -C is positional (-C ~ a -C /tmp b)
+	stdinList := false
 	var addFiles []optHit
 	for _, v := range p.vals {
 		switch v.name {
@@ -2327,10 +2428,11 @@ func (c *cmd) tar() {
 			if f, ok := c.valField(v); ok {
 				c.valWord(v)
 				dir = f
+				dirs = append(dirs, f)
 			}
 		case "-T", "--files-from":
 			if c.valText(v) == "-" {
-				c.stdinNames(SetRead, "tar -T -")
+				stdinList = true
 				continue
 			}
 			c.valFile(v, SetRead)
@@ -2364,6 +2466,22 @@ func (c *cmd) tar() {
 			c.valWord(v)
 		}
 	}
+	// several -C, or one computed when the command runs: a relative name
+	// may be below any of them (or the cwd)
+	manyDirs := len(dirs) > 1 || len(dirs) == 1 && dirs[0].pattern()
+	if stdinList {
+		// tar -T - reads names, and options such as -C DIR, from stdin;
+		// the names are below the -C folders
+		if c.in.kind == srcText {
+			for line := range strings.FieldsFuncSeq(c.in.text, func(r rune) bool { return r == '\n' || r == 0 }) {
+				if strings.HasPrefix(strings.TrimSpace(line), "-") {
+					c.a.unknown(c.args[0].raw, "tar -T - reads options (-C DIR) from its list of names", SetRead)
+					break
+				}
+			}
+		}
+		c.a.inDirs(dirs, func() { c.stdinNames(SetRead, "tar -T -") })
+	}
 	switch mode {
 	case 'c':
 		follow := followNone
@@ -2382,6 +2500,10 @@ func (c *cmd) tar() {
 			// GNU tar's --exclude is positional: it applies to the names after it
 			defer c.excludeFrom(len(c.a.out.targets), c.tarExcludes(p, i))
 			f := c.args[i].f
+			if manyDirs && !isAbsNorm(f.s) {
+				c.a.inDirs(dirs, func() { c.rec(i, SetRead, true, nil, "tar -c", follow) })
+				continue
+			}
 			if t := dir.text(); t != "." && !dir.pattern() && !f.pattern() && !isAbsNorm(f.s) {
 				// -C DIR: the names are below DIR
 				c.done[i] = true
@@ -2405,6 +2527,21 @@ func (c *cmd) tar() {
 				c.word(i)
 			}
 			c.out = &source{kind: srcDyn, why: "the members tar prints"}
+			break
+		}
+		if manyDirs {
+			// members written below any of the -C folders
+			if len(p.operands) == 0 {
+				for _, d := range dirs {
+					c.a.addRec(".", d, setModify, true, nil, "tar -x", followNone)
+				}
+			}
+			c.a.inDirs(dirs, func() {
+				for _, i := range p.operands {
+					c.done[i] = true
+					c.fileField(c.args[i].raw, c.args[i].f, setModify)
+				}
+			})
 			break
 		}
 		if len(p.operands) == 0 {
@@ -2589,8 +2726,16 @@ func (c *cmd) extract() {
 		switch {
 		case p.has("-i", "--extract", "-r"):
 			c.a.addRec(".", dir, setModify, true, nil, c.name+" -i", followNone)
-		case p.has("-o", "--create", "-w"):
-			c.stdinNames(SetRead, c.name+" -o")
+		case p.has("-o", "--create", "-w", "-p", "--pass-through"):
+			// the names on stdin are below -D DIR; -p copies them into
+			// the folder it is given
+			c.a.inDirs([]field{dir}, func() { c.stdinNames(SetRead, c.name+" -o") })
+			if p.has("-p", "--pass-through") {
+				for _, i := range p.operands {
+					c.done[i] = true
+					c.a.addRec(c.args[i].raw, c.args[i].f, setModify, true, nil, c.name+" -p", followNone)
+				}
+			}
 		}
 		for _, i := range p.operands {
 			c.word(i)
@@ -2726,7 +2871,18 @@ func (c *cmd) rsync() {
 		follows: []string{"-L", "--copy-links", "--copy-unsafe-links", "-k", "--copy-dirlinks"}}
 	for i := 1; i < len(c.args); i++ {
 		if t := optText(c.args[i].f); t == "--files-from=-" || t == "--files-from" && i+1 < len(c.args) && optText(c.args[i+1].f) == "-" {
-			c.stdinNames(SetRead, "rsync --files-from=-")
+			// the names are below the source folders (every operand but
+			// the last)
+			var srcs []field
+			for k := 1; k < len(c.args); k++ {
+				if u := optText(c.args[k].f); !strings.HasPrefix(u, "-") && (k == 1 || optText(c.args[k-1].f) != "--files-from") {
+					srcs = append(srcs, c.args[k].f)
+				}
+			}
+			if len(srcs) > 0 {
+				srcs = srcs[:len(srcs)-1]
+			}
+			c.a.inDirs(srcs, func() { c.stdinNames(SetRead, "rsync --files-from=-") })
 		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
 			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
 		}
@@ -3230,7 +3386,7 @@ func (c *cmd) stdinREPL(lang string, p parsed) string {
 // (`git add --forc`, `git stash --al`).
 var gitLongOpts = []string{"--force", "--all", "--include-untracked", "--only-untracked", "--no-index", "--cached",
 	"--staged", "--upload-pack", "--receive-pack", "--exec", "--to-cmd", "--cc-cmd", "--header-cmd",
-	"--sendmail-cmd", "--smtp-server", "--config", "--template", "--pathspec-from-file", "--stdin-paths",
+	"--sendmail-cmd", "--smtp-server", "--config", "--template", "--pathspec-from-file", "--pathspec-file-nul", "--stdin-paths",
 	"--stdin", "--no-ignore-removal", "--ignore-removal", "--update", "--patch", "--extcmd", "--tool", "--exclude",
 	"--work-tree", "--git-dir", "--output", "--stat", "--name-only", "--name-status", "--numstat", "--shortstat",
 	"--check", "--summary", "--show-files", "--others", "--ignored", "--killed", "--recurse-submodules",
@@ -3324,10 +3480,22 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 			} else {
 				c.a.script(cmdline, c.args[k].raw, source{})
 			}
-		case t == "--stdin-paths" || (t == "--stdin" && (sub == "update-index" || sub == "checkout-index")) || t == "--pathspec-from-file=-":
+		case t == "--stdin-paths" || (t == "--stdin" && (sub == "update-index" || sub == "checkout-index")):
 			c.stdinNames(SetRead, "git "+sub+" "+t)
-		case strings.HasPrefix(t, "--pathspec-from-file="):
-			c.fileField(c.args[k].raw, subField(c.args[k].f, len("--pathspec-from-file=")), SetRead)
+		case t == "--pathspec-from-file=-" || t == "--pathspec-from-file" && k+1 < len(c.args) && optText(c.args[k+1].f) == "-":
+			if !eq {
+				k++
+				c.done[k] = true
+			}
+			c.gitPathspecStdin(sub)
+		case strings.HasPrefix(t, "--pathspec-from-file=") || t == "--pathspec-from-file" && k+1 < len(c.args):
+			f := subField(c.args[k].f, len("--pathspec-from-file="))
+			if !eq {
+				k++
+				c.done[k] = true
+				f = c.args[k].f
+			}
+			c.fileField(c.args[k].raw, f, SetRead)
 			c.a.unknown(c.args[k].raw, "git "+sub+" reads its pathspecs from a file the analysis cannot see", SetRead)
 		}
 	}
@@ -3336,6 +3504,51 @@ func (c *cmd) gitArgs(sub string, i int, workTrees []field) {
 	// hooks the command wrote: core.hooksPath given here, or .git/hooks
 	// (denied as a write), or a folder named hooks
 	c.a.writtenHooks(c.args[i].raw)
+}
+
+// gitPathspecStdin: --pathspec-from-file=- reads pathspecs from stdin, one
+// a line (C-quoted when they start with `"`: "\056env" is .env) or
+// NUL-separated with --pathspec-file-nul. They are pathspecs, not names: a
+// glob (`*env` matches .env) or magic (`:/`, `:(glob)…`) reaches any file
+// below the work tree, which is then read in full.
+func (c *cmd) gitPathspecStdin(sub string) {
+	via := "git " + sub + " --pathspec-from-file=-"
+	if c.in.kind != srcText {
+		c.stdinNames(SetRead, via)
+		return
+	}
+	if strings.ContainsRune(c.in.text, unknownRune) {
+		c.a.unknown(c.args[0].raw, via+" reads pathspecs computed when the command runs", SetRead)
+	}
+	nul := false
+	for _, ar := range c.args {
+		if optText(ar.f) == "--pathspec-file-nul" {
+			nul = true
+		}
+	}
+	sep := "\n"
+	if nul {
+		sep = "\x00"
+	}
+	whole := false
+	for rec := range strings.SplitSeq(c.in.text, sep) {
+		rec = strings.TrimSuffix(rec, "\r")
+		if rec == "" || strings.ContainsRune(rec, unknownRune) {
+			continue
+		}
+		c.a.value("(pathspecs from stdin)", litField(rec), SetRead)
+		c.a.tokens(rec, SetRead)
+		if !nul && strings.HasPrefix(rec, `"`) {
+			c.a.unknown("(pathspecs from stdin)", via+" reads a C-quoted pathspec (\\056 is a dot) the analysis does not decode", SetRead)
+			continue
+		}
+		if strings.HasPrefix(rec, ":") || strings.ContainsAny(rec, "*?[\\") {
+			whole = true
+		}
+	}
+	if whole {
+		c.a.addRec("(pathspecs from stdin)", litField("."), SetRead, true, nil, via+" (a pathspec with wildcards or magic)", followNone)
+	}
 }
 
 // gitLsFiles: `git ls-files` prints the paths git tracks below the cwd

@@ -819,25 +819,56 @@ func (c *cmd) runners() {
 		}
 		c.generic()
 	default: // tmux, screen, byobu
-		for i := 1; i < len(c.args); i++ {
-			t := optText(c.args[i].f)
-			switch t {
-			case "send-keys", "send", "stuff", "source-file", "source", "paste-buffer", "pasteb", "load-buffer", "loadb", "-X":
-				c.done[i] = true
-				a.unknown(c.args[i].raw, c.name+" "+t+" types or runs commands in a shell the analysis does not see", SetRead|setModify)
-				continue
+		if c.name == "tmux" {
+			// new -c DIR, split-window -c DIR, run-shell -c DIR …: the
+			// command runs in DIR (a -c before the subcommand is a command)
+			var dirs []field
+			sub := false
+			for i := 1; i < len(c.args); i++ {
+				t := optText(c.args[i].f)
+				switch {
+				case !strings.HasPrefix(t, "-"):
+					sub = true
+				case !sub || strings.HasPrefix(t, "--"):
+				case strings.HasSuffix(t, "c"): // -c DIR, -dc DIR
+					if i+1 < len(c.args) {
+						dirs = append(dirs, c.args[i+1].f)
+					}
+				case strings.HasPrefix(t, "-c"):
+					dirs = append(dirs, subField(c.args[i].f, 2))
+				}
 			}
-			if c.done[i] {
-				continue
+			if len(dirs) > 0 {
+				a.inDirs(dirs, c.tmuxWords)
+				return
 			}
+		}
+		c.tmuxWords()
+	}
+}
+
+// tmuxWords: tmux's, screen's and byobu's words — each may be a shell
+// command (new -d 'cmd', split-window 'cmd', screen cmd …).
+func (c *cmd) tmuxWords() {
+	a := c.a
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch t {
+		case "send-keys", "send", "stuff", "source-file", "source", "paste-buffer", "pasteb", "load-buffer", "loadb", "-X":
 			c.done[i] = true
-			f := c.args[i].f
-			a.value(c.args[i].raw, f, SetRead)
-			if !strings.HasPrefix(t, "-") && !f.pattern() {
-				a.looseScript(f.s, c.args[i].raw) // a shell command (new -d 'cmd', split-window 'cmd', screen cmd …)
-			} else if f.pattern() && (f.unk || f.dyn) {
-				a.unknown(c.args[i].raw, c.name+" runs a command computed when the command runs", SetRead|setModify)
-			}
+			a.unknown(c.args[i].raw, c.name+" "+t+" types or runs commands in a shell the analysis does not see", SetRead|setModify)
+			continue
+		}
+		if c.done[i] {
+			continue
+		}
+		c.done[i] = true
+		f := c.args[i].f
+		a.value(c.args[i].raw, f, SetRead)
+		if !strings.HasPrefix(t, "-") && !f.pattern() {
+			a.looseScript(f.s, c.args[i].raw) // a shell command (new -d 'cmd', split-window 'cmd', screen cmd …)
+		} else if f.pattern() && (f.unk || f.dyn) {
+			a.unknown(c.args[i].raw, c.name+" runs a command computed when the command runs", SetRead|setModify)
 		}
 	}
 }

@@ -510,6 +510,9 @@ func (a *shellAnalyzer) nameUnsafe(v pval, depth int) string {
 		return "a variable name computed when the command runs (" + whyOr(v.f.why, "a value") + "): a subscript in it (a[$(…)]) runs a command"
 	}
 	t := v.f.s
+	if base, _, _ := strings.Cut(t, "["); base == "DIRSTACK" {
+		a.dirStackSet()
+	}
 	if base, _, _ := strings.Cut(t, "["); base == "BASH_ALIASES" || base == "BASH_CMDS" {
 		return base + " is bash's alias or command hash table: an element set makes a command name run other text or another program"
 	}

@@ -541,7 +541,9 @@ func (a *shellAnalyzer) script(src string, raw string, in source) {
 
 // tokens checks each whitespace-separated token of text (quotes trimmed).
 func (a *shellAnalyzer) tokens(text string, ops OpSet) {
-	for tok := range strings.FieldsSeq(text) {
+	// NUL separates names as blanks do (printf '.env\0' | sort
+	// --files0-from=-, tar --null -T -, git --pathspec-file-nul)
+	for tok := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == 0 || unicode.IsSpace(r) }) {
 		tok = strings.Trim(tok, `"'`+"`;|&()<>")
 		if tok != "" && !strings.ContainsRune(tok, unknownRune) {
 			a.value(tok, litField(tok), ops)
@@ -1120,6 +1122,43 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 // or reads as configuration that can run one (GIT_CONFIG_VALUE_n,
 // GIT_CONFIG_PARAMETERS), as a prefix (`VAR=… cmd`) or an assignment.
 func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
+	if name == "SHELL" {
+		a.shellVar(vals, raw, "$SHELL")
+		return
+	}
+	if strings.EqualFold(name, "npm_config_script_shell") {
+		a.shellVar(vals, raw, "$"+name)
+		return
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")) ||
+		name == "RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "CARGO_BUILD_RUSTC_WRAPPER" ||
+		name == "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER" {
+		// a program cargo runs, its words split at blanks
+		// (CARGO_TARGET_…_RUNNER='sh -c cat${IFS}.e""nv --' cargo run)
+		for _, v := range vals {
+			if v.pattern() {
+				a.unknown(raw, "$"+name+" is a command line computed when the command runs", SetRead|setModify)
+				continue
+			}
+			a.script(argvLine(strings.Fields(v.s)), raw, source{})
+		}
+		return
+	}
+	if name == "GOFLAGS" {
+		// go's flags, split at blanks: -exec=CMD and -toolexec=CMD run CMD
+		for _, v := range vals {
+			if v.pattern() {
+				a.unknown(raw, "$GOFLAGS is computed when the command runs (-exec and -toolexec run commands)", SetRead|setModify)
+				continue
+			}
+			for _, fl := range strings.Fields(v.s) {
+				if n, val, ok := strings.Cut(strings.TrimLeft(fl, "-"), "="); ok && (n == "exec" || n == "toolexec") {
+					a.script(argvLine([]string{val}), raw, source{})
+				}
+			}
+		}
+		return
+	}
 	kind := envCommandKind(name)
 	if kind == 0 {
 		return
@@ -1447,6 +1486,41 @@ func envCommandKind(name string) int {
 	return 0
 }
 
+// shellVar: $SHELL is the shell programs hand a command line to — flock
+// -c, script -c, su -m -c, sudo -s, entr -s, tmux, vim's :!, gdb's shell —
+// which the analysis reads as bash. A value the command sets must be a shell
+// of that family (sh, bash, dash, zsh, ksh, …: fish takes `\'` inside single
+// quotes, so echo 'x\' '; cat .env #' runs cat); another program, a link the
+// command made or a value computed when the command runs is unverifiable.
+func (a *shellAnalyzer) shellVar(vals []field, raw, what string) {
+	for _, v := range vals {
+		if v.pattern() {
+			a.unknown(raw, what+" is computed when the command runs, and command lines are run with it (flock -c, script -c, su -c, sudo -s …)", SetRead|setModify)
+			continue
+		}
+		if strings.TrimSpace(v.s) == "" {
+			continue // unset or empty: /bin/sh
+		}
+		n := a.linkedProgram(v)
+		if n == "" {
+			n = baseName(v)
+		}
+		if !bashFamilyShell(n) {
+			a.unknown(raw, what+" names "+clip(v.s, 40)+", not a shell of bash's syntax, and command lines are run with it (flock -c, script -c, su -c, sudo -s …)", SetRead|setModify)
+		}
+	}
+}
+
+// bashFamilyShell: the shells whose command lines the analysis reads as
+// its own (bash, then zsh syntax).
+func bashFamilyShell(n string) bool {
+	switch n {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "rbash", "rzsh", "yash", "posh", "oksh", "loksh", "lksh", "pdksh", "ksh93":
+		return true
+	}
+	return false
+}
+
 // special notes assignments to variables that change how the shell works.
 func (a *shellAnalyzer) special(name string) {
 	switch name {
@@ -1460,8 +1534,21 @@ func (a *shellAnalyzer) special(name string) {
 		}
 	case "GLOBIGNORE":
 		a.dotglob = true
+	case "SHELL":
+		if v, ok := a.vars[name]; ok {
+			a.shellVar([]field{v.f}, "$SHELL", "$SHELL")
+		}
 	case "PWD":
 		// assigning PWD does not move the shell
+	}
+}
+
+// dirStackSet: an element of DIRSTACK set (in any form: x[1]=, read,
+// printf -v) is a folder popd, pushd and pushd +N lead to (pushd /tmp;
+// DIRSTACK[1]=~; popd went home): any folder.
+func (a *shellAnalyzer) dirStackSet() {
+	if n := len(a.dirStack); n == 0 || len(a.dirStack[n-1]) != 1 || a.dirStack[n-1][0] != "/"+unknownSeg {
+		a.dirStack = append(a.dirStack, []string{"/" + unknownSeg})
 	}
 }
 
@@ -1471,6 +1558,9 @@ func (a *shellAnalyzer) special(name string) {
 // like alias and hash -p, with no alias or hash command to read: not
 // modelled, unverifiable.
 func (a *shellAnalyzer) commandTable(name, raw string) {
+	if name == "DIRSTACK" {
+		a.dirStackSet()
+	}
 	if name == "BASH_ALIASES" || name == "BASH_CMDS" {
 		a.unknown(raw, name+" is bash's "+map[string]string{"BASH_ALIASES": "alias table", "BASH_CMDS": "command hash table"}[name]+": an element set makes a command name run other text or another program", SetRead|setModify)
 	}
@@ -1917,6 +2007,34 @@ func (a *shellAnalyzer) chdir(f field) []string {
 		}
 	}
 	return dests
+}
+
+// inDirs runs fn with the folders dirs added to the candidate working
+// directories (a command another program starts there: tmux new -c DIR,
+// su -, find -execdir), and takes them away again after it.
+func (a *shellAnalyzer) inDirs(dirs []field, fn func()) {
+	restore := a.pushDirs(dirs)
+	fn()
+	restore()
+}
+
+// pushDirs adds dirs to the candidate working directories and returns
+// the func that takes them away again.
+func (a *shellAnalyzer) pushDirs(dirs []field) func() {
+	cwds, oldpwd, oldpwds := a.cwds, a.oldpwd, a.oldpwds
+	a.cwds = append([]string(nil), cwds...)
+	for _, d := range dirs {
+		a.chdir(d)
+	}
+	return func() { a.cwds, a.oldpwd, a.oldpwds = cwds, oldpwd, oldpwds }
+}
+
+// homeField is the home directory as a folder to work in.
+func (a *shellAnalyzer) homeField() field {
+	if a.env.Home != "" {
+		return litField(a.env.Home)
+	}
+	return dynVal("~", false).f
 }
 
 func joinOrNorm(a *shellAnalyzer, cwd, dir string) (string, bool) {
