@@ -2,7 +2,9 @@ package index
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -451,4 +453,26 @@ func Group(in []*Batch) []*Batch {
 		out = append(out, &c)
 	}
 	return out
+}
+
+// fourByteRunes is the number of code points of valid UTF-8 text b that
+// are four bytes long (their lead bytes, 0xF0 and above: the code points
+// JavaScript counts as two UTF-16 units), eight bytes at a time.
+func fourByteRunes(b []byte) int {
+	const hi8 = 0x8080808080808080
+	n, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&hi8 == 0 {
+			continue
+		}
+		// bit 7 of a byte stays set when its top four bits are all set
+		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & hi8)
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= 0xF0 {
+			n++
+		}
+	}
+	return n
 }

@@ -420,17 +420,17 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 // stringChars is the JavaScript length of the string node nd (raw its
 // JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
 // it: the tape's code points, plus one for each surrogate pair (two UTF-16
-// units) — an escaped one, or (not ASCII) one written as four bytes.
+// units) — one written as four bytes (fourByteRunes), or an escaped one
+// (looked for only in a string with a \u).
 func stringChars(nd *jsonscan.Node, raw []byte) int {
-	if nd.Flags&jsonscan.NonASCII != 0 {
-		chars, _ := jsonscan.StringLens(raw)
-		return chars
-	}
 	chars := int(nd.Chars)
-	if nd.Flags&jsonscan.Escaped == 0 {
-		return chars
+	if nd.Flags&jsonscan.NonASCII != 0 {
+		chars += fourByteRunes(raw)
 	}
-	return chars + jsonscan.EscapedPairs(raw) // a pair: one code point, two units
+	if nd.Flags&jsonscan.Escaped != 0 && bytes.Contains(raw, []byte(`\u`)) {
+		chars += jsonscan.EscapedPairs(raw) // a pair: one code point, two units
+	}
+	return chars
 }
 
 // canonical reports whether the value at node n is written as
