@@ -181,6 +181,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var at []int                // msgs' indexes in ctx.Branch
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
+	prot := newProtectMemo(opts.Protect)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
 			msgs = append(msgs, be)
@@ -232,7 +233,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if key = appendMessageKey(key[:0], tc.ID, r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
-			if opts.Protect.Protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && opts.Protect.ToolProtected(r.ToolName())) {
+			if prot.protected(tc.Name, tc.Path, tc.HasPath) || (r.ToolName() != tc.Name && prot.toolProtected(r.ToolName())) {
 				continue
 			}
 			ri, in := inCtx[ctx.EntryKey(re)]

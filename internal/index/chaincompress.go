@@ -131,7 +131,8 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	for k := range eligible {
 		c := &eligible[k]
 		keys := c.LookupKeys()
-		covered := len(bodies.texts(keys)) > 0
+		texts := bodies.texts(keys) // the summaries covering the chain (read once)
+		covered := len(texts) > 0
 		fresh, err := f.chainCalls(ctx, entries, c, s, o.parseEveryCall)
 		if err != nil {
 			return err
@@ -186,7 +187,6 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
 		} else {
-			texts := bodies.texts(keys)
 			if len(fresh) > 0 {
 				// what no summary covers gets its deterministic bullets, so
 				// the body says what each ref of the chain was
