@@ -420,14 +420,13 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 // stringChars is the JavaScript length of the string node nd (raw its
 // JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
 // it: the tape's code points, plus one for each surrogate pair (two UTF-16
-// units) — one written as four bytes (fourByteRunes), or an escaped one
-// (looked for only in a string with a \u).
+// units) — one written as four bytes (fourByteRunes), or an escaped one.
 func stringChars(nd *jsonscan.Node, raw []byte) int {
 	chars := int(nd.Chars)
 	if nd.Flags&jsonscan.NonASCII != 0 {
 		chars += fourByteRunes(raw)
 	}
-	if nd.Flags&jsonscan.Escaped != 0 && bytes.Contains(raw, []byte(`\u`)) {
+	if nd.Flags&jsonscan.Escaped != 0 {
 		chars += jsonscan.EscapedPairs(raw) // a pair: one code point, two units
 	}
 	return chars

@@ -29,18 +29,17 @@ func (r *renderer) facts(s *slot) (msgFacts, error) {
 			return msgFacts{ts: ts, hasTS: ok}, nil
 		}
 	}
-	raw, err := r.bytesOf(s)
-	if err != nil {
-		return msgFacts{}, err
-	}
 	var f msgFacts
-	if v, ok := jsval.Get(raw, "timestamp"); ok {
-		f.ts, f.hasTS = jsval.Number(v)
-	}
-	if r.role(s) == session.RoleUser {
-		f.chainID, _ = chainBlockID(raw)
-	}
-	return f, nil
+	err := r.viewOf(s, func(raw []byte) error {
+		if v, ok := jsval.Get(raw, "timestamp"); ok {
+			f.ts, f.hasTS = jsval.Number(v)
+		}
+		if r.role(s) == session.RoleUser {
+			f.chainID, _ = chainBlockID(raw) // (a string of its own)
+		}
+		return nil
+	})
+	return f, err
 }
 
 // chainBlockID returns the id of a synthetic chain message
@@ -432,15 +431,16 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					r.rep.ChainRepaired++
 				}
 				if prot[s.m.ToolCallID()] || repair {
-					raw, err := r.bytesOf(s)
-					if err != nil {
+					if err := r.viewOf(s, func(raw []byte) error {
+						tool := "undefined"
+						if v, ok := jsval.Get(raw, "toolName"); ok {
+							tool = jsText(v) // (strings of their own)
+						}
+						outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
+						return nil
+					}); err != nil {
 						return nil, nil, err
 					}
-					tool := "undefined"
-					if v, ok := jsval.Get(raw, "toolName"); ok {
-						tool = jsText(v)
-					}
-					outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
 				}
 			case session.RoleAssistant:
 				for _, tc := range s.m.ToolCalls() {
@@ -507,13 +507,14 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			continue
 		}
 		if role == session.RoleAssistant && strip[i] {
-			raw, err := r.bytesOf(&s)
-			if err != nil {
+			if err := r.viewOf(&s, func(raw []byte) error {
+				if nb, changed := r.stripThinking(raw, s.kept()); changed {
+					s.setJSON(nb) // (a copy)
+					s.change = ThinkingStripped
+				}
+				return nil
+			}); err != nil {
 				return nil, nil, err
-			}
-			if nb, changed := r.stripThinking(raw, s.kept()); changed {
-				s.setJSON(nb)
-				s.change = ThinkingStripped
 			}
 		}
 		out = append(out, s)

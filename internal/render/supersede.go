@@ -78,11 +78,12 @@ func (r *renderer) supersede() error {
 			if len(ids) == 0 {
 				continue
 			}
-			raw, err := r.bytesOf(s)
-			if err != nil {
+			if err := r.viewOf(s, func(raw []byte) error {
+				r.reads = readGroups(r.reads, raw, ids) // (strings of their own)
+				return nil
+			}); err != nil {
 				return err
 			}
-			r.reads = readGroups(r.reads, raw, ids)
 			for k, rc := range r.reads {
 				if !rc.ok {
 					continue
@@ -130,11 +131,12 @@ func (r *renderer) supersede() error {
 				continue
 			}
 			s := &r.slots[c.slot]
-			raw, err := r.bytesOf(s)
-			if err != nil {
+			if err := r.viewOf(s, func(raw []byte) error {
+				s.setJSON(spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")}))
+				return nil
+			}); err != nil {
 				return err
 			}
-			s.setJSON(spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")}))
 			s.change = Superseded
 			r.rep.Superseded++
 		}
