@@ -420,13 +420,14 @@ func (t *lineTape) resultChars(content uint32, has bool) int {
 // stringChars is the JavaScript length of the string node nd (raw its
 // JSON, valid UTF-8) as appendUnquoteValid decodes it, without decoding
 // it: the tape's code points, plus one for each surrogate pair (two UTF-16
-// units) — one written as four bytes (fourByteRunes), or an escaped one.
+// units) — one written as four bytes (fourByteRunes), or two escapes (the
+// tape flags a string that holds one).
 func stringChars(nd *jsonscan.Node, raw []byte) int {
 	chars := int(nd.Chars)
 	if nd.Flags&jsonscan.NonASCII != 0 {
 		chars += fourByteRunes(raw)
 	}
-	if nd.Flags&jsonscan.Escaped != 0 {
+	if nd.Flags&jsonscan.EscapedPair != 0 {
 		chars += jsonscan.EscapedPairs(raw) // a pair: one code point, two units
 	}
 	return chars

@@ -55,6 +55,9 @@ const (
 	// LoneSurrogate: the string holds a \uD800–\uDFFF escape that is not
 	// half of a surrogate pair (valid for JSON.parse, invalid Unicode).
 	LoneSurrogate
+	// EscapedPair: the string holds a surrogate pair written as two \u
+	// escapes (one code point, two UTF-16 units).
+	EscapedPair
 )
 
 // MaxInput is the largest input Parse accepts (offsets are 32-bit).
@@ -486,6 +489,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 				case r >= 0xD800 && r < 0xDC00 && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' &&
 					isHex(b[i+8]) && isHex(b[i+9]) && isHex(b[i+10]) && isHex(b[i+11]) &&
 					hex4(b[i+8:]) >= 0xDC00 && hex4(b[i+8:]) < 0xE000:
+					flags |= EscapedPair
 					i += 12
 					escBytes += 12
 				case r >= 0xD800 && r < 0xE000:

@@ -145,6 +145,9 @@ func checkTape(t *testing.T, tp *Tape) {
 		if got, want := nd.Flags&LoneSurrogate != 0, hasLoneSurrogate(body); got != want {
 			t.Fatalf("string %q: LoneSurrogate %v", raw, got)
 		}
+		if got, want := nd.Flags&EscapedPair != 0, EscapedPairs(raw) > 0; got != want {
+			t.Fatalf("string %q: EscapedPair %v", raw, got)
+		}
 		for _, p := range []string{"[pruner: ", "Subagent ", "a"} {
 			if got, want := tp.HasPrefix(uint32(i), p), strings.HasPrefix(s, p) && !strings.HasPrefix(s, string(utf8.RuneError)); got != want && p != "a" {
 				t.Fatalf("string %q: HasPrefix(%q) %v", raw, p, got)
