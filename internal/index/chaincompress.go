@@ -137,10 +137,15 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		if err != nil {
 			return err
 		}
-		var known []bodyCall // the chain's calls a record covers (an alias: its original's)
-		for _, key := range keys {
-			if r, ok := s.occurrence(key); ok {
-				known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+		// the chain's calls a record covers (an alias: its original's), for
+		// the deterministic body of a chain no summary covers (a covered
+		// chain reads none of them)
+		var known []bodyCall
+		if !covered {
+			for _, key := range keys {
+				if r, ok := s.occurrence(key); ok {
+					known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+				}
 			}
 		}
 		if lost := unrecoverable(c, s, fresh); lost != "" {
