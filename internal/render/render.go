@@ -168,7 +168,7 @@ func appendSource(dst []byte, ctx *session.Context, m *session.Message, stub *st
 	// the stub is built from the source where it is (no copy of a result
 	// the stub replaces)
 	err := ctx.ViewMessage(m, func(b []byte) error {
-		dst = stub.append(dst, b)
+		dst = stub.append(dst, b, m)
 		return nil
 	})
 	return dst, err

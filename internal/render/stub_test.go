@@ -1,0 +1,37 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
+)
+
+// FuzzStubFields: stubFields finds what jsval.Get finds of each stub key,
+// with the value it is told is the content jumped over or not.
+func FuzzStubFields(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":1700000000000}`,
+		`{"toolCallId":"a","toolCallId":"b","content":"","timestamp":1,"timestamp":2.50}`,
+		`{ "toolName" : "r\u0065ad" , "content" : {"timestamp":9} , "toolCall\u0049d":7 }`,
+		`{"content":[1,2,3]}`, `{}`, `[]`, `{"toolCallId":`, `{"a":1,,"toolName":"x"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		obj := []byte(s)
+		cs, ce := -1, -1
+		if v, ok := jsval.Get(obj, "content"); ok && jsval.TypeOf(v) != jsval.Invalid {
+			cs = cap(obj) - cap(v) // where the value Get found starts (v is obj[cs:ce])
+			ce = cs + len(v)
+		}
+		for _, skip := range [][2]int{{-1, -1}, {cs, ce}} {
+			vals, has := stubFields(obj, skip[0], skip[1])
+			for k, key := range stubKeys {
+				want, ok := jsval.Get(obj, key)
+				if has[k] != ok || string(vals[k]) != string(want) {
+					t.Fatalf("%q skipping %v: %s = %q %v, jsval.Get %q %v", s, skip, key, vals[k], has[k], want, ok)
+				}
+			}
+		}
+	})
+}
