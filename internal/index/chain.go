@@ -229,8 +229,25 @@ func messageTimestamp(ctx *session.Context, m *session.Message) (int64, bool, er
 	return ts, ok, nil
 }
 
-// wholeTimestamp reads a raw JSON timestamp that is a whole number.
+// wholeTimestamp reads a raw JSON timestamp that is a whole number (pi's
+// milliseconds, 1 to 15 digits, read without a float parse).
 func wholeTimestamp(raw string) (int64, bool) {
+	if d := strings.TrimPrefix(raw, "-"); len(d) > 0 && len(d) <= 15 && (d[0] != '0' || len(d) == 1) {
+		n := int64(0)
+		for i := 0; i < len(d); i++ {
+			if d[i] < '0' || d[i] > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(d[i]-'0')
+		}
+		if n >= 0 {
+			if len(d) < len(raw) {
+				n = -n
+			}
+			return n, true
+		}
+	}
 	f, ok := jsval.Number([]byte(raw))
 	if !ok || f != float64(int64(f)) {
 		return 0, false

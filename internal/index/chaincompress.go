@@ -420,10 +420,11 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	var kb [64]byte
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
-		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryKey()] == 0 {
+		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] {
 			continue
 		}
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+		// (most are indexed: that is looked up first)
+		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) && entries[m.EntryKey()] != 0 {
 			need[m.ToolCallID()] = true
 		}
 	}
