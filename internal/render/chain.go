@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -489,7 +491,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if err != nil {
 				return nil, nil, err
 			}
-			if ct, _ := jsval.GetString(raw, "customType"); ct == index.TypeSummary {
+			if ct, _ := jsval.Get(raw, "customType"); isString(ct, index.TypeSummary) {
 				summary, sraw = true, raw
 			}
 		}
@@ -498,7 +500,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			r.rep.ChainDropped++
 			continue
 		}
-		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare) {
+		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare, &r.keyBuf) {
 			if s.appended {
 				r.rep.AppendedSuppressed++
 			} else {
@@ -568,25 +570,55 @@ func jsText(v []byte) string {
 
 // summaryOverlaps is pi-condense's perBatchSummaryOverlapsDropped: a ref
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
-func summaryOverlaps(raw []byte, occ, bare map[string]bool) bool {
+// An occurrence key is looked up as it is built in *buf (reused).
+func summaryOverlaps(raw []byte, occ, bare map[string]bool, buf *[]byte) bool {
 	details, _ := jsval.Get(raw, "details")
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
 		idv, _ := jsval.Get(el, "toolCallId")
-		id := jsText(idv)
 		if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
-			if occ[id+"@"+jsText(tv)] {
+			k := appendJSText((*buf)[:0], idv)
+			k = appendJSText(append(k, '@'), tv)
+			*buf = k
+			if occ[string(k)] {
 				return true
 			}
 			continue
 		}
-		if b, _ := index.ParseOccurrenceKey(id); bare[b] {
+		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare[b] {
 			return true
 		}
 	}
 	return false
 }
+
+// appendJSText appends jsText(v) to dst: a string of plain text or an
+// integer JSON.stringify writes back as it is, as written; any other value
+// through jsText.
+func appendJSText(dst, v []byte) []byte {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		if body := v[1 : n-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return append(dst, body...)
+		}
+	} else if plainInteger(bufString(v)) {
+		return append(dst, v...)
+	}
+	return append(dst, jsText(v)...)
+}
+
+// isString reports whether the raw JSON value v is a string whose value is
+// s (jsval.String(v) == s), without decoding it when it has no escape.
+func isString(v []byte, s string) bool {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return len(v) == len(s)+2 && v[0] == '"' && v[len(v)-1] == '"' && string(v[1:len(v)-1]) == s && utf8.ValidString(s)
+	}
+	t, ok := jsval.String(v)
+	return ok && t == s
+}
+
+// bufString is b as a string, without a copy (read only while b is).
+func bufString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // stripThinking is withoutThinking of the final assistant message raw
 // (kept: raw is the source as it is): changed is false when the message

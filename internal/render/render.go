@@ -285,6 +285,7 @@ type renderer struct {
 	protect *protectMemo // memo's
 	reads   []readCall   // supersede's
 	readIDs []string
+	keyBuf  []byte // summaryOverlaps' occurrence key
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).

@@ -35,3 +35,23 @@ func FuzzStubFields(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSText: appendJSText appends jsText, and isString is jsval.String's
+// comparison, for any JSON value.
+func FuzzJSText(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\u0062c"`, `1700000000000`, `-0`, `0`, `01`, `1.50`, `1e3`, `null`, `true`, `{}`, `[1]`, `"\xff"`, `"context-prune-summary"`, `"context-prune-summar\u0079"`, `-12`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := []byte(s)
+		if got, want := string(appendJSText([]byte("x"), v)), "x"+jsText(v); got != want {
+			t.Fatalf("%q: appendJSText %q, jsText %q", s, got, want)
+		}
+		for _, want := range []string{"context-prune-summary", "abc", "0"} {
+			str, ok := jsval.String(v)
+			if got := isString(v, want); got != (ok && str == want) {
+				t.Fatalf("%q: isString(%q) %v", s, want, got)
+			}
+		}
+	})
+}
