@@ -409,14 +409,17 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	}
 	droppedBare := make(map[string]bool, inside)
 	droppedOcc := make(map[string]bool, inside/2)
+	// each range's sets, reused (a long session has thousands of ranges)
+	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range accepted {
-		prot := map[string]bool{}
+		clear(prot)
+		clear(actual)
+		clear(now) // calls in range protected under the current config
+		clear(recorded)
 		for _, id := range a.c.ProtectedToolCallIDs {
 			prot[id] = true
 		}
 		var outputs []protectedOutput
-		actual := map[string]bool{}
-		now := map[string]bool{} // calls in range protected under the current config
 		for i := a.start + 1; i < a.end; i++ {
 			s := &r.slots[i]
 			drop[i] = true
@@ -425,14 +428,15 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				actual[s.m.ToolCallID()] = true
-				droppedBare[s.m.ToolCallID()] = true
+				id := s.m.ToolCallID()
+				actual[id] = true
+				droppedBare[id] = true
 				droppedOcc[r.keyOf(s.src)] = true
-				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.memo().toolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().toolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
-				if prot[s.m.ToolCallID()] || repair {
+				if prot[id] || repair {
 					if err := r.viewOf(s, func(raw []byte) error {
 						tool := "undefined"
 						if v, ok := jsval.Get(raw, "toolName"); ok {
@@ -454,7 +458,6 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				}
 			}
 		}
-		recorded := map[string]bool{}
 		for _, id := range a.c.DroppedToolCallIDs {
 			bare, _ := index.ParseOccurrenceKey(id)
 			recorded[bare] = true
