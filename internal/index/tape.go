@@ -30,7 +30,6 @@ type lineTape struct {
 	// text, instead of leaving them in the input (a flush onto a state
 	// rebuilt from another context than the one read)
 	copyArgs bool
-	rawText  []byte    // appendTextAt's raw string (reused)
 	prose    []byte    // captureBatch's assistant text (reused)
 	sha      hash.Hash // contentHash's hasher (reused)
 	digest   []byte    // its sum (reused)
@@ -255,23 +254,27 @@ func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
 }
 
 // appendTextAt appends the text x locates (appendResultText's text of its
-// content) to dst, decoded from the raw string read from ctx.
+// content) to dst, decoded from the raw string where ctx holds it
+// (Context.ViewEntryBytes: no copy of the raw string first).
 func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]byte, error) {
-	var err error
-	if t.rawText, err = appendArgs(t.rawText[:0], ctx, nil, x.at); err != nil {
-		return dst, err
+	if x.at.entry <= 0 || int(x.at.entry) > len(ctx.Branch) {
+		return dst, fmt.Errorf("a result's text is in entry %d of a branch of %d", x.at.entry, len(ctx.Branch))
 	}
-	raw := t.rawText
-	switch {
-	case len(raw) < 2:
-		return dst, fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
-	case x.flags&jsonscan.BadUTF8 != 0:
-		s, _ := jsval.String(raw) // jsval folds a run of bad bytes into one U+FFFD
-		return append(dst, s...), nil
-	case x.flags&jsonscan.Escaped == 0:
-		return append(dst, raw[1:len(raw)-1]...), nil
-	}
-	return jsonscan.AppendUnquoteValid(dst, raw), nil
+	err := ctx.ViewEntryBytes(&ctx.Branch[x.at.entry-1], int(x.at.off), int(x.at.n), func(raw []byte) error {
+		switch {
+		case len(raw) < 2:
+			return fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
+		case x.flags&jsonscan.BadUTF8 != 0:
+			s, _ := jsval.String(raw) // jsval folds a run of bad bytes into one U+FFFD
+			dst = append(dst, s...)
+		case x.flags&jsonscan.Escaped == 0:
+			dst = append(dst, raw[1:len(raw)-1]...)
+		default:
+			dst = jsonscan.AppendUnquoteValid(dst, raw)
+		}
+		return nil
+	})
+	return dst, err
 }
 
 // resultString joins a result content's text blocks with "\n"

@@ -292,6 +292,38 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 	return dst, nil
 }
 
+// ViewEntryBytes calls fn with the n bytes at offset off of branch entry
+// be's line, as AppendEntryBytes would append them: where they are mapped
+// (no copy; a truncated input is an error), else read into a buffer. fn
+// must not keep b nor read the input; it does not use the buffer EntryLine
+// and Raw reuse.
+func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
+	if c.m == nil {
+		b, err := c.AppendEntryBytes(nil, be, off, n)
+		if err != nil {
+			return err
+		}
+		return fn(b)
+	}
+	beOff, beN, err := c.entryPlace(be)
+	if err != nil {
+		return err
+	}
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
+		return fmt.Errorf("line %d: bytes %d..%d are outside the line", be.line, off, off+n)
+	}
+	at := beOff + int64(off)
+	if at+int64(n) > int64(len(c.m.data)) {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, io.ErrUnexpectedEOF)
+	}
+	var ferr error
+	if err := guard(func() error { ferr = fn(c.m.data[at : at+int64(n)]); return nil }); err != nil {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+	}
+	c.m.advance(at) // the pages behind the reads are given back, as Raw gives them
+	return ferr
+}
+
 // Read decodes a session file or a context from r (streamed; no line-length
 // limit) and builds the context pi would send for the leaf. src must give
 // random access to the same bytes r yields (the render pass copies untouched
