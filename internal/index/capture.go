@@ -477,3 +477,22 @@ func fourByteRunes(b []byte) int {
 	}
 	return n
 }
+
+// ViewRecordArgs calls fn with a record's arguments as AppendRecordArgs
+// appends them: for a record the flush made that left them in the input as
+// they are, where the input holds them (Context.ViewEntryBytes: no copy);
+// else appended to buf, which it returns for reuse. fn must not keep args
+// nor read the input.
+func (s *State) ViewRecordArgs(buf []byte, r *Record, fn func(args []byte)) ([]byte, error) {
+	if at := r.argsAt; at.entry > 0 && !at.loose && s.src != nil && int(at.entry) <= len(s.src.Branch) {
+		return buf, s.src.ViewEntryBytes(&s.src.Branch[at.entry-1], int(at.off), int(at.n), func(b []byte) error {
+			fn(b)
+			return nil
+		})
+	}
+	buf, err := s.AppendRecordArgs(buf[:0], r)
+	if err == nil {
+		fn(buf)
+	}
+	return buf, err
+}

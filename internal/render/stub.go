@@ -82,16 +82,24 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	args, err := r.st.AppendRecordArgs(r.args[:0], rec) // a record the flush made reads them from the input
+	if r.memo().toolProtected(rec.ToolName) {
+		return true
+	}
+	// a record the flush made reads them from the input, where it holds
+	// them
+	protected := false
+	args, err := r.st.ViewRecordArgs(r.args, rec, func(args []byte) {
+		v, ok := jsval.Get(args, "path")
+		if !ok {
+			v = nil
+		}
+		protected = r.memo().protectedRaw(rec.ToolName, v) // (its memo keeps copies)
+	})
 	r.args = args
 	if err != nil {
 		return true // fail closed: the result stays as it is
 	}
-	v, ok := jsval.Get(args, "path")
-	if !ok {
-		v = nil
-	}
-	return r.memo().protectedRaw(rec.ToolName, v)
+	return protected
 }
 
 // stubReplace is phase 1.
