@@ -193,21 +193,17 @@ func (sp *stubSpec) append(dst, orig []byte, m *session.Message) []byte {
 	if !ok {
 		cs, ce = -1, -1
 	}
-	b, _ := stubMessageSkipping(dst, orig, cs, ce, sp.rec, sp.ref)
+	b, _ := stubMessage(dst, orig, cs, ce, sp.rec, sp.ref)
 	return b
 }
 
 // stubMessage builds pi-condense's replacement toolResult for an indexed
 // result: role, toolCallId, toolName, one text block, isError false,
 // timestamp — fields absent from the original are left out.
-func stubMessage(dst, orig []byte, rec *index.Record, ref string) ([]byte, Change) {
-	return stubMessageSkipping(dst, orig, -1, -1, rec, ref)
-}
-
-// stubMessageSkipping is stubMessage, the value at orig[cs:ce] (the
-// source's content: ContentRange; cs < 0: none known) passed over without
-// reading it — a stub replaces a result of any size and needs none of it.
-func stubMessageSkipping(dst, orig []byte, cs, ce int, rec *index.Record, ref string) ([]byte, Change) {
+// The value at orig[cs:ce] (the source's content: ContentRange; cs < 0:
+// none known) is passed over without reading it — a stub replaces a result
+// of any size and needs none of it.
+func stubMessage(dst, orig []byte, cs, ce int, rec *index.Record, ref string) ([]byte, Change) {
 	text := "[Summarized in pruner summary, ref `" + ref + "`. Use context_tree_query to retrieve full output.]"
 	change := Stubbed
 	if rec != nil && rec.SpillPath != nil {
