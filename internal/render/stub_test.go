@@ -36,8 +36,8 @@ func FuzzStubFields(f *testing.F) {
 	})
 }
 
-// FuzzJSText: appendJSText appends jsText, and isString is jsval.String's
-// comparison, for any JSON value.
+// FuzzJSText: appendJSText appends jsText, stringView is jsval.String and
+// isString its comparison, for any JSON value.
 func FuzzJSText(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"a\u0062c"`, `1700000000000`, `-0`, `0`, `01`, `1.50`, `1e3`, `null`, `true`, `{}`, `[1]`, `"\xff"`, `"context-prune-summary"`, `"context-prune-summar\u0079"`, `-12`} {
 		f.Add(s)
@@ -46,6 +46,9 @@ func FuzzJSText(f *testing.F) {
 		v := []byte(s)
 		if got, want := string(appendJSText([]byte("x"), v)), "x"+jsText(v); got != want {
 			t.Fatalf("%q: appendJSText %q, jsText %q", s, got, want)
+		}
+		if str, _ := jsval.String(v); stringView(v) != str {
+			t.Fatalf("%q: stringView %q, jsval.String %q", s, stringView(v), str)
 		}
 		for _, want := range []string{"context-prune-summary", "abc", "0"} {
 			str, ok := jsval.String(v)
