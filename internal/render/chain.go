@@ -199,9 +199,16 @@ func appendChainMessage(b []byte, st *index.State, c *index.ChainData, outputs [
 // bodies of strings joined at an ASCII character are the body of the
 // joined string.
 func appendStringBody(dst []byte, s string) []byte {
-	start := len(dst)
+	if n := len(dst); n > 0 {
+		// the string's opening quote written over dst's last byte, which
+		// is put back: no move of the body
+		last := dst[n-1]
+		dst = jsval.AppendString(dst[:n-1], s)
+		dst[n-1] = last
+		return dst[:len(dst)-1]
+	}
 	dst = jsval.AppendString(dst, s)
-	copy(dst[start:], dst[start+1:len(dst)-1])
+	copy(dst, dst[1:len(dst)-1])
 	return dst[:len(dst)-2]
 }
 

@@ -58,3 +58,19 @@ func FuzzJSText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendStringBody: appendStringBody appends jsval.AppendString's
+// body (no quotes) after what dst holds, an empty dst included.
+func FuzzAppendStringBody(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b\\c\n\u2028\x01", "\xff\xfe", "<compressed-chain id=\""} {
+		f.Add("x", s)
+		f.Add("", s)
+	}
+	f.Fuzz(func(t *testing.T, prefix, s string) {
+		q := jsval.AppendString(nil, s)
+		want := prefix + string(q[1:len(q)-1])
+		if got := string(appendStringBody([]byte(prefix), s)); got != want {
+			t.Fatalf("%q + %q: %q, want %q", prefix, s, got, want)
+		}
+	})
+}
