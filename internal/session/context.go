@@ -116,6 +116,7 @@ type Context struct {
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
 	viewBuf  []byte              // ViewMessage's buffer
+	entryBuf []byte              // ViewEntryBytes's buffer (an input not mapped)
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
 	hintFrom msgRef // the message hintTape holds the line of (0: none)
@@ -294,14 +295,17 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 
 // ViewEntryBytes calls fn with the n bytes at offset off of branch entry
 // be's line, as AppendEntryBytes would append them: where they are mapped
-// (no copy; a truncated input is an error), else read into a buffer. fn
-// must not keep b nor read the input; it does not use the buffer EntryLine
-// and Raw reuse.
+// (no copy; a truncated input is an error), else read into a buffer the
+// next ViewEntryBytes reuses. fn must not keep b nor call ViewEntryBytes;
+// it does not use the buffer EntryLine and Raw reuse.
 func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
 	if c.m == nil {
-		b, err := c.AppendEntryBytes(nil, be, off, n)
+		b, err := c.AppendEntryBytes(c.entryBuf[:0], be, off, n)
 		if err != nil {
 			return err
+		}
+		if cap(b) <= 1<<20 {
+			c.entryBuf = b[:0] // a rare huge one is not kept
 		}
 		return fn(b)
 	}
