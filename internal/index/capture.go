@@ -179,6 +179,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var at []int                // msgs' indexes in ctx.Branch
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
+	prot := newProtectMemo(opts.Protect)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
 			msgs = append(msgs, be)
@@ -230,7 +231,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if key = appendMessageKey(key[:0], tc.ID(), r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
-			if opts.Protect.Protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && opts.Protect.ToolProtected(r.ToolName())) {
+			if prot.protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && prot.toolProtected(r.ToolName())) {
 				continue
 			}
 			ri, in := inCtx[ctx.EntryKey(re)]
@@ -451,4 +452,23 @@ func Group(in []*Batch) []*Batch {
 		out = append(out, &c)
 	}
 	return out
+}
+
+// ViewRecordArgs calls fn with a record's arguments as AppendRecordArgs
+// appends them: for a record the flush made that left them in the input as
+// they are, where the input holds them (Context.ViewEntryBytes: no copy);
+// else appended to buf, which it returns for reuse. fn must not keep args
+// nor read the input.
+func (s *State) ViewRecordArgs(buf []byte, r *Record, fn func(args []byte)) ([]byte, error) {
+	if at := r.argsAt; at.entry > 0 && !at.loose && s.src != nil && int(at.entry) <= len(s.src.Branch) {
+		return buf, s.src.ViewEntryBytes(&s.src.Branch[at.entry-1], int(at.off), int(at.n), func(b []byte) error {
+			fn(b)
+			return nil
+		})
+	}
+	buf, err := s.AppendRecordArgs(buf[:0], r)
+	if err == nil {
+		fn(buf)
+	}
+	return buf, err
 }

@@ -76,6 +76,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 	// has thousands of chains)
 	ids, keys, prot := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var kb []byte // a result's occurrence key
+	prot0 := newProtectMemo(pred)
 
 	open := func(i int, ts int64, ok bool) {
 		cur = &ChainRange{Start: i, Final: -1, StartUserTimestamp: ts, Timed: ok}
@@ -122,7 +123,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 						continue
 					}
 					addID(tc.ID())
-					if pred.Protected(tc.Name(), tc.Path(), tc.HasPath()) {
+					if prot0.protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						addProt(tc.ID())
 					}
 				}
@@ -147,12 +148,50 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 				keys[k] = true
 				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
 			}
-			if pred.ToolProtected(m.ToolName()) {
+			if prot0.toolProtected(m.ToolName()) {
 				addProt(m.ToolCallID())
 			}
 		}
 	}
 	return out, nil
+}
+
+// protectMemo answers a protection predicate (pure) once per tool name
+// and path: a session calls the same few tools on the same files again and
+// again, and each answer is a list of glob matches.
+type protectMemo struct {
+	p            *protect.Predicate
+	tools, paths map[string]bool
+}
+
+func newProtectMemo(p *protect.Predicate) *protectMemo {
+	return &protectMemo{p: p, tools: map[string]bool{}, paths: map[string]bool{}}
+}
+
+// toolProtected is p.ToolProtected(name).
+func (m *protectMemo) toolProtected(name string) bool {
+	v, ok := m.tools[name]
+	if !ok {
+		v = m.p.ToolProtected(name)
+		m.tools[name] = v
+	}
+	return v
+}
+
+// protected is p.Protected(name, path, hasPath).
+func (m *protectMemo) protected(name, path string, hasPath bool) bool {
+	if m.toolProtected(name) {
+		return true
+	}
+	if !hasPath {
+		return false
+	}
+	v, ok := m.paths[path]
+	if !ok {
+		v = m.p.PathProtected(path)
+		m.paths[path] = v
+	}
+	return v
 }
 
 // userFacts says whether a user message is a synthetic chain message, and
@@ -190,8 +229,25 @@ func messageTimestamp(ctx *session.Context, m *session.Message) (int64, bool, er
 	return ts, ok, nil
 }
 
-// wholeTimestamp reads a raw JSON timestamp that is a whole number.
+// wholeTimestamp reads a raw JSON timestamp that is a whole number (pi's
+// milliseconds, 1 to 15 digits, read without a float parse).
 func wholeTimestamp(raw string) (int64, bool) {
+	if d := strings.TrimPrefix(raw, "-"); len(d) > 0 && len(d) <= 15 && (d[0] != '0' || len(d) == 1) {
+		n := int64(0)
+		for i := 0; i < len(d); i++ {
+			if d[i] < '0' || d[i] > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int64(d[i]-'0')
+		}
+		if n >= 0 {
+			if len(d) < len(raw) {
+				n = -n
+			}
+			return n, true
+		}
+	}
 	f, ok := jsval.Number([]byte(raw))
 	if !ok || f != float64(int64(f)) {
 		return 0, false

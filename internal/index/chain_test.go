@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -422,5 +423,21 @@ func TestChainsWithSharedTimestampsStay(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "c2" {
 		t.Fatalf("compressed %v, want only c2 (c1's and c9's user messages share a timestamp)", got)
+	}
+}
+
+// TestWholeTimestamp: the digits fast path reads what jsval.Number reads.
+func TestWholeTimestamp(t *testing.T) {
+	for _, raw := range []string{"0", "-0", "1", "-1", "1700000000000", "999999999999999", "9999999999999999", "01", "-01", "1.0", "1.5", "1e3", " 12", "12 ", "", "-", "--1", "+1", "0x10", "123456789012345", "-123456789012345"} {
+		var want int64
+		f, ok := jsval.Number([]byte(raw))
+		if ok && f == float64(int64(f)) {
+			want = int64(f)
+		} else {
+			ok = false
+		}
+		if got, gotOK := wholeTimestamp(raw); got != want || gotOK != ok {
+			t.Errorf("wholeTimestamp(%q) = %d %v, want %d %v", raw, got, gotOK, want, ok)
+		}
 	}
 }

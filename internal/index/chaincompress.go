@@ -131,15 +131,21 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	for k := range eligible {
 		c := &eligible[k]
 		keys := c.LookupKeys()
-		covered := len(bodies.texts(keys)) > 0
+		texts := bodies.texts(keys) // the summaries covering the chain (read once)
+		covered := len(texts) > 0
 		fresh, err := f.chainCalls(ctx, entries, c, s, o.parseEveryCall)
 		if err != nil {
 			return err
 		}
-		var known []bodyCall // the chain's calls a record covers (an alias: its original's)
-		for _, key := range keys {
-			if r, ok := s.occurrence(key); ok {
-				known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+		// the chain's calls a record covers (an alias: its original's), for
+		// the deterministic body of a chain no summary covers (a covered
+		// chain reads none of them)
+		var known []bodyCall
+		if !covered {
+			for _, key := range keys {
+				if r, ok := s.occurrence(key); ok {
+					known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+				}
 			}
 		}
 		if lost := unrecoverable(c, s, fresh); lost != "" {
@@ -189,7 +195,6 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
 		} else {
-			texts := bodies.texts(keys)
 			if len(fresh) > 0 {
 				// what no summary covers gets its deterministic bullets, so
 				// the body says what each ref of the chain was
@@ -418,10 +423,11 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	var kb [64]byte
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
-		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] || entries[m.EntryKey()] == 0 {
+		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] {
 			continue
 		}
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+		// (most are indexed: that is looked up first)
+		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) && entries[m.EntryKey()] != 0 {
 			need[m.ToolCallID()] = true
 		}
 	}

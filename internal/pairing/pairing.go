@@ -34,7 +34,9 @@
 package pairing
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -404,13 +406,24 @@ func Crossing(msgs []Msg, inserted func(i int) bool) []int {
 			spans = append(spans, [2]int{h.Call.Index, h.Result.Index})
 		}
 	}
+	return inside(spans, ins)
+}
+
+// inside returns the points of ins (ascending) that some span holds
+// strictly inside (start < p < end), in one sweep: spans by start, the
+// furthest end of those that start before each point (a compressed
+// session has thousands of inserted messages and pairs; comparing every
+// point with every span grew with their product).
+func inside(spans [][2]int, ins []int) []int {
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	var out []int
+	k, end := 0, math.MinInt
 	for _, p := range ins {
-		for _, s := range spans {
-			if s[0] < p && p < s[1] {
-				out = append(out, p)
-				break
-			}
+		for ; k < len(spans) && spans[k][0] < p; k++ {
+			end = max(end, spans[k][1])
+		}
+		if end > p {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -29,18 +31,17 @@ func (r *renderer) facts(s *slot) (msgFacts, error) {
 			return msgFacts{ts: ts, hasTS: ok}, nil
 		}
 	}
-	raw, err := r.bytesOf(s)
-	if err != nil {
-		return msgFacts{}, err
-	}
 	var f msgFacts
-	if v, ok := jsval.Get(raw, "timestamp"); ok {
-		f.ts, f.hasTS = jsval.Number(v)
-	}
-	if r.role(s) == session.RoleUser {
-		f.chainID, _ = chainBlockID(raw)
-	}
-	return f, nil
+	err := r.viewOf(s, func(raw []byte) error {
+		if v, ok := jsval.Get(raw, "timestamp"); ok {
+			f.ts, f.hasTS = jsval.Number(v)
+		}
+		if r.role(s) == session.RoleUser {
+			f.chainID, _ = chainBlockID(raw) // (a string of its own)
+		}
+		return nil
+	})
+	return f, err
 }
 
 // chainBlockID returns the id of a synthetic chain message
@@ -198,9 +199,16 @@ func appendChainMessage(b []byte, st *index.State, c *index.ChainData, outputs [
 // bodies of strings joined at an ASCII character are the body of the
 // joined string.
 func appendStringBody(dst []byte, s string) []byte {
-	start := len(dst)
+	if n := len(dst); n > 0 {
+		// the string's opening quote written over dst's last byte, which
+		// is put back: no move of the body
+		last := dst[n-1]
+		dst = jsval.AppendString(dst[:n-1], s)
+		dst[n-1] = last
+		return dst[:len(dst)-1]
+	}
 	dst = jsval.AppendString(dst, s)
-	copy(dst[start:], dst[start+1:len(dst)-1])
+	copy(dst, dst[1:len(dst)-1])
 	return dst[:len(dst)-2]
 }
 
@@ -408,14 +416,17 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	}
 	droppedBare := make(map[string]bool, inside)
 	droppedOcc := make(map[string]bool, inside/2)
+	// each range's sets, reused (a long session has thousands of ranges)
+	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range accepted {
-		prot := map[string]bool{}
+		clear(prot)
+		clear(actual)
+		clear(now) // calls in range protected under the current config
+		clear(recorded)
 		for _, id := range a.c.ProtectedToolCallIDs {
 			prot[id] = true
 		}
 		var outputs []protectedOutput
-		actual := map[string]bool{}
-		now := map[string]bool{} // calls in range protected under the current config
 		for i := a.start + 1; i < a.end; i++ {
 			s := &r.slots[i]
 			drop[i] = true
@@ -424,23 +435,25 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				actual[s.m.ToolCallID()] = true
-				droppedBare[s.m.ToolCallID()] = true
+				id := s.m.ToolCallID()
+				actual[id] = true
+				droppedBare[id] = true
 				droppedOcc[r.keyOf(int(s.src))] = true
-				repair := !prot[s.m.ToolCallID()] && r.o.Protect != nil && (now[s.m.ToolCallID()] || r.memo().toolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().toolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
-				if prot[s.m.ToolCallID()] || repair {
-					raw, err := r.bytesOf(s)
-					if err != nil {
+				if prot[id] || repair {
+					if err := r.viewOf(s, func(raw []byte) error {
+						tool := "undefined"
+						if v, ok := jsval.Get(raw, "toolName"); ok {
+							tool = jsText(v) // (strings of their own)
+						}
+						outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
+						return nil
+					}); err != nil {
 						return nil, nil, err
 					}
-					tool := "undefined"
-					if v, ok := jsval.Get(raw, "toolName"); ok {
-						tool = jsText(v)
-					}
-					outputs = append(outputs, protectedOutput{tool, toolResultText(raw)})
 				}
 			case session.RoleAssistant:
 				for _, tc := range s.m.ToolCalls() {
@@ -452,7 +465,6 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				}
 			}
 		}
-		recorded := map[string]bool{}
 		for _, id := range a.c.DroppedToolCallIDs {
 			bare, _ := index.ParseOccurrenceKey(id)
 			recorded[bare] = true
@@ -489,7 +501,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if err != nil {
 				return nil, nil, err
 			}
-			if ct, _ := jsval.GetString(raw, "customType"); ct == index.TypeSummary {
+			if ct, _ := jsval.Get(raw, "customType"); isString(ct, index.TypeSummary) {
 				summary, sraw = true, raw
 			}
 		}
@@ -498,7 +510,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			r.rep.ChainDropped++
 			continue
 		}
-		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare) {
+		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare, &r.keyBuf) {
 			if s.appended {
 				r.rep.AppendedSuppressed++
 			} else {
@@ -507,13 +519,14 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			continue
 		}
 		if role == session.RoleAssistant && strip[i] {
-			raw, err := r.bytesOf(&s)
-			if err != nil {
+			if err := r.viewOf(&s, func(raw []byte) error {
+				if nb, changed := r.stripThinking(raw, s.kept()); changed {
+					s.setJSON(nb) // (a copy)
+					s.change = ThinkingStripped
+				}
+				return nil
+			}); err != nil {
 				return nil, nil, err
-			}
-			if nb, changed := r.stripThinking(raw, s.kept()); changed {
-				s.setJSON(nb)
-				s.change = ThinkingStripped
 			}
 		}
 		out = append(out, s)
@@ -567,25 +580,55 @@ func jsText(v []byte) string {
 
 // summaryOverlaps is pi-condense's perBatchSummaryOverlapsDropped: a ref
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
-func summaryOverlaps(raw []byte, occ, bare map[string]bool) bool {
+// An occurrence key is looked up as it is built in *buf (reused).
+func summaryOverlaps(raw []byte, occ, bare map[string]bool, buf *[]byte) bool {
 	details, _ := jsval.Get(raw, "details")
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
 		idv, _ := jsval.Get(el, "toolCallId")
-		id := jsText(idv)
 		if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
-			if occ[id+"@"+jsText(tv)] {
+			k := appendJSText((*buf)[:0], idv)
+			k = appendJSText(append(k, '@'), tv)
+			*buf = k
+			if occ[string(k)] {
 				return true
 			}
 			continue
 		}
-		if b, _ := index.ParseOccurrenceKey(id); bare[b] {
+		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare[b] {
 			return true
 		}
 	}
 	return false
 }
+
+// appendJSText appends jsText(v) to dst: a string of plain text or an
+// integer JSON.stringify writes back as it is, as written; any other value
+// through jsText.
+func appendJSText(dst, v []byte) []byte {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		if body := v[1 : n-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return append(dst, body...)
+		}
+	} else if plainInteger(bufString(v)) {
+		return append(dst, v...)
+	}
+	return append(dst, jsText(v)...)
+}
+
+// isString reports whether the raw JSON value v is a string whose value is
+// s (jsval.String(v) == s), without decoding it when it has no escape.
+func isString(v []byte, s string) bool {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return len(v) == len(s)+2 && v[0] == '"' && v[len(v)-1] == '"' && string(v[1:len(v)-1]) == s && utf8.ValidString(s)
+	}
+	t, ok := jsval.String(v)
+	return ok && t == s
+}
+
+// bufString is b as a string, without a copy (read only while b is).
+func bufString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // stripThinking is withoutThinking of the final assistant message raw
 // (kept: raw is the source as it is): changed is false when the message

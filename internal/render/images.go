@@ -34,11 +34,12 @@ func (r *renderer) capImages() error {
 		if s.stub() != nil || s.kept() && s.m.Images() == 0 {
 			continue // a stub holds no image
 		}
-		raw, err := r.bytesOf(s)
-		if err != nil {
+		if err := r.viewOf(s, func(raw []byte) error {
+			counts[i] = imageCount(raw)
+			return nil
+		}); err != nil {
 			return err
 		}
-		counts[i] = imageCount(raw)
 		total += counts[i]
 	}
 	max := r.o.MaxImages

@@ -111,48 +111,53 @@ func (r *renderer) purgeErrors() error {
 	}
 	for si, ids := range bySlot {
 		s := &r.slots[si]
-		raw, err := r.bytesOf(s)
-		if err != nil {
+		if err := r.viewOf(s, func(raw []byte) error {
+			r.purgeCalls(s, raw, ids)
+			return nil
+		}); err != nil {
 			return err
-		}
-		content, _ := jsval.Get(raw, "content")
-		els, ok := jsval.Elements(content)
-		if !ok {
-			continue
-		}
-		// which calls shrink, then (only if one does) the new content
-		shrunk := make([][]byte, len(els))
-		changed := false
-		for i, el := range els {
-			t, _ := jsval.GetString(el, "type")
-			id, _ := jsval.GetString(el, "id")
-			args, hasArgs := jsval.Get(el, "arguments")
-			if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
-				continue
-			}
-			if v, c := shrinkStrings(args); c {
-				shrunk[i], changed = v, true
-				r.rep.Purged++
-			}
-		}
-		if !changed {
-			continue
-		}
-		nc := []byte{'['}
-		for i, el := range els {
-			if i > 0 {
-				nc = append(nc, ',')
-			}
-			if shrunk[i] == nil {
-				nc = jsval.AppendCanonical(nc, el)
-				continue
-			}
-			nc = append(nc, spread(el, kv{"arguments", shrunk[i]})...)
-		}
-		if changed {
-			s.setJSON(spread(raw, kv{"content", append(nc, ']')}))
-			s.change = Purged
 		}
 	}
 	return nil
+}
+
+// purgeCalls shrinks the arguments of the calls ids of the assistant slot
+// s (its JSON raw, not kept: what changes is copied).
+func (r *renderer) purgeCalls(s *slot, raw []byte, ids map[string]bool) {
+	content, _ := jsval.Get(raw, "content")
+	els, ok := jsval.Elements(content)
+	if !ok {
+		return
+	}
+	// which calls shrink, then (only if one does) the new content
+	shrunk := make([][]byte, len(els))
+	changed := false
+	for i, el := range els {
+		t, _ := jsval.GetString(el, "type")
+		id, _ := jsval.GetString(el, "id")
+		args, hasArgs := jsval.Get(el, "arguments")
+		if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
+			continue
+		}
+		if v, c := shrinkStrings(args); c {
+			shrunk[i], changed = v, true
+			r.rep.Purged++
+		}
+	}
+	if !changed {
+		return
+	}
+	nc := []byte{'['}
+	for i, el := range els {
+		if i > 0 {
+			nc = append(nc, ',')
+		}
+		if shrunk[i] == nil {
+			nc = jsval.AppendCanonical(nc, el)
+			continue
+		}
+		nc = append(nc, spread(el, kv{"arguments", shrunk[i]})...)
+	}
+	s.setJSON(spread(raw, kv{"content", append(nc, ']')}))
+	s.change = Purged
 }

@@ -164,14 +164,16 @@ func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
 // set: the source is read after dst, the stub built after it and moved
 // down over it.
 func appendSource(dst []byte, ctx *session.Context, m *session.Message, stub *stubSpec) ([]byte, error) {
-	start := len(dst)
-	dst, err := ctx.AppendMessage(dst, m)
-	if err != nil || stub == nil {
-		return dst, err
+	if stub == nil {
+		return ctx.AppendMessage(dst, m)
 	}
-	n := len(dst)
-	dst = stub.append(dst, dst[start:n])
-	return append(dst[:start], dst[n:]...), nil
+	// the stub is built from the source where it is (no copy of a result
+	// the stub replaces)
+	err := ctx.ViewMessage(m, func(b []byte) error {
+		dst = stub.append(dst, b, m)
+		return nil
+	})
+	return dst, err
 }
 
 // Report counts what render did and lists what it could not do.
@@ -287,6 +289,7 @@ type renderer struct {
 	protect *protectMemo // memo's
 	reads   []readCall   // supersede's
 	readIDs []string
+	keyBuf  []byte // summaryOverlaps' occurrence key
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).
@@ -329,6 +332,21 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 		r.buf = b // a rare huge message is not kept
 	}
 	return b, err
+}
+
+// viewOf calls fn with the slot's current JSON, as bytesOf reads it: a
+// source message as it is where the input holds it (Context.ViewMessage:
+// no copy). fn must not keep raw nor read the input; what it builds from
+// raw it copies.
+func (r *renderer) viewOf(s *slot, fn func(raw []byte) error) error {
+	if s.body == nil && s.m != nil {
+		return r.ctx.ViewMessage(s.m, fn)
+	}
+	raw, err := r.bytesOf(s)
+	if err != nil {
+		return err
+	}
+	return fn(raw)
 }
 
 // Render applies the phases to ctx with the state st (index.Rebuild of the

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/turns"
@@ -79,16 +82,24 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	args, err := r.st.AppendRecordArgs(r.args[:0], rec) // a record the flush made reads them from the input
+	if r.memo().toolProtected(rec.ToolName) {
+		return true
+	}
+	// a record the flush made reads them from the input, where it holds
+	// them
+	protected := false
+	args, err := r.st.ViewRecordArgs(r.args, rec, func(args []byte) {
+		v, ok := jsval.Get(args, "path")
+		if !ok {
+			v = nil
+		}
+		protected = r.memo().protectedRaw(rec.ToolName, v) // (its memo keeps copies)
+	})
 	r.args = args
 	if err != nil {
 		return true // fail closed: the result stays as it is
 	}
-	v, ok := jsval.Get(args, "path")
-	if !ok {
-		v = nil
-	}
-	return r.memo().protectedRaw(rec.ToolName, v)
+	return protected
 }
 
 // stubReplace is phase 1.
@@ -174,16 +185,25 @@ func (sp *stubSpec) change() Change {
 	return Stubbed
 }
 
-// append appends the stub of the source message orig to dst.
-func (sp *stubSpec) append(dst, orig []byte) []byte {
-	b, _ := stubMessage(dst, orig, sp.rec, sp.ref)
+// append appends the stub of the source message orig to dst; m is the
+// source message (its content, which the stub does not read, is passed
+// over where the decoder located it).
+func (sp *stubSpec) append(dst, orig []byte, m *session.Message) []byte {
+	cs, ce, ok := m.ContentRange()
+	if !ok {
+		cs, ce = -1, -1
+	}
+	b, _ := stubMessage(dst, orig, cs, ce, sp.rec, sp.ref)
 	return b
 }
 
 // stubMessage builds pi-condense's replacement toolResult for an indexed
 // result: role, toolCallId, toolName, one text block, isError false,
 // timestamp — fields absent from the original are left out.
-func stubMessage(dst, orig []byte, rec *index.Record, ref string) ([]byte, Change) {
+// The value at orig[cs:ce] (the source's content: ContentRange; cs < 0:
+// none known) is passed over without reading it — a stub replaces a result
+// of any size and needs none of it.
+func stubMessage(dst, orig []byte, cs, ce int, rec *index.Record, ref string) ([]byte, Change) {
 	text := "[Summarized in pruner summary, ref `" + ref + "`. Use context_tree_query to retrieve full output.]"
 	change := Stubbed
 	if rec != nil && rec.SpillPath != nil {
@@ -205,21 +225,88 @@ func stubMessage(dst, orig []byte, rec *index.Record, ref string) ([]byte, Chang
 			"Or use context_tree_query with ref `" + ref + "`.",
 		}, "\n")
 	}
+	vals, has := stubFields(orig, cs, ce)
 	b := append(dst, `{"role":"toolResult"`...)
-	for _, k := range [...]string{"toolCallId", "toolName"} {
-		if v, ok := jsval.Get(orig, k); ok {
+	for k, key := range stubKeys[:2] {
+		if has[k] {
 			b = append(b, ',')
-			b = jsval.AppendString(b, k)
+			b = jsval.AppendString(b, key)
 			b = append(b, ':')
-			b = jsval.AppendCanonical(b, v)
+			b = jsval.AppendCanonical(b, vals[k])
 		}
 	}
 	b = append(b, `,"content":`...)
 	b = appendTextContent(b, text)
 	b = append(b, `,"isError":false`...)
-	if v, ok := jsval.Get(orig, "timestamp"); ok {
+	if has[2] {
 		b = append(b, `,"timestamp":`...)
-		b = jsval.AppendCanonical(b, v)
+		b = jsval.AppendCanonical(b, vals[2])
 	}
 	return append(b, '}'), change
+}
+
+// stubKeys are the members of its source a stub copies.
+var stubKeys = [...]string{"toolCallId", "toolName", "timestamp"}
+
+// stubFields returns the raw values of stubKeys in the object obj, each as
+// jsval.Get finds it (exact key, the last duplicate wins), in one pass over
+// its members — the value at obj[cs:ce] (cs < 0: none) jumped over, not
+// scanned.
+func stubFields(obj []byte, cs, ce int) (vals [len(stubKeys)][]byte, has [len(stubKeys)]bool) {
+	space := func(i int) int {
+		for i < len(obj) && (obj[i] == ' ' || obj[i] == '\t' || obj[i] == '\n' || obj[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	i := space(0)
+	if i >= len(obj) || obj[i] != '{' {
+		return vals, has
+	}
+	i++
+	for {
+		if i = space(i); i >= len(obj) {
+			return vals, has
+		}
+		switch obj[i] {
+		case '}':
+			return vals, has
+		case ',':
+			i++
+			continue
+		case '"':
+		default:
+			return vals, has
+		}
+		ks := i
+		i = jsonscan.SkipString(obj, i)
+		rawKey := obj[ks:i]
+		if i = space(i); i >= len(obj) || obj[i] != ':' {
+			return vals, has
+		}
+		vs := space(i + 1)
+		if vs == cs && cs < ce && ce <= len(obj) {
+			i = ce // the content: a value the decoder read
+		} else {
+			i = jsonscan.SkipValue(obj, vs)
+		}
+		for k, key := range stubKeys {
+			if keyIs(rawKey, key) {
+				vals[k], has[k] = obj[vs:i], true
+			}
+		}
+	}
+}
+
+// keyIs reports whether the raw JSON string rawKey decodes to key (as
+// jsval.Get compares keys).
+func keyIs(rawKey []byte, key string) bool {
+	if len(rawKey) < 2 {
+		return false
+	}
+	if body := rawKey[1 : len(rawKey)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body) == key
+	}
+	k, _ := jsval.String(rawKey)
+	return k == key
 }

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -78,11 +80,12 @@ func (r *renderer) supersede() error {
 			if len(ids) == 0 {
 				continue
 			}
-			raw, err := r.bytesOf(s)
-			if err != nil {
+			if err := r.viewOf(s, func(raw []byte) error {
+				r.reads = readGroups(r.reads, raw, ids) // (strings of their own)
+				return nil
+			}); err != nil {
 				return err
 			}
-			r.reads = readGroups(r.reads, raw, ids)
 			for k, rc := range r.reads {
 				if !rc.ok {
 					continue
@@ -130,11 +133,12 @@ func (r *renderer) supersede() error {
 				continue
 			}
 			s := &r.slots[c.slot]
-			raw, err := r.bytesOf(s)
-			if err != nil {
+			if err := r.viewOf(s, func(raw []byte) error {
+				s.setJSON(spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")}))
+				return nil
+			}); err != nil {
 				return err
 			}
-			s.setJSON(spread(raw, kv{"content", textContent(SupersededNotice(paths[g]))}, kv{"isError", []byte("false")}))
 			s.change = Superseded
 			r.rep.Superseded++
 		}
@@ -187,10 +191,11 @@ func readGroups(out []readCall, raw []byte, ids []string) []readCall {
 		if n == 0 {
 			break
 		}
-		if t, _ := jsval.GetString(el, "type"); t != "toolCall" {
+		if t, _ := jsval.Get(el, "type"); !isString(t, "toolCall") {
 			continue
 		}
-		bid, _ := jsval.GetString(el, "id")
+		idv, _ := jsval.Get(el, "id")
+		bid := stringView(idv) // compared and looked up, never kept
 		var kbuf [8]int
 		ks := kbuf[:0]
 		if want != nil {
@@ -239,4 +244,17 @@ func callGroup(el []byte) (group, path string, ok bool) {
 		return "", "", false
 	}
 	return path + "\x00" + string(jsval.AppendObject(nil, rest)), path, true
+}
+
+// stringView is jsval.String of the raw JSON value v ("" when it is no
+// string), without a copy when v is a string of plain text: a view of v,
+// valid while v is.
+func stringView(v []byte) string {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		if body := v[1 : n-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return bufString(body)
+		}
+	}
+	s, _ := jsval.String(v)
+	return s
 }

@@ -117,6 +117,7 @@ type Context struct {
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
 	viewBuf  []byte              // ViewMessage's buffer
+	entryBuf []byte              // ViewEntryBytes's buffer (an input not mapped)
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
 	hintFrom msgRef // the message hintTape holds the line of (0: none)
@@ -291,6 +292,41 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 		return dst[:l], fmt.Errorf("line %d: re-reading input: %w", be.line, err)
 	}
 	return dst, nil
+}
+
+// ViewEntryBytes calls fn with the n bytes at offset off of branch entry
+// be's line, as AppendEntryBytes would append them: where they are mapped
+// (no copy; a truncated input is an error), else read into a buffer the
+// next ViewEntryBytes reuses. fn must not keep b nor call ViewEntryBytes;
+// it does not use the buffer EntryLine and Raw reuse.
+func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
+	if c.m == nil {
+		b, err := c.AppendEntryBytes(c.entryBuf[:0], be, off, n)
+		if err != nil {
+			return err
+		}
+		if cap(b) <= 1<<20 {
+			c.entryBuf = b[:0] // a rare huge one is not kept
+		}
+		return fn(b)
+	}
+	beOff, beN, err := c.entryPlace(be)
+	if err != nil {
+		return err
+	}
+	if off < 0 || n < 0 || int64(off)+int64(n) > int64(beN) {
+		return fmt.Errorf("line %d: bytes %d..%d are outside the line", be.line, off, off+n)
+	}
+	at := beOff + int64(off)
+	if at+int64(n) > int64(len(c.m.data)) {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, io.ErrUnexpectedEOF)
+	}
+	var ferr error
+	if err := guard(func() error { ferr = fn(c.m.data[at : at+int64(n)]); return nil }); err != nil {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+	}
+	c.m.advance(at) // the pages behind the reads are given back, as Raw gives them
+	return ferr
 }
 
 // Read decodes a session file or a context from r (streamed; no line-length
