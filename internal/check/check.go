@@ -433,9 +433,12 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 			switch {
 			case errors.Is(err, io.EOF):
 			case errors.Is(err, session.ErrNotSession):
-				if len(res.Findings) == 0 { // the lines were not reported one by one
-					c.add(Finding{Line: max(1, er.Lines()), Kind: KindBadLine, Message: err.Error()})
-				}
+				// no line of the input is JSON (a text file, binary data):
+				// not a session with bad lines but not a session at all, an
+				// input error as every other command reports it (exit 2,
+				// --exit-zero or not), not a finding per line
+				res.Findings = res.Findings[:0]
+				res.Err = err
 			default:
 				res.Err = err
 			}

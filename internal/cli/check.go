@@ -14,6 +14,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/check"
 	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/hostfs"
+	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/spf13/cobra"
 )
 
@@ -229,6 +230,7 @@ func runCheck(o *CheckOptions) error {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
 	ioErrs, checked, empty := 0, 0, 0
+	notSession := false // its hint given
 	var bytes int64
 	for _, r := range results {
 		bytes += r.Bytes
@@ -236,6 +238,10 @@ func runCheck(o *CheckOptions) error {
 		case r.Err != nil:
 			ioErrs++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, hostfs.Cause(r.Err))
+			if errors.Is(r.Err, session.ErrNotSession) && !notSession {
+				notSession = true
+				fmt.Fprintf(o.IO.ErrOut, "hint: %s\n", notSessionHint(r.Err, r.File))
+			}
 		case r.Empty():
 			empty++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty: no session to check (pi treats it as no session)\n", r.File)

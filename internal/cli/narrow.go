@@ -95,7 +95,7 @@ Exit status: 0 ok, 1 --check found a tool outside the allowed set,
 
   # a prompt pi built from a SYSTEM.md saved from its own default prompt
   pruner narrow prompt.txt --allow bash --prompt-source custom`,
-		Args: cobra.MaximumNArgs(1),
+		Args: oneInput("system prompt"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Input = args[0]

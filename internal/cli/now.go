@@ -140,7 +140,7 @@ JSONL, a live session for --write).`,
 
   # pruning is idempotent
   pruner now session.jsonl | pruner now -q - | cmp - <(pruner now -q session.jsonl)`,
-		Args: cobra.MaximumNArgs(1),
+		Args: oneInput("session"),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 	f := cmd.Flags()
@@ -172,7 +172,7 @@ Exit status: 0 ok (empty input is an empty context: nothing printed), 2 usage
 or input error.`,
 		Example: `  pruner context session.jsonl | jq -r .role | sort | uniq -c
   pruner context -q -o context.jsonl session.jsonl`,
-		Args: cobra.MaximumNArgs(1),
+		Args: oneInput("session or context"),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
 }

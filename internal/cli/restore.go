@@ -58,7 +58,7 @@ a restore that needs --force.`,
 
   # undo pruner's writes
   pruner restore session.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args: oneSession,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Input = args[0]
 			return runRestore(o)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +86,25 @@ func (v Violation) Reason() string { return "pruner protected-paths: " + v.text(
 // it, without saying the call was denied.
 func (v Violation) Description() string { return v.text(false) }
 
+// folderHint is, for a call denied because it reads (or lists) a whole
+// folder holding a protected path, how the agent can do its job without it:
+// name what it needs, or leave the path out (grep's own exclusions, which
+// the analysis honours). It never says how to change the rules.
+func (v Violation) folderHint(verdict bool, via string) string {
+	if !verdict || v.Writes || v.Tracked || v.Holds == "" {
+		return ""
+	}
+	hint := " (name the files, or a folder that does not hold it"
+	if v.Command != "" && strings.HasPrefix(via, "grep") {
+		opt := "--exclude="
+		if strings.HasSuffix(v.Rule, "/") {
+			opt = "--exclude-dir="
+		}
+		hint += ", or leave it out: grep " + opt + showWord(path.Base(v.Holds))
+	}
+	return hint + ")"
+}
+
 // text is Reason's text after its prefix (verdict: the call is being
 // denied) or Description's.
 func (v Violation) text(verdict bool) string {
@@ -126,7 +146,7 @@ func (v Violation) text(verdict bool) string {
 		if via == "" {
 			via = v.Tool
 		}
-		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s", via, verb, what, v.Holds, rule))
+		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s%s", via, verb, what, v.Holds, rule, v.folderHint(verdict, via)))
 	}
 	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {

@@ -528,3 +528,50 @@ func TestFoundNames(t *testing.T) {
 	)
 	runShell(t, m, cases)
 }
+
+// TestFolderReasonsSayHowToGoOn: a call denied for reading (or listing) a
+// whole folder that holds a protected path says how to do the job without
+// it — name the files or another folder; for grep in bash, its own
+// exclusion of that name (a file: --exclude, a folder rule: --exclude-dir),
+// which the analysis honours — and a write, a saved session's description
+// and a tool that is not grep in bash get no such advice.
+func TestFolderReasonsSayHowToGoOn(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	for cmd, want := range map[string]string{
+		"grep -r KEY .":        `(name the files, or a folder that does not hold it, or leave it out: grep --exclude=".env")`,
+		"grep -rn TODO":        `leave it out: grep --exclude=".env")`,
+		"tar czf /tmp/a.tgz .": `rule ".env" denies bash (name the files, or a folder that does not hold it)`,
+		"tar xzf a.tgz":        `which holds protected path /home/user/proj/.env; rule ".env" denies bash`,
+	} {
+		_, why := kindOf(m, cmd)
+		if !strings.Contains(why, want) {
+			t.Errorf("%q: reason %q, want it to contain %q", cmd, why, want)
+		}
+		if strings.HasPrefix(cmd, "tar") && strings.Contains(why, "--exclude") {
+			t.Errorf("%q: reason %q gives grep's option to tar", cmd, why)
+		}
+		if strings.HasPrefix(cmd, "tar x") && strings.Contains(why, "name the files") {
+			t.Errorf("%q: a write got advice on reading: %q", cmd, why)
+		}
+	}
+	// with the disk known (as the hook has it), the advice followed is allowed
+	disk := gate15Matchers()[1]
+	if _, why := kindOf(disk, "grep -r KEY ."); !strings.Contains(why, `leave it out: grep --exclude=".env")`) {
+		t.Errorf("disk: grep -r KEY .: reason %q", why)
+	}
+	if v, why := kindOf(disk, "grep -r --exclude=.env KEY ."); v != "" {
+		t.Errorf("disk: grep -r --exclude=.env KEY . (the advice followed): %q (%s), want allowed", v, why)
+	}
+	git := Violation{Kind: KindFolder, Tool: "bash", Command: "grep -r x .", Via: "grep -r", Raw: ".", Path: "/p",
+		Holds: "/p/.git", Rule: ".git/", Op: OpRead}
+	if r := git.Reason(); !strings.Contains(r, `leave it out: grep --exclude-dir=".git")`) {
+		t.Errorf("a folder rule: reason %q, want --exclude-dir", r)
+	}
+	if d := git.Description(); strings.Contains(d, "name the files") {
+		t.Errorf("a saved session's description %q gives advice", d)
+	}
+	tool := Violation{Kind: KindFolder, Tool: "grep", Raw: ".", Path: "/p", Holds: "/p/.env", Rule: ".env", Op: OpRead}
+	if r := tool.Reason(); !strings.Contains(r, "(name the files, or a folder that does not hold it)") || strings.Contains(r, "--exclude") {
+		t.Errorf("pi's grep tool: reason %q, want the plain advice (the tool has no --exclude)", r)
+	}
+}
