@@ -124,8 +124,7 @@ const chunk = 32
 
 // slot is one batch on its way through the flush.
 type slot struct {
-	b                *Batch
-	nb               Batch // b when dedup took calls out of it
+	b                *Batch // a copy of the captured one when dedup took calls out of it
 	dedup            []*Call
 	dedupChars, raw  int
 	trivial, deduped bool
@@ -332,6 +331,10 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			f.summarized(sl, inputs[k], results[k])
 			k++
 		}
+		// the chunk's batches and calls are done with: dropped, so the
+		// capture's memory goes as its records come (lastCall, lastBatch
+		// and the trivial calls keep what they need)
+		clear(part)
 	}
 	if f.noEntries {
 		for _, e := range aliases {
@@ -429,9 +432,9 @@ func (f *Flushed) dedupSlot(sl *slot, o FlushOptions, before int32, aliases *[]*
 			}
 		}
 		if sl.dedup != nil {
-			sl.nb = *b
-			sl.nb.Calls = kept
-			sl.b = &sl.nb
+			nb := *b
+			nb.Calls = kept
+			sl.b = &nb
 		}
 	}
 	f.settle(sl, o)
