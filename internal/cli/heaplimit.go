@@ -48,9 +48,10 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // input when written) and a context_edit per changed result (its content
 // rendered again when written), ~0.35 bytes per input byte live in all
 // while they are written (1 GB: ~355 MB after planning them). Its limit
-// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB, 643
-// MB of RSS in 15–16 collections (at 0.55 bytes: 23 collections, +10%
-// CPU), where the old room of 90 MiB above 0.7 bytes peaked at 785 MB.
+// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB,
+// 658–665 MB of RSS for 1 GB --session (the old room, 90 MiB above 0.7
+// bytes, peaked at 785 MB; at 64 MiB above 0.55 bytes: 610 MB for 5–8%
+// more CPU), 178–183 MB at 200 MB (was 231–235).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
