@@ -43,15 +43,27 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // ~3.9 GB), for 545 MB of RSS instead of 635. At 480 MiB it marked 5.2 GB
 // in 23 cycles.
 //
-// A run that writes the session (--write, --session) holds the entries it
-// appends on top, and the state Rebuild makes of a session flushed before
-// holds its records' strings (pointers the collector scans): those keep
-// the old room (more), 90 MiB above 0.7 bytes per input byte — at the
-// first flush's limit their collector ran too often (200 MB --write: 20%
-// more CPU, the flushed 348 MB session: 17%).
-func flushLimit(size int64, more bool) int64 {
-	if more {
+// A first flush that writes the session (--write, --session) holds the
+// entries it appends on top: the flush's (their texts re-read from the
+// input when written) and a context_edit per changed result (its content
+// rendered again when written), ~0.35 bytes per input byte live in all
+// while they are written (1 GB: ~355 MB after planning them). Its limit
+// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB,
+// 658–665 MB of RSS for 1 GB --session (the old room, 90 MiB above 0.7
+// bytes, peaked at 785 MB; at 64 MiB above 0.55 bytes: 610 MB for 5–8%
+// more CPU), 178–183 MB at 200 MB (was 231–235).
+//
+// The state Rebuild makes of a session flushed before (rebuilt) holds its
+// records' strings (pointers the collector scans): that keeps the old
+// room, 90 MiB above 0.7 bytes per input byte — at the first flush's
+// limit its collector ran too often (the flushed 348 MB session: 17% more
+// CPU).
+func flushLimit(size int64, writes, rebuilt bool) int64 {
+	switch {
+	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
+	case writes:
+		return max(readLimit(size), 64<<20+size/10*6)
 	}
 	return max(readLimit(size), 48<<20+size/2)
 }

@@ -344,7 +344,7 @@ func runNow(o *NowOptions) error {
 		// rebuilt state (--no-flush too): room in proportion to the
 		// session, or the collector runs back to back against the limit
 		// (runNow restores the old one)
-		s.limitMemory(flushLimit(ctx.Bytes, o.Write || o.Session || index.HasEntries(ctx)))
+		s.limitMemory(flushLimit(ctx.Bytes, o.Write || o.Session, index.HasEntries(ctx)))
 	}
 	res, err := pipeline.Run(cx, ctx, po)
 	if err != nil {
@@ -841,7 +841,12 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
 	flushed := o.flushLines(res.Flushed) // res is not needed after the write: its memory is the check's
-	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan})
+	// the written file is re-read with its state rebuilt: the room of a
+	// session flushed before (the flush's own limit is a first flush's;
+	// runNow restores the old limit)
+	size := res.Ctx.Bytes
+	checking := func() { s.limitMemory(flushLimit(size, true, true)) }
+	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan, Checking: checking})
 	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)
 	}

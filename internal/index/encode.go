@@ -19,7 +19,8 @@ type NewEntry struct {
 	Type       string
 	CustomType string
 	// TargetID and Content are a context_edit's target entry and
-	// replacement content (raw JSON).
+	// replacement content (raw JSON; or appended by body when written:
+	// ContextEdit).
 	TargetID string
 	Content  []byte
 	// body appends a custom entry's data, or a custom_message's content,
@@ -55,7 +56,13 @@ func (e *NewEntry) AppendLine(dst []byte, ctx *session.Context, id, parentID, ts
 		dst = append(dst, `,"targetId":`...)
 		dst = jsval.AppendString(dst, e.TargetID)
 		dst = append(dst, `,"replacement":{"content":`...)
-		dst = append(dst, e.Content...)
+		if e.body != nil {
+			if dst, err = e.body(dst, ctx); err != nil {
+				return dst, err
+			}
+		} else {
+			dst = append(dst, e.Content...)
+		}
 		dst = append(dst, '}')
 	default:
 		dst = append(dst, `,"customType":`...)
@@ -71,6 +78,13 @@ func (e *NewEntry) AppendLine(dst []byte, ctx *session.Context, id, parentID, ts
 		tail()
 	}
 	return append(dst, '}'), nil
+}
+
+// ContextEdit is a context_edit entry for targetID whose replacement
+// content content appends when the entry is written (not held: Content is
+// nil).
+func ContextEdit(targetID string, content func(dst []byte, ctx *session.Context) ([]byte, error)) *NewEntry {
+	return &NewEntry{Type: "context_edit", TargetID: targetID, body: content}
 }
 
 func customEntry(ctype string, data []byte) *NewEntry {
@@ -228,7 +242,21 @@ type entryCall struct {
 // appendTextJSON appends the JSON form of the call's resultText to dst
 // (appendResultJSON).
 func (e *entryCall) appendTextJSON(dst []byte, ctx *session.Context) ([]byte, error) {
-	return appendResultJSON(dst, ctx, e.text, func(lt *lineTape) (uint32, bool, error) {
+	dst, _, err := e.appendTextJSONIn(dst, nil, ctx)
+	return dst, err
+}
+
+// appendTextJSONIn is appendTextJSON with a text located in the input read
+// into raw first (reused: returned).
+func (e *entryCall) appendTextJSONIn(dst, raw []byte, ctx *session.Context) ([]byte, []byte, error) {
+	if e.text.at.entry != 0 {
+		var err error
+		if raw, err = appendArgs(raw[:0], ctx, nil, e.text.at); err != nil {
+			return dst, raw, err
+		}
+		return jsval.AppendCanonical(dst, raw), raw, nil
+	}
+	dst, err := appendResultJSON(dst, ctx, e.text, func(lt *lineTape) (uint32, bool, error) {
 		var msg uint32
 		var ok bool
 		var err error
@@ -243,6 +271,13 @@ func (e *entryCall) appendTextJSON(dst []byte, ctx *session.Context) ([]byte, er
 		content, ok := lt.get(msg, ok, "content")
 		return content, ok, nil
 	})
+	return dst, raw, err
+}
+
+// entryBufs are an index entry's buffers while it is written: a result's
+// text as JSON and its raw string (State.entryBufs).
+type entryBufs struct {
+	text, raw []byte
 }
 
 // indexEntry is a context-prune-index entry for the records of one batch
@@ -261,7 +296,11 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 	}
 	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		dst = append(dst, `{"toolCalls":[`...)
-		var text []byte // a result's text as JSON (reused)
+		var bufs entryBufs // a result's text as JSON and its raw string (reused)
+		if st.entryBufs != nil {
+			bufs = *st.entryBufs
+			defer func() { *st.entryBufs = bufs }()
+		}
 		for i := range calls {
 			if i > 0 {
 				dst = append(dst, ',')
@@ -269,15 +308,15 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 			c := &calls[i]
 			rc := st.unpack(&st.recs[c.rec])
 			r := &rc
-			text = text[:0]
+			bufs.text = bufs.text[:0]
 			if r.SpillPath == nil {
 				var err error
-				if text, err = c.appendTextJSON(text, ctx); err != nil {
+				if bufs.text, bufs.raw, err = c.appendTextJSONIn(bufs.text, bufs.raw, ctx); err != nil {
 					return dst, err
 				}
 			}
 			var err error
-			if dst, err = appendRecord(dst, ctx, r, text); err != nil {
+			if dst, err = appendRecord(dst, ctx, r, bufs.text); err != nil {
 				return dst, err
 			}
 		}

@@ -26,6 +26,7 @@ func (s *State) Clone() *State {
 		c.Stats = &st
 	}
 	c.Warnings = append([]session.Warning(nil), s.Warnings...)
+	c.entryBufs = new(entryBufs)
 	return &c
 }
 

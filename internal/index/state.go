@@ -64,6 +64,11 @@ type State struct {
 	// src is the session the state was rebuilt from: records' result texts
 	// stay in its lines (Record.textAt) until asked for.
 	src *session.Context
+	// entryBufs are the buffers the index entries a flush of this state
+	// appends build their results' texts in when written (Clone makes
+	// them; nil: each entry uses its own). Entries are written one at a
+	// time, in order.
+	entryBufs *entryBufs
 
 	// NextRef is the number of the next short ref to allocate (max N of
 	// every registered `tN`, plus one; 1 when none).

@@ -79,11 +79,16 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 // changes: stubs of indexed results and masking notices, those a
 // compressed chain dropped included (the render's other rewrites — chains,
 // purges, superseded reads, the image cap — are pi-condense's render-time
-// business and stay out of the file).
+// business and stay out of the file). An edit holds no copy of its
+// content: it renders its message again when written (editContent), so
+// that a run that writes the session does not hold every stub's bytes
+// (1 GB of pi-derived input: ~225,000 edits, ~40 MB of content).
 func (r *Result) edits() ([]*index.NewEntry, error) {
 	ctx := r.Ctx
 	var out []*index.NewEntry
-	add := func(m *session.Message, rendered []byte) error {
+	var cur []byte         // the message's content as it is (reused)
+	scratch := new([]byte) // the edits' render buffer when written (one at a time)
+	add := func(m *session.Message, rendered []byte, it render.Item, masked bool) error {
 		if m.EntryID() == "" || m.Role() != session.RoleToolResult {
 			return nil
 		}
@@ -91,14 +96,27 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		if !ok {
 			return nil
 		}
-		cur, err := ctx.ContentOf(m)
-		if err != nil {
-			return err
+		var now []byte
+		if _, _, ok := m.ContentRange(); ok {
+			// the message as it was read (no patch): ContentOf's bytes,
+			// in a buffer reused from one result to the next
+			var err error
+			if cur, err = ctx.AppendMessage(cur[:0], m); err != nil {
+				return err
+			}
+			if cs, ce, ok := session.ValueRange(cur, "content"); ok {
+				now = cur[cs:ce]
+			}
+		} else {
+			var err error
+			if now, err = ctx.ContentOf(m); err != nil {
+				return err
+			}
 		}
-		if bytes.Equal(bytes.TrimSpace(cur), rendered[s:e]) {
+		if bytes.Equal(bytes.TrimSpace(now), rendered[s:e]) {
 			return nil
 		}
-		out = append(out, &index.NewEntry{Type: "context_edit", TargetID: m.EntryID(), Content: append([]byte(nil), rendered[s:e]...)})
+		out = append(out, index.ContextEdit(m.EntryID(), editContent(r.Mask, it, masked, scratch)))
 		return nil
 	}
 	var buf []byte
@@ -116,7 +134,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 				return nil, err
 			}
 			if changed {
-				if err := add(m, buf); err != nil {
+				if err := add(m, buf, render.Item{Src: int32(i)}, true); err != nil {
 					return nil, err
 				}
 			}
@@ -125,28 +143,29 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 	}
 	// the results a compressed chain drops too: pi alone does not apply
 	// chains, so their stubs (or masking notices) are pinned as well
-	items := append(append([]render.Item(nil), r.Rendered.Items...), r.Rendered.Dropped...)
-	for _, it := range items {
-		if it.Src < 0 {
-			continue
-		}
-		m := ctx.Messages[it.Src]
-		switch {
-		case it.Change == render.Stubbed || it.Change == render.SpillStubbed:
-			if buf, err = it.AppendJSON(buf[:0], ctx); err != nil {
-				return nil, err
+	for _, items := range [][]render.Item{r.Rendered.Items, r.Rendered.Dropped} {
+		for _, it := range items {
+			if it.Src < 0 {
+				continue
 			}
-			if err := add(m, buf); err != nil {
-				return nil, err
-			}
-		case it.Change == render.Kept && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
-			var changed bool
-			if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, int(it.Src)); err != nil {
-				return nil, err
-			}
-			if changed {
-				if err := add(m, buf); err != nil {
+			m := ctx.Messages[it.Src]
+			switch {
+			case it.Change == render.Stubbed || it.Change == render.SpillStubbed:
+				if buf, err = it.AppendJSON(buf[:0], ctx); err != nil {
 					return nil, err
+				}
+				if err := add(m, buf, it, false); err != nil {
+					return nil, err
+				}
+			case it.Change == render.Kept && r.Mask != nil && r.Mask.Decisions[it.Src].Kind != prune.Keep:
+				var changed bool
+				if buf, changed, err = r.Mask.AppendMessage(buf[:0], ctx, int(it.Src)); err != nil {
+					return nil, err
+				}
+				if changed {
+					if err := add(m, buf, it, true); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}
@@ -154,29 +173,79 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 	return out, nil
 }
 
+// editContent appends an edit's content: the "content" value of item it's
+// message rendered again (by mask when masked, else as the item), built
+// in scratch. It holds the mask and the item, not the result (whose
+// render --write lets go once the entries are planned).
+func editContent(mask *prune.Plan, it render.Item, masked bool, scratch *[]byte) func(dst []byte, ctx *session.Context) ([]byte, error) {
+	return func(dst []byte, ctx *session.Context) ([]byte, error) {
+		var b []byte
+		var err error
+		if masked {
+			b, _, err = mask.AppendMessage((*scratch)[:0], ctx, int(it.Src))
+		} else {
+			b, err = it.AppendJSON((*scratch)[:0], ctx)
+		}
+		if err != nil {
+			return dst, err
+		}
+		*scratch = b
+		s, e, ok := session.ValueRange(b, "content")
+		if !ok {
+			return dst, fmt.Errorf("line %d: the rendered result has no content", ctx.Messages[it.Src].Line())
+		}
+		return append(dst, b[s:e]...), nil
+	}
+}
+
 // newIDs returns n entry ids like pi's (8 lowercase hex), unique in the
 // file and deterministic for the same session (derived from its id and
-// size).
+// size): the k-th candidate, k = 0, 1, …, skipped when the file or an
+// earlier pick has it. The candidates are what is looked up (the file's ids
+// are not held: 1 GB of pi-derived input has over a million).
 func newIDs(ctx *session.Context, n int) []string {
-	taken := make(map[string]bool, len(ctx.Entries)+n)
+	seed := ctx.Header.ID + "\x00" + strconv.FormatInt(ctx.Bytes, 10)
+	for k := n + n/16 + 8; ; k *= 2 {
+		if out, ok := pickIDs(ctx, seed, n, k); ok {
+			return out
+		}
+	}
+}
+
+// pickIDs is newIDs from the first k candidates; ok is false when fewer
+// than n of them are free.
+func pickIDs(ctx *session.Context, seed string, n, k int) (out []string, ok bool) {
+	cand := make([]string, k)
+	first := make(map[string]int32, k) // a candidate → its first k
+	for i := range cand {
+		sum := sha256.Sum256([]byte(seed + "\x00" + strconv.Itoa(i)))
+		cand[i] = hex.EncodeToString(sum[:4])
+		if _, dup := first[cand[i]]; !dup {
+			first[cand[i]] = int32(i)
+		}
+	}
+	taken := make([]bool, k) // by first k: the file has it
+	mark := func(be *session.BranchEntry) {
+		if i, ok := first[ctx.EntryID(be)]; ok {
+			taken[i] = true
+		}
+	}
 	for i := range ctx.Entries {
-		taken[ctx.EntryID(&ctx.Entries[i])] = true
+		mark(&ctx.Entries[i])
 	}
 	for i := range ctx.Branch {
-		taken[ctx.EntryID(&ctx.Branch[i])] = true
+		mark(&ctx.Branch[i])
 	}
-	seed := ctx.Header.ID + "\x00" + strconv.FormatInt(ctx.Bytes, 10)
-	out := make([]string, 0, n)
-	for k := 0; len(out) < n; k++ {
-		sum := sha256.Sum256([]byte(seed + "\x00" + strconv.Itoa(k)))
-		id := hex.EncodeToString(sum[:4])
-		if taken[id] {
-			continue
+	out = make([]string, 0, n)
+	for i, id := range cand {
+		if len(out) == n {
+			break
 		}
-		taken[id] = true
-		out = append(out, id)
+		if f := first[id]; int(f) == i && !taken[f] {
+			out = append(out, id)
+		}
 	}
-	return out
+	return out, len(out) == n
 }
 
 // SessionInfo is what WriteSession wrote.

@@ -32,6 +32,9 @@ type Options struct {
 	Result *pipeline.Result
 	// Plan is the run's spill plan (nil: nothing spilled).
 	Plan *blobs.Plan
+	// Checking, when set, is called once the new file is written, before
+	// it is re-read and checked (a caller sets the re-read's heap limit).
+	Checking func()
 }
 
 // Report says what Write did.
@@ -99,6 +102,9 @@ func Write(cx context.Context, o Options) (Report, error) {
 		return err
 	}
 	verify := func(f *os.File) error {
+		if o.Checking != nil {
+			o.Checking()
+		}
 		st, err := f.Stat()
 		if err != nil {
 			return err
