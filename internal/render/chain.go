@@ -410,12 +410,11 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		msg *chainMsg
 		id  string
 	}{}
-	inside := 0 // at most this many dropped occurrences (ranges do not overlap)
-	for _, a := range accepted {
-		inside += a.end - a.start
-	}
-	droppedBare := make(map[string]bool, inside)
-	droppedOcc := make(map[string]bool, inside/2)
+	// the dropped ids and occurrence keys grow as found (a hint of every
+	// message inside the ranges would reserve for users and custom
+	// messages too)
+	droppedBare := map[string]bool{}
+	droppedOcc := map[string]bool{}
 	// each range's sets, reused (a long session has thousands of ranges)
 	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range accepted {

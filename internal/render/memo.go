@@ -38,17 +38,11 @@ func plainInteger(s string) bool {
 	return true
 }
 
-// keyOf is messageKey of source message src, computed once per render
-// (the stub phase, the recovery grace and the chain phase all ask).
+// keyOf is messageKey of source message src, built when asked (the stub
+// phase asks once per toolResult, the recovery grace and the chain phase
+// for few): no string per message is held through the render.
 func (r *renderer) keyOf(src int) string {
-	if r.keys == nil {
-		r.keys = make([]string, len(r.ctx.Messages))
-		r.haveKey = make([]bool, len(r.ctx.Messages))
-	}
-	if !r.haveKey[src] {
-		r.keys[src], r.haveKey[src] = messageKey(r.ctx.Messages[src]), true
-	}
-	return r.keys[src]
+	return messageKey(r.ctx.Messages[src])
 }
 
 // protectMemo answers the protection predicate (pure) once per tool name

@@ -282,10 +282,7 @@ type renderer struct {
 	// specs are stubReplace's stubs, allocated in chunks
 	specs []stubSpec
 	// args is recordProtected's buffer for a record's arguments
-	args []byte
-	// keys are the occurrence keys of source messages (keyOf)
-	keys    []string
-	haveKey []bool
+	args    []byte
 	protect *protectMemo // memo's
 	reads   []readCall   // supersede's
 	readIDs []string
