@@ -841,11 +841,10 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *pipeline.Result, plan *blobs.Plan, name string) error {
 	s := o.IO
 	flushed := o.flushLines(res.Flushed) // res is not needed after the write: its memory is the check's
-	// the written file is re-read with its state rebuilt: the room of a
-	// session flushed before (the flush's own limit is a first flush's;
-	// runNow restores the old limit)
+	// the written file is re-read with its keys rebuilt, the result let
+	// go (writeCheckLimit; runNow restores the old limit)
 	size := res.Ctx.Bytes
-	checking := func() { s.limitMemory(flushLimit(size, true, true)) }
+	checking := func() { s.limitMemory(writeCheckLimit(size)) }
 	rep, err := writeback.Write(cx, writeback.Options{File: fl, Result: res, Plan: plan, Checking: checking})
 	if a := rep.Appended; a != nil && a.EditsSkipped != "" {
 		fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s\n", name, a.EditsSkipped)

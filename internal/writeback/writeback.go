@@ -40,7 +40,8 @@ type Options struct {
 // Report says what Write did.
 type Report struct {
 	// Appended is what was (or would have been) appended; nil when the
-	// plan itself failed.
+	// plan itself failed. Once the file is written its Entries are nil
+	// (their number stays).
 	Appended *pipeline.Appended
 	// Unchanged is set when there was nothing to append (the file is left
 	// as it is).
@@ -75,7 +76,8 @@ func PendingBlobs(plan *blobs.Plan) []string {
 // *ReplaceError comes from the replacement.
 func Write(cx context.Context, o Options) (Report, error) {
 	var rep Report
-	res, fl, plan := o.Result, o.File, o.Plan
+	res, fl, plan, checking := o.Result, o.File, o.Plan, o.Checking
+	o = Options{} // res is let go once written (below): nothing else may hold it
 	pending := PendingBlobs(plan)
 	a, err := res.Append(pending)
 	if err != nil {
@@ -99,11 +101,14 @@ func Write(cx context.Context, o Options) (Report, error) {
 		var err error
 		rep.Info, err = res.WriteSession(w, fl.Reader(), res.Ctx.Bytes, a)
 		res = nil
+		// written: the entries' texts are the collector's while the file
+		// is checked (the check and the report need their number and ids)
+		clear(a.Entries)
 		return err
 	}
 	verify := func(f *os.File) error {
-		if o.Checking != nil {
-			o.Checking()
+		if checking != nil {
+			checking()
 		}
 		st, err := f.Stat()
 		if err != nil {
