@@ -936,6 +936,10 @@ func (c *cmd) dispatch() bool {
 		c.callFunction(defs)
 	}
 	c.responseFiles()
+	if names, ok := toolFolderOpts[c.name]; ok {
+		defer c.a.pushDirs(nil)()
+		c.toolFolders(names)
+	}
 	switch c.name {
 	// --- words only: these never open their arguments
 	case "echo", "printf", "true", "false", ":", "kill", "pkill", "pgrep", "killall", "sleep",

@@ -4008,6 +4008,18 @@ func loopback(dest string) bool {
 // `docker compose config` prints the configuration with the values of .env
 // substituted.
 func (c *cmd) docker() {
+	build := false
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "build" || t == "image" && i+1 < len(c.args) && optText(c.args[i+1].f) == "build":
+			build = true
+		case build && (t == "-" || t == "-f-" || t == "--file=-" || (t == "-f" || t == "--file") && i+1 < len(c.args) && optText(c.args[i+1].f) == "-"):
+			// docker build -f - / docker build -: the Dockerfile (COPY,
+			// RUN) comes from stdin, in a language not modelled
+			c.a.unknown(c.args[i].raw, c.name+" build reads a Dockerfile (COPY and RUN of the build context) from stdin, which the analysis does not model", SetRead|setModify)
+		}
+	}
 	for i := 1; i+1 < len(c.args); i++ {
 		if optText(c.args[i].f) == "compose" && optText(c.args[len(c.args)-1].f) == "config" {
 			c.a.value(c.args[0].raw, litField(".env"), SetRead)
@@ -4016,20 +4028,53 @@ func (c *cmd) docker() {
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		switch {
-		case t == "-v" || t == "--volume" || t == "--mount" || t == "--env-file" || t == "-f" || t == "--file" || t == "--config" || t == "--secret" || t == "--label-file" || t == "--cidfile" || t == "--iidfile":
+		case t == "-v" || t == "--volume" || t == "--mount":
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				c.containerMount(c.args[i+1].raw, c.args[i+1].f, t == "--mount")
+				i++
+			}
+		case strings.HasPrefix(t, "--volume=") || strings.HasPrefix(t, "--mount="):
+			c.done[i] = true
+			name, _, _ := strings.Cut(t, "=")
+			c.containerMount(c.args[i].raw, subField(c.args[i].f, len(name)+1), name == "--mount")
+		case strings.HasPrefix(t, "-v") && len(t) > 2 && t[2] != '-':
+			// -vSRC:DST, -v=SRC:DST
+			c.done[i] = true
+			n := 2
+			if t[2] == '=' {
+				n = 3
+			}
+			c.containerMount(c.args[i].raw, subField(c.args[i].f, n), false)
+		case t == "-o" || t == "--opt" || t == "--driver-opt":
+			// docker volume create -o device=DIR -o o=bind: a named volume
+			// bound to a host folder
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				if strings.HasPrefix(optText(c.args[i+1].f), "device=") || c.args[i+1].f.onlyUnk {
+					c.containerMount(c.args[i+1].raw, c.args[i+1].f, false)
+				} else {
+					c.word(i + 1)
+				}
+				i++
+			}
+		case strings.HasPrefix(t, "--opt=device=") || strings.HasPrefix(t, "-odevice=") || strings.HasPrefix(t, "-o=device="):
+			c.done[i] = true
+			_, v, _ := strings.Cut(t, "device=")
+			c.containerMount(c.args[i].raw, subField(c.args[i].f, len(t)-len(v)-len("device=")), false)
+		case t == "--env-file" || t == "-f" || t == "--file" || t == "--config" || t == "--secret" || t == "--label-file" || t == "--cidfile" || t == "--iidfile":
 			c.done[i] = true
 			if i+1 < len(c.args) {
 				ops := SetRead
-				if t == "-v" || t == "--volume" || t == "--mount" {
-					ops |= setModify
-				}
 				if t == "--cidfile" || t == "--iidfile" {
 					ops = setModify
 				}
 				c.file(i+1, ops)
 				i++
 			}
-		case strings.HasPrefix(t, "--volume=") || strings.HasPrefix(t, "--mount=") || strings.HasPrefix(t, "--env-file=") || strings.HasPrefix(t, "--file="):
+		case strings.HasPrefix(t, "--env-file=") || strings.HasPrefix(t, "--file="):
 			c.done[i] = true
 			name, _, _ := strings.Cut(t, "=")
 			c.a.value(c.args[i].raw, c.args[i].f, SetRead|setModify)

@@ -260,6 +260,11 @@ func sourcesOf(name string) (exts []string, lang string) {
 		return []string{"/build", "/build.bazel", ".bzl", "/workspace", "/workspace.bazel", "/module.bazel", ".bazelrc"}, "unmodelled:" + name
 	case "scons":
 		return []string{"/sconstruct", "/sconscript"}, "python"
+	// container tools: a compose file's volumes and commands, a
+	// Dockerfile's COPY and RUN (the build context is sent in full)
+	case "docker", "podman", "nerdctl", "finch", "docker-compose", "podman-compose", "buildah":
+		return []string{"/compose.yml", "/compose.yaml", "/docker-compose.yml", "/docker-compose.yaml", ".override.yml", ".override.yaml",
+			"/dockerfile", "/containerfile", ".dockerfile", ".containerfile", "/.dockerignore", "/.containerignore"}, "unmodelled:" + name
 	}
 	return nil, ""
 }
@@ -271,6 +276,18 @@ func (c *cmd) loadsWrittenSources(before int) {
 	exts, lang := sourcesOf(c.name)
 	if exts == nil {
 		return
+	}
+	if lang == "unmodelled:"+c.name && containerTool(c.name) {
+		// docker cp copies (checked as folders): it loads no build or
+		// compose file
+		for i := 1; i < len(c.args); i++ {
+			if t := optText(c.args[i].f); !strings.HasPrefix(t, "-") {
+				if t == "cp" {
+					return
+				}
+				break
+			}
+		}
 	}
 	a := c.a
 	matches := func(p string) bool {
@@ -533,4 +550,13 @@ func (c *cmd) loadsWrittenRC(before int) {
 		}
 		c.runScript(rc.path, s, source{}, rc.lang)
 	}
+}
+
+// containerTool: the container tools sourcesOf names.
+func containerTool(name string) bool {
+	switch name {
+	case "docker", "podman", "nerdctl", "finch", "docker-compose", "podman-compose", "buildah":
+		return true
+	}
+	return false
 }
