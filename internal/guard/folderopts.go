@@ -121,7 +121,7 @@ func (c *cmd) containerMount(raw string, f field, kv bool) {
 			ops = SetRead // SRC:DST:ro
 		}
 	}
-	via := c.name + " mounts every file below it in a container"
+	via := c.name + "'s bind mount" // "docker's bind mount reads every file below …"
 	for _, v := range srcs {
 		if strings.ContainsRune(v, unknownRune) || f.glob && strings.ContainsAny(v, "*?[") {
 			c.a.unknown(raw, c.name+" mounts a folder computed when the command runs into a container", SetRead|setModify)
