@@ -472,7 +472,7 @@ func (t *lineTape) canonical(n uint32) bool {
 		nd := &nodes[i]
 		switch nd.Kind {
 		case jsonscan.String:
-			if nd.Flags&(jsonscan.BadUTF8|jsonscan.UEscaped) != 0 || nd.Flags&jsonscan.Escaped != 0 && !shortEscapes(src[nd.Start+1:nd.End-1]) {
+			if nd.Flags&(jsonscan.BadUTF8|jsonscan.UEscaped|jsonscan.SlashEscaped) != 0 {
 				return false
 			}
 		case jsonscan.Number:
@@ -525,29 +525,4 @@ func (t *lineTape) tight(i uint32) bool {
 		pos, k = v.End+1, v.Next
 	}
 	return pos == nd.End
-}
-
-// shortEscapes reports whether every escape in the JSON string body s is
-// one JSON.stringify writes as it is: \" \\ \b \f \n \r \t: at once when
-// no backslash is followed by a slash or a u (canonical asks the tape
-// about \u escapes first: UEscaped).
-func shortEscapes(s []byte) bool {
-	if !bytes.Contains(s, []byte(`\/`)) && !bytes.Contains(s, []byte(`\u`)) {
-		return true // no escape but short ones
-	}
-	for {
-		j := bytes.IndexByte(s, '\\')
-		if j < 0 {
-			return true
-		}
-		if j+1 >= len(s) {
-			return false
-		}
-		switch s[j+1] {
-		case '"', '\\', 'b', 'f', 'n', 'r', 't':
-		default:
-			return false
-		}
-		s = s[j+2:]
-	}
 }

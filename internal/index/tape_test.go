@@ -255,7 +255,9 @@ func TestCanonicalOnTape(t *testing.T) {
 			t.Errorf("%s: not canonical on the tape", s)
 		}
 	}
-	for _, s := range []string{`{"a":1,"a":2}`, `{"1":1}`, `{ "a":1}`, `[1 ]`, `"\/"`, `"\u0041"`, `1.5`, `-0`} {
+	x := strings.Repeat("x", 70)
+	for _, s := range []string{`{"a":1,"a":2}`, `{"1":1}`, `{ "a":1}`, `[1 ]`, `"\/"`, `"\u0041"`, `1.5`, `-0`,
+		`{"command":"` + x + `\n` + x + `\/` + x + `"}`, `"` + x + `\/"`, `"` + x + x + `\\\/` + x + `"`} {
 		var lt lineTape
 		if !lt.parse([]byte(s)) || lt.canonical(0) {
 			t.Errorf("%s: canonical on the tape", s)

@@ -17,8 +17,9 @@
 //
 // Scans string bytes from b[0] in 32-byte windows (b[0:32], b[32:64], …;
 // only whole windows), past plain bytes and simple two-byte escapes (\" \\
-// \/ \b \f \n \r \t). It stops at the first unescaped '"' or control byte
-// (< 0x20), at the backslash of any other escape (\u, invalid) or of an
+// \b \f \n \r \t). It stops at the first unescaped '"' or control byte
+// (< 0x20), at the backslash of any other escape (\/, \u, invalid: the Go
+// loop flags them, SlashEscaped, UEscaped) or of an
 // escape whose second byte is not in a whole window, or at the end of the
 // last whole window, and returns n, the bytes consumed; cont, the UTF-8
 // continuation bytes among them; esc, the simple escapes among them; high,
@@ -53,9 +54,6 @@ TEXT ·strScanAVX2(SB), NOSPLIT, $0-49
 	MOVL $0x80, AX
 	MOVD AX, X5
 	VPBROADCASTB X5, Y5  // 0x80
-	MOVL $0x2f, AX
-	MOVD AX, X8
-	VPBROADCASTB X8, Y8  // '/'
 	MOVL $0x62, AX
 	MOVD AX, X9
 	VPBROADCASTB X9, Y9  // 'b'
@@ -121,8 +119,6 @@ escapes:
 	// the bytes a simple escape may have second
 	VPCMPEQB Y0, Y1, Y6
 	VPCMPEQB Y0, Y2, Y7
-	VPOR     Y6, Y7, Y6
-	VPCMPEQB Y0, Y8, Y7
 	VPOR     Y6, Y7, Y6
 	VPCMPEQB Y0, Y9, Y7
 	VPOR     Y6, Y7, Y6

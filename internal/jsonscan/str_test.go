@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// strScanRef is the obvious version of strScanAVX2: the same stops, byte by
+// strScanRef is the obvious version of strScanAVX2: the same stops (\/ is no
+// simple escape: the Go loop flags it, SlashEscaped), byte by
 // byte, over the same whole 32-byte windows (b[:len(b)&^31]): an escape
 // whose second byte is past them is not taken.
 func strScanRef(b []byte) (n, cont, esc int, high bool) {
@@ -19,7 +20,7 @@ func strScanRef(b []byte) (n, cont, esc int, high bool) {
 		case c == '"' || c < 0x20:
 			return i, cont, esc, high
 		case c == '\\':
-			if i+1 >= end || !strings.ContainsRune(`n"\t/rbf`, rune(b[i+1])) {
+			if i+1 >= end || !strings.ContainsRune(`n"\trbf`, rune(b[i+1])) {
 				return i, cont, esc, high
 			}
 			esc++

@@ -61,6 +61,8 @@ const (
 	EscapedPair
 	// UEscaped: the string holds a \u escape.
 	UEscaped
+	// SlashEscaped: the string holds a \/ escape.
+	SlashEscaped
 )
 
 // MaxInput is the largest input Parse accepts (offsets are 32-bit).
@@ -479,7 +481,12 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 				return i, &SyntaxError{Offset: i, Msg: "unterminated string"}
 			}
 			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case '/':
+				flags |= SlashEscaped
+				i += 2
+				escBytes += 2
+				escChars++
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
 				i += 2
 				escBytes += 2
 				escChars++

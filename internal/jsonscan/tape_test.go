@@ -357,3 +357,25 @@ func hasUEscape(s []byte) bool {
 	}
 	return false
 }
+
+// TestSlashEscaped: a string with a \/ escape is flagged SlashEscaped,
+// short or long (past the AVX2 scanner's windows), and one without is not.
+func TestSlashEscaped(t *testing.T) {
+	x := strings.Repeat("x", 70)
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{`"\/"`, true}, {`"a\/b"`, true}, {`"` + x + `\/"`, true}, {`"` + x + `\n` + x + `\/` + x + `"`, true},
+		{`"` + x + x + `\\\/` + x + `"`, true}, {`"` + x + `\\/` + x + `"`, false}, {`"/` + x + `/"`, false},
+		{`"` + x + `\n\t\"` + x + `"`, false}, {`"\\/"`, false},
+	} {
+		var tp Tape
+		if err := tp.Parse([]byte(c.s)); err != nil {
+			t.Fatalf("%s: %v", c.s, err)
+		}
+		if got := tp.Nodes[0].Flags&SlashEscaped != 0; got != c.want || got != (tp.Flags&SlashEscaped != 0) {
+			t.Errorf("%s: SlashEscaped %v, want %v", c.s, got, c.want)
+		}
+	}
+}
