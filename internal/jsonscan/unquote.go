@@ -61,43 +61,6 @@ func AppendUnquoteValid(dst, raw []byte) []byte {
 	}
 }
 
-// StringLens is the JavaScript length and the UTF-8 length of the JSON
-// string raw (quotes included, valid UTF-8) as AppendUnquoteValid decodes
-// it, without decoding it: the lengths of the raw text, less what each
-// escape takes beyond what it decodes to.
-func StringLens(raw []byte) (chars, n int) {
-	s := raw[1 : len(raw)-1]
-	chars, n = utf16Len(s), len(s)
-	for i := 0; ; {
-		j := bytes.IndexByte(s[i:], '\\')
-		if j < 0 {
-			return chars, n
-		}
-		i += j
-		switch {
-		case i+1 >= len(s) || s[i+1] == 'u' && i+6 > len(s):
-			return chars, n // a string cut short: its rest as it is
-		case s[i+1] != 'u':
-			chars, n = chars-1, n-1
-			i += 2
-			continue
-		}
-		r := hex4(s[i+2:])
-		if utf16.IsSurrogate(r) {
-			if r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
-				if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-					chars, n = chars-10, n-(12-4) // a pair: two units, four bytes
-					i += 12
-					continue
-				}
-			}
-			r = utf8.RuneError
-		}
-		chars, n = chars-5, n-(6-utf8.RuneLen(r))
-		i += 6
-	}
-}
-
 // EscapedPairs is the number of surrogate pairs written as two \u escapes
 // in the JSON string raw (quotes included): each decodes to one code point
 // that JavaScript counts as two UTF-16 units.
@@ -136,18 +99,6 @@ func Astral(raw []byte) int {
 		raw = raw[8:]
 	}
 	for _, c := range raw {
-		if c >= 0xF0 {
-			n++
-		}
-	}
-	return n
-}
-
-// utf16Len is the JavaScript length of valid UTF-8 text: one unit per code
-// point, two for one of four bytes.
-func utf16Len(s []byte) int {
-	n := utf8.RuneCount(s)
-	for _, c := range s {
 		if c >= 0xF0 {
 			n++
 		}
