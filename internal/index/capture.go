@@ -179,7 +179,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var at []int                // msgs' indexes in ctx.Branch
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
-	prot := newProtectMemo(opts.Protect)
+	prot := protect.NewMemo(opts.Protect)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
 			msgs = append(msgs, be)
@@ -231,7 +231,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if key = appendMessageKey(key[:0], tc.ID(), r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
 			}
-			if prot.protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && prot.toolProtected(r.ToolName())) {
+			if prot.Protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && prot.ToolProtected(r.ToolName())) {
 				continue
 			}
 			ri, in := inCtx[ctx.EntryKey(re)]

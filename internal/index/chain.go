@@ -76,7 +76,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 	// has thousands of chains)
 	ids, keys, prot := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var kb []byte // a result's occurrence key
-	prot0 := newProtectMemo(pred)
+	prot0 := protect.NewMemo(pred)
 
 	open := func(i int, ts int64, ok bool) {
 		cur = &ChainRange{Start: i, Final: -1, StartUserTimestamp: ts, Timed: ok}
@@ -123,7 +123,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 						continue
 					}
 					addID(tc.ID())
-					if prot0.protected(tc.Name(), tc.Path(), tc.HasPath()) {
+					if prot0.Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						addProt(tc.ID())
 					}
 				}
@@ -148,50 +148,12 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 				keys[k] = true
 				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
 			}
-			if prot0.toolProtected(m.ToolName()) {
+			if prot0.ToolProtected(m.ToolName()) {
 				addProt(m.ToolCallID())
 			}
 		}
 	}
 	return out, nil
-}
-
-// protectMemo answers a protection predicate (pure) once per tool name
-// and path: a session calls the same few tools on the same files again and
-// again, and each answer is a list of glob matches.
-type protectMemo struct {
-	p            *protect.Predicate
-	tools, paths map[string]bool
-}
-
-func newProtectMemo(p *protect.Predicate) *protectMemo {
-	return &protectMemo{p: p, tools: map[string]bool{}, paths: map[string]bool{}}
-}
-
-// toolProtected is p.ToolProtected(name).
-func (m *protectMemo) toolProtected(name string) bool {
-	v, ok := m.tools[name]
-	if !ok {
-		v = m.p.ToolProtected(name)
-		m.tools[name] = v
-	}
-	return v
-}
-
-// protected is p.Protected(name, path, hasPath).
-func (m *protectMemo) protected(name, path string, hasPath bool) bool {
-	if m.toolProtected(name) {
-		return true
-	}
-	if !hasPath {
-		return false
-	}
-	v, ok := m.paths[path]
-	if !ok {
-		v = m.p.PathProtected(path)
-		m.paths[path] = v
-	}
-	return v
 }
 
 // userFacts says whether a user message is a synthetic chain message, and

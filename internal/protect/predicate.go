@@ -138,3 +138,43 @@ func (p *Predicate) PathProtected(path string) bool {
 func (p *Predicate) Protected(toolName, path string, hasPath bool) bool {
 	return p.ToolProtected(toolName) || (hasPath && p.PathProtected(path))
 }
+
+// Memo answers a Predicate once per tool name and once per path: a
+// session calls the same few tools on the same files again and again, and
+// each answer is a list of glob matches. A Memo is not safe for concurrent
+// use; a nil Predicate's Memo protects nothing.
+type Memo struct {
+	p     *Predicate
+	tools map[string]bool // ToolProtected by tool name
+	paths map[string]bool // PathProtected by path
+}
+
+// NewMemo returns an empty Memo of p.
+func NewMemo(p *Predicate) *Memo {
+	return &Memo{p: p, tools: map[string]bool{}, paths: map[string]bool{}}
+}
+
+// ToolProtected is p.ToolProtected(toolName), remembered.
+func (m *Memo) ToolProtected(toolName string) bool {
+	v, ok := m.tools[toolName]
+	if !ok {
+		v = m.p.ToolProtected(toolName)
+		m.tools[toolName] = v
+	}
+	return v
+}
+
+// PathProtected is p.PathProtected(path), remembered.
+func (m *Memo) PathProtected(path string) bool {
+	v, ok := m.paths[path]
+	if !ok {
+		v = m.p.PathProtected(path)
+		m.paths[path] = v
+	}
+	return v
+}
+
+// Protected is p.Protected(toolName, path, hasPath), remembered.
+func (m *Memo) Protected(toolName, path string, hasPath bool) bool {
+	return m.ToolProtected(toolName) || (hasPath && m.PathProtected(path))
+}

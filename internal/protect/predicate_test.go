@@ -117,3 +117,34 @@ func FuzzMatchPath(f *testing.F) {
 		}
 	})
 }
+
+// TestMemo: a Memo answers as its Predicate does, asked once or again, and
+// a nil Predicate's Memo protects nothing.
+func TestMemo(t *testing.T) {
+	p, err := NewPredicate([]string{"bash", "mcp__*"}, []string{"**/skills/**/*.md", "secrets/*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"read", "bash", "mcp__x", "Bash", ""}
+	paths := []string{"a/skills/b/c.md", `a\skills\b\c.md`, "secrets/k", "src/a.go", ""}
+	for _, pred := range []*Predicate{p, nil} {
+		m := NewMemo(pred)
+		for range 2 {
+			for _, n := range names {
+				if got, want := m.ToolProtected(n), pred.ToolProtected(n); got != want {
+					t.Errorf("ToolProtected(%q) = %v, want %v", n, got, want)
+				}
+				for _, path := range paths {
+					if got, want := m.PathProtected(path), pred.PathProtected(path); got != want {
+						t.Errorf("PathProtected(%q) = %v, want %v", path, got, want)
+					}
+					for _, has := range []bool{true, false} {
+						if got, want := m.Protected(n, path, has), pred.Protected(n, path, has); got != want {
+							t.Errorf("Protected(%q, %q, %v) = %v, want %v", n, path, has, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -438,7 +438,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				actual[id] = true
 				droppedBare[id] = true
 				droppedOcc[r.keyOf(int(s.src))] = true
-				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().toolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -458,7 +458,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				for _, tc := range s.m.ToolCalls() {
 					actual[tc.ID()] = true
 					droppedBare[tc.ID()] = true
-					if r.o.Protect != nil && r.memo().protected(tc.Name(), tc.Path(), tc.HasPath()) {
+					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
 					}
 				}

@@ -45,52 +45,24 @@ func (r *renderer) keyOf(src int) string {
 	return messageKey(r.ctx.Messages[src])
 }
 
-// protectMemo answers the protection predicate (pure) once per tool name
-// and path: a session calls the same tools on the same files again and
-// again, and each answer is a list of glob matches.
+// protectMemo is the protection predicate's memo (protect.Memo) with one
+// more table: answers by the raw JSON of a record's path argument, so a
+// stub's re-check decodes each distinct argument once.
 type protectMemo struct {
-	p     *protect.Predicate
-	tools map[string]bool // ToolProtected by tool name
-	paths map[string]bool // PathProtected by path
+	*protect.Memo
 	// rawPaths is PathProtected by the raw JSON of a record's path
 	// argument (false for a value that is no string).
 	rawPaths map[string]bool
 }
 
 func newProtectMemo(p *protect.Predicate) *protectMemo {
-	return &protectMemo{p: p, tools: map[string]bool{}, paths: map[string]bool{}, rawPaths: map[string]bool{}}
-}
-
-// toolProtected is p.ToolProtected(name).
-func (m *protectMemo) toolProtected(name string) bool {
-	v, ok := m.tools[name]
-	if !ok {
-		v = m.p.ToolProtected(name)
-		m.tools[name] = v
-	}
-	return v
-}
-
-// protected is p.Protected(name, path, hasPath).
-func (m *protectMemo) protected(name, path string, hasPath bool) bool {
-	if m.toolProtected(name) {
-		return true
-	}
-	if !hasPath {
-		return false
-	}
-	v, ok := m.paths[path]
-	if !ok {
-		v = m.p.PathProtected(path)
-		m.paths[path] = v
-	}
-	return v
+	return &protectMemo{Memo: protect.NewMemo(p), rawPaths: map[string]bool{}}
 }
 
 // protectedRaw is p.Protected(name, path, hasPath) for the raw JSON value
 // of a path argument (rawPath nil: no path argument).
 func (m *protectMemo) protectedRaw(name string, rawPath []byte) bool {
-	if m.toolProtected(name) {
+	if m.ToolProtected(name) {
 		return true
 	}
 	if rawPath == nil {
@@ -99,7 +71,7 @@ func (m *protectMemo) protectedRaw(name string, rawPath []byte) bool {
 	v, ok := m.rawPaths[string(rawPath)]
 	if !ok {
 		path, isStr := jsval.String(rawPath)
-		v = isStr && m.p.PathProtected(path)
+		v = isStr && m.PathProtected(path)
 		m.rawPaths[string(rawPath)] = v
 	}
 	return v

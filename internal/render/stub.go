@@ -82,7 +82,7 @@ func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
-	if r.memo().toolProtected(rec.ToolName) {
+	if r.memo().ToolProtected(rec.ToolName) {
 		return true
 	}
 	// a record the flush made reads them from the input, where it holds
