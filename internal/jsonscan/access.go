@@ -3,7 +3,6 @@ package jsonscan
 import (
 	"bytes"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -197,48 +196,13 @@ func AppendUnquote(dst, raw []byte) []byte {
 			i += j
 			continue
 		}
-		c := s[i]
-		if c != '\\' {
-			if c < utf8.RuneSelf {
-				dst = append(dst, c)
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRune(s[i:])
-			dst = utf8.AppendRune(dst, r)
-			i += size
-			continue
+		// s[i] is a backslash
+		r, next := escapeAt(s, i)
+		if next < 0 {
+			return append(dst, s[i:]...)
 		}
-		switch s[i+1] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(s[i+2:])
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
-					if r2 := hex4(s[i+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
-						i += 12
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-			i += 6
-			continue
-		default: // " \ /
-			dst = append(dst, s[i+1])
-		}
-		i += 2
+		dst = utf8.AppendRune(dst, r)
+		i = next
 	}
 	return dst
 }

@@ -25,39 +25,56 @@ func AppendUnquoteValid(dst, raw []byte) []byte {
 		if j+1 >= len(s) {
 			return append(dst, s[j:]...)
 		}
-		switch c := s[j+1]; c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			if j+6 > len(s) {
-				return append(dst, s[j:]...)
-			}
-			r := hex4(s[j+2:])
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
-					if r2 := hex4(s[j+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
-						dst = utf8.AppendRune(dst, utf16.DecodeRune(r, r2))
-						s = s[j+12:]
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-			s = s[j+6:]
-			continue
-		default: // " \ /
-			dst = append(dst, c)
+		r, next := escapeAt(s, j)
+		if next < 0 {
+			return append(dst, s[j:]...)
 		}
-		s = s[j+2:]
+		if r < utf8.RuneSelf {
+			dst = append(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, r)
+		}
+		s = s[next:]
+	}
+}
+
+// escapeAt decodes the escape at s[j] (a backslash) of a JSON string's
+// body as JSON.parse does: the code point it stands for (a pair of \u
+// escapes is one code point, a lone surrogate U+FFFD) and the index past
+// it; next is -1 when the body ends inside the escape (a string cut
+// short). AppendUnquoteValid, UnquoteInPlace and AppendUnquote decode
+// their escapes through it.
+func escapeAt(s []byte, j int) (r rune, next int) {
+	if j+1 >= len(s) {
+		return 0, -1
+	}
+	switch c := s[j+1]; c {
+	case 'b':
+		return '\b', j + 2
+	case 'f':
+		return '\f', j + 2
+	case 'n':
+		return '\n', j + 2
+	case 'r':
+		return '\r', j + 2
+	case 't':
+		return '\t', j + 2
+	case 'u':
+		if j+6 > len(s) {
+			return 0, -1
+		}
+		r := hex4(s[j+2:])
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
+				if r2 := hex4(s[j+8:]); r2 >= 0xDC00 && r2 < 0xE000 {
+					return utf16.DecodeRune(r, r2), j + 12
+				}
+			}
+			return utf8.RuneError, j + 6
+		}
+		return r, j + 6
+	default: // " \ /
+		return rune(c), j + 2
 	}
 }
 
@@ -159,49 +176,23 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 			w += copy(b[w:], s[j:])
 			return b[:w], flags
 		}
-		c := s[j+1]
-		i = j + 2
-		switch c {
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			newline()
-			c = '\n'
-		case 'r':
-			flags |= TextCR
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'u':
-			if j+6 > len(s) {
-				w += copy(b[w:], s[j:])
-				return b[:w], flags
-			}
-			r := hex4(s[j+2:])
-			i = j + 6
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if r < 0xDC00 && j+12 <= len(s) && s[j+6] == '\\' && s[j+7] == 'u' {
-					r2 = hex4(s[j+8:])
-				}
-				if r2 >= 0xDC00 && r2 < 0xE000 {
-					r, i = utf16.DecodeRune(r, r2), j+12
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			switch r {
-			case '\n':
-				newline()
-			case '\r':
-				flags |= TextCR
-			}
-			w += utf8.EncodeRune(b[w:], r)
-			continue
+		r, next := escapeAt(s, j)
+		if next < 0 {
+			w += copy(b[w:], s[j:])
+			return b[:w], flags
 		}
-		b[w] = c // " \ / as they are
-		w++
+		i = next
+		switch r {
+		case '\n':
+			newline()
+		case '\r':
+			flags |= TextCR
+		}
+		if r < utf8.RuneSelf {
+			b[w] = byte(r)
+			w++
+		} else {
+			w += utf8.EncodeRune(b[w:], r)
+		}
 	}
 }
