@@ -84,8 +84,11 @@ func appendEscapedASCII(dst []byte, c byte) []byte {
 }
 
 // appendCanonicalString re-encodes the raw JSON string v as JSON.stringify
-// would write the string JSON.parse reads from it. Lone surrogate escapes
-// stay escapes (lowercase), as the well-formed JSON.stringify writes them.
+// would write the string JSON.parse reads from it — except that a lone
+// surrogate escape becomes U+FFFD (as invalid UTF-8 does), where the
+// well-formed JSON.stringify writes it back as an escape: Anthropic's and
+// OpenAI's parsers reject such a string with a 400 (case 007), so neither a
+// line pruner writes nor a text it renders holds one.
 func appendCanonicalString(dst, v []byte) []byte {
 	body := v[1 : len(v)-1]
 	dst = append(dst, '"')
@@ -127,7 +130,10 @@ func appendCanonicalString(dst, v []byte) []byte {
 				case r < utf8.RuneSelf:
 					dst = appendEscapedASCII(dst, byte(r))
 				case r >= 0xD800 && r <= 0xDFFF:
-					dst = append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+					// a lone surrogate: U+FFFD, where JSON.stringify
+					// would write the escape (which strict parsers
+					// reject: no line pruner writes holds one)
+					dst = append(dst, "\uFFFD"...)
 				default:
 					dst = utf8.AppendRune(dst, r)
 				}

@@ -52,7 +52,8 @@ func TestCanonical(t *testing.T) {
 		{`{"a":1,"b":2,"a":3}`, `{"a":3,"b":2}`},
 		{`{"01":1,"1":2}`, `{"1":2,"01":1}`},
 		{` [ 1 , 2.50 , -0 , 1E3 , 1e400 ] `, `[1,2.5,0,1000,null]`},
-		{`"a\/b\u0041\u00e9\u001f\u0008\ud83d\ude00\ud83d"`, `"a/bAé\u001f\b😀\ud83d"`},
+		{`"a\/b\u0041\u00e9\u001f\u0008\ud83d\ude00\ud83d"`, `"a/bAé\u001f\b😀�"`},
+		{`"\udc00 \ud83d\u0041"`, `"� �A"`},
 		{`"\"\\\n"`, `"\"\\\n"`},
 		{`{"k":{"z":[true,false,null,{}]}}`, `{"k":{"z":[true,false,null,{}]}}`},
 		{`{}`, `{}`},
@@ -187,8 +188,8 @@ func appendCanonicalStringByByte(dst, v []byte) []byte {
 				switch {
 				case r < utf8.RuneSelf:
 					dst = appendEscapedASCII(dst, byte(r))
-				case r >= 0xD800 && r <= 0xDFFF:
-					dst = append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+				case r >= 0xD800 && r <= 0xDFFF: // a lone surrogate
+					dst = append(dst, "\uFFFD"...)
 				default:
 					dst = utf8.AppendRune(dst, r)
 				}

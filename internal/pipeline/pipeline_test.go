@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/index"
@@ -267,6 +268,15 @@ func checkProperties(t *testing.T, data []byte, o Options) {
 	// input back byte for byte
 	if !bytes.HasPrefix(sess, data) && !bytes.HasPrefix(sess, append(append([]byte(nil), data...), '\n')) {
 		t.Fatal("the written session does not start with the input's bytes")
+	}
+	// no line pruner appends holds a lone surrogate escape or invalid
+	// UTF-8 (case 007: strict providers reject it, on every later request)
+	if tail := sess[min(len(data), len(sess)):]; len(tail) > 0 {
+		for i, l := range bytes.Split(tail, []byte("\n")) {
+			if e := loneSurrogate(l); e != "" || !utf8.Valid(l) {
+				t.Fatalf("appended line %d holds a lone surrogate %q or invalid UTF-8: %.200s", i+1, e, l)
+			}
+		}
 	}
 	if len(sess) > len(data)+1 {
 		r2, out3, sess3 := runVerify(t, sess, o, false)
