@@ -132,11 +132,59 @@ func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, er
 			"Body: " + source, ""}
 		out = append(out, QueryBlock{Query: id, Label: id, Found: true, Chain: &cc, Body: s.ChainBody(c), BodyFrom: "chain",
 			Text: strings.Join(head, "\n") + "\n" + s.ChainBody(c)})
+		covered := map[string]bool{}
 		for _, ref := range c.ToolRefs {
+			if k, ok := s.Resolve(ref); ok {
+				covered[k] = true
+			}
 			for _, b := range s.Query([]string{ref}, readFile) {
 				b.Query = id
 				out = append(out, b)
 			}
+		}
+		// a dropped call with no ref (a spilled one: its record has
+		// no tN) is listed too, by its occurrence key, or by its call
+		// id when the chain names no keys
+		for _, k := range s.unrefDropped(c, covered) {
+			for _, b := range s.Query([]string{k}, readFile) {
+				b.Query = id
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// unrefDropped are the occurrence keys (or, for a chain written without
+// them, the call ids) of c's dropped calls whose records no ref in
+// c.ToolRefs resolves to (covered holds the keys those do).
+func (s *State) unrefDropped(c *ChainData, covered map[string]bool) []string {
+	var out []string
+	if len(c.DroppedOccurrenceKeys) > 0 {
+		for _, k := range c.DroppedOccurrenceKeys {
+			if r, ok := s.Resolve(k); ok && !covered[r] {
+				covered[r] = true
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	for _, callID := range c.DroppedToolCallIDs {
+		occ := s.RecordsFor(callID)
+		if len(occ) == 0 {
+			continue
+		}
+		seen := false
+		for _, o := range occ {
+			if covered[o.Key] {
+				seen = true
+			}
+		}
+		if !seen {
+			for _, o := range occ {
+				covered[o.Key] = true
+			}
+			out = append(out, callID)
 		}
 	}
 	return out
