@@ -325,7 +325,7 @@ func TestClaudeNames(t *testing.T) {
 		{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: .git/hooks/pre-commit\n*** End Patch"}, ".git/", OpEdit},
 		{"SomeMCPTool", map[string]any{"file_path": "~/.pi/agent/auth.json"}, "~/.pi/agent/auth.json", OpRead},
 		{"SomeMCPTool", map[string]any{"query": ".env"}, "", ""},
-		{"read", map[string]any{"path": 42}, "", ""},
+		{"read", map[string]any{"path": 42}, ".env", OpRead}, // not a string: unverifiable (TestArgShapes)
 		{"bash", map[string]any{"command": []any{"cat", ".env"}}, ".env", OpBash},
 	}
 	for _, c := range cases {

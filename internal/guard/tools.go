@@ -149,8 +149,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 		m.fileURLs(an, args)
 	case kindBash:
 		command := ""
-		for _, k := range []string{"command", "cmd", "script", "code", "command_line", "commandLine", "cmdline",
-			"shell_command", "shellCommand", "shell", "bash", "sh", "line", "exec", "run"} {
+		for _, k := range shellCommandKeys() {
 			if s := str(k); s != "" {
 				command = s
 				break
@@ -305,6 +304,13 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 	default:
 		m.unknownTool(an, c)
 	}
+	if (kind == kindRead || kind == kindWrite || kind == kindEdit) && !namesPath(args) {
+		// a reader or writer whose path is under a key the analysis does
+		// not know ({"target":".env"}): every argument is read as an
+		// unknown tool's are
+		m.unknownTool(an, c)
+	}
+	argShapes(an, kind, c.Tool, args)
 	return an
 }
 
