@@ -523,7 +523,14 @@ func TestParseRulesErrors(t *testing.T) {
 		{`{"paths":["x"]}`, `paths[0]: not an object`},
 		{`{"paths":[{"path":1,"deny":["read"]}]}`, `not a string`},
 		{`{"paths":[{"path":"x","deny":"read"}]}`, `not a list of op names`},
-		{`[{"path":"x","deny":["READ"]}]`, `protectedPathRules[0] "x": unknown op "READ"`},
+		{`[{"path":"x","deny":["READ"]}]`, `protectedPathRules[0] "x": unknown op "READ" (did you mean "read"?`},
+		{`[{"path":"x","deny":["reed"]}]`, `unknown op "reed" (did you mean "read"?`},
+		{`[{"path":"x","deny":["wirte"]}]`, `(did you mean "write"?`},
+		{`[{"path":"x","deny":["delete"]}]`, `unknown op "delete" (want read`}, // nothing near: no guess
+		{`".env"`, `the rules are a string (".env"), not a list of entries: want [{"path"`},
+		{`42`, `the rules are a number (42)`},
+		{`true`, `the rules are a boolean`},
+		{`{"paths":".env"}`, `"paths" is a string (".env"), not a list of entries: want "paths": [{"path"`},
 	}
 	for _, c := range cases {
 		_, err := ParseRules([]byte(c.in), "test.json")

@@ -3,6 +3,8 @@ package guard
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // Op is an operation a deny rule can block: "read", "write", "edit" or "bash".
@@ -53,9 +55,22 @@ func (op Op) Bit() OpSet {
 // case). It returns an error for anything else.
 func ParseOp(s string) (Op, error) {
 	if Op(s).Bit() == 0 {
+		if near := nearOp(s); near != "" {
+			return "", fmt.Errorf("unknown op %q (did you mean %q? want read, write, edit or bash)", s, near)
+		}
 		return "", fmt.Errorf("unknown op %q (want read, write, edit or bash)", s)
 	}
 	return Op(s), nil
+}
+
+// nearOp is the op s is a slip of (case, or one or two letters off), or "".
+func nearOp(s string) Op {
+	for _, op := range allOps() {
+		if strings.EqualFold(s, string(op)) || levenshtein.ComputeDistance(strings.ToLower(s), string(op)) <= 2 && len(s) > 2 {
+			return op
+		}
+	}
+	return ""
 }
 
 // Has reports whether op is in the set.

@@ -144,6 +144,9 @@ func parseRules(data []byte, source string, added bool) (*Rules, []string, error
 	}
 	var list []json.RawMessage
 	listName := "paths"
+	if data[0] != '[' && data[0] != '{' {
+		return nil, nil, fmt.Errorf(`%s: the rules are %s, not a list of entries: want [{"path": ".env", "deny": ["read"]}, …] (or {"paths": [ … ]} in a rules file)`, source, describeJSON(data))
+	}
 	if data[0] == '[' {
 		listName = "protectedPathRules"
 		if err := json.Unmarshal(data, &list); err != nil {
@@ -164,7 +167,7 @@ func parseRules(data []byte, source string, added bool) (*Rules, []string, error
 			return nil, nil, fmt.Errorf("%s: no \"paths\" list", source)
 		}
 		if err := json.Unmarshal(raw, &list); err != nil {
-			return nil, nil, fmt.Errorf("%s: \"paths\" is not a list of entries: %w", source, err)
+			return nil, nil, fmt.Errorf(`%s: "paths" is %s, not a list of entries: want "paths": [{"path": ".env", "deny": ["read"]}, …]`, source, describeJSON(raw))
 		}
 	}
 	if len(list) == 0 && !added {
@@ -184,6 +187,27 @@ func parseRules(data []byte, source string, added bool) (*Rules, []string, error
 		r.Entries = append(r.Entries, e)
 	}
 	return r, warnings, nil
+}
+
+// describeJSON names a JSON value's type for an error: `a string (".env")`.
+func describeJSON(v []byte) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "empty"
+	}
+	switch v[0] {
+	case '"':
+		return "a string (" + truncate(string(v), 40) + ")"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number (" + truncate(string(v), 20) + ")"
 }
 
 func parseEntry(raw json.RawMessage, i int) (Entry, error) {
