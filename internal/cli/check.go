@@ -155,6 +155,7 @@ func runCheck(o *CheckOptions) error {
 		}
 		paths = []string{"-"}
 	}
+	implicitStdin := len(o.Paths) == 0
 	inputs, err := check.Expand(paths)
 	if err != nil {
 		var pe *fs.PathError
@@ -261,6 +262,11 @@ func runCheck(o *CheckOptions) error {
 	switch {
 	case ioErrs > 0:
 		return &ExitErr{Code: ExitError}
+	case checked == 0 && implicitStdin:
+		// no PATH and stdin not a terminal (a CI step, `</dev/null`): check
+		// read stdin, and it was empty
+		return &ExitErr{Code: ExitError, Err: errors.New("no input: no PATH was given and stdin (not a terminal) is empty"),
+			Hint: "give session files or directories, or pipe a session in (pruner check - < session.jsonl); " + sessionsDirHint(o.IO)}
 	case checked == 0:
 		return &ExitErr{Code: ExitError, Err: errors.New("nothing to check: every input is empty"),
 			Hint: "pi writes a session header as the first line of every session file"}
