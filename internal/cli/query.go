@@ -107,6 +107,11 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 				return UsageError("the SESSION argument is missing: refs go first, then the session file: pruner query %s SESSION", shellQuote(args[0]))
 			}
 			o.Refs, o.Input = args[:len(args)-1], args[len(args)-1]
+			for _, r := range o.Refs {
+				if r != "-" && (strings.HasSuffix(r, ".jsonl") || strings.ContainsRune(r, os.PathSeparator)) {
+					return UsageError("%s looks like a file, not a ref: query reads one SESSION, the last argument, and every argument before it is a ref (tN, bN, a call id): pruner query t3 SESSION", shellQuote(r))
+				}
+			}
 			return runQueryRefs(o)
 		},
 	}

@@ -75,6 +75,10 @@ a restore that needs --force.`,
 func runRestore(o *RestoreOptions) error {
 	s := o.IO
 	name := o.Input
+	if name == "-" {
+		return &ExitErr{Code: ExitError, Err: errors.New("restore does not read stdin (-): it rewrites a session file in place"),
+			Hint: "give the session file itself: pruner restore ~/.pi/agent/sessions/--<cwd>--/<session>.jsonl (pruner now -o FILE writes a pruned copy instead)"}
+	}
 	st, err := os.Stat(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

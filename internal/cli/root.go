@@ -90,6 +90,7 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
+	root.SetHelpCommand(newCmdHelp())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		hint := fmt.Sprintf("see '%s --help'", c.CommandPath())
 		if near := nearFlags(c, err); len(near) > 0 {
@@ -118,6 +119,10 @@ Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
 		switch c.Name() {
 		case "now", "stats", "context", "check", "narrow":
 			c.Flags().BoolP("quiet", "q", false, "no summary or progress on stderr (warnings are still shown)")
+		case "query":
+			// query prints no summary; -q is taken so a loop over the
+			// reading commands can pass it to each
+			c.Flags().BoolP("quiet", "q", false, "accepted for symmetry: query prints no summary or progress (warnings are still shown)")
 		}
 	}
 	return root
@@ -171,6 +176,41 @@ func commandNamed(args []string, s *IOStreams, bi BuildInfo) string {
 	return ""
 }
 
+// newCmdHelp is cobra's help command, except that an unknown topic is a
+// usage error (exit 2) with the commands it may mean, not the root's usage
+// and exit 0.
+func newCmdHelp() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help provides help for any command in the application.\nSimply type pruner help [path to command] for full details.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var out []cobra.Completion
+			if len(args) == 0 {
+				for _, sub := range c.Root().Commands() {
+					if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+						out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+					}
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				hint := "see 'pruner --help' for the commands"
+				if near := c.Root().SuggestionsFor(args[len(args)-1]); len(near) > 0 {
+					hint = fmt.Sprintf("did you mean %s? (%s)", strings.Join(near, " or "), hint)
+				}
+				return &ExitErr{Code: ExitError, Err: fmt.Errorf("unknown help topic %q", topic), Hint: hint}
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
+}
+
 // nearFlags names the flags of c an unknown long flag may have meant: one
 // it begins (`--stats` → `--stats-json`) or one within two edits.
 func nearFlags(c *cobra.Command, err error) []string {
@@ -184,7 +224,10 @@ func nearFlags(c *cobra.Command, err error) []string {
 		if f.Hidden || len(near) >= 3 {
 			return
 		}
-		if strings.HasPrefix(f.Name, name) || (len(name) > 3 && levenshtein.ComputeDistance(name, f.Name) <= 2) {
+		// a prefix (--stat), a slip (--recnet-turns) or a word of the
+		// flag's name (--json for --stats-json)
+		word := len(name) >= 3 && strings.Contains("-"+f.Name+"-", "-"+name+"-")
+		if strings.HasPrefix(f.Name, name) || word || (len(name) > 3 && levenshtein.ComputeDistance(name, f.Name) <= 2) {
 			near = append(near, "--"+f.Name)
 		}
 	})
