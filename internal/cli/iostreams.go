@@ -24,6 +24,9 @@ type IOStreams struct {
 
 	// Getenv looks up an environment variable; nil means os.Getenv.
 	Getenv func(string) string
+	// Environ lists the environment (NAME=value); nil means os.Environ
+	// when Getenv is nil too, else none (a test's injected environment).
+	Environ func() []string
 	// UserHome looks the home directory up in the user database (used when
 	// $HOME is unset, as Node's os.homedir); nil means none.
 	UserHome func() string
@@ -47,6 +50,7 @@ func System() *IOStreams {
 		OutIsTerminal:  term.IsTerminal(int(os.Stdout.Fd())),
 		ErrIsTerminal:  term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv:         os.Getenv,
+		Environ:        os.Environ,
 		UserHome:       userDBHome,
 		SetMemoryLimit: debug.SetMemoryLimit,
 		SetGCPercent:   debug.SetGCPercent,
@@ -81,6 +85,17 @@ func userDBHome() string {
 		return u.HomeDir
 	}
 	return ""
+}
+
+// Environment lists the environment variables (Environ).
+func (s *IOStreams) Environment() []string {
+	switch {
+	case s.Environ != nil:
+		return s.Environ()
+	case s.Getenv == nil:
+		return os.Environ()
+	}
+	return nil
 }
 
 // Env returns the value of the environment variable key.

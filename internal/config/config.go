@@ -82,6 +82,10 @@ type Options struct {
 	ProjectDir string
 	// Getenv looks up environment variables (os.Getenv when nil).
 	Getenv func(string) string
+	// Environ lists the environment ("NAME=value"), for the warning on a
+	// PRUNER_* variable pruner does not know (a misspelt one would be
+	// ignored silently); nil warns of none.
+	Environ []string
 	// Flags, when set, override: FlagKeys maps a flag name to its key. Only
 	// flags that were changed on the command line count.
 	Flags    *pflag.FlagSet
@@ -152,6 +156,7 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Warnings = append(c.Warnings, unknownVars(o.Environ)...)
 	merged, msrc := map[string]any{}, map[string]string{}
 	for _, f := range files {
 		for k, v := range f.values {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -451,5 +452,25 @@ func TestDroppedHintPastes(t *testing.T) {
 		if rs, err = c.DenyRules(rules); err != nil || len(rs.Dropped) != 0 || rs.DroppedHint() != "" {
 			t.Errorf("%s + the hint's entries: %v; still dropped %v", mine, err, rs.Dropped)
 		}
+	}
+}
+
+// TestUnknownVars: a PRUNER_* variable pruner does not read is warned of,
+// with the one it may mean; the settings' variables, the off switch and
+// the extensions' and scripts' own variables are not.
+func TestUnknownVars(t *testing.T) {
+	got := unknownVars([]string{"PRUNER_RECENTTURNS=3", "PRUNER_FLUSHH=0", "PRUNER_PRUNNING=off", "PRUNER_ZZZ=1",
+		"PRUNER_RECENT_TURNS_TO_KEEP=3", "PRUNER_PRUNING=off", "PRUNER_BIN=/x", "PRUNER_REALPI_KEEP=1", "PRUNER_BENCH_FILE=f", "PATH=/bin", "PRUNERX=1"})
+	want := []string{
+		"PRUNER_RECENTTURNS is not a pruner variable: it is ignored (did you mean PRUNER_RECENT_TURNS_TO_KEEP?)",
+		"PRUNER_FLUSHH is not a pruner variable: it is ignored (did you mean PRUNER_FLUSH?)",
+		"PRUNER_PRUNNING is not a pruner variable: it is ignored (did you mean PRUNER_PRUNING?)",
+	}
+	if len(got) != 4 || !slices.Equal(got[:3], want) || !strings.HasPrefix(got[3], "PRUNER_ZZZ is not a pruner variable: it is ignored (pruner reads PRUNER_PRUNING, ") {
+		t.Fatalf("got %q", got)
+	}
+	c, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(nil), Environ: []string{"PRUNER_FLUSHH=0"}})
+	if err != nil || !slices.Contains(c.Warnings, want[1]) {
+		t.Fatalf("Load does not warn: %v %v", c.Warnings, err)
 	}
 }

@@ -55,6 +55,48 @@ func specs() []keySpec {
 	}
 }
 
+// otherVars are PRUNER_* variables that are not settings: read by pruner's
+// pi extensions (PRUNER_BIN) and its test and bench scripts (prefixes).
+var otherVars = []string{"PRUNER_BIN", "PRUNER_REALPI_", "PRUNER_BENCH_", "PRUNER_PI_CONDENSE", "PRUNER_HANDOFF_DUMP"}
+
+// unknownVars warns of each PRUNER_* variable of environ that pruner does
+// not read, with the one it may mean: PRUNER_RECENTTURNS=3 would otherwise
+// be ignored without a word.
+func unknownVars(environ []string) []string {
+	known := []string{PruningVar}
+	for _, k := range specs() {
+		known = append(known, k.env)
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "PRUNER_") || slices.Contains(known, name) || slices.ContainsFunc(otherVars, func(o string) bool {
+			return name == o || strings.HasSuffix(o, "_") && strings.HasPrefix(name, o)
+		}) {
+			continue
+		}
+		msg := name + " is not a pruner variable: it is ignored"
+		squash := func(s string) string { return strings.ReplaceAll(strings.ToUpper(s), "_", "") }
+		best, bestD := "", 4
+		for _, k := range known {
+			d := levenshtein.ComputeDistance(squash(name), squash(k))
+			if a, b := squash(name), squash(k); len(a) > len("PRUNER")+3 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
+				d = 1 // PRUNER_RECENT_TURNS for PRUNER_RECENT_TURNS_TO_KEEP
+			}
+			if d < bestD {
+				best, bestD = k, d
+			}
+		}
+		if best != "" {
+			msg += " (did you mean " + best + "?)"
+		} else {
+			msg += " (pruner reads " + strings.Join(known, ", ") + ")"
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
 // RulesKey is the contextPrune key of the protected-path deny rules for
 // check and hook. It is not one value with one source: project rules are
 // added to the others (see Config.DenyRules).
