@@ -256,8 +256,8 @@ func runCheck(o *CheckOptions) error {
 		if empty > 0 {
 			emptyNote = fmt.Sprintf(" (%d empty input(s) skipped)", empty)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s)%s, %.1f MB in %s (%d workers, rules: %s): %d finding(s)\n",
-			checked, emptyNote, float64(bytes)/1e6, time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
+		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s)%s, %s in %s (%d workers, rules: %s): %d finding(s)\n",
+			checked, emptyNote, sizeText(bytes), time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
 	}
 	switch {
 	case ioErrs > 0:
@@ -322,4 +322,13 @@ func inputSizes(inputs []string) (sizes []int64, known bool) {
 		}
 	}
 	return sizes, known
+}
+
+// sizeText is a byte count as the check summary prints it: "3.2 MB", or
+// "12.4 KB" below a megabyte (where "0.0 MB" said nothing).
+func sizeText(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

@@ -107,7 +107,6 @@ hand after editing it.`,
 	enumFlag(cmd, &o.Format, "format", "text", "`FORMAT`: text (exit 2 + reason on stderr) or json (permissionDecision object)", []string{"text", "json"}, "claude")
 	f.BoolVar(&o.FailOpen, "fail-open", false, "exit 1 (Claude Code runs the tool) when the event cannot be analysed, instead of denying")
 	f.BoolVar(&o.FailClosed, "fail-closed", false, "deny when the event cannot be analysed (the default)")
-	_ = f.MarkHidden("fail-closed")
 	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case, over-blocking)")
 	f.BoolVar(&o.NoResolve, "no-resolve", false, "do not look at the file system (symlinks, globs, folder contents): reason from the rules")
 	return cmd

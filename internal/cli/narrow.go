@@ -235,10 +235,10 @@ func writeTextReport(w io.Writer, name string, rep promptnarrow.Report) {
 		fmt.Fprintf(w, "  skills removed: %s\n", strings.Join(rep.SkillsRemoved, ", "))
 	}
 	for _, l := range rep.LinesRemoved {
-		fmt.Fprintf(w, "  - %s\n", l)
+		fmt.Fprintf(w, "  line removed: %s\n", l)
 	}
 	for _, l := range rep.LinesAdded {
-		fmt.Fprintf(w, "  + %s\n", l)
+		fmt.Fprintf(w, "  line added:   %s\n", l)
 	}
 	for _, l := range rep.Unattributed {
 		fmt.Fprintf(w, "  ? kept, unattributed: %s\n", l)

@@ -34,7 +34,7 @@ func TestNarrowCmdCase009(t *testing.T) {
 	if code != 0 || out != string(want) {
 		t.Fatalf("code %d, stderr %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "narrowed (layout pi-0.5x)") || !strings.Contains(errOut, "- - edit:") {
+	if !strings.Contains(errOut, "narrowed (layout pi-0.5x)") || !strings.Contains(errOut, "\n  line removed: - edit:") {
 		t.Fatalf("text report: %s", errOut)
 	}
 }

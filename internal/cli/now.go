@@ -376,7 +376,7 @@ func runNow(o *NowOptions) error {
 		}
 	}
 	if res.FlushSkipped != "" && po.Flush && ctx.Kind == session.KindSession && !o.Quiet {
-		fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", name, res.FlushSkipped)
+		fmt.Fprintf(s.ErrOut, "pruner: note: %s: no flush: %s\n", name, res.FlushSkipped)
 	}
 	o.summarizer, o.summarizerNote = "none", ""
 	if c != nil && c.SummarizerCmd != "" && enabled {

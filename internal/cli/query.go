@@ -236,7 +236,7 @@ func runQueryRefs(o *QueryOptions) error {
 		if r := refRanges("b", blockIDs); r != "" {
 			refs += ", and chains " + r + " (<compressed-chain id=\"bN\"> messages)"
 		}
-		hint = fmt.Sprintf("refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %d records, %s (a spilled result has none: query it by its call id, or id@timestamp)", st.Len(), refs)
+		hint = fmt.Sprintf("refs are listed in the summaries (**Summarized tool refs**) and stubs; this session's index holds %s, %s (a spilled result has none: query it by its call id, or id@timestamp)", plural(st.Len(), "record"), refs)
 	}
 	if found == 0 {
 		fmt.Fprintf(s.ErrOut, "pruner: %s: no ref matches\n", name)
@@ -378,4 +378,12 @@ func refRanges(prefix string, refs []string) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is "1 record", "2 records".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

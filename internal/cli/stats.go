@@ -235,7 +235,7 @@ func runStats(o *StatsOptions) error {
 		case r.Skipped != "":
 			fmt.Fprintf(s.ErrOut, "pruner: warning: %s: %s; skipped\n", r.Input, r.Skipped)
 		case r.FlushSkipped != "" && !o.Quiet:
-			fmt.Fprintf(s.ErrOut, "pruner: %s: %s\n", r.Input, r.FlushSkipped)
+			fmt.Fprintf(s.ErrOut, "pruner: note: %s: no flush: %s\n", r.Input, r.FlushSkipped)
 		}
 	}
 	if o.JSON {
