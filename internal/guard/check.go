@@ -75,6 +75,10 @@ type Violation struct {
 	// Detail is the parse error of a KindBashParse violation or what
 	// cannot be verified in a KindUnverifiable one.
 	Detail string
+	// Excludes are, for a grep of a folder, the exclusions that leave
+	// every protected path of the folder out (the analysis checked them),
+	// for the reason's hint; nil when one is not enough to name.
+	Excludes []string `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -96,13 +100,50 @@ func (v Violation) folderHint(verdict bool, via string) string {
 	}
 	hint := " (name the files, or a folder that does not hold it"
 	if v.Command != "" && strings.HasPrefix(via, "grep") {
-		opt := "--exclude="
-		if strings.HasSuffix(v.Rule, "/") {
-			opt = "--exclude-dir="
+		if len(v.Excludes) > 1 {
+			hint += ", or leave them out: grep " + strings.Join(v.Excludes, " ")
+		} else {
+			opt := "--exclude="
+			if strings.HasSuffix(v.Rule, "/") {
+				opt = "--exclude-dir="
+			}
+			hint += ", or leave it out: grep " + opt + showWord(path.Base(v.Holds))
 		}
-		hint += ", or leave it out: grep " + opt + showWord(path.Base(v.Holds))
 	}
 	return hint + ")"
+}
+
+// grepExcludesFor returns the grep exclusions (--exclude=NAME for a file,
+// --exclude-dir=NAME for a folder) that leave every protected path of the
+// folder t out, the first being v's: the folder is searched again with
+// each one added, as the analysis reads grep's own exclusions, until it
+// holds none (at most eight rounds; nil when that does not get there, or
+// a protected path cannot be left out by its name).
+func (m *Matcher) grepExcludesFor(t target, ops OpSet, v Violation) []string {
+	var out []string
+	t.exclude = append([]excludePat(nil), t.exclude...)
+	for range 8 {
+		if v.Holds == "" || v.Kind != KindFolder {
+			return nil
+		}
+		name := path.Base(v.Holds)
+		dir := strings.HasSuffix(v.Rule, "/")
+		opt := "--exclude="
+		if dir {
+			opt = "--exclude-dir="
+		}
+		out = append(out, opt+showWord(name))
+		t.exclude = append(t.exclude, excludePat{glob: name, files: !dir, dirs: dir})
+		next, ok := m.matchFolder(t, ops)
+		if !ok {
+			return out
+		}
+		if next.Holds == v.Holds {
+			return nil // the exclusion does not leave it out
+		}
+		v = next
+	}
+	return nil
 }
 
 // text is Reason's text after its prefix (verdict: the call is being
@@ -242,6 +283,9 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		var ok bool
 		if t.rec {
 			v, ok = m.matchFolder(t, ops)
+			if ok && v.Kind == KindFolder && shell && strings.HasPrefix(t.via, "grep") {
+				v.Excludes = m.grepExcludesFor(t, ops, v)
+			}
 		} else {
 			v, ok = m.matchTarget(t, ops)
 		}

@@ -562,6 +562,20 @@ func TestFolderReasonsSayHowToGoOn(t *testing.T) {
 	if v, why := kindOf(disk, "grep -r --exclude=.env KEY ."); v != "" {
 		t.Errorf("disk: grep -r --exclude=.env KEY . (the advice followed): %q (%s), want allowed", v, why)
 	}
+	// a folder holding several protected paths: the hint names every
+	// exclusion the analysis needs, and following it is allowed
+	// (newcomer pass 12: it named .env, and the next try was denied for .git)
+	many := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{
+		tCwd + "/.env": "S=1", tCwd + "/.env.local": "S=2", tCwd + "/.git/config": "[core]", tCwd + "/src/a.go": "package a",
+	}, nil)})
+	_, why := kindOf(many, "grep -rn TODO .")
+	const all = `leave them out: grep --exclude=".env" --exclude=".env.local" --exclude-dir=".git")`
+	if !strings.Contains(why, all) {
+		t.Errorf("disk with .env, .env.local, .git: reason %q, want %q", why, all)
+	}
+	if v, why := kindOf(many, `grep -rn --exclude=".env" --exclude=".env.local" --exclude-dir=".git" TODO .`); v != "" {
+		t.Errorf("the advice followed: %q (%s), want allowed", v, why)
+	}
 	git := Violation{Kind: KindFolder, Tool: "bash", Command: "grep -r x .", Via: "grep -r", Raw: ".", Path: "/p",
 		Holds: "/p/.git", Rule: ".git/", Op: OpRead}
 	if r := git.Reason(); !strings.Contains(r, `leave it out: grep --exclude-dir=".git")`) {
