@@ -454,19 +454,14 @@ func (r *renderer) hazardIn(from, to int) (int, bool) {
 	return 0, false
 }
 
-// pairingView is the pairing view of a slot sequence (an inserted slot is
-// a user message; system messages are held back by pi-ai).
-func (r *renderer) pairingView(slots []slot) []pairing.Msg {
-	out := make([]pairing.Msg, len(slots))
-	for i := range slots {
-		s := &slots[i]
-		if s.m == nil {
-			out[i] = pairing.Msg{Role: session.RoleUser}
-			continue
-		}
-		out[i] = pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
+// pairingMsg is the pairing view of a slot (an inserted slot is a user
+// message; system messages are held back by pi-ai), made when asked: no
+// slice of every slot's view (64 bytes a slot) is held.
+func (r *renderer) pairingMsg(s *slot) pairing.Msg {
+	if s.m == nil {
+		return pairing.Msg{Role: session.RoleUser}
 	}
-	return out
+	return pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
 }
 
 // visible reports whether a slot takes part in the phases: pi 1.x system
