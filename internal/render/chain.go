@@ -71,10 +71,11 @@ func toolResultText(raw []byte) string {
 	els, _ := jsval.Elements(content)
 	var parts []string
 	for _, el := range els {
-		if t, _ := jsval.GetString(el, "type"); t != "text" {
+		f := getFields(el, "type", "text")
+		if t, _ := f.str(0); t != "text" {
 			continue
 		}
-		s, _ := jsval.GetString(el, "text")
+		s, _ := f.str(1)
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "\n")
@@ -487,14 +488,15 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		s := r.slots[i]
 		role := r.role(&s)
 		summary := false
-		var sraw []byte
+		var details []byte
 		if role == session.RoleCustom && r.visible(&s) {
 			raw, err := r.customOf(&s)
 			if err != nil {
 				return nil, nil, err
 			}
-			if ct, _ := jsval.Get(raw, "customType"); isString(ct, index.TypeSummary) {
-				summary, sraw = true, raw
+			f := getFields(raw, "customType", "details") // one pass over the message
+			if isString(f.v[0], index.TypeSummary) {
+				summary, details = true, f.v[1]
 			}
 		}
 		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
@@ -502,7 +504,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			r.rep.ChainDropped++
 			continue
 		}
-		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare, &r.keyBuf) {
+		if summary && summaryOverlaps(details, droppedOcc, droppedBare, &r.keyBuf) {
 			if s.appended {
 				r.rep.AppendedSuppressed++
 			} else {
@@ -599,14 +601,15 @@ func jsText(v []byte) string {
 
 // summaryOverlaps is pi-condense's perBatchSummaryOverlapsDropped: a ref
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
-// An occurrence key is looked up as it is built in *buf (reused).
-func summaryOverlaps(raw []byte, occ, bare *keySet, buf *[]byte) bool {
-	details, _ := jsval.Get(raw, "details")
+// details is the summary's details value (nil: none). An occurrence key
+// is looked up as it is built in *buf (reused).
+func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
-		idv, _ := jsval.Get(el, "toolCallId")
-		if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
+		f := getFields(el, "toolCallId", "resultTimestamp")
+		idv := f.v[0]
+		if tv, ok := f.v[1], f.has[1]; ok {
 			k := appendJSText((*buf)[:0], idv)
 			k = appendJSText(append(k, '@'), tv)
 			*buf = k
