@@ -332,12 +332,13 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 }
 
 // viewOf calls fn with the slot's current JSON, as bytesOf reads it: a
-// source message as it is where the input holds it (Context.ViewMessage:
-// no copy). fn must not keep raw nor read the input; what it builds from
-// raw it copies.
+// source message as it is, read from the input into a buffer
+// (Context.ReadMessage: every caller scans the whole message, and reading
+// it costs less than faulting its pages in again). fn must not keep raw
+// nor read the input; what it builds from raw it copies.
 func (r *renderer) viewOf(s *slot, fn func(raw []byte) error) error {
 	if s.body == nil && s.m != nil {
-		return r.ctx.ViewMessage(s.m, fn)
+		return r.ctx.ReadMessage(s.m, fn)
 	}
 	raw, err := r.bytesOf(s)
 	if err != nil {
