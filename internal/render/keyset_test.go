@@ -3,7 +3,12 @@ package render
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/pruner-dev/pruner/internal/index"
+	"github.com/pruner-dev/pruner/internal/session"
 )
 
 // TestKeySetAgreesWithMap: members added by handle (some twice, some keys
@@ -59,5 +64,43 @@ func TestKeySetAgreesWithMap(t *testing.T) {
 				t.Fatalf("case %d: member %q not found", n, k)
 			}
 		}
+	}
+}
+
+// TestAppendMessageKey: the occurrence key appended to a buffer is
+// messageKey's and index.MessageKey's, for every toolResult of the test
+// sessions and the oracle's.
+func TestAppendMessageKey(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/condense-oracle/*/*/*.session.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	n := 0
+	buf := []byte("junk")
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := session.Read(f, f, session.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ctx.Messages {
+			if m.Role() != session.RoleToolResult {
+				continue
+			}
+			buf = appendMessageKey(buf[:0], m)
+			want := index.MessageKey(m.ToolCallID(), []byte(m.Timestamp()))
+			if string(buf) != want || messageKey(m) != want {
+				t.Fatalf("%s: appendMessageKey %q, messageKey %q, index.MessageKey %q", p, buf, messageKey(m), want)
+			}
+			n++
+		}
+		f.Close()
+	}
+	if n < 50 {
+		t.Fatalf("%d results: the sessions do not cover the case", n)
 	}
 }

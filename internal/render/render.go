@@ -287,6 +287,7 @@ type renderer struct {
 	reads   []readCall   // supersede's
 	readIDs []string
 	keyBuf  []byte // summaryOverlaps' occurrence key
+	stubKey []byte // stubReplace's occurrence key
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).
