@@ -110,3 +110,81 @@ func int32s(xs []int) []int32 {
 	}
 	return out
 }
+
+// crossingCopy is Crossing as it was written before CrossingAt: a copy of
+// msgs with the inserted ones made transparent, paired by Analyze, and
+// every inserted message compared with every span.
+func crossingCopy(msgs []Msg, inserted func(i int) bool) []int {
+	probe := make([]Msg, len(msgs))
+	var ins []int
+	for i, m := range msgs {
+		probe[i] = m
+		if inserted(i) {
+			probe[i].Transparent = true
+			ins = append(ins, i)
+		}
+	}
+	if len(ins) == 0 {
+		return nil
+	}
+	pairs, hz := Analyze(probe)
+	var spans [][2]int
+	for _, p := range pairs {
+		spans = append(spans, [2]int{p.Call, p.Result})
+	}
+	for _, h := range hz {
+		if h.Call != nil {
+			spans = append(spans, [2]int{h.Call.Index, h.Result.Index})
+		}
+	}
+	var out []int
+	for _, p := range ins {
+		for _, s := range spans {
+			if s[0] < p && p < s[1] {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestCrossingAtAgreesWithCopy: on random contexts with random inserted
+// messages (users, some of them already transparent), CrossingAt — given
+// the messages one at a time — and Crossing find what the copying version
+// found.
+func TestCrossingAtAgreesWithCopy(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	roles := []string{session.RoleUser, session.RoleToolResult, session.RoleToolResult, session.RoleToolResult, session.RoleAssistant, session.RoleSystem, session.RoleCustom}
+	for n := 0; n < 3000; n++ {
+		ids := 1 + r.IntN(40)
+		msgs := make([]Msg, r.IntN(80))
+		insert := make([]bool, len(msgs))
+		for i := range msgs {
+			m := Msg{Role: roles[r.IntN(len(roles))], Transparent: r.IntN(20) == 0}
+			switch m.Role {
+			case session.RoleAssistant:
+				k := r.IntN(4)
+				if r.IntN(5) == 0 {
+					k = r.IntN(3 * manyCalls)
+				}
+				for j := 0; j < k; j++ {
+					m.Calls = append(m.Calls, session.NewToolCall(fmt.Sprint("c", r.IntN(ids)), "", "", false))
+				}
+			case session.RoleToolResult:
+				m.ToolCallID = fmt.Sprint("c", r.IntN(ids))
+			}
+			if r.IntN(6) == 0 {
+				m = Msg{Role: session.RoleUser, Transparent: r.IntN(3) == 0}
+				insert[i] = true
+			}
+			msgs[i] = m
+		}
+		inserted := func(i int) bool { return insert[i] }
+		want := crossingCopy(msgs, inserted)
+		got := CrossingAt(len(msgs), func(i int) Msg { return msgs[i] }, inserted)
+		if g2 := Crossing(msgs, inserted); !reflect.DeepEqual(got, g2) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: CrossingAt %v, Crossing %v, the copying version %v", n, got, g2, want)
+		}
+	}
+}

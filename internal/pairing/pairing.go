@@ -384,19 +384,36 @@ func interrupted(id string, call, result int, between []int32) Hazard {
 // message (a compressed chain, a summary) must not put it there: it would
 // orphan the result.
 func Crossing(msgs []Msg, inserted func(i int) bool) []int {
-	probe := make([]Msg, len(msgs))
+	return CrossingAt(len(msgs), func(i int) Msg { return msgs[i] }, inserted)
+}
+
+// CrossingAt is Crossing over n messages given one at a time by at (no
+// slice of every message's view: a chain render of a million messages
+// made two, 64 bytes a message each).
+func CrossingAt(n int, at func(i int) Msg, inserted func(i int) bool) []int {
 	var ins []int
-	for i, m := range msgs {
-		probe[i] = m
+	nCalls, nResults := 0, 0
+	for i := 0; i < n; i++ {
 		if inserted(i) {
-			probe[i].Transparent = true
 			ins = append(ins, i)
+		}
+		m := at(i)
+		nCalls += len(m.Calls)
+		if m.Role == session.RoleToolResult {
+			nResults++
 		}
 	}
 	if len(ins) == 0 {
 		return nil
 	}
-	pairs, hz := Analyze(probe)
+	probe := func(i int) Msg {
+		m := at(i)
+		if inserted(i) {
+			m.Transparent = true
+		}
+		return m
+	}
+	pairs, hz := analyze(n, probe, nCalls, nResults, true)
 	var spans [][2]int
 	for _, p := range pairs {
 		spans = append(spans, [2]int{p.Call, p.Result})

@@ -71,10 +71,11 @@ func toolResultText(raw []byte) string {
 	els, _ := jsval.Elements(content)
 	var parts []string
 	for _, el := range els {
-		if t, _ := jsval.GetString(el, "type"); t != "text" {
+		f := getFields(el, "type", "text")
+		if t, _ := f.str(0); t != "text" {
 			continue
 		}
-		s, _ := jsval.GetString(el, "text")
+		s, _ := f.str(1)
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "\n")
@@ -237,30 +238,12 @@ type chainRange struct {
 // not any more keeps its block (content the chain chose to keep is never
 // dropped).
 func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
-	n := len(r.slots)
-	facts := make([]msgFacts, n)
-	existing := map[string]bool{}
-	for i := range r.slots {
-		s := &r.slots[i]
-		if !r.visible(s) {
-			continue
-		}
-		switch r.role(s) {
-		case session.RoleUser, session.RoleAssistant:
-			f, err := r.facts(s)
-			if err != nil {
-				return err
-			}
-			facts[i] = f
-			if f.chainID != "" {
-				existing[f.chainID] = true
-			}
-		}
-	}
 	// 1. resolve each entry to a range: exactly one user message at its
 	// start timestamp and one assistant at its final timestamp, in order
 	// (the slots of each timestamp found once: a long session has
-	// thousands of chains)
+	// thousands of chains); each message's facts are read once, in the
+	// same pass (none is held per message)
+	existing := map[string]bool{}
 	type found struct{ first, n int } // the first slot with a timestamp, and how many
 	userAt, asstAt := map[float64]found{}, map[float64]found{}
 	note := func(m map[float64]found, ts float64, i int) {
@@ -273,14 +256,26 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !r.visible(s) || !facts[i].hasTS {
+		if !r.visible(s) {
 			continue
 		}
-		switch r.role(s) {
-		case session.RoleUser:
-			note(userAt, facts[i].ts, i)
-		case session.RoleAssistant:
-			note(asstAt, facts[i].ts, i)
+		switch role := r.role(s); role {
+		case session.RoleUser, session.RoleAssistant:
+			f, err := r.facts(s)
+			if err != nil {
+				return err
+			}
+			if f.chainID != "" {
+				existing[f.chainID] = true
+			}
+			if !f.hasTS {
+				continue
+			}
+			if role == session.RoleUser {
+				note(userAt, f.ts, i)
+			} else {
+				note(asstAt, f.ts, i)
+			}
 		}
 	}
 	var resolved []chainRange
@@ -347,7 +342,7 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 		if err != nil {
 			return err
 		}
-		cross := pairing.Crossing(r.pairingView(out), func(i int) bool { _, ok := at[i]; return ok })
+		cross := pairing.CrossingAt(len(out), func(i int) pairing.Msg { return r.pairingMsg(&out[i]) }, func(i int) bool { _, ok := at[i]; return ok })
 		if len(cross) == 0 {
 			r.slots = out
 			return nil
@@ -413,8 +408,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	// the dropped ids and occurrence keys grow as found (a hint of every
 	// message inside the ranges would reserve for users and custom
 	// messages too)
-	droppedBare := map[string]bool{}
-	droppedOcc := map[string]bool{}
+	droppedBare, droppedOcc := r.droppedSets()
 	// each range's sets, reused (a long session has thousands of ranges)
 	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range accepted {
@@ -436,8 +430,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			case session.RoleToolResult:
 				id := s.m.ToolCallID()
 				actual[id] = true
-				droppedBare[id] = true
-				droppedOcc[r.keyOf(int(s.src))] = true
+				droppedBare.add(resultHandle(s.src))
+				droppedOcc.add(uint64(s.src))
 				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
@@ -455,9 +449,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					}
 				}
 			case session.RoleAssistant:
-				for _, tc := range s.m.ToolCalls() {
+				for k, tc := range s.m.ToolCalls() {
 					actual[tc.ID()] = true
-					droppedBare[tc.ID()] = true
+					droppedBare.add(callHandle(s.src, k))
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
 					}
@@ -494,14 +488,15 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		s := r.slots[i]
 		role := r.role(&s)
 		summary := false
-		var sraw []byte
+		var details []byte
 		if role == session.RoleCustom && r.visible(&s) {
 			raw, err := r.customOf(&s)
 			if err != nil {
 				return nil, nil, err
 			}
-			if ct, _ := jsval.Get(raw, "customType"); isString(ct, index.TypeSummary) {
-				summary, sraw = true, raw
+			f := getFields(raw, "customType", "details") // one pass over the message
+			if isString(f.v[0], index.TypeSummary) {
+				summary, details = true, f.v[1]
 			}
 		}
 		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
@@ -509,7 +504,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			r.rep.ChainDropped++
 			continue
 		}
-		if summary && summaryOverlaps(sraw, droppedOcc, droppedBare, &r.keyBuf) {
+		if summary && summaryOverlaps(details, droppedOcc, droppedBare, &r.keyBuf) {
 			if s.appended {
 				r.rep.AppendedSuppressed++
 			} else {
@@ -537,6 +532,33 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	}
 	return out, at, nil
 }
+
+// droppedSets are the chain phase's sets of dropped ids: the bare call
+// ids of the results and calls a range drops (handles: resultHandle,
+// callHandle) and the occurrence keys of its results (a handle is the
+// source message's index); their keys are read from the context when
+// compared, none is built per dropped message.
+func (r *renderer) droppedSets() (bare, occ *keySet) {
+	msgs := r.ctx.Messages
+	bare = newKeySet(func(dst []byte, h uint64) []byte {
+		m := msgs[h>>32]
+		if k := uint32(h); k != resultCall {
+			return append(dst, m.ToolCalls()[k].ID()...)
+		}
+		return append(dst, m.ToolCallID()...)
+	})
+	occ = newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
+	return bare, occ
+}
+
+// resultCall marks a result's own id in a bare-id handle.
+const resultCall = ^uint32(0)
+
+// resultHandle is the bare-id handle of the toolCallId of result src.
+func resultHandle(src int32) uint64 { return uint64(src)<<32 | uint64(resultCall) }
+
+// callHandle is the bare-id handle of call k of assistant message src.
+func callHandle(src int32, k int) uint64 { return uint64(src)<<32 | uint64(uint32(k)) }
 
 // customOf returns bytes that hold a custom message's customType and
 // details as its JSON does: for a source message pi builds from a
@@ -579,23 +601,24 @@ func jsText(v []byte) string {
 
 // summaryOverlaps is pi-condense's perBatchSummaryOverlapsDropped: a ref
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
-// An occurrence key is looked up as it is built in *buf (reused).
-func summaryOverlaps(raw []byte, occ, bare map[string]bool, buf *[]byte) bool {
-	details, _ := jsval.Get(raw, "details")
+// details is the summary's details value (nil: none). An occurrence key
+// is looked up as it is built in *buf (reused).
+func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
-		idv, _ := jsval.Get(el, "toolCallId")
-		if tv, ok := jsval.Get(el, "resultTimestamp"); ok {
+		f := getFields(el, "toolCallId", "resultTimestamp")
+		idv := f.v[0]
+		if tv, ok := f.v[1], f.has[1]; ok {
 			k := appendJSText((*buf)[:0], idv)
 			k = appendJSText(append(k, '@'), tv)
 			*buf = k
-			if occ[string(k)] {
+			if occ.has(k) {
 				return true
 			}
 			continue
 		}
-		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare[b] {
+		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare.hasString(b) {
 			return true
 		}
 	}

@@ -19,6 +19,15 @@ func messageKey(m *session.Message) string {
 	return index.MessageKey(m.ToolCallID(), []byte(ts))
 }
 
+// appendMessageKey appends messageKey(m) to dst.
+func appendMessageKey(dst []byte, m *session.Message) []byte {
+	ts := m.Timestamp()
+	if plainInteger(ts) {
+		return append(append(append(dst, m.ToolCallID()...), '@'), ts...)
+	}
+	return append(dst, index.MessageKey(m.ToolCallID(), []byte(ts))...)
+}
+
 // plainInteger reports whether s is "0" or an optional minus and 1 to 15
 // digits without a leading zero: a number that Number.prototype.toString
 // writes back byte for byte.

@@ -133,9 +133,10 @@ func (r *renderer) purgeCalls(s *slot, raw []byte, ids map[string]bool) {
 	shrunk := make([][]byte, len(els))
 	changed := false
 	for i, el := range els {
-		t, _ := jsval.GetString(el, "type")
-		id, _ := jsval.GetString(el, "id")
-		args, hasArgs := jsval.Get(el, "arguments")
+		f := getFields(el, "type", "id", "arguments") // one pass over the block
+		t, _ := f.str(0)
+		id, _ := f.str(1)
+		args, hasArgs := f.v[2], f.has[2]
 		if t != "toolCall" || !ids[id] || !hasArgs || jsval.RawUTF16Len(jsval.Canonical(args)) < r.o.PurgeMinArgChars {
 			continue
 		}

@@ -287,6 +287,7 @@ type renderer struct {
 	reads   []readCall   // supersede's
 	readIDs []string
 	keyBuf  []byte // summaryOverlaps' occurrence key
+	stubKey []byte // stubReplace's occurrence key
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).
@@ -332,12 +333,13 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 }
 
 // viewOf calls fn with the slot's current JSON, as bytesOf reads it: a
-// source message as it is where the input holds it (Context.ViewMessage:
-// no copy). fn must not keep raw nor read the input; what it builds from
-// raw it copies.
+// source message as it is, read from the input into a buffer
+// (Context.ReadMessage: every caller scans the whole message, and reading
+// it costs less than faulting its pages in again). fn must not keep raw
+// nor read the input; what it builds from raw it copies.
 func (r *renderer) viewOf(s *slot, fn func(raw []byte) error) error {
 	if s.body == nil && s.m != nil {
-		return r.ctx.ViewMessage(s.m, fn)
+		return r.ctx.ReadMessage(s.m, fn)
 	}
 	raw, err := r.bytesOf(s)
 	if err != nil {
@@ -454,19 +456,14 @@ func (r *renderer) hazardIn(from, to int) (int, bool) {
 	return 0, false
 }
 
-// pairingView is the pairing view of a slot sequence (an inserted slot is
-// a user message; system messages are held back by pi-ai).
-func (r *renderer) pairingView(slots []slot) []pairing.Msg {
-	out := make([]pairing.Msg, len(slots))
-	for i := range slots {
-		s := &slots[i]
-		if s.m == nil {
-			out[i] = pairing.Msg{Role: session.RoleUser}
-			continue
-		}
-		out[i] = pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
+// pairingMsg is the pairing view of a slot (an inserted slot is a user
+// message; system messages are held back by pi-ai), made when asked: no
+// slice of every slot's view (64 bytes a slot) is held.
+func (r *renderer) pairingMsg(s *slot) pairing.Msg {
+	if s.m == nil {
+		return pairing.Msg{Role: session.RoleUser}
 	}
-	return out
+	return pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
 }
 
 // visible reports whether a slot takes part in the phases: pi 1.x system

@@ -113,7 +113,9 @@ func (r *renderer) stubReplace() error {
 		if s.m == nil || s.m.Role() != session.RoleToolResult {
 			continue
 		}
-		key := r.keyOf(int(s.src))
+		// the key built in a reused buffer: looked up, never kept
+		r.stubKey = appendMessageKey(r.stubKey[:0], s.m)
+		key := bufString(r.stubKey)
 		lookup := ""
 		switch {
 		case r.st.IsSummarized(key):

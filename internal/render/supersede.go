@@ -191,10 +191,11 @@ func readGroups(out []readCall, raw []byte, ids []string) []readCall {
 		if n == 0 {
 			break
 		}
-		if t, _ := jsval.Get(el, "type"); !isString(t, "toolCall") {
+		f := getFields(el, "type", "id", "arguments") // one pass over the block
+		if !isString(f.v[0], "toolCall") {
 			continue
 		}
-		idv, _ := jsval.Get(el, "id")
+		idv := f.v[1]
 		bid := stringView(idv) // compared and looked up, never kept
 		var kbuf [8]int
 		ks := kbuf[:0]
@@ -214,7 +215,7 @@ func readGroups(out []readCall, raw []byte, ids []string) []readCall {
 		}
 		n -= len(ks)
 		var rc readCall
-		rc.group, rc.path, rc.ok = callGroup(el)
+		rc.group, rc.path, rc.ok = callGroupArgs(f.v[2])
 		for _, k := range ks {
 			out[k] = rc
 		}
@@ -226,6 +227,12 @@ func readGroups(out []readCall, raw []byte, ids []string) []readCall {
 // arguments are no object, or hold no string path).
 func callGroup(el []byte) (group, path string, ok bool) {
 	args, _ := jsval.Get(el, "arguments")
+	return callGroupArgs(args)
+}
+
+// callGroupArgs is callGroup of a block whose arguments are args (nil:
+// none).
+func callGroupArgs(args []byte) (group, path string, ok bool) {
 	ms, isObj := jsval.Members(args)
 	if !isObj {
 		return "", "", false

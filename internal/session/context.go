@@ -117,7 +117,8 @@ type Context struct {
 	m        *mapping            // the input, memory-mapped (file inputs)
 	rawBuf   []byte              // Raw's buffer for a mapped input
 	viewBuf  []byte              // ViewMessage's buffer
-	entryBuf []byte              // ViewEntryBytes's buffer (an input not mapped)
+	entryBuf []byte              // ViewEntryBytes's buffer
+	readBuf  []byte              // ReadMessage's buffer
 	hintBuf  []byte              // CallHint's line and tape, reused
 	hintTape jsonscan.Tape
 	hintFrom msgRef // the message hintTape holds the line of (0: none)
@@ -295,9 +296,12 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 }
 
 // ViewEntryBytes calls fn with the n bytes at offset off of branch entry
-// be's line, as AppendEntryBytes would append them: where they are mapped
-// (no copy; a truncated input is an error), else read into a buffer the
-// next ViewEntryBytes reuses. fn must not keep b nor call ViewEntryBytes;
+// be's line, as AppendEntryBytes would append them: read into a buffer the
+// next ViewEntryBytes reuses (from the file for a mapped input, as
+// ReadMessage reads: the render reads every indexed call's arguments, and
+// faulting their pages in again cost more than the copy), or where they
+// are mapped when they are more than readCopyMax bytes (no copy; a
+// truncated input is an error). fn must not keep b nor call ViewEntryBytes;
 // it does not use the buffer EntryLine and Raw reuse.
 func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
 	if c.m == nil {
@@ -320,6 +324,14 @@ func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) 
 	at := beOff + int64(off)
 	if at+int64(n) > int64(len(c.m.data)) {
 		return fmt.Errorf("line %d: re-reading input: %w", be.line, io.ErrUnexpectedEOF)
+	}
+	if n <= readCopyMax {
+		// read from the file, not faulted in from the mapping (ReadMessage)
+		b, err := c.readCopy(&c.entryBuf, at, n)
+		if err != nil {
+			return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+		}
+		return fn(b)
 	}
 	var ferr error
 	if err := guard(func() error { ferr = fn(c.m.data[at : at+int64(n)]); return nil }); err != nil {

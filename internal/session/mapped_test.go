@@ -54,6 +54,25 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Fatalf("ViewMessage after truncation: %v", err)
 	}
+	// ReadMessage reads a small message from the file (a short read) and
+	// views a large one in place (a fault): the same error for both, fn
+	// not called on a short read
+	for i, m := range ctx.Messages {
+		called := false
+		err = ctx.ReadMessage(m, func(b []byte) error { called = i == 1; _ = bytes.Count(b, []byte("x")); return nil })
+		if err == nil || !strings.Contains(err.Error(), "changed while it was read") || called {
+			t.Fatalf("ReadMessage of message %d after truncation: %v (fn called: %v)", i, err, called)
+		}
+	}
+	for i := range ctx.Branch {
+		be := &ctx.Branch[i]
+		if _, n, _ := ctx.entryPlace(be); n > 0 {
+			err = ctx.ViewEntryBytes(be, 0, int(n), func(b []byte) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+				t.Fatalf("ViewEntryBytes of entry %d after truncation: %v", i, err)
+			}
+		}
+	}
 }
 
 // A line of 2 GiB or more (past the 32-bit offsets of the index) is skipped
@@ -335,5 +354,91 @@ func TestAppendEntryBytesIsTheLinesRange(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ReadMessage passes what ViewMessage passes (read from the file for a
+// mapped input up to readCopyMax, viewed in place past it, from a buffer
+// for a streamed one), and ViewEntryBytes what AppendEntryBytes appends,
+// on every message and branch entry of the shipped sessions, the oracle's
+// context inputs and a session with a line past readCopyMax.
+func TestReadMessageAgreesWithView(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"../../testdata/sessions/*.jsonl", "../../testdata/cases/*/session.jsonl", "../../testdata/condense-oracle/*/requests/*.context.jsonl"} {
+		p, _ := filepath.Glob(g)
+		paths = append(paths, p...)
+	}
+	big := filepath.Join(t.TempDir(), "big.jsonl")
+	in := hdr + msgLine("a", "", "user", `"`+strings.Repeat("x", readCopyMax+10)+`"`) + msgLine("b", "a", "user", `"last"`)
+	if err := os.WriteFile(big, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, big)
+	msgs, entries, large := 0, 0, 0
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		streamed, err := Read(bytes.NewReader(data), bytes.NewReader(data), ReadOptions{Branch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapped, err := func() (*Context, error) {
+			f, err := os.Open(p)
+			if err != nil {
+				return nil, err
+			}
+			t.Cleanup(func() { f.Close() })
+			return Read(f, f, ReadOptions{Branch: true})
+		}()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mapped.m == nil {
+			t.Fatalf("%s: file input not mapped", p)
+		}
+		for _, ctx := range []*Context{mapped, streamed} {
+			for i, m := range ctx.Messages {
+				var want, got []byte
+				if err := ctx.ViewMessage(m, func(b []byte) error { want = bytes.Clone(b); return nil }); err != nil {
+					t.Fatalf("%s message %d: %v", p, i, err)
+				}
+				if err := ctx.ReadMessage(m, func(b []byte) error { got = bytes.Clone(b); return nil }); err != nil {
+					t.Fatalf("%s message %d: %v", p, i, err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s message %d: ReadMessage passed %q, ViewMessage %q", p, i, got, want)
+				}
+				msgs++
+				if len(got) > readCopyMax {
+					large++
+				}
+			}
+			for i := range ctx.Branch {
+				be := &ctx.Branch[i]
+				_, n, err := ctx.entryPlace(be)
+				if err != nil || n == 0 {
+					continue
+				}
+				for _, r := range [][2]int{{0, int(n)}, {1, int(n) - 2}, {int(n) / 2, int(n) - int(n)/2}, {0, 0}} {
+					if r[1] < 0 {
+						continue
+					}
+					want, err := ctx.AppendEntryBytes(nil, be, r[0], r[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []byte
+					if err := ctx.ViewEntryBytes(be, r[0], r[1], func(b []byte) error { got = bytes.Clone(b); return nil }); err != nil {
+						t.Fatalf("%s entry %d: %v", p, i, err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s entry %d bytes %d+%d: ViewEntryBytes passed %q, AppendEntryBytes %q", p, i, r[0], r[1], got, want)
+					}
+					entries++
+				}
+			}
+		}
+	}
+	if msgs < 100 || entries < 100 || large == 0 {
+		t.Fatalf("%d messages (%d large), %d entry ranges: the inputs do not cover the case", msgs, large, entries)
 	}
 }
