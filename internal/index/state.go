@@ -61,6 +61,9 @@ type State struct {
 	// diagnostics are the context-prune-diagnostic entries read (kind and
 	// detail), so a flush does not write the same one twice.
 	diagnostics map[string]bool
+	// textErrs is where its chains' texts written when asked put the first
+	// error re-reading the input (TextErr; nil: no such chain)
+	textErrs *textErrs
 	// src is the session the state was rebuilt from: records' result texts
 	// stay in its lines (Record.textAt) until asked for.
 	src *session.Context
