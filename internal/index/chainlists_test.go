@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -153,4 +154,55 @@ func FuzzChainLists(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIDTableShrink: a table grown for ids that did not come, shrunk,
+// still finds every id it holds, at the size grow gives those alone.
+func TestIDTableShrink(t *testing.T) {
+	keys := make([]string, 0, 3000)
+	for i := range 3000 {
+		keys = append(keys, fmt.Sprintf("toolu_%d@%d", i*7, i))
+	}
+	for _, n := range []int{0, 1, 31, 32, 33, 1000, 3000} {
+		var tb, ref idTable
+		hash := func(id int32) uint64 { return tb.hash(keys[id]) }
+		tb.grow(n+50000, hash)
+		for id := range int32(n) {
+			tb.insert(hash(id), id, hash)
+			ref.insert(hash(id), id, hash)
+		}
+		tb.shrink(hash)
+		if len(tb.slots) != max(len(ref.slots), 64) || tb.n != n {
+			t.Fatalf("n %d: %d slots (%d held), want %d", n, len(tb.slots), tb.n, len(ref.slots))
+		}
+		for id := range int32(n) {
+			if got, ok := tb.find(hash(id), func(v int32) bool { return keys[v] == keys[id] }); !ok || got != id {
+				t.Fatalf("n %d: id %d found as %d, %v", n, id, got, ok)
+			}
+		}
+		if _, ok := tb.find(tb.hash("nope"), func(v int32) bool { return keys[v] == "nope" }); ok {
+			t.Fatalf("n %d: found a key it does not hold", n)
+		}
+	}
+}
+
+// TestTrimKeepsKeys: after a flush (which trims its state) every key and
+// bare id is found where it was.
+func TestTrimKeepsKeys(t *testing.T) {
+	ctx := scriptSession([]byte{0, 1, 37, 1, 2, 1, 9, 3, 0, 1, 1, 2, 30, 3, 0, 1, 2, 3, 0, 1, 254, 1, 2, 3, 0, 3}).ctx(t)
+	_, fl := flushWritten(t, ctx, 0, true)
+	s := fl.State
+	if len(s.keys) == 0 {
+		t.Fatal("no keys")
+	}
+	for id := range s.keys {
+		if got, ok := s.keyID(s.keys[id].key); !ok || got != int32(id) {
+			t.Fatalf("key %q: id %d, %v, want %d", s.keys[id].key, got, ok, id)
+		}
+	}
+	for i, b := range s.bare.ids {
+		if k := s.bareFirst(b); k != s.bare.first[i] {
+			t.Fatalf("bare id %q: first %d, want %d", b, k, s.bare.first[i])
+		}
+	}
 }
