@@ -48,11 +48,13 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // entries it appends on top: the flush's (their texts re-read from the
 // input when written) and a context_edit per changed result (its content
 // rendered again when written), ~0.35 bytes per input byte live in all
-// while they are written (1 GB: ~355 MB after planning them). Its limit
-// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB,
-// 658–665 MB of RSS for 1 GB --session (the old room, 90 MiB above 0.7
-// bytes, peaked at 785 MB; at 64 MiB above 0.55 bytes: 610 MB for 5–8%
-// more CPU), 178–183 MB at 200 MB (was 231–235).
+// while they are written (1 GB: ~355 MB after planning them; the chains'
+// texts, written with their entries, are no longer held: the collector
+// marks ~380 MB at most, was ~400). Its limit (writes) is 64 MiB above
+// 0.55 bytes per input byte: 586 MiB at 1 GB, 588 MB of RSS for 1 GB
+// --session, 16 cycles and ~3.1 GB marked (at 0.6 bytes: 624 MB, 15 and
+// ~2.8 GB; before the chains' texts were let go: 641 MB, 17 and ~3.5 GB;
+// the old room, 90 MiB above 0.7 bytes, peaked at 785 MB).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -64,7 +66,7 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
 	case writes:
-		return max(readLimit(size), 64<<20+size/10*6)
+		return max(readLimit(size), 64<<20+size/20*11)
 	}
 	return max(readLimit(size), 48<<20+size/40*19)
 }
