@@ -31,27 +31,30 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 
 // flushLimit is the heap limit for a first flush and its render of an
 // input of size bytes (more: see below). Their live heap peaks at about
-// 0.4 bytes per input byte, in the render after the flush (a first flush
-// of 1 GB of pi-derived input: ~390 MB as the collector marks it; the
-// flush's state after the run 286 MB with the context's index, once its
-// records, key tables and summaries were made compact and a run that
-// prints the context stopped keeping the entries --write appends). The
-// limit is 48 MiB above half a byte per input byte, a third above that
-// peak, so the collector keeps the heap near it instead of letting it
-// double (GOGC): at 1 GB it marks as much in all (19 cycles, ~4.0 GB) as
-// it did at 0.6 bytes per byte before the state was made compact (17,
-// ~3.9 GB), for 545 MB of RSS instead of 635. At 480 MiB it marked 5.2 GB
-// in 23 cycles.
+// a third of a byte per input byte, in the render after the flush (a
+// first flush of 1 GB of pi-derived input: ~310–325 MB as the collector
+// marks it; the flush's state after the render 247 MB with the context's
+// index, once its records, key tables and summaries were made compact, a
+// run that prints the context stopped keeping the entries --write
+// appends, and chains' deterministic bodies and fusions were written when
+// asked instead of held: 276 MB before). The limit is 48 MiB above 0.475
+// bytes per input byte, so the collector keeps the heap near it instead
+// of letting it double (GOGC): at 1 GB it marks as much in all (16
+// cycles, ~2.4–2.5 GB) as it did at half a byte per byte before the
+// chains' texts were let go (15, ~2.5 GB), for 508 MB of RSS instead of
+// 530 (at half a byte now: 14 cycles, ~2.1 GB, 530 MB).
 //
 // A first flush that writes the session (--write, --session) holds the
 // entries it appends on top: the flush's (their texts re-read from the
 // input when written) and a context_edit per changed result (its content
 // rendered again when written), ~0.35 bytes per input byte live in all
-// while they are written (1 GB: ~355 MB after planning them). Its limit
-// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB,
-// 658–665 MB of RSS for 1 GB --session (the old room, 90 MiB above 0.7
-// bytes, peaked at 785 MB; at 64 MiB above 0.55 bytes: 610 MB for 5–8%
-// more CPU), 178–183 MB at 200 MB (was 231–235).
+// while they are written (1 GB: ~355 MB after planning them; the chains'
+// texts, written with their entries, are no longer held: the collector
+// marks ~380 MB at most, was ~400). Its limit (writes) is 64 MiB above
+// 0.55 bytes per input byte: 586 MiB at 1 GB, 588 MB of RSS for 1 GB
+// --session, 16 cycles and ~3.1 GB marked (at 0.6 bytes: 624 MB, 15 and
+// ~2.8 GB; before the chains' texts were let go: 641 MB, 17 and ~3.5 GB;
+// the old room, 90 MiB above 0.7 bytes, peaked at 785 MB).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -63,9 +66,9 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
 	case writes:
-		return max(readLimit(size), 64<<20+size/10*6)
+		return max(readLimit(size), 64<<20+size/20*11)
 	}
-	return max(readLimit(size), 48<<20+size/2)
+	return max(readLimit(size), 48<<20+size/40*19)
 }
 
 // writeCheckLimit is the heap limit for --write's check of the file it

@@ -73,8 +73,12 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 	var out []ChainRange
 	var cur *ChainRange
 	// the open chain's ids, keys and protected ids (reused: a long session
-	// has thousands of chains)
+	// has thousands of chains), and its lists of them, built in reused
+	// buffers and copied out at their size when it ends (done): a chain
+	// keeps them as long as it is kept (grown by append, a third of them
+	// was spare room)
 	ids, keys, prot := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var idList, keyList, protList []string
 	var kb []byte // a result's occurrence key
 	prot0 := protect.NewMemo(pred)
 
@@ -83,17 +87,23 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 		clear(ids)
 		clear(keys)
 		clear(prot)
+		idList, keyList, protList = idList[:0], keyList[:0], protList[:0]
+	}
+	done := func() ChainRange {
+		c := *cur
+		c.MiddleToolCallIDs, c.MiddleOccurrenceKeys, c.ProtectedToolCallIDs = exactList(idList), exactList(keyList), exactList(protList)
+		return c
 	}
 	addID := func(id string) {
 		if !ids[id] {
 			ids[id] = true
-			cur.MiddleToolCallIDs = append(cur.MiddleToolCallIDs, id)
+			idList = append(idList, id)
 		}
 	}
 	addProt := func(id string) {
 		if !prot[id] {
 			prot[id] = true
-			cur.ProtectedToolCallIDs = append(cur.ProtectedToolCallIDs, id)
+			protList = append(protList, id)
 		}
 	}
 	for i, m := range ctx.Messages {
@@ -107,7 +117,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 				continue
 			}
 			if cur != nil {
-				out = append(out, *cur)
+				out = append(out, done())
 			}
 			open(i, ts, ok)
 			continue
@@ -136,7 +146,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 			cur.Final = i
 			cur.FinalAssistantTimestamp = &ts
 			cur.Timed = cur.Timed && ok
-			out = append(out, *cur)
+			out = append(out, done())
 			cur = nil
 		case session.RoleToolResult:
 			if m.ToolCallID() == "" {
@@ -146,7 +156,7 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 			if kb = appendMessageKey(kb[:0], m.ToolCallID(), m.Timestamp()); !keys[string(kb)] {
 				k := st.knownKey(kb)
 				keys[k] = true
-				cur.MiddleOccurrenceKeys = append(cur.MiddleOccurrenceKeys, k)
+				keyList = append(keyList, k)
 			}
 			if prot0.ToolProtected(m.ToolName()) {
 				addProt(m.ToolCallID())
@@ -154,6 +164,14 @@ func detectChains(ctx *session.Context, pred *protect.Predicate, st *State) ([]C
 		}
 	}
 	return out, nil
+}
+
+// exactList is a copy of list at its length (nil when it is empty).
+func exactList(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	return append(make([]string, 0, len(list)), list...)
 }
 
 // userFacts says whether a user message is a synthetic chain message, and

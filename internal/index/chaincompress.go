@@ -48,6 +48,16 @@ type ChainOptions struct {
 	// summaries and refs (the chain writes it again from them).
 	Fuse            func(cx context.Context, summaries, refs []string) summarize.FuseResult
 	FuseConcurrency int
+	// FuseDeterministic says every fusion Fuse makes is
+	// summarize.FuseDeterministic's (no command): the flush does not call
+	// it, and a chain's fusion — with the deterministic summary of its
+	// backfilled calls, re-read from the input — is written when asked
+	// (ChainData.RangeSummary), not held.
+	FuseDeterministic bool
+
+	// eager makes and holds every chain's text at flush (tests: the
+	// reference for the texts written when asked)
+	eager bool
 }
 
 // bodyCall is what the deterministic chain body reads of a call.
@@ -73,6 +83,107 @@ type chainCall struct {
 	chars                int                  // resultText's JavaScript length
 	spill                *spill
 	loc                  textLoc // where resultText is (one text block)
+	branch               int32   // entry's index in the context's Branch
+}
+
+// chainTexts are what a flush's chains need to write, when asked, the
+// texts they do not hold (deterministic bodies; with FuseDeterministic,
+// their backfilled calls' deterministic summaries): the context and the
+// state, one line tape for them all (a chain's text is written while no
+// other is), and where the first error re-reading the input goes
+// (State.TextErr).
+type chainTexts struct {
+	ctx  *session.Context
+	st   *State
+	mu   sync.Mutex
+	lt   lineTape
+	errs *textErrs
+}
+
+// textErrs holds the first error writing a text a state's chains do not
+// hold (shared by its clones).
+type textErrs struct {
+	mu  sync.Mutex
+	err error
+}
+
+func newChainTexts(ctx *session.Context, s *State) *chainTexts {
+	if s.textErrs == nil {
+		s.textErrs = &textErrs{}
+	}
+	return &chainTexts{ctx: ctx, st: s, errs: s.textErrs}
+}
+
+// TextErr is the first error re-reading the input for a text a chain of
+// the state writes when asked (ChainData.RangeSummary: "" instead), nil
+// when there was none: what was written with such a text is not whole.
+func (s *State) TextErr() error {
+	e := s.textErrs
+	if e == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// chainBackfill is a chain's backfilled calls, as backfillSummary reads
+// them: their records (in a row from rec0 in the state's recs, as backfill
+// indexes them) and refs (t<firstRef> on), and per call what the record
+// does not keep: where its result is, and its length.
+type chainBackfill struct {
+	t        *chainTexts
+	rec0     int32
+	firstRef int
+	calls    []backfillCall
+}
+
+// backfillCall is what chainBackfill keeps of a call (no pointer).
+type backfillCall struct {
+	branch int32
+	loc    textLoc
+	chars  int
+}
+
+// backfilled is the chainBackfill of calls, which backfill just indexed
+// (their records from rec0, their refs from firstRef).
+func (t *chainTexts) backfilled(calls []*chainCall, rec0 int32, firstRef int) *chainBackfill {
+	b := &chainBackfill{t: t, rec0: rec0, firstRef: firstRef, calls: make([]backfillCall, len(calls))}
+	for i, c := range calls {
+		b.calls[i] = backfillCall{branch: c.branch, loc: c.loc, chars: c.chars}
+	}
+	return b
+}
+
+// summary is backfillSummary of the chain's backfilled calls, as the flush
+// would have made it; an error (reading the input) is kept for TextErr.
+func (b *chainBackfill) summary() (string, error) {
+	t := b.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	calls := make([]*chainCall, len(b.calls))
+	refs := make([]string, len(b.calls))
+	for i := range b.calls {
+		bc := &b.calls[i]
+		r := t.st.unpack(&t.st.recs[b.rec0+int32(i)])
+		calls[i] = &chainCall{toolCallID: r.ToolCallID, toolName: r.ToolName, args: r.Args, argsAt: r.argsAt, isError: r.IsError,
+			entry: &t.ctx.Branch[bc.branch], branch: bc.branch, chars: bc.chars, loc: bc.loc}
+		refs[i] = "t" + strconv.Itoa(b.firstRef+i)
+	}
+	text, err := backfillSummary(t.ctx, &t.lt, calls, refs)
+	return text, t.fail(err)
+}
+
+// fail keeps err (when not nil) as the first for TextErr, and returns it.
+func (t *chainTexts) fail(err error) error {
+	if err != nil {
+		t.errs.mu.Lock()
+		if t.errs.err == nil {
+			t.errs.err = err
+		}
+		t.errs.mu.Unlock()
+	}
+	return err
 }
 
 // content finds the call's result content, read from its entry onto lt
@@ -128,6 +239,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	bodies := newSummaryIndex(s)
 	var done []*ChainData // the chains compressed, registered once fused
 	var fusions []fusion
+	var later *chainTexts // what the chains write when asked (FuseDeterministic)
 	for k := range eligible {
 		c := &eligible[k]
 		keys := c.LookupKeys()
@@ -141,10 +253,13 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		// the deterministic body of a chain no summary covers (a covered
 		// chain reads none of them)
 		var known []bodyCall
+		var knownKeys []int32 // their key ids (the body written when asked)
 		if !covered {
 			for _, key := range keys {
 				if r, ok := s.occurrence(key); ok {
 					known = append(known, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+					kid, _ := s.keyID(key) // (an occurrence's key has an id)
+					knownKeys = append(knownKeys, kid)
 				}
 			}
 		}
@@ -180,31 +295,49 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			cd.ToolRefs = []string{}
 		}
 		s.NextBlock++
-		if !covered {
+		if !covered && !co.eager {
+			// written when asked, from the records (the known ones and
+			// those backfill just indexed, in a row): not held
+			if later == nil {
+				later = newChainTexts(ctx, s)
+			}
+			cd.body = &chainBody{t: later, known: knownKeys, rec0: int32(len(s.recs) - len(fresh)), n: int32(len(fresh))}
+			cd.BodySource = "deterministic"
+		} else if !covered {
 			calls := known
 			for _, fc := range fresh {
 				calls = append(calls, bodyCall{toolCallID: fc.toolCallID, toolName: fc.toolName, args: fc.args, argsAt: fc.argsAt, at: fc.ts})
 			}
-			// the body quotes the first and last call's arguments only
-			first, last := chainEnds(calls)
-			for _, i := range []int{first, last} {
-				if calls[i].args, err = s.bodyArgs(ctx, &calls[i]); err != nil {
-					return err
-				}
+			body, err := s.deterministicBody(ctx, calls, toolRefs)
+			if err != nil {
+				return err
 			}
-			body := DeterministicChainBody(calls, toolRefs)
 			cd.RangeSummaryText, cd.BodySource = &body, "deterministic"
 		} else {
+			// what no summary covers gets its deterministic bullets, so the
+			// body says what each ref of the chain was
+			var extra *chainBackfill
 			if len(fresh) > 0 {
-				// what no summary covers gets its deterministic bullets, so
-				// the body says what each ref of the chain was
-				extra, err := backfillSummary(ctx, &f.lt, fresh, backfilled)
-				if err != nil {
-					return err
+				if lazy := co.Fuse != nil && co.FuseDeterministic && !co.eager; lazy {
+					// written with the fusion (RangeSummary), not held
+					if later == nil {
+						later = newChainTexts(ctx, s)
+					}
+					extra = later.backfilled(fresh, int32(len(s.recs)-len(fresh)), s.NextRef-len(fresh))
+				} else {
+					text, err := backfillSummary(ctx, &f.lt, fresh, backfilled)
+					if err != nil {
+						return err
+					}
+					texts = append(texts, text)
 				}
-				texts = append(texts, extra)
 			}
 			switch {
+			case extra != nil || co.Fuse != nil && co.FuseDeterministic && !co.eager && len(texts) >= 2:
+				// summarize.FuseDeterministic's fusion, made when written:
+				// never blank (it ends with the refs' footer)
+				cd.fused, cd.backfill = texts, extra
+				f.Fused++
 			case co.Fuse != nil && len(texts) >= 2:
 				fusions = append(fusions, fusion{cd: &cd, texts: texts})
 			case len(fresh) > 0:
@@ -218,7 +351,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 		cdp := &cd
 		floor := cd.StartUserTimestamp
 		f.addEntry(&NewEntry{Type: "custom", CustomType: TypeChain, floor: &floor,
-			body: func(dst []byte, _ *session.Context) ([]byte, error) { return append(dst, chainData(*cdp)...), nil }})
+			body: func(dst []byte, _ *session.Context) ([]byte, error) { return appendChainData(dst, cdp) }})
 		f.Chains++
 		f.ChainCalls += len(c.MiddleToolCallIDs)
 		compressed++
@@ -498,7 +631,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				continue
 			}
 			be := &ctx.Branch[at-1]
-			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be}
+			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
 			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
 				// captured with this result: what the parse below reads of
 				// the same line
@@ -829,9 +962,11 @@ func excerpt(args []byte) string {
 	return s
 }
 
-// chainData encodes a chain entry's data in pi-condense's key order.
-func chainData(c ChainData) []byte {
-	dst := []byte(`{"blockId":`)
+// appendChainData appends a chain entry's data to dst, in pi-condense's
+// key order; errors are I/O errors re-reading the input for a range
+// summary written when asked.
+func appendChainData(dst []byte, c *ChainData) ([]byte, error) {
+	dst = append(dst, `{"blockId":`...)
 	dst = jsval.AppendString(dst, c.BlockID)
 	dst = append(dst, `,"startUserTimestamp":`...)
 	dst = strconv.AppendInt(dst, c.StartUserTimestamp, 10)
@@ -847,7 +982,9 @@ func chainData(c ChainData) []byte {
 	dst = appendStrings(dst, c.ToolRefs)
 	dst = append(dst, `,"compressedAt":`...)
 	dst = strconv.AppendInt(dst, c.CompressedAt, 10)
-	if text, ok := c.RangeSummary(); ok {
+	if text, ok, err := c.rangeSummary(); err != nil {
+		return dst, err
+	} else if ok {
 		dst = append(dst, `,"rangeSummaryText":`...)
 		dst = jsval.AppendString(dst, text)
 	}
@@ -863,7 +1000,7 @@ func chainData(c ChainData) []byte {
 		dst = append(dst, `,"droppedOccurrenceKeys":`...)
 		dst = appendStrings(dst, c.DroppedOccurrenceKeys)
 	}
-	return append(dst, '}')
+	return append(dst, '}'), nil
 }
 
 func appendStrings(dst []byte, ss []string) []byte {
@@ -932,6 +1069,51 @@ func appendBackfill(dst []byte, ctx *session.Context, st *State, calls []entryCa
 		dst = appendRef(dst, "t"+strconv.Itoa(firstRef+i), st.recID(r), r.resultTimestamp())
 	}
 	return append(dst, `]}`...), nil
+}
+
+// deterministicBody is DeterministicChainBody of calls with their first
+// and last call's arguments (the ones it quotes) read.
+func (s *State) deterministicBody(ctx *session.Context, calls []bodyCall, refs []string) (string, error) {
+	first, last := chainEnds(calls)
+	for _, i := range []int{first, last} {
+		var err error
+		if calls[i].args, err = s.bodyArgs(ctx, &calls[i]); err != nil {
+			return "", err
+		}
+	}
+	return DeterministicChainBody(calls, refs), nil
+}
+
+// chainBody is the deterministic body of a chain no summary covers, as
+// the flush would have made it, written when asked: the calls a record
+// covered (by key id, in the chain's key order) and then those backfill
+// indexed for it (n records from rec0).
+type chainBody struct {
+	t       *chainTexts
+	known   []int32
+	rec0, n int32
+}
+
+// text is the body; an error (reading the input) is kept for TextErr.
+func (b *chainBody) text(refs []string) (string, error) {
+	t := b.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.st
+	calls := make([]bodyCall, 0, len(b.known)+int(b.n))
+	for _, kid := range b.known {
+		r, ok := s.occurrence(s.keys[kid].key)
+		if !ok {
+			return "", t.fail(fmt.Errorf("chain body: %s is not indexed any more", s.keys[kid].key))
+		}
+		calls = append(calls, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, rec: &r, at: sortTime(r)})
+	}
+	for i := range b.n {
+		r := s.unpack(&s.recs[b.rec0+i])
+		calls = append(calls, bodyCall{toolCallID: r.ToolCallID, toolName: r.ToolName, args: r.Args, argsAt: r.argsAt, at: r.Timestamp})
+	}
+	body, err := s.deterministicBody(t.ctx, calls, refs)
+	return body, t.fail(err)
 }
 
 // bodyArgs is a body call's arguments as JSON.stringify writes them: a

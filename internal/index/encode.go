@@ -406,17 +406,38 @@ func flushMetricsData(m FlushMetrics) []byte {
 	return append(dst, `}}`...)
 }
 
-// RangeSummary is the chain's range summary — RangeSummaryText, or the
-// deterministic fusion the flush made of its summaries — and whether it
-// has one.
+// RangeSummary is the chain's range summary — RangeSummaryText, the
+// deterministic body of a chain no summary covered, or the deterministic
+// fusion of its summaries (and of its backfilled calls' bullets); a body
+// or bullets the flush did not keep are written from its records and the
+// input again (a failure to read them gives "", and State.TextErr says
+// why) — and whether it has one.
 func (c *ChainData) RangeSummary() (string, bool) {
+	text, ok, _ := c.rangeSummary()
+	return text, ok
+}
+
+// rangeSummary is RangeSummary with its error.
+func (c *ChainData) rangeSummary() (string, bool, error) {
 	switch {
 	case c.RangeSummaryText != nil:
-		return *c.RangeSummaryText, true
+		return *c.RangeSummaryText, true, nil
+	case c.body != nil:
+		text, err := c.body.text(c.ToolRefs)
+		if err != nil {
+			return "", true, err
+		}
+		return text, true, nil
+	case c.backfill != nil:
+		extra, err := c.backfill.summary()
+		if err != nil {
+			return "", true, err
+		}
+		return summarize.FuseDeterministic(append(c.fused[:len(c.fused):len(c.fused)], extra), c.ToolRefs), true, nil
 	case c.fused != nil:
-		return summarize.FuseDeterministic(c.fused, c.ToolRefs), true
+		return summarize.FuseDeterministic(c.fused, c.ToolRefs), true, nil
 	}
-	return "", false
+	return "", false, nil
 }
 
 // entryMarks is what a flush with FlushOptions.NoEntries keeps of the

@@ -133,6 +133,14 @@ type ChainData struct {
 	// ToolRefs when it is asked for, so a first flush of a long history
 	// does not hold every chain's fused text (1 GB: ~30 MB) until written.
 	fused []string
+	// backfill, with fused, are the chain's backfilled calls, whose
+	// deterministic summary is the fusion's last part: written from them
+	// (read from the input) when asked, not held (1 GB: ~20 MB of bullets).
+	backfill *chainBackfill
+	// body is the deterministic body (BodySource "deterministic") of a
+	// chain the flush compressed, written when asked (RangeSummaryText is
+	// then nil: 1 GB, ~5 MB of bodies not held).
+	body *chainBody
 }
 
 // StatsData is the cumulative data of a context-prune-stats entry.

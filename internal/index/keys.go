@@ -416,6 +416,22 @@ func (t *idTable) grow(n int, hash func(id int32) uint64) {
 	}
 }
 
+// shrink rebuilds t at the size its ids need (as grow sizes it), ids 0
+// to n-1 put in order, when that is smaller than it is.
+func (t *idTable) shrink(hash func(id int32) uint64) {
+	size := 64
+	for 2*t.n > size {
+		size *= 2
+	}
+	if size >= len(t.slots) {
+		return
+	}
+	t.slots = make([]int32, size)
+	for id := range int32(t.n) {
+		t.put(hash(id), id)
+	}
+}
+
 // clone is a copy of t.
 func (t *idTable) clone() idTable {
 	return idTable{slots: slices.Clone(t.slots), n: t.n}
@@ -477,7 +493,8 @@ func (s *State) internKeys(keys []string) {
 // trim gives back the room reserve made for records and keys a flush did
 // not add (a chain's calls a summary already covers): a first flush of
 // 1 GB reserved ~300,000 and added ~225,000 (~9 MB unused, held through
-// the render).
+// the render), and the key tables' slots it made for them (1 GB: twice
+// the ~225,000 keys' 2^19 slots each, 4 MB more).
 func (s *State) trim() {
 	if cap(s.recs)-len(s.recs) > len(s.recs)/8 {
 		s.recs = slices.Clone(s.recs)
@@ -485,4 +502,6 @@ func (s *State) trim() {
 	if cap(s.keys)-len(s.keys) > len(s.keys)/8 {
 		s.keys = slices.Clone(s.keys)
 	}
+	s.ids.shrink(s.keyHash)
+	s.bare.table.shrink(s.bare.hash)
 }

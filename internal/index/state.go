@@ -61,6 +61,9 @@ type State struct {
 	// diagnostics are the context-prune-diagnostic entries read (kind and
 	// detail), so a flush does not write the same one twice.
 	diagnostics map[string]bool
+	// textErrs is where its chains' texts written when asked put the first
+	// error re-reading the input (TextErr; nil: no such chain)
+	textErrs *textErrs
 	// src is the session the state was rebuilt from: records' result texts
 	// stay in its lines (Record.textAt) until asked for.
 	src *session.Context
@@ -801,12 +804,40 @@ func (s *State) ShortRef(key string) (string, bool) {
 	return "", false
 }
 
-// ToolRefs returns the short refs of keys, skipping keys without one.
+// ToolRefs returns the short refs of keys, skipping keys without one (nil
+// when none has one). The list is its size and the `tN` refs' bytes are in
+// one buffer: a chain holds them as long as it is kept (1 GB: ~200,000
+// refs, a string each and a list grown by append before).
 func (s *State) ToolRefs(keys []string) []string {
-	var out []string
+	var idBuf [64]int32
+	ids, size := idBuf[:0], 0
+	var digits [20]byte
 	for _, k := range keys {
-		if r, ok := s.ShortRef(k); ok {
-			out = append(out, r)
+		id, ok := s.keyID(k)
+		if !ok {
+			continue
+		}
+		switch ki := &s.keys[id]; {
+		case ki.refOdd < 0:
+		case ki.ref > 0 || ki.refOdd > 0:
+			size += 1 + len(strconv.AppendInt(digits[:0], int64(ki.ref), 10))
+		default:
+			continue // no ref
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	b := make([]byte, 0, size) // filled to its capacity, never moved
+	for i, id := range ids {
+		if ki := &s.keys[id]; ki.refOdd < 0 {
+			out[i] = s.refNames[id]
+		} else {
+			n := len(b)
+			b = strconv.AppendInt(append(b, 't'), int64(ki.ref), 10)
+			out[i] = unsafe.String(&b[n], len(b)-n)
 		}
 	}
 	return out

@@ -187,6 +187,9 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options, window in
 		chains.Fuse = func(cx context.Context, summaries, refs []string) summarize.FuseResult {
 			return summarize.Fuse(cx, summaries, refs, so)
 		}
+		// no command (and no cache to answer): every fusion is
+		// summarize.FuseDeterministic's, written when the chain is
+		chains.FuseDeterministic = so.Command == nil && !(so.CacheOnly && so.Cache != nil)
 	}
 	return index.Flush(cx, ctx, st, index.FlushOptions{
 		Chains:       chains,

@@ -152,7 +152,7 @@ func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
 		return append(dst, it.body.json...), nil
 	}
 	if it.body.chain != nil {
-		return it.body.chain.append(dst), nil
+		return it.body.chain.append(dst), it.body.chain.st.TextErr() // a text re-read for it failed
 	}
 	if it.body.lazy != nil {
 		return it.body.lazy(dst), nil
