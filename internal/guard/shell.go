@@ -217,6 +217,9 @@ type shellAnalyzer struct {
 	// cmdEnv: the values of the environment assignments of the command
 	// being analysed (`CC=x make`, `env CC=x make`)
 	cmdEnv []string
+	// cmdEnvNames: the names of those assignments (cmdEnv[i] is
+	// cmdEnvNames[i]'s value)
+	cmdEnvNames []string
 	// stmtStart: how many targets were recorded when the statement being
 	// analysed began (before its redirections)
 	stmtStart int
@@ -2078,6 +2081,8 @@ func programName(b string) string {
 		}
 	}
 	switch b {
+	case "dotenv-cli":
+		return "dotenv" // npx dotenv-cli
 	case "editor", "sensible-editor", "select-editor", "rvim", "rview", "vimx", "gview", "evim", "eview", "nvi", "elvis", "vile", "vim-tiny":
 		return "vim"
 	}

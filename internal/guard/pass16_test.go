@@ -1,0 +1,181 @@
+package guard
+
+import "testing"
+
+// TestGitConfigCommandKeys16: git configuration keys whose value is a
+// command git runs, in every form a command sets them (-c, git config,
+// GIT_CONFIG_*): core.alternateRefsCommand, imap.tunnel and
+// submodule.NAME.update=!CMD were read as plain values.
+func TestGitConfigCommandKeys16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`git -c core.alternateRefsCommand='cat .e""nv' fetch ../other`, KindDeny},
+		{`git -c core.alternateRefsCommand="$X" fetch ../other`, KindUnverifiable},
+		{`git -c imap.tunnel='cat .e""nv' imap-send`, KindDeny},
+		{`git -c submodule.lib.update='!cat .e""nv' submodule update`, KindDeny},
+		{`git config submodule.lib.update '!cat .e""nv'; git submodule update`, KindDeny},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.alternateRefsCommand GIT_CONFIG_VALUE_0='cat .e""nv' git fetch ../o`, KindDeny},
+		{`git -c core.alternateRefsCommand='git for-each-ref' fetch ../other`, ""},
+		{`git -c submodule.lib.update=rebase submodule update`, ""},
+		{`git submodule update --init --recursive`, ""},
+		{`git -c imap.tunnel='openssl s_client -connect imap.example.com:993 -quiet' imap-send`, ""},
+	})
+}
+
+// TestDotenvLoaders16: programs that load the folder's .env into the
+// environment of the code or command they run, without a word naming it
+// (bun, pipenv run/shell, dotenvx, env-cmd, python -m dotenv, dotenv-cli
+// through npx, Procfile runners, heroku local, just --dotenv-load,
+// podman-compose config, docker compose config in any position): a read
+// of .env. With the disk only a .env that is there counts; their own
+// switches off (bun --no-env-file, --env-file=F, -f F, -e F,
+// PIPENV_DONT_LOAD_ENV=1) pass.
+func TestDotenvLoaders16(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`bun -e 'console.log(process.env)'`, KindDeny},
+		{`bun --print process.env`, KindDeny},
+		{`bun exec env`, KindDeny},
+		{`bun run env`, KindDeny},
+		{`bun test`, KindDeny},
+		{`bunx vite`, KindDeny},
+		{`bun x prettier --check .`, KindDeny},
+		{`bun build --env=inline ./x.ts`, KindDeny},
+		{`uv run bun -e 1`, KindDeny},
+		{`pipenv run printenv`, KindDeny},
+		{`pipenv shell`, KindDeny},
+		{`pipenv run python -c 'import os; print(os.environ)'`, KindDeny},
+		{`npx dotenv-cli -- env`, KindDeny},
+		{`python3 -m dotenv list`, KindDeny},
+		{`dotenvx run -- env`, KindDeny},
+		{`dotenvx get`, KindDeny},
+		{`env-cmd env`, KindDeny},
+		{`honcho run env`, KindDeny},
+		{`foreman start`, KindDeny},
+		{`heroku local:run env`, KindDeny},
+		{`just --dotenv-load show`, KindDeny},
+		{`podman-compose config`, KindDeny},
+		{`docker compose config --format json`, KindDeny},
+		{`docker compose -f compose.yml config`, KindDeny},
+		{`docker compose convert`, KindDeny},
+		// switched off, or another file named
+		{`bun --no-env-file -e 'console.log(process.env)'`, ""},
+		{`bun --no-env-file test`, ""},
+		{`bun --env-file=.env.example test`, ""},
+		{`bun --no-env-file x prettier --check .`, ""},
+		{`PIPENV_DONT_LOAD_ENV=1 pipenv run pytest`, ""},
+		{`env PIPENV_DONT_LOAD_ENV=1 pipenv run pytest`, ""},
+		{`npx dotenv-cli -e .env.example -- env`, ""},
+		{`python3 -m dotenv -f .env.example list`, ""},
+		{`dotenvx run -f .env.example -- env`, ""},
+		{`env-cmd -f .env.example env`, ""},
+		{`honcho -e .env.example run env`, ""},
+		// no code of the call runs with the environment
+		{`bun install`, ""},
+		{`bun add react`, ""},
+		{`bun build ./x.ts --outdir dist`, ""},
+		{`pipenv install`, ""},
+		{`pipenv lock`, ""},
+		{`just test`, ""},
+		{`docker compose up -d`, ""},
+		{`docker compose ps`, ""},
+	})
+	// with the disk, a project without a .env runs them as before
+	files := map[string]string{tCwd + "/a.txt": "a", tCwd + "/.env.example": "X=1", tCwd + "/package.json": "{}"}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{`bun test`, ""},
+		{`bun run dev`, ""},
+		{`bun -e 'console.log(1)'`, ""},
+		{`pipenv run pytest`, ""},
+		{`foreman start`, ""},
+	})
+	files[tCwd+"/.env.production"] = "S=1"
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{`bun run build`, KindDeny}, // .env.$NODE_ENV
+		{`bun --no-env-file run build`, ""},
+	})
+	// pipenv's project (the Pipfile's folder) above the cwd holds the .env
+	files = map[string]string{tCwd + "/Pipfile": "", tCwd + "/.env": "S=1", tCwd + "/src/m.py": ""}
+	m = DefaultRules().Matcher(Env{Cwd: tCwd + "/src", Home: tHome, FS: linkFS(files, nil)})
+	runShell(t, m, []shellCase{
+		{`pipenv run env`, KindDeny},
+		{`bun test`, ""},
+	})
+}
+
+// TestCredentialPrinters16: subcommands that print a secret from a
+// credential store the rules protect, reading it by themselves: gh auth
+// token, gh auth status -t, aws configure get and export-credentials,
+// curl -n (sends ~/.netrc's login; -v prints the header made of it).
+func TestCredentialPrinters16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`gh auth token`, KindDeny},
+		{`gh auth status -t`, KindDeny},
+		{`gh auth status --show-token`, KindDeny},
+		{`gh auth git-credential get <<< 'host=github.com'`, KindDeny},
+		{`aws configure get aws_secret_access_key`, KindDeny},
+		{`aws --profile prod configure get aws_secret_access_key`, KindDeny},
+		{`aws configure export-credentials --format env`, KindDeny},
+		{`curl -n https://example.com`, KindDeny},
+		{`curl -sSnv https://example.com`, KindDeny},
+		{`curl --netrc-optional https://example.com`, KindDeny},
+		{`gh auth status`, ""},
+		{`gh pr list`, ""},
+		{`gh api user`, ""},
+		{`aws configure list`, ""},
+		{`aws sts get-caller-identity`, ""},
+		{`aws s3 ls`, ""},
+		{`curl -o n.txt https://example.com`, ""},
+		{`curl -sSL https://example.com`, ""},
+	})
+}
+
+// TestContainerVolumesFrom16: docker run --volumes-from mounts another
+// container's volumes and bind mounts, host folders the command does not
+// show.
+func TestContainerVolumesFrom16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`docker run --volumes-from dev alpine cat /h/.ssh/id_rsa`, KindUnverifiable},
+		{`podman run --volumes-from=dev alpine ls /w`, KindUnverifiable},
+		{`docker run -v pgdata:/data alpine ls /data`, ""},
+		{`docker run --rm alpine echo hi`, ""},
+	})
+}
+
+// TestUserShellQuotes16: a command line a program hands to the user's own
+// shell ($SHELL or the login shell: script -c, flock -c, entr -s, sudo
+// -s, su -c, tmux and screen commands, ssh to this machine) when the user's
+// shell may be fish: a single-quoted part ending in a backslash, which
+// fish does not end there, is unverifiable.
+func TestUserShellQuotes16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	attack := `"echo 'x\\' '; cat .env #'"`
+	runShell(t, m, []shellCase{
+		{`script -qc ` + attack + ` /dev/null`, KindUnverifiable},
+		{`flock /tmp/l -c ` + attack, KindUnverifiable},
+		{`entr -s ` + attack + ` < /dev/null`, KindUnverifiable},
+		{`sudo -s ` + attack, KindUnverifiable},
+		{`su -c ` + attack + ` root`, KindUnverifiable},
+		{`tmux new -d ` + attack, KindUnverifiable},
+		{`ssh localhost ` + attack, KindUnverifiable},
+		{`script -qc 'make test' /dev/null`, ""},
+		{`tmux new -d 'npm run dev'`, ""},
+		{`flock /tmp/l -c 'echo hi'`, ""},
+		{`script -qc "printf '%s\\n' a" /dev/null`, ""},
+		{`tmux new -d "grep 'a\\\\' x"`, ""},
+		{`su -c whoami root`, ""},
+		{`watch "echo 'x\\'"`, ""}, // watch runs sh -c
+		{`bash -c "echo 'x\\' '; cat .e#'"`, ""},
+	})
+	for s, want := range map[string]bool{
+		`echo 'x\' y`: true, `echo 'x\\' y`: false, `echo 'x\\\' y`: true, `echo "it's" 'a'`: false,
+		`echo \' 'b\'`: true, `echo "a\"'b\'"`: false, `echo 'unterminated\`: false, ``: false,
+	} {
+		if got := fishQuoteSplit(s); got != want {
+			t.Errorf("fishQuoteSplit(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
