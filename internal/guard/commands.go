@@ -942,6 +942,7 @@ func (c *cmd) dispatch() bool {
 	}
 	c.responseFiles()
 	c.selfLoaded()
+	c.codeOptions()
 	if names, ok := toolFolderOpts[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)
@@ -1499,6 +1500,11 @@ func (c *cmd) dispatch() bool {
 	}
 	c.serverCommand() // caddy file-server, twistd web, browser-sync
 	c.unmodelledFolders()
+	for i := 1; i < len(c.args); i++ {
+		if f := c.args[i].f; !c.done[i] && !f.pattern() {
+			a.textTokens(c.args[i].raw, f.s, SetRead)
+		}
+	}
 	c.generic()
 	return false
 }

@@ -179,3 +179,170 @@ func TestUserShellQuotes16(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagersAndWebShells16: npm/pnpm/yarn/bun pack and publish and
+// cargo package/publish put the package folder, hidden files included,
+// into a tarball or upload it (minus what .gitignore surely ignores, not
+// with an .npmignore); a terminal served to whoever connects (ttyd, gotty,
+// tmate, upterm, websocketd of a shell) runs commands the analysis never
+// sees.
+func TestPackagersAndWebShells16(t *testing.T) {
+	disk := gate15Matchers()[1]
+	runShell(t, disk, []shellCase{
+		{`npm pack`, KindFolder},
+		{`npm publish --access public`, KindFolder},
+		{`pnpm -r publish`, KindFolder},
+		{`yarn npm publish`, KindFolder},
+		{`bun pm pack`, KindFolder},
+		{`cargo package`, KindFolder},
+	})
+	// without the disk, as for git add, hidden names are taken to be
+	// ignored; an .npmignore the command writes undoes that
+	noDisk := gate15Matchers()[0]
+	runShell(t, noDisk, []shellCase{
+		{`npm pack`, ""},
+		{`printf 'src/\n' > .npmignore && npm pack`, KindFolder},
+	})
+	runShellBoth(t, []shellCase{
+		{`ttyd bash`, KindUnverifiable},
+		{`gotty -w vim`, KindUnverifiable},
+		{`tmate`, KindUnverifiable},
+		{`upterm host`, KindUnverifiable},
+		{`websocketd --port=8080 bash`, KindUnverifiable},
+		{`npm publish x.tgz`, ""},
+		{`npm publish --tag next ./dist`, ""},
+		{`npm pack react`, ""},
+		{`npm test`, ""},
+		{`cargo build --release`, ""},
+		{`websocketd --port=8080 ./count.sh`, ""},
+	})
+	// what .gitignore surely ignores stays out, unless an .npmignore
+	// replaces it
+	files := map[string]string{tCwd + "/.git/HEAD": "ref: refs/heads/main", tCwd + "/.gitignore": ".env\n", tCwd + "/.env": "S=1", tCwd + "/package.json": "{}"}
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	if got, why := kindOf(m, "npm pack"); got != "" {
+		t.Errorf("npm pack with .env gitignored: got %q (%s)", got, why)
+	}
+	for _, cmd := range []string{"printf 'src/\\n' > .npmignore && npm pack", "rm .gitignore; npm publish", "printf '!.env\\n' >> .gitignore; cargo package"} {
+		if got, why := kindOf(m, cmd); got != KindFolder {
+			t.Errorf("%q: got %q, want folder (%s)", cmd, got, why)
+		}
+	}
+	files[tCwd+"/.npmignore"] = "src/\n"
+	m = DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	if got, why := kindOf(m, "npm pack"); got != KindFolder {
+		t.Errorf("npm pack with an .npmignore: got %q, want folder (%s)", got, why)
+	}
+}
+
+// TestCredentialWriters16: subcommands that write a protected credential
+// store or dotenv file by themselves: gh auth login/logout/refresh,
+// aws configure (set, import, alone), heroku login (and auth:token, which
+// prints ~/.netrc's token), vercel env pull (.env.local), vercel pull
+// (.vercel/.env.$ENV.local), dotenv-vault pull (.env).
+func TestCredentialWriters16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`gh auth login --with-token < /tmp/tok`, KindDeny},
+		{`gh auth logout -h github.com`, KindDeny},
+		{`gh auth refresh -s repo`, KindDeny},
+		{`aws configure set aws_access_key_id AKIA`, KindDeny},
+		{`aws configure import --csv file://keys.csv`, KindDeny},
+		{`aws configure`, KindDeny},
+		{`heroku login`, KindDeny},
+		{`heroku auth:token`, KindDeny},
+		{`vercel env pull`, KindDeny},
+		{`npx vercel env pull`, KindDeny},
+		{`vercel pull --environment=production`, KindDeny},
+		{`dotenv-vault pull`, KindDeny},
+		{`vercel env pull .env.example`, ""},
+		{`vercel env ls`, ""},
+		{`gh auth status`, ""},
+		{`aws configure list`, ""},
+		{`heroku logs --tail`, ""},
+	})
+}
+
+// TestCodeOptions16: programs outside the interpreter tables that run code
+// from an option, a subcommand's operand or stdin: their code is read as
+// code (names it joins at run time are seen), not as a word.
+func TestCodeOptions16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`python manage.py shell -c "print(open('.e'+'nv').read())"`, KindDeny},
+		{`./manage.py shell -c "print(open('.e'+'nv').read())"`, KindDeny},
+		{`django-admin shell -c "print(open('.e'+'nv').read())"`, KindDeny},
+		{`python -m django shell -c "print(open('.e'+'nv').read())"`, KindDeny},
+		{`python manage.py shell <<< "print(open('.e'+'nv').read())"`, KindDeny},
+		{`php artisan tinker --execute='echo file_get_contents(".e"."nv");'`, KindDeny},
+		{`echo 'puts File.read(".e"+"nv")' | rails console`, KindDeny},
+		{`flask shell <<< "print(open('.e'+'nv').read())"`, KindDeny},
+		{`iex -e 'IO.puts File.read!(".e" <> "nv")'`, KindDeny},
+		{`hy -c '(print (.read (open (+ ".e" "nv"))))'`, KindDeny},
+		{`ocaml <<< 'print_string (read_file (".e" ^ "nv"))'`, KindDeny},
+		{"zx <<< 'await $`cat ${\".e\"+\"nv\"}`'", KindDeny},
+		{`nix eval --impure --expr 'builtins.readFile (./. + "/.e" + "nv")'`, KindDeny},
+		{`nix-instantiate --eval -E 'builtins.readFile (./. + "/.e" + "nv")'`, KindDeny},
+		{`nix repl <<< 'builtins.readFile (./. + "/.e" + "nv")'`, KindDeny},
+		{`nix-shell -p jq --run 'cat .e""nv'`, KindDeny},
+		{`nix develop -c cat .e''nv`, KindDeny},
+		{`dotnet script eval 'System.Console.Write(System.IO.File.ReadAllText(".e"+"nv"))'`, KindDeny},
+		{`crystal eval 'puts File.read(".e"+"nv")'`, KindDeny},
+		{`nim --eval:'echo readFile(".e" & "nv")'`, KindDeny},
+		{`ghc -e 'readFile (".e" ++ "nv") >>= putStr'`, KindDeny},
+		{`lein repl <<< '(slurp (str ".e" "nv"))'`, KindDeny},
+		{`sage -c "print(open('.e'+'nv').read())"`, KindDeny},
+		{`clickhouse local -q "SELECT * FROM file('.e'||'nv')"`, KindUnverifiable},
+		{`python manage.py shell -c 'from app.models import User; print(User.objects.count())'`, ""},
+		{`python manage.py migrate`, ""},
+		{`php artisan tinker --execute='echo User::count();'`, ""},
+		{`php artisan migrate`, ""},
+		{`nix develop -c make test`, ""},
+		{`nix-shell -p jq --run 'jq . x.json'`, ""},
+		{`nix build`, ""},
+		{`ghc -O2 Main.hs`, ""},
+		{`iex -S mix`, ""},
+		{`crystal build x.cr`, ""},
+		{`dotnet test`, ""},
+		{`clickhouse client -q 'select 1'`, ""},
+	})
+}
+
+// TestTextWords16: a word that reads as text or code (a blank, a quote, a
+// bracket) given to a program the analysis does not model, and each
+// token of a here-string, is split at quotes and brackets too: the names
+// inside are checked (jsonnet importstr, gomplate file.Read, TeX \input,
+// pkl read, Markdown and AsciiDoc includes, Graphviz images); `~/` in a
+// token is the home folder (dhall, nix).
+func TestTextWords16(t *testing.T) {
+	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	runShell(t, m, []shellCase{
+		{`jsonnet -e 'importstr ".env"'`, KindDeny},
+		{`gomplate -i '{{ file.Read ".env" }}'`, KindDeny},
+		{`pdflatex '\input{.env}'`, KindDeny},
+		{`tex '\input .env'`, KindDeny},
+		{`pkl eval -x 'read("file:.env").text' x.pkl`, KindDeny},
+		{`asciidoctor - <<< 'include::.env[]'`, KindDeny},
+		{`pandoc -f markdown <<< '![](.env)'`, KindDeny},
+		{`dot -Tsvg <<< 'digraph{a[image=".env"]}'`, KindDeny},
+		{`dhall <<< '~/.ssh/id_rsa as Text'`, KindDeny},
+		{`jsonnet -e 'importstr "config.json"'`, ""},
+		{`jsonnet -e '{a: 1}'`, ""},
+		{`mytool --message 'rotate the keys'`, ""},
+		{`pandoc -f markdown <<< '![](docs/a.png)'`, ""},
+		{`cat <<< 'see (README.md)'`, ""},
+	})
+}
+
+// TestFileServers16: python -m pyftpdlib (FTP of the cwd, -d DIR) and -m
+// wsgidav (--root DIR), and ngrok's file:// server, serve a folder.
+func TestFileServers16(t *testing.T) {
+	runShellBoth(t, []shellCase{
+		{`python3 -m pyftpdlib`, KindFolder},
+		{`python3 -m wsgidav --root .`, KindFolder},
+		{`ngrok http file://.`, KindFolder},
+		{`ngrok http file:///home/user/proj`, KindFolder},
+		{`ngrok http 8080`, ""},
+		{`python3 -m pyftpdlib -d /tmp/share`, ""},
+	})
+}

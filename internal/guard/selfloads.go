@@ -62,6 +62,8 @@ func (c *cmd) selfLoaded() {
 		}
 		return -1, ""
 	}
+	c.packers(words, sub)
+	c.credentialWriters(words, sub)
 	switch c.name {
 	case "bun", "bunx":
 		// bun loads .env, .env.local and .env.$NODE_ENV(.local) for every
@@ -161,6 +163,19 @@ func (c *cmd) selfLoaded() {
 				c.a.value(c.args[0].raw+" --netrc, which sends the login ~/.netrc holds", c.homePath(".netrc"), SetRead)
 				break
 			}
+		}
+	}
+	switch c.name {
+	case "ttyd", "gotty", "shellinaboxd", "tmate", "upterm", "sshx", "wetty":
+		// a terminal served to whoever connects: what is typed there is
+		// not seen
+		c.a.unknown(c.args[0].raw, c.name+" serves a terminal to whoever connects, and the commands typed there are not seen", SetRead|setModify)
+	case "websocketd":
+		// websocketd [--opts] PROGRAM ARGS: each connection is PROGRAM's
+		// stdin and stdout
+		if i, prog := sub(1, "--port", "--address", "--staticdir", "--cgidir", "--dir", "--sameorigin", "--origin", "--header", "--header-ws", "--header-http", "--cert", "--key", "--maxforks", "--loglevel", "--passenv", "--redirport"); i > 0 && interpreterReadsStdin(path.Base(prog)) &&
+			(i+1 >= len(words) || strings.HasPrefix(words[i+1], "-") && words[i+1] != "-c" && words[i+1] != "-e") {
+			c.a.unknown(c.args[i].raw, "websocketd runs "+prog+" with its commands from the connection", SetRead|setModify)
 		}
 	}
 	if pythonFamily(c.name) {
@@ -338,4 +353,168 @@ func fishQuoteSplit(s string) bool {
 		}
 	}
 	return false
+}
+
+// packers: npm pack and publish (pnpm, yarn, bun pm pack, bun publish,
+// cargo package and publish alike) put every file of the package folder
+// that their ignore rules leave in into a tarball, or upload it: a
+// recursive read of the folder (the cwd, or a folder operand), hidden
+// names included, without version-control folders. What .gitignore surely
+// ignores is left out — unless an .npmignore, which replaces .gitignore
+// for npm, may be there.
+func (c *cmd) packers(words []string, sub func(int, ...string) (int, string)) {
+	i, s := sub(1, "--workspace", "-w", "--registry", "--tag", "--access", "--otp", "--pack-destination", "--filter", "-F", "--dir", "-C", "--prefix",
+		"--manifest-path", "--package", "-p", "--target", "--target-dir", "--index", "--token", "--features", "-j", "--jobs", "--cwd")
+	via := ""
+	switch c.name {
+	case "npm", "pnpm":
+		if s == "pack" || s == "publish" {
+			via = c.name + " " + s
+		}
+	case "yarn":
+		if s == "pack" || s == "publish" {
+			via = "yarn " + s
+		} else if s == "npm" {
+			if _, s2 := sub(i + 1); s2 == "publish" {
+				via = "yarn npm publish"
+			}
+		}
+	case "bun":
+		if s == "publish" {
+			via = "bun publish"
+		} else if s == "pm" {
+			if _, s2 := sub(i + 1); s2 == "pack" {
+				via = "bun pm pack"
+			}
+		}
+	case "cargo":
+		if s == "package" || s == "publish" {
+			via = "cargo " + s
+		}
+	}
+	if via == "" {
+		return
+	}
+	var dirs []int
+	if c.name == "npm" || c.name == "pnpm" || c.name == "yarn" && s != "npm" {
+		// npm publish DIR / npm pack DIR; a tarball or a package spec
+		// (npm pack react) packs no folder of the disk
+		valued := map[string]bool{"--access": true, "--tag": true, "--otp": true, "--registry": true, "--workspace": true, "-w": true,
+			"--pack-destination": true, "--filter": true, "-F": true, "--dir": true, "-C": true, "--prefix": true, "--out": true, "--publish-branch": true,
+			"--provenance-file": true, "--cwd": true}
+		for k := i + 1; k < len(words); k++ {
+			if valued[words[k-1]] {
+				continue
+			}
+			if w := words[k]; !strings.HasPrefix(w, "-") {
+				if !strings.HasSuffix(w, ".tgz") && (strings.ContainsAny(w, "./") || c.args[k].f.pattern()) {
+					dirs = append(dirs, k)
+				} else {
+					return
+				}
+			} else if w == "--" {
+				break
+			}
+		}
+	}
+	ignores := true
+	if c.name != "cargo" {
+		for _, t := range c.a.out.targets {
+			// an .npmignore the command wrote (or may have: a computed
+			// name) replaces .gitignore
+			if base := t.path[strings.LastIndexByte(t.path, '/')+1:]; t.ops&setModify != 0 && !t.rec &&
+				(strings.EqualFold(base, ".npmignore") || t.pattern && strings.ContainsAny(base, "*?["+unknownStr)) {
+				ignores = false
+			}
+		}
+		for _, cwd := range c.a.cwds {
+			if c.a.env.FS != nil && (strings.ContainsRune(cwd, unknownRune) || mayExist(c.a.env.FS, joinDir(cwd, ".npmignore"))) {
+				ignores = false
+			}
+		}
+	}
+	rec := func(raw string, f field) {
+		if c.a.env.FS == nil && !ignores {
+			// without the disk, after the command wrote an .npmignore:
+			// hidden names are packed (npm skips none by itself)
+			c.a.addRec(raw, f, SetRead, true, nil, via, followNone)
+			return
+		}
+		// without the disk, as for git add: taken to skip hidden names
+		c.a.addRecVCS(raw, f, SetRead, ignores, via)
+	}
+	if len(dirs) == 0 {
+		rec(".", litField("."))
+		return
+	}
+	for _, k := range dirs {
+		rec(c.args[k].raw, c.args[k].f)
+	}
+}
+
+// credentialWriters: subcommands that write a credential store the rules
+// protect by themselves (a login replaces the token, a logout removes it,
+// a pull writes a dotenv file): gh auth login/logout/refresh/switch
+// (hosts.yml), aws configure set/import and aws configure alone
+// (~/.aws/credentials), heroku login/logout (~/.netrc; heroku auth:token
+// prints what it holds), vercel env pull (.env.local, or the file named),
+// vercel pull (.vercel/.env.$ENV.local), dotenv-vault pull (.env).
+func (c *cmd) credentialWriters(words []string, sub func(int, ...string) (int, string)) {
+	a := c.a
+	switch c.name {
+	case "gh":
+		if i, s := sub(1); s == "auth" {
+			switch _, s2 := sub(i+1, "-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-u", "--user"); s2 {
+			case "login", "logout", "refresh", "switch":
+				a.value("gh auth "+s2+", which writes the token in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead|setModify)
+			}
+		}
+	case "aws":
+		if i, s := sub(1, "--profile", "--region", "--output", "--endpoint-url"); s == "configure" {
+			switch _, s2 := sub(i+1, "--profile"); s2 {
+			case "set", "import", "":
+				a.value("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/credentials", c.homePath(".aws/credentials"), SetRead|setModify)
+				a.value("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/config", c.homePath(".aws/config"), SetRead|setModify)
+			}
+		}
+	case "heroku":
+		switch _, s := sub(1); s {
+		case "login", "logout", "auth:login", "auth:logout":
+			a.value("heroku "+s+", which writes the login in ~/.netrc", c.homePath(".netrc"), SetRead|setModify)
+		case "auth:token":
+			a.value("heroku auth:token, which prints the token ~/.netrc holds", c.homePath(".netrc"), SetRead)
+		}
+	case "vercel", "vc":
+		i, s := sub(1, "--cwd", "--scope", "-S", "--token", "-t", "-A", "--local-config", "-Q", "--global-config", "--environment", "--git-branch")
+		if s == "env" {
+			if k, s2 := sub(i+1, "--environment", "--git-branch"); s2 == "pull" {
+				if f, file := sub(k+1, "--environment", "--git-branch", "--cwd", "--scope", "--token", "-t"); f > 0 {
+					_ = file
+					c.file(f, SetRead|setModify)
+				} else {
+					a.value("vercel env pull, which writes .env.local", litField(".env.local"), SetRead|setModify)
+				}
+			}
+		} else if s == "pull" {
+			env := "development"
+			for k, w := range words {
+				if v, ok := strings.CutPrefix(w, "--environment="); ok {
+					env = v
+				} else if w == "--environment" && k+1 < len(words) {
+					env = words[k+1]
+				} else if w == "--prod" {
+					env = "production"
+				}
+			}
+			a.value("vercel pull, which writes .vercel/.env."+env+".local", litField(".vercel/.env."+env+".local"), SetRead|setModify)
+		}
+	case "dotenv-vault":
+		if _, s := sub(1); s == "pull" {
+			if f, _ := sub(2); f > 0 {
+				c.file(f, SetRead|setModify)
+			} else {
+				a.value("dotenv-vault pull, which writes .env", litField(".env"), SetRead|setModify)
+			}
+		}
+	}
 }
