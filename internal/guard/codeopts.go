@@ -16,6 +16,15 @@ import (
 // Without this their code was a word, and names the code joins at run
 // time (".e" <> "nv") went unseen.
 func (c *cmd) codeOptions() {
+	switch c.name {
+	case "php", "iex", "hy", "ocaml", "utop", "lein", "clj", "ghc", "dotnet", "nix", "nix-instantiate", "nix-build", "nix-shell",
+		"crystal", "nim", "zx", "sage", "matlab", "wolframscript", "wolfram", "clickhouse-local", "clickhouse", "manage.py",
+		"django-admin", "django-admin.py", "artisan", "rails", "flask":
+	default:
+		if !pythonFamily(c.name) {
+			return
+		}
+	}
 	n := len(c.args)
 	words := make([]string, n)
 	for i, ar := range c.args {

@@ -24,6 +24,15 @@ import (
 
 // selfLoaded records those reads for the command being dispatched.
 func (c *cmd) selfLoaded() {
+	switch c.name {
+	case "bun", "bunx", "pipenv", "dotenvx", "env-cmd", "honcho", "foreman", "forego", "nf", "overmind", "heroku", "just",
+		"podman-compose", "gh", "aws", "curl", "ttyd", "gotty", "shellinaboxd", "tmate", "upterm", "sshx", "wetty", "websocketd",
+		"npm", "pnpm", "yarn", "cargo", "vercel", "vc", "dotenv-vault":
+	default:
+		if !pythonFamily(c.name) {
+			return // the common case: nothing to look for
+		}
+	}
 	words := make([]string, len(c.args))
 	for i, ar := range c.args {
 		words[i] = optText(ar.f)
