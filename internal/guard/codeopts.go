@@ -19,7 +19,8 @@ func (c *cmd) codeOptions() {
 	switch c.name {
 	case "php", "iex", "hy", "ocaml", "utop", "lein", "clj", "ghc", "dotnet", "nix", "nix-instantiate", "nix-build", "nix-shell",
 		"crystal", "nim", "zx", "sage", "matlab", "wolframscript", "wolfram", "clickhouse-local", "clickhouse", "manage.py",
-		"django-admin", "django-admin.py", "artisan", "rails", "flask":
+		"django-admin", "django-admin.py", "artisan", "rails", "flask", "gomplate", "jsonnet",
+		"tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex", "xetex", "latexmk":
 	default:
 		if !pythonFamily(c.name) {
 			return
@@ -167,6 +168,19 @@ func (c *cmd) codeOptions() {
 			}
 			if c.in.kind != srcNone || c.in.text != "" {
 				c.a.unknown(c.args[0].raw, "clickhouse local runs SQL from stdin, which the analysis does not model", SetRead|setModify)
+			}
+		}
+	case "gomplate":
+		// templates compute the names they read (file.Read (print ".e" "nv"))
+		flag(1, "unmodelled:gomplate", "-i", "--in")
+	case "jsonnet":
+		flag(1, "generic", "-e", "--exec")
+	case "tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "etex", "xetex", "latexmk":
+		// TeX code on the command line (`\input{…}`, macros build names;
+		// \write18 runs commands): not modelled
+		for i := 1; i < n; i++ {
+			if w := words[i]; strings.HasPrefix(w, "\\") || strings.HasPrefix(w, "&") || c.args[i].f.pattern() && strings.HasPrefix(c.args[i].f.lead, "\\") {
+				c.code(i, "unmodelled:tex")
 			}
 		}
 	case "manage.py", "django-admin", "django-admin.py":

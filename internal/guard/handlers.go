@@ -3205,6 +3205,21 @@ func (c *cmd) git() {
 				c.a.addTracked(r.s, r, "git "+sub)
 			}
 		}
+	case "reflog", "request-pull", "instaweb":
+		// git reflog [show] -p is git log -g -p; request-pull -p prints
+		// a patch; instaweb serves the history and every tracked blob
+		switch k, s2 := c.gitSubOperand(i + 1); {
+		case sub == "instaweb":
+			if !has("--stop", "--restart") {
+				for _, r := range roots {
+					c.a.addTracked(r.s, r, "git instaweb (a web server of the repository's history)")
+				}
+			}
+		case sub == "request-pull":
+			c.gitPrintsTracked("log", i, roots)
+		case sub == "reflog" && (s2 == "" || s2 == "show" || k < 0):
+			c.gitPrintsTracked("log", i, roots)
+		}
 	case "diff", "show", "log", "whatchanged", "format-patch":
 		if sub != "diff" || !has("--no-index") {
 			c.gitPrintsTracked(sub, i, roots)
@@ -3270,6 +3285,12 @@ func (c *cmd) git() {
 		act := ""
 		if i+1 < len(c.args) {
 			act = optText(c.args[i+1].f)
+		}
+		switch k, s2 := c.gitSubOperand(i + 1); s2 {
+		case "show":
+			c.gitPrintsTracked("stash show", k, roots)
+		case "list":
+			c.gitPrintsTracked("log", k, roots)
 		}
 		if act == "" || act == "push" || act == "save" || strings.HasPrefix(act, "-") {
 			switch {
@@ -3424,7 +3445,10 @@ func gitExpandAbbrev(args []arg) {
 			continue
 		}
 		name, val, eq := strings.Cut(f.s, "=")
-		if slices.Contains(gitLongOpts, name) {
+		if slices.Contains(gitLongOpts, name) || name == "--cc" || name == "--to" {
+			// a whole option of its own is no abbreviation: log's and
+			// diff's --cc (a combined patch), format-patch's --to/--cc
+			// addresses, not send-email's --cc-cmd/--to-cmd
 			continue
 		}
 		for _, full := range gitLongOpts {
@@ -3678,14 +3702,23 @@ func (c *cmd) gitCommands(sub string, i int) {
 func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 	patch := sub != "log" && sub != "whatchanged" && !strings.HasPrefix(sub, "diff-")
 	var specs []int
+	fullDiff := false
 	for k := i + 1; k < len(c.args); k++ {
 		t := optText(c.args[k].f)
 		if len(specs) > 0 || t == "--" {
 			specs = append(specs, k)
 			continue
 		}
+		if t == "--full-diff" {
+			fullDiff = true // the whole commit's patch, whatever the pathspecs
+		}
 		switch {
-		case t == "-p" || t == "-u" || t == "--patch" || strings.HasPrefix(t, "-L") || t == "--full-diff" || t == "--cc" || t == "-c" || t == "--word-diff" || strings.HasPrefix(t, "--word-diff="):
+		case t == "-p" || t == "-u" || t == "--patch" || strings.HasPrefix(t, "-L") || t == "--full-diff" || t == "--cc" || t == "-c" || t == "--word-diff" || strings.HasPrefix(t, "--word-diff="),
+			// options that imply a patch
+			t == "--patch-with-stat" || t == "--patch-with-raw" || t == "--color-words" || strings.HasPrefix(t, "--color-words=") ||
+				t == "-W" || t == "--function-context" || t == "--binary" || strings.HasPrefix(t, "--unified") ||
+				len(t) > 2 && t[:2] == "-U" || t == "--remerge-diff" || t == "--dd" || t == "-m" && sub != "stash show" ||
+				strings.HasPrefix(t, "--diff-merges="):
 			patch = true
 		case t == "--stat" || strings.HasPrefix(t, "--stat=") || t == "--name-only" || t == "--name-status" || t == "--numstat" ||
 			t == "--shortstat" || t == "--summary" || t == "-s" || t == "--no-patch" || t == "--quiet" || t == "--raw" ||
@@ -3697,7 +3730,7 @@ func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 		return
 	}
 	via := "git " + sub
-	if len(specs) > 1 {
+	if len(specs) > 1 && !fullDiff {
 		for _, k := range specs[1:] {
 			c.a.addTracked(c.args[k].raw, c.args[k].f, via)
 		}
@@ -4292,4 +4325,16 @@ func extInsteadOf(key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// gitSubOperand is the first word from k on that is not an option, and
+// its index (-1, "": none): a git subcommand's own subcommand (stash show,
+// reflog show).
+func (c *cmd) gitSubOperand(k int) (int, string) {
+	for ; k < len(c.args); k++ {
+		if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+			return k, t
+		}
+	}
+	return -1, ""
 }

@@ -293,6 +293,14 @@ func TestCodeOptions16(t *testing.T) {
 		{`lein repl <<< '(slurp (str ".e" "nv"))'`, KindDeny},
 		{`sage -c "print(open('.e'+'nv').read())"`, KindDeny},
 		{`clickhouse local -q "SELECT * FROM file('.e'||'nv')"`, KindUnverifiable},
+		{`gomplate -i '{{ file.Read (print ".e" "nv") }}'`, KindDeny},
+		{`gomplate -i '{{ .Env.USER }}'`, KindUnverifiable},
+		{`jsonnet -e 'importstr ".e" + "nv"'`, KindDeny},
+		{`pdflatex '\def\x{.e}\input{\x nv}'`, KindUnverifiable},
+		{`gomplate -f t.tmpl -o out.txt`, ""},
+		{`jsonnet -e '{a: 1}'`, ""},
+		{`pdflatex main.tex`, ""},
+		{`latexmk -pdf main.tex`, ""},
 		{`python manage.py shell -c 'from app.models import User; print(User.objects.count())'`, ""},
 		{`python manage.py migrate`, ""},
 		{`php artisan tinker --execute='echo User::count();'`, ""},
@@ -319,7 +327,7 @@ func TestTextWords16(t *testing.T) {
 	runShell(t, m, []shellCase{
 		{`jsonnet -e 'importstr ".env"'`, KindDeny},
 		{`gomplate -i '{{ file.Read ".env" }}'`, KindDeny},
-		{`pdflatex '\input{.env}'`, KindDeny},
+		{`pdflatex '\input{.env}'`, KindUnverifiable}, // TeX code: not modelled
 		{`tex '\input .env'`, KindDeny},
 		{`pkl eval -x 'read("file:.env").text' x.pkl`, KindDeny},
 		{`asciidoctor - <<< 'include::.env[]'`, KindDeny},
@@ -345,4 +353,45 @@ func TestFileServers16(t *testing.T) {
 		{`ngrok http 8080`, ""},
 		{`python3 -m pyftpdlib -d /tmp/share`, ""},
 	})
+}
+
+// TestGitPrintsTracked16: while git tracks a protected file, the commands
+// that print its patches or blobs beyond those pass 13 listed: git stash
+// show (-p, or stash.showPatch) and stash list -p, git reflog -p, git
+// request-pull -p, git instaweb, log's options that imply a patch
+// (--patch-with-stat, --color-words, -W, -U3, --binary, --remerge-diff),
+// --full-diff (a pathspec does not limit the patch), and log's --cc,
+// which was read as an abbreviation of send-email's --cc-cmd.
+func TestGitPrintsTracked16(t *testing.T) {
+	files := map[string]string{tCwd + "/.env": "K=1", tCwd + "/a.txt": "a", tCwd + "/.git/HEAD": "ref: refs/heads/main\n"}
+	with := func(tracked ...string) *Matcher {
+		fs := map[string]string{tCwd + "/.git/index": indexOf(tracked...)}
+		for k, v := range files {
+			fs[k] = v
+		}
+		return DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(fs, nil)})
+	}
+	attacks := []string{
+		`git stash show -p`, `git stash show`, `git stash show -p stash@{1}`, `git stash list -p`,
+		`git reflog -p`, `git reflog show -p`, `git request-pull -p HEAD .`, `git instaweb`,
+		`git log --patch-with-stat`, `git log --patch-with-raw`, `git log --color-words`, `git log -W`,
+		`git log -U3`, `git log --unified=1`, `git log --binary`, `git log --remerge-diff`, `git log --cc`,
+		`git log --full-diff -p -- a.txt`,
+	}
+	benign := []string{
+		`git stash show --stat`, `git stash list`, `git stash pop`, `git reflog`, `git reflog expire --all`,
+		`git request-pull HEAD .`, `git instaweb --stop`, `git log --stat`, `git log --oneline`, `git log -p -- a.txt`,
+		`git format-patch --cc=a@example.com --stdout -1 -- a.txt`,
+	}
+	var tc, uc []shellCase
+	for _, c := range attacks {
+		tc = append(tc, shellCase{c, KindFolder})
+		uc = append(uc, shellCase{c, ""})
+	}
+	for _, c := range benign {
+		tc = append(tc, shellCase{c, ""})
+		uc = append(uc, shellCase{c, ""})
+	}
+	runShell(t, with(".env", "a.txt"), tc)
+	runShell(t, with("a.txt"), uc)
 }
