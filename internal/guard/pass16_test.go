@@ -46,6 +46,8 @@ func TestDotenvLoaders16(t *testing.T) {
 		{`pipenv run python -c 'import os; print(os.environ)'`, KindDeny},
 		{`npx dotenv-cli -- env`, KindDeny},
 		{`python3 -m dotenv list`, KindDeny},
+		{`python3 -m dotenv.cli list`, KindDeny},
+		{`pipx run python-dotenv list`, KindDeny},
 		{`dotenvx run -- env`, KindDeny},
 		{`dotenvx get`, KindDeny},
 		{`env-cmd env`, KindDeny},
@@ -113,6 +115,8 @@ func TestCredentialPrinters16(t *testing.T) {
 	runShell(t, m, []shellCase{
 		{`gh auth token`, KindDeny},
 		{`gh auth status -t`, KindDeny},
+		{`gh --repo x/y auth token`, KindDeny},
+		{`timeout 5 gh auth token`, KindDeny},
 		{`gh auth status --show-token`, KindDeny},
 		{`gh auth git-credential get <<< 'host=github.com'`, KindDeny},
 		{`aws configure get aws_secret_access_key`, KindDeny},

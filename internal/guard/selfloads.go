@@ -149,8 +149,8 @@ func (c *cmd) selfLoaded() {
 	case "gh":
 		// gh auth token, gh auth status -t, gh auth git-credential get
 		// print the token gh keeps in hosts.yml
-		if i, s := sub(1); s == "auth" {
-			_, s2 := sub(i + 1)
+		if i, s := sub(1, "-R", "--repo", "--hostname"); s == "auth" {
+			_, s2 := sub(i+1, "-h", "--hostname")
 			if s2 == "token" || s2 == "git-credential" || s2 == "status" && has(i+1, "-t", "--show-token") {
 				c.a.value("gh auth "+s2+", which prints the token stored in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead)
 			}
@@ -190,7 +190,7 @@ func (c *cmd) selfLoaded() {
 	if pythonFamily(c.name) {
 		// python -m dotenv (python-dotenv's CLI) reads .env unless -f
 		for i := 1; i+1 < len(words); i++ {
-			if words[i] == "-m" && words[i+1] == "dotenv" || words[i] == "-mdotenv" {
+			if words[i] == "-m" && (words[i+1] == "dotenv" || strings.HasPrefix(words[i+1], "dotenv.")) || strings.HasPrefix(words[i], "-mdotenv") {
 				if !has(i+1, "-f", "--file", "--file=") {
 					c.dotenvLoads(c.args[0].raw+" -m dotenv, which reads .env unless -f names another file", false)
 				}
@@ -472,7 +472,7 @@ func (c *cmd) credentialWriters(words []string, sub func(int, ...string) (int, s
 	a := c.a
 	switch c.name {
 	case "gh":
-		if i, s := sub(1); s == "auth" {
+		if i, s := sub(1, "-R", "--repo", "--hostname"); s == "auth" {
 			switch _, s2 := sub(i+1, "-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-u", "--user"); s2 {
 			case "login", "logout", "refresh", "switch":
 				a.value("gh auth "+s2+", which writes the token in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead|setModify)

@@ -2112,8 +2112,8 @@ func programName(b string) string {
 		}
 	}
 	switch b {
-	case "dotenv-cli":
-		return "dotenv" // npx dotenv-cli
+	case "dotenv-cli", "python-dotenv":
+		return "dotenv" // npx dotenv-cli, pipx run python-dotenv
 	case "editor", "sensible-editor", "select-editor", "rvim", "rview", "vimx", "gview", "evim", "eview", "nvi", "elvis", "vile", "vim-tiny":
 		return "vim"
 	}
