@@ -35,7 +35,7 @@ func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
 		a.envUntrusted = true
 		defer func() { a.envUntrusted = untrusted }()
 	}
-	a.cmdEnv = a.cmdEnv[:0]
+	a.cmdEnv, a.cmdEnvNames = a.cmdEnv[:0], a.cmdEnvNames[:0]
 	for _, as := range c.Assigns {
 		a.assign(as, len(c.Args) == 0)
 		if len(c.Args) > 0 && as.Value != nil {
@@ -45,6 +45,11 @@ func (a *shellAnalyzer) call(c *syntax.CallExpr, in source) source {
 			} else {
 				a.cmdEnv = append(a.cmdEnv, unknownStr)
 			}
+			name := ""
+			if as.Name != nil {
+				name = as.Name.Value
+			}
+			a.cmdEnvNames = append(a.cmdEnvNames, name)
 		}
 	}
 	var args []arg
@@ -936,6 +941,8 @@ func (c *cmd) dispatch() bool {
 		c.callFunction(defs)
 	}
 	c.responseFiles()
+	c.selfLoaded()
+	c.codeOptions()
 	if names, ok := toolFolderOpts[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)
@@ -1493,6 +1500,11 @@ func (c *cmd) dispatch() bool {
 	}
 	c.serverCommand() // caddy file-server, twistd web, browser-sync
 	c.unmodelledFolders()
+	for i := 1; i < len(c.args); i++ {
+		if f := c.args[i].f; !c.done[i] && !f.pattern() {
+			a.textTokens(c.args[i].raw, f.s, SetRead)
+		}
+	}
 	c.generic()
 	return false
 }

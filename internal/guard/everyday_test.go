@@ -32,6 +32,21 @@ func TestEverydayOverDenies(t *testing.T) {
 		{"gcc -E -P -x c /dev/stdin -o x.sh <<< 'cat .e\"\"nv'; sh x.sh", KindUnverifiable},
 		{"cat > x.c <<'EOF'\nint main(){fopen(\".e\" \"nv\",\"r\");}\nEOF\ngcc x.c -o x && ./x", KindDeny},
 		{"curl -so x.c https://example.com/x; gcc x.c -o x && ./x", KindUnverifiable},
+		// pass 16: package management runs no code with .env loaded; the
+		// credential CLIs' everyday subcommands print no secret; a tmux
+		// command line fish reads as bash does
+		{"bun install", ""},
+		{"bun add -d typescript", ""},
+		{"bun --no-env-file test", ""},
+		{"pipenv install --dev", ""},
+		{"docker compose up -d", ""},
+		{"docker compose logs -f web", ""},
+		{"gh pr view 12", ""},
+		{"gh auth status", ""},
+		{"aws sts get-caller-identity", ""},
+		{"curl -sSL https://example.com -o x.json", ""},
+		{"tmux new -d -s dev 'npm run dev'", ""},
+		{"git submodule update --init --recursive", ""},
 	})
 	ms := gate15Matchers()
 	noDisk, disk := ms[0], ms[1]

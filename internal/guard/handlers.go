@@ -96,6 +96,7 @@ func (c *cmd) wrapper() {
 	case "script":
 		p := c.parse(1, opts{short: "cEIOBTm", long: []string{"--command", "--log-in", "--log-out", "--log-io", "--log-timing", "--echo", "--logging-format"}})
 		for _, v := range p.values("-c", "--command") {
+			c.a.userShell(v.raw, c.valText(v), "script -c")
 			c.valScript(v)
 		}
 		for _, v := range p.values("-I", "-O", "-B", "-T", "--log-in", "--log-out", "--log-io", "--log-timing") {
@@ -120,6 +121,7 @@ func (c *cmd) wrapper() {
 				if t := optText(c.args[k].f); t == "-c" || t == "--command" {
 					c.done[k] = true
 					if k+1 < len(c.args) {
+						c.a.userShell(c.args[k+1].raw, optText(c.args[k+1].f), "flock -c")
 						c.script(k+1, source{})
 					}
 					for i := k + 2; i < len(c.args); i++ {
@@ -356,6 +358,7 @@ func (c *cmd) wrapper() {
 // the shell reading stdin.
 func (c *cmd) suCommand(p parsed) {
 	for _, v := range p.values("-c", "--command") {
+		c.a.userShell(v.raw, c.valText(v), c.name+" -c")
 		c.valScript(v)
 	}
 	switch {
@@ -417,6 +420,11 @@ func (c *cmd) joinedScript(operands []int) {
 	}
 	if dyn {
 		c.a.unknown(strings.TrimSpace(raw), c.name+" runs a script computed when the command runs", SetRead|setModify)
+	}
+	if c.name != "watch" {
+		// entr -s, sudo -s/-i: $SHELL (the target's shell) runs it; watch
+		// runs sh -c
+		c.a.userShell(strings.TrimSpace(raw), strings.Join(parts, " "), c.name)
 	}
 	c.a.script(strings.Join(parts, " "), strings.TrimSpace(raw), c.in)
 }
@@ -488,11 +496,13 @@ func (c *cmd) envWrapper() {
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
 			c.a.envWord(c.args[i].raw, f)
-			if name, _, _ := strings.Cut(t, "="); !f.pattern() {
+			name, _, _ := strings.Cut(t, "=")
+			if !f.pattern() {
 				c.a.cmdEnv = append(c.a.cmdEnv, f.s[len(name)+1:])
 			} else {
 				c.a.cmdEnv = append(c.a.cmdEnv, unknownStr)
 			}
+			c.a.cmdEnvNames = append(c.a.cmdEnvNames, name)
 			i++
 		default:
 			goto command
@@ -1914,12 +1924,24 @@ func (c *cmd) interp(lang string) {
 		}
 	}
 	if c.name == "deno" || c.name == "bun" {
-		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE
-		if len(c.args) > 1 {
-			sub := optText(c.args[1].f)
-			if sub == "eval" && len(c.args) > 2 {
-				c.word(1)
-				k := 2
+		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE; bun's
+		// flags that take no value (--no-env-file, --bun) and inline ones
+		// (--env-file=F) may come before the subcommand
+		s := 1
+		for c.name == "bun" && s < len(c.args) {
+			t := optText(c.args[s].f)
+			if t != "--no-env-file" && t != "--bun" && t != "--smol" && t != "--silent" && t != "--hot" && t != "--watch" &&
+				!(strings.HasPrefix(t, "--") && strings.Contains(t, "=")) {
+				break
+			}
+			c.word(s)
+			s++
+		}
+		if len(c.args) > s {
+			sub := optText(c.args[s].f)
+			if sub == "eval" && len(c.args) > s+1 {
+				c.word(s)
+				k := s + 1
 				for k < len(c.args) && strings.HasPrefix(optText(c.args[k].f), "-") {
 					c.word(k)
 					k++
@@ -1928,26 +1950,26 @@ func (c *cmd) interp(lang string) {
 				return
 			}
 			if c.name == "bun" && sub == "x" {
-				c.word(1)
-				c.wrap(2) // bun x PROGRAM: a wrapper
+				c.word(s)
+				c.wrap(s + 1) // bun x PROGRAM: a wrapper
 				return
 			}
-			if c.name == "bun" && sub == "exec" && len(c.args) > 2 {
-				c.word(1)
-				c.script(2, c.in) // bun exec 'CMD': a shell command
+			if c.name == "bun" && sub == "exec" && len(c.args) > s+1 {
+				c.word(s)
+				c.script(s+1, c.in) // bun exec 'CMD': a shell command
 				return
 			}
 			if sub == "run" || sub == "x" || sub == "test" || sub == "exec" {
 				if c.name == "deno" {
 					// deno's --env-file (and its old name --env) without a
 					// value loads ./.env
-					for _, w := range c.args[2:] {
+					for _, w := range c.args[s+1:] {
 						if t := optText(w.f); t == "--env-file" || t == "--env" {
 							c.a.value(w.raw, litField(".env"), SetRead)
 						}
 					}
 				}
-				c.word(1)
+				c.word(s)
 				c.generic()
 				return
 			}
@@ -3183,6 +3205,21 @@ func (c *cmd) git() {
 				c.a.addTracked(r.s, r, "git "+sub)
 			}
 		}
+	case "reflog", "request-pull", "instaweb":
+		// git reflog [show] -p is git log -g -p; request-pull -p prints
+		// a patch; instaweb serves the history and every tracked blob
+		switch k, s2 := c.gitSubOperand(i + 1); {
+		case sub == "instaweb":
+			if !has("--stop", "--restart") {
+				for _, r := range roots {
+					c.a.addTracked(r.s, r, "git instaweb (a web server of the repository's history)")
+				}
+			}
+		case sub == "request-pull":
+			c.gitPrintsTracked("log", i, roots)
+		case sub == "reflog" && (s2 == "" || s2 == "show" || k < 0):
+			c.gitPrintsTracked("log", i, roots)
+		}
 	case "diff", "show", "log", "whatchanged", "format-patch":
 		if sub != "diff" || !has("--no-index") {
 			c.gitPrintsTracked(sub, i, roots)
@@ -3248,6 +3285,12 @@ func (c *cmd) git() {
 		act := ""
 		if i+1 < len(c.args) {
 			act = optText(c.args[i+1].f)
+		}
+		switch k, s2 := c.gitSubOperand(i + 1); s2 {
+		case "show":
+			c.gitPrintsTracked("stash show", k, roots)
+		case "list":
+			c.gitPrintsTracked("log", k, roots)
 		}
 		if act == "" || act == "push" || act == "save" || strings.HasPrefix(act, "-") {
 			switch {
@@ -3402,7 +3445,10 @@ func gitExpandAbbrev(args []arg) {
 			continue
 		}
 		name, val, eq := strings.Cut(f.s, "=")
-		if slices.Contains(gitLongOpts, name) {
+		if slices.Contains(gitLongOpts, name) || name == "--cc" || name == "--to" {
+			// a whole option of its own is no abbreviation: log's and
+			// diff's --cc (a combined patch), format-patch's --to/--cc
+			// addresses, not send-email's --cc-cmd/--to-cmd
 			continue
 		}
 		for _, full := range gitLongOpts {
@@ -3656,14 +3702,23 @@ func (c *cmd) gitCommands(sub string, i int) {
 func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 	patch := sub != "log" && sub != "whatchanged" && !strings.HasPrefix(sub, "diff-")
 	var specs []int
+	fullDiff := false
 	for k := i + 1; k < len(c.args); k++ {
 		t := optText(c.args[k].f)
 		if len(specs) > 0 || t == "--" {
 			specs = append(specs, k)
 			continue
 		}
+		if t == "--full-diff" {
+			fullDiff = true // the whole commit's patch, whatever the pathspecs
+		}
 		switch {
-		case t == "-p" || t == "-u" || t == "--patch" || strings.HasPrefix(t, "-L") || t == "--full-diff" || t == "--cc" || t == "-c" || t == "--word-diff" || strings.HasPrefix(t, "--word-diff="):
+		case t == "-p" || t == "-u" || t == "--patch" || strings.HasPrefix(t, "-L") || t == "--full-diff" || t == "--cc" || t == "-c" || t == "--word-diff" || strings.HasPrefix(t, "--word-diff="),
+			// options that imply a patch
+			t == "--patch-with-stat" || t == "--patch-with-raw" || t == "--color-words" || strings.HasPrefix(t, "--color-words=") ||
+				t == "-W" || t == "--function-context" || t == "--binary" || strings.HasPrefix(t, "--unified") ||
+				len(t) > 2 && t[:2] == "-U" || t == "--remerge-diff" || t == "--dd" || t == "-m" && sub != "stash show" ||
+				strings.HasPrefix(t, "--diff-merges="):
 			patch = true
 		case t == "--stat" || strings.HasPrefix(t, "--stat=") || t == "--name-only" || t == "--name-status" || t == "--numstat" ||
 			t == "--shortstat" || t == "--summary" || t == "-s" || t == "--no-patch" || t == "--quiet" || t == "--raw" ||
@@ -3675,7 +3730,7 @@ func (c *cmd) gitPrintsTracked(sub string, i int, roots []field) {
 		return
 	}
 	via := "git " + sub
-	if len(specs) > 1 {
+	if len(specs) > 1 && !fullDiff {
 		for _, k := range specs[1:] {
 			c.a.addTracked(c.args[k].raw, c.args[k].f, via)
 		}
@@ -3818,12 +3873,17 @@ func gitCommandKey(k string) bool {
 	switch {
 	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "pager."):
 		return true
+	case strings.HasPrefix(k, "submodule.") && strings.HasSuffix(k, ".update"):
+		// submodule.NAME.update=!CMD: git submodule update runs CMD
+		return true
 	}
 	for _, suf := range []string{".pager", ".editor", ".sshcommand", ".fsmonitor", ".external", ".helper", ".program", ".textconv", ".command", ".cmd", ".clean", ".smudge", ".process", ".askpass", ".hookspath", ".uploadpack", ".receivepack", ".proxy", ".gitproxy", ".tool", ".path",
 		// merge drivers, instaweb's httpd, ssh signing's key command, add -p's
 		// filter, send-email's programs, hooks git runs
 		".driver", ".httpd", ".defaultkeycommand", ".difffilter", ".smtpserver", ".sendmailcmd", ".tocmd", ".cccmd",
-		".headercmd", ".packobjectshook"} {
+		".headercmd", ".packobjectshook",
+		// the command that lists an alternate's refs, imap-send's tunnel
+		".alternaterefscommand", ".tunnel"} {
 		if strings.HasSuffix(k, suf) {
 			return true
 		}
@@ -3961,6 +4021,7 @@ func (c *cmd) ssh() {
 		if h := c.a.env.Home; h != "" {
 			c.a.cwds = append(append([]string(nil), cwds...), cleanCwd(Env{Cwd: h, Home: h}))
 		}
+		c.a.userShell(c.args[p.operands[1]].raw, strings.Join(parts, " "), "ssh to this machine")
 		c.a.script(strings.Join(parts, " "), c.args[p.operands[1]].raw, c.in)
 		c.a.cwds = cwds
 	}
@@ -4021,8 +4082,24 @@ func (c *cmd) docker() {
 		}
 	}
 	for i := 1; i+1 < len(c.args); i++ {
-		if optText(c.args[i].f) == "compose" && optText(c.args[len(c.args)-1].f) == "config" {
-			c.a.value(c.args[0].raw, litField(".env"), SetRead)
+		if optText(c.args[i].f) == "compose" {
+			// docker compose [OPTIONS] config|convert [OPTIONS]
+			for k := i + 1; k < len(c.args); k++ {
+				if t := optText(c.args[k].f); t == "config" || t == "convert" {
+					c.a.value(c.args[0].raw+" compose "+t+", which prints the configuration with .env's values in it", litField(".env"), SetRead)
+					break
+				} else if !strings.HasPrefix(t, "-") && (k == i+1 || !strings.HasPrefix(optText(c.args[k-1].f), "-")) {
+					break
+				}
+			}
+			break
+		}
+	}
+	for i := 1; i < len(c.args); i++ {
+		if t := optText(c.args[i].f); t == "--volumes-from" || strings.HasPrefix(t, "--volumes-from=") {
+			// the other container's mounts, host folders among them, which
+			// the command does not show
+			c.a.unknown(c.args[i].raw, c.name+" --volumes-from mounts another container's volumes and bind mounts, whose host folders the analysis cannot see (name the folders with -v SRC:DST)", SetRead|setModify)
 		}
 	}
 	for i := 1; i < len(c.args); i++ {
@@ -4248,4 +4325,16 @@ func extInsteadOf(key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// gitSubOperand is the first word from k on that is not an option, and
+// its index (-1, "": none): a git subcommand's own subcommand (stash show,
+// reflog show).
+func (c *cmd) gitSubOperand(k int) (int, string) {
+	for ; k < len(c.args); k++ {
+		if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+			return k, t
+		}
+	}
+	return -1, ""
 }

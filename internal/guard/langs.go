@@ -866,6 +866,7 @@ func (c *cmd) tmuxWords() {
 		f := c.args[i].f
 		a.value(c.args[i].raw, f, SetRead)
 		if !strings.HasPrefix(t, "-") && !f.pattern() {
+			a.userShell(c.args[i].raw, f.s, c.name)
 			a.looseScript(f.s, c.args[i].raw) // a shell command (new -d 'cmd', split-window 'cmd', screen cmd …)
 		} else if f.pattern() && (f.unk || f.dyn) {
 			a.unknown(c.args[i].raw, c.name+" runs a command computed when the command runs", SetRead|setModify)

@@ -128,7 +128,7 @@ func TestBuildFilesWrittenInTheCommand(t *testing.T) {
 		{`printf '[tool.poe.tasks]\nx = "f=$(printf %%s e nv); cat .$f"' > pyproject.toml; poe x`, KindDeny},
 		{`printf '{"tasks":{"x":"f=$(printf %%s e nv); cat .$f"}}' > deno.json; deno task x`, KindDeny},
 		{`printf '[tasks.x]\nscript = "f=$(printf %%s e nv); cat .$f"' > Makefile.toml; cargo make x`, KindDeny},
-		{`printf 'x: f=$(printf %%s e nv); cat .$f' > Procfile; foreman start`, KindUnverifiable},
+		{`printf 'x: f=$(printf %%s e nv); cat .$f' > Procfile; foreman start -e web.env`, KindUnverifiable},
 		{"printf 'repos: [{repo: local, hooks: [{id: x, entry: cat .e$(echo nv), language: system}]}]' > .pre-commit-config.yaml; pre-commit run -a", KindUnverifiable},
 		{"printf 'x: cat .e$(echo nv)' > Procfile; honcho start", KindDeny},
 		// everyday
@@ -137,7 +137,7 @@ func TestBuildFilesWrittenInTheCommand(t *testing.T) {
 		{`just test`, ""},
 		{`echo hi > notes.txt; cmake -E cat notes.txt`, ""},
 		{`mise run test`, ""},
-		{`printf 'web: npm start\n' > Procfile; foreman start`, ""},
+		{`printf 'web: npm start\n' > Procfile; foreman start -e web.env`, ""},
 		{`pre-commit run -a`, ""},
 	})
 }

@@ -513,9 +513,11 @@ func (c *cmd) serverCommand() {
 	}
 	switch {
 	case interpLang(c.name) == "python" || c.name == "py" || c.name == "uv" || c.name == "uvx":
-		for _, mod := range []string{"http.server", "SimpleHTTPServer", "uploadserver", "RangeHTTPServer", "twisted"} {
+		for _, mod := range []string{"http.server", "SimpleHTTPServer", "uploadserver", "RangeHTTPServer", "twisted", "pyftpdlib", "wsgidav"} {
 			if k := has(mod); k > 0 && k >= 2 && words[k-2] == "-m" || has("-m"+mod) > 0 {
-				serveFrom([]string{"--directory", "-d", "--path"}, -1)
+				// pyftpdlib serves the cwd (-d DIR) over FTP, wsgidav
+				// --root DIR over WebDAV
+				serveFrom([]string{"--directory", "-d", "--path", "--root", "-r"}, -1)
 				return
 			}
 		}
@@ -534,6 +536,17 @@ func (c *cmd) serverCommand() {
 	case c.name == "caddy":
 		if has("file-server") > 0 {
 			serveFrom([]string{"--root", "-r"}, -1)
+		}
+	case c.name == "ngrok":
+		// ngrok http file:///DIR serves DIR to the internet
+		for i := 1; i < len(c.args); i++ {
+			if f, w := c.args[i].f, optText(c.args[i].f); len(w) > 5 && strings.EqualFold(w[:5], "file:") {
+				d := strings.TrimPrefix(strings.TrimPrefix(w[5:], "//localhost"), "//")
+				if d == "" || f.pattern() {
+					d = "."
+				}
+				c.a.addRec(c.args[i].raw, litField(d), SetRead, true, nil, serveVia(c.name), followAll)
+			}
 		}
 	case c.name == "twistd":
 		if has("web") > 0 {

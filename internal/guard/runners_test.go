@@ -208,7 +208,7 @@ func TestAttackerPass9(t *testing.T) {
 		{"ln -s $PWD d && rm -rf d/", KindFolder},
 		{"ln -s . d; find d/ -delete", KindFolder},
 		{"zip -q /tmp/z.zip a.txt -T --unzip-command 'cat .env #'", KindDeny},
-		{`python3 -c "import sys;exec(open(0).read())" <<< "print(open('.env').read())"`, KindUnverifiable},
+		{`python3 -c "import sys;exec(open(0).read())" <<< "print(open('.env').read())"`, KindDeny}, // pass 16: the here-string's tokens name .env
 		{`node -e 'eval(require("fs").readFileSync(0,"utf8"))' <<< x`, KindUnverifiable},
 		{"find . -path ./node_modules -prune -o -name '*.js' -print | xargs cat", ""},
 		{"find . \\( -name '*.js' -o -name '*.ts' \\) | xargs cat", ""},

@@ -217,6 +217,9 @@ type shellAnalyzer struct {
 	// cmdEnv: the values of the environment assignments of the command
 	// being analysed (`CC=x make`, `env CC=x make`)
 	cmdEnv []string
+	// cmdEnvNames: the names of those assignments (cmdEnv[i] is
+	// cmdEnvNames[i]'s value)
+	cmdEnvNames []string
 	// stmtStart: how many targets were recorded when the statement being
 	// analysed began (before its redirections)
 	stmtStart int
@@ -546,7 +549,38 @@ func (a *shellAnalyzer) tokens(text string, ops OpSet) {
 	for tok := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == 0 || unicode.IsSpace(r) }) {
 		tok = strings.Trim(tok, `"'`+"`;|&()<>")
 		if tok != "" && !strings.ContainsRune(tok, unknownRune) {
-			a.value(tok, litField(tok), ops)
+			a.value(tok, a.tildeToken(tok), ops)
+			a.textTokens(tok, tok, ops) // ![](.env), include::.env[]
+		}
+	}
+}
+
+// tildeToken is a token of text a program reads (a here-string, a line of
+// names, an unmodelled program's code): `~/x` is the home's x to the many
+// that expand it (dhall, nix, ssh_config, editors), as it is to the shell.
+func (a *shellAnalyzer) tildeToken(tok string) field {
+	if a.env.Home != "" && (tok == "~" || strings.HasPrefix(tok, "~/")) {
+		return litField(a.env.Home + tok[1:])
+	}
+	return litField(tok)
+}
+
+// textTokens checks the names inside a word that reads as text or code
+// rather than as a name (it holds a blank, a quote or a bracket), given to
+// a program the analysis does not model: `jsonnet -e 'importstr ".env"'`,
+// `gomplate -i '{{ file.Read ".env" }}'`, `pdflatex '\input{.env}'` open
+// the name inside. Each run between blanks, quotes, brackets, braces,
+// commas and `;|&` is checked as a path.
+func (a *shellAnalyzer) textTokens(raw, text string, ops OpSet) {
+	if !strings.ContainsAny(text, " \t\n\"'`(){}[]<>,;") {
+		return
+	}
+	for tok := range strings.FieldsFuncSeq(text, func(r rune) bool {
+		return r == 0 || unicode.IsSpace(r) || strings.ContainsRune("\"'`(){}[]<>,;|&", r)
+	}) {
+		tok = strings.TrimRight(tok, ".:")
+		if tok != "" && tok != raw && !strings.ContainsRune(tok, unknownRune) {
+			a.value(raw, a.tildeToken(tok), ops)
 		}
 	}
 }
@@ -2078,6 +2112,8 @@ func programName(b string) string {
 		}
 	}
 	switch b {
+	case "dotenv-cli", "python-dotenv":
+		return "dotenv" // npx dotenv-cli, pipx run python-dotenv
 	case "editor", "sensible-editor", "select-editor", "rvim", "rview", "vimx", "gview", "evim", "eview", "nvi", "elvis", "vile", "vim-tiny":
 		return "vim"
 	}
