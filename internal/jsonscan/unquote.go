@@ -153,6 +153,13 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 		}
 	}
 	for {
+		// the text is written behind where the body is read (b[start+1+i]),
+		// and more so after each escape: once eight bytes behind, words are
+		// copied whole and short escapes decoded by unquoteWords, until a
+		// \u escape or the body's last bytes, which this loop takes on
+		if start+1+i-w >= 8 {
+			w, i, flags = unquoteWords(b, s, start, w, i, flags)
+		}
 		// the next backslash: in the next four words eight bytes at a
 		// time (most runs are a line: short), else by IndexByte
 		j := i
@@ -196,3 +203,48 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 		}
 	}
 }
+
+// unquoteWords is UnquoteInPlace's loop once the text is written at least
+// eight bytes behind the body (b[w] at or before b[start+1+i-8]): each
+// word of the body is stored at w as it is read — it lands on bytes
+// already read, and the bytes of it past a backslash are written over by
+// what comes next — and the short escapes (\n \t \" \\ \r \/ \b \f) are
+// decoded here, by table (shortEscapes: no branch on the kind); it returns
+// at a \u escape (i at its backslash) or with fewer than eight bytes of the
+// body left, for the caller's loop to go on with (the gap only grows). The
+// text before w is never empty here (the body read so far decodes to one
+// byte at least for each six).
+func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
+	for i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		binary.LittleEndian.PutUint64(b[w:], x)
+		y := x ^ 0x5c*lo8
+		m := (y - lo8) &^ y & hi8
+		if m == 0 {
+			w, i = w+8, i+8
+			continue
+		}
+		k := bits.TrailingZeros64(m) >> 3
+		w, i = w+k, i+k
+		if i+1 >= len(s) {
+			break
+		}
+		c := shortEscapes[s[i+1]]
+		if c == 0 {
+			return w, i, flags // \u (or not an escape): the caller's
+		}
+		if c == '\r' {
+			flags |= TextCR
+		}
+		if p := b[w-1]; c == '\n' && (p == ' ' || p == '\t') {
+			flags |= TextBlankEOL
+		}
+		b[w] = c
+		w, i = w+1, i+2
+	}
+	return w, i, flags
+}
+
+// shortEscapes is what the two-byte escape \x decodes to, by x (0: none;
+// \u is not one).
+var shortEscapes = [256]byte{'n': '\n', 't': '\t', '"': '"', '\\': '\\', '/': '/', 'r': '\r', 'b': '\b', 'f': '\f'}

@@ -3,6 +3,8 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -12,7 +14,8 @@ import (
 // does, with the text's flags), and EscapedPairs counts the escaped
 // surrogate pairs.
 func FuzzAppendUnquoteValid(f *testing.F) {
-	for _, s := range []string{`""`, `"a\nb"`, `"a \nb\t\n\r\n"`, `"\n \u000a\t\u000Ax\u000d"`, `"\ud800\ud800\udc00 é\\n"`, `"0123456789abcdef\"0123456789\\"`, `"\ud83d\ude00x"`, `"\ud83d"`, `"é\u00e9😀"`, `"\\\"\/\b\f\r\t"`} {
+	for _, s := range []string{`""`, `"a\nb"`, `"a \nb\t\n\r\n"`, `"\n \u000a\t\u000Ax\u000d"`, `"\ud800\ud800\udc00 é\\n"`, `"0123456789abcdef\"0123456789\\"`, `"\ud83d\ude00x"`, `"\ud83d"`, `"é\u00e9😀"`, `"\\\"\/\b\f\r\t"`,
+		`"0123456789\n\n\n\n\n\n\n\n\n \nabcdefgh\t\"\\\/\r\b\fxyz\u0041\ud83d\ude00 \t\n012345678\n"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -58,4 +61,33 @@ func textFlags(text []byte) uint8 {
 		}
 	}
 	return f
+}
+
+// TestUnquoteInPlaceLong: on long strings dense with escapes (where
+// UnquoteInPlace copies words and decodes short escapes in unquoteWords,
+// the text far enough behind), it decodes as AppendUnquote does, with the
+// flags textFlags finds.
+func TestUnquoteInPlaceLong(t *testing.T) {
+	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\r`, `\b`, `\f`, `\u0041`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, ` `, "é", "😀", "a", "bc", "0123456789", " \\n", "\\t\\n"}
+	rng := rand.New(rand.NewPCG(11, 33))
+	for n := 0; n < 20000; n++ {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for k := rng.IntN(80); k > 0; k-- {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		sb.WriteByte('"')
+		raw := sb.String()
+		if !json.Valid([]byte(raw)) {
+			t.Fatalf("%q: not JSON", raw)
+		}
+		want := AppendUnquote([]byte("pre"), []byte(raw))
+		got, flags := UnquoteInPlace(append([]byte("pre"), raw...), 3)
+		if string(got) != string(want) {
+			t.Fatalf("%q: UnquoteInPlace %q, want %q", raw, got, want)
+		}
+		if wf := textFlags(want[3:]); flags != wf {
+			t.Fatalf("%q: flags %b, want %b", raw, flags, wf)
+		}
+	}
 }
