@@ -212,8 +212,8 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 // decoded here, by table (shortEscapes: no branch on the kind); it returns
 // at a \u escape (i at its backslash) or with fewer than eight bytes of the
 // body left, for the caller's loop to go on with (the gap only grows). The
-// text before w is never empty here (the body read so far decodes to one
-// byte at least for each six).
+// text starts at b[start] (a line break at its start follows no blank).
+// AppendUnquoteText runs it with b apart from s, where any gap will do.
 func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
 	for i+8 <= len(s) {
 		x := binary.LittleEndian.Uint64(s[i:])
@@ -236,7 +236,7 @@ func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
 		if c == '\r' {
 			flags |= TextCR
 		}
-		if p := b[w-1]; c == '\n' && (p == ' ' || p == '\t') {
+		if c == '\n' && w > start && (b[w-1] == ' ' || b[w-1] == '\t') {
 			flags |= TextBlankEOL
 		}
 		b[w] = c
@@ -248,3 +248,54 @@ func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
 // shortEscapes is what the two-byte escape \x decodes to, by x (0: none;
 // \u is not one).
 var shortEscapes = [256]byte{'n': '\n', 't': '\t', '"': '"', '\\': '\\', '/': '/', 'r': '\r', 'b': '\b', 'f': '\f'}
+
+// AppendUnquoteText is UnquoteInPlace(append(dst, raw...), len(dst)) without
+// the copy: the JSON string raw (quotes included; valid UTF-8, as the tape
+// found it) decoded onto dst's end, and the text's flags (TextCR,
+// TextBlankEOL). Words of the body are stored at the text's end as they are
+// read (dst has room for the whole body: the text never outgrows it), the
+// short escapes decoded by table; a string cut short (not valid JSON) has
+// its rest copied as it is.
+func AppendUnquoteText(dst, raw []byte) ([]byte, uint8) {
+	if len(raw) < 2 {
+		return append(dst, raw...), 0
+	}
+	s := raw[1 : len(raw)-1]
+	n0 := len(dst)
+	b := slices.Grow(dst, len(s))[:n0+len(s)]
+	w, i, flags := n0, 0, uint8(0)
+	for {
+		// (b is separate from s: a word stored at w overwrites nothing
+		// unread, and fits, the text never longer than the body read)
+		w, i, flags = unquoteWords(b, s, n0, w, i, flags)
+		if i >= len(s) {
+			return b[:w], flags
+		}
+		if s[i] != '\\' {
+			b[w] = s[i]
+			w, i = w+1, i+1
+			continue
+		}
+		r, next := escapeAt(s, i)
+		if next < 0 {
+			break // cut short
+		}
+		switch r {
+		case '\n':
+			if w > n0 && (b[w-1] == ' ' || b[w-1] == '\t') {
+				flags |= TextBlankEOL
+			}
+		case '\r':
+			flags |= TextCR
+		}
+		if r < utf8.RuneSelf {
+			b[w] = byte(r)
+			w++
+		} else {
+			w += utf8.EncodeRune(b[w:], r)
+		}
+		i = next
+	}
+	w += copy(b[w:], s[i:])
+	return b[:w], flags
+}

@@ -33,6 +33,9 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 		if string(in) != string(got) {
 			t.Fatalf("%q: UnquoteInPlace %q, want %q", raw, in, got)
 		}
+		if at, atFlags := AppendUnquoteText([]byte("pre"), b); string(at) != string(got) || atFlags != flags {
+			t.Fatalf("%q: AppendUnquoteText %q (flags %b), want %q (%b)", raw, at, atFlags, got, flags)
+		}
 		if want := textFlags(text); flags != want {
 			t.Fatalf("%q: UnquoteInPlace flags %b, want %b", raw, flags, want)
 		}
@@ -66,7 +69,8 @@ func textFlags(text []byte) uint8 {
 // TestUnquoteInPlaceLong: on long strings dense with escapes (where
 // UnquoteInPlace copies words and decodes short escapes in unquoteWords,
 // the text far enough behind), it decodes as AppendUnquote does, with the
-// flags textFlags finds.
+// flags textFlags finds, and so does AppendUnquoteText; cut short, the two
+// copy the same rest.
 func TestUnquoteInPlaceLong(t *testing.T) {
 	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\r`, `\b`, `\f`, `\u0041`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, ` `, "é", "😀", "a", "bc", "0123456789", " \\n", "\\t\\n"}
 	rng := rand.New(rand.NewPCG(11, 33))
@@ -88,6 +92,17 @@ func TestUnquoteInPlaceLong(t *testing.T) {
 		}
 		if wf := textFlags(want[3:]); flags != wf {
 			t.Fatalf("%q: flags %b, want %b", raw, flags, wf)
+		}
+		at, atFlags := AppendUnquoteText([]byte("pre"), []byte(raw))
+		if string(at) != string(want) || atFlags != flags {
+			t.Fatalf("%q: AppendUnquoteText %q (flags %b), want %q (%b)", raw, at, atFlags, want, flags)
+		}
+		// cut short (not JSON): the rest copied as it is, as UnquoteInPlace copies it
+		if cut := raw[:len(raw)-1-rng.IntN(min(len(raw)-1, 4))]; len(cut) >= 2 {
+			want, wf := UnquoteInPlace(append([]byte("pre"), cut...), 3)
+			if at, af := AppendUnquoteText([]byte("pre"), []byte(cut)); string(at) != string(want) || af != wf {
+				t.Fatalf("%q: AppendUnquoteText %q (flags %b), UnquoteInPlace %q (%b)", cut, at, af, want, wf)
+			}
 		}
 	}
 }
