@@ -188,6 +188,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	}
 	var batches []*Batch
 	lt := lineTape{copyArgs: !argsInContext(st, ctx)}
+	// an assistant message's ready calls (reused: captureBatch keeps none
+	// of these slices)
+	var ready []*session.ToolCall
+	var readyAt []int // ready's indexes in m.ToolCalls()
+	var resEntries []*session.BranchEntry
+	var resAt []int // resEntries' indexes in ctx.Branch
 	turn, group := 0, 0
 	for i, be := range msgs {
 		m := ctx.EntryMessage(be)
@@ -216,10 +222,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				}
 			}
 		}
-		var ready []*session.ToolCall
-		var readyAt []int // ready's indexes in m.ToolCalls()
-		var resEntries []*session.BranchEntry
-		var resAt []int // resEntries' indexes in ctx.Branch
+		ready, readyAt, resEntries, resAt = ready[:0], readyAt[:0], resEntries[:0], resAt[:0]
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
 			j, found := results[tc.ID()]
@@ -285,6 +288,10 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	// its id (the one calls pair with); the prose, text blocks joined with
 	// "\n", in the tape's reused buffer
 	args := make([]callArgs, len(ready))
+	// the batch's calls and their timestamps, allocated together
+	calls := make([]Call, len(ready))
+	stamps := make([]int64, len(ready))
+	b.Calls = make([]*Call, 0, len(ready))
 	prose, blocks := lt.prose[:0], 0
 	lt.elems(content, ok, func(bl uint32) {
 		tv, hasType := lt.get(bl, true, "type")
@@ -321,7 +328,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
+		c := &calls[k]
+		*c = Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
 			turn: int32(min(entry, math.MaxInt32)), call: int32(min(readyAt[k], math.MaxInt32)), res: int32(min(resAt[k], math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
@@ -333,8 +341,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		}
 		tsNode, hasTS := lt.get(rmsg, ok, "timestamp")
 		if f, ok := numberAt(lt, tsNode, hasTS); ok && f == float64(int64(f)) {
-			n := int64(f)
-			c.ResultTimestamp = &n
+			stamps[k] = int64(f)
+			c.ResultTimestamp = &stamps[k]
 		}
 		c.Key = MessageKey(tc.ID(), lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")
