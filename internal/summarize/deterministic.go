@@ -576,6 +576,22 @@ func errorWordsStarting(c byte) string {
 	return ""
 }
 
+// errorSecond is, by the lower-case first letter of an error word, the
+// second letters errorWords have after it (bit c-'a', so 1 is 'a'), a
+// constant table.
+var errorSecond = [256]uint32{
+	'e': 1<<('r'-'a') | 1<<('x'-'a'), // error errors err! exception
+	'f': 1,                           // a: fail failed failure fatal
+	'p': 1,                           // a: panic
+	't': 1<<('r'-'a') | 1<<('i'-'a'), // traceback, timed out
+	'c': 1 | 1<<('o'-'a'),            // cannot, could not, couldn't
+	'n': 1 << ('o' - 'a'),            // not found, no such file
+	'd': 1 << ('e' - 'a'),            // denied
+	'r': 1 << ('e' - 'a'),            // refused
+	'u': 1 << ('n' - 'a'),            // undefined
+	's': 1 << ('e' - 'a'),            // segmentation fault
+}
+
 // errorWordsIn counts the whole-word occurrences of errorWords starting in
 // text[start:end] (one line; the byte after end may follow a word) for the
 // words under maxErrLines, and reports whether any was counted and how many
@@ -607,6 +623,15 @@ func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, le
 		prev = m >> 56 & 0x80
 		for ; starts != 0; starts &= starts - 1 {
 			p := i + bits.TrailingZeros64(starts)>>3 // a word starts here
+			// its first two bytes, folded, the start of an error word's
+			// (every error word starts with two letters; | 0x20 folds
+			// exactly the two cases of one): most word starts end here
+			if p+1 >= len(text) {
+				continue
+			}
+			if c := text[p+1] | 0x20 - 'a'; c >= 26 || errorSecond[text[p]|0x20]>>c&1 == 0 {
+				continue
+			}
 			ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
 			for j := 0; j < len(ks); j++ {
 				k := ks[j]
