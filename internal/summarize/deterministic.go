@@ -805,7 +805,7 @@ func namesIn(text string) []string {
 		} else {
 			text = ""
 		}
-		if !mayDefine(line) {
+		if !mayDefineWord(line) {
 			continue // (most lines: no trimming, no word read)
 		}
 		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !slicesContains(out, n) {
@@ -835,6 +835,42 @@ func mayDefine(line string) bool {
 		}
 	}
 	return false
+}
+
+// mayDefineWord is mayDefine that also reads the byte after the first: a
+// line whose first bytes after ASCII white space are ASCII can define only
+// when they are the first two of a keyword or prefix (defSecond).
+func mayDefineWord(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\v', '\f', '\r':
+			continue
+		default:
+			if c >= 0x80 {
+				return true
+			}
+			if i+1 >= len(line) {
+				return false
+			}
+			d := line[i+1] - 'a'
+			return d < 26 && defSecond[c]>>d&1 != 0
+		}
+	}
+	return false
+}
+
+// defSecond is, by the first letter of a definition keyword or prefix,
+// the second letters they have after it (bit c-'a'), a constant table.
+var defSecond = [256]uint32{
+	'f': 1<<('u'-'a') | 1<<('n'-'a'), // func function fn
+	'd': 1 << ('e' - 'a'),            // def default
+	'c': 1 << ('l' - 'a'),            // class
+	'i': 1 << ('n' - 'a'),            // interface
+	't': 1<<('y'-'a') | 1<<('r'-'a'), // type trait
+	's': 1 << ('t' - 'a'),            // struct
+	'e': 1<<('n'-'a') | 1<<('x'-'a'), // enum export
+	'p': 1 << ('u' - 'a'),            // pub
+	'a': 1 << ('s' - 'a'),            // async
 }
 
 // definedName is the name a definition line defines ("" when it is none).

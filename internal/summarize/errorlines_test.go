@@ -272,3 +272,20 @@ func TestErrorSecond(t *testing.T) {
 		t.Fatalf("errorSecond %v, want %v", errorSecond, want)
 	}
 }
+
+// BenchmarkNamesIn: the definitions found in the shipped sessions' result
+// texts.
+func BenchmarkNamesIn(b *testing.B) {
+	texts := resultTexts(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			namesIn(t)
+		}
+	}
+}
