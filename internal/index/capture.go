@@ -175,15 +175,16 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			inCtx[k] = i
 		}
 	}
-	var msgs []*session.BranchEntry
-	var at []int                // msgs' indexes in ctx.Branch
+	// the message entries, by their indexes in ctx.Branch (msg(i) is the
+	// i-th)
+	at := make([]int32, 0, len(ctx.Branch))
+	msg := func(i int) *session.BranchEntry { return &ctx.Branch[at[i]] }
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
 	prot := protect.NewMemo(opts.Protect)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
-			msgs = append(msgs, be)
-			at = append(at, i)
+			at = append(at, int32(i))
 		}
 	}
 	var batches []*Batch
@@ -195,7 +196,8 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var resEntries []*session.BranchEntry
 	var resAt []int // resEntries' indexes in ctx.Branch
 	turn, group := 0, 0
-	for i, be := range msgs {
+	for i := range at {
+		be := msg(i)
 		m := ctx.EntryMessage(be)
 		if m.Role() == session.RoleUser {
 			group++
@@ -210,9 +212,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			continue
 		}
 		// results between this assistant message and the next one, first per id
-		clear(results) // index in msgs
-		for j := i + 1; j < len(msgs); j++ {
-			r := ctx.EntryMessage(msgs[j])
+		clear(results) // index in at
+		for j := i + 1; j < len(at); j++ {
+			r := ctx.EntryMessage(msg(j))
 			if r.Role() == session.RoleAssistant {
 				break
 			}
@@ -229,7 +231,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if tc.ID() == "" || !found {
 				continue
 			}
-			re := msgs[j]
+			re := msg(j)
 			r := ctx.EntryMessage(re)
 			if key = appendMessageKey(key[:0], tc.ID(), r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
@@ -247,12 +249,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			ready = append(ready, tc)
 			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
-			resAt = append(resAt, at[j])
+			resAt = append(resAt, int(at[j]))
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, at[i], ready, readyAt, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt)
 		if err != nil {
 			return nil, err
 		}
