@@ -215,9 +215,9 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 // text starts at b[start] (a line break at its start follows no blank).
 // AppendUnquoteText runs it with b apart from s, where any gap will do.
 func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
-	for i+8 <= len(s) {
-		x := binary.LittleEndian.Uint64(s[i:])
-		binary.LittleEndian.PutUint64(b[w:], x)
+	for i >= 0 && i <= len(s)-8 && w >= 0 && w <= len(b)-8 {
+		x := binary.LittleEndian.Uint64(s[i : i+8])
+		binary.LittleEndian.PutUint64(b[w:w+8], x)
 		y := x ^ 0x5c*lo8
 		m := (y - lo8) &^ y & hi8
 		if m == 0 {
