@@ -110,6 +110,16 @@ func EscapedPairs(raw []byte) int {
 // two UTF-16 units), eight bytes at a time.
 func Astral(raw []byte) int {
 	n := 0
+	for len(raw) >= 32 {
+		// four words at a time, skipped when all ASCII (most text is)
+		w0, w1 := binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])
+		w2, w3 := binary.LittleEndian.Uint64(raw[16:]), binary.LittleEndian.Uint64(raw[24:])
+		if (w0|w1|w2|w3)&hi8 != 0 {
+			n += bits.OnesCount64(w0&(w0<<1)&(w0<<2)&(w0<<3)&hi8) + bits.OnesCount64(w1&(w1<<1)&(w1<<2)&(w1<<3)&hi8) +
+				bits.OnesCount64(w2&(w2<<1)&(w2<<2)&(w2<<3)&hi8) + bits.OnesCount64(w3&(w3<<1)&(w3<<2)&(w3<<3)&hi8)
+		}
+		raw = raw[32:]
+	}
 	for len(raw) >= 8 {
 		w := binary.LittleEndian.Uint64(raw)
 		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & hi8) // the top four bits of a byte set

@@ -106,3 +106,29 @@ func TestUnquoteInPlaceLong(t *testing.T) {
 		}
 	}
 }
+
+// TestAstralBytes: Astral counts the bytes >= 0xF0, whatever their place
+// in a word or a run of four words (ASCII runs skipped).
+func TestAstralBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for n := 0; n < 5000; n++ {
+		b := make([]byte, rng.IntN(200))
+		for i := range b {
+			switch rng.IntN(8) {
+			case 0:
+				b[i] = byte(0x80 + rng.IntN(0x80))
+			default:
+				b[i] = byte(rng.IntN(0x80))
+			}
+		}
+		want := 0
+		for _, c := range b {
+			if c >= 0xF0 {
+				want++
+			}
+		}
+		if got := Astral(b); got != want {
+			t.Fatalf("% x: Astral %d, want %d", b, got, want)
+		}
+	}
+}
