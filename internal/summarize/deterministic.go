@@ -387,6 +387,9 @@ func isFileTool(tool, args string) bool {
 // exitCode returns the code of a shell's exit-status line ("Command exited
 // with code N", "exit code: N", "Exit status N", "exited with code N").
 func exitCode(t string) (string, bool) {
+	if t == "" || t[0] != 'C' && t[0] != 'E' && t[0] != 'e' {
+		return "", false // (what every prefix starts with)
+	}
 	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
 		if !strings.HasPrefix(t, p) {
 			continue

@@ -159,3 +159,13 @@ func TestMayDefineWord(t *testing.T) {
 		}
 	}
 }
+
+// TestExitCodeFirstBytes: exitCode's first-byte test lets through every
+// line an exit-status prefix starts.
+func TestExitCodeFirstBytes(t *testing.T) {
+	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
+		if code, ok := exitCode(p + "-3."); !ok || code != "-3" {
+			t.Errorf("%q: exitCode %q %v", p+"-3.", code, ok)
+		}
+	}
+}
