@@ -175,21 +175,29 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			inCtx[k] = i
 		}
 	}
-	var msgs []*session.BranchEntry
-	var at []int                // msgs' indexes in ctx.Branch
+	// the message entries, by their indexes in ctx.Branch (msg(i) is the
+	// i-th)
+	at := make([]int32, 0, len(ctx.Branch))
+	msg := func(i int) *session.BranchEntry { return &ctx.Branch[at[i]] }
 	results := map[string]int{} // an assistant message's results (reused)
 	var key []byte              // an occurrence key (reused)
 	prot := protect.NewMemo(opts.Protect)
 	for i := range ctx.Branch {
 		if be := &ctx.Branch[i]; ctx.EntryType(be) == "message" && ctx.EntryMessage(be) != nil {
-			msgs = append(msgs, be)
-			at = append(at, i)
+			at = append(at, int32(i))
 		}
 	}
 	var batches []*Batch
 	lt := lineTape{copyArgs: !argsInContext(st, ctx)}
+	// an assistant message's ready calls (reused: captureBatch keeps none
+	// of these slices)
+	var ready []*session.ToolCall
+	var readyAt []int // ready's indexes in m.ToolCalls()
+	var resEntries []*session.BranchEntry
+	var resAt []int // resEntries' indexes in ctx.Branch
 	turn, group := 0, 0
-	for i, be := range msgs {
+	for i := range at {
+		be := msg(i)
 		m := ctx.EntryMessage(be)
 		if m.Role() == session.RoleUser {
 			group++
@@ -204,9 +212,9 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			continue
 		}
 		// results between this assistant message and the next one, first per id
-		clear(results) // index in msgs
-		for j := i + 1; j < len(msgs); j++ {
-			r := ctx.EntryMessage(msgs[j])
+		clear(results) // index in at
+		for j := i + 1; j < len(at); j++ {
+			r := ctx.EntryMessage(msg(j))
 			if r.Role() == session.RoleAssistant {
 				break
 			}
@@ -216,17 +224,14 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				}
 			}
 		}
-		var ready []*session.ToolCall
-		var readyAt []int // ready's indexes in m.ToolCalls()
-		var resEntries []*session.BranchEntry
-		var resAt []int // resEntries' indexes in ctx.Branch
+		ready, readyAt, resEntries, resAt = ready[:0], readyAt[:0], resEntries[:0], resAt[:0]
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
 			j, found := results[tc.ID()]
 			if tc.ID() == "" || !found {
 				continue
 			}
-			re := msgs[j]
+			re := msg(j)
 			r := ctx.EntryMessage(re)
 			if key = appendMessageKey(key[:0], tc.ID(), r.Timestamp()); st.isSummarizedBytes(key) {
 				continue
@@ -244,12 +249,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			ready = append(ready, tc)
 			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
-			resAt = append(resAt, at[j])
+			resAt = append(resAt, int(at[j]))
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, at[i], ready, readyAt, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt)
 		if err != nil {
 			return nil, err
 		}
@@ -285,6 +290,10 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	// its id (the one calls pair with); the prose, text blocks joined with
 	// "\n", in the tape's reused buffer
 	args := make([]callArgs, len(ready))
+	// the batch's calls and their timestamps, allocated together
+	calls := make([]Call, len(ready))
+	stamps := make([]int64, len(ready))
+	b.Calls = make([]*Call, 0, len(ready))
 	prose, blocks := lt.prose[:0], 0
 	lt.elems(content, ok, func(bl uint32) {
 		tv, hasType := lt.get(bl, true, "type")
@@ -321,7 +330,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			return nil, err
 		}
 		a := args[k]
-		c := &Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
+		c := &calls[k]
+		*c = Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
 			turn: int32(min(entry, math.MaxInt32)), call: int32(min(readyAt[k], math.MaxInt32)), res: int32(min(resAt[k], math.MaxInt32))}
 		if !a.found {
 			c.Args = []byte("{}")
@@ -333,8 +343,8 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		}
 		tsNode, hasTS := lt.get(rmsg, ok, "timestamp")
 		if f, ok := numberAt(lt, tsNode, hasTS); ok && f == float64(int64(f)) {
-			n := int64(f)
-			c.ResultTimestamp = &n
+			stamps[k] = int64(f)
+			c.ResultTimestamp = &stamps[k]
 		}
 		c.Key = MessageKey(tc.ID(), lt.raw(tsNode, hasTS))
 		rc, hasRC := lt.get(rmsg, ok, "content")

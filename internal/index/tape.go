@@ -259,26 +259,31 @@ func (t *lineTape) singleText(content uint32, has bool, entry int) textLoc {
 }
 
 // appendTextAt appends the text x locates (appendResultText's text of its
-// content) to dst, decoded from the raw string read from ctx: read onto
-// dst's end and decoded where it is (valid UTF-8), its text flags noted
-// (textFlags).
+// content) to dst, decoded from the raw string where ctx holds it
+// (Context.ViewEntryBytes: valid UTF-8, decoded onto dst's end without a
+// copy of the raw string), its text flags noted (textFlags).
 func (t *lineTape) appendTextAt(dst []byte, ctx *session.Context, x textLoc) ([]byte, error) {
 	if x.flags&jsonscan.BadUTF8 == 0 {
-		n0 := len(dst)
-		dst, err := appendArgs(dst, ctx, nil, x.at)
-		switch {
-		case err != nil:
-			return dst[:n0], err
-		case len(dst)-n0 < 2:
-			return dst[:n0], fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
-		case x.flags&jsonscan.Escaped == 0:
-			// no escape: no line break either; the text moved down over
-			// its opening quote
-			n := copy(dst[n0:], dst[n0+1:len(dst)-1])
-			t.textFlags, t.textKnown = 0, true
-			return dst[:n0+n], nil
+		if int(x.at.entry) > len(ctx.Branch) || x.at.entry <= 0 {
+			return dst, fmt.Errorf("a result's text is in entry %d of a branch of %d", x.at.entry, len(ctx.Branch))
 		}
-		dst, t.textFlags = jsonscan.UnquoteInPlace(dst, n0)
+		n0 := len(dst)
+		err := ctx.ViewEntryBytes(&ctx.Branch[x.at.entry-1], int(x.at.off), int(x.at.n), func(raw []byte) error {
+			switch {
+			case len(raw) < 2:
+				return fmt.Errorf("a result's text in entry %d is not a JSON string", x.at.entry)
+			case x.flags&jsonscan.Escaped == 0:
+				// no escape: no line break either
+				dst = append(dst, raw[1:len(raw)-1]...)
+				t.textFlags = 0
+			default:
+				dst, t.textFlags = jsonscan.AppendUnquoteText(dst, raw)
+			}
+			return nil
+		})
+		if err != nil {
+			return dst[:n0], err
+		}
 		t.textKnown = true
 		return dst, nil
 	}

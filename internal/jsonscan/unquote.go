@@ -110,6 +110,16 @@ func EscapedPairs(raw []byte) int {
 // two UTF-16 units), eight bytes at a time.
 func Astral(raw []byte) int {
 	n := 0
+	for len(raw) >= 32 {
+		// four words at a time, skipped when all ASCII (most text is)
+		w0, w1 := binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[8:])
+		w2, w3 := binary.LittleEndian.Uint64(raw[16:]), binary.LittleEndian.Uint64(raw[24:])
+		if (w0|w1|w2|w3)&hi8 != 0 {
+			n += bits.OnesCount64(w0&(w0<<1)&(w0<<2)&(w0<<3)&hi8) + bits.OnesCount64(w1&(w1<<1)&(w1<<2)&(w1<<3)&hi8) +
+				bits.OnesCount64(w2&(w2<<1)&(w2<<2)&(w2<<3)&hi8) + bits.OnesCount64(w3&(w3<<1)&(w3<<2)&(w3<<3)&hi8)
+		}
+		raw = raw[32:]
+	}
 	for len(raw) >= 8 {
 		w := binary.LittleEndian.Uint64(raw)
 		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & hi8) // the top four bits of a byte set
@@ -153,6 +163,13 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 		}
 	}
 	for {
+		// the text is written behind where the body is read (b[start+1+i]),
+		// and more so after each escape: once eight bytes behind, words are
+		// copied whole and short escapes decoded by unquoteWords, until a
+		// \u escape or the body's last bytes, which this loop takes on
+		if start+1+i-w >= 8 {
+			w, i, flags = unquoteWords(b, s, start, w, i, flags)
+		}
 		// the next backslash: in the next four words eight bytes at a
 		// time (most runs are a line: short), else by IndexByte
 		j := i
@@ -195,4 +212,100 @@ func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
 			w += utf8.EncodeRune(b[w:], r)
 		}
 	}
+}
+
+// unquoteWords is UnquoteInPlace's loop once the text is written at least
+// eight bytes behind the body (b[w] at or before b[start+1+i-8]): each
+// word of the body is stored at w as it is read — it lands on bytes
+// already read, and the bytes of it past a backslash are written over by
+// what comes next — and the short escapes (\n \t \" \\ \r \/ \b \f) are
+// decoded here, by table (shortEscapes: no branch on the kind); it returns
+// at a \u escape (i at its backslash) or with fewer than eight bytes of the
+// body left, for the caller's loop to go on with (the gap only grows). The
+// text starts at b[start] (a line break at its start follows no blank).
+// AppendUnquoteText runs it with b apart from s, where any gap will do.
+func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
+	for i >= 0 && i <= len(s)-8 && w >= 0 && w <= len(b)-8 {
+		x := binary.LittleEndian.Uint64(s[i : i+8])
+		binary.LittleEndian.PutUint64(b[w:w+8], x)
+		y := x ^ 0x5c*lo8
+		m := (y - lo8) &^ y & hi8
+		if m == 0 {
+			w, i = w+8, i+8
+			continue
+		}
+		k := bits.TrailingZeros64(m) >> 3
+		w, i = w+k, i+k
+		if i+1 >= len(s) {
+			break
+		}
+		c := shortEscapes[s[i+1]]
+		if c == 0 {
+			return w, i, flags // \u (or not an escape): the caller's
+		}
+		if c == '\r' {
+			flags |= TextCR
+		}
+		if c == '\n' && w > start && (b[w-1] == ' ' || b[w-1] == '\t') {
+			flags |= TextBlankEOL
+		}
+		b[w] = c
+		w, i = w+1, i+2
+	}
+	return w, i, flags
+}
+
+// shortEscapes is what the two-byte escape \x decodes to, by x (0: none;
+// \u is not one).
+var shortEscapes = [256]byte{'n': '\n', 't': '\t', '"': '"', '\\': '\\', '/': '/', 'r': '\r', 'b': '\b', 'f': '\f'}
+
+// AppendUnquoteText is UnquoteInPlace(append(dst, raw...), len(dst)) without
+// the copy: the JSON string raw (quotes included; valid UTF-8, as the tape
+// found it) decoded onto dst's end, and the text's flags (TextCR,
+// TextBlankEOL). Words of the body are stored at the text's end as they are
+// read (dst has room for the whole body: the text never outgrows it), the
+// short escapes decoded by table; a string cut short (not valid JSON) has
+// its rest copied as it is.
+func AppendUnquoteText(dst, raw []byte) ([]byte, uint8) {
+	if len(raw) < 2 {
+		return append(dst, raw...), 0
+	}
+	s := raw[1 : len(raw)-1]
+	n0 := len(dst)
+	b := slices.Grow(dst, len(s))[:n0+len(s)]
+	w, i, flags := n0, 0, uint8(0)
+	for {
+		// (b is separate from s: a word stored at w overwrites nothing
+		// unread, and fits, the text never longer than the body read)
+		w, i, flags = unquoteWords(b, s, n0, w, i, flags)
+		if i >= len(s) {
+			return b[:w], flags
+		}
+		if s[i] != '\\' {
+			b[w] = s[i]
+			w, i = w+1, i+1
+			continue
+		}
+		r, next := escapeAt(s, i)
+		if next < 0 {
+			break // cut short
+		}
+		switch r {
+		case '\n':
+			if w > n0 && (b[w-1] == ' ' || b[w-1] == '\t') {
+				flags |= TextBlankEOL
+			}
+		case '\r':
+			flags |= TextCR
+		}
+		if r < utf8.RuneSelf {
+			b[w] = byte(r)
+			w++
+		} else {
+			w += utf8.EncodeRune(b[w:], r)
+		}
+		i = next
+	}
+	w += copy(b[w:], s[i:])
+	return b[:w], flags
 }

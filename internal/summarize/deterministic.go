@@ -387,6 +387,9 @@ func isFileTool(tool, args string) bool {
 // exitCode returns the code of a shell's exit-status line ("Command exited
 // with code N", "exit code: N", "Exit status N", "exited with code N").
 func exitCode(t string) (string, bool) {
+	if t == "" || t[0] != 'C' && t[0] != 'E' && t[0] != 'e' {
+		return "", false // (what every prefix starts with)
+	}
 	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
 		if !strings.HasPrefix(t, p) {
 			continue
@@ -576,6 +579,22 @@ func errorWordsStarting(c byte) string {
 	return ""
 }
 
+// errorSecond is, by the lower-case first letter of an error word, the
+// second letters errorWords have after it (bit c-'a', so 1 is 'a'), a
+// constant table.
+var errorSecond = [256]uint32{
+	'e': 1<<('r'-'a') | 1<<('x'-'a'), // error errors err! exception
+	'f': 1,                           // a: fail failed failure fatal
+	'p': 1,                           // a: panic
+	't': 1<<('r'-'a') | 1<<('i'-'a'), // traceback, timed out
+	'c': 1 | 1<<('o'-'a'),            // cannot, could not, couldn't
+	'n': 1 << ('o' - 'a'),            // not found, no such file
+	'd': 1 << ('e' - 'a'),            // denied
+	'r': 1 << ('e' - 'a'),            // refused
+	'u': 1 << ('n' - 'a'),            // undefined
+	's': 1 << ('e' - 'a'),            // segmentation fault
+}
+
 // errorWordsIn counts the whole-word occurrences of errorWords starting in
 // text[start:end] (one line; the byte after end may follow a word) for the
 // words under maxErrLines, and reports whether any was counted and how many
@@ -607,6 +626,15 @@ func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, le
 		prev = m >> 56 & 0x80
 		for ; starts != 0; starts &= starts - 1 {
 			p := i + bits.TrailingZeros64(starts)>>3 // a word starts here
+			// its first two bytes, folded, the start of an error word's
+			// (every error word starts with two letters; | 0x20 folds
+			// exactly the two cases of one): most word starts end here
+			if p+1 >= len(text) {
+				continue
+			}
+			if c := text[p+1] | 0x20 - 'a'; c >= 26 || errorSecond[text[p]|0x20]>>c&1 == 0 {
+				continue
+			}
 			ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
 			for j := 0; j < len(ks); j++ {
 				k := ks[j]
@@ -780,7 +808,7 @@ func namesIn(text string) []string {
 		} else {
 			text = ""
 		}
-		if !mayDefine(line) {
+		if !mayDefineWord(line) {
 			continue // (most lines: no trimming, no word read)
 		}
 		if n := definedName(strings.TrimSpace(line)); len(n) >= 3 && !slicesContains(out, n) {
@@ -810,6 +838,42 @@ func mayDefine(line string) bool {
 		}
 	}
 	return false
+}
+
+// mayDefineWord is mayDefine that also reads the byte after the first: a
+// line whose first bytes after ASCII white space are ASCII can define only
+// when they are the first two of a keyword or prefix (defSecond).
+func mayDefineWord(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\v', '\f', '\r':
+			continue
+		default:
+			if c >= 0x80 {
+				return true
+			}
+			if i+1 >= len(line) {
+				return false
+			}
+			d := line[i+1] - 'a'
+			return d < 26 && defSecond[c]>>d&1 != 0
+		}
+	}
+	return false
+}
+
+// defSecond is, by the first letter of a definition keyword or prefix,
+// the second letters they have after it (bit c-'a'), a constant table.
+var defSecond = [256]uint32{
+	'f': 1<<('u'-'a') | 1<<('n'-'a'), // func function fn
+	'd': 1 << ('e' - 'a'),            // def default
+	'c': 1 << ('l' - 'a'),            // class
+	'i': 1 << ('n' - 'a'),            // interface
+	't': 1<<('y'-'a') | 1<<('r'-'a'), // type trait
+	's': 1 << ('t' - 'a'),            // struct
+	'e': 1<<('n'-'a') | 1<<('x'-'a'), // enum export
+	'p': 1 << ('u' - 'a'),            // pub
+	'a': 1 << ('s' - 'a'),            // async
 }
 
 // definedName is the name a definition line defines ("" when it is none).

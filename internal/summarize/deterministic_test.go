@@ -128,3 +128,44 @@ func TestMayDefineFirstBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestMayDefineWord: mayDefineWord takes a line by its first two bytes
+// after white space as the keywords and prefixes start (or a first byte
+// >= 0x80), and defSecond holds exactly their second letters.
+func TestMayDefineWord(t *testing.T) {
+	var want [256]uint32
+	for _, w := range append(append([]string(nil), defKeywords...), defPrefixes...) {
+		want[w[0]] |= 1 << (w[1] - 'a')
+	}
+	if want != defSecond {
+		t.Fatalf("defSecond %v, want %v", defSecond, want)
+	}
+	starts := map[string]bool{}
+	for _, w := range append(append([]string(nil), defKeywords...), defPrefixes...) {
+		starts[w[:2]] = true
+	}
+	for c := 0; c < 256; c++ {
+		if strings.ContainsRune(" \t\v\f\r", rune(c)) {
+			continue
+		}
+		for d := 0; d < 256; d++ {
+			pair := string([]byte{byte(c), byte(d)})
+			if got, want := mayDefineWord(" \t"+pair+"x"), c >= 0x80 || starts[pair]; got != want {
+				t.Fatalf("%q: mayDefineWord %v, want %v", pair, got, want)
+			}
+		}
+		if got := mayDefineWord(" " + string([]byte{byte(c)})); got != (c >= 0x80) {
+			t.Fatalf("%#x alone: mayDefineWord %v", c, got)
+		}
+	}
+}
+
+// TestExitCodeFirstBytes: exitCode's first-byte test lets through every
+// line an exit-status prefix starts.
+func TestExitCodeFirstBytes(t *testing.T) {
+	for _, p := range []string{"Command exited with code ", "exited with code ", "Exit code: ", "exit code: ", "Exit code ", "exit code ", "Exit status: ", "exit status: ", "Exit status ", "exit status "} {
+		if code, ok := exitCode(p + "-3."); !ok || code != "-3" {
+			t.Errorf("%q: exitCode %q %v", p+"-3.", code, ok)
+		}
+	}
+}

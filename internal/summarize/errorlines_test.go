@@ -257,3 +257,35 @@ func TestWordMask(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorSecond: the table holds exactly the first two letters of the
+// error words.
+func TestErrorSecond(t *testing.T) {
+	var want [256]uint32
+	for _, w := range errorWords {
+		if w[0] < 'a' || w[0] > 'z' || w[1] < 'a' || w[1] > 'z' {
+			t.Fatalf("%q does not start with two lower-case letters", w)
+		}
+		want[w[0]] |= 1 << (w[1] - 'a')
+	}
+	if want != errorSecond {
+		t.Fatalf("errorSecond %v, want %v", errorSecond, want)
+	}
+}
+
+// BenchmarkNamesIn: the definitions found in the shipped sessions' result
+// texts.
+func BenchmarkNamesIn(b *testing.B) {
+	texts := resultTexts(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			namesIn(t)
+		}
+	}
+}
