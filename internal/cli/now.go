@@ -831,7 +831,7 @@ func printSession(o *NowOptions, res *pipeline.Result, ra io.ReaderAt, name stri
 		for _, line := range o.flushLines(res.Flushed) {
 			fmt.Fprintln(o.IO.ErrOut, line)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, len(a.Entries)+min(1, len(a.Entries)), a.Edits, info.BaseBytes, info.Bytes)
+		fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %d entries appended (%d context edits), %d → %d bytes\n", name, a.Len()+min(1, a.Len()), a.Edits, info.BaseBytes, info.Bytes)
 	}
 	return nil
 }
@@ -870,7 +870,7 @@ func writeSession(o *NowOptions, cx context.Context, fl *sessionfile.File, res *
 			fmt.Fprintln(s.ErrOut, line)
 		}
 		fmt.Fprintf(s.ErrOut, "pruner: %s: %d entries appended (%d context edits, %d blobs), %d → %d bytes; undo with: pruner restore %s\n",
-			name, len(rep.Appended.Entries)+1, rep.Appended.Edits, len(rep.Blobs), rep.Info.BaseBytes, rep.Info.Bytes, name)
+			name, rep.Appended.Len()+1, rep.Appended.Edits, len(rep.Blobs), rep.Info.BaseBytes, rep.Info.Bytes, name)
 	}
 	return nil
 }

@@ -25,7 +25,15 @@ import (
 // rendered context changes (a stub or a masking notice), so that pi ≥ 1.0
 // on its own — without pi-condense or pruner — sends the same content.
 type Appended struct {
+	// Entries are the flush's entries (the context edits follow them, not
+	// held as entries: edits). Once the file is written (writeback) they
+	// are nil; Len stays.
 	Entries []*index.NewEntry
+	// edits are the context edits, in order, each its result's render
+	// item (16 bytes; its content and target id are built when written),
+	// and mask the plan a masked one renders through.
+	edits []edit
+	mask  *prune.Plan
 	// IDs are the entries' ids (IDs[0] is the marker's), unique in the file.
 	IDs []string
 	// Edits counts the context_edit entries.
@@ -36,6 +44,26 @@ type Appended struct {
 	EditsSkipped string
 	// Refused says why nothing can be appended at all ("" when it can).
 	Refused string
+}
+
+// Len is the number of entries appended after the marker: the flush's
+// entries and the context edits (0: nothing to append).
+func (a *Appended) Len() int { return max(len(a.IDs)-1, 0) }
+
+// Drop lets the collector have what the entries are written from (once
+// they are): the flush's entries (their slots cleared) and the edits.
+// Len and IDs stay.
+func (a *Appended) Drop() {
+	clear(a.Entries)
+	a.edits, a.mask = nil, nil
+}
+
+// edit is a context_edit of the result item it renders (through the mask
+// when masked): its content is that message rendered again when the entry
+// is written, its target the source message's entry id.
+type edit struct {
+	it     render.Item
+	masked bool
 }
 
 // Append plans the entries to append for r. ctx must have been read with
@@ -67,11 +95,12 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 		a.Entries = append(a.Entries, r.Flushed.Entries...)
 	}
 	a.Edits = len(edits)
-	a.Entries = append(a.Entries, edits...)
-	if len(a.Entries) == 0 {
-		return a, nil
+	if len(edits) > 0 {
+		a.edits, a.mask = edits, r.Mask
 	}
-	a.IDs = newIDs(ctx, len(a.Entries)+1)
+	if n := len(a.Entries) + len(a.edits); n > 0 {
+		a.IDs = newIDs(ctx, n+1)
+	}
 	return a, nil
 }
 
@@ -80,14 +109,14 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 // compressed chain dropped included (the render's other rewrites — chains,
 // purges, superseded reads, the image cap — are pi-condense's render-time
 // business and stay out of the file). An edit holds no copy of its
-// content: it renders its message again when written (editContent), so
-// that a run that writes the session does not hold every stub's bytes
-// (1 GB of pi-derived input: ~225,000 edits, ~40 MB of content).
-func (r *Result) edits() ([]*index.NewEntry, error) {
+// content, nor an entry: it renders its message again when written
+// (appendEdit), so that a run that writes the session does not hold every
+// stub's bytes (1 GB of pi-derived input: ~225,000 edits, ~40 MB of
+// content) nor an entry, a closure and a target id string per edit.
+func (r *Result) edits() ([]edit, error) {
 	ctx := r.Ctx
-	var out []*index.NewEntry
-	var cur []byte         // the message's content as it is (reused)
-	scratch := new([]byte) // the edits' render buffer when written (one at a time)
+	var out []edit
+	var cur []byte // the message's content as it is (reused)
 	add := func(m *session.Message, rendered []byte, it render.Item, masked bool) error {
 		if m.EntryID() == "" || m.Role() != session.RoleToolResult {
 			return nil
@@ -116,7 +145,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		if bytes.Equal(bytes.TrimSpace(now), rendered[s:e]) {
 			return nil
 		}
-		out = append(out, index.ContextEdit(m.EntryID(), editContent(r.Mask, it, masked, scratch)))
+		out = append(out, edit{it: it, masked: masked})
 		return nil
 	}
 	var buf []byte
@@ -173,18 +202,19 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 	return out, nil
 }
 
-// editContent appends an edit's content: the "content" value of item it's
-// message rendered again (by mask when masked, else as the item), built
-// in scratch. It holds the mask and the item, not the result (whose
-// render --write lets go once the entries are planned).
-func editContent(mask *prune.Plan, it render.Item, masked bool, scratch *[]byte) func(dst []byte, ctx *session.Context) ([]byte, error) {
-	return func(dst []byte, ctx *session.Context) ([]byte, error) {
+// editEntry is the context_edit entry of the edit *cur points to (target
+// and content set from it when written), its content built in scratch:
+// one entry for all the edits, so none is held per edit. It holds the
+// mask, not the result (whose render --write lets go once the entries are
+// planned).
+func editEntry(mask *prune.Plan, cur *edit, scratch *[]byte) *index.NewEntry {
+	return index.ContextEdit("", func(dst []byte, ctx *session.Context) ([]byte, error) {
 		var b []byte
 		var err error
-		if masked {
-			b, _, err = mask.AppendMessage((*scratch)[:0], ctx, int(it.Src))
+		if cur.masked {
+			b, _, err = mask.AppendMessage((*scratch)[:0], ctx, int(cur.it.Src))
 		} else {
-			b, err = it.AppendJSON((*scratch)[:0], ctx)
+			b, err = cur.it.AppendJSON((*scratch)[:0], ctx)
 		}
 		if err != nil {
 			return dst, err
@@ -192,10 +222,10 @@ func editContent(mask *prune.Plan, it render.Item, masked bool, scratch *[]byte)
 		*scratch = b
 		s, e, ok := session.ValueRange(b, "content")
 		if !ok {
-			return dst, fmt.Errorf("line %d: the rendered result has no content", ctx.Messages[it.Src].Line())
+			return dst, fmt.Errorf("line %d: the rendered result has no content", ctx.Messages[cur.it.Src].Line())
 		}
 		return append(dst, b[s:e]...), nil
-	}
+	})
 }
 
 // newIDs returns n entry ids like pi's (8 lowercase hex), unique in the
@@ -277,7 +307,7 @@ func (r *Result) WriteSession(w io.Writer, src io.ReaderAt, size int64, a *Appen
 		return info, fmt.Errorf("read %d of %d bytes", n, size)
 	}
 	info.BaseSHA256 = hex.EncodeToString(h.Sum(nil))
-	if a == nil || len(a.Entries) == 0 {
+	if a == nil || a.Len() == 0 {
 		info.Bytes = cw.n
 		return info, nil
 	}
@@ -309,16 +339,31 @@ func (r *Result) WriteSession(w io.Writer, src io.ReaderAt, size int64, a *Appen
 	}
 	info.Lines = 1
 	var buf []byte
-	for i, e := range a.Entries {
-		buf, err = e.AppendLine(buf[:0], r.Ctx, a.IDs[i+1], parent, ts)
+	put := func(e *index.NewEntry, id string) error {
+		buf, err = e.AppendLine(buf[:0], r.Ctx, id, parent, ts)
 		if err != nil {
-			return info, err
+			return err
 		}
 		if _, err := cw.Write(append(buf, '\n')); err != nil {
+			return err
+		}
+		parent = id
+		info.Lines++
+		return nil
+	}
+	for i, e := range a.Entries {
+		if err := put(e, a.IDs[i+1]); err != nil {
 			return info, err
 		}
-		parent = a.IDs[i+1]
-		info.Lines++
+	}
+	var cur edit
+	ee := editEntry(a.mask, &cur, new([]byte))
+	for i, ed := range a.edits {
+		cur = ed
+		ee.TargetID = r.Ctx.Messages[ed.it.Src].EntryID()
+		if err := put(ee, a.IDs[len(a.Entries)+i+1]); err != nil {
+			return info, err
+		}
 	}
 	info.Bytes = cw.n
 	return info, nil
@@ -405,7 +450,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 	if hex.EncodeToString(h.Sum(nil)) != info.BaseSHA256 {
 		return errors.New("the new file does not start with the session's bytes")
 	}
-	if a == nil || len(a.Entries) == 0 {
+	if a == nil || a.Len() == 0 {
 		return nil
 	}
 	// the appended lines: valid JSON, ids new to the file and chained
