@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -406,39 +407,108 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 // index and flush need not be live while the written file is re-read and
 // its state rebuilt (--write's peak is then one of them, not both).
 type Check struct {
-	ids        []string // the session's entry ids
-	lines      int      // the session's lines
-	warnBefore int      // its warnings on those lines
+	ids        idSet // the session's entry ids
+	lines      int   // the session's lines
+	warnBefore int   // its warnings on those lines
 	version    int
 	messages   int // the context's messages plus the flush's summaries
 	state      bool
 	records    int
-	refs       []keyRef // every record's key and short ref
+	// every record's key and short ref: record i's are
+	// keys[keyEnd[i-1]:keyEnd[i]] and refs[refEnd[i-1]:refEnd[i]] (one
+	// string each, not two per record: 1 GB of pi-derived input has
+	// ~240,000 records)
+	keys, refs     string
+	keyEnd, refEnd []int
 }
-
-type keyRef struct{ key, ref string }
 
 // Check takes what Verify needs of r.
 func (r *Result) Check() *Check {
 	ctx := r.Ctx
 	c := &Check{lines: ctx.Lines, warnBefore: countBefore(ctx.Warnings, ctx.Lines), version: ctx.Header.Version, messages: len(ctx.Messages)}
-	c.ids = make([]string, len(ctx.Entries))
-	for i := range ctx.Entries {
-		c.ids[i] = ctx.EntryID(&ctx.Entries[i])
-	}
+	c.ids = newIDSet(len(ctx.Entries), func(i int) string { return ctx.EntryID(&ctx.Entries[i]) })
 	if r.Flushed != nil {
 		c.messages += len(r.Flushed.Summaries)
 	}
 	if r.State != nil {
 		c.state, c.records = true, r.State.Len()
 		keys := r.State.Keys()
-		c.refs = make([]keyRef, len(keys))
+		var kb, rb strings.Builder
+		c.keyEnd, c.refEnd = make([]int, len(keys)), make([]int, len(keys))
 		for i, k := range keys {
 			ref, _ := r.State.ShortRef(k)
-			c.refs[i] = keyRef{k, ref}
+			kb.WriteString(k)
+			rb.WriteString(ref)
+			c.keyEnd[i], c.refEnd[i] = kb.Len(), rb.Len()
 		}
+		c.keys, c.refs = kb.String(), rb.String()
 	}
 	return c
+}
+
+// ref is record i's key and short ref as Check took them.
+func (c *Check) ref(i int) (key, ref string) {
+	k0, r0 := 0, 0
+	if i > 0 {
+		k0, r0 = c.keyEnd[i-1], c.refEnd[i-1]
+	}
+	return c.keys[k0:c.keyEnd[i]], c.refs[r0:c.refEnd[i]]
+}
+
+// idSet is a set of entry ids, held in 4 bytes an id for pi's (8 lowercase
+// hex digits: 1 GB of pi-derived input has over a million), as strings for
+// the others; both sorted.
+type idSet struct {
+	hex   []uint32
+	other []string
+}
+
+// newIDSet is the set of id(0), …, id(n-1).
+func newIDSet(n int, id func(int) string) idSet {
+	var s idSet
+	s.hex = make([]uint32, 0, n)
+	for i := range n {
+		v := id(i)
+		if h, ok := hexID(v); ok {
+			s.hex = append(s.hex, h)
+		} else {
+			s.other = append(s.other, v)
+		}
+	}
+	slices.Sort(s.hex)
+	slices.Sort(s.other)
+	return s
+}
+
+// has reports whether id is in s.
+func (s *idSet) has(id string) bool {
+	if h, ok := hexID(id); ok {
+		_, found := slices.BinarySearch(s.hex, h)
+		return found
+	}
+	_, found := slices.BinarySearch(s.other, id)
+	return found
+}
+
+// hexID is id's value when it is 8 lowercase hex digits (so that the value
+// gives the id back).
+func hexID(id string) (uint32, bool) {
+	if len(id) != 8 {
+		return 0, false
+	}
+	var v uint32
+	for i := range 8 {
+		c := id[i]
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case 'a' <= c && c <= 'f':
+			v = v<<4 | uint32(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // Verify is Result.Verify for the result c was taken from.
@@ -454,10 +524,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		return nil
 	}
 	// the appended lines: valid JSON, ids new to the file and chained
-	taken := make(map[string]bool, len(c.ids))
-	for _, id := range c.ids {
-		taken[id] = true
-	}
+	taken := make(map[string]bool, len(a.IDs)) // the appended ids seen
 	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
 	k := 0
 	for {
@@ -477,7 +544,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		if k >= len(a.IDs) {
 			return fmt.Errorf("%d lines appended, %d planned", k+1, len(a.IDs))
 		}
-		if id, ok := jsval.GetString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
+		if id, ok := jsval.GetString(line, "id"); !ok || id != a.IDs[k] || taken[id] || c.ids.has(id) {
 			return fmt.Errorf("appended line %d has id %q, want %s, new to the file", num, id, a.IDs[k])
 		}
 		taken[a.IDs[k]] = true
@@ -513,10 +580,11 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		if st.Len() != c.records {
 			return fmt.Errorf("pi-condense would rebuild %d records, the flush holds %d", st.Len(), c.records)
 		}
-		for _, kr := range c.refs {
-			got, _ := st.ShortRef(kr.key)
-			if !st.IsSummarized(kr.key) || got != kr.ref {
-				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", kr.key, got, kr.ref)
+		for i := range c.keyEnd {
+			key, ref := c.ref(i)
+			got, _ := st.ShortRef(key)
+			if !st.IsSummarized(key) || got != ref {
+				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", key, got, ref)
 			}
 		}
 	}
