@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -42,8 +43,25 @@ func TestVerifyFailsOnAChangedFile(t *testing.T) {
 	}
 	written := out.Bytes()
 	c := r.Check()
+	// read from memory and from a file (which VerifyFrom maps)
+	dir := t.TempDir()
 	verify := func(b []byte, a *Appended) error {
-		return c.Verify(bytes.NewReader(b), int64(len(b)), info, a)
+		err := c.Verify(bytes.NewReader(b), int64(len(b)), info, a)
+		f, ferr := os.Create(filepath.Join(dir, "written.jsonl"))
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		defer f.Close()
+		if _, ferr := f.Write(b); ferr != nil {
+			t.Fatal(ferr)
+		}
+		if _, ferr := f.Seek(0, io.SeekStart); ferr != nil {
+			t.Fatal(ferr)
+		}
+		if ferr = c.VerifyFrom(f, f, int64(len(b)), info, a); (ferr == nil) != (err == nil) {
+			t.Fatalf("Verify from memory: %v, from a file: %v", err, ferr)
+		}
+		return err
 	}
 	if err := verify(written, a); err != nil {
 		t.Fatalf("the file as written: %v", err)

@@ -513,6 +513,14 @@ func hexID(id string) (uint32, bool) {
 
 // Verify is Result.Verify for the result c was taken from.
 func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
+	return c.VerifyFrom(io.NewSectionReader(f, 0, size), f, size, info, a)
+}
+
+// VerifyFrom is Verify re-reading the file's context from r, which reads
+// f's size bytes from the start: the file itself when it is an *os.File
+// of that size (session.Read maps it: no read call per line, nor per entry
+// the rebuild reads).
+func (c *Check) VerifyFrom(r io.Reader, f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
 	h := sha256.New()
 	if err := hashPrefix(h, f, info.BaseBytes); err != nil {
 		return err
@@ -554,7 +562,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		return fmt.Errorf("%d lines appended, %d planned", k, len(a.IDs))
 	}
 	taken = nil
-	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true})
+	ctx, err := session.Read(r, f, session.ReadOptions{Branch: true})
 	if err != nil {
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}

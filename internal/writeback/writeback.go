@@ -114,7 +114,8 @@ func Write(cx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return err
 		}
-		if err := chk.Verify(f, st.Size(), rep.Info, a); err != nil {
+		// f is rewound: its context is read from it, mapped (VerifyFrom)
+		if err := chk.VerifyFrom(f, f, st.Size(), rep.Info, a); err != nil {
 			return fmt.Errorf("checking the new file: %w; nothing written", err)
 		}
 		return nil
