@@ -44,14 +44,16 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // in 23 cycles.
 //
 // A first flush that writes the session (--write, --session) holds the
-// entries it appends on top: the flush's (their texts re-read from the
-// input when written) and a context_edit per changed result (its content
-// rendered again when written), ~0.35 bytes per input byte live in all
-// while they are written (1 GB: ~355 MB after planning them). Its limit
-// (writes) is 64 MiB above 0.6 bytes per input byte: 636 MiB at 1 GB,
-// 658–665 MB of RSS for 1 GB --session (the old room, 90 MiB above 0.7
-// bytes, peaked at 785 MB; at 64 MiB above 0.55 bytes: 610 MB for 5–8%
-// more CPU), 178–183 MB at 200 MB (was 231–235).
+// flush's entries on top (their texts re-read from the input when
+// written; ~35 MB at 1 GB) through the flush and its render, and then the
+// context edits it appends (a render item each, their content rendered
+// again when written): 1 GB of pi-derived input peaks at ~357 MB live in
+// the render, 323–339 MB while the entries are written. Its limit
+// (writes) is 64 MiB above 0.56 bytes per input byte: 598 MiB at 1 GB,
+// where 1 GB --session marks 3.5 GB in 18 collections (the old limit, 64
+// MiB above 0.6 bytes, 3.3 GB in 17, for 634 MB of RSS instead of ~580;
+// before the edits were compact it marked 3.8 GB in 18 at that limit; at
+// 580 MiB 3.9 GB in 19, at 560 MiB 4.6 GB in 21).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -63,7 +65,7 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
 	case writes:
-		return max(readLimit(size), 64<<20+size/10*6)
+		return max(readLimit(size), 64<<20+size/100*56)
 	}
 	return max(readLimit(size), 48<<20+size/2)
 }
@@ -72,11 +74,13 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 // wrote from an input of size bytes (writeback's Checking hook): the
 // written file is re-read with its branch and pi-condense's keys rebuilt
 // while only what the check compares is kept of the first read (the
-// result, its index, flush and entries are let go once written: ~9 MB
-// live at 200 MB when the check starts, 74 MB before). Its live heap grows
-// to about 0.44 bytes per input byte at its end (1 GB: 1.7 GB written,
-// 439 MB live at the last collection), so 64 MiB above half a byte per
-// byte keeps a third of room and the check below the write's own limit:
-// with the rebuilt room (90 MiB above 0.7 bytes) and the first read still
-// live, 1 GB --write peaked at 889–902 MB of RSS.
+// result, its index, flush and entries are let go once written; the
+// compact snapshot is 36 MB live at 1 GB when the check starts). Its live
+// heap grows to about 0.4 bytes per input byte at its end (1 GB: 1.7 GB
+// written, ~180 MB for its read and ~170 MB for the rebuilt keys; 383 MB
+// live at the last collection, 426 MB at the highest), so 64 MiB above
+// half a byte per byte keeps a quarter of room or more and the check
+// below the write's own limit: with the rebuilt room (90 MiB above 0.7
+// bytes) and the first read still live, 1 GB --write peaked at 889–902 MB
+// of RSS.
 func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/2) }
