@@ -45,16 +45,17 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // 530 (at half a byte now: 14 cycles, ~2.1 GB, 530 MB).
 //
 // A first flush that writes the session (--write, --session) holds the
-// entries it appends on top: the flush's (their texts re-read from the
-// input when written) and a context_edit per changed result (its content
-// rendered again when written), ~0.35 bytes per input byte live in all
-// while they are written (1 GB: ~355 MB after planning them; the chains'
-// texts, written with their entries, are no longer held: the collector
-// marks ~380 MB at most, was ~400). Its limit (writes) is 64 MiB above
-// 0.55 bytes per input byte: 586 MiB at 1 GB, 588 MB of RSS for 1 GB
-// --session, 16 cycles and ~3.1 GB marked (at 0.6 bytes: 624 MB, 15 and
-// ~2.8 GB; before the chains' texts were let go: 641 MB, 17 and ~3.5 GB;
-// the old room, 90 MiB above 0.7 bytes, peaked at 785 MB).
+// flush's entries on top (their texts re-read from the input when
+// written; ~35 MB at 1 GB; the chains' texts are made when written, not
+// held) through the flush and its render, and then the context edits it
+// appends (a render item each, their content rendered again when
+// written). Its limit (writes) is 64 MiB above 0.55 bytes per input byte:
+// 586 MiB at 1 GB. Measured on each change alone (perf32: chain texts let
+// go, 588 MB of RSS for 1 GB --session, 16 cycles, ~3.1 GB marked; perf34:
+// compact edits at 0.56 bytes, 3.5 GB in 18; before both, at 0.6 bytes:
+// 641 MB, 17 cycles, ~3.5 GB; at 580 MiB without the chain change 3.9 GB
+// in 19, at 560 MiB 4.6 GB in 21); both together: see docs/performance.md
+// (seventh pass).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -75,11 +76,13 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 // wrote from an input of size bytes (writeback's Checking hook): the
 // written file is re-read with its branch and pi-condense's keys rebuilt
 // while only what the check compares is kept of the first read (the
-// result, its index, flush and entries are let go once written: ~9 MB
-// live at 200 MB when the check starts, 74 MB before). Its live heap grows
-// to about 0.44 bytes per input byte at its end (1 GB: 1.7 GB written,
-// 439 MB live at the last collection), so 64 MiB above half a byte per
-// byte keeps a third of room and the check below the write's own limit:
-// with the rebuilt room (90 MiB above 0.7 bytes) and the first read still
-// live, 1 GB --write peaked at 889–902 MB of RSS.
+// result, its index, flush and entries are let go once written; the
+// compact snapshot is 36 MB live at 1 GB when the check starts). Its live
+// heap grows to about 0.4 bytes per input byte at its end (1 GB: 1.7 GB
+// written, ~180 MB for its read and ~170 MB for the rebuilt keys; 383 MB
+// live at the last collection, 426 MB at the highest), so 64 MiB above
+// half a byte per byte keeps a quarter of room or more and the check
+// below the write's own limit: with the rebuilt room (90 MiB above 0.7
+// bytes) and the first read still live, 1 GB --write peaked at 889–902 MB
+// of RSS.
 func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/2) }

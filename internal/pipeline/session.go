@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,15 @@ import (
 // rendered context changes (a stub or a masking notice), so that pi ≥ 1.0
 // on its own — without pi-condense or pruner — sends the same content.
 type Appended struct {
+	// Entries are the flush's entries (the context edits follow them, not
+	// held as entries: edits). Once the file is written (writeback) they
+	// are nil; Len stays.
 	Entries []*index.NewEntry
+	// edits are the context edits, in order, each its result's render
+	// item (16 bytes; its content and target id are built when written),
+	// and mask the plan a masked one renders through.
+	edits []edit
+	mask  *prune.Plan
 	// IDs are the entries' ids (IDs[0] is the marker's), unique in the file.
 	IDs []string
 	// Edits counts the context_edit entries.
@@ -36,6 +45,26 @@ type Appended struct {
 	EditsSkipped string
 	// Refused says why nothing can be appended at all ("" when it can).
 	Refused string
+}
+
+// Len is the number of entries appended after the marker: the flush's
+// entries and the context edits (0: nothing to append).
+func (a *Appended) Len() int { return max(len(a.IDs)-1, 0) }
+
+// Drop lets the collector have what the entries are written from (once
+// they are): the flush's entries (their slots cleared) and the edits.
+// Len and IDs stay.
+func (a *Appended) Drop() {
+	clear(a.Entries)
+	a.edits, a.mask = nil, nil
+}
+
+// edit is a context_edit of the result item it renders (through the mask
+// when masked): its content is that message rendered again when the entry
+// is written, its target the source message's entry id.
+type edit struct {
+	it     render.Item
+	masked bool
 }
 
 // Append plans the entries to append for r. ctx must have been read with
@@ -67,11 +96,12 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 		a.Entries = append(a.Entries, r.Flushed.Entries...)
 	}
 	a.Edits = len(edits)
-	a.Entries = append(a.Entries, edits...)
-	if len(a.Entries) == 0 {
-		return a, nil
+	if len(edits) > 0 {
+		a.edits, a.mask = edits, r.Mask
 	}
-	a.IDs = newIDs(ctx, len(a.Entries)+1)
+	if n := len(a.Entries) + len(a.edits); n > 0 {
+		a.IDs = newIDs(ctx, n+1)
+	}
 	return a, nil
 }
 
@@ -80,14 +110,14 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 // compressed chain dropped included (the render's other rewrites — chains,
 // purges, superseded reads, the image cap — are pi-condense's render-time
 // business and stay out of the file). An edit holds no copy of its
-// content: it renders its message again when written (editContent), so
-// that a run that writes the session does not hold every stub's bytes
-// (1 GB of pi-derived input: ~225,000 edits, ~40 MB of content).
-func (r *Result) edits() ([]*index.NewEntry, error) {
+// content, nor an entry: it renders its message again when written
+// (appendEdit), so that a run that writes the session does not hold every
+// stub's bytes (1 GB of pi-derived input: ~225,000 edits, ~40 MB of
+// content) nor an entry, a closure and a target id string per edit.
+func (r *Result) edits() ([]edit, error) {
 	ctx := r.Ctx
-	var out []*index.NewEntry
-	var cur []byte         // the message's content as it is (reused)
-	scratch := new([]byte) // the edits' render buffer when written (one at a time)
+	var out []edit
+	var cur []byte // the message's content as it is (reused)
 	add := func(m *session.Message, rendered []byte, it render.Item, masked bool) error {
 		if m.EntryID() == "" || m.Role() != session.RoleToolResult {
 			return nil
@@ -116,7 +146,7 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 		if bytes.Equal(bytes.TrimSpace(now), rendered[s:e]) {
 			return nil
 		}
-		out = append(out, index.ContextEdit(m.EntryID(), editContent(r.Mask, it, masked, scratch)))
+		out = append(out, edit{it: it, masked: masked})
 		return nil
 	}
 	var buf []byte
@@ -173,18 +203,19 @@ func (r *Result) edits() ([]*index.NewEntry, error) {
 	return out, nil
 }
 
-// editContent appends an edit's content: the "content" value of item it's
-// message rendered again (by mask when masked, else as the item), built
-// in scratch. It holds the mask and the item, not the result (whose
-// render --write lets go once the entries are planned).
-func editContent(mask *prune.Plan, it render.Item, masked bool, scratch *[]byte) func(dst []byte, ctx *session.Context) ([]byte, error) {
-	return func(dst []byte, ctx *session.Context) ([]byte, error) {
+// editEntry is the context_edit entry of the edit *cur points to (target
+// and content set from it when written), its content built in scratch:
+// one entry for all the edits, so none is held per edit. It holds the
+// mask, not the result (whose render --write lets go once the entries are
+// planned).
+func editEntry(mask *prune.Plan, cur *edit, scratch *[]byte) *index.NewEntry {
+	return index.ContextEdit("", func(dst []byte, ctx *session.Context) ([]byte, error) {
 		var b []byte
 		var err error
-		if masked {
-			b, _, err = mask.AppendMessage((*scratch)[:0], ctx, int(it.Src))
+		if cur.masked {
+			b, _, err = mask.AppendMessage((*scratch)[:0], ctx, int(cur.it.Src))
 		} else {
-			b, err = it.AppendJSON((*scratch)[:0], ctx)
+			b, err = cur.it.AppendJSON((*scratch)[:0], ctx)
 		}
 		if err != nil {
 			return dst, err
@@ -192,10 +223,10 @@ func editContent(mask *prune.Plan, it render.Item, masked bool, scratch *[]byte)
 		*scratch = b
 		s, e, ok := session.ValueRange(b, "content")
 		if !ok {
-			return dst, fmt.Errorf("line %d: the rendered result has no content", ctx.Messages[it.Src].Line())
+			return dst, fmt.Errorf("line %d: the rendered result has no content", ctx.Messages[cur.it.Src].Line())
 		}
 		return append(dst, b[s:e]...), nil
-	}
+	})
 }
 
 // newIDs returns n entry ids like pi's (8 lowercase hex), unique in the
@@ -277,7 +308,7 @@ func (r *Result) WriteSession(w io.Writer, src io.ReaderAt, size int64, a *Appen
 		return info, fmt.Errorf("read %d of %d bytes", n, size)
 	}
 	info.BaseSHA256 = hex.EncodeToString(h.Sum(nil))
-	if a == nil || len(a.Entries) == 0 {
+	if a == nil || a.Len() == 0 {
 		info.Bytes = cw.n
 		return info, nil
 	}
@@ -309,16 +340,31 @@ func (r *Result) WriteSession(w io.Writer, src io.ReaderAt, size int64, a *Appen
 	}
 	info.Lines = 1
 	var buf []byte
-	for i, e := range a.Entries {
-		buf, err = e.AppendLine(buf[:0], r.Ctx, a.IDs[i+1], parent, ts)
+	put := func(e *index.NewEntry, id string) error {
+		buf, err = e.AppendLine(buf[:0], r.Ctx, id, parent, ts)
 		if err != nil {
-			return info, err
+			return err
 		}
 		if _, err := cw.Write(append(buf, '\n')); err != nil {
+			return err
+		}
+		parent = id
+		info.Lines++
+		return nil
+	}
+	for i, e := range a.Entries {
+		if err := put(e, a.IDs[i+1]); err != nil {
 			return info, err
 		}
-		parent = a.IDs[i+1]
-		info.Lines++
+	}
+	var cur edit
+	ee := editEntry(a.mask, &cur, new([]byte))
+	for i, ed := range a.edits {
+		cur = ed
+		ee.TargetID = r.Ctx.Messages[ed.it.Src].EntryID()
+		if err := put(ee, a.IDs[len(a.Entries)+i+1]); err != nil {
+			return info, err
+		}
 	}
 	info.Bytes = cw.n
 	return info, nil
@@ -361,43 +407,120 @@ func (r *Result) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended
 // index and flush need not be live while the written file is re-read and
 // its state rebuilt (--write's peak is then one of them, not both).
 type Check struct {
-	ids        []string // the session's entry ids
-	lines      int      // the session's lines
-	warnBefore int      // its warnings on those lines
+	ids        idSet // the session's entry ids
+	lines      int   // the session's lines
+	warnBefore int   // its warnings on those lines
 	version    int
 	messages   int // the context's messages plus the flush's summaries
 	state      bool
 	records    int
-	refs       []keyRef // every record's key and short ref
+	// every record's key and short ref: record i's are
+	// keys[keyEnd[i-1]:keyEnd[i]] and refs[refEnd[i-1]:refEnd[i]] (one
+	// string each, not two per record: 1 GB of pi-derived input has
+	// ~240,000 records)
+	keys, refs     string
+	keyEnd, refEnd []int
 }
-
-type keyRef struct{ key, ref string }
 
 // Check takes what Verify needs of r.
 func (r *Result) Check() *Check {
 	ctx := r.Ctx
 	c := &Check{lines: ctx.Lines, warnBefore: countBefore(ctx.Warnings, ctx.Lines), version: ctx.Header.Version, messages: len(ctx.Messages)}
-	c.ids = make([]string, len(ctx.Entries))
-	for i := range ctx.Entries {
-		c.ids[i] = ctx.EntryID(&ctx.Entries[i])
-	}
+	c.ids = newIDSet(len(ctx.Entries), func(i int) string { return ctx.EntryID(&ctx.Entries[i]) })
 	if r.Flushed != nil {
 		c.messages += len(r.Flushed.Summaries)
 	}
 	if r.State != nil {
 		c.state, c.records = true, r.State.Len()
 		keys := r.State.Keys()
-		c.refs = make([]keyRef, len(keys))
+		var kb, rb strings.Builder
+		c.keyEnd, c.refEnd = make([]int, len(keys)), make([]int, len(keys))
 		for i, k := range keys {
 			ref, _ := r.State.ShortRef(k)
-			c.refs[i] = keyRef{k, ref}
+			kb.WriteString(k)
+			rb.WriteString(ref)
+			c.keyEnd[i], c.refEnd[i] = kb.Len(), rb.Len()
 		}
+		c.keys, c.refs = kb.String(), rb.String()
 	}
 	return c
 }
 
+// ref is record i's key and short ref as Check took them.
+func (c *Check) ref(i int) (key, ref string) {
+	k0, r0 := 0, 0
+	if i > 0 {
+		k0, r0 = c.keyEnd[i-1], c.refEnd[i-1]
+	}
+	return c.keys[k0:c.keyEnd[i]], c.refs[r0:c.refEnd[i]]
+}
+
+// idSet is a set of entry ids, held in 4 bytes an id for pi's (8 lowercase
+// hex digits: 1 GB of pi-derived input has over a million), as strings for
+// the others; both sorted.
+type idSet struct {
+	hex   []uint32
+	other []string
+}
+
+// newIDSet is the set of id(0), …, id(n-1).
+func newIDSet(n int, id func(int) string) idSet {
+	var s idSet
+	s.hex = make([]uint32, 0, n)
+	for i := range n {
+		v := id(i)
+		if h, ok := hexID(v); ok {
+			s.hex = append(s.hex, h)
+		} else {
+			s.other = append(s.other, v)
+		}
+	}
+	slices.Sort(s.hex)
+	slices.Sort(s.other)
+	return s
+}
+
+// has reports whether id is in s.
+func (s *idSet) has(id string) bool {
+	if h, ok := hexID(id); ok {
+		_, found := slices.BinarySearch(s.hex, h)
+		return found
+	}
+	_, found := slices.BinarySearch(s.other, id)
+	return found
+}
+
+// hexID is id's value when it is 8 lowercase hex digits (so that the value
+// gives the id back).
+func hexID(id string) (uint32, bool) {
+	if len(id) != 8 {
+		return 0, false
+	}
+	var v uint32
+	for i := range 8 {
+		c := id[i]
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case 'a' <= c && c <= 'f':
+			v = v<<4 | uint32(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 // Verify is Result.Verify for the result c was taken from.
 func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
+	return c.VerifyFrom(io.NewSectionReader(f, 0, size), f, size, info, a)
+}
+
+// VerifyFrom is Verify re-reading the file's context from r, which reads
+// f's size bytes from the start: the file itself when it is an *os.File
+// of that size (session.Read maps it: no read call per line, nor per entry
+// the rebuild reads).
+func (c *Check) VerifyFrom(r io.Reader, f io.ReaderAt, size int64, info SessionInfo, a *Appended) error {
 	h := sha256.New()
 	if err := hashPrefix(h, f, info.BaseBytes); err != nil {
 		return err
@@ -405,14 +528,11 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 	if hex.EncodeToString(h.Sum(nil)) != info.BaseSHA256 {
 		return errors.New("the new file does not start with the session's bytes")
 	}
-	if a == nil || len(a.Entries) == 0 {
+	if a == nil || a.Len() == 0 {
 		return nil
 	}
 	// the appended lines: valid JSON, ids new to the file and chained
-	taken := make(map[string]bool, len(c.ids))
-	for _, id := range c.ids {
-		taken[id] = true
-	}
+	taken := make(map[string]bool, len(a.IDs)) // the appended ids seen
 	lr := session.NewLineReader(io.NewSectionReader(f, info.BaseBytes, size-info.BaseBytes))
 	k := 0
 	for {
@@ -432,7 +552,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		if k >= len(a.IDs) {
 			return fmt.Errorf("%d lines appended, %d planned", k+1, len(a.IDs))
 		}
-		if id, ok := jsval.GetString(line, "id"); !ok || id != a.IDs[k] || taken[id] {
+		if id, ok := jsval.GetString(line, "id"); !ok || id != a.IDs[k] || taken[id] || c.ids.has(id) {
 			return fmt.Errorf("appended line %d has id %q, want %s, new to the file", num, id, a.IDs[k])
 		}
 		taken[a.IDs[k]] = true
@@ -442,7 +562,7 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		return fmt.Errorf("%d lines appended, %d planned", k, len(a.IDs))
 	}
 	taken = nil
-	ctx, err := session.Read(io.NewSectionReader(f, 0, size), f, session.ReadOptions{Branch: true})
+	ctx, err := session.Read(r, f, session.ReadOptions{Branch: true})
 	if err != nil {
 		return fmt.Errorf("re-reading the new file: %w", err)
 	}
@@ -468,10 +588,11 @@ func (c *Check) Verify(f io.ReaderAt, size int64, info SessionInfo, a *Appended)
 		if st.Len() != c.records {
 			return fmt.Errorf("pi-condense would rebuild %d records, the flush holds %d", st.Len(), c.records)
 		}
-		for _, kr := range c.refs {
-			got, _ := st.ShortRef(kr.key)
-			if !st.IsSummarized(kr.key) || got != kr.ref {
-				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", kr.key, got, kr.ref)
+		for i := range c.keyEnd {
+			key, ref := c.ref(i)
+			got, _ := st.ShortRef(key)
+			if !st.IsSummarized(key) || got != ref {
+				return fmt.Errorf("pi-condense would rebuild %s as ref %q, the flush made it %q", key, got, ref)
 			}
 		}
 	}

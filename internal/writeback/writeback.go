@@ -41,7 +41,7 @@ type Options struct {
 type Report struct {
 	// Appended is what was (or would have been) appended; nil when the
 	// plan itself failed. Once the file is written its Entries are nil
-	// (their number stays).
+	// (their number, Len, stays).
 	Appended *pipeline.Appended
 	// Unchanged is set when there was nothing to append (the file is left
 	// as it is).
@@ -87,7 +87,7 @@ func Write(cx context.Context, o Options) (Report, error) {
 	if a.Refused != "" {
 		return rep, fmt.Errorf("%s; nothing written", a.Refused)
 	}
-	if len(a.Entries) == 0 {
+	if a.Len() == 0 {
 		rep.Unchanged = true
 		return rep, nil
 	}
@@ -103,7 +103,7 @@ func Write(cx context.Context, o Options) (Report, error) {
 		res = nil
 		// written: the entries' texts are the collector's while the file
 		// is checked (the check and the report need their number and ids)
-		clear(a.Entries)
+		a.Drop()
 		return err
 	}
 	verify := func(f *os.File) error {
@@ -114,7 +114,8 @@ func Write(cx context.Context, o Options) (Report, error) {
 		if err != nil {
 			return err
 		}
-		if err := chk.Verify(f, st.Size(), rep.Info, a); err != nil {
+		// f is rewound: its context is read from it, mapped (VerifyFrom)
+		if err := chk.VerifyFrom(f, f, st.Size(), rep.Info, a); err != nil {
 			return fmt.Errorf("checking the new file: %w; nothing written", err)
 		}
 		return nil
