@@ -37,25 +37,30 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // index, once its records, key tables and summaries were made compact, a
 // run that prints the context stopped keeping the entries --write
 // appends, and chains' deterministic bodies and fusions were written when
-// asked instead of held: 276 MB before). The limit is 48 MiB above 0.475
-// bytes per input byte, so the collector keeps the heap near it instead
-// of letting it double (GOGC): at 1 GB it marks as much in all (16
-// cycles, ~2.4–2.5 GB) as it did at half a byte per byte before the
-// chains' texts were let go (15, ~2.5 GB), for 508 MB of RSS instead of
-// 530 (at half a byte now: 14 cycles, ~2.1 GB, 530 MB).
+// asked instead of held: 276 MB before; with perf31–perf34 merged, 287 MB
+// at most after a collection). The limit is 48 MiB above 0.4 bytes per
+// input byte, 1.4 times that peak, so the collector keeps the heap near it
+// instead of letting it double (GOGC): at 1 GB (430 MiB) it runs 18
+// cycles for 438–448 MB of RSS in the same CPU seconds as at 0.475 bytes
+// (14–15 cycles, 509–520 MB): the heap is mostly pointer-free blocks, a
+// cycle costs little. At 380 MiB: 23 cycles, 387–396 MB, CPU still within
+// the noise — kept above that, as a margin for inputs of other shapes
+// (below the live peak the collector would run back to back). At 200 MB
+// the limit hardly matters (live ≤ 62 MB; 125–135 MB of RSS, most of it
+// the mapped window, the binary and the output buffer).
 //
 // A first flush that writes the session (--write, --session) holds the
 // flush's entries on top (their texts re-read from the input when
 // written; ~35 MB at 1 GB; the chains' texts are made when written, not
 // held) through the flush and its render, and then the context edits it
 // appends (a render item each, their content rendered again when
-// written). Its limit (writes) is 64 MiB above 0.55 bytes per input byte:
-// 586 MiB at 1 GB. Measured on each change alone (perf32: chain texts let
-// go, 588 MB of RSS for 1 GB --session, 16 cycles, ~3.1 GB marked; perf34:
-// compact edits at 0.56 bytes, 3.5 GB in 18; before both, at 0.6 bytes:
-// 641 MB, 17 cycles, ~3.5 GB; at 580 MiB without the chain change 3.9 GB
-// in 19, at 560 MiB 4.6 GB in 21); both together: see docs/performance.md
-// (seventh pass).
+// written): with perf31–perf34 merged, 330–352 MB live at most after a
+// collection at 1 GB. Its limit (writes) is 64 MiB above 0.45 bytes per
+// input byte: 493 MiB at 1 GB, where 1 GB --session runs 20 cycles for
+// 498 MB of RSS in the same CPU seconds as at 0.55 bytes (15 cycles, 588
+// MB); at 450 MiB: 26 cycles, 460 MB, +5% CPU. Before (each change alone:
+// perf32's chain texts let go, perf34's compact edits) 0.55–0.56 bytes,
+// and 0.6 bytes before both (641 MB, 17 cycles, ~3.5 GB marked).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -67,9 +72,9 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
 	case writes:
-		return max(readLimit(size), 64<<20+size/20*11)
+		return max(readLimit(size), 64<<20+size/20*9)
 	}
-	return max(readLimit(size), 48<<20+size/40*19)
+	return max(readLimit(size), 48<<20+size/5*2)
 }
 
 // writeCheckLimit is the heap limit for --write's check of the file it
