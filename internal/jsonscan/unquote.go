@@ -42,7 +42,7 @@ func AppendUnquoteValid(dst, raw []byte) []byte {
 // body as JSON.parse does: the code point it stands for (a pair of \u
 // escapes is one code point, a lone surrogate U+FFFD) and the index past
 // it; next is -1 when the body ends inside the escape (a string cut
-// short). AppendUnquoteValid, UnquoteInPlace and AppendUnquote decode
+// short). AppendUnquoteValid, AppendUnquoteText and AppendUnquote decode
 // their escapes through it.
 func escapeAt(s []byte, j int) (r rune, next int) {
 	if j+1 >= len(s) {
@@ -133,7 +133,7 @@ func Astral(raw []byte) int {
 	return n
 }
 
-// Text flags (UnquoteInPlace): what the decoded text holds that a hash of
+// Text flags (AppendUnquoteText): what the decoded text holds that a hash of
 // it normalised (CRLF, blanks before line breaks) would change.
 const (
 	// TextCR: the text holds a '\r'.
@@ -143,78 +143,8 @@ const (
 	TextBlankEOL
 )
 
-// UnquoteInPlace decodes the JSON string b[start:] (quotes included; one
-// the tape found valid UTF-8, as AppendUnquoteValid takes) over itself: it
-// returns b[:start] and the decoded text, AppendUnquoteValid(b[:start],
-// b[start:]) without a second buffer, and the text's flags (TextCR,
-// TextBlankEOL). A JSON string holds no raw line break or carriage return:
-// each the text holds is an escape, seen as it is decoded. The text never
-// outgrows the JSON (each escape is at least as long as what it decodes
-// to), so each write lands on bytes already read.
-func UnquoteInPlace(b []byte, start int) ([]byte, uint8) {
-	if len(b)-start < 2 {
-		return b, 0
-	}
-	s := b[start+1 : len(b)-1] // the body, read at i; the text written at w
-	w, i, flags := start, 0, uint8(0)
-	newline := func() {
-		if w > start && (b[w-1] == ' ' || b[w-1] == '\t') {
-			flags |= TextBlankEOL
-		}
-	}
-	for {
-		// the text is written behind where the body is read (b[start+1+i]),
-		// and more so after each escape: once eight bytes behind, words are
-		// copied whole and short escapes decoded by unquoteWords, until a
-		// \u escape or the body's last bytes, which this loop takes on
-		if start+1+i-w >= 8 {
-			w, i, flags = unquoteWords(b, s, start, w, i, flags)
-		}
-		// the next backslash: in the next four words eight bytes at a
-		// time (most runs are a line: short), else by IndexByte
-		j := i
-		for k := 0; k < 4 && j+8 <= len(s); k++ {
-			x := binary.LittleEndian.Uint64(s[j:]) ^ 0x5c*lo8
-			if m := (x - lo8) &^ x & hi8; m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-			j += 8
-		}
-		if k := bytes.IndexByte(s[j:], '\\'); k >= 0 {
-			j += k
-		} else {
-			w += copy(b[w:], s[i:])
-			return b[:w], flags
-		}
-	found:
-		w += copy(b[w:], s[i:j])
-		if j+1 >= len(s) {
-			w += copy(b[w:], s[j:])
-			return b[:w], flags
-		}
-		r, next := escapeAt(s, j)
-		if next < 0 {
-			w += copy(b[w:], s[j:])
-			return b[:w], flags
-		}
-		i = next
-		switch r {
-		case '\n':
-			newline()
-		case '\r':
-			flags |= TextCR
-		}
-		if r < utf8.RuneSelf {
-			b[w] = byte(r)
-			w++
-		} else {
-			w += utf8.EncodeRune(b[w:], r)
-		}
-	}
-}
-
-// unquoteWords is UnquoteInPlace's loop once the text is written at least
+// unquoteWords is AppendUnquoteText's loop (and the test's in-place
+// decoder's) once the text is written at least
 // eight bytes behind the body (b[w] at or before b[start+1+i-8]): each
 // word of the body is stored at w as it is read — it lands on bytes
 // already read, and the bytes of it past a backslash are written over by
@@ -259,8 +189,8 @@ func unquoteWords(b, s []byte, start, w, i int, flags uint8) (int, int, uint8) {
 // \u is not one).
 var shortEscapes = [256]byte{'n': '\n', 't': '\t', '"': '"', '\\': '\\', '/': '/', 'r': '\r', 'b': '\b', 'f': '\f'}
 
-// AppendUnquoteText is UnquoteInPlace(append(dst, raw...), len(dst)) without
-// the copy: the JSON string raw (quotes included; valid UTF-8, as the tape
+// AppendUnquoteText is AppendUnquoteValid(dst, raw) with the text's flags,
+// decoding words at a time: the JSON string raw (quotes included; valid UTF-8, as the tape
 // found it) decoded onto dst's end, and the text's flags (TextCR,
 // TextBlankEOL). Words of the body are stored at the text's end as they are
 // read (dst has room for the whole body: the text never outgrows it), the

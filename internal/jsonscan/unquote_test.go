@@ -2,7 +2,9 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -10,7 +12,7 @@ import (
 )
 
 // FuzzAppendUnquoteValid: on a JSON string of valid UTF-8, the unquote that
-// trusts the text decodes as AppendUnquote does (and UnquoteInPlace as it
+// trusts the text decodes as AppendUnquote does (and unquoteInPlace as it
 // does, with the text's flags), and EscapedPairs counts the escaped
 // surrogate pairs.
 func FuzzAppendUnquoteValid(f *testing.F) {
@@ -29,15 +31,15 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 			t.Fatalf("%q: got %q, want %q", raw, got, want)
 		}
 		text := got[3:]
-		in, flags := UnquoteInPlace(append([]byte("pre"), b...), 3)
+		in, flags := unquoteInPlace(append([]byte("pre"), b...), 3)
 		if string(in) != string(got) {
-			t.Fatalf("%q: UnquoteInPlace %q, want %q", raw, in, got)
+			t.Fatalf("%q: unquoteInPlace %q, want %q", raw, in, got)
 		}
 		if at, atFlags := AppendUnquoteText([]byte("pre"), b); string(at) != string(got) || atFlags != flags {
 			t.Fatalf("%q: AppendUnquoteText %q (flags %b), want %q (%b)", raw, at, atFlags, got, flags)
 		}
 		if want := textFlags(text); flags != want {
-			t.Fatalf("%q: UnquoteInPlace flags %b, want %b", raw, flags, want)
+			t.Fatalf("%q: unquoteInPlace flags %b, want %b", raw, flags, want)
 		}
 		pairs := 0
 		for _, r := range string(text) {
@@ -51,7 +53,7 @@ func FuzzAppendUnquoteValid(f *testing.F) {
 	})
 }
 
-// textFlags is the reference of UnquoteInPlace's flags: the decoded text
+// textFlags is the reference of unquoteInPlace's flags: the decoded text
 // searched.
 func textFlags(text []byte) uint8 {
 	var f uint8
@@ -66,12 +68,12 @@ func textFlags(text []byte) uint8 {
 	return f
 }
 
-// TestUnquoteInPlaceLong: on long strings dense with escapes (where
-// UnquoteInPlace copies words and decodes short escapes in unquoteWords,
+// TestUnquoteTextLong: on long strings dense with escapes (where
+// unquoteInPlace copies words and decodes short escapes in unquoteWords,
 // the text far enough behind), it decodes as AppendUnquote does, with the
 // flags textFlags finds, and so does AppendUnquoteText; cut short, the two
 // copy the same rest.
-func TestUnquoteInPlaceLong(t *testing.T) {
+func TestUnquoteTextLong(t *testing.T) {
 	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\r`, `\b`, `\f`, `\u0041`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, ` `, "é", "😀", "a", "bc", "0123456789", " \\n", "\\t\\n"}
 	rng := rand.New(rand.NewPCG(11, 33))
 	for n := 0; n < 20000; n++ {
@@ -86,9 +88,9 @@ func TestUnquoteInPlaceLong(t *testing.T) {
 			t.Fatalf("%q: not JSON", raw)
 		}
 		want := AppendUnquote([]byte("pre"), []byte(raw))
-		got, flags := UnquoteInPlace(append([]byte("pre"), raw...), 3)
+		got, flags := unquoteInPlace(append([]byte("pre"), raw...), 3)
 		if string(got) != string(want) {
-			t.Fatalf("%q: UnquoteInPlace %q, want %q", raw, got, want)
+			t.Fatalf("%q: unquoteInPlace %q, want %q", raw, got, want)
 		}
 		if wf := textFlags(want[3:]); flags != wf {
 			t.Fatalf("%q: flags %b, want %b", raw, flags, wf)
@@ -97,11 +99,11 @@ func TestUnquoteInPlaceLong(t *testing.T) {
 		if string(at) != string(want) || atFlags != flags {
 			t.Fatalf("%q: AppendUnquoteText %q (flags %b), want %q (%b)", raw, at, atFlags, want, flags)
 		}
-		// cut short (not JSON): the rest copied as it is, as UnquoteInPlace copies it
+		// cut short (not JSON): the rest copied as it is, as unquoteInPlace copies it
 		if cut := raw[:len(raw)-1-rng.IntN(min(len(raw)-1, 4))]; len(cut) >= 2 {
-			want, wf := UnquoteInPlace(append([]byte("pre"), cut...), 3)
+			want, wf := unquoteInPlace(append([]byte("pre"), cut...), 3)
 			if at, af := AppendUnquoteText([]byte("pre"), []byte(cut)); string(at) != string(want) || af != wf {
-				t.Fatalf("%q: AppendUnquoteText %q (flags %b), UnquoteInPlace %q (%b)", cut, at, af, want, wf)
+				t.Fatalf("%q: AppendUnquoteText %q (flags %b), unquoteInPlace %q (%b)", cut, at, af, want, wf)
 			}
 		}
 	}
@@ -129,6 +131,79 @@ func TestAstralBytes(t *testing.T) {
 		}
 		if got := Astral(b); got != want {
 			t.Fatalf("% x: Astral %d, want %d", b, got, want)
+		}
+	}
+}
+
+// unquoteInPlace decodes the JSON string b[start:] (quotes included; one
+// the tape found valid UTF-8, as AppendUnquoteValid takes) over itself: it
+// returns b[:start] and the decoded text, AppendUnquoteValid(b[:start],
+// b[start:]) without a second buffer, and the text's flags (TextCR,
+// TextBlankEOL). A JSON string holds no raw line break or carriage return:
+// each the text holds is an escape, seen as it is decoded. The text never
+// outgrows the JSON (each escape is at least as long as what it decodes
+// to), so each write lands on bytes already read. It was the flush's
+// decoder before AppendUnquoteText; kept here as the second driver of
+// unquoteWords the tests compare AppendUnquoteText with (cut-short strings).
+func unquoteInPlace(b []byte, start int) ([]byte, uint8) {
+	if len(b)-start < 2 {
+		return b, 0
+	}
+	s := b[start+1 : len(b)-1] // the body, read at i; the text written at w
+	w, i, flags := start, 0, uint8(0)
+	newline := func() {
+		if w > start && (b[w-1] == ' ' || b[w-1] == '\t') {
+			flags |= TextBlankEOL
+		}
+	}
+	for {
+		// the text is written behind where the body is read (b[start+1+i]),
+		// and more so after each escape: once eight bytes behind, words are
+		// copied whole and short escapes decoded by unquoteWords, until a
+		// \u escape or the body's last bytes, which this loop takes on
+		if start+1+i-w >= 8 {
+			w, i, flags = unquoteWords(b, s, start, w, i, flags)
+		}
+		// the next backslash: in the next four words eight bytes at a
+		// time (most runs are a line: short), else by IndexByte
+		j := i
+		for k := 0; k < 4 && j+8 <= len(s); k++ {
+			x := binary.LittleEndian.Uint64(s[j:]) ^ 0x5c*lo8
+			if m := (x - lo8) &^ x & hi8; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+			j += 8
+		}
+		if k := bytes.IndexByte(s[j:], '\\'); k >= 0 {
+			j += k
+		} else {
+			w += copy(b[w:], s[i:])
+			return b[:w], flags
+		}
+	found:
+		w += copy(b[w:], s[i:j])
+		if j+1 >= len(s) {
+			w += copy(b[w:], s[j:])
+			return b[:w], flags
+		}
+		r, next := escapeAt(s, j)
+		if next < 0 {
+			w += copy(b[w:], s[j:])
+			return b[:w], flags
+		}
+		i = next
+		switch r {
+		case '\n':
+			newline()
+		case '\r':
+			flags |= TextCR
+		}
+		if r < utf8.RuneSelf {
+			b[w] = byte(r)
+			w++
+		} else {
+			w += utf8.EncodeRune(b[w:], r)
 		}
 	}
 }
