@@ -976,3 +976,21 @@ func ParseOccurrenceKey(key string) (toolCallID string, resultTimestamp *int64) 
 	}
 	return key[:i], &n
 }
+
+// ArgsMessage is the message of the branch entry whose line holds r's
+// arguments (argsAt), nil when r holds them (or the state's session is not
+// the one they are in). The message's calls, as the session decoder read
+// them from that line, answer what the arguments say without reading them
+// again.
+func (s *State) ArgsMessage(r *Record) *session.Message {
+	at := r.argsAt
+	if at.entry <= 0 || s.src == nil || int(at.entry) > len(s.src.Branch) {
+		return nil
+	}
+	be := &s.src.Branch[at.entry-1]
+	m := s.src.EntryMessage(be)
+	if m == nil || m.Line() != be.Line() {
+		return nil
+	}
+	return m
+}

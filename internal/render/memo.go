@@ -1,6 +1,9 @@
 package render
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -84,6 +87,49 @@ func (m *protectMemo) protectedRaw(name string, rawPath []byte) bool {
 		m.rawPaths[string(rawPath)] = v
 	}
 	return v
+}
+
+// decodedPath is the path argument of record rec's call as the session
+// decoder read it (Path, HasPath), when that is what reading the record's
+// arguments again would give (jsval.Get(args, "path"), then jsval.String):
+// the call is on the branch, in a message read as it is in the input, the
+// only call of that message with the record's id (the index takes its
+// arguments from a block with that id), its block has no "input" or "args"
+// key (the index reads `input ?? args ?? arguments`, the decoder
+// "arguments"), and neither the id nor the path holds U+FFFD (a bad byte
+// or a lone surrogate, which decoders may fold differently). Both read the
+// last of duplicate keys, decode escaped keys and strings, and see no path
+// in an arguments value that is no object or whose path is no string. ok
+// false: read the arguments.
+func decodedPath(st *index.State, rec *index.Record) (path string, has, ok bool) {
+	m := st.ArgsMessage(rec)
+	if m == nil {
+		return "", false, false
+	}
+	if _, _, asRead := m.NumTimestamp(); !asRead {
+		return "", false, false
+	}
+	if strings.ContainsRune(rec.ToolCallID, utf8.RuneError) {
+		return "", false, false
+	}
+	var call session.ToolCall
+	n := 0
+	for _, tc := range m.ToolCalls() {
+		if tc.ID() == rec.ToolCallID {
+			call = tc
+			n++
+		}
+	}
+	if n != 1 || !call.ArgumentsOnly() {
+		return "", false, false
+	}
+	if !call.HasPath() {
+		return "", false, true
+	}
+	if p := call.Path(); !strings.ContainsRune(p, utf8.RuneError) {
+		return p, true, true
+	}
+	return "", false, false
 }
 
 // openCalls are the toolCall ids of the latest assistant message that no

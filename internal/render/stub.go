@@ -76,14 +76,19 @@ func (r *renderer) graceKeys() map[string]bool {
 }
 
 // recordProtected is the render-time re-check: the record's call is
-// protected under the current config (or its arguments cannot be read
-// again).
+// protected under the current config (or its arguments, read again when
+// the session decoder's path of the call may not be theirs, cannot be).
 func (r *renderer) recordProtected(rec *index.Record) bool {
 	if r.o.Protect == nil || rec == nil {
 		return false
 	}
 	if r.memo().ToolProtected(rec.ToolName) {
 		return true
+	}
+	// the call's path as the session decoder read it, when it is the one
+	// the arguments hold: they are not read again
+	if path, has, ok := decodedPath(r.st, rec); ok {
+		return has && r.memo().PathProtected(path)
 	}
 	// a record the flush made reads them from the input, where it holds
 	// them

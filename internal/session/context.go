@@ -747,6 +747,9 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 				tc.path = b.strRef(v, c.path)
 				tc.name |= callHasPath
 			}
+			if c.alt {
+				tc.name |= callAltArgs
+			}
 			b.calls = append(b.calls, tc)
 		}
 		if m.calls == 0 {

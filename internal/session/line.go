@@ -287,6 +287,9 @@ func internRole(k []byte) string {
 // callNodes are the tape indexes of one toolCall block's fields (0: absent).
 type callNodes struct {
 	id, name, args, path uint32
+	// alt: the block has an "input" or "args" key (`input ?? args ??
+	// arguments` may not be its "arguments")
+	alt bool
 }
 
 // contentInfo is what pruner needs to know of a message's content.
@@ -332,6 +335,7 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 				return true
 			}
 			var typ, text, id, name, args uint32
+			alt := false
 			tp.Members(b, func(k, v uint32) bool {
 				kb, ok := tp.Key(k)
 				if !ok {
@@ -349,6 +353,8 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 					name = v
 				case "arguments":
 					args = v
+				case "input", "args":
+					alt = true
 				}
 				return true
 			})
@@ -376,7 +382,7 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 			case tp.KeyIs(typ, "image"):
 				ci.images++
 			case tp.KeyIs(typ, "toolCall"):
-				cn := callNodes{id: strNode(tp, id), name: strNode(tp, name), args: args}
+				cn := callNodes{id: strNode(tp, id), name: strNode(tp, name), args: args, alt: alt}
 				if args != 0 && tp.Nodes[args].Kind == jsonscan.Object {
 					if p, ok := tp.Get(args, "path"); ok {
 						cn.path = strNode(tp, p)

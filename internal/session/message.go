@@ -35,14 +35,19 @@ type ToolCall struct {
 	id, path aref
 	// from is the assistant message holding the call (for CallHint).
 	from msgRef
-	// name is the index+1 of the tool name in c.names (0: ""), with
-	// callHasPath.
+	// name is the index+1 of the tool name in c.names (0: ""; below 2^30:
+	// at most one name a call or result, each tens of bytes of a line),
+	// with callHasPath and callAltArgs.
 	name uint32
 }
 
 // callHasPath is the ToolCall.name bit of a call whose arguments.path is
 // a JSON string.
 const callHasPath = 1 << 31
+
+// callAltArgs is the ToolCall.name bit of a call whose block has an
+// "input" or "args" key (ArgumentsOnly).
+const callAltArgs = 1 << 30
 
 // ID is the call's "id".
 func (tc ToolCall) ID() string {
@@ -57,7 +62,7 @@ func (tc ToolCall) Name() string {
 	if tc.c == nil {
 		return ""
 	}
-	return tc.c.name(tc.name &^ callHasPath)
+	return tc.c.name(tc.name &^ (callHasPath | callAltArgs))
 }
 
 // Path is arguments.path when it is a JSON string (HasPath).
@@ -70,6 +75,11 @@ func (tc ToolCall) Path() string {
 
 // HasPath reports whether arguments.path is a JSON string.
 func (tc ToolCall) HasPath() bool { return tc.name&callHasPath != 0 }
+
+// ArgumentsOnly reports whether the call's block has no "input" and no
+// "args" key: `input ?? args ?? arguments` (pi-condense's reading of a
+// call's arguments) is then its "arguments", the value Path reads.
+func (tc ToolCall) ArgumentsOnly() bool { return tc.name&callAltArgs == 0 }
 
 // NewToolCall returns a call with these fields that no message of a
 // context holds (CallHint gives it no hint): for tests, and for callers
