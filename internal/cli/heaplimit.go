@@ -85,9 +85,10 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 // compact snapshot is 36 MB live at 1 GB when the check starts). Its live
 // heap grows to about 0.4 bytes per input byte at its end (1 GB: 1.7 GB
 // written, ~180 MB for its read and ~170 MB for the rebuilt keys; 383 MB
-// live at the last collection, 426 MB at the highest), so 64 MiB above
-// half a byte per byte keeps a quarter of room or more and the check
-// below the write's own limit: with the rebuilt room (90 MiB above 0.7
-// bytes) and the first read still live, 1 GB --write peaked at 889–902 MB
-// of RSS.
-func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/2) }
+// live at the last collection, 426–432 MB at the highest), so 64 MiB
+// above 0.45 bytes per byte (493 MiB at 1 GB, the write's own limit) keeps
+// a seventh of room or more: 1 GB --write 33 collections, 501 MB of RSS,
+// in the same CPU seconds as at half a byte per byte (27, 561 MB); with
+// the rebuilt room (90 MiB above 0.7 bytes) and the first read still live
+// it peaked at 889–902 MB.
+func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/20*9) }
