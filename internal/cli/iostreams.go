@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"path/filepath"
 	"runtime/debug"
 
 	"golang.org/x/term"
@@ -24,6 +25,9 @@ type IOStreams struct {
 
 	// Getenv looks up an environment variable; nil means os.Getenv.
 	Getenv func(string) string
+	// Executable is the running pruner binary's path (os.Executable), for
+	// the gate's rules that keep it from being written over; nil: none.
+	Executable func() (string, error)
 	// Environ lists the environment (NAME=value); nil means os.Environ
 	// when Getenv is nil too, else none (a test's injected environment).
 	Environ func() []string
@@ -51,6 +55,7 @@ func System() *IOStreams {
 		ErrIsTerminal:  term.IsTerminal(int(os.Stderr.Fd())),
 		Getenv:         os.Getenv,
 		Environ:        os.Environ,
+		Executable:     os.Executable,
 		UserHome:       userDBHome,
 		SetMemoryLimit: debug.SetMemoryLimit,
 		SetGCPercent:   debug.SetGCPercent,
@@ -85,6 +90,22 @@ func userDBHome() string {
 		return u.HomeDir
 	}
 	return ""
+}
+
+// exePath is the running binary's path, symlinks resolved ("" when
+// unknown or not injected).
+func (s *IOStreams) exePath() string {
+	if s.Executable == nil {
+		return ""
+	}
+	p, err := s.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // Environment lists the environment variables (Environ).

@@ -196,7 +196,7 @@ func loadConfig(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*conf
 func loadConfigQuiet(s *IOStreams, cmd *cobra.Command, keys map[string]string) (*config.Config, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
-	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Environ: s.Environment(), Home: homeDir(s), Flags: cmd.Flags(), FlagKeys: keys})
+	c, err := config.Load(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Environ: s.Environment(), Executable: s.exePath(), Home: homeDir(s), Flags: cmd.Flags(), FlagKeys: keys})
 	if err != nil {
 		return nil, configErr(err, path)
 	}

@@ -29,7 +29,7 @@ func loadGateRules(s *IOStreams, cmd *cobra.Command, rulesFile string) (*config.
 func loadGate(s *IOStreams, cmd *cobra.Command, rulesFile string, noKeyWarnings bool) (*config.Config, *config.RuleSet, error) {
 	path, _ := cmd.Flags().GetString("config")
 	wd, _ := os.Getwd()
-	c, err := config.LoadGate(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, NoKeyWarnings: noKeyWarnings})
+	c, err := config.LoadGate(config.Options{ConfigFile: path, ProjectDir: wd, Getenv: s.Env, Executable: s.exePath(), NoKeyWarnings: noKeyWarnings})
 	if err != nil {
 		return nil, nil, configErr(err, path)
 	}

@@ -58,6 +58,9 @@ type Config struct {
 	Ignored []string `json:"-"`
 	// AgentDir is pi's agent dir the settings were looked up in.
 	AgentDir string `json:"-"`
+	// executable is the pruner binary the gate's rules keep from being
+	// overwritten (Options.Executable).
+	executable string
 	// Condense holds pi-condense's own keys (the batch/index stage and its
 	// render), validated as pi-condense validates them.
 	Condense Condense `json:"-"`
@@ -82,6 +85,9 @@ type Options struct {
 	ProjectDir string
 	// Getenv looks up environment variables (os.Getenv when nil).
 	Getenv func(string) string
+	// Executable is the running pruner binary, which the gate's own rules
+	// protect from being written over ("": none).
+	Executable string
 	// Environ lists the environment ("NAME=value"), for the warning on a
 	// PRUNER_* variable pruner does not know (a misspelt one would be
 	// ignored silently); nil warns of none.
@@ -139,7 +145,7 @@ func newConfig(o Options) (c *Config, getenv func(string) string) {
 	if home == "" {
 		home = pienv.Home(getenv, nil)
 	}
-	c = &Config{Sources: map[string]string{}, AgentDir: o.AgentDir}
+	c = &Config{Sources: map[string]string{}, AgentDir: o.AgentDir, executable: o.Executable}
 	if c.AgentDir == "" {
 		c.AgentDir = pienv.AgentDir(getenv, home)
 	}

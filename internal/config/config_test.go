@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pruner-dev/pruner/internal/guard"
 	"github.com/pruner-dev/pruner/internal/protect"
 	"github.com/spf13/pflag"
 )
@@ -298,6 +299,7 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			base = withoutGate(t, base)
 			write(t, filepath.Join(proj, ".pi", "settings.json"), pbody)
 			c, err := Load(Options{AgentDir: agent, ProjectDir: proj, Getenv: env(nil)})
 			if err != nil {
@@ -307,6 +309,7 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			got = withoutGate(t, got)
 			// every base entry is still there, unchanged and first
 			if len(got.Entries) != len(base.Entries)+1 || !reflect.DeepEqual(got.Entries[:len(base.Entries)], base.Entries) {
 				t.Errorf("%s + %s: base rules changed:\n%q\nbase %q", gname, pbody, ruleSummary(got), ruleSummary(base))
@@ -333,12 +336,16 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got = withoutGate(t, got)
 	if s := ruleSummary(got); len(s) != 2 || s[0] != "only-this read <- "+rules || !strings.HasPrefix(s[1], "secrets/** read <- ") {
 		t.Errorf("--rules + project: %q", s)
 	}
 	// protected-paths.json under the agent dir is the base when settings set none
 	write(t, filepath.Join(agent, "configs", "protected-paths.json"), `{"paths":[{"path":"vault/","deny":["read"]}]}`)
-	if got, err = c.DenyRules(""); err != nil || got.Entries[0].Path != "vault/" || len(got.Entries) != 2 {
+	if got, err = c.DenyRules(""); err == nil {
+		got = withoutGate(t, got)
+	}
+	if err != nil || got.Entries[0].Path != "vault/" || len(got.Entries) != 2 {
 		t.Errorf("protected-paths.json + project: %v %q", err, ruleSummary(got))
 	}
 	// an empty project list adds nothing: valid, the base rules apply
@@ -347,7 +354,10 @@ func TestProjectRulesOnlyAdd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("empty project rules list: %v", err)
 	}
-	if got, err = c.DenyRules(rules); err != nil || len(got.Entries) != 1 || got.Entries[0].Path != "only-this" {
+	if got, err = c.DenyRules(rules); err == nil {
+		got = withoutGate(t, got)
+	}
+	if err != nil || len(got.Entries) != 1 || got.Entries[0].Path != "only-this" {
 		t.Errorf("empty project list: %v %q", err, ruleSummary(got))
 	}
 	// an invalid project rule is an error, never a silent fallback
@@ -473,4 +483,27 @@ func TestUnknownVars(t *testing.T) {
 	if err != nil || !slices.Contains(c.Warnings, want[1]) {
 		t.Fatalf("Load does not warn: %v %v", c.Warnings, err)
 	}
+}
+
+// withoutGate is rs without the gate's own rules (guard.GateRules), which
+// every rule set ends with whatever its source: it fails when they are
+// not there, at the end, all of them.
+func withoutGate(t *testing.T, rs *RuleSet) *RuleSet {
+	t.Helper()
+	n := 0
+	for i := len(rs.Origins) - 1; i >= 0 && rs.Origins[i] == guard.GateRulesSource; i-- {
+		n++
+	}
+	if n < 7 {
+		t.Fatalf("the rules end with %d of the gate's own rules, want 7 or more: %q", n, ruleSummary(rs))
+	}
+	for _, o := range rs.Origins[:len(rs.Origins)-n] {
+		if o == guard.GateRulesSource {
+			t.Fatalf("a gate rule before the others: %q", ruleSummary(rs))
+		}
+	}
+	out := *rs
+	out.Rules = &guard.Rules{Source: rs.Rules.Source, Entries: rs.Entries[:len(rs.Entries)-n]}
+	out.Origins = rs.Origins[:len(rs.Origins)-n]
+	return &out
 }

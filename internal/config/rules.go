@@ -191,7 +191,7 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 		if base.Source != guard.DefaultRulesSource {
 			rs.Dropped = droppedDefaults(base)
 		}
-		return rs, nil
+		return c.withGateRules(rs), nil
 	}
 	merged := &guard.Rules{
 		Source:  base.Source + " + " + c.projectRules.Source,
@@ -204,5 +204,22 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	if base.Source != guard.DefaultRulesSource {
 		rs.Dropped = droppedDefaults(merged)
 	}
-	return rs, nil
+	return c.withGateRules(rs), nil
+}
+
+// withGateRules adds the rules that protect the gate's own configuration
+// (guard.GateRules: pi's settings, rules file and extensions under the
+// agent dir, Claude Code's settings, the pruner binary) to rs, whatever its
+// base: no rules file, settings or flag takes them away.
+func (c *Config) withGateRules(rs *RuleSet) *RuleSet {
+	gate := guard.GateRules(c.AgentDir, c.executable)
+	rules := &guard.Rules{Source: rs.Rules.Source, Entries: append(append([]guard.Entry{}, rs.Rules.Entries...), gate.Entries...)}
+	for i := range rules.Entries {
+		rules.Entries[i].Index = i
+	}
+	rs.Rules = rules
+	for range gate.Entries {
+		rs.Origins = append(rs.Origins, gate.Source)
+	}
+	return rs
 }

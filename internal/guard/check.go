@@ -153,6 +153,9 @@ func (v Violation) text(verdict bool) string {
 	if !verdict {
 		rule = fmt.Sprintf("protected by rule %q (deny %s)", v.Rule, v.Op)
 	}
+	if v.RuleSource == GateRulesSource {
+		rule += " (the gate's own configuration: a tool call may read it, never change it)"
+	}
 	switch v.Kind {
 	case KindBashParse:
 		if !verdict {

@@ -104,7 +104,9 @@ func expandArgs(v any, r *strings.Replacer) any {
 func TestCorpusPure(t *testing.T) {
 	fsys := corpusFS()
 	rep := strings.NewReplacer("{{cwd}}", "/proj", "{{home}}", "/home", "{{cwdrel}}", "proj", "{{homerel}}", "home", "{{cwdbase}}", "proj")
-	rules := DefaultRules()
+	// the rules the hook applies with no settings: the built-in defaults and
+	// the gate's own configuration (agent dir ~/.pi/agent)
+	rules := DefaultRules().Union(GateRules("/home/.pi/agent", ""))
 	var denied, allowed int
 	for _, c := range loadCorpus(t) {
 		cwd, home := c.Cwd, c.Home

@@ -79,6 +79,46 @@ func DefaultRules() *Rules {
 	return r
 }
 
+// GateRulesSource names the rules that protect the gate's own
+// configuration (GateRules).
+const GateRulesSource = "the gate's own configuration (built in, always applied)"
+
+// GateRules are the rules that keep a tool call from turning the gate off:
+// no write or edit (a bash redirection, rm, mv, cp onto them included) of
+// the files its rules and hooks are read from — pi's settings.json and
+// configs/protected-paths.json and its extensions folder under agentDir
+// (pi's agent dir, ~/.pi/agent by default), Claude Code's settings (the
+// user's and the project's, where its PreToolUse hook is set), and exe,
+// the pruner binary the hook runs (skipped when ""). Reading them stays
+// allowed. They are added to whatever rules apply, whatever their source:
+// one call that rewrote the rules would let the next one read .env.
+func GateRules(agentDir, exe string) *Rules {
+	ops := SetWrite | SetEdit
+	paths := []string{
+		"~/.claude/settings.json", "~/.claude/settings.local.json",
+		".claude/settings.json", ".claude/settings.local.json",
+	}
+	if agentDir != "" {
+		agentDir = strings.TrimSuffix(strings.ReplaceAll(agentDir, `\`, "/"), "/")
+		paths = append([]string{agentDir + "/settings.json", agentDir + "/configs/protected-paths.json", agentDir + "/extensions/"}, paths...)
+	}
+	if exe != "" {
+		paths = append(paths, strings.ReplaceAll(exe, `\`, "/"))
+	}
+	r := &Rules{Source: GateRulesSource, Entries: make([]Entry, 0, len(paths))}
+	for _, p := range paths {
+		if hasGlobMeta(p) {
+			continue // a folder name with a glob character: not a path rule can name as it is
+		}
+		r.Entries = append(r.Entries, Entry{Path: p, Deny: ops, Index: len(r.Entries), Source: GateRulesSource})
+	}
+	return r
+}
+
+// hasGlobMeta reports whether p holds a character a rule's path reads as
+// a glob.
+func hasGlobMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
 // Union returns the rules of r followed by the entries of add that r does
 // not already have (same path and ops): a project may add rules, never take
 // any away. Each entry keeps its Source. A nil add returns r.
