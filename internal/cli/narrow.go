@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agnivade/levenshtein"
 	"io"
 	"os"
 	"strings"
@@ -45,7 +46,9 @@ survives from turn 1.
 
 A is the tools the prompt lists, restricted by --allow, minus --deny, minus
 tools a --policy fully denies. Names outside pi's built-ins are extension
-tools, never an error. The narrowed prompt goes to stdout; the report
+tools, never an error — except a name one slip (a case, a letter or two)
+from a tool the prompt lists (--allow rede): that is a typo, an error with
+the name meant, and nothing is written. The narrowed prompt goes to stdout; the report
 (layout, lines removed/added, lines kept unattributed) goes to stderr.
 
 A prompt built from a custom SYSTEM.md (it does not start with pi's own
@@ -158,6 +161,15 @@ func narrowRun(o *NarrowOptions) error {
 		popts.Policy = pol
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
+	// a name in --allow/--deny one slip away from a tool the prompt lists
+	// (a case or up to two letters: rede, Read, eddit) is a typo, not an
+	// extension's tool: narrowing with it would drop the tool meant
+	for _, t := range rep.UnlistedTools(append(append([]string{}, o.Allow...), o.Deny...)) {
+		if k := nearName(t, rep.ToolsListed); k != "" {
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %q is not a tool this prompt lists; did you mean %q? (nothing written)", name, t, k),
+				Hint: "the prompt lists " + strings.Join(rep.ToolsListed, ", ") + "; a tool of an extension that the prompt does not list may be named as it is"}
+		}
+	}
 	for _, k := range rep.UnlistedSkills(o.DenySkills) {
 		fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: --deny-skill %q: no such skill in pi's <available_skills> block\n", name, k)
 	}
@@ -255,4 +267,29 @@ func orNone(l []string) string {
 		return "(none)"
 	}
 	return strings.Join(l, ", ")
+}
+
+// nearName is the name of known that w misspells (a case difference, or
+// up to two edits for a name of four letters or more), "" for none.
+func nearName(w string, known []string) string {
+	for _, k := range known {
+		if w == k {
+			return ""
+		}
+	}
+	for _, k := range known {
+		if strings.EqualFold(w, k) {
+			return k
+		}
+	}
+	best, bestD := "", 3
+	if len(w) < 4 {
+		bestD = 2
+	}
+	for _, k := range known {
+		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
 }
