@@ -192,6 +192,12 @@ func (v Violation) text(verdict bool) string {
 		}
 		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s%s", via, verb, what, v.Holds, rule, v.folderHint(verdict, via)))
 	}
+	if v.Command != "" && strings.Contains(v.Raw, ", which ") && v.Path != "" {
+		// a program that reads the file by itself (selfloads.go: "bun,
+		// which loads the folder's .env files … (bun --no-env-file does
+		// not)"): the sentence says what reads it, the path what is read
+		return oneLine(fmt.Sprintf("bash command runs %s: it reads protected path %s; %s", v.Raw, v.Path, rule))
+	}
 	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
 		what += fmt.Sprintf(" (%s)", v.Path)
