@@ -221,8 +221,16 @@ func configErr(err error, configFile string) error {
 	if errors.As(err, &ve) && ve.Hint != "" {
 		return &ExitErr{Code: ExitError, Err: err, Hint: ve.Hint}
 	}
+	var re *config.RulesError
+	if errors.As(err, &re) {
+		return &ExitErr{Code: ExitError, Err: err, Hint: rulesHint}
+	}
 	return &ExitErr{Code: ExitError, Err: err}
 }
+
+// rulesHint is the hint under an invalid protected-path rules list: its
+// two shapes, and where the format is described.
+const rulesHint = `protectedPathRules is a list of entries: [{"path": ".env", "deny": ["read", "write", "edit", "bash"]}, …] (a rules file may also be {"paths": [ … ]}); ops: read, write, edit, bash; see pruner check --help`
 
 // maxWarnings is how many line warnings are printed; the rest are counted.
 const maxWarnings = 20
