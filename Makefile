@@ -22,7 +22,9 @@ install: ## put pruner on PATH: go install ./cmd/pruner (static) into $(go env G
 	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pruner
 	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
 	  echo "installed $$bin/pruner"; \
-	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on PATH; add it: export PATH=\"$$bin:\$$PATH\"";; esac
+	  case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on PATH; add it: export PATH=\"$$bin:\$$PATH\"";; esac; \
+	  on=$$(command -v pruner || true); \
+	  if [ -n "$$on" ] && [ "$$on" != "$$bin/pruner" ]; then echo "warning: the pruner on PATH is $$on, not this build ($$bin/pruner): put $$bin first on PATH, or remove the other one"; fi
 
 test: lint unit ## the full suite: gofmt, vet, tidy, then every test once with -race (no timed fuzzing)
 
