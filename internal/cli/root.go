@@ -227,7 +227,8 @@ func nearFlags(c *cobra.Command, err error) []string {
 		// a prefix (--stat), a slip (--recnet-turns) or a word of the
 		// flag's name (--json for --stats-json)
 		word := len(name) >= 3 && strings.Contains("-"+f.Name+"-", "-"+name+"-")
-		if strings.HasPrefix(f.Name, name) || word || (len(name) > 3 && levenshtein.ComputeDistance(name, f.Name) <= 2) {
+		d := levenshtein.ComputeDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) || word || (len(name) > 3 && d <= 2) || (len(name) == 3 && d <= 1) {
 			near = append(near, "--"+f.Name)
 		}
 	})
