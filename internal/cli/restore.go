@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pruner-dev/pruner/internal/jsval"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -128,6 +131,12 @@ func runRestore(o *RestoreOptions) error {
 	}
 	plan, legacy, used := rep.Plan, rep.Legacy, rep.Used
 	if rep.Nothing {
+		if !sessionHeader(name) {
+			// restore found no marker of pruner's because there is no
+			// session: say that, as now and check do
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is not a pi session (its first line is not a session header); nothing to restore", name),
+				Hint: "pruner restore gives back a session file 'pruner now --write' wrote to (first line {\"type\":\"session\",…})"}
+		}
 		if !o.Quiet {
 			fmt.Fprintf(s.ErrOut, "pruner: %s: pruner has not written to this session; nothing to restore\n", name)
 		}
@@ -213,4 +222,31 @@ func writeErr(name string, err error) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
+}
+
+// sessionHeader reports whether the file's first line (up to 64 KiB) is a
+// JSON object with "type": "session", as pi's session files start (or the
+// file is empty).
+func sessionHeader(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return true // not for this check to say: restore read it already
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	line := buf[:n]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\xEF\xBB\xBF"))
+	if len(bytes.TrimSpace(line)) == 0 {
+		return true // empty: an empty session to pi, nothing written to it
+	}
+	v, ok := jsval.Get(line, "type")
+	if !ok {
+		return false
+	}
+	t, ok := jsval.String(v)
+	return ok && t == "session"
 }
