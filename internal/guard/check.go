@@ -95,10 +95,23 @@ func (v Violation) Description() string { return v.text(false) }
 // name what it needs, or leave the path out (grep's own exclusions, which
 // the analysis honours). It never says how to change the rules.
 func (v Violation) folderHint(verdict bool, via string) string {
-	if !verdict || v.Writes || v.Tracked || v.Holds == "" {
+	if !verdict || v.Tracked || v.Holds == "" {
 		return ""
 	}
 	hint := " (name the files, or a folder that does not hold it"
+	if v.Writes {
+		// a write or delete (git clean, rm -r, an extraction): another
+		// folder, or git clean's own -e when re-checking showed it
+		// leaves them out
+		hint = " (use a folder that does not hold it"
+		if v.Command != "" && len(v.Excludes) > 0 && strings.HasPrefix(via, "git clean") {
+			hint += ", or leave it out: git clean " + strings.Join(v.Excludes, " ")
+			if len(v.Excludes) > 1 {
+				hint = strings.Replace(hint, "leave it out", "leave them out", 1)
+			}
+		}
+		return hint + ")"
+	}
 	if v.Command != "" && strings.HasPrefix(via, "grep") {
 		if len(v.Excludes) > 1 {
 			hint += ", or leave them out: grep " + strings.Join(v.Excludes, " ")
@@ -120,6 +133,26 @@ func (v Violation) folderHint(verdict bool, via string) string {
 // holds none (at most eight rounds; nil when that does not get there, or
 // a protected path cannot be left out by its name).
 func (m *Matcher) grepExcludesFor(t target, ops OpSet, v Violation) []string {
+	return m.excludesFor(t, ops, v, func(name string, dir bool) (string, excludePat) {
+		if dir {
+			return "--exclude-dir=" + showWord(name), excludePat{glob: name, dirs: true}
+		}
+		return "--exclude=" + showWord(name), excludePat{glob: name, files: true}
+	})
+}
+
+// cleanExcludesFor is grepExcludesFor for git clean: `-e NAME` makes NAME
+// ignored at any depth, file or folder, which git clean leaves (the
+// target's hint says the analysis reads its -e so: no -X, no `!`).
+func (m *Matcher) cleanExcludesFor(t target, ops OpSet, v Violation) []string {
+	return m.excludesFor(t, ops, v, func(name string, _ bool) (string, excludePat) {
+		return "-e " + showWord(name), excludePat{glob: name}
+	})
+}
+
+// excludesFor re-checks the folder t with the exclusion opt gives for
+// each protected name found added (see grepExcludesFor).
+func (m *Matcher) excludesFor(t target, ops OpSet, v Violation, opt func(name string, dir bool) (string, excludePat)) []string {
 	var out []string
 	t.exclude = append([]excludePat(nil), t.exclude...)
 	for range 8 {
@@ -127,13 +160,12 @@ func (m *Matcher) grepExcludesFor(t target, ops OpSet, v Violation) []string {
 			return nil
 		}
 		name := path.Base(v.Holds)
-		dir := strings.HasSuffix(v.Rule, "/")
-		opt := "--exclude="
-		if dir {
-			opt = "--exclude-dir="
+		if name == "" || name == "." || name == "/" || strings.ContainsRune(name, unknownRune) {
+			return nil
 		}
-		out = append(out, opt+showWord(name))
-		t.exclude = append(t.exclude, excludePat{glob: name, files: !dir, dirs: dir})
+		word, ex := opt(name, strings.HasSuffix(v.Rule, "/"))
+		out = append(out, word)
+		t.exclude = append(t.exclude, ex)
 		next, ok := m.matchFolder(t, ops)
 		if !ok {
 			return out
@@ -292,8 +324,12 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		var ok bool
 		if t.rec {
 			v, ok = m.matchFolder(t, ops)
-			if ok && v.Kind == KindFolder && shell && strings.HasPrefix(t.via, "grep") {
+			switch {
+			case !ok || v.Kind != KindFolder || !shell:
+			case strings.HasPrefix(t.via, "grep"):
 				v.Excludes = m.grepExcludesFor(t, ops, v)
+			case t.hint == hintGitClean:
+				v.Excludes = m.cleanExcludesFor(t, ops, v)
 			}
 		} else {
 			v, ok = m.matchTarget(t, ops)

@@ -533,8 +533,9 @@ func TestFoundNames(t *testing.T) {
 // whole folder that holds a protected path says how to do the job without
 // it — name the files or another folder; for grep in bash, its own
 // exclusion of that name (a file: --exclude, a folder rule: --exclude-dir),
-// which the analysis honours — and a write, a saved session's description
-// and a tool that is not grep in bash get no such advice.
+// which the analysis honours — a write only another folder (git clean:
+// its -e, pass17_test.go), and a saved session's description and a tool
+// that is not grep in bash get no such advice.
 func TestFolderReasonsSayHowToGoOn(t *testing.T) {
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
 	for cmd, want := range map[string]string{

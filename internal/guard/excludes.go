@@ -11,9 +11,13 @@ import (
 // cleanPathspecs returns git clean's pathspecs when each is a plain path
 // (no magic `:`, no wildcard, known): the clean then stays below them. ok
 // is false when there are none or one the analysis cannot place.
-func cleanPathspecs(rest []arg) ([]arg, bool) {
+func cleanPathspecs(rest []arg, values []int) ([]arg, bool) {
 	var out []arg
 	dd := false
+	skip := map[int]bool{}
+	for _, k := range values {
+		skip[k] = true
+	}
 	for k := 0; k < len(rest); k++ {
 		f := rest[k].f
 		t := optText(f)
@@ -22,6 +26,8 @@ func cleanPathspecs(rest []arg) ([]arg, bool) {
 		case t == "--":
 			dd = true
 			continue
+		case skip[k]:
+			continue // an -e pattern (parseCleanOpts)
 		case t == "-e" || t == "--exclude":
 			k++
 			continue
@@ -291,4 +297,171 @@ func (c *cmd) zipExcludes(p parsed) (ex []excludePat, exArgs map[int]bool) {
 		}
 	}
 	return ex, exArgs
+}
+
+// cleanOpts is what a git clean's options say: -n (dry run), -x, -X, and
+// the -e/--exclude patterns (at which argument, and their text when the
+// analysis knows it). Short options cluster (`-fdxe.env`: -e's value is
+// the rest of the word), so a value is never read as flags.
+type cleanOpts struct {
+	dry, x, bigX bool
+	excl         []string // the -e patterns, known text
+	unsure       bool     // an -e pattern computed when it runs
+	values       []int    // the arguments (of rest) that are -e values only
+}
+
+func parseCleanOpts(rest []arg) cleanOpts {
+	var o cleanOpts
+	val := func(k int, f field, own bool) {
+		if f.unk || f.dyn || f.onlyUnk || f.pattern() {
+			o.unsure = true
+			return
+		}
+		o.excl = append(o.excl, f.text())
+		if own {
+			o.values = append(o.values, k)
+		}
+	}
+	for k := 0; k < len(rest); k++ {
+		f := rest[k].f
+		t := optText(f)
+		switch {
+		case f.pattern() && (f.lead == "" || strings.HasPrefix(f.lead, "-")):
+			o.unsure = true // may be an option (-X, -e '!…') computed when it runs
+		case f.pattern():
+		case t == "--":
+			return o
+		case t == "--dry-run":
+			o.dry = true
+		case t == "--exclude" && k+1 < len(rest):
+			o.values = append(o.values, k)
+			k++
+			val(k, rest[k].f, true)
+		case strings.HasPrefix(t, "--exclude="):
+			val(k, subField(f, len("--exclude=")), true)
+		case strings.HasPrefix(t, "--"):
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'n':
+					o.dry = true
+				case 'x':
+					o.x = true
+				case 'X':
+					o.bigX = true
+				case 'e':
+					if j+1 < len(t) {
+						val(k, subField(f, j+1), true)
+					} else if k+1 < len(rest) {
+						o.values = append(o.values, k)
+						k++
+						val(k, rest[k].f, true)
+					}
+					j = len(t)
+				}
+			}
+		}
+	}
+	return o
+}
+
+// cleanExcludes are the -e patterns a git clean surely keeps: each makes
+// what it matches ignored, which git clean leaves (not with -X, which
+// removes only what is ignored). A `!` pattern takes one back (the last
+// matching pattern wins): then none is kept, nor when one is unknown.
+func (o cleanOpts) cleanExcludes() ([]excludePat, bool) {
+	if o.bigX || o.unsure {
+		return nil, false
+	}
+	var ex []excludePat
+	for _, t := range o.excl {
+		if strings.HasPrefix(t, "!") {
+			return nil, false
+		}
+		t, ok := plainPattern(t)
+		if !ok {
+			continue
+		}
+		if e, ok := nameExclude(t); ok {
+			ex = append(ex, e)
+		}
+	}
+	return ex, true
+}
+
+// gitExcludeSpec reads an exclude pathspec (`:!name`, `:^name`,
+// `:!:name`, `:(exclude)name`): isExcl says it is one; ok that the
+// analysis models it, pat being the path it leaves out relative to the
+// current folder (a trailing `/`: only a folder). Other magic (`:/` top,
+// icase, glob, literal, attr) is not modelled.
+func gitExcludeSpec(t string) (ex excludePat, isExcl, ok bool) {
+	if !strings.HasPrefix(t, ":") {
+		return excludePat{}, false, false
+	}
+	s := t[1:]
+	switch {
+	case strings.HasPrefix(s, "("):
+		magic, rest, found := strings.Cut(s[1:], ")")
+		if !found {
+			return excludePat{}, false, false
+		}
+		for _, m := range strings.Split(magic, ",") {
+			if m == "exclude" {
+				isExcl = true
+			} else {
+				return excludePat{}, isExcl, false
+			}
+		}
+		s = rest
+	default:
+		n := 0
+		top := false
+		for n < len(s) && strings.ContainsRune("!^/", rune(s[n])) {
+			if s[n] == '/' {
+				top = true
+			} else {
+				isExcl = true
+			}
+			n++
+		}
+		s = strings.TrimPrefix(s[n:], ":")
+		if top {
+			return excludePat{}, isExcl, false
+		}
+	}
+	if !isExcl {
+		return excludePat{}, false, false
+	}
+	dirs := strings.HasSuffix(s, "/")
+	s = strings.TrimSuffix(s, "/")
+	p, pok := plainPattern(s)
+	if !pok || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+		return excludePat{}, true, false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return excludePat{}, true, false
+		}
+	}
+	return excludePat{glob: p, path: true, dirs: dirs}, true, true
+}
+
+// specExcludeFrom records exclude pathspecs on the recursions added since
+// the n-th target that start at the current folder, when it is the top of
+// its repository (git's pathspecs are relative to the current folder; a
+// command with no positive pathspec covers the whole work tree).
+func (c *cmd) specExcludeFrom(n int, ex []excludePat) {
+	a := c.a
+	if len(ex) == 0 || a.env.FS == nil || len(a.cwds) != 1 || strings.ContainsRune(a.cwd(), unknownRune) {
+		return
+	}
+	cwd := a.cwd()
+	if repositoryOf(a.env.FS, cwd) != cwd {
+		return
+	}
+	for i := n; i < len(a.out.targets); i++ {
+		if t := &a.out.targets[i]; t.rec && t.path == cwd {
+			t.exclude = append(t.exclude, ex...)
+		}
+	}
 }

@@ -3265,9 +3265,30 @@ func (c *cmd) git() {
 			}
 			specs = append(specs, k)
 		}
-		if len(specs) == 0 && has("-A", "--all", "--no-ignore-removal") {
+		// exclude pathspecs (`:!.env`) leave a path out: not a path
+		// read, and honoured on the recursion when the analysis is sure
+		// (specExcludeFrom); with only excludes git adds the work tree
+		var ex []excludePat
+		var pos []int
+		for _, k := range specs {
+			f := c.args[k].f
+			if e, isExcl, ok := gitExcludeSpec(optText(f)); !f.pattern() && isExcl && ok {
+				c.done[k] = true
+				ex = append(ex, e)
+				continue
+			}
+			pos = append(pos, k)
+		}
+		n := len(c.a.out.targets)
+		if len(pos) == 0 && (len(specs) > 0 || has("-A", "--all", "--no-ignore-removal")) {
 			recRoots(SetRead, !force, "git add -A")
 		}
+		specs = pos
+		defer func() {
+			if len(roots) == 1 {
+				c.specExcludeFrom(n, ex)
+			}
+		}()
 		for _, k := range specs {
 			c.done[k] = true
 			c.a.value(c.args[k].raw, c.args[k].f, SetRead)
@@ -3302,28 +3323,30 @@ func (c *cmd) git() {
 		}
 	case "clean":
 		// git clean removes untracked files, hidden ones included (not
-		// .git); -x also ignored ones, -X only ignored ones
-		dry, ignored := false, false
-		for _, ar := range rest {
-			t := optText(ar.f)
-			if t == "--dry-run" || (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "n")) {
-				dry = true
-			}
-			if !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && strings.ContainsAny(t, "xXe") {
-				ignored = true // -x/-X: ignored files too; -e PATTERN adds or takes back ignores
-			}
-			if t == "--exclude" || strings.HasPrefix(t, "--exclude=") {
-				ignored = true
-			}
+		// .git); -x also ignored ones, -X only ignored ones; -e PATTERN
+		// (not a path: nothing opens it) makes what it matches ignored,
+		// so kept (not with -X), unless a `!` pattern takes one back
+		o := parseCleanOpts(rest)
+		for _, k := range o.values {
+			c.done[i+1+k] = true
 		}
-		if !dry {
-			if specs, ok := cleanPathspecs(rest); ok && len(roots) == 1 {
+		ex, exOK := o.cleanExcludes()
+		ignored := o.x || o.bigX || !exOK && (len(o.excl) > 0 || o.unsure)
+		if !o.dry {
+			n := len(c.a.out.targets)
+			if specs, ok := cleanPathspecs(rest, o.values); ok && len(roots) == 1 {
 				// only below the pathspecs (one that does not exist removes nothing)
 				for _, ar := range specs {
 					c.a.addRecVCS(ar.raw, ar.f, setModify, !ignored, "git clean")
 				}
 			} else {
 				recRoots(setModify, !ignored, "git clean")
+			}
+			c.excludeFrom(n, ex)
+			if exOK {
+				for k := n; k < len(c.a.out.targets); k++ {
+					c.a.out.targets[k].hint = hintGitClean
+				}
 			}
 		}
 	case "rm", "mv":
@@ -3604,6 +3627,18 @@ func (c *cmd) gitPathspecStdin(sub string) {
 func (c *cmd) gitLsFiles(i int) {
 	fsys := c.a.env.FS
 	cwd := c.a.cwd()
+	for k := i + 1; k < len(c.args); k++ {
+		// -x/--exclude PATTERN names what to leave out: nothing opens it
+		switch t := optText(c.args[k].f); {
+		case c.args[k].f.pattern():
+		case t == "-x" || t == "--exclude":
+			if k+1 < len(c.args) && !c.args[k+1].f.pattern() {
+				c.done[k], c.done[k+1] = true, true
+			}
+		case strings.HasPrefix(t, "-x") || strings.HasPrefix(t, "--exclude="):
+			c.done[k] = true
+		}
+	}
 	if fsys == nil || strings.ContainsRune(cwd, unknownRune) || len(c.a.cwds) != 1 || c.a.indexMayChange || c.a.ignoresMayChange {
 		return
 	}

@@ -100,7 +100,15 @@ type target struct {
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
 	physical string
+	// hint, for rec: an exclusion the program honours as the analysis
+	// reads it, for the reason's hint (hintGitClean: git clean -e NAME)
+	hint uint8
 }
+
+const (
+	hintNone uint8 = iota
+	hintGitClean
+)
 
 // What a recursion does with the symlinks it meets below its folder.
 const (
