@@ -201,20 +201,7 @@ func sent(m Msg) bool {
 	return false // system (held back), unknown roles (dropped)
 }
 
-// Analyze pairs msgs as pi-ai does and returns the pairs it makes and the
-// error hazards (indexes only in the Refs: Role, Entry and Line empty).
-func Analyze(msgs []Msg) ([]Pair, []Hazard) {
-	nCalls, nResults := 0, 0
-	for _, m := range msgs {
-		nCalls += len(m.Calls)
-		if m.Role == session.RoleToolResult {
-			nResults++
-		}
-	}
-	return analyze(len(msgs), func(i int) Msg { return msgs[i] }, nCalls, nResults, true)
-}
-
-// analyze is Analyze over n messages given one at a time by at (no slice
+// analyze pairs msgs as pi-ai does over n messages given one at a time by at (no slice
 // of every message's view), with the number of calls and results to size
 // its tables. The pairs are listed only when withPairs is set (nil
 // otherwise: a million-message context's pairs are ~32 MB).
@@ -378,18 +365,13 @@ func interrupted(id string, call, result int, between []int32) Hazard {
 	return h
 }
 
-// Crossing returns the indexes of the inserted messages of msgs that fall
-// strictly inside a pair: between a call and the result pi-ai pairs with
-// it once the inserted messages are left out. A stage that inserts a
-// message (a compressed chain, a summary) must not put it there: it would
-// orphan the result.
-func Crossing(msgs []Msg, inserted func(i int) bool) []int {
-	return CrossingAt(len(msgs), func(i int) Msg { return msgs[i] }, inserted)
-}
-
-// CrossingAt is Crossing over n messages given one at a time by at (no
-// slice of every message's view: a chain render of a million messages
-// made two, 64 bytes a message each).
+// CrossingAt returns the indexes of the inserted messages (inserted(i))
+// that fall strictly inside a pair: between a call and the result pi-ai
+// pairs with it once the inserted messages are left out. A stage that
+// inserts a message (a compressed chain, a summary) must not put it there:
+// it would orphan the result. The n messages are given one at a time by
+// at (no slice of every message's view: a chain render of a million
+// messages made two, 64 bytes a message each).
 func CrossingAt(n int, at func(i int) Msg, inserted func(i int) bool) []int {
 	var ins []int
 	nCalls, nResults := 0, 0

@@ -350,3 +350,10 @@ func testMessages(t *testing.T) [][]byte {
 	}
 	return msgs
 }
+
+// callGroup is the group key of the toolCall block el (ok false: its
+// arguments are no object, or hold no string path).
+func callGroup(el []byte) (group, path string, ok bool) {
+	args, _ := jsval.Get(el, "arguments")
+	return callGroupArgs(args)
+}

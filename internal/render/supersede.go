@@ -223,15 +223,8 @@ func readGroups(out []readCall, raw []byte, ids []string) []readCall {
 	return out
 }
 
-// callGroup is the group key of the toolCall block el (ok false: its
-// arguments are no object, or hold no string path).
-func callGroup(el []byte) (group, path string, ok bool) {
-	args, _ := jsval.Get(el, "arguments")
-	return callGroupArgs(args)
-}
-
-// callGroupArgs is callGroup of a block whose arguments are args (nil:
-// none).
+// callGroupArgs is the group key of a toolCall block whose arguments are
+// args (nil: none).
 func callGroupArgs(args []byte) (group, path string, ok bool) {
 	ms, isObj := jsval.Members(args)
 	if !isObj {

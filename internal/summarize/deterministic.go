@@ -818,31 +818,11 @@ func namesIn(text string) []string {
 	return out
 }
 
-// defFirst are the first letters of defKeywords and defPrefixes.
-const defFirst = "fdcitseap"
-
-// mayDefine reports whether a line (untrimmed) may be a definition: its
-// first byte after ASCII white space is one defFirst holds, or not ASCII
-// (Unicode white space that TrimSpace would trim may come first).
-func mayDefine(line string) bool {
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; c {
-		case ' ', '\t', '\v', '\f', '\r':
-			continue
-		default:
-			switch c {
-			case 'f', 'd', 'c', 'i', 't', 's', 'e', 'a', 'p': // defFirst
-				return true
-			}
-			return c >= 0x80
-		}
-	}
-	return false
-}
-
-// mayDefineWord is mayDefine that also reads the byte after the first: a
-// line whose first bytes after ASCII white space are ASCII can define only
-// when they are the first two of a keyword or prefix (defSecond).
+// mayDefineWord reports whether a line (untrimmed) may be a definition,
+// from its first two bytes after ASCII white space: a line whose first
+// bytes there are ASCII can define only when they are the first two of a
+// keyword or prefix (defSecond); a byte that is not ASCII (Unicode white
+// space TrimSpace would trim may come first) may.
 func mayDefineWord(line string) bool {
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; c {

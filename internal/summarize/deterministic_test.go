@@ -169,3 +169,24 @@ func TestExitCodeFirstBytes(t *testing.T) {
 		}
 	}
 }
+
+// mayDefine is the first-byte test mayDefineWord refines (the reference
+// the tests check defFirst against).
+func mayDefine(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case ' ', '\t', '\v', '\f', '\r':
+			continue
+		default:
+			switch c {
+			case 'f', 'd', 'c', 'i', 't', 's', 'e', 'a', 'p': // defFirst
+				return true
+			}
+			return c >= 0x80
+		}
+	}
+	return false
+}
+
+// defFirst are the first letters of defKeywords and defPrefixes.
+const defFirst = "fdcitseap"
