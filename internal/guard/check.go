@@ -79,6 +79,9 @@ type Violation struct {
 	// every protected path of the folder out (the analysis checked them),
 	// for the reason's hint; nil when one is not enough to name.
 	Excludes []string `json:"-"`
+	// Loader is, for a path a program reads by itself (bun, pipenv load
+	// .env), that program as a phrase for the reason.
+	Loader string `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -224,11 +227,9 @@ func (v Violation) text(verdict bool) string {
 		}
 		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s%s", via, verb, what, v.Holds, rule, v.folderHint(verdict, via)))
 	}
-	if v.Command != "" && strings.Contains(v.Raw, ", which ") && v.Path != "" {
-		// a program that reads the file by itself (selfloads.go: "bun,
-		// which loads the folder's .env files … (bun --no-env-file does
-		// not)"): the sentence says what reads it, the path what is read
-		return oneLine(fmt.Sprintf("bash command runs %s: it reads protected path %s; %s", v.Raw, v.Path, rule))
+	if v.Command != "" && v.Loader != "" {
+		// a program that reads the file by itself (selfloads.go)
+		return oneLine(fmt.Sprintf("bash command runs %s (protected path %s); %s", v.Loader, v.Path, rule))
 	}
 	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
@@ -475,7 +476,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded}
+	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded, Loader: t.loader}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }

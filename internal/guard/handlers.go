@@ -4121,7 +4121,7 @@ func (c *cmd) docker() {
 			// docker compose [OPTIONS] config|convert [OPTIONS]
 			for k := i + 1; k < len(c.args); k++ {
 				if t := optText(c.args[k].f); t == "config" || t == "convert" {
-					c.a.value(c.args[0].raw+" compose "+t+", which prints the configuration with .env's values in it", litField(".env"), SetRead)
+					c.a.loadedBy(c.args[0].raw+" compose "+t+", which prints the configuration with .env's values in it", litField(".env"), SetRead)
 					break
 				} else if !strings.HasPrefix(t, "-") && (k == i+1 || !strings.HasPrefix(optText(c.args[k-1].f), "-")) {
 					break

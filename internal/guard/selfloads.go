@@ -152,7 +152,7 @@ func (c *cmd) selfLoaded() {
 		if i, s := sub(1, "-R", "--repo", "--hostname"); s == "auth" {
 			_, s2 := sub(i+1, "-h", "--hostname")
 			if s2 == "token" || s2 == "git-credential" || s2 == "status" && has(i+1, "-t", "--show-token") {
-				c.a.value("gh auth "+s2+", which prints the token stored in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead)
+				c.a.loadedBy("gh auth "+s2+", which prints the token stored in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead)
 			}
 		}
 	case "aws":
@@ -160,8 +160,8 @@ func (c *cmd) selfLoaded() {
 		// ~/.aws/credentials holds
 		if i, s := sub(1, "--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle", "--color"); s == "configure" {
 			if _, s2 := sub(i+1, "--profile"); s2 == "get" || s2 == "export-credentials" {
-				c.a.value("aws configure "+s2+", which prints what ~/.aws/credentials holds", c.homePath(".aws/credentials"), SetRead)
-				c.a.value("aws configure "+s2+", which prints what ~/.aws/config holds", c.homePath(".aws/config"), SetRead)
+				c.a.loadedBy("aws configure "+s2+", which prints what ~/.aws/credentials holds", c.homePath(".aws/credentials"), SetRead)
+				c.a.loadedBy("aws configure "+s2+", which prints what ~/.aws/config holds", c.homePath(".aws/config"), SetRead)
 			}
 		}
 	case "curl":
@@ -169,7 +169,7 @@ func (c *cmd) selfLoaded() {
 		// the Authorization header it makes of it)
 		for _, w := range words[1:] {
 			if w == "--netrc" || w == "--netrc-optional" || len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsRune(w[1:], 'n') && !curlShortValued(w) {
-				c.a.value(c.args[0].raw+" --netrc, which sends the login ~/.netrc holds", c.homePath(".netrc"), SetRead)
+				c.a.loadedBy(c.args[0].raw+" --netrc, which sends the login ~/.netrc holds", c.homePath(".netrc"), SetRead)
 				break
 			}
 		}
@@ -232,14 +232,14 @@ func (c *cmd) dotenvLoads(why string, variants bool) {
 			// no disk, or a folder the disk cannot answer for: the names,
 			// against every candidate folder
 			for _, n := range names {
-				a.value(why, litField(n), SetRead)
+				a.loadedBy(why, litField(n), SetRead)
 			}
 			return
 		}
 	}
 	for _, cwd := range a.cwds {
 		if mayExist(a.env.FS, joinDir(cwd, ".env")) {
-			a.value(why, litField(joinDir(cwd, ".env")), SetRead)
+			a.loadedBy(why, litField(joinDir(cwd, ".env")), SetRead)
 		}
 		if !variants {
 			continue
@@ -247,13 +247,13 @@ func (c *cmd) dotenvLoads(why string, variants bool) {
 		ents, err := a.env.FS.ReadDir(cwd)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			for _, n := range names[1:] {
-				a.value(why, litField(joinDir(cwd, n)), SetRead)
+				a.loadedBy(why, litField(joinDir(cwd, n)), SetRead)
 			}
 			continue
 		}
 		for _, e := range ents {
 			if n := e.Name(); len(n) > 5 && strings.EqualFold(n[:5], ".env.") {
-				a.value(why, litField(joinDir(cwd, n)), SetRead)
+				a.loadedBy(why, litField(joinDir(cwd, n)), SetRead)
 			}
 		}
 	}
@@ -281,7 +281,7 @@ func (c *cmd) pipfileDotenv() {
 			}
 			d = parent
 			if mayExist(a.env.FS, joinDir(d, "Pipfile")) && mayExist(a.env.FS, joinDir(d, ".env")) {
-				a.value("pipenv, which loads the project's .env into what it runs (PIPENV_DONT_LOAD_ENV=1 pipenv … does not)", litField(joinDir(d, ".env")), SetRead)
+				a.loadedBy("pipenv, which loads the project's .env into what it runs (PIPENV_DONT_LOAD_ENV=1 pipenv … does not)", litField(joinDir(d, ".env")), SetRead)
 				break
 			}
 		}
@@ -475,23 +475,23 @@ func (c *cmd) credentialWriters(words []string, sub func(int, ...string) (int, s
 		if i, s := sub(1, "-R", "--repo", "--hostname"); s == "auth" {
 			switch _, s2 := sub(i+1, "-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-u", "--user"); s2 {
 			case "login", "logout", "refresh", "switch":
-				a.value("gh auth "+s2+", which writes the token in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead|setModify)
+				a.loadedBy("gh auth "+s2+", which writes the token in ~/.config/gh/hosts.yml", c.homePath(".config/gh/hosts.yml"), SetRead|setModify)
 			}
 		}
 	case "aws":
 		if i, s := sub(1, "--profile", "--region", "--output", "--endpoint-url"); s == "configure" {
 			switch _, s2 := sub(i+1, "--profile"); s2 {
 			case "set", "import", "":
-				a.value("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/credentials", c.homePath(".aws/credentials"), SetRead|setModify)
-				a.value("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/config", c.homePath(".aws/config"), SetRead|setModify)
+				a.loadedBy("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/credentials", c.homePath(".aws/credentials"), SetRead|setModify)
+				a.loadedBy("aws configure"+strings.TrimRight(" "+s2, " ")+", which writes ~/.aws/config", c.homePath(".aws/config"), SetRead|setModify)
 			}
 		}
 	case "heroku":
 		switch _, s := sub(1); s {
 		case "login", "logout", "auth:login", "auth:logout":
-			a.value("heroku "+s+", which writes the login in ~/.netrc", c.homePath(".netrc"), SetRead|setModify)
+			a.loadedBy("heroku "+s+", which writes the login in ~/.netrc", c.homePath(".netrc"), SetRead|setModify)
 		case "auth:token":
-			a.value("heroku auth:token, which prints the token ~/.netrc holds", c.homePath(".netrc"), SetRead)
+			a.loadedBy("heroku auth:token, which prints the token ~/.netrc holds", c.homePath(".netrc"), SetRead)
 		}
 	case "vercel", "vc":
 		i, s := sub(1, "--cwd", "--scope", "-S", "--token", "-t", "-A", "--local-config", "-Q", "--global-config", "--environment", "--git-branch")
@@ -501,7 +501,7 @@ func (c *cmd) credentialWriters(words []string, sub func(int, ...string) (int, s
 					_ = file
 					c.file(f, SetRead|setModify)
 				} else {
-					a.value("vercel env pull, which writes .env.local", litField(".env.local"), SetRead|setModify)
+					a.loadedBy("vercel env pull, which writes .env.local", litField(".env.local"), SetRead|setModify)
 				}
 			}
 		} else if s == "pull" {
@@ -515,14 +515,14 @@ func (c *cmd) credentialWriters(words []string, sub func(int, ...string) (int, s
 					env = "production"
 				}
 			}
-			a.value("vercel pull, which writes .vercel/.env."+env+".local", litField(".vercel/.env."+env+".local"), SetRead|setModify)
+			a.loadedBy("vercel pull, which writes .vercel/.env."+env+".local", litField(".vercel/.env."+env+".local"), SetRead|setModify)
 		}
 	case "dotenv-vault":
 		if _, s := sub(1); s == "pull" {
 			if f, _ := sub(2); f > 0 {
 				c.file(f, SetRead|setModify)
 			} else {
-				a.value("dotenv-vault pull, which writes .env", litField(".env"), SetRead|setModify)
+				a.loadedBy("dotenv-vault pull, which writes .env", litField(".env"), SetRead|setModify)
 			}
 		}
 	}

@@ -74,6 +74,10 @@ type target struct {
 	// entries whose name it could match count (see searchTargets)
 	naming string
 	via    string // for rec: the command that recurses ("grep -r")
+	// loader: the program that reads the path by itself, as a phrase
+	// ("bun, which loads the folder's .env files …"; selfloads.go), for
+	// the reason; raw is then the file's name
+	loader string
 	// vcsAware, for rec: the recursion skips version-control folders and
 	// what .gitignore surely ignores (git add, Claude Code's Grep); without
 	// the disk it is taken to skip hidden names (see gitIgnorer)
@@ -1659,6 +1663,18 @@ func (a *shellAnalyzer) value(raw string, v field, ops OpSet) {
 	a.candidate(raw, v.s, false, ops)
 	for _, c := range splitCandidates(v.s) {
 		a.candidate(raw, c, false, ops)
+	}
+}
+
+// loadedBy is value for a path that a program reads (or writes) by itself
+// rather than through an argument naming it: loader is that program as a
+// phrase for the reason ("bun, which loads the folder's .env files into
+// what it runs …"), and the path is shown as itself.
+func (a *shellAnalyzer) loadedBy(loader string, v field, ops OpSet) {
+	from := len(a.out.targets)
+	a.value(v.s, v, ops)
+	for i := from; i < len(a.out.targets); i++ {
+		a.out.targets[i].loader = loader
 	}
 }
 
