@@ -20,10 +20,10 @@ func argShapes(an *analysis, kind toolKind, tool string, args map[string]any) {
 	lists := pathKeys() // keys a list of strings may stand in
 	switch kind {
 	case kindBash:
-		keys = append(shellCommandKeys(), "stdin", "input", "cwd", "workdir", "working_directory", "workingDirectory", "dir")
+		keys = append(append(shellCommandKeys(), shellStdinKeys()...), shellCwdKeys()...)
 		ops, lists = SetRead|setModify, []string{"command"}
 	case kindPwsh:
-		keys, ops, lists = []string{"command", "script", "cmd"}, SetRead|setModify, nil
+		keys, ops, lists = pwshCodeKeys(), SetRead|setModify, nil
 	case kindRead, kindList:
 		keys, ops = pathKeys(), SetRead
 	case kindWrite:
@@ -31,11 +31,11 @@ func argShapes(an *analysis, kind toolKind, tool string, args map[string]any) {
 	case kindEdit:
 		keys, ops = pathKeys(), SetEdit
 	case kindPatch:
-		keys, ops = append(pathKeys(), "input", "patch", "diff", "content"), SetEdit
+		keys, ops = append(pathKeys(), patchTextKeys()...), SetEdit
 	case kindGrep:
-		keys, ops = []string{"path", "directory", "dir", "cwd", "root", "glob", "include", "file_pattern", "filePattern", "type"}, SetRead
+		keys, ops = append(searchDirKeys(), grepFilterKeys()...), SetRead
 	case kindFind:
-		keys, ops = []string{"path", "directory", "dir", "cwd", "root", "glob", "pattern", "name"}, SetRead
+		keys, ops = append(searchDirKeys(), findNameKeys()...), SetRead
 	default:
 		return
 	}

@@ -101,6 +101,20 @@ func classifyTool(name string) toolKind {
 }
 
 // pathKeys returns the argument names that hold one file path.
+// The argument keys analyzeTool reads, by tool kind (argShapes checks the
+// same keys are strings).
+func shellStdinKeys() []string { return []string{"stdin", "input"} }
+func shellCwdKeys() []string {
+	return []string{"cwd", "workdir", "working_directory", "workingDirectory", "dir"}
+}
+func pwshCodeKeys() []string  { return []string{"command", "script", "cmd"} }
+func searchDirKeys() []string { return []string{"path", "directory", "dir", "cwd", "root"} }
+func grepFilterKeys() []string {
+	return []string{"glob", "include", "file_pattern", "filePattern", "type"}
+}
+func findNameKeys() []string  { return []string{"glob", "pattern", "name"} }
+func patchTextKeys() []string { return []string{"input", "patch", "diff", "content"} }
+
 func pathKeys() []string {
 	return []string{"path", "file_path", "filePath", "notebook_path", "notebookPath", "file", "filename", "fileName", "target_file", "targetFile"}
 }
@@ -167,7 +181,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			sort.Strings(parts)
 			command = strings.Join(parts, "\n")
 		}
-		for _, k := range []string{"stdin", "input"} {
+		for _, k := range shellStdinKeys() {
 			if in := str(k); in != "" && command != in {
 				command += " <<< " + shellQuote(in) // what the command reads on stdin
 				break
@@ -191,7 +205,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			joined = strings.Join(raw, " ")
 		}
 		env := m.env
-		if wd := firstString(args, "cwd", "workdir", "working_directory", "workingDirectory", "dir"); wd != "" {
+		if wd := firstString(args, shellCwdKeys()...); wd != "" {
 			env.Cwd = NormalizePath(m.env, wd)
 		}
 		if command != "" {
@@ -205,7 +219,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			}
 		}
 	case kindPwsh:
-		if cmdText := firstString(args, "command", "script", "cmd"); cmdText != "" {
+		if cmdText := firstString(args, pwshCodeKeys()...); cmdText != "" {
 			out := &analysis{}
 			a := newShellAnalyzer(m.env, out)
 			a.codeText(cmdText, cmdText, "pwsh")
@@ -218,13 +232,13 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			add(".", SetRead)
 		}
 	case kindGrep:
-		dir := firstString(args, "path", "directory", "dir", "cwd", "root")
+		dir := firstString(args, searchDirKeys()...)
 		if dir == "" {
 			dir = "."
 		}
 		var filter []string
 		excludes, anyType := false, false
-		for _, k := range []string{"glob", "include", "file_pattern", "filePattern", "type"} {
+		for _, k := range grepFilterKeys() {
 			if g := str(k); g != "" {
 				globs := grepGlobs(g)
 				if k == "type" {
@@ -266,12 +280,12 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			}
 		}
 	case kindFind:
-		dir := firstString(args, "path", "directory", "dir", "cwd", "root")
+		dir := firstString(args, searchDirKeys()...)
 		if dir == "" {
 			dir = "."
 		}
 		add(dir, SetRead)
-		for _, k := range []string{"glob", "pattern", "name"} {
+		for _, k := range findNameKeys() {
 			if g := str(k); g != "" && (k != "pattern" || kind == kindFind) {
 				an.targets = append(an.targets, m.searchTargets(c.Tool, dir, g)...)
 			}
@@ -296,7 +310,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			}
 		}
 	case kindPatch:
-		text := firstString(args, "input", "patch", "diff", "content")
+		text := firstString(args, patchTextKeys()...)
 		for _, p := range patchFiles(text) {
 			add(p, SetEdit)
 		}
