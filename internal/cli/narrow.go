@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agnivade/levenshtein"
 	"io"
 	"os"
 	"strings"
@@ -165,7 +164,7 @@ func narrowRun(o *NarrowOptions) error {
 	// (a case or up to two letters: rede, Read, eddit) is a typo, not an
 	// extension's tool: narrowing with it would drop the tool meant
 	for _, t := range rep.UnlistedTools(append(append([]string{}, o.Allow...), o.Deny...)) {
-		if k := nearName(t, rep.ToolsListed); k != "" {
+		if k := promptnarrow.Near(t, rep.ToolsListed); k != "" {
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %q is not a tool this prompt lists; did you mean %q? (nothing written)", name, t, k),
 				Hint: "the prompt lists " + strings.Join(rep.ToolsListed, ", ") + "; a tool of an extension that the prompt does not list may be named as it is"}
 		}
@@ -267,29 +266,4 @@ func orNone(l []string) string {
 		return "(none)"
 	}
 	return strings.Join(l, ", ")
-}
-
-// nearName is the name of known that w misspells (a case difference, or
-// up to two edits for a name of four letters or more), "" for none.
-func nearName(w string, known []string) string {
-	for _, k := range known {
-		if w == k {
-			return ""
-		}
-	}
-	for _, k := range known {
-		if strings.EqualFold(w, k) {
-			return k
-		}
-	}
-	best, bestD := "", 3
-	if len(w) < 4 {
-		bestD = 2
-	}
-	for _, k := range known {
-		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
 }

@@ -38,9 +38,9 @@ func PolicyKeys() []string {
 // stateNames are the permission states.
 func stateNames() []string { return []string{"allow", "deny", "ask"} }
 
-// near returns the word of known that w most likely misspells (a case
-// difference or an edit distance ≤ 2), "" for none.
-func near(w string, known []string) string {
+// Near returns the word of known that w most likely misspells (a case
+// difference or an edit distance ≤ 2), "" for none (also for w itself).
+func Near(w string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
 		if d := levenshtein.ComputeDistance(strings.ToLower(w), strings.ToLower(k)); d < bestD && w != k {
@@ -52,7 +52,7 @@ func near(w string, known []string) string {
 
 // didYouMean is "; did you mean K?" for the known word near w, else "".
 func didYouMean(w string, known []string) string {
-	if k := near(w, known); k != "" {
+	if k := Near(w, known); k != "" {
 		return fmt.Sprintf("; did you mean %q?", k)
 	}
 	return ""
