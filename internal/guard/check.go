@@ -102,29 +102,35 @@ func (v Violation) folderHint(verdict bool, via string) string {
 		return ""
 	}
 	hint := " (name the files, or a folder that does not hold it"
+	leaveOut := func(program string, ex []string) string {
+		them := "it"
+		if len(ex) > 1 {
+			them = "them"
+		}
+		return ", or leave " + them + " out: " + program + " " + strings.Join(ex, " ")
+	}
 	if v.Writes {
 		// a write or delete (git clean, rm -r, an extraction): another
 		// folder, or git clean's own -e when re-checking showed it
 		// leaves them out
 		hint = " (use a folder that does not hold it"
 		if v.Command != "" && len(v.Excludes) > 0 && strings.HasPrefix(via, "git clean") {
-			hint += ", or leave it out: git clean " + strings.Join(v.Excludes, " ")
-			if len(v.Excludes) > 1 {
-				hint = strings.Replace(hint, "leave it out", "leave them out", 1)
-			}
+			hint += leaveOut("git clean", v.Excludes)
 		}
 		return hint + ")"
 	}
 	if v.Command != "" && strings.HasPrefix(via, "grep") {
-		if len(v.Excludes) > 1 {
-			hint += ", or leave them out: grep " + strings.Join(v.Excludes, " ")
-		} else {
+		ex := v.Excludes
+		if len(ex) == 0 {
+			// re-checking found no set that leaves every path out: the
+			// exclusion of the one named, at least
 			opt := "--exclude="
 			if strings.HasSuffix(v.Rule, "/") {
 				opt = "--exclude-dir="
 			}
-			hint += ", or leave it out: grep " + opt + showWord(path.Base(v.Holds))
+			ex = []string{opt + showWord(path.Base(v.Holds))}
 		}
+		hint += leaveOut("grep", ex)
 	}
 	return hint + ")"
 }
