@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pruner-dev/pruner/internal/jsval"
+	"github.com/pruner-dev/pruner/internal/session"
 	"io"
 	"os"
 	"os/signal"
@@ -224,29 +223,22 @@ func writeErr(name string, err error) error {
 	return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 }
 
-// sessionHeader reports whether the file's first line (up to 64 KiB) is a
-// JSON object with "type": "session", as pi's session files start (or the
-// file is empty).
+// sessionHeader reports whether name is a pi session as the session
+// reader tells it (a header first; its Kind once the first entry is read),
+// or holds nothing but blank lines (an empty session to pi).
 func sessionHeader(name string) bool {
 	f, err := os.Open(name)
 	if err != nil {
 		return true // not for this check to say: restore read it already
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, buf)
-	line := buf[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
+	skipped := false // a line other than a blank one was skipped
+	er := session.NewEntryReader(f, session.EntryOptions{OnWarning: func(w session.Warning) {
+		skipped = skipped || w.Code != session.WarnBlank
+	}})
+	_, err = er.Next()
+	if er.Kind() == 0 && errors.Is(err, io.EOF) && !skipped {
+		return true
 	}
-	line = bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\xEF\xBB\xBF"))
-	if len(bytes.TrimSpace(line)) == 0 {
-		return true // empty: an empty session to pi, nothing written to it
-	}
-	v, ok := jsval.Get(line, "type")
-	if !ok {
-		return false
-	}
-	t, ok := jsval.String(v)
-	return ok && t == "session"
+	return er.Kind() == session.KindSession
 }
