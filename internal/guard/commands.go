@@ -1266,8 +1266,18 @@ func (c *cmd) dispatch() bool {
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		return true
 	case "mv", "gmv":
-		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
-			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify}, 1)
+		// a folder moved takes everything below it along: each source is
+		// read and written in full, like rm -r (mv ~/.pi/agent elsewhere
+		// takes the gate's settings away; mv ~ /tmp/h, the keys below it
+		// out from under their rules); the destination is written, not
+		// recursed — unless -t names it, when every operand is a source
+		sp := &spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}},
+			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, ops: SetRead | setModify,
+			recAll: true, last: setModify}
+		if p := c.parse(1, sp.opts); p.has("-t", "--target-directory") {
+			sp.last = 0
+		}
+		c.runSpec(sp, 1)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
 	case "mount", "bindfs":

@@ -538,6 +538,15 @@ func TestParseRulesErrors(t *testing.T) {
 			t.Errorf("ParseRules(%s) = %v, want error containing %q", c.in, err, c.want)
 		}
 	}
+	// two unknown keys: the same one named on every run (map order)
+	for range 20 {
+		if _, err := ParseRules([]byte(`{"path":".env","deny":["read"],"zz":1}`), "t.json"); err == nil || !strings.Contains(err.Error(), `unknown key "deny"`) {
+			t.Fatalf("unknown keys: %v, want the first in order named", err)
+		}
+		if _, err := ParseRules([]byte(`[{"path":".env","deny":["read"],"zeta":1,"alpha":2}]`), "t.json"); err == nil || !strings.Contains(err.Error(), `unknown key "alpha"`) {
+			t.Fatalf("an entry's unknown keys: %v, want the first in order named", err)
+		}
+	}
 	r, err := ParseRules([]byte(`{"_comment":"x","paths":[{"path":".env","deny":["read","bash"],"_note":"y"}]}`), "ok.json")
 	if err != nil || len(r.Entries) != 1 || r.Entries[0].Deny != SetRead|SetBash || r.Source != "ok.json" {
 		t.Fatalf("%+v %v", r, err)

@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -197,7 +198,7 @@ func parseRules(data []byte, source string, added bool) (*Rules, []string, error
 		if err := json.Unmarshal(data, &top); err != nil {
 			return nil, nil, fmt.Errorf("%s%s: %w", source, jsonPos(orig), err)
 		}
-		for k := range top {
+		for _, k := range sortedKeys(top) { // the same key named on every run
 			if k != "paths" && !strings.HasPrefix(k, "_") {
 				return nil, nil, fmt.Errorf("%s: unknown key %q (want \"paths\")", source, k)
 			}
@@ -227,6 +228,17 @@ func parseRules(data []byte, source string, added bool) (*Rules, []string, error
 		r.Entries = append(r.Entries, e)
 	}
 	return r, warnings, nil
+}
+
+// sortedKeys are m's keys in order, so that an error names the same one
+// on every run.
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // describeJSON names a JSON value's type for an error: `a string (".env")`.
@@ -267,7 +279,7 @@ func parseEntry(raw json.RawMessage, i int) (Entry, error) {
 	if strings.TrimSpace(p) == "" {
 		return Entry{}, fmt.Errorf("%s: empty \"path\"", name)
 	}
-	for k := range m {
+	for _, k := range sortedKeys(m) {
 		switch {
 		case k == "path" || k == "deny" || strings.HasPrefix(k, "_"):
 		case k == "ops":
