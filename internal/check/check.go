@@ -171,6 +171,10 @@ func (r Result) Empty() bool { return r.Err == nil && r.Entries == 0 && len(r.Fi
 // ErrStdinTwice is the error of a second "-" input: stdin can be read once.
 var ErrStdinTwice = errors.New("stdin (-) is given more than once; it can be read only once")
 
+// ErrNotAFile is the error of an input that is a device or a socket (not a
+// file, a pipe or a FIFO): it may never end, so it is not read.
+var ErrNotAFile = errors.New("a device or socket, not a session file (give a file, a FIFO, or - for stdin)")
+
 // Expand turns the arguments into the list of inputs: files as given, "-"
 // as given, directories walked recursively for *.jsonl files (sorted). A
 // missing path is an error.
@@ -271,7 +275,28 @@ func checkInput(name string, stdin io.Reader, opts Options, lr *session.LineRead
 		if err != nil {
 			return Result{File: name, Err: err}
 		}
-		f = fh
+		st, err := fh.Stat()
+		switch {
+		case err != nil:
+			fh.Close()
+			return Result{File: name, Err: err}
+		case hostfs.Unending(st) != "":
+			// a device or socket may never end (/dev/zero): refused, not
+			// read and spooled without bound
+			fh.Close()
+			return Result{File: name, Err: ErrNotAFile}
+		case !st.Mode().IsRegular():
+			// a FIFO, a shell's <(…): it cannot seek, so it is spooled
+			// for the pairing pass, as stdin is
+			sp, err := spool.Copy(fh, "pruner-check-*.jsonl")
+			fh.Close()
+			if err != nil {
+				return Result{File: name, Err: err}
+			}
+			f = sp
+		default:
+			f = fh
+		}
 	}
 	defer f.Close()
 	tail := &tailReader{r: f, last: -1}

@@ -11,6 +11,10 @@ const (
 	ExitOK       = 0 // success, nothing found
 	ExitFindings = 1 // check found problems; narrow --check found a tool outside the allowed set
 	ExitError    = 2 // usage, config or I/O error (also `hook`'s deny, by Claude Code's protocol)
+	// ExitInterrupted: stopped by SIGINT or SIGTERM before it finished
+	// (128 + SIGINT, as shells report a command stopped by Ctrl-C);
+	// nothing was written
+	ExitInterrupted = 130
 )
 
 // ExitErr carries an exit code. A nil Err means "exit with Code and print
@@ -33,6 +37,11 @@ func (e *ExitErr) Unwrap() error { return e.Err }
 // UsageError returns an exit-2 error for bad flags or arguments.
 func UsageError(format string, a ...any) error {
 	return &ExitErr{Code: ExitError, Err: fmt.Errorf(format, a...)}
+}
+
+// Interrupted returns the exit-130 error of a command stopped by a signal.
+func Interrupted(format string, a ...any) error {
+	return &ExitErr{Code: ExitInterrupted, Err: fmt.Errorf(format, a...)}
 }
 
 // Findings returns a silent exit-1 error: the command printed its findings.

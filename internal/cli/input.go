@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/spool"
 )
@@ -44,6 +46,13 @@ func openInputHint(s *IOStreams, arg, what, hint string) (io.ReadCloser, string,
 		}
 		return nil, "", e
 	}
+	if err == nil {
+		if kind := hostfs.Unending(st); kind != "" {
+			f.Close()
+			return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: is %s, not %s", arg, kind, what),
+				Hint: "give a file, a pipe or a FIFO; - reads stdin"}
+		}
+	}
 	return f, arg, nil
 }
 
@@ -57,13 +66,19 @@ type seekableInput struct {
 	Flush func() error
 	// Close releases the input (and removes the spool).
 	Close func()
+	// Stream is set for an input that is not a regular file (stdin, a
+	// pipe, a FIFO): its reads may block, see interruptible.
+	Stream bool
 }
 
 // openSeekable opens arg (see openInput) for two passes. A regular file is
 // its own ReaderAt. Anything else — stdin, a pipe, a FIFO, a shell's <(…)
 // (/dev/fd/N), a character device — cannot seek, so it is spooled to a
 // temporary file while it is read, and that file is the ReaderAt.
-func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
+//
+// A stream is read under cx (interruptible): a signal stops a read that
+// waits on an idle writer.
+func openSeekable(cx context.Context, s *IOStreams, arg string) (*seekableInput, error) {
 	rc, name, err := openInput(s, arg)
 	if err != nil {
 		return nil, err
@@ -73,7 +88,7 @@ func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
 			return &seekableInput{Name: name, Reader: f, ReaderAt: f, Flush: func() error { return nil }, Close: func() { f.Close() }}, nil
 		}
 	}
-	sp, r, err := spool.Tee(rc, "pruner-input-*.jsonl")
+	sp, r, err := spool.Tee(interruptible(cx, rc), "pruner-input-*.jsonl")
 	if err != nil {
 		rc.Close()
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: spooling the input: %w", name, err)}
@@ -87,7 +102,76 @@ func openSeekable(s *IOStreams, arg string) (*seekableInput, error) {
 			rc.Close()
 			sp.Close()
 		},
+		Stream: true,
 	}, nil
+}
+
+// errInterrupted is what an interruptible reader returns once its context
+// is done.
+var errInterrupted = errors.New("interrupted")
+
+// interruptible returns r read under cx: once cx is done (SIGINT,
+// SIGTERM), Read returns errInterrupted at once, even while a read of r
+// blocks (a pipe whose writer is idle), so the command stops, removes its
+// spool and exits instead of waiting for the input to end. The blocked
+// read is left to a goroutine that reads into its own buffer (the
+// caller's is never written after Read returns) and ends with the process.
+func interruptible(cx context.Context, r io.Reader) io.Reader {
+	if cx.Done() == nil {
+		return r // never interrupted
+	}
+	cr := &cancelReader{cx: cx, req: make(chan int), res: make(chan readResult, 1)}
+	go func() {
+		var buf []byte
+		for n := range cr.req {
+			if cap(buf) < n {
+				buf = make([]byte, n)
+			}
+			m, err := r.Read(buf[:n])
+			cr.res <- readResult{buf[:m], err}
+		}
+	}()
+	return cr
+}
+
+type readResult struct {
+	b   []byte
+	err error
+}
+
+type cancelReader struct {
+	cx  context.Context
+	req chan int
+	res chan readResult
+	err error // sticky: the reader's error, or errInterrupted
+}
+
+// Read asks for at most len(p) bytes, so what comes back fits p.
+func (c *cancelReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if c.cx.Err() != nil {
+		c.err = errInterrupted
+		return 0, c.err
+	}
+	select {
+	case c.req <- len(p):
+	case <-c.cx.Done():
+		c.err = errInterrupted
+		return 0, c.err
+	}
+	select {
+	case r := <-c.res:
+		n := copy(p, r.b)
+		if r.err != nil {
+			c.err = r.err
+		}
+		return n, r.err
+	case <-c.cx.Done():
+		c.err = errInterrupted
+		return 0, c.err
+	}
 }
 
 // readError is the error of reading the input name (session.Read), exit 2:

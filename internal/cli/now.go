@@ -326,7 +326,7 @@ func runNow(o *NowOptions) error {
 			}
 		}
 	} else {
-		in, err := openSeekable(s, o.Input)
+		in, err := openSeekable(cx, s, o.Input)
 		if err != nil {
 			return err
 		}
@@ -372,7 +372,7 @@ func runNow(o *NowOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: %w", name, err)}
 	}
 	if cx.Err() != nil {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: interrupted; nothing written", name)}
+		return Interrupted("%s: interrupted; nothing written", name)
 	}
 	for _, w := range res.Warnings {
 		if *warned++; *warned <= maxWarnings {
@@ -440,6 +440,9 @@ func readSession(o *NowOptions, r io.Reader, ra io.ReaderAt, name string, spoole
 		AllEntries: o.Session || o.Write,
 	})
 	prog.clear()
+	if errors.Is(err, errInterrupted) {
+		return nil, warned, Interrupted("%s: interrupted; nothing written", name)
+	}
 	if err != nil {
 		return nil, warned, readError(name, err, "give a pi session file (~/.pi/agent/sessions/…/*.jsonl) or a context (one message per line)")
 	}

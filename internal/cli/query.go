@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
@@ -138,7 +141,11 @@ func looksLikeFile(arg string) bool {
 
 // readForQuery reads the input with the options query needs.
 func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.Context, string, func(), error) {
-	in, err := openSeekable(s, input)
+	// a signal while a stream is read stops the read (and the spool is
+	// removed) instead of waiting for the input to end
+	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	in, err := openSeekable(cx, s, input)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -150,6 +157,9 @@ func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.
 	}
 	if err != nil {
 		cleanup()
+		if errors.Is(err, errInterrupted) {
+			return nil, "", nil, Interrupted("%s: interrupted", name)
+		}
 		return nil, "", nil, readError(name, err, "")
 	}
 	return ctx, name, cleanup, nil

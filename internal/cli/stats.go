@@ -216,7 +216,7 @@ func runStats(o *StatsOptions) error {
 	wg.Wait()
 	status.clear()
 	if cx.Err() != nil {
-		return &ExitErr{Code: ExitError, Err: errors.New("interrupted")}
+		return Interrupted("interrupted")
 	}
 
 	failed := 0
@@ -301,7 +301,7 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 		r.Err = in.Err
 		return r
 	}
-	src, err := openSeekable(o.IO, in.Path)
+	src, err := openSeekable(cx, o.IO, in.Path)
 	if err != nil {
 		var ee *ExitErr
 		if errors.As(err, &ee) && ee.Err != nil {

@@ -199,3 +199,25 @@ func Cause(err error) error {
 	}
 	return err
 }
+
+// Unending names what st is when it is an input that may never end — a
+// device (/dev/zero, /dev/urandom, a terminal given by its path) or a
+// socket, which pruner would read, and spool, without bound — and is ""
+// for anything else: a regular file, a pipe, a FIFO, a directory, and the
+// null device (os.DevNull: an empty input, as scripts pass it).
+func Unending(st fs.FileInfo) string {
+	m := st.Mode()
+	if m&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeSocket) == 0 {
+		return ""
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(st, null) {
+		return ""
+	}
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "a socket"
+}
