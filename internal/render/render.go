@@ -282,12 +282,13 @@ type renderer struct {
 	// specs are stubReplace's stubs, allocated in chunks
 	specs []stubSpec
 	// args is recordProtected's buffer for a record's arguments
-	args    []byte
-	protect *protectMemo // memo's
-	reads   []readCall   // supersede's
-	readIDs []string
-	keyBuf  []byte // summaryOverlaps' occurrence key
-	stubKey []byte // stubReplace's occurrence key
+	args     []byte
+	protect  *protectMemo // memo's
+	reads    []readCall   // supersede's
+	readIDs  []string
+	groupBuf []byte // supersede's group keys
+	keyBuf   []byte // summaryOverlaps' occurrence key
+	stubKey  []byte // stubReplace's occurrence key
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).
