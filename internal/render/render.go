@@ -31,8 +31,6 @@
 package render
 
 import (
-	"slices"
-
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -275,7 +273,8 @@ type renderer struct {
 	rep   *Report
 	slots []slot
 	pair  *pairing.Report
-	// dropped are the source messages the chain phase dropped.
+	// dropped are the source messages the chain phase dropped (as the
+	// phases before left them), in context order.
 	dropped []Item
 	buf     []byte // bytesOf's
 	scratch []byte // stripThinking's
@@ -377,14 +376,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			chains = st.Chains()
 		}
 		if len(chains) > 0 {
-			steps = append(steps, func() error {
-				before := r.slots
-				if err := r.chainRangePrune(chains); err != nil {
-					return err
-				}
-				r.noteDropped(before)
-				return nil
-			})
+			steps = append(steps, func() error { return r.chainRangePrune(chains) })
 		}
 		steps = append(steps, r.orphanSweep)
 		for _, step := range steps {
@@ -417,30 +409,6 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	res.Report = *r.rep
 	res.Dropped = r.dropped
 	return res, nil
-}
-
-// noteDropped records the source slots of before that the chain phase
-// dropped.
-func (r *renderer) noteDropped(before []slot) {
-	kept := make([]bool, len(r.ctx.Messages))
-	n := 0
-	for _, s := range r.slots {
-		if s.src >= 0 {
-			kept[s.src] = true
-			n++
-		}
-	}
-	for _, s := range before {
-		if s.src >= 0 {
-			n--
-		}
-	}
-	r.dropped = slices.Grow(r.dropped, -n)
-	for i := range before {
-		if s := &before[i]; s.src >= 0 && !kept[s.src] {
-			r.dropped = append(r.dropped, s.item())
-		}
-	}
 }
 
 // hazard reports whether the slot is a source message a pairing hazard

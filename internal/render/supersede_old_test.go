@@ -275,9 +275,12 @@ func phaseSessions(t *testing.T) []*session.Context {
 // newTestRenderer is Render's renderer before its phases run.
 func newTestRenderer(ctx *session.Context, st *index.State, o Options) *renderer {
 	r := &renderer{ctx: ctx, st: st, o: o, rep: &Report{}, pair: pairing.Find(ctx)}
-	r.slots = make([]slot, len(ctx.Messages))
+	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
 	for i, m := range ctx.Messages {
 		r.slots[i] = slot{src: int32(i), m: m}
+	}
+	for _, b := range o.Appended {
+		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
 	}
 	return r
 }
