@@ -278,8 +278,8 @@ type renderer struct {
 	dropped []Item
 	buf     []byte // bytesOf's
 	scratch []byte // stripThinking's
-	// specs are stubReplace's stubs, allocated in chunks
-	specs []stubSpec
+	// stubs is the body every stub shares (stubBody)
+	stubs *itemBody
 	// args is recordProtected's buffer for a record's arguments
 	args     []byte
 	protect  *protectMemo // memo's
