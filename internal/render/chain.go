@@ -339,7 +339,6 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 		}
 		cross := pairing.CrossingAt(len(out), func(i int) pairing.Msg { return r.pairingMsg(&out[i]) }, func(i int) bool { return out[i].inserted() })
 		if len(cross) == 0 {
-			clear(r.slots) // what moved into out is not held twice
 			r.slots, r.dropped = out, dropped
 			return nil
 		}
@@ -467,9 +466,17 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 		}
 	}
-	droppedBare, droppedOcc := r.droppedSets()
-	droppedBare.reserve(nBare)
+	droppedOcc := r.droppedOccSet()
 	droppedOcc.reserve(nOcc)
+	// the bare ids only when a legacy ref asks (summaries a flush writes
+	// ref their results by occurrence key)
+	var bareSet *keySet
+	droppedBare := func() *keySet {
+		if bareSet == nil {
+			bareSet = r.droppedBareSet(accepted, nBare)
+		}
+		return bareSet
+	}
 	// each range's sets, reused (a long session has thousands of ranges)
 	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	msgs := make([]*chainMsg, len(accepted)) // each range's message
@@ -491,7 +498,6 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			case session.RoleToolResult:
 				id := s.m.ToolCallID()
 				actual[id] = true
-				droppedBare.add(resultHandle(s.src))
 				droppedOcc.add(uint64(s.src))
 				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
 				if repair {
@@ -510,9 +516,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					}
 				}
 			case session.RoleAssistant:
-				for k, tc := range s.m.ToolCalls() {
+				for _, tc := range s.m.ToolCalls() {
 					actual[tc.ID()] = true
-					droppedBare.add(callHandle(s.src, k))
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
 					}
@@ -613,22 +618,45 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 // inserted.
 func (s *slot) inserted() bool { return s.src < 0 && s.body != nil && s.body.chain != nil }
 
-// droppedSets are the chain phase's sets of dropped ids: the bare call
-// ids of the results and calls a range drops (handles: resultHandle,
-// callHandle) and the occurrence keys of its results (a handle is the
-// source message's index); their keys are read from the context when
-// compared, none is built per dropped message.
-func (r *renderer) droppedSets() (bare, occ *keySet) {
+// droppedOccSet and droppedBareSet are the chain phase's sets of what
+// its ranges drop: the occurrence keys of their results (a handle is the
+// source message's index) and the bare call ids of their results and
+// calls (handles: resultHandle, callHandle); their keys are read from the
+// context when compared, none is built per dropped message.
+func (r *renderer) droppedOccSet() *keySet {
 	msgs := r.ctx.Messages
-	bare = newKeySet(func(dst []byte, h uint64) []byte {
+	return newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
+}
+
+// droppedBareSet is the set of the bare ids of the results and calls in
+// the ranges (n of them: what it reserves).
+func (r *renderer) droppedBareSet(ranges []chainRange, n int) *keySet {
+	msgs := r.ctx.Messages
+	bare := newKeySet(func(dst []byte, h uint64) []byte {
 		m := msgs[h>>32]
 		if k := uint32(h); k != resultCall {
 			return append(dst, m.ToolCalls()[k].ID()...)
 		}
 		return append(dst, m.ToolCallID()...)
 	})
-	occ = newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
-	return bare, occ
+	bare.reserve(n)
+	for _, a := range ranges {
+		for i := a.start + 1; i < a.end; i++ {
+			s := &r.slots[i]
+			if !r.visible(s) {
+				continue
+			}
+			switch r.role(s) {
+			case session.RoleToolResult:
+				bare.add(resultHandle(s.src))
+			case session.RoleAssistant:
+				for k := range s.m.ToolCalls() {
+					bare.add(callHandle(s.src, k))
+				}
+			}
+		}
+	}
+	return bare
 }
 
 // resultCall marks a result's own id in a bare-id handle.
@@ -683,7 +711,7 @@ func jsText(v []byte) string {
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
 // details is the summary's details value (nil: none). An occurrence key
 // is looked up as it is built in *buf (reused).
-func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
+func summaryOverlaps(details []byte, occ *keySet, bare func() *keySet, buf *[]byte) bool {
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
@@ -698,7 +726,7 @@ func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
 			}
 			continue
 		}
-		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare.hasString(b) {
+		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare().hasString(b) {
 			return true
 		}
 	}

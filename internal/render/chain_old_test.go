@@ -170,7 +170,7 @@ func (r *renderer) emitChainsOld(accepted []chainRange, existing map[string]bool
 	// the dropped ids and occurrence keys grow as found (a hint of every
 	// message inside the ranges would reserve for users and custom
 	// messages too)
-	droppedBare, droppedOcc := r.droppedSets()
+	droppedBare, droppedOcc := r.droppedSetsOld()
 	// each range's sets, reused (a long session has thousands of ranges)
 	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, a := range accepted {
@@ -266,7 +266,7 @@ func (r *renderer) emitChainsOld(accepted []chainRange, existing map[string]bool
 			r.rep.ChainDropped++
 			continue
 		}
-		if summary && summaryOverlaps(details, droppedOcc, droppedBare, &r.keyBuf) {
+		if summary && summaryOverlaps(details, droppedOcc, func() *keySet { return droppedBare }, &r.keyBuf) {
 			if s.appended {
 				r.rep.AppendedSuppressed++
 			} else {
@@ -434,4 +434,19 @@ func renderedEqual(t *testing.T, r, o *renderer) string {
 		return fmt.Sprintf("report %+v, want %+v", *r.rep, *o.rep)
 	}
 	return ""
+}
+
+// droppedSetsOld is the chain phase's sets of dropped ids as the phase
+// made both, at once.
+func (r *renderer) droppedSetsOld() (bare, occ *keySet) {
+	msgs := r.ctx.Messages
+	bare = newKeySet(func(dst []byte, h uint64) []byte {
+		m := msgs[h>>32]
+		if k := uint32(h); k != resultCall {
+			return append(dst, m.ToolCalls()[k].ID()...)
+		}
+		return append(dst, m.ToolCallID()...)
+	})
+	occ = newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
+	return bare, occ
 }
