@@ -24,10 +24,10 @@ type msgFacts struct {
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
-	if s.kept() && s.m != nil {
+	if m := r.msg(s); s.kept() && m != nil {
 		// a source message as read: its timestamp is in the index, and
 		// only a chain candidate's bytes are read for its block id
-		if ts, ok, known := s.m.NumTimestamp(); known && (r.role(s) != session.RoleUser || !s.m.ChainCandidate()) {
+		if ts, ok, known := m.NumTimestamp(); known && (m.Role() != session.RoleUser || !m.ChainCandidate()) {
 			return msgFacts{ts: ts, hasTS: ok}, nil
 		}
 	}
@@ -461,7 +461,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				nOcc++
 				nDrop++
 			case session.RoleAssistant:
-				nBare += len(s.m.ToolCalls())
+				nBare += len(r.msg(s).ToolCalls())
 				nDrop++
 			}
 		}
@@ -496,10 +496,10 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				id := s.m.ToolCallID()
+				id := r.msg(s).ToolCallID()
 				actual[id] = true
 				droppedOcc.add(uint64(s.src))
-				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(r.msg(s).ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -516,7 +516,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					}
 				}
 			case session.RoleAssistant:
-				for _, tc := range s.m.ToolCalls() {
+				for _, tc := range r.msg(s).ToolCalls() {
 					actual[tc.ID()] = true
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
@@ -650,7 +650,7 @@ func (r *renderer) droppedBareSet(ranges []chainRange, n int) *keySet {
 			case session.RoleToolResult:
 				bare.add(resultHandle(s.src))
 			case session.RoleAssistant:
-				for k := range s.m.ToolCalls() {
+				for k := range r.msg(s).ToolCalls() {
 					bare.add(callHandle(s.src, k))
 				}
 			}
@@ -674,8 +674,8 @@ func callHandle(src int32, k int) uint64 { return uint64(src)<<32 | uint64(uint3
 // from it, the last of a repeated key as JSON.parse takes it), which is
 // not built; else the message (bytesOf). Valid until the next read.
 func (r *renderer) customOf(s *slot) ([]byte, error) {
-	if s.m != nil && s.kept() {
-		line, err := r.ctx.Raw(s.m)
+	if m := r.msg(s); m != nil && s.kept() {
+		line, err := r.ctx.Raw(m)
 		if err != nil {
 			return nil, err
 		}

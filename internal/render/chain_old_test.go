@@ -190,11 +190,11 @@ func (r *renderer) emitChainsOld(accepted []chainRange, existing map[string]bool
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				id := s.m.ToolCallID()
+				id := r.msg(s).ToolCallID()
 				actual[id] = true
 				droppedBare.add(resultHandle(s.src))
 				droppedOcc.add(uint64(s.src))
-				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(r.msg(s).ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -211,7 +211,7 @@ func (r *renderer) emitChainsOld(accepted []chainRange, existing map[string]bool
 					}
 				}
 			case session.RoleAssistant:
-				for k, tc := range s.m.ToolCalls() {
+				for k, tc := range r.msg(s).ToolCalls() {
 					actual[tc.ID()] = true
 					droppedBare.add(callHandle(s.src, k))
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {

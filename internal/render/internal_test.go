@@ -201,7 +201,7 @@ func TestCustomOf(t *testing.T) {
 			if m.Role() != session.RoleCustom {
 				continue
 			}
-			s := &slot{src: int32(i), m: m}
+			s := &slot{src: int32(i)}
 			got, err := r.customOf(s)
 			if err != nil {
 				t.Fatal(err)

@@ -221,13 +221,14 @@ type Result struct {
 
 // slot is one message while the phases run.
 type slot struct {
-	m *session.Message // nil for an inserted message
 	// body holds the slot's built bytes or its source's stub (nil: the
 	// source as it is); a body is never changed once set (slots are
 	// copied between phases), setJSON and setStub replace it
 	body *itemBody
-	// src is the index of the source message (Item.Src; int32: a slot is
-	// 24 bytes)
+	// src is the index of the source message in Context.Messages (-1
+	// for an inserted message: renderer.msg; int32, and no message
+	// pointer: a slot is 16 bytes, and a context of a million messages
+	// holds two arrays of them in the chain phase)
 	src    int32
 	change Change
 	// appended marks a custom message of Options.Appended (m is nil).
@@ -290,6 +291,14 @@ type renderer struct {
 	stubKey  []byte // stubReplace's occurrence key
 }
 
+// msg returns the slot's source message (nil for an inserted one).
+func (r *renderer) msg(s *slot) *session.Message {
+	if s.src < 0 {
+		return nil
+	}
+	return r.ctx.Messages[s.src]
+}
+
 // memo is the protection predicate's memo (Options.Protect non-nil).
 func (r *renderer) memo() *protectMemo {
 	if r.protect == nil {
@@ -300,13 +309,14 @@ func (r *renderer) memo() *protectMemo {
 
 // role is the slot's message role.
 func (r *renderer) role(s *slot) string {
-	if s.m == nil {
+	m := r.msg(s)
+	if m == nil {
 		if s.appended {
 			return session.RoleCustom
 		}
 		return session.RoleUser
 	}
-	return s.m.Role()
+	return m.Role()
 }
 
 // bytesOf returns the slot's current JSON, to read: a source message's
@@ -324,7 +334,7 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	case s.body != nil && s.body.lazy != nil:
 		b = s.body.lazy(r.buf[:0])
 	default:
-		b, err = appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+		b, err = appendSource(r.buf[:0], r.ctx, r.msg(s), s.stub())
 	}
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
@@ -338,8 +348,8 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 // it costs less than faulting its pages in again). fn must not keep raw
 // nor read the input; what it builds from raw it copies.
 func (r *renderer) viewOf(s *slot, fn func(raw []byte) error) error {
-	if s.body == nil && s.m != nil {
-		return r.ctx.ReadMessage(s.m, fn)
+	if s.body == nil && r.msg(s) != nil {
+		return r.ctx.ReadMessage(r.msg(s), fn)
 	}
 	raw, err := r.bytesOf(s)
 	if err != nil {
@@ -357,8 +367,8 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		r.pair = pairing.Find(ctx)
 	}
 	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
-	for i, m := range ctx.Messages {
-		r.slots[i] = slot{src: int32(i), m: m}
+	for i := range r.slots {
+		r.slots[i] = slot{src: int32(i)}
 	}
 	for _, b := range o.Appended {
 		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
@@ -429,14 +439,16 @@ func (r *renderer) hazardIn(from, to int) (int, bool) {
 // message; system messages are held back by pi-ai), made when asked: no
 // slice of every slot's view (64 bytes a slot) is held.
 func (r *renderer) pairingMsg(s *slot) pairing.Msg {
-	if s.m == nil {
+	m := r.msg(s)
+	if m == nil {
 		return pairing.Msg{Role: session.RoleUser}
 	}
-	return pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
+	return pairing.Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
 }
 
 // visible reports whether a slot takes part in the phases: pi 1.x system
 // messages are not part of pi's context event (pi-condense never sees them).
 func (r *renderer) visible(s *slot) bool {
-	return s.m == nil || s.m.Role() != session.RoleSystem
+	m := r.msg(s)
+	return m == nil || m.Role() != session.RoleSystem
 }

@@ -67,7 +67,7 @@ func (r *renderer) graceKeys() map[string]bool {
 	out := map[string]bool{}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || int(s.src) < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
+		if m := r.msg(s); m == nil || int(s.src) < from || m.Role() != session.RoleToolResult || m.ToolName() != QueryToolName {
 			continue
 		}
 		out[r.keyOf(int(s.src))] = true
@@ -115,13 +115,14 @@ func (r *renderer) stubReplace() error {
 	grace := r.graceKeys()
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.m.Role() != session.RoleToolResult {
+		m := r.msg(s)
+		if m == nil || m.Role() != session.RoleToolResult {
 			continue
 		}
 		// the key built in a reused buffer: looked up, never kept
-		r.stubKey = appendMessageKey(r.stubKey[:0], s.m)
+		r.stubKey = appendMessageKey(r.stubKey[:0], m)
 		key := bufString(r.stubKey)
-		lookup, ok := stubLookup(r.st, s.m, key)
+		lookup, ok := stubLookup(r.st, m, key)
 		if !ok {
 			continue // not indexed: untouched (fail closed)
 		}

@@ -23,18 +23,18 @@ func (r *renderer) stubReplaceOld() (map[int][]byte, error) {
 	grace := r.graceKeys()
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.m.Role() != session.RoleToolResult {
+		if r.msg(s) == nil || r.msg(s).Role() != session.RoleToolResult {
 			continue
 		}
 		// the key built in a reused buffer: looked up, never kept
-		r.stubKey = appendMessageKey(r.stubKey[:0], s.m)
+		r.stubKey = appendMessageKey(r.stubKey[:0], r.msg(s))
 		key := bufString(r.stubKey)
 		lookup := ""
 		switch {
 		case r.st.IsSummarized(key):
 			lookup = key
-		case r.st.HasLegacyBareRecord(s.m.ToolCallID()):
-			lookup = s.m.ToolCallID()
+		case r.st.HasLegacyBareRecord(r.msg(s).ToolCallID()):
+			lookup = r.msg(s).ToolCallID()
 		default:
 			continue // not indexed: untouched (fail closed)
 		}
@@ -57,7 +57,7 @@ func (r *renderer) stubReplaceOld() (map[int][]byte, error) {
 		}
 		ref, ok := r.st.ShortRef(lookup)
 		if !ok {
-			ref = s.m.ToolCallID()
+			ref = r.msg(s).ToolCallID()
 		}
 		var spilled *index.Record // a plain stub is its ref alone: no record held per stub
 		if found && rc.SpillPath != nil {
@@ -67,8 +67,8 @@ func (r *renderer) stubReplaceOld() (map[int][]byte, error) {
 		var err error
 		var b []byte
 		var change Change
-		err = r.ctx.ViewMessage(s.m, func(orig []byte) error {
-			cs, ce, ok := s.m.ContentRange()
+		err = r.ctx.ViewMessage(r.msg(s), func(orig []byte) error {
+			cs, ce, ok := r.msg(s).ContentRange()
 			if !ok {
 				cs, ce = -1, -1
 			}

@@ -87,7 +87,7 @@ func (r *renderer) supersede() error {
 		case session.RoleAssistant:
 			open = open[:0]
 			ids := r.readIDs[:0]
-			for _, tc := range s.m.ToolCalls() {
+			for _, tc := range r.msg(s).ToolCalls() {
 				if tc.Name() == readTool && tc.HasPath() {
 					ids = append(ids, tc.ID())
 				}
@@ -117,7 +117,7 @@ func (r *renderer) supersede() error {
 				open = setOpen(open, openRead{ids[k], g, rc.pathLen})
 			}
 		case session.RoleToolResult:
-			k := findOpen(open, s.m.ToolCallID())
+			k := findOpen(open, r.msg(s).ToolCallID())
 			if k < 0 {
 				continue
 			}
@@ -125,9 +125,9 @@ func (r *renderer) supersede() error {
 			g := call.group
 			open = closeOpen(open, k)
 			// a result of a broken pair neither supersedes nor is superseded
-			rr := readResult{slot: int32(i), line: int32(s.m.Line()), verbatim: s.kept() && !r.hazard(s)}
-			rr.ok = rr.verbatim && !s.m.IsError() && (r.o.RawFrom <= 0 || int(s.src) < r.o.RawFrom)
-			if f, ok := jsval.Number([]byte(s.m.Timestamp())); ok {
+			rr := readResult{slot: int32(i), line: int32(r.msg(s).Line()), verbatim: s.kept() && !r.hazard(s)}
+			rr.ok = rr.verbatim && !r.msg(s).IsError() && (r.o.RawFrom <= 0 || int(s.src) < r.o.RawFrom)
+			if f, ok := jsval.Number([]byte(r.msg(s).Timestamp())); ok {
 				rr.ts, rr.hasTS = f, true
 			}
 			if paths[g] == "" {

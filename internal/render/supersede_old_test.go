@@ -74,7 +74,7 @@ func (r *renderer) supersedeOld() error {
 		case session.RoleAssistant:
 			open = nil
 			ids := oldIDs[:0]
-			for _, tc := range s.m.ToolCalls() {
+			for _, tc := range r.msg(s).ToolCalls() {
 				if tc.Name() == readTool && tc.HasPath() {
 					ids = append(ids, tc.ID())
 				}
@@ -99,15 +99,15 @@ func (r *renderer) supersedeOld() error {
 				open[ids[k]] = openReadOld{rc.path, rc.group}
 			}
 		case session.RoleToolResult:
-			call, ok := open[s.m.ToolCallID()]
+			call, ok := open[r.msg(s).ToolCallID()]
 			if !ok {
 				continue
 			}
-			delete(open, s.m.ToolCallID())
+			delete(open, r.msg(s).ToolCallID())
 			// a result of a broken pair neither supersedes nor is superseded
-			rr := readResultOld{slot: i, src: int(s.src), line: s.m.Line(), verbatim: s.kept() && !r.hazard(s)}
-			rr.ok = rr.verbatim && !s.m.IsError() && (r.o.RawFrom <= 0 || int(s.src) < r.o.RawFrom)
-			if f, ok := jsval.Number([]byte(s.m.Timestamp())); ok {
+			rr := readResultOld{slot: i, src: int(s.src), line: r.msg(s).Line(), verbatim: s.kept() && !r.hazard(s)}
+			rr.ok = rr.verbatim && !r.msg(s).IsError() && (r.o.RawFrom <= 0 || int(s.src) < r.o.RawFrom)
+			if f, ok := jsval.Number([]byte(r.msg(s).Timestamp())); ok {
 				rr.ts, rr.hasTS = f, true
 			}
 			if _, seen := groups[call.group]; !seen {
@@ -276,8 +276,8 @@ func phaseSessions(t *testing.T) []*session.Context {
 func newTestRenderer(ctx *session.Context, st *index.State, o Options) *renderer {
 	r := &renderer{ctx: ctx, st: st, o: o, rep: &Report{}, pair: pairing.Find(ctx)}
 	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
-	for i, m := range ctx.Messages {
-		r.slots[i] = slot{src: int32(i), m: m}
+	for i := range r.slots {
+		r.slots[i] = slot{src: int32(i)}
 	}
 	for _, b := range o.Appended {
 		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
