@@ -477,14 +477,22 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 		return bareSet
 	}
-	// each range's sets, reused (a long session has thousands of ranges)
-	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	// each range's sets, reused (a long session has thousands of ranges):
+	// the protected ids in maps, cleared only when something was put in
+	// them (clearing a map costs its capacity: one long range made every
+	// later clear cost it); the call ids it holds and the ones its entry
+	// records in lists compared as sets
+	prot, now := map[string]bool{}, map[string]bool{} // now: calls in range protected under the current config
+	var actual, recorded []string
 	msgs := make([]*chainMsg, len(accepted)) // each range's message
 	for k, a := range accepted {
-		clear(prot)
-		clear(actual)
-		clear(now) // calls in range protected under the current config
-		clear(recorded)
+		if len(prot) > 0 {
+			clear(prot)
+		}
+		if len(now) > 0 {
+			clear(now)
+		}
+		actual, recorded = actual[:0], recorded[:0]
 		for _, id := range a.c.ProtectedToolCallIDs {
 			prot[id] = true
 		}
@@ -497,7 +505,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			switch r.role(s) {
 			case session.RoleToolResult:
 				id := r.msg(s).ToolCallID()
-				actual[id] = true
+				actual = append(actual, id)
 				droppedOcc.add(uint64(s.src))
 				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(r.msg(s).ToolName()))
 				if repair {
@@ -517,7 +525,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				}
 			case session.RoleAssistant:
 				for _, tc := range r.msg(s).ToolCalls() {
-					actual[tc.ID()] = true
+					actual = append(actual, tc.ID())
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
 					}
@@ -526,15 +534,10 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 		for _, id := range a.c.DroppedToolCallIDs {
 			bare, _ := index.ParseOccurrenceKey(id)
-			recorded[bare] = true
+			recorded = append(recorded, bare)
 		}
-		mismatch := len(recorded) != len(actual)
-		for id := range recorded {
-			if !actual[id] {
-				mismatch = true
-			}
-		}
-		if mismatch {
+		actual, recorded = distinct(actual), distinct(recorded)
+		if !slices.Equal(recorded, actual) {
 			r.diag("range-id-mismatch", fmt.Sprintf("blockId=%s recorded=%d actual=%d", a.c.BlockID, len(recorded), len(actual)))
 		}
 		if r.o.StripFinalThinking {
@@ -612,6 +615,12 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 	}
 	return out, dropped, nil
+}
+
+// distinct sorts ids and drops repeats.
+func distinct(ids []string) []string {
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // inserted reports whether the slot is a chain message the chain phase

@@ -331,7 +331,7 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chains, dropped := 0, 0
+	chains, dropped, mismatched := 0, 0, 0
 	for _, ctx := range phaseSessions(t) {
 		st, err := index.Rebuild(ctx)
 		if err != nil {
@@ -360,35 +360,65 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 				if len(cs) == 0 {
 					continue
 				}
-				a, b := newTestRenderer(ctx, st, o), newTestRenderer(ctx, st, o)
-				for _, r := range []*renderer{a, b} {
-					if err := r.stubReplace(); err != nil {
+				// and chains whose recorded ids are not what their ranges
+				// hold (range-id-mismatch): one missing, one unknown, each
+				// twice and as occurrence keys
+				var mis []*index.ChainData
+				for j, c := range cs {
+					c2 := *c
+					ids := c.DroppedToolCallIDs
+					switch j % 4 {
+					case 1:
+						if len(ids) > 0 {
+							ids = ids[:len(ids)-1]
+						}
+					case 2:
+						ids = append(slices.Clip(ids), "zz-unknown")
+					case 3:
+						ids = append(slices.Clip(ids), ids...)
+						for _, id := range c.DroppedToolCallIDs {
+							ids = append(ids, id+"@1")
+						}
+					}
+					c2.DroppedToolCallIDs = ids
+					mis = append(mis, &c2)
+				}
+				for _, cs := range [][]*index.ChainData{cs, mis} {
+					a, b := newTestRenderer(ctx, st, o), newTestRenderer(ctx, st, o)
+					for _, r := range []*renderer{a, b} {
+						if err := r.stubReplace(); err != nil {
+							t.Fatal(err)
+						}
+						if err := r.supersede(); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if err := a.chainRangePrune(cs); err != nil {
 						t.Fatal(err)
 					}
-					if err := r.supersede(); err != nil {
+					before := b.slots
+					if err := b.chainRangePruneOld(cs); err != nil {
 						t.Fatal(err)
 					}
+					b.noteDroppedOld(before)
+					if d := renderedEqual(t, a, b); d != "" {
+						t.Fatalf("%d messages, %d chains, state %d, strip %v: %s", len(ctx.Messages), len(cs), k, o.StripFinalThinking, d)
+					}
+					chains += a.rep.Chains
+					dropped += len(a.dropped)
+					for _, d := range a.rep.Diagnostics {
+						if d.Kind == "range-id-mismatch" {
+							mismatched++
+						}
+					}
 				}
-				if err := a.chainRangePrune(cs); err != nil {
-					t.Fatal(err)
-				}
-				before := b.slots
-				if err := b.chainRangePruneOld(cs); err != nil {
-					t.Fatal(err)
-				}
-				b.noteDroppedOld(before)
-				if d := renderedEqual(t, a, b); d != "" {
-					t.Fatalf("%d messages, %d chains, state %d, strip %v: %s", len(ctx.Messages), len(cs), k, o.StripFinalThinking, d)
-				}
-				chains += a.rep.Chains
-				dropped += len(a.dropped)
 			}
 		}
 	}
-	if chains < 20 || dropped < 200 {
-		t.Fatalf("%d chains rendered, %d messages dropped: the sessions do not cover the phase", chains, dropped)
+	if chains < 20 || dropped < 200 || mismatched < 20 {
+		t.Fatalf("%d chains rendered, %d messages dropped, %d mismatched: the sessions do not cover the phase", chains, dropped, mismatched)
 	}
-	t.Logf("%d chains, %d dropped", chains, dropped)
+	t.Logf("%d chains, %d dropped, %d mismatched", chains, dropped, mismatched)
 }
 
 // renderedEqual reports where two renderers' slots (their bytes, source,

@@ -324,7 +324,8 @@ func appendCallGroup(dst []byte, ms []jsval.Member, args []byte) (out []byte, ms
 }
 
 // eachElementFields calls fn with getFields(el, keys...) of each element
-// el of the array arr, in order, until fn returns false: each element is
+// el of the array arr, in order, until fn returns false (fn must not keep
+// the fields it is passed: they are reused): each element is
 // scanned once (jsval.Elements, then getFields, scanned it twice). As
 // with Elements, the elements before a malformed one are passed.
 func eachElementFields(arr []byte, fn func(f *fieldVals) bool, keys ...string) {
@@ -334,6 +335,7 @@ func eachElementFields(arr []byte, fn func(f *fieldVals) bool, keys ...string) {
 		return
 	}
 	i++
+	var f fieldVals // (one for every element: fn may not keep it)
 	for {
 		i = skipSpace(arr, i)
 		if i >= len(arr) {
@@ -347,7 +349,7 @@ func eachElementFields(arr []byte, fn func(f *fieldVals) bool, keys ...string) {
 			continue
 		}
 		s := i
-		var f fieldVals
+		f = fieldVals{}
 		if i = fieldsOf(arr, i, keys, &f); i == s {
 			return
 		}
