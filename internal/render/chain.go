@@ -24,10 +24,10 @@ type msgFacts struct {
 }
 
 func (r *renderer) facts(s *slot) (msgFacts, error) {
-	if s.kept() && s.m != nil {
+	if m := r.msg(s); s.kept() && m != nil {
 		// a source message as read: its timestamp is in the index, and
 		// only a chain candidate's bytes are read for its block id
-		if ts, ok, known := s.m.NumTimestamp(); known && (r.role(s) != session.RoleUser || !s.m.ChainCandidate()) {
+		if ts, ok, known := m.NumTimestamp(); known && (m.Role() != session.RoleUser || !m.ChainCandidate()) {
 			return msgFacts{ts: ts, hasTS: ok}, nil
 		}
 	}
@@ -242,18 +242,11 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	// start timestamp and one assistant at its final timestamp, in order
 	// (the slots of each timestamp found once: a long session has
 	// thousands of chains); each message's facts are read once, in the
-	// same pass (none is held per message)
-	existing := map[string]bool{}
-	type found struct{ first, n int } // the first slot with a timestamp, and how many
-	userAt, asstAt := map[float64]found{}, map[float64]found{}
-	note := func(m map[float64]found, ts float64, i int) {
-		f, ok := m[ts]
-		if !ok {
-			f.first = i
-		}
-		f.n++
-		m[ts] = f
-	}
+	// same pass (none is held per message). The timestamps are noted in
+	// slot order, which is their order in a session that runs forward in
+	// time (sorted only when it does not).
+	var existing map[string]bool
+	var users, assts []slotTS
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !r.visible(s) {
@@ -266,28 +259,29 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 				return err
 			}
 			if f.chainID != "" {
+				if existing == nil {
+					existing = map[string]bool{}
+				}
 				existing[f.chainID] = true
 			}
 			if !f.hasTS {
 				continue
 			}
 			if role == session.RoleUser {
-				note(userAt, f.ts, i)
+				users = append(users, slotTS{f.ts, int32(i)})
 			} else {
-				note(asstAt, f.ts, i)
+				assts = append(assts, slotTS{f.ts, int32(i)})
 			}
 		}
 	}
+	sortByTS(users)
+	sortByTS(assts)
 	var resolved []chainRange
 	for _, c := range chains {
 		start, end, sn, en := -1, -1, 0, 0
 		if c.FinalAssistantTimestamp != nil {
-			if f, ok := userAt[float64(c.StartUserTimestamp)]; ok {
-				start, sn = f.first, f.n
-			}
-			if f, ok := asstAt[float64(*c.FinalAssistantTimestamp)]; ok {
-				end, en = f.first, f.n
-			}
+			start, sn = slotsAt(users, float64(c.StartUserTimestamp))
+			end, en = slotsAt(assts, float64(*c.FinalAssistantTimestamp))
 		}
 		if sn != 1 || en != 1 || start >= end {
 			final := "null"
@@ -299,6 +293,7 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 		}
 		resolved = append(resolved, chainRange{c, start, end})
 	}
+	users, assts = nil, nil
 	// 2. drop ranges nested in another and duplicates of a claimed start.
 	var accepted []chainRange
 	claimed := map[int]bool{}
@@ -338,19 +333,20 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	// result): asserted on the output, and a chain that would is skipped
 	saved := *r.rep
 	for len(accepted) > 0 {
-		out, at, err := r.emitChains(accepted, existing)
+		out, dropped, err := r.emitChains(accepted, existing)
 		if err != nil {
 			return err
 		}
-		cross := pairing.CrossingAt(len(out), func(i int) pairing.Msg { return r.pairingMsg(&out[i]) }, func(i int) bool { _, ok := at[i]; return ok })
+		cross := pairing.CrossingAt(len(out), func(i int) pairing.Msg { return r.pairingMsg(&out[i]) }, func(i int) bool { return out[i].inserted() })
 		if len(cross) == 0 {
-			r.slots = out
+			r.slots, r.dropped = out, dropped
 			return nil
 		}
 		bad := map[string]bool{}
 		for _, i := range cross {
-			bad[at[i]] = true
-			r.diag("pairing-hazard", fmt.Sprintf("blockId=%s skipped: its message would fall between a tool call and its result", at[i]))
+			id := out[i].body.chain.c.BlockID
+			bad[id] = true
+			r.diag("pairing-hazard", fmt.Sprintf("blockId=%s skipped: its message would fall between a tool call and its result", id))
 		}
 		kept := accepted[:0]
 		for _, a := range accepted {
@@ -364,6 +360,44 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 		r.rep.Diagnostics = diags
 	}
 	return nil
+}
+
+// slotTS is a slot's timestamp (the chain phase's lookup of a range's
+// ends).
+type slotTS struct {
+	ts   float64
+	slot int32
+}
+
+// sortByTS sorts a by timestamp, slots of one timestamp in slot order
+// (noted in slot order: a stable sort), unless it is sorted already.
+func sortByTS(a []slotTS) {
+	if !slices.IsSortedFunc(a, cmpTS) {
+		slices.SortStableFunc(a, cmpTS)
+	}
+}
+
+func cmpTS(x, y slotTS) int {
+	switch {
+	case x.ts < y.ts:
+		return -1
+	case x.ts > y.ts:
+		return 1
+	}
+	return 0
+}
+
+// slotsAt returns the first slot with timestamp ts in a (sortByTS) and
+// how many have it (first -1: none).
+func slotsAt(a []slotTS, ts float64) (first, n int) {
+	k, found := slices.BinarySearchFunc(a, ts, func(x slotTS, t float64) int { return cmpTS(x, slotTS{ts: t}) })
+	if !found {
+		return -1, 0
+	}
+	for j := k; j < len(a) && a[j].ts == ts; j++ {
+		n++
+	}
+	return int(a[k].slot), n
 }
 
 // firstCovering returns, for each of n slots, 1 + the index of the first
@@ -394,45 +428,86 @@ func firstCovering(n int, ranges []chainRange) []int32 {
 	return first
 }
 
+// Marks of a slot in the chain phase (emitChains).
+const (
+	markDrop  = 1 << iota // inside an accepted range
+	markStrip             // a range's final assistant, its thinking stripped
+	markStart             // a range's user message: its chain message follows
+)
+
 // emitChains drops what the accepted ranges drop and inserts their
-// messages; at maps an inserted message's output index to its block id.
-func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (out []slot, at map[int]string, err error) {
+// messages; dropped are the source slots it dropped, as they were. What
+// it notes per slot is a byte of marks, its ranges in start order.
+func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (out []slot, dropped []Item, err error) {
 	n := len(r.slots)
 	// 3. what each range drops, its protected outputs and its message.
-	drop := make([]bool, n)
-	strip := map[int]bool{}
-	insert := map[int]struct {
-		msg *chainMsg
-		id  string
-	}{}
-	// the dropped ids and occurrence keys grow as found (a hint of every
-	// message inside the ranges would reserve for users and custom
-	// messages too)
-	droppedBare, droppedOcc := r.droppedSets()
-	// each range's sets, reused (a long session has thousands of ranges)
-	prot, actual, now, recorded := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	marks := make([]uint8, n)
+	// the dropped ids and occurrence keys, sized for what the ranges drop
+	// (the calls and results in them: counted first, no slot's bytes read)
+	nBare, nOcc, nDrop := 0, 0, 0
 	for _, a := range accepted {
-		clear(prot)
-		clear(actual)
-		clear(now) // calls in range protected under the current config
-		clear(recorded)
+		for i := a.start + 1; i < a.end; i++ {
+			if marks[i]&markDrop != 0 {
+				continue
+			}
+			marks[i] |= markDrop
+			s := &r.slots[i]
+			if !r.visible(s) {
+				continue
+			}
+			switch r.role(s) {
+			case session.RoleToolResult:
+				nBare++
+				nOcc++
+				nDrop++
+			case session.RoleAssistant:
+				nBare += len(r.msg(s).ToolCalls())
+				nDrop++
+			}
+		}
+	}
+	droppedOcc := r.droppedOccSet()
+	droppedOcc.reserve(nOcc)
+	// the bare ids only when a legacy ref asks (summaries a flush writes
+	// ref their results by occurrence key)
+	var bareSet *keySet
+	droppedBare := func() *keySet {
+		if bareSet == nil {
+			bareSet = r.droppedBareSet(accepted, nBare)
+		}
+		return bareSet
+	}
+	// each range's sets, reused (a long session has thousands of ranges):
+	// the protected ids in maps, cleared only when something was put in
+	// them (clearing a map costs its capacity: one long range made every
+	// later clear cost it); the call ids it holds and the ones its entry
+	// records in lists compared as sets
+	prot, now := map[string]bool{}, map[string]bool{} // now: calls in range protected under the current config
+	var actual, recorded []string
+	msgs := make([]*chainMsg, len(accepted)) // each range's message
+	for k, a := range accepted {
+		if len(prot) > 0 {
+			clear(prot)
+		}
+		if len(now) > 0 {
+			clear(now)
+		}
+		actual, recorded = actual[:0], recorded[:0]
 		for _, id := range a.c.ProtectedToolCallIDs {
 			prot[id] = true
 		}
 		var outputs []protectedOutput
 		for i := a.start + 1; i < a.end; i++ {
 			s := &r.slots[i]
-			drop[i] = true
 			if !r.visible(s) {
 				continue
 			}
 			switch r.role(s) {
 			case session.RoleToolResult:
-				id := s.m.ToolCallID()
-				actual[id] = true
-				droppedBare.add(resultHandle(s.src))
+				id := r.msg(s).ToolCallID()
+				actual = append(actual, id)
 				droppedOcc.add(uint64(s.src))
-				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(s.m.ToolName()))
+				repair := !prot[id] && r.o.Protect != nil && (now[id] || r.memo().ToolProtected(r.msg(s).ToolName()))
 				if repair {
 					r.rep.ChainRepaired++
 				}
@@ -449,9 +524,8 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 					}
 				}
 			case session.RoleAssistant:
-				for k, tc := range s.m.ToolCalls() {
-					actual[tc.ID()] = true
-					droppedBare.add(callHandle(s.src, k))
+				for _, tc := range r.msg(s).ToolCalls() {
+					actual = append(actual, tc.ID())
 					if r.o.Protect != nil && r.memo().Protected(tc.Name(), tc.Path(), tc.HasPath()) {
 						now[tc.ID()] = true
 					}
@@ -460,30 +534,31 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		}
 		for _, id := range a.c.DroppedToolCallIDs {
 			bare, _ := index.ParseOccurrenceKey(id)
-			recorded[bare] = true
+			recorded = append(recorded, bare)
 		}
-		mismatch := len(recorded) != len(actual)
-		for id := range recorded {
-			if !actual[id] {
-				mismatch = true
-			}
-		}
-		if mismatch {
+		actual, recorded = distinct(actual), distinct(recorded)
+		if !slices.Equal(recorded, actual) {
 			r.diag("range-id-mismatch", fmt.Sprintf("blockId=%s recorded=%d actual=%d", a.c.BlockID, len(recorded), len(actual)))
 		}
 		if r.o.StripFinalThinking {
-			strip[a.end] = true
+			marks[a.end] |= markStrip
 		}
-		insert[a.start] = struct {
-			msg *chainMsg
-			id  string
-		}{&chainMsg{st: r.st, c: a.c, outputs: outputs}, a.c.BlockID}
+		marks[a.start] |= markStart
+		msgs[k] = &chainMsg{st: r.st, c: a.c, outputs: outputs}
 	}
+	// the ranges in start order (their starts are distinct: claimed), to
+	// find each start's message as the slots go by
+	order := make([]int32, len(accepted))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return accepted[x].start - accepted[y].start })
 	// 4. emit: inside a range only assistant, toolResult and summary
 	// messages go (users, other customs and the synthetic message stay);
 	// a summary covering a dropped occurrence goes wherever it is.
-	out = make([]slot, 0, n)
-	at = map[int]string{}
+	out = make([]slot, 0, n-nDrop+len(accepted))
+	dropped = make([]Item, 0, nDrop)
+	next := 0 // the next range in start order
 	for i := range r.slots {
 		s := r.slots[i]
 		role := r.role(&s)
@@ -500,8 +575,11 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 		}
 		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
-		if drop[i] && droppable {
+		if marks[i]&markDrop != 0 && droppable {
 			r.rep.ChainDropped++
+			if s.src >= 0 {
+				dropped = append(dropped, s.item())
+			}
 			continue
 		}
 		if summary && summaryOverlaps(details, droppedOcc, droppedBare, &r.keyBuf) {
@@ -510,9 +588,12 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			} else {
 				r.rep.SummariesSuppressed++
 			}
+			if s.src >= 0 {
+				dropped = append(dropped, s.item())
+			}
 			continue
 		}
-		if role == session.RoleAssistant && strip[i] {
+		if role == session.RoleAssistant && marks[i]&markStrip != 0 {
 			if err := r.viewOf(&s, func(raw []byte) error {
 				if nb, changed := r.stripThinking(raw, s.kept()); changed {
 					s.setJSON(nb) // (a copy)
@@ -524,31 +605,67 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			}
 		}
 		out = append(out, s)
-		if ins, ok := insert[i]; ok && !existing[ins.id] {
-			at[len(out)] = ins.id
-			out = append(out, slot{src: -1, body: &itemBody{chain: ins.msg}, change: ChainMessage})
-			r.rep.Chains++
+		if marks[i]&markStart != 0 {
+			k := order[next]
+			next++
+			if !existing[accepted[k].c.BlockID] {
+				out = append(out, slot{src: -1, body: &itemBody{chain: msgs[k]}, change: ChainMessage})
+				r.rep.Chains++
+			}
 		}
 	}
-	return out, at, nil
+	return out, dropped, nil
 }
 
-// droppedSets are the chain phase's sets of dropped ids: the bare call
-// ids of the results and calls a range drops (handles: resultHandle,
-// callHandle) and the occurrence keys of its results (a handle is the
-// source message's index); their keys are read from the context when
-// compared, none is built per dropped message.
-func (r *renderer) droppedSets() (bare, occ *keySet) {
+// distinct sorts ids and drops repeats.
+func distinct(ids []string) []string {
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// inserted reports whether the slot is a chain message the chain phase
+// inserted.
+func (s *slot) inserted() bool { return s.src < 0 && s.body != nil && s.body.chain != nil }
+
+// droppedOccSet and droppedBareSet are the chain phase's sets of what
+// its ranges drop: the occurrence keys of their results (a handle is the
+// source message's index) and the bare call ids of their results and
+// calls (handles: resultHandle, callHandle); their keys are read from the
+// context when compared, none is built per dropped message.
+func (r *renderer) droppedOccSet() *keySet {
 	msgs := r.ctx.Messages
-	bare = newKeySet(func(dst []byte, h uint64) []byte {
+	return newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
+}
+
+// droppedBareSet is the set of the bare ids of the results and calls in
+// the ranges (n of them: what it reserves).
+func (r *renderer) droppedBareSet(ranges []chainRange, n int) *keySet {
+	msgs := r.ctx.Messages
+	bare := newKeySet(func(dst []byte, h uint64) []byte {
 		m := msgs[h>>32]
 		if k := uint32(h); k != resultCall {
 			return append(dst, m.ToolCalls()[k].ID()...)
 		}
 		return append(dst, m.ToolCallID()...)
 	})
-	occ = newKeySet(func(dst []byte, h uint64) []byte { return appendMessageKey(dst, msgs[h]) })
-	return bare, occ
+	bare.reserve(n)
+	for _, a := range ranges {
+		for i := a.start + 1; i < a.end; i++ {
+			s := &r.slots[i]
+			if !r.visible(s) {
+				continue
+			}
+			switch r.role(s) {
+			case session.RoleToolResult:
+				bare.add(resultHandle(s.src))
+			case session.RoleAssistant:
+				for k := range r.msg(s).ToolCalls() {
+					bare.add(callHandle(s.src, k))
+				}
+			}
+		}
+	}
+	return bare
 }
 
 // resultCall marks a result's own id in a bare-id handle.
@@ -566,8 +683,8 @@ func callHandle(src int32, k int) uint64 { return uint64(src)<<32 | uint64(uint3
 // from it, the last of a repeated key as JSON.parse takes it), which is
 // not built; else the message (bytesOf). Valid until the next read.
 func (r *renderer) customOf(s *slot) ([]byte, error) {
-	if s.m != nil && s.kept() {
-		line, err := r.ctx.Raw(s.m)
+	if m := r.msg(s); m != nil && s.kept() {
+		line, err := r.ctx.Raw(m)
 		if err != nil {
 			return nil, err
 		}
@@ -603,7 +720,7 @@ func jsText(v []byte) string {
 // with a resultTimestamp matches by occurrence key, a legacy ref by bare id.
 // details is the summary's details value (nil: none). An occurrence key
 // is looked up as it is built in *buf (reused).
-func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
+func summaryOverlaps(details []byte, occ *keySet, bare func() *keySet, buf *[]byte) bool {
 	refs, _ := jsval.Get(details, "toolCallRefs")
 	els, _ := jsval.Elements(refs)
 	for _, el := range els {
@@ -618,7 +735,7 @@ func summaryOverlaps(details []byte, occ, bare *keySet, buf *[]byte) bool {
 			}
 			continue
 		}
-		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare.hasString(b) {
+		if b, _ := index.ParseOccurrenceKey(jsText(idv)); bare().hasString(b) {
 			return true
 		}
 	}

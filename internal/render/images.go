@@ -31,7 +31,7 @@ func (r *renderer) capImages() error {
 		if !r.visible(s) || (s.src >= 0 && r.o.WillMask != nil && r.o.WillMask(int(s.src))) {
 			continue
 		}
-		if s.stub() != nil || s.kept() && s.m.Images() == 0 {
+		if s.stub() != nil || s.kept() && r.msg(s).Images() == 0 {
 			continue // a stub holds no image
 		}
 		if err := r.viewOf(s, func(raw []byte) error {

@@ -201,7 +201,7 @@ func TestCustomOf(t *testing.T) {
 			if m.Role() != session.RoleCustom {
 				continue
 			}
-			s := &slot{src: int32(i), m: m}
+			s := &slot{src: int32(i)}
 			got, err := r.customOf(s)
 			if err != nil {
 				t.Fatal(err)
@@ -235,7 +235,7 @@ func TestCustomOf(t *testing.T) {
 // id), on the test sessions' assistant messages with their read calls,
 // duplicates and ids no block has included.
 func TestReadGroups(t *testing.T) {
-	perCall := func(raw []byte, id string) readCall {
+	perCall := func(raw []byte, id string) readCallOld {
 		content, _ := jsval.Get(raw, "content")
 		els, _ := jsval.Elements(content)
 		for _, el := range els {
@@ -245,14 +245,21 @@ func TestReadGroups(t *testing.T) {
 			if bid, _ := jsval.GetString(el, "id"); bid != id {
 				continue
 			}
-			var rc readCall
+			var rc readCallOld
 			rc.group, rc.path, rc.ok = callGroup(el)
 			return rc
 		}
-		return readCall{}
+		return readCallOld{}
 	}
 	calls, grouped := 0, 0
-	for _, m := range testMessages(t) {
+	// Windows paths, escaped keys and strings, a path repeated, a path
+	// that is no string after one that is
+	extra := [][]byte{
+		[]byte(`{"role":"assistant","content":[{"type":"toolCall","id":"w1","name":"read","arguments":{"path":"C:\\a\\b.txt","offset":1}},{"type":"text","text":"x"}]}`),
+		[]byte(`{"role":"assistant","content":[{"type":"toolCall","id":"w2","name":"read","arguments":{"limit":2,"p\u0061th":"a\u005cb","path":"c/d","z":[1,{"b":1,"a":2}]}}]}`),
+		[]byte(`{"role":"assistant","content":[{"type":"toolCall","id":"w3","name":"read","arguments":{"path":"a","path":7}}, {"type":"toolCall","id":"w4","arguments":{"path":1}}]}`),
+	}
+	for _, m := range append(testMessages(t), extra...) {
 		content, _ := jsval.Get(m, "content")
 		els, _ := jsval.Elements(content)
 		var ids []string
@@ -274,10 +281,16 @@ func TestReadGroups(t *testing.T) {
 		dup := bytes.Replace(m, []byte(`"content":[`), append(append([]byte(`"content":[`), els[len(els)-1]...), ','), 1)
 		for _, raw := range [][]byte{m, dup} {
 			for _, set := range [][]string{ids, many} {
-				got := readGroups(nil, raw, set)
+				got, buf := readGroups(nil, []byte("x"), raw, set)
+				old := readGroupsOld(nil, raw, set)
 				for k, id := range set {
-					if want := perCall(raw, id); got[k] != want {
-						t.Fatalf("%.80s: call %s of %d: %+v, want %+v", raw, id, len(set), got[k], want)
+					g := readCallOld{ok: got[k].ok}
+					if g.ok {
+						g.group = string(buf[got[k].start:got[k].end])
+						g.path = g.group[:got[k].pathLen]
+					}
+					if want := perCall(raw, id); g != want || old[k] != want {
+						t.Fatalf("%.80s: call %s of %d: %+v (old %+v), want %+v", raw, id, len(set), g, old[k], want)
 					}
 					calls++
 					if got[k].ok {
@@ -355,5 +368,5 @@ func testMessages(t *testing.T) [][]byte {
 // arguments are no object, or hold no string path).
 func callGroup(el []byte) (group, path string, ok bool) {
 	args, _ := jsval.Get(el, "arguments")
-	return callGroupArgs(args)
+	return callGroupArgsOld(args)
 }

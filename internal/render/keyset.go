@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -27,6 +28,26 @@ type keySet struct {
 
 func newKeySet(keyOf func(dst []byte, h uint64) []byte) *keySet {
 	return &keySet{seed: maphash.MakeSeed(), keyOf: keyOf}
+}
+
+// reserve makes room for n more members (no growth while they are
+// added).
+func (s *keySet) reserve(n int) {
+	want := len(s.members) + n
+	s.members = slices.Grow(s.members, n)
+	size := max(16, len(s.slots))
+	for 2*want > size {
+		size *= 2
+	}
+	if size > len(s.slots) {
+		old := s.slots
+		s.slots = make([]uint64, size)
+		for _, sl := range old {
+			if sl != 0 {
+				s.place(sl)
+			}
+		}
+	}
 }
 
 // add adds the member with handle h.

@@ -115,3 +115,39 @@ func TestPurgeLeavesABrokenPair(t *testing.T) {
 		t.Fatalf("purged %d (without the duplicate %d)", res.Report.Purged, plain.Report.Purged)
 	}
 }
+
+// TestChainDropsLegacySummaries: a summary whose refs carry no
+// resultTimestamp (written before occurrence keys) is dropped with the
+// chain when a ref's bare id — as written, or read off an occurrence
+// key — is a call or result the chain drops; one that refs only calls
+// outside stays.
+func TestChainDropsLegacySummaries(t *testing.T) {
+	for _, tc := range []struct {
+		ref  string
+		drop bool
+	}{{"c1", true}, {"c2", true}, {"c2@1250", true}, {"c9", false}, {"c9@1200", false}} {
+		b := newSession()
+		b.user("task", 1000)
+		b.assistant(1100, call("c1", "bash", `{"command":"make"}`))
+		b.result("c1", "bash", "build log", false, 1200)
+		b.assistant(1210, call("c2", "bash", `{"command":"make test"}`))
+		b.result("c2", "bash", "test log", false, 1250)
+		b.reply("done", 1500)
+		b.entry(`"type":"custom_message","customType":"context-prune-summary","content":"legacy","display":false,"details":{"toolCallRefs":[{"shortId":"t1","toolCallId":"` + tc.ref + `"}],"toolNames":[],"turnIndex":0,"timestamp":1}`)
+		b.custom(index.TypeChain, `{"blockId":"b1","startUserTimestamp":1000,"droppedToolCallIds":["c1","c2"],"finalAssistantTimestamp":1500,"toolRefs":[],"compressedAt":1600,"rangeSummaryText":"x","droppedOccurrenceKeys":["c1@1200","c2@1250"]}`)
+		b.user("next", 2000)
+		msgs, _, res := run(t, b.String(), defaults(t))
+		if res.Report.Chains != 1 {
+			t.Fatalf("%s: chains %d, diagnostics %v", tc.ref, res.Report.Chains, res.Report.Diagnostics)
+		}
+		kept := false
+		for _, m := range msgs {
+			if m["customType"] == index.TypeSummary {
+				kept = true
+			}
+		}
+		if kept == tc.drop || res.Report.SummariesSuppressed != map[bool]int{true: 1}[tc.drop] {
+			t.Errorf("ref %s: summary kept %v, suppressed %d", tc.ref, kept, res.Report.SummariesSuppressed)
+		}
+	}
+}

@@ -82,18 +82,18 @@ func (r *renderer) purgeErrors() error {
 		switch r.role(s) {
 		case session.RoleAssistant:
 			turn++
-			open.open(s.m.ToolCalls())
+			open.open(r.msg(s).ToolCalls())
 			ai = i
 		case session.RoleToolResult:
-			if !open.answer(s.m.ToolCallID()) {
+			if !open.answer(r.msg(s).ToolCallID()) {
 				continue
 			}
-			if s.m.IsError() && (r.hazard(s) || r.hazard(&r.slots[ai])) {
+			if r.msg(s).IsError() && (r.hazard(s) || r.hazard(&r.slots[ai])) {
 				r.rep.Hazards++ // a broken pair keeps its arguments
 				continue
 			}
-			if s.m.IsError() {
-				errs = append(errs, errored{ai, s.m.ToolCallID(), turn})
+			if r.msg(s).IsError() {
+				errs = append(errs, errored{ai, r.msg(s).ToolCallID(), turn})
 			}
 		default:
 			open.close()

@@ -31,8 +31,6 @@
 package render
 
 import (
-	"slices"
-
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pairing"
 	"github.com/pruner-dev/pruner/internal/protect"
@@ -223,13 +221,14 @@ type Result struct {
 
 // slot is one message while the phases run.
 type slot struct {
-	m *session.Message // nil for an inserted message
 	// body holds the slot's built bytes or its source's stub (nil: the
 	// source as it is); a body is never changed once set (slots are
 	// copied between phases), setJSON and setStub replace it
 	body *itemBody
-	// src is the index of the source message (Item.Src; int32: a slot is
-	// 24 bytes)
+	// src is the index of the source message in Context.Messages (-1
+	// for an inserted message: renderer.msg; int32, and no message
+	// pointer: a slot is 16 bytes, and a context of a million messages
+	// holds two arrays of them in the chain phase)
 	src    int32
 	change Change
 	// appended marks a custom message of Options.Appended (m is nil).
@@ -275,19 +274,29 @@ type renderer struct {
 	rep   *Report
 	slots []slot
 	pair  *pairing.Report
-	// dropped are the source messages the chain phase dropped.
+	// dropped are the source messages the chain phase dropped (as the
+	// phases before left them), in context order.
 	dropped []Item
 	buf     []byte // bytesOf's
 	scratch []byte // stripThinking's
-	// specs are stubReplace's stubs, allocated in chunks
-	specs []stubSpec
+	// stubs is the body every stub shares (stubBody)
+	stubs *itemBody
 	// args is recordProtected's buffer for a record's arguments
-	args    []byte
-	protect *protectMemo // memo's
-	reads   []readCall   // supersede's
-	readIDs []string
-	keyBuf  []byte // summaryOverlaps' occurrence key
-	stubKey []byte // stubReplace's occurrence key
+	args     []byte
+	protect  *protectMemo // memo's
+	reads    []readCall   // supersede's
+	readIDs  []string
+	groupBuf []byte // supersede's group keys
+	keyBuf   []byte // summaryOverlaps' occurrence key
+	stubKey  []byte // stubReplace's occurrence key
+}
+
+// msg returns the slot's source message (nil for an inserted one).
+func (r *renderer) msg(s *slot) *session.Message {
+	if s.src < 0 {
+		return nil
+	}
+	return r.ctx.Messages[s.src]
 }
 
 // memo is the protection predicate's memo (Options.Protect non-nil).
@@ -300,13 +309,14 @@ func (r *renderer) memo() *protectMemo {
 
 // role is the slot's message role.
 func (r *renderer) role(s *slot) string {
-	if s.m == nil {
+	m := r.msg(s)
+	if m == nil {
 		if s.appended {
 			return session.RoleCustom
 		}
 		return session.RoleUser
 	}
-	return s.m.Role()
+	return m.Role()
 }
 
 // bytesOf returns the slot's current JSON, to read: a source message's
@@ -324,7 +334,7 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	case s.body != nil && s.body.lazy != nil:
 		b = s.body.lazy(r.buf[:0])
 	default:
-		b, err = appendSource(r.buf[:0], r.ctx, s.m, s.stub())
+		b, err = appendSource(r.buf[:0], r.ctx, r.msg(s), s.stub())
 	}
 	if cap(b) <= 1<<20 {
 		r.buf = b // a rare huge message is not kept
@@ -338,8 +348,8 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 // it costs less than faulting its pages in again). fn must not keep raw
 // nor read the input; what it builds from raw it copies.
 func (r *renderer) viewOf(s *slot, fn func(raw []byte) error) error {
-	if s.body == nil && s.m != nil {
-		return r.ctx.ReadMessage(s.m, fn)
+	if s.body == nil && r.msg(s) != nil {
+		return r.ctx.ReadMessage(r.msg(s), fn)
 	}
 	raw, err := r.bytesOf(s)
 	if err != nil {
@@ -357,8 +367,8 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 		r.pair = pairing.Find(ctx)
 	}
 	r.slots = make([]slot, len(ctx.Messages), len(ctx.Messages)+len(o.Appended))
-	for i, m := range ctx.Messages {
-		r.slots[i] = slot{src: int32(i), m: m}
+	for i := range r.slots {
+		r.slots[i] = slot{src: int32(i)}
 	}
 	for _, b := range o.Appended {
 		r.slots = append(r.slots, slot{src: -1, body: &itemBody{lazy: b}, change: Summary, appended: true})
@@ -376,14 +386,7 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 			chains = st.Chains()
 		}
 		if len(chains) > 0 {
-			steps = append(steps, func() error {
-				before := r.slots
-				if err := r.chainRangePrune(chains); err != nil {
-					return err
-				}
-				r.noteDropped(before)
-				return nil
-			})
+			steps = append(steps, func() error { return r.chainRangePrune(chains) })
 		}
 		steps = append(steps, r.orphanSweep)
 		for _, step := range steps {
@@ -418,30 +421,6 @@ func Render(ctx *session.Context, st *index.State, o Options) (*Result, error) {
 	return res, nil
 }
 
-// noteDropped records the source slots of before that the chain phase
-// dropped.
-func (r *renderer) noteDropped(before []slot) {
-	kept := make([]bool, len(r.ctx.Messages))
-	n := 0
-	for _, s := range r.slots {
-		if s.src >= 0 {
-			kept[s.src] = true
-			n++
-		}
-	}
-	for _, s := range before {
-		if s.src >= 0 {
-			n--
-		}
-	}
-	r.dropped = slices.Grow(r.dropped, -n)
-	for i := range before {
-		if s := &before[i]; s.src >= 0 && !kept[s.src] {
-			r.dropped = append(r.dropped, s.item())
-		}
-	}
-}
-
 // hazard reports whether the slot is a source message a pairing hazard
 // involves.
 func (r *renderer) hazard(s *slot) bool { return s.src >= 0 && r.pair.Involves(int(s.src)) }
@@ -460,14 +439,16 @@ func (r *renderer) hazardIn(from, to int) (int, bool) {
 // message; system messages are held back by pi-ai), made when asked: no
 // slice of every slot's view (64 bytes a slot) is held.
 func (r *renderer) pairingMsg(s *slot) pairing.Msg {
-	if s.m == nil {
+	m := r.msg(s)
+	if m == nil {
 		return pairing.Msg{Role: session.RoleUser}
 	}
-	return pairing.Msg{Role: s.m.Role(), Calls: s.m.ToolCalls(), ToolCallID: s.m.ToolCallID()}
+	return pairing.Msg{Role: m.Role(), Calls: m.ToolCalls(), ToolCallID: m.ToolCallID()}
 }
 
 // visible reports whether a slot takes part in the phases: pi 1.x system
 // messages are not part of pi's context event (pi-condense never sees them).
 func (r *renderer) visible(s *slot) bool {
-	return s.m == nil || s.m.Role() != session.RoleSystem
+	m := r.msg(s)
+	return m == nil || m.Role() != session.RoleSystem
 }

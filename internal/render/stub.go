@@ -67,7 +67,7 @@ func (r *renderer) graceKeys() map[string]bool {
 	out := map[string]bool{}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || int(s.src) < from || s.m.Role() != session.RoleToolResult || s.m.ToolName() != QueryToolName {
+		if m := r.msg(s); m == nil || int(s.src) < from || m.Role() != session.RoleToolResult || m.ToolName() != QueryToolName {
 			continue
 		}
 		out[r.keyOf(int(s.src))] = true
@@ -115,19 +115,15 @@ func (r *renderer) stubReplace() error {
 	grace := r.graceKeys()
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.m == nil || s.m.Role() != session.RoleToolResult {
+		m := r.msg(s)
+		if m == nil || m.Role() != session.RoleToolResult {
 			continue
 		}
 		// the key built in a reused buffer: looked up, never kept
-		r.stubKey = appendMessageKey(r.stubKey[:0], s.m)
+		r.stubKey = appendMessageKey(r.stubKey[:0], m)
 		key := bufString(r.stubKey)
-		lookup := ""
-		switch {
-		case r.st.IsSummarized(key):
-			lookup = key
-		case r.st.HasLegacyBareRecord(s.m.ToolCallID()):
-			lookup = s.m.ToolCallID()
-		default:
+		lookup, ok := stubLookup(r.st, m, key)
+		if !ok {
 			continue // not indexed: untouched (fail closed)
 		}
 		if r.hazard(s) {
@@ -147,61 +143,82 @@ func (r *renderer) stubReplace() error {
 			r.rep.Graced++
 			continue
 		}
-		ref, ok := r.st.ShortRef(lookup)
-		if !ok {
-			ref = s.m.ToolCallID()
+		// every stub shares one body: its ref and record are looked up
+		// again when it is written (a long session's chains drop most
+		// stubs, and a stub held 72 bytes and a ref string)
+		if s.body == nil {
+			s.body = r.stubBody()
+		} else {
+			s.setStub(r.stubBody().stub)
 		}
-		var spilled *index.Record // a plain stub is its ref alone: no record held per stub
 		if found && rc.SpillPath != nil {
-			c := rc
-			spilled = &c
-		}
-		s.setStub(r.newStub(spilled, ref))
-		s.change = s.stub().change()
-		if s.change == SpillStubbed {
+			s.change = SpillStubbed
 			r.rep.SpillStubbed++
 		} else {
+			s.change = Stubbed
 			r.rep.Stubbed++
 		}
 	}
 	return nil
 }
 
+// stubLookup returns the key the result m (its occurrence key key) is
+// indexed under: key, or its bare toolCallId for a legacy record; ok is
+// false when it is not indexed.
+func stubLookup(st *index.State, m *session.Message, key string) (lookup string, ok bool) {
+	switch {
+	case st.IsSummarized(key):
+		return key, true
+	case st.HasLegacyBareRecord(m.ToolCallID()):
+		return m.ToolCallID(), true
+	}
+	return "", false
+}
+
 // stubSpec is an indexed result's stub, built from the source message
-// when it is written (stubMessage).
+// when it is written (stubMessage), its ref and record looked up in the
+// state the render ran with (which is not changed after).
 type stubSpec struct {
-	rec *index.Record
-	ref string
+	st *index.State
 }
 
-// newStub returns a stub spec, from chunks (one allocation per
-// stubChunk stubs).
-func (r *renderer) newStub(rec *index.Record, ref string) *stubSpec {
-	const stubChunk = 1024
-	if len(r.specs) == cap(r.specs) {
-		r.specs = make([]stubSpec, 0, stubChunk)
+// stubBody is the body every stub of the render shares.
+func (r *renderer) stubBody() *itemBody {
+	if r.stubs == nil {
+		r.stubs = &itemBody{stub: &stubSpec{st: r.st}}
 	}
-	r.specs = append(r.specs, stubSpec{rec, ref})
-	return &r.specs[len(r.specs)-1]
-}
-
-func (sp *stubSpec) change() Change {
-	if sp.rec != nil && sp.rec.SpillPath != nil {
-		return SpillStubbed
-	}
-	return Stubbed
+	return r.stubs
 }
 
 // append appends the stub of the source message orig to dst; m is the
 // source message (its content, which the stub does not read, is passed
 // over where the decoder located it).
 func (sp *stubSpec) append(dst, orig []byte, m *session.Message) []byte {
+	rec, ref := sp.of(m)
 	cs, ce, ok := m.ContentRange()
 	if !ok {
 		cs, ce = -1, -1
 	}
-	b, _ := stubMessage(dst, orig, cs, ce, sp.rec, sp.ref)
+	b, _ := stubMessage(dst, orig, cs, ce, rec, ref)
 	return b
+}
+
+// of returns what the stub of result m shows: its record when the result
+// was spilled (nil for a plain stub) and its ref, as stubReplace found
+// them.
+func (sp *stubSpec) of(m *session.Message) (rec *index.Record, ref string) {
+	var kb [64]byte
+	lookup, ok := stubLookup(sp.st, m, string(appendMessageKey(kb[:0], m)))
+	if !ok {
+		return nil, m.ToolCallID() // (stubReplace stubs indexed results only)
+	}
+	if ref, ok = sp.st.ShortRef(lookup); !ok {
+		ref = m.ToolCallID()
+	}
+	if rc, found := sp.st.RecordOf(lookup); found && rc.SpillPath != nil {
+		rec = &rc
+	}
+	return rec, ref
 }
 
 // stubMessage builds pi-condense's replacement toolResult for an indexed

@@ -27,10 +27,10 @@ func (r *renderer) orphanSweep() error {
 		}
 		switch r.role(&s) {
 		case session.RoleAssistant:
-			open.open(s.m.ToolCalls())
+			open.open(r.msg(&s).ToolCalls())
 		case session.RoleToolResult:
-			if !open.answer(s.m.ToolCallID()) {
-				swept = append(swept, s.m.ToolCallID())
+			if !open.answer(r.msg(&s).ToolCallID()) {
+				swept = append(swept, r.msg(&s).ToolCallID())
 				continue
 			}
 		default:
