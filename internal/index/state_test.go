@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -441,12 +442,13 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 }
 
 // RebuildKeys is Rebuild less the records' arguments, texts and previews
-// (and the dedup hashes made from them): on every oracle session everything
-// else is the same.
+// (and the dedup hashes made from them), the chains and the summaries'
+// bodies: on every oracle session everything else is the same, and so is
+// every answer --write's check asks of it.
 func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 	snaps, _ := filepath.Glob(filepath.Join(oracleDir, "*", "requests", "*.session.jsonl"))
 	finals, _ := filepath.Glob(filepath.Join(oracleDir, "*", "final", "*.jsonl"))
-	texts := 0
+	texts, chains, summaries := 0, 0, 0
 	for _, p := range append(snaps, finals...) {
 		ctx := readSession(t, p)
 		full := rebuild(t, ctx)
@@ -471,14 +473,46 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.record(k), c)
 			}
 		}
+		if keys.Len() != full.Len() || !slices.Equal(keys.Keys(), full.Keys()) {
+			t.Errorf("%s: RebuildKeys has %d records, Rebuild %d (or other keys)", p, keys.Len(), full.Len())
+		}
+		for i := range full.keys {
+			k := full.keys[i].key
+			ref, ok := full.ShortRef(k)
+			gref, gok := keys.ShortRef(k)
+			if ref != gref || ok != gok || full.IsSummarized(k) != keys.IsSummarized(k) {
+				t.Errorf("%s: key %s: RebuildKeys: ref %q %v, summarized %v; Rebuild: %q %v, %v", p, k, gref, gok, keys.IsSummarized(k), ref, ok, full.IsSummarized(k))
+			}
+		}
+		if len(full.chains) > 0 {
+			chains++
+		}
+		if len(full.summaries) > 0 {
+			summaries++
+		}
 		full.recs, keys.recs, full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil, nil, nil
+		withoutChainsAndBodies(full)
+		withoutChainsAndBodies(keys)
 		if !reflect.DeepEqual(full, keys) {
-			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records and hashes", p)
+			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records, hashes, chains and summaries", p)
 		}
 	}
-	if texts == 0 {
-		t.Fatal("no record with a result text: the test proves nothing")
+	if texts == 0 || chains == 0 || summaries == 0 {
+		t.Fatalf("%d records with a result text, %d sessions with chains, %d with summaries: the test proves little", texts, chains, summaries)
 	}
+}
+
+// withoutChainsAndBodies clears what RebuildKeys does not rebuild: the
+// chains (their rewrite points, warnings and block counter too) and the
+// summaries' bodies.
+func withoutChainsAndBodies(s *State) {
+	s.chains, s.chainOrder, s.NextBlock = nil, nil, 0
+	s.summaries, s.sumKeys, s.sumMore = nil, nil, nil
+	for i := range s.keys {
+		s.keys[i].sum = 0
+	}
+	s.RewritePoints = slices.DeleteFunc(s.RewritePoints, func(p RewritePoint) bool { return p.Kind == TypeChain })
+	s.Warnings = slices.DeleteFunc(s.Warnings, func(w session.Warning) bool { return strings.HasPrefix(w.Msg, TypeChain+" entry: ") })
 }
 
 // recordMap is every record of s by its key (copies).
