@@ -30,6 +30,9 @@ type State struct {
 	// (keys.go).
 	recs []rec
 	nrec int32
+	// extras are what records hold out of line (rec.extra), in the
+	// order the records were added
+	extras []recExtra
 	// names are the records' tool names, each once (rec.name), nameIDs
 	// their indexes
 	names   []string

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -426,10 +428,16 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		for i := range b {
 			b[i] = 'x'
 		}
+		// every record packed again, in order, its extras with it (as
+		// RebuildEntries added them)
+		recs := make([]Record, len(got.recs))
 		for i := range got.recs {
-			rc := got.unpack(&got.recs[i])
-			rc.ResultText, rc.textAt = texts[i], textRef{}
-			got.recs[i] = got.packRecord(&rc, got.recs[i].key)
+			recs[i] = got.unpack(&got.recs[i])
+			recs[i].ResultText, recs[i].textAt = texts[i], textRef{}
+		}
+		got.extras = nil
+		for i := range got.recs {
+			got.recs[i] = got.packRecord(&recs[i], got.recs[i].key)
 		}
 		got.src = nil
 		if !reflect.DeepEqual(got, want) {
@@ -490,7 +498,8 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 		if len(full.summaries) > 0 {
 			summaries++
 		}
-		full.recs, keys.recs, full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil, nil, nil
+		full.recs, keys.recs, full.extras, keys.extras = nil, nil, nil, nil
+		full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil
 		withoutChainsAndBodies(full)
 		withoutChainsAndBodies(keys)
 		if !reflect.DeepEqual(full, keys) {
@@ -547,4 +556,35 @@ func (s *State) refMap() map[string]string {
 func hasAlias(s *State, key string) bool {
 	_, ok := s.aliasOf(key)
 	return ok
+}
+
+// TestPackRecordRoundTrip: a record packed (72 bytes, its rare fields and
+// a turn index beyond 32 bits in the state's extras) unpacks as it was.
+func TestPackRecordRoundTrip(t *testing.T) {
+	ts, text, hash := int64(1733000000123), "preview", "abc"
+	n := int64(9)
+	s := newState()
+	var want []Record
+	for _, turn := range []int{0, 7, -1, math.MaxInt32, math.MaxInt32 + 1, math.MinInt32, math.MinInt32 - 1, 1 << 40} {
+		for _, full := range []bool{false, true} {
+			r := Record{ToolCallID: "call_" + strconv.Itoa(len(want)), ToolName: "bash", IsError: full, TurnIndex: turn, Timestamp: int64(turn) * 3}
+			if full {
+				r.Args, r.ResultText, r.ResultTimestamp = []byte(`{"command":"ls"}`), "out", &ts
+				r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &text, &n, &text, &hash
+			}
+			want = append(want, r)
+			s.indexRecord(r, "", false)
+		}
+	}
+	if len(s.recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(s.recs), len(want))
+	}
+	for i := range s.recs {
+		if got := s.unpack(&s.recs[i]); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("record %d: %+v, want %+v", i, got, want[i])
+		}
+	}
+	if size := unsafe.Sizeof(rec{}); size != 72 {
+		t.Errorf("a record is %d bytes, want 72", size)
+	}
 }
