@@ -123,6 +123,8 @@ type Flushed struct {
 	deferred      []deferredBatch
 	deferredCalls []entryCall
 	deferEntries  bool
+	// a summarised batch's refs, tool names and keys (summarized: reused)
+	refs, names, keys []string
 }
 
 // deferredBatch is a summarised batch whose entries are not made yet: its
@@ -541,8 +543,11 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	s := f.State
 	b := sl.b
-	refs := make([]string, len(b.Calls))
-	names := make([]string, len(b.Calls))
+	// refs, names and keys are done with when the batch is (reused)
+	f.refs = slices.Grow(f.refs[:0], len(b.Calls))[:len(b.Calls)]
+	f.names = slices.Grow(f.names[:0], len(b.Calls))[:len(b.Calls)]
+	f.keys = slices.Grow(f.keys[:0], len(b.Calls))[:len(b.Calls)]
+	refs, names, keys := f.refs, f.names, f.keys
 	for i, c := range b.Calls {
 		refs[i] = "t" + strconv.Itoa(s.NextRef)
 		s.NextRef++
@@ -569,14 +574,13 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		return
 	}
 	f.Summarized += len(b.Calls)
-	keys := make([]string, len(b.Calls))
 	var calls []entryCall // the index entry's (deferred: in deferredCalls from calls0)
 	if !f.deferEntries {
 		calls = make([]entryCall, len(b.Calls))
 	}
 	calls0 := len(f.deferredCalls)
 	for i, c := range b.Calls {
-		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
+		s.registerRefKey(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp}, c.Key)
 		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
 		if f.deferEntries {
 			f.deferredCalls = append(f.deferredCalls, ec)

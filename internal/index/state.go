@@ -553,11 +553,17 @@ func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int3
 }
 
 // registerRef is pi-condense's registerSummaryRefs for one ref.
-func (s *State) registerRef(r ToolCallRef) {
+func (s *State) registerRef(r ToolCallRef) { s.registerRefKey(r, "") }
+
+// registerRefKey is registerRef with the ref's occurrence key when the
+// caller has it (a flushed call's: not made again; "": made here).
+func (s *State) registerRefKey(r ToolCallRef, key string) {
 	if r.ShortID == "" || r.ToolCallID == "" {
 		return
 	}
-	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	if key == "" || !sameKey(key, r.ToolCallID, r.ResultTimestamp) {
+		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	}
 	if r.ShortID != key {
 		s.setRef(r.ShortID, s.intern(key))
 	}

@@ -588,3 +588,41 @@ func TestPackRecordRoundTrip(t *testing.T) {
 		t.Errorf("a record is %d bytes, want 72", size)
 	}
 }
+
+// TestRegisterRefKey: a ref registered with its call's key (a flushed
+// call's MessageKey) leaves the state registerRef leaves — the key used
+// only when it is the occurrence key (not for a timestamp that is no
+// integer, nor for another call's key).
+func TestRegisterRefKey(t *testing.T) {
+	ts := int64(1733000000123)
+	refs := []ToolCallRef{
+		{ShortID: "t1", ToolCallID: "call_a", ResultTimestamp: &ts},
+		{ShortID: "t2", ToolCallID: "call_b"},
+		{ShortID: "t3", ToolCallID: "call_c", ResultTimestamp: &ts},
+		{ShortID: "t9", ToolCallID: "call_d", ResultTimestamp: &ts},
+		{ShortID: "x", ToolCallID: "call_e", ResultTimestamp: &ts},
+		{ShortID: "", ToolCallID: "call_f"},
+	}
+	keys := []string{
+		MessageKey("call_a", []byte("1733000000123")),
+		MessageKey("call_b", []byte("null")),
+		MessageKey("call_c", []byte("1733000000123.5")),
+		"call_a@1733000000123",
+		"",
+		"call_f",
+	}
+	want, got := newState(), newState()
+	for i, r := range refs {
+		want.registerRef(r)
+		got.registerRefKey(r, keys[i])
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("registerRefKey: %+v\nregisterRef: %+v", got, want)
+	}
+	if k, _ := got.refKey("t1"); k != "call_a@1733000000123" {
+		t.Errorf("t1 → %q", k)
+	}
+	if k, _ := got.refKey("t9"); k != "call_d@1733000000123" {
+		t.Errorf("t9 → %q", k)
+	}
+}
