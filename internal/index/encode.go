@@ -285,14 +285,8 @@ type entryBufs struct {
 // written.
 func indexEntry(st *State, calls []entryCall) *NewEntry {
 	var floor *int64
-	for i := range calls {
-		r := &st.recs[calls[i].rec]
-		if r.flags&recHasResTS != 0 && (floor == nil || r.resTS < *floor) {
-			if floor == nil {
-				floor = new(int64)
-			}
-			*floor = r.resTS
-		}
+	if t, ok := callsFloor(st, calls); ok {
+		floor = &t
 	}
 	return &NewEntry{Type: "custom", CustomType: TypeIndex, floor: floor, body: func(dst []byte, ctx *session.Context) ([]byte, error) {
 		dst = append(dst, `{"toolCalls":[`...)
@@ -322,6 +316,18 @@ func indexEntry(st *State, calls []entryCall) *NewEntry {
 		}
 		return append(dst, `]}`...), nil
 	}}
+}
+
+// callsFloor is the earliest result time of the calls' records (an index
+// entry's rewrite point; ok false: none has one).
+func callsFloor(st *State, calls []entryCall) (floor int64, ok bool) {
+	for i := range calls {
+		r := &st.recs[calls[i].rec]
+		if r.flags&recHasResTS != 0 && (!ok || r.resTS < floor) {
+			floor, ok = r.resTS, true
+		}
+	}
+	return floor, ok
 }
 
 // aliasData is a context-prune-dedup-alias's data.

@@ -60,6 +60,12 @@ type FlushOptions struct {
 	// context and writes no session needs the state and the summaries,
 	// not the entries to append.
 	NoEntries bool
+	// DeferEntries leaves each summarised batch's summary and index
+	// entries out of Flushed.Entries (nil there) until BuildEntries: a
+	// run that renders the context before it writes them (--session,
+	// --write) then does not hold them through the render (1 GB: ~69,000
+	// batches, two entries and their closures each, ~17 MB).
+	DeferEntries bool
 }
 
 // Flushed is what one flush adds to a session.
@@ -111,6 +117,42 @@ type Flushed struct {
 	// noEntries: the entries are marked (marks), not kept (FlushOptions.NoEntries)
 	noEntries bool
 	marks     entryMarks
+	// deferred are the summarised batches whose entries BuildEntries
+	// makes (FlushOptions.DeferEntries), in order: each is a nil pair in
+	// Entries; their calls are in deferredCalls, one after the other
+	deferred      []deferredBatch
+	deferredCalls []entryCall
+	deferEntries  bool
+	// a summarised batch's refs, tool names and keys (summarized: reused)
+	refs, names, keys []string
+}
+
+// deferredBatch is a summarised batch whose entries are not made yet: its
+// summary (an index in Flushed.Summaries; its records are the summary's)
+// and the index in Flushed.deferredCalls of its first call.
+type deferredBatch struct {
+	sum, calls0 int32
+}
+
+// BuildEntries makes the entries a flush with FlushOptions.DeferEntries
+// left out of Entries (a no-op when there are none): then Entries are
+// what the flush would have made without the option.
+func (f *Flushed) BuildEntries() {
+	if len(f.deferred) == 0 {
+		return
+	}
+	j := 0
+	for k := 0; k < len(f.Entries); k++ {
+		if f.Entries[k] != nil {
+			continue
+		}
+		d := f.deferred[j]
+		j++
+		sm := f.Summaries[d.sum]
+		f.Entries[k], f.Entries[k+1] = summaryEntry(sm), indexEntry(f.State, f.deferredCalls[d.calls0:d.calls0+sm.n:d.calls0+sm.n])
+		k++
+	}
+	f.deferred = nil
 }
 
 // Changes reports whether the flush changes what is rendered (a summary, a
@@ -141,7 +183,7 @@ type slot struct {
 // without a new batch: a text-only turn, a setting changed), so `now`
 // always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
-	f := &Flushed{State: st.Clone(), Outcome: "empty", noEntries: o.NoEntries}
+	f := &Flushed{State: st.Clone(), Outcome: "empty", noEntries: o.NoEntries, deferEntries: o.DeferEntries && !o.NoEntries}
 	// the records the flush adds leave their arguments in ctx's lines
 	// (argsAt), which the state then reads them from
 	f.lt.copyArgs = !argsInContext(st, ctx)
@@ -152,6 +194,11 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 		return nil, err
 	}
 	f.batchCommandCalls = f.CommandCalls
+	if c := f.deferredCalls; cap(c)-len(c) > len(c)/8 {
+		// room made for the calls of batches not summarised (trivial,
+		// deduped, oversized) given back
+		f.deferredCalls = slices.Clone(c)
+	}
 	if err := f.compressChains(cx, ctx, o); err != nil {
 		return nil, err
 	}
@@ -242,6 +289,9 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		calls += len(b.Calls)
 	}
 	s.reserve(calls)
+	if f.deferEntries {
+		f.deferredCalls = make([]entryCall, 0, calls)
+	}
 	slots := make([]slot, len(batches))
 	for i, b := range batches {
 		slots[i].b = b
@@ -465,9 +515,21 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 		f.marks = entryMarks{}
 		return
 	}
-	for k, e := range f.Entries {
-		if e.floor != nil {
-			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: *e.floor, Kind: e.CustomType})
+	j := 0
+	for k := 0; k < len(f.Entries); k++ {
+		if e := f.Entries[k]; e != nil {
+			if e.floor != nil {
+				f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: *e.floor, Kind: e.CustomType})
+			}
+			continue
+		}
+		// a deferred batch: its summary has no floor, its index entry the
+		// earliest result time of its records (indexEntry's)
+		d := f.deferred[j]
+		j++
+		k++
+		if floor, ok := callsFloor(f.State, f.deferredCalls[d.calls0:d.calls0+f.Summaries[d.sum].n]); ok {
+			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + k, Floor: floor, Kind: TypeIndex})
 		}
 	}
 }
@@ -481,8 +543,11 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	s := f.State
 	b := sl.b
-	refs := make([]string, len(b.Calls))
-	names := make([]string, len(b.Calls))
+	// refs, names and keys are done with when the batch is (reused)
+	f.refs = slices.Grow(f.refs[:0], len(b.Calls))[:len(b.Calls)]
+	f.names = slices.Grow(f.names[:0], len(b.Calls))[:len(b.Calls)]
+	f.keys = slices.Grow(f.keys[:0], len(b.Calls))[:len(b.Calls)]
+	refs, names, keys := f.refs, f.names, f.keys
 	for i, c := range b.Calls {
 		refs[i] = "t" + strconv.Itoa(s.NextRef)
 		s.NextRef++
@@ -509,18 +574,32 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 		return
 	}
 	f.Summarized += len(b.Calls)
-	keys := make([]string, len(b.Calls))
-	calls := make([]entryCall, len(b.Calls))
+	var calls []entryCall // the index entry's (deferred: in deferredCalls from calls0)
+	if !f.deferEntries {
+		calls = make([]entryCall, len(b.Calls))
+	}
+	calls0 := len(f.deferredCalls)
 	for i, c := range b.Calls {
-		s.registerRef(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp})
-		calls[i] = c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
+		s.registerRefKey(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp}, c.Key)
+		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
+		if f.deferEntries {
+			f.deferredCalls = append(f.deferredCalls, ec)
+		} else {
+			calls[i] = ec
+		}
 		keys[i] = c.Key
 	}
 	// the details are written from the records when they are (refs are
-	// t<firstRef> on, the records are the last len(calls) in s.recs)
-	sm := &SummaryMessage{Content: text, st: s, rec0: int32(len(s.recs) - len(calls)), n: int32(len(calls)), firstRef: s.NextRef - len(b.Calls), turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
+	// t<firstRef> on, the records are the last len(b.Calls) in s.recs)
+	n := len(b.Calls)
+	sm := &SummaryMessage{Content: text, st: s, rec0: int32(len(s.recs) - n), n: int32(n), firstRef: s.NextRef - n, turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
 	f.Summaries = append(f.Summaries, sm)
-	f.addEntry(summaryEntry(sm), indexEntry(s, calls))
+	if f.deferEntries {
+		f.deferred = append(f.deferred, deferredBatch{sum: int32(len(f.Summaries) - 1), calls0: int32(calls0)})
+		f.Entries = append(f.Entries, nil, nil)
+	} else {
+		f.addEntry(summaryEntry(sm), indexEntry(s, calls))
+	}
 	s.addSummaryBody(Summary{Keys: keys, Text: text})
 }
 

@@ -260,6 +260,9 @@ func (s *State) seedHash(h string, kid int32) {
 // cloneKeys copies s's key tables into c (Clone).
 func (s *State) cloneKeys(c *State) {
 	c.recs = slices.Clone(s.recs)
+	// shared: a record's extra is never changed, and c's appends go to a
+	// new array
+	c.extras = slices.Clip(s.extras)
 	c.names = slices.Clone(s.names)
 	c.nameIDs = maps.Clone(s.nameIDs)
 	c.keys = slices.Clone(s.keys)

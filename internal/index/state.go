@@ -30,6 +30,9 @@ type State struct {
 	// (keys.go).
 	recs []rec
 	nrec int32
+	// extras are what records hold out of line (rec.extra), in the
+	// order the records were added
+	extras []recExtra
 	// names are the records' tool names, each once (rec.name), nameIDs
 	// their indexes
 	names   []string
@@ -141,10 +144,13 @@ var ErrNoBranch = errors.New("index: the context was read without ReadOptions.Br
 func Rebuild(ctx *session.Context) (*State, error) { return rebuildState(ctx, false) }
 
 // RebuildKeys is Rebuild without the records' arguments, result texts and
-// previews, and so without the dedup hashes (which hash the texts): the
-// records' keys and fields, the refs, aliases, chains, summaries and
-// frontier only — what a check of the refs a file rebuilds to needs, in a
-// fraction of the memory (--write's verify of the file it wrote).
+// previews, and so without the dedup hashes (which hash the texts), and
+// without the chains (nor their rewrite points, warnings and block
+// counter) and the summaries' bodies: the records' keys and fields, the
+// refs, aliases, frontier and stats only — what a check of the refs a file
+// rebuilds to needs, in a fraction of the memory (--write's verify of the
+// file it wrote: 1 GB of pi-derived input flushed, ~185 MB for the state
+// with its chains and summary texts, ~75 MB of them the chains).
 func RebuildKeys(ctx *session.Context) (*State, error) { return rebuildState(ctx, true) }
 
 func rebuildState(ctx *session.Context, keysOnly bool) (*State, error) {
@@ -269,8 +275,11 @@ func (b *rebuilder) add(e Entry) {
 		return
 	}
 	if e.CustomType == TypeSummary {
-		s.addSummary(e, warn)
+		s.addSummary(e, warn, b.keysOnly)
 		return
+	}
+	if e.CustomType == TypeChain && b.keysOnly {
+		return // no records nor refs: none of what RebuildKeys keeps
 	}
 	data, ok := jsval.Get(e.Raw, "data")
 	switch e.CustomType {
@@ -441,7 +450,9 @@ func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (f
 	return floor, ok
 }
 
-func (s *State) addSummary(e Entry, warn func(string, ...any)) {
+// addSummary reads a summary entry: its refs, and its body unless
+// refsOnly (RebuildKeys).
+func (s *State) addSummary(e Entry, warn func(string, ...any), refsOnly bool) {
 	details, _ := jsval.Get(e.Raw, "details")
 	refs, bad := summaryRefs(details)
 	for _, b := range bad {
@@ -449,6 +460,9 @@ func (s *State) addSummary(e Entry, warn func(string, ...any)) {
 	}
 	for _, r := range refs {
 		s.registerRef(r)
+	}
+	if refsOnly {
+		return
 	}
 	content, _ := jsval.Get(e.Raw, "content")
 	text := summaryText(content)
@@ -539,11 +553,17 @@ func (s *State) indexRecord(r Record, key string, backfilled bool) (string, int3
 }
 
 // registerRef is pi-condense's registerSummaryRefs for one ref.
-func (s *State) registerRef(r ToolCallRef) {
+func (s *State) registerRef(r ToolCallRef) { s.registerRefKey(r, "") }
+
+// registerRefKey is registerRef with the ref's occurrence key when the
+// caller has it (a flushed call's: not made again; "": made here).
+func (s *State) registerRefKey(r ToolCallRef, key string) {
 	if r.ShortID == "" || r.ToolCallID == "" {
 		return
 	}
-	key := OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	if key == "" || !sameKey(key, r.ToolCallID, r.ResultTimestamp) {
+		key = OccurrenceKey(r.ToolCallID, r.ResultTimestamp)
+	}
 	if r.ShortID != key {
 		s.setRef(r.ShortID, s.intern(key))
 	}

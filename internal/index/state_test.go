@@ -2,12 +2,15 @@ package index
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -425,10 +428,16 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 		for i := range b {
 			b[i] = 'x'
 		}
+		// every record packed again, in order, its extras with it (as
+		// RebuildEntries added them)
+		recs := make([]Record, len(got.recs))
 		for i := range got.recs {
-			rc := got.unpack(&got.recs[i])
-			rc.ResultText, rc.textAt = texts[i], textRef{}
-			got.recs[i] = got.packRecord(&rc, got.recs[i].key)
+			recs[i] = got.unpack(&got.recs[i])
+			recs[i].ResultText, recs[i].textAt = texts[i], textRef{}
+		}
+		got.extras = nil
+		for i := range got.recs {
+			got.recs[i] = got.packRecord(&recs[i], got.recs[i].key)
 		}
 		got.src = nil
 		if !reflect.DeepEqual(got, want) {
@@ -441,12 +450,13 @@ func TestRebuildKeepsNoLine(t *testing.T) {
 }
 
 // RebuildKeys is Rebuild less the records' arguments, texts and previews
-// (and the dedup hashes made from them): on every oracle session everything
-// else is the same.
+// (and the dedup hashes made from them), the chains and the summaries'
+// bodies: on every oracle session everything else is the same, and so is
+// every answer --write's check asks of it.
 func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 	snaps, _ := filepath.Glob(filepath.Join(oracleDir, "*", "requests", "*.session.jsonl"))
 	finals, _ := filepath.Glob(filepath.Join(oracleDir, "*", "final", "*.jsonl"))
-	texts := 0
+	texts, chains, summaries := 0, 0, 0
 	for _, p := range append(snaps, finals...) {
 		ctx := readSession(t, p)
 		full := rebuild(t, ctx)
@@ -471,14 +481,47 @@ func TestRebuildKeysIsRebuildWithoutTexts(t *testing.T) {
 				t.Errorf("%s: record %s: %+v, want %+v", p, k, keys.record(k), c)
 			}
 		}
-		full.recs, keys.recs, full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil, nil, nil
+		if keys.Len() != full.Len() || !slices.Equal(keys.Keys(), full.Keys()) {
+			t.Errorf("%s: RebuildKeys has %d records, Rebuild %d (or other keys)", p, keys.Len(), full.Len())
+		}
+		for i := range full.keys {
+			k := full.keys[i].key
+			ref, ok := full.ShortRef(k)
+			gref, gok := keys.ShortRef(k)
+			if ref != gref || ok != gok || full.IsSummarized(k) != keys.IsSummarized(k) {
+				t.Errorf("%s: key %s: RebuildKeys: ref %q %v, summarized %v; Rebuild: %q %v, %v", p, k, gref, gok, keys.IsSummarized(k), ref, ok, full.IsSummarized(k))
+			}
+		}
+		if len(full.chains) > 0 {
+			chains++
+		}
+		if len(full.summaries) > 0 {
+			summaries++
+		}
+		full.recs, keys.recs, full.extras, keys.extras = nil, nil, nil, nil
+		full.hashes, keys.hashes, full.hashOdd, keys.hashOdd = nil, nil, nil, nil
+		withoutChainsAndBodies(full)
+		withoutChainsAndBodies(keys)
 		if !reflect.DeepEqual(full, keys) {
-			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records and hashes", p)
+			t.Errorf("%s: RebuildKeys's state differs from Rebuild's beyond the records, hashes, chains and summaries", p)
 		}
 	}
-	if texts == 0 {
-		t.Fatal("no record with a result text: the test proves nothing")
+	if texts == 0 || chains == 0 || summaries == 0 {
+		t.Fatalf("%d records with a result text, %d sessions with chains, %d with summaries: the test proves little", texts, chains, summaries)
 	}
+}
+
+// withoutChainsAndBodies clears what RebuildKeys does not rebuild: the
+// chains (their rewrite points, warnings and block counter too) and the
+// summaries' bodies.
+func withoutChainsAndBodies(s *State) {
+	s.chains, s.chainOrder, s.NextBlock = nil, nil, 0
+	s.summaries, s.sumKeys, s.sumMore = nil, nil, nil
+	for i := range s.keys {
+		s.keys[i].sum = 0
+	}
+	s.RewritePoints = slices.DeleteFunc(s.RewritePoints, func(p RewritePoint) bool { return p.Kind == TypeChain })
+	s.Warnings = slices.DeleteFunc(s.Warnings, func(w session.Warning) bool { return strings.HasPrefix(w.Msg, TypeChain+" entry: ") })
 }
 
 // recordMap is every record of s by its key (copies).
@@ -513,4 +556,73 @@ func (s *State) refMap() map[string]string {
 func hasAlias(s *State, key string) bool {
 	_, ok := s.aliasOf(key)
 	return ok
+}
+
+// TestPackRecordRoundTrip: a record packed (72 bytes, its rare fields and
+// a turn index beyond 32 bits in the state's extras) unpacks as it was.
+func TestPackRecordRoundTrip(t *testing.T) {
+	ts, text, hash := int64(1733000000123), "preview", "abc"
+	n := int64(9)
+	s := newState()
+	var want []Record
+	for _, turn := range []int{0, 7, -1, math.MaxInt32, math.MaxInt32 + 1, math.MinInt32, math.MinInt32 - 1, 1 << 40} {
+		for _, full := range []bool{false, true} {
+			r := Record{ToolCallID: "call_" + strconv.Itoa(len(want)), ToolName: "bash", IsError: full, TurnIndex: turn, Timestamp: int64(turn) * 3}
+			if full {
+				r.Args, r.ResultText, r.ResultTimestamp = []byte(`{"command":"ls"}`), "out", &ts
+				r.SpillPath, r.SpillBytes, r.ResultPreview, r.ContentHash = &text, &n, &text, &hash
+			}
+			want = append(want, r)
+			s.indexRecord(r, "", false)
+		}
+	}
+	if len(s.recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(s.recs), len(want))
+	}
+	for i := range s.recs {
+		if got := s.unpack(&s.recs[i]); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("record %d: %+v, want %+v", i, got, want[i])
+		}
+	}
+	if size := unsafe.Sizeof(rec{}); size != 72 {
+		t.Errorf("a record is %d bytes, want 72", size)
+	}
+}
+
+// TestRegisterRefKey: a ref registered with its call's key (a flushed
+// call's MessageKey) leaves the state registerRef leaves — the key used
+// only when it is the occurrence key (not for a timestamp that is no
+// integer, nor for another call's key).
+func TestRegisterRefKey(t *testing.T) {
+	ts := int64(1733000000123)
+	refs := []ToolCallRef{
+		{ShortID: "t1", ToolCallID: "call_a", ResultTimestamp: &ts},
+		{ShortID: "t2", ToolCallID: "call_b"},
+		{ShortID: "t3", ToolCallID: "call_c", ResultTimestamp: &ts},
+		{ShortID: "t9", ToolCallID: "call_d", ResultTimestamp: &ts},
+		{ShortID: "x", ToolCallID: "call_e", ResultTimestamp: &ts},
+		{ShortID: "", ToolCallID: "call_f"},
+	}
+	keys := []string{
+		MessageKey("call_a", []byte("1733000000123")),
+		MessageKey("call_b", []byte("null")),
+		MessageKey("call_c", []byte("1733000000123.5")),
+		"call_a@1733000000123",
+		"",
+		"call_f",
+	}
+	want, got := newState(), newState()
+	for i, r := range refs {
+		want.registerRef(r)
+		got.registerRefKey(r, keys[i])
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("registerRefKey: %+v\nregisterRef: %+v", got, want)
+	}
+	if k, _ := got.refKey("t1"); k != "call_a@1733000000123" {
+		t.Errorf("t1 → %q", k)
+	}
+	if k, _ := got.refKey("t9"); k != "call_d@1733000000123" {
+		t.Errorf("t9 → %q", k)
+	}
 }

@@ -202,6 +202,9 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options, window in
 		Clip:      so.Clip,
 		Now:       nowMS,
 		NoEntries: o.NoEntries,
+		// the entries are made when appended (Result.Append), after the
+		// render, not held through it
+		DeferEntries: true,
 	})
 }
 

@@ -93,6 +93,7 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 	// a flush that only moved the frontier (trivial batches) is written
 	// only along with something that changes the context
 	if r.Flushed != nil && (r.Flushed.Changes() || len(edits) > 0) {
+		r.Flushed.BuildEntries()
 		a.Entries = append(a.Entries, r.Flushed.Entries...)
 	}
 	a.Edits = len(edits)
