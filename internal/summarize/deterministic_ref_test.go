@@ -159,3 +159,23 @@ func FuzzHeaderOnly(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDeterministic: the shipped sessions' result texts summarised
+// as a command's output and as a file read, one call a batch.
+func BenchmarkDeterministic(b *testing.B) {
+	texts := resultTexts(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	for _, tool := range []string{"bash", "read"} {
+		b.Run(tool, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, t := range texts {
+					Deterministic(Batch{Calls: []Call{{ToolName: tool, Args: `{"command":"make","path":"/w/a.go"}`, Result: t}}, Cwd: "/w"})
+				}
+			}
+		})
+	}
+}
