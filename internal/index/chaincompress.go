@@ -608,13 +608,27 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	// indexed by the batches flushed just before)
 	need := map[string]bool{}
 	var kb [64]byte
+	// what this pass finds of each result, by index from c.Start, for the
+	// next (the same key and entry, not looked up twice): 0 not looked
+	// up, -1 summarized, else its entries value + 1
+	looked := make([]int32, c.Final-c.Start)
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] {
 			continue
 		}
 		// (most are indexed: that is looked up first)
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) && entries[m.EntryKey()] != 0 {
+		ts, ok := wholeTimestamp(m.Timestamp())
+		if !ok {
+			continue
+		}
+		if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+			looked[i-c.Start] = -1
+			continue
+		}
+		at := entries[m.EntryKey()]
+		looked[i-c.Start] = at + 1
+		if at != 0 {
 			need[m.ToolCallID()] = true
 		}
 	}
@@ -676,14 +690,22 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			if !ok {
 				continue
 			}
-			if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
-				continue
+			var at int32
+			switch v := looked[i-c.Start]; {
+			case v < 0:
+				continue // summarized
+			case v > 0:
+				at = v - 1
+			default:
+				if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+					continue
+				}
+				at = entries[m.EntryKey()]
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
-			at := entries[m.EntryKey()]
 			if at == 0 {
 				continue
 			}
+			key := OccurrenceKey(m.ToolCallID(), &ts)
 			be := &ctx.Branch[at-1]
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
 			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
