@@ -320,7 +320,16 @@ func Resolvable(ctx *session.Context, chains []ChainRange) ([]ChainRange, error)
 	if len(chains) == 0 {
 		return nil, nil
 	}
-	users, assistants := map[int64]int{}, map[int64]int{}
+	// the messages at the chains' timestamps, counted (the maps are the
+	// chains' size, not the context's: a message at another timestamp is
+	// looked up, not added)
+	users, assistants := make(map[int64]int, len(chains)), make(map[int64]int, len(chains))
+	for _, c := range chains {
+		users[c.StartUserTimestamp] = 0
+		if c.FinalAssistantTimestamp != nil {
+			assistants[*c.FinalAssistantTimestamp] = 0
+		}
+	}
 	for _, m := range ctx.Messages {
 		role := m.Role()
 		if role != session.RoleUser && role != session.RoleAssistant {
@@ -333,10 +342,12 @@ func Resolvable(ctx *session.Context, chains []ChainRange) ([]ChainRange, error)
 		if !ok {
 			continue
 		}
+		count := assistants
 		if role == session.RoleUser {
-			users[ts]++
-		} else {
-			assistants[ts]++
+			count = users
+		}
+		if n, named := count[ts]; named {
+			count[ts] = n + 1
 		}
 	}
 	out := chains[:0:0]

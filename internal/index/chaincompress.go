@@ -84,6 +84,57 @@ type chainCall struct {
 	spill                *spill
 	loc                  textLoc // where resultText is (one text block)
 	branch               int32   // entry's index in the context's Branch
+	facts                textFacts
+}
+
+// textFacts are summarize.TextFacts of a result whose call's summary is
+// its header alone (summarize.HeaderOnly), packed without a pointer, as
+// the flush found them in the text it decoded: the backfilled calls'
+// summary is then written without reading the text again. The zero
+// value: not known.
+type textFacts struct {
+	lines uint32 // the line count, and factAborted, factExit (0: not known)
+	exit  int32  // the exit code (factExit)
+}
+
+const (
+	factAborted = 1 << 31
+	factExit    = 1 << 30
+	factLines   = factExit - 1
+)
+
+// packFacts packs f (false when it does not fit: a line count of 2^30 or
+// more, an exit code that is not an int32 written as strconv.Itoa writes
+// it).
+func packFacts(f summarize.TextFacts) (textFacts, bool) {
+	if f.Lines <= 0 || f.Lines > factLines {
+		return textFacts{}, false
+	}
+	p := textFacts{lines: uint32(f.Lines)}
+	if f.Aborted {
+		p.lines |= factAborted
+	}
+	if f.Exit != "" {
+		n, err := strconv.ParseInt(f.Exit, 10, 32)
+		if err != nil || strconv.FormatInt(n, 10) != f.Exit {
+			return textFacts{}, false
+		}
+		p.lines |= factExit
+		p.exit = int32(n)
+	}
+	return p, true
+}
+
+// unpack is the facts p holds, when known.
+func (p textFacts) unpack() (summarize.TextFacts, bool) {
+	if p.lines == 0 {
+		return summarize.TextFacts{}, false
+	}
+	f := summarize.TextFacts{Lines: int(p.lines & factLines), Aborted: p.lines&factAborted != 0}
+	if p.lines&factExit != 0 {
+		f.Exit = strconv.Itoa(int(p.exit))
+	}
+	return f, true
 }
 
 // chainTexts are what a flush's chains need to write, when asked, the
@@ -138,11 +189,14 @@ type chainBackfill struct {
 	calls    []backfillCall
 }
 
-// backfillCall is what chainBackfill keeps of a call (no pointer).
+// backfillCall is what chainBackfill keeps of a call (no pointer; chars
+// in an int32, as in trivialCall: a result's line is shorter than 2^31
+// bytes, entryPlace's).
 type backfillCall struct {
 	branch int32
 	loc    textLoc
-	chars  int
+	chars  int32
+	facts  textFacts
 }
 
 // backfilled is the chainBackfill of calls, which backfill just indexed
@@ -150,7 +204,7 @@ type backfillCall struct {
 func (t *chainTexts) backfilled(calls []*chainCall, rec0 int32, firstRef int) *chainBackfill {
 	b := &chainBackfill{t: t, rec0: rec0, firstRef: firstRef, calls: make([]backfillCall, len(calls))}
 	for i, c := range calls {
-		b.calls[i] = backfillCall{branch: c.branch, loc: c.loc, chars: c.chars}
+		b.calls[i] = backfillCall{branch: c.branch, loc: c.loc, chars: int32(c.chars), facts: c.facts}
 	}
 	return b
 }
@@ -167,7 +221,7 @@ func (b *chainBackfill) summary() (string, error) {
 		bc := &b.calls[i]
 		r := t.st.unpack(&t.st.recs[b.rec0+int32(i)])
 		calls[i] = &chainCall{toolCallID: r.ToolCallID, toolName: r.ToolName, args: r.Args, argsAt: r.argsAt, isError: r.IsError,
-			entry: &t.ctx.Branch[bc.branch], branch: bc.branch, chars: bc.chars, loc: bc.loc}
+			entry: &t.ctx.Branch[bc.branch], branch: bc.branch, chars: int(bc.chars), loc: bc.loc, facts: bc.facts}
 		refs[i] = "t" + strconv.Itoa(b.firstRef+i)
 	}
 	text, err := backfillSummary(t.ctx, &t.lt, calls, refs)
@@ -554,13 +608,27 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	// indexed by the batches flushed just before)
 	need := map[string]bool{}
 	var kb [64]byte
+	// what this pass finds of each result, by index from c.Start, for the
+	// next (the same key and entry, not looked up twice): 0 not looked
+	// up, -1 summarized, else its entries value + 1
+	looked := make([]int32, c.Final-c.Start)
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		if m.Role() != session.RoleToolResult || prot[m.ToolCallID()] {
 			continue
 		}
 		// (most are indexed: that is looked up first)
-		if ts, ok := wholeTimestamp(m.Timestamp()); ok && !s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) && entries[m.EntryKey()] != 0 {
+		ts, ok := wholeTimestamp(m.Timestamp())
+		if !ok {
+			continue
+		}
+		if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+			looked[i-c.Start] = -1
+			continue
+		}
+		at := entries[m.EntryKey()]
+		looked[i-c.Start] = at + 1
+		if at != 0 {
 			need[m.ToolCallID()] = true
 		}
 	}
@@ -622,21 +690,29 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			if !ok {
 				continue
 			}
-			if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
-				continue
+			var at int32
+			switch v := looked[i-c.Start]; {
+			case v < 0:
+				continue // summarized
+			case v > 0:
+				at = v - 1
+			default:
+				if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
+					continue
+				}
+				at = entries[m.EntryKey()]
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
-			at := entries[m.EntryKey()]
 			if at == 0 {
 				continue
 			}
+			key := OccurrenceKey(m.ToolCallID(), &ts)
 			be := &ctx.Branch[at-1]
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
 			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
 				// captured with this result: what the parse below reads of
 				// the same line
 				tc := &f.trivial.list[cl.trivial-1]
-				cc.isError, cc.loc, cc.chars = tc.errorTrue, tc.text, tc.chars
+				cc.isError, cc.loc, cc.chars, cc.facts = tc.errorTrue, tc.text, int(tc.chars), tc.facts
 				out = append(out, cc)
 				continue
 			}
@@ -670,15 +746,22 @@ type trivialCall struct {
 	errorTrue       bool
 	argsAt          textRef
 	text            textLoc
-	chars           int
+	chars           int32
+	facts           textFacts
 }
 
 // add keeps the calls whose arguments are located in the input (Args nil)
-// and found on the assistant's line.
-func (t *trivialCalls) add(calls []*Call) {
+// and found on the assistant's line. texts holds their decoded result
+// texts where their spans say (nil: not decoded): the facts of those
+// whose summary is their header alone are kept.
+func (t *trivialCalls) add(calls []*Call, texts []byte) {
 	for _, c := range calls {
 		if c.Args == nil && c.turn >= 0 {
-			t.list = append(t.list, trivialCall{turn: c.turn, call: c.call, res: c.res, errorTrue: c.errorTrue, argsAt: c.argsAt, text: c.text, chars: c.Chars})
+			tc := trivialCall{turn: c.turn, call: c.call, res: c.res, errorTrue: c.errorTrue, argsAt: c.argsAt, text: c.text, chars: int32(c.Chars)}
+			if texts != nil && summarize.HeaderOnly(c.Chars, c.errorTrue) {
+				tc.facts, _ = packFacts(summarize.FactsOf(bufString(texts[c.span[0]:c.span[1]])))
+			}
+			t.list = append(t.list, tc)
 		}
 	}
 }
@@ -809,10 +892,16 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 	// the texts are decoded into the tape's reused buffer: the summary
 	// copies what it keeps (SubstituteLabels + Footer make a new string)
 	lt.texts = lt.texts[:0]
+	facts := make([]summarize.TextFacts, len(calls)) // (one allocation)
 	for i, c := range calls {
 		n0 := len(lt.texts)
 		var err error
-		if c.loc.at.entry != 0 {
+		var known *summarize.TextFacts
+		if f, ok := c.facts.unpack(); ok && summarize.HeaderOnly(c.chars, c.isError) {
+			// all its summary reads of its text: the text is not read
+			facts[i] = f
+			known = &facts[i]
+		} else if c.loc.at.entry != 0 {
 			lt.texts, err = lt.appendTextAt(lt.texts, ctx, c.loc)
 		} else {
 			var content uint32
@@ -829,10 +918,10 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 		if lt.texts, err = appendArgs(lt.texts, ctx, c.args, c.argsAt); err != nil {
 			return "", err
 		}
-		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, Chars: c.chars, IsError: c.isError})
+		b.Calls = append(b.Calls, summarize.Call{ToolName: c.toolName, Args: bufString(lt.texts[n0:]), Result: text, Chars: c.chars, IsError: c.isError, Facts: known})
 		names[i] = c.toolName
 	}
-	return summarize.SubstituteLabels(summarize.Deterministic(b), refs, names) + summarize.Footer(refs), nil
+	return summarize.SubstituteLabelsFooter(summarize.Deterministic(b), refs, names), nil
 }
 
 // diagnostic appends a context-prune-diagnostic entry, once per kind and

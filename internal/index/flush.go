@@ -338,6 +338,14 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 				}
 				f.dedupSlot(sl, o, before, &aliases)
 			}
+			if sl.trivial {
+				// (kept now: its texts are in texts until the next slot's)
+				var decoded []byte
+				if !first {
+					decoded = texts
+				}
+				f.trivial.add(sl.b.Calls, decoded)
+			}
 			if sl.trivial || sl.deduped {
 				texts = texts[:n0]
 				continue
@@ -373,7 +381,6 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			case sl.deduped:
 				continue
 			case sl.trivial:
-				f.trivial.add(sl.b.Calls)
 				f.Trivial += len(sl.b.Calls)
 				f.RawChars += sl.raw
 				continue

@@ -45,13 +45,24 @@ const (
 	maxPaths     = 6
 	maxNames     = 8
 	budgetDivide = 20 // sub-bullets take at most 1/20 of the result's size
+	// minBullet is the fewest chars a sub-bullet takes: "  - last: " or
+	// "  - only: " and a line of one char (a meaningful line has two bytes
+	// or more, maybe one char); an error line's and a list's take more
+	minBullet = len("  - : ") + len("last") + 1
 )
 
 // appendCallSummary appends the lines of call n's summary to w (joined
 // with "\n"): its header, then the sub-bullets its budget allows.
 func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 	text := c.Result
-	exit, aborted := exitStatus(text)
+	facts := c.Facts != nil && HeaderOnly(c.Chars, c.IsError) // (no text read)
+	var exit string
+	var aborted bool
+	if facts {
+		exit, aborted = c.Facts.Exit, c.Facts.Aborted
+	} else {
+		exit, aborted = exitStatus(text)
+	}
 	w = append(w, "- [["...)
 	w = strconv.AppendInt(w, int64(n), 10)
 	w = append(w, ':')
@@ -87,12 +98,23 @@ func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 	if size == 0 {
 		return append(w, "; no text output"...)
 	}
+	lines := 0
+	if facts {
+		lines = c.Facts.Lines
+	} else {
+		lines = strings.Count(text, "\n") + 1
+	}
 	w = append(w, "; "...)
-	w = strconv.AppendInt(w, int64(strings.Count(text, "\n")+1), 10)
+	w = strconv.AppendInt(w, int64(lines), 10)
 	w = append(w, " lines, "...)
 	w = strconv.AppendInt(w, int64(size), 10)
 	w = append(w, " chars"...)
 
+	if HeaderOnly(size, c.IsError) {
+		// no sub-bullet fits (only an error's first line raises the
+		// budget): the text is not scanned for them
+		return w
+	}
 	budget := size / budgetDivide
 	// add appends the sub-bullet "  - kind: " + the items joined with ", "
 	// when its chars fit the budget (units: their JavaScript lengths)

@@ -130,3 +130,52 @@ func FuzzDeterministicRef(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeaderOnly: a call HeaderOnly says is summarised by its header alone
+// is, by the reference (no sub-bullet line), and its summary from
+// FactsOf(its text), the text not given, is the one from the text.
+func FuzzHeaderOnly(f *testing.F) {
+	f.Add("bash", `{"command":"make"}`, "a\nCommand exited with code 2", false, "/w")
+	f.Add("bash", `{"command":"sleep 9"}`, "\n\nCommand aborted\n\n", false, "/w")
+	f.Add("bash", `{"command":"x"}`, strings.Repeat("é", 219)+"\n\nexit code: -1.", false, "")
+	f.Add("bash", `{"command":"x"}`, "é\n"+strings.Repeat(" ", 218), false, "")
+	f.Add("read", `{"path":"/w/a"}`, strings.Repeat("ab\n", 73)+"c", false, "/w")
+	f.Add("bash", `{"command":"x"}`, "error: x", true, "")
+	f.Fuzz(func(t *testing.T, tool, args, result string, isErr bool, cwd string) {
+		chars := JSLen(result)
+		c := Call{ToolName: tool, Args: args, Result: result, IsError: isErr, Chars: chars}
+		if !HeaderOnly(chars, isErr) {
+			return
+		}
+		ref := deterministicRef(Batch{Calls: []Call{c}, Cwd: cwd})
+		if strings.Contains(ref, "\n  - ") {
+			t.Fatalf("HeaderOnly, but the reference has sub-bullets:\n%s", ref)
+		}
+		facts := FactsOf(result)
+		byFacts := c
+		byFacts.Result, byFacts.Facts = "", &facts
+		if got := Deterministic(Batch{Calls: []Call{byFacts, c}, Cwd: cwd}); got != Deterministic(Batch{Calls: []Call{c, c}, Cwd: cwd}) {
+			t.Fatalf("from its facts:\n%s\nfrom its text:\n%s", got, Deterministic(Batch{Calls: []Call{c, c}, Cwd: cwd}))
+		}
+	})
+}
+
+// BenchmarkDeterministic: the shipped sessions' result texts summarised
+// as a command's output and as a file read, one call a batch.
+func BenchmarkDeterministic(b *testing.B) {
+	texts := resultTexts(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	for _, tool := range []string{"bash", "read"} {
+		b.Run(tool, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, t := range texts {
+					Deterministic(Batch{Calls: []Call{{ToolName: tool, Args: `{"command":"make","path":"/w/a.go"}`, Result: t}}, Cwd: "/w"})
+				}
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@
 package summarize
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -30,6 +31,32 @@ type Call struct {
 	Result  string
 	Chars   int
 	IsError bool
+	// Facts, when set for a call whose summary is its header alone
+	// (HeaderOnly), stand for Result, which is then not read: its line
+	// count and exit status are all the summary reads of it.
+	Facts *TextFacts
+}
+
+// TextFacts are what the deterministic summary of a HeaderOnly call reads
+// of its result's text.
+type TextFacts struct {
+	Lines   int    // strings.Count(text, "\n") + 1
+	Exit    string // the exit code of its last non-blank line ("": none)
+	Aborted bool   // its last non-blank line says the command was aborted
+}
+
+// FactsOf is the TextFacts of a result's text.
+func FactsOf(text string) TextFacts {
+	exit, aborted := exitStatus(text)
+	return TextFacts{Lines: strings.Count(text, "\n") + 1, Exit: exit, Aborted: aborted}
+}
+
+// HeaderOnly reports whether the deterministic summary of a call whose
+// result has chars chars (its JavaScript length) is its header line
+// alone, whatever the text: not an error, and too short for any
+// sub-bullet to fit its budget.
+func HeaderOnly(chars int, isError bool) bool {
+	return chars > 0 && !isError && chars/budgetDivide < minBullet
 }
 
 // Batch is the calls of one assistant turn (batchingMode "turn") or of one
