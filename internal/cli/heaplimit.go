@@ -38,16 +38,18 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // run that prints the context stopped keeping the entries --write
 // appends, and chains' deterministic bodies and fusions were written when
 // asked instead of held: 276 MB before; with perf31–perf34 merged, 287 MB
-// at most after a collection). The limit is 48 MiB above 0.4 bytes per
-// input byte, 1.4 times that peak, so the collector keeps the heap near it
-// instead of letting it double (GOGC): at 1 GB (430 MiB) it runs 18
-// cycles for 438–448 MB of RSS in the same CPU seconds as at 0.475 bytes
-// (14–15 cycles, 509–520 MB): the heap is mostly pointer-free blocks, a
-// cycle costs little. At 380 MiB: 23 cycles, 387–396 MB, CPU still within
-// the noise — kept above that, as a margin for inputs of other shapes
-// (below the live peak the collector would run back to back). At 200 MB
-// the limit hardly matters (live ≤ 62 MB; 125–135 MB of RSS, most of it
-// the mapped window, the binary and the output buffer).
+// at most after a collection; with perf37–perf39 merged, 258 MB at most
+// after a collection, 1 GB run of 2026-12-02). The limit is 48 MiB above
+// 0.35 bytes per input byte (382 MiB at 1 GB), 1.5 times that peak, so
+// the collector keeps the heap near it instead of letting it double
+// (GOGC): at 1 GB it runs 19 cycles for 400 MB of RSS in the same CPU
+// seconds (best of 3, 8.5 s user+sys on a loaded VM) as at 0.4 bytes (15
+// cycles, 449 MB); at 0.3 bytes (334 MiB, 1.36 times the peak) 24 cycles,
+// 350 MB, 5–7% more CPU — kept above that, as a margin for inputs of
+// other shapes (below the live peak the collector would run back to
+// back). At 200 MB the limit hardly matters (live ≤ 62 MB; 119–124 MB of
+// RSS either way, most of it the mapped window, the binary and the output
+// buffer).
 //
 // A first flush that writes the session (--write, --session) holds the
 // flush's entries on top (their texts re-read from the input when
@@ -60,7 +62,11 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // 498 MB of RSS in the same CPU seconds as at 0.55 bytes (15 cycles, 588
 // MB); at 450 MiB: 26 cycles, 460 MB, +5% CPU. Before (each change alone:
 // perf32's chain texts let go, perf34's compact edits) 0.55–0.56 bytes,
-// and 0.6 bytes before both (641 MB, 17 cycles, ~3.5 GB marked).
+// and 0.6 bytes before both (641 MB, 17 cycles, ~3.5 GB marked). With
+// perf37–perf39 merged the live peak fell to 321 MB (1 GB --session,
+// 2026-12-02), so the limit is now 64 MiB above 0.4 bytes (445 MiB at
+// 1 GB, 1.45 times the peak): 19–21 cycles, 463 MB of RSS, in the same
+// CPU seconds as at 0.45 bytes (17–18 cycles, 511–514 MB).
 //
 // The state Rebuild makes of a session flushed before (rebuilt) holds its
 // records' strings (pointers the collector scans): that keeps the old
@@ -72,9 +78,9 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case rebuilt:
 		return max(readLimit(size), memoryLimit+size/10*7)
 	case writes:
-		return max(readLimit(size), 64<<20+size/20*9)
+		return max(readLimit(size), 64<<20+size/5*2)
 	}
-	return max(readLimit(size), 48<<20+size/5*2)
+	return max(readLimit(size), 48<<20+size/20*7)
 }
 
 // writeCheckLimit is the heap limit for --write's check of the file it
@@ -90,5 +96,10 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 // a seventh of room or more: 1 GB --write 33 collections, 501 MB of RSS,
 // in the same CPU seconds as at half a byte per byte (27, 561 MB); with
 // the rebuilt room (90 MiB above 0.7 bytes) and the first read still live
-// it peaked at 889–902 MB.
-func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/20*9) }
+// it peaked at 889–902 MB. Since perf39 the check rebuilds only the keys
+// (293 MB live at 1 GB; the whole --write peaks at 336–339 MB after a
+// collection, 2026-12-02), and both limits are 64 MiB above 0.4 bytes
+// (445 MiB at 1 GB): 1 GB --write runs 32 collections for 471 MB of RSS
+// in the same CPU seconds as at 0.45 bytes (27, 514 MB), with an
+// identical file written.
+func writeCheckLimit(size int64) int64 { return max(readLimit(size), 64<<20+size/5*2) }
