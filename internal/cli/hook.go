@@ -138,7 +138,14 @@ func runHook(o *HookOptions) error {
 	fsys := hostfs.NewCached()
 	_, rs, err := loadGate(o.IO, o.cmd, o.Rules, true) // the warnings would not be shown
 	if err != nil {
-		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
+		// one line (stderr is the model's reason, or Claude Code's), with
+		// the fix after it: the user reads it when every call is denied
+		reason := "pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error())
+		var ee *ExitErr
+		if errors.As(err, &ee) && ee.Hint != "" {
+			reason += "; hint: " + ee.Hint
+		}
+		return o.deny(reason)
 	}
 	// the decision runs against a deadline: Claude Code runs the call when a
 	// hook outlives its timeout (60 s by default), so an analysis a crafted
