@@ -76,8 +76,10 @@ takes longer than 20 s (Claude Code runs the call when a hook outlives its
 timeout: keep that above 20 s). The hook reads only what the
 gate needs — the settings files and their protectedPathRules — so a bad
 pruning setting (maxRetainedChars, PRUNER_FLUSH, …) does not matter here;
-rules that do not load, or a settings file that does not parse, deny every
-call, and the reason names the file and the key. Usage errors (a mistyped flag in the
+rules that do not load, a settings file that does not parse, or a key meant
+for the gate that it would not read (a misspelt protectedPathRules, or one
+outside contextPrune) deny every call, and the reason names the file and the
+key. Usage errors (a mistyped flag in the
 hook command) also exit 2, which Claude Code reads as a deny: a broken hook
 blocks tool calls rather than letting them through. Test the command by
 hand after editing it.`,

@@ -63,7 +63,8 @@ its blob (below), else its preview. Outputs are cut at 2000 lines or
 
 --entry ID prints the message of an entry as written in the file (every notice
 'pruner now' writes names it); --call ID [--ts TS] prints the results of a call
-id. 'pruner now --write' only appends, so the originals stay in the file; for a
+id (TS: the result message's "timestamp", Unix milliseconds; when several
+results answer, stderr says how many and where). 'pruner now --write' only appends, so the originals stay in the file; for a
 session an older pruner rewrote in place, a message holding a notice is read
 from the FILE.orig-* backup beside FILE.
 
