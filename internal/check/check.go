@@ -440,6 +440,10 @@ type checker struct {
 	verdicts verdicts
 	wait     map[string][]pending // call id → findings waiting for the result
 	seq      int
+	// noCwd, when set, says why the session has no cwd ("the session has
+	// no header", "its header has no cwd"): relative paths then resolve
+	// against nothing, and findings show them as written (unknownCwd)
+	noCwd string
 }
 
 func check(lr *session.LineReader, name string, opts Options) Result {
@@ -476,6 +480,12 @@ func check(lr *session.LineReader, name string, opts Options) Result {
 			// pairing pass over what pi would send
 			c.header = h.Line > 0 && !h.BOM
 			c.matcher = c.newMatcher(h.Cwd)
+			switch {
+			case h.Line == 0:
+				c.noCwd = "the session has no header"
+			case h.Cwd == "":
+				c.noCwd = "its header has no cwd"
+			}
 			if h.Line > 0 {
 				res.Entries++ // the header line
 			}
@@ -595,7 +605,14 @@ func (c *checker) toolCall(tc session.EntryToolCall, num int, entryID string) {
 		c.calls.set(tc.ID, tc.Name, tc.Path, tc.HasPath)
 	}
 	for _, v := range vs {
+		unknown := c.noCwd != "" && isRelative(v.Raw)
+		if unknown {
+			v = unknownCwd(v, c.noCwd)
+		}
 		f := violation(v, num, entryID, tc.ID)
+		if unknown {
+			f.Resolved = "" // not /PATH: the cwd is not known
+		}
 		readish := v.Op == guard.OpRead || v.Op == guard.OpBash
 		c.hold(tc.ID, pending{f: f, gate: v.Kind, readish: readish})
 	}
@@ -951,6 +968,30 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// isRelative reports whether a path as written in a call resolves against
+// the cwd: not absolute (/…, a Windows drive or share), not ~ or $HOME.
+func isRelative(raw string) bool {
+	return raw != "" && !strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "~") &&
+		!strings.HasPrefix(raw, "$") && !strings.HasPrefix(raw, "file:") && !guard.IsWindowsPath(raw)
+}
+
+// unknownCwd is v for a session without a cwd: the gate resolved its
+// relative path against / (a "/.env" the session never named), so the
+// finding shows the path as written and says why there is no cwd.
+func unknownCwd(v guard.Violation, why string) guard.Violation {
+	note := "cwd unknown: " + why
+	switch v.Kind {
+	case guard.KindFolder:
+		v.Path = note
+		v.Holds = strings.TrimPrefix(v.Holds, "/")
+	case guard.KindDeny:
+		if v.Loader == "" {
+			v.Path, v.Resolved, v.Expanded = note, "", ""
+		}
+	}
+	return v
 }
 
 func violation(v guard.Violation, num int, entryID, callID string) Finding {

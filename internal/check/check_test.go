@@ -217,6 +217,14 @@ func TestRenderers(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &rep); err != nil || rep.Sessions != 1 || len(rep.Findings) != 2 || rep.Findings[0].Rule != ".env" {
 		t.Fatalf("%s %v", js.String(), err)
 	}
+	// every count and list is present, 0 and [] included
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(js.Bytes(), &fields); err != nil {
+		t.Fatal(err)
+	}
+	if string(fields["empty"]) != "0" || string(fields["errors"]) != "[]" {
+		t.Fatalf("empty %s, errors %s: want 0 and []\n%s", fields["empty"], fields["errors"], js.String())
+	}
 	var sarif bytes.Buffer
 	if err := WriteSARIF(&sarif, rs, SARIFOptions{Version: "1.0.0", Root: "."}); err != nil {
 		t.Fatal(err)

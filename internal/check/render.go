@@ -46,18 +46,21 @@ func WriteText(w io.Writer, results []Result) error {
 }
 
 // jsonReport is the --format json document.
+// Every field is always present (a count of 0, an empty list): a consumer
+// reads .empty or .errors without a default.
 type jsonReport struct {
 	Sessions int       `json:"sessions"`
-	Empty    int       `json:"empty,omitempty"`
+	Empty    int       `json:"empty"`
 	Findings []Finding `json:"findings"`
-	Errors   []string  `json:"errors,omitempty"`
+	Errors   []string  `json:"errors"`
 }
 
 // WriteJSON writes {"sessions":N,"empty":E,"findings":[…],"errors":[…]}
-// (sessions: the inputs that held something to check; findings in input
-// order, then line order), indented, with a final newline.
+// (sessions: the inputs that held something to check; empty: the inputs
+// with nothing to check; findings in input order, then line order; errors:
+// the inputs that could not be read), indented, with a final newline.
 func WriteJSON(w io.Writer, results []Result) error {
-	rep := jsonReport{Findings: []Finding{}}
+	rep := jsonReport{Findings: []Finding{}, Errors: []string{}}
 	for _, r := range results {
 		switch {
 		case r.Empty():

@@ -86,7 +86,8 @@ warning naming each built-in rule they no longer apply.
 
 Only the settings files and their protectedPathRules must load for the gate;
 a bad pruning setting only skips the protected-output-pruned finding, with a
-warning naming it.
+warning naming it. A key meant for the gate that it would not read (a
+misspelt protectedPathRules, or one outside contextPrune) is an error (exit 2).
 
 Exit status: 0 clean, 1 findings at --fail-on's level or above (default
 warning: attempts alone pass; --fail-on note fails on them too; 0 with

@@ -83,7 +83,7 @@ Exit status: 0 ok, 2 a settings or rules file is broken.`,
 			}
 			rs, err := c.DenyRules("")
 			if err != nil {
-				return asExit(err)
+				return rulesErr(err, "")
 			}
 			printDropped(s, rs)
 			if o.JSON {

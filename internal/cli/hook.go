@@ -76,8 +76,10 @@ takes longer than 20 s (Claude Code runs the call when a hook outlives its
 timeout: keep that above 20 s). The hook reads only what the
 gate needs — the settings files and their protectedPathRules — so a bad
 pruning setting (maxRetainedChars, PRUNER_FLUSH, …) does not matter here;
-rules that do not load, or a settings file that does not parse, deny every
-call, and the reason names the file and the key. Usage errors (a mistyped flag in the
+rules that do not load, a settings file that does not parse, or a key meant
+for the gate that it would not read (a misspelt protectedPathRules, or one
+outside contextPrune) deny every call, and the reason names the file and the
+key. Usage errors (a mistyped flag in the
 hook command) also exit 2, which Claude Code reads as a deny: a broken hook
 blocks tool calls rather than letting them through. Test the command by
 hand after editing it.`,
@@ -138,7 +140,14 @@ func runHook(o *HookOptions) error {
 	fsys := hostfs.NewCached()
 	_, rs, err := loadGate(o.IO, o.cmd, o.Rules, true) // the warnings would not be shown
 	if err != nil {
-		return o.deny("pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error()))
+		// one line (stderr is the model's reason, or Claude Code's), with
+		// the fix after it: the user reads it when every call is denied
+		reason := "pruner protected-paths: rules do not load, denying every call: " + firstLine(err.Error())
+		var ee *ExitErr
+		if errors.As(err, &ee) && ee.Hint != "" {
+			reason += "; hint: " + ee.Hint
+		}
+		return o.deny(reason)
 	}
 	// the decision runs against a deadline: Claude Code runs the call when a
 	// hook outlives its timeout (60 s by default), so an analysis a crafted

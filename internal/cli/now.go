@@ -210,6 +210,12 @@ func configErr(err error, configFile string) error {
 	if errors.As(err, &fe) {
 		hint := "fix the JSON, or point --config at another file"
 		switch {
+		case fe.Hint != "":
+			hint = fe.Hint
+		case errors.Is(fe.Err, config.ErrIsDir) && configFile != "":
+			hint = `--config takes a settings FILE shaped like pi's settings.json ({"contextPrune": {…}}), e.g. --config ` + shellQuote(filepath.Join(configFile, "settings.json"))
+		case errors.Is(fe.Err, config.ErrIsDir):
+			hint = "a settings file pruner reads ($PI_CODING_AGENT_DIR/settings.json, default ~/.pi/agent, or .pi/settings.json) is a directory: remove it or make it a file shaped {\"contextPrune\": {…}}"
 		case fe.Line == 0 && configFile != "":
 			hint = `--config reads a settings file shaped like pi's settings.json: {"contextPrune": {…}}`
 		case fe.Line == 0:

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/pienv"
@@ -35,9 +37,31 @@ func loadGate(s *IOStreams, cmd *cobra.Command, rulesFile string, noKeyWarnings 
 	}
 	rs, err := c.DenyRules(rulesFile)
 	if err != nil {
-		return nil, nil, asExit(err)
+		return nil, nil, rulesErr(err, rulesFile)
 	}
 	return c, rs, nil
+}
+
+// rulesFileHint is the hint under a --rules FILE that cannot be used.
+const rulesFileHint = `--rules takes a JSON rules file: {"paths": [{"path": ".env", "deny": ["read", "write", "edit", "bash"]}]} (or the bare list); ops: read, write, edit, bash; see pruner check --help`
+
+// rulesErr is the exit-2 error of rules that do not load
+// (Config.DenyRules): one line naming the file (with line:col for JSON that
+// does not parse) and a hint that says what the file must be.
+func rulesErr(err error, rulesFile string) error {
+	var fe *config.FileError
+	var re *config.RulesError
+	switch {
+	case errors.As(err, &fe) && fe.Path == rulesFile:
+		return &ExitErr{Code: ExitError, Err: err, Hint: rulesFileHint}
+	case errors.As(err, &fe) && errors.Is(err, config.ErrIsDir):
+		return &ExitErr{Code: ExitError, Err: err, Hint: "the rules file pi's protected-paths extension keeps ($PI_CODING_AGENT_DIR/" + config.RulesFileName + ") is a directory: remove it (the built-in rules apply) or make it a rules file"}
+	case errors.As(err, &re) && rulesFile != "" && strings.HasPrefix(err.Error(), rulesFile+":"):
+		return &ExitErr{Code: ExitError, Err: err, Hint: rulesFileHint}
+	case errors.As(err, &re):
+		return &ExitErr{Code: ExitError, Err: err, Hint: rulesHint}
+	}
+	return asExit(err)
 }
 
 // printDropped warns, on stderr, about built-in rules the user's rules no

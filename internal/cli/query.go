@@ -63,7 +63,8 @@ its blob (below), else its preview. Outputs are cut at 2000 lines or
 
 --entry ID prints the message of an entry as written in the file (every notice
 'pruner now' writes names it); --call ID [--ts TS] prints the results of a call
-id. 'pruner now --write' only appends, so the originals stay in the file; for a
+id (TS: the result message's "timestamp", Unix milliseconds; when several
+results answer, stderr says how many and where). 'pruner now --write' only appends, so the originals stay in the file; for a
 session an older pruner rewrote in place, a message holding a notice is read
 from the FILE.orig-* backup beside FILE.
 
@@ -92,6 +93,9 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 				return UsageError("give exactly one of --entry or --call")
 			case o.TS != "" && o.Call == "":
 				return UsageError("--ts picks one occurrence of a --call id; it does not go with --entry or refs")
+			case o.TS != "" && !isMillis(o.TS):
+				return &ExitErr{Code: ExitError, Err: fmt.Errorf("--ts %s: not a timestamp", shellQuote(o.TS)),
+					Hint: "--ts takes the tool result message's \"timestamp\" as the session writes it, in Unix milliseconds (digits only), e.g. --ts 1764583203000; a reused --call id without --ts lists each result with its timestamp"}
 			case byEntry && len(args) > 1:
 				return UsageError("--entry and --call take one FILE (got %d arguments); refs go without them: pruner query t3 SESSION", len(args))
 			case byEntry:
@@ -120,7 +124,7 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 	}
 	cmd.Flags().StringVar(&o.Entry, "entry", "", "entry `ID` of the message")
 	cmd.Flags().StringVar(&o.Call, "call", "", "tool call `ID` of the result (ids can repeat; add --ts)")
-	cmd.Flags().StringVar(&o.TS, "ts", "", "message timestamp, to pick one occurrence of a reused call id")
+	cmd.Flags().StringVar(&o.TS, "ts", "", "message `TIMESTAMP` (Unix milliseconds, as in the session), to pick one occurrence of a reused call id")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the answer as JSON (blocks with the records, bodies and where they came from)")
 	cmd.Flags().BoolVar(&o.NoFlush, "no-flush", false, "answer from the session's own index only, not from the flush 'pruner now' makes")
 	o.pruneFlags = addPruneFlags(cmd.Flags(), flushes, "recent-turns", "protect-tool", "protect-path")
@@ -332,6 +336,29 @@ func runQuery(o *QueryOptions) error {
 		}
 		return Findings()
 	}
+	if o.Call != "" && len(found) > 1 {
+		// several results answer the id (pi reuses ids across sessions'
+		// branches, and some providers number calls per turn): all are
+		// printed, one per line, as before; say so, and how to pick one
+		where := make([]string, len(found))
+		for i, f := range found {
+			var about []string
+			if f.EntryID != "" {
+				about = append(about, "entry "+f.EntryID)
+			}
+			if f.TS != "" {
+				about = append(about, "--ts "+f.TS)
+			}
+			where[i] = fmt.Sprintf("line %d", f.Line)
+			if len(about) > 0 {
+				where[i] += " (" + strings.Join(about, ", ") + ")"
+			}
+		}
+		fmt.Fprintf(o.IO.ErrOut, "pruner: note: %s: %d results answer call %q, all printed in file order: %s\n", name, len(found), o.Call, strings.Join(where, "; "))
+		if o.TS == "" {
+			fmt.Fprintln(o.IO.ErrOut, "hint: add --ts TIMESTAMP to print one of them")
+		}
+	}
 	for _, f := range found {
 		msg := f.Msg
 		if query.IsNotice(msg) && o.Input != "" && o.Input != "-" {
@@ -351,6 +378,17 @@ func runQuery(o *QueryOptions) error {
 		}
 	}
 	return nil
+}
+
+// isMillis reports whether ts is a --ts value: digits (Unix milliseconds,
+// as pi writes a message's timestamp).
+func isMillis(ts string) bool {
+	for _, r := range ts {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return ts != ""
 }
 
 // openBackup opens a FILE.orig-* backup for query.FromBackups.

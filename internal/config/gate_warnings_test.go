@@ -45,3 +45,24 @@ func TestLoadGateNoKeyWarnings(t *testing.T) {
 		t.Errorf("rules differ:\n%+v\n%+v", ra, rq)
 	}
 }
+
+// isGateKeyTypo flags the spellings of protectedPathRules a user may type,
+// and no key pruner or pi-condense reads (one would then be an error).
+func TestIsGateKeyTypo(t *testing.T) {
+	for _, k := range []string{"protectedPathRule", "protectedpathrules", "ProtectedPathRules", "protected_path_rules",
+		"protected-path-rules", "protectedPathsRules", "protectedPathRulez", "protectPathRules"} {
+		if !isGateKeyTypo(k) {
+			t.Errorf("%q: not a gate key typo", k)
+		}
+	}
+	for _, k := range append(append(knownKeys(), sharedKeys()...), CondenseKeys()...) {
+		if isGateKeyTypo(k) {
+			t.Errorf("%q (a key pruner or pi-condense reads) taken for a gate key typo", k)
+		}
+	}
+	for _, k := range []string{"protectedPaths", "protectedTools", "theme", "rules"} {
+		if isGateKeyTypo(k) {
+			t.Errorf("%q taken for a gate key typo", k)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/pruner-dev/pruner/internal/guard"
 )
@@ -77,9 +78,29 @@ func loadRules(path string, explicit bool) (*guard.Rules, error) {
 		data, err = readRegular(path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("protected-path rules: %w", err)
+		return nil, rulesFileError(path, err)
 	}
-	return guard.ParseRules(data, path)
+	r, err := guard.ParseRules(data, path)
+	if err != nil {
+		return nil, &RulesError{Err: err}
+	}
+	return r, nil
+}
+
+// rulesFileError is a rules file that cannot be read, as a *FileError
+// naming it: "no such file", ErrIsDir, or the system's reason (without Go's
+// "open PATH:" wrapping, which named the path twice).
+func rulesFileError(path string, err error) error {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		err = errors.New("no such file")
+	case errors.Is(err, syscall.EISDIR):
+		err = ErrIsDir
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	return &FileError{Path: path, Err: err}
 }
 
 // RuleSet is the protected-path deny rules check and hook apply, and where
@@ -175,7 +196,7 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 		if _, serr := os.Stat(p); serr == nil {
 			base, err = loadRules(p, false)
 		} else if !errors.Is(serr, fs.ErrNotExist) {
-			err = fmt.Errorf("protected-path rules: %w", serr)
+			err = rulesFileError(p, serr)
 		} else {
 			base = guard.DefaultRules()
 		}

@@ -22,6 +22,9 @@ type FileError struct {
 	Line int
 	Col  int
 	Err  error
+	// Hint, when set, says how to fix this error (the right key, say);
+	// else the caller picks one from where the file came from.
+	Hint string
 }
 
 func (e *FileError) Error() string {
@@ -47,7 +50,10 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 const maxSettingsFile = 64 << 20
 
 // errNotRegular is a settings or rules file that is not a regular file.
-var errNotRegular = errors.New("not a regular file (a FIFO, device or folder would block or never end: the gate cannot read its rules)")
+var errNotRegular = errors.New("not a regular file (a FIFO or device would block or never end, so it is not read)")
+
+// ErrIsDir is a settings or rules file that is a directory.
+var ErrIsDir = errors.New("is a directory, not a regular file")
 
 // readRegular reads a settings or rules file: a regular file (a symlink to
 // one is fine) of at most maxSettingsFile bytes. A repository's
@@ -58,6 +64,9 @@ func readRegular(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrIsDir}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
@@ -129,14 +138,23 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 			switch {
 			case strings.EqualFold(k, Key):
 				l, c := keyLine(data, k)
-				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key)}
+				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key),
+					Hint: fmt.Sprintf("pi's settings keys are case-sensitive: %q is not %q, and pi and pruner would ignore every setting under it; rename it to %q", k, Key, Key)}
 			case levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(Key)) <= 2:
 				// a misspelt contextPrune: pi and pruner would ignore every
 				// setting under it (and a project's deny rules with them)
 				l, c := keyLine(data, k)
-				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key)}
+				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key),
+					Hint: fmt.Sprintf("pi and pruner would ignore every setting under %q; rename it to %q", k, Key)}
 			}
 		}
+	}
+	// the gate's keys fail closed: a misspelt protectedPathRules would leave
+	// the user's deny rules unread, and the gate open where they meant it shut
+	if err := gateKeyError(path, data, top, raw); err != nil {
+		return nil, err
+	}
+	if !ok || raw == nil {
 		return nil, nil
 	}
 	obj, ok := raw.(map[string]any)
@@ -157,6 +175,9 @@ func (f settingsFile) warnings() []string {
 	sort.Strings(keys)
 	var out []string
 	for _, k := range keys {
+		if isGateKeyTypo(k) {
+			continue // an error (gateKeyError), never read this far
+		}
 		if near := nearKey(k); near != "" {
 			out = append(out, unknownKeyWarning(f.path, Key+"."+k, "a pruner or pi-condense key", near, nil))
 		} else if !isKnown(k) && !isSharedKey(k) {
@@ -164,6 +185,59 @@ func (f settingsFile) warnings() []string {
 		}
 	}
 	return out
+}
+
+// isGateKeyTypo reports whether k looks like RulesKey but is not it: a
+// case difference, separators (protected_path_rules) or up to three edits
+// (protectedPathRule, protectedPathsRules). No other key pruner or
+// pi-condense reads is that near (protectedPaths is four edits away).
+func isGateKeyTypo(k string) bool {
+	if k == RulesKey || isKnown(k) || isSharedKey(k) {
+		return false
+	}
+	squash := func(s string) string {
+		return strings.NewReplacer("_", "", "-", "", " ", "", ".", "").Replace(strings.ToLower(s))
+	}
+	return levenshtein.ComputeDistance(squash(k), squash(RulesKey)) <= 3
+}
+
+// gateKeyHint is the hint under a misspelt or misplaced gate key: the key
+// where pruner reads it, with an example.
+var gateKeyHint = fmt.Sprintf(`the deny rules are read from %s.%s only (case-sensitive), e.g. {"%s": {"%s": [{"path": ".env", "deny": ["read", "write", "edit", "bash"]}]}}`, Key, RulesKey, Key, RulesKey)
+
+// gateKeyError is the error for a key of a settings file that was meant to
+// configure the gate but would be ignored: a misspelt protectedPathRules
+// under contextPrune, or protectedPathRules (or a misspelling) at the top
+// level, outside contextPrune. Ignored, it would leave the user's rules
+// unapplied without a word that hook or check -q shows; an error makes
+// check exit 2 and hook deny every call, naming the file and the key.
+func gateKeyError(path string, data []byte, top map[string]any, cp any) error {
+	fail := func(k, msg string) error {
+		l, c := keyLine(data, k)
+		return &FileError{Path: path, Line: l, Col: c, Err: errors.New(msg), Hint: gateKeyHint}
+	}
+	if obj, ok := cp.(map[string]any); ok {
+		for _, k := range sortedKeys(obj) {
+			if isGateKeyTypo(k) {
+				return fail(k, fmt.Sprintf("%s.%s: did you mean %s? (misspelt, the gate would ignore it and its deny rules)", Key, k, RulesKey))
+			}
+		}
+	}
+	for _, k := range sortedKeys(top) {
+		if k == RulesKey || isGateKeyTypo(k) {
+			return fail(k, fmt.Sprintf("%s is outside %s: the gate reads only %s.%s, and would ignore it", k, Key, Key, RulesKey))
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func isKnown(k string) bool {
