@@ -16,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
 	"github.com/pruner-dev/pruner/internal/config"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/index"
 	"github.com/pruner-dev/pruner/internal/pienv"
 	"github.com/pruner-dev/pruner/internal/pipeline"
@@ -270,6 +271,10 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it appends pruner's entries to that session file"),
 			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
 	}
+	if a := streamAlias(o.Write, o.Input); a != "" {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs the session file's own path: %s names whatever the shell opened there", o.Input, a),
+			Hint: "pruner now --write SESSION.jsonl (with the file's path; pruner restore SESSION.jsonl undoes it)"}
+	}
 	if st, err := os.Stat(o.Input); o.Write && err == nil && st.IsDir() {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a directory: --write appends to one session file", o.Input),
 			Hint: fmt.Sprintf("pick the session in it (ls %s), then: pruner now --write FILE.jsonl", shellQuote(o.Input)+"/*.jsonl")}
@@ -279,6 +284,15 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
 	}
 	return runNow(o)
+}
+
+// streamAlias is hostfs.StreamAlias of input when the run rewrites it
+// (--write), "" otherwise.
+func streamAlias(write bool, input string) string {
+	if !write {
+		return ""
+	}
+	return hostfs.StreamAlias(input)
 }
 
 func runNow(o *NowOptions) error {

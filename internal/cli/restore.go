@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/session"
 	"io"
 	"os"
@@ -80,6 +81,10 @@ func runRestore(o *RestoreOptions) error {
 	if name == "-" {
 		return &ExitErr{Code: ExitError, Err: errors.New("restore does not read stdin (-): it rewrites a session file in place"),
 			Hint: "give the session file itself: pruner restore ~/.pi/agent/sessions/--<cwd>--/<session>.jsonl (pruner now -o FILE writes a pruned copy instead)"}
+	}
+	if a := hostfs.StreamAlias(name); a != "" {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: restore needs the session file's own path: %s names whatever the shell opened there", name, a),
+			Hint: "pruner restore SESSION.jsonl (the path pruner now --write was given)"}
 	}
 	st, err := os.Stat(name)
 	if err != nil {

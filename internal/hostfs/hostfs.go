@@ -221,3 +221,61 @@ func Unending(st fs.FileInfo) string {
 	}
 	return "a socket"
 }
+
+// StreamAlias reports the hop of name's symlink chain that names a
+// process's open file rather than a file of its own — /dev/stdin,
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N —
+// and "" when none does. Such a path leads to whatever the shell
+// redirected (`< session.jsonl`), so a command that rewrites its input in
+// place (--write, restore) must be given the file's own path: the undo
+// command it prints would otherwise name the redirect, not the file.
+func StreamAlias(name string) string {
+	p := name
+	for range 40 {
+		if streamAliasPath(filepath.Clean(p)) {
+			return p
+		}
+		l, err := os.Readlink(p)
+		if err != nil {
+			return ""
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(p), l)
+		}
+		p = l
+	}
+	return ""
+}
+
+// streamAliasPath is StreamAlias's test of one (clean) path.
+func streamAliasPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	dir, base := filepath.Dir(p), filepath.Base(p)
+	if !allDigits(base) {
+		return false
+	}
+	if dir == "/dev/fd" {
+		return true
+	}
+	proc, fd := filepath.Dir(dir), filepath.Base(dir)
+	if fd != "fd" || filepath.Dir(proc) != "/proc" {
+		return false
+	}
+	who := filepath.Base(proc)
+	return who == "self" || who == "thread-self" || allDigits(who)
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -83,3 +83,33 @@ func TestSessionFiles(t *testing.T) {
 		t.Fatal("a missing directory gave no error")
 	}
 }
+
+func TestStreamAlias(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/0": true, "/dev/fd/12": true,
+		"/proc/self/fd/0": true, "/proc/thread-self/fd/3": true, "/proc/4242/fd/1": true,
+		"/dev/null": false, "/dev/fd": false, "/dev/fd/x": false, "/proc/self/fdinfo/0": false,
+		"/proc/self/cwd": false, "/proc/abc/fd/0": false, "/tmp/dev/stdin": false, "session.jsonl": false, "": false,
+	} {
+		if got := streamAliasPath(filepath.Clean(p)); got != want {
+			t.Errorf("streamAliasPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+	dir := t.TempDir()
+	a, b, f := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "f.jsonl")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/stdin", a); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Symlink("a", b); err != nil { // relative, two hops
+		t.Fatal(err)
+	}
+	if got := StreamAlias(b); got != "/dev/stdin" {
+		t.Errorf("StreamAlias(b -> a -> /dev/stdin) = %q", got)
+	}
+	if got := StreamAlias(f); got != "" {
+		t.Errorf("StreamAlias(regular file) = %q", got)
+	}
+}
