@@ -4,7 +4,8 @@
 # one-line count:
 #   unit: N passed, M failed, K skipped
 # (N counts tests and subtests). On failure the failing packages are re-run
-# without -json so their output is readable. RACE=0 turns -race off.
+# without -json so their output is readable. RACE=0 turns -race off;
+# UNIT_PKGS=./internal/x runs only those packages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp)
@@ -22,7 +23,7 @@ fi
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/pruner"
 cache_state() { find "$cache_dir" -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum; }
 cache_before=$(cache_state)
-go test "${flags[@]}" -json ./... >"$out" 2>&1
+go test "${flags[@]}" -json ${UNIT_PKGS:-./...} >"$out" 2>&1
 status=$?
 if [ "$(cache_state)" != "$cache_before" ]; then
   echo "unit: the test suite changed the real cache $cache_dir (a test ran pruner without its own HOME/XDG_CACHE_HOME)"
@@ -35,12 +36,33 @@ grep '"Action":"output"' "$out" | grep -v '"Test":' | sed -E 's/.*"Output":"(.*)
 pass=$(grep -c '"Action":"pass","Package":"[^"]*","Test":' "$out")
 fail=$(grep -c '"Action":"fail","Package":"[^"]*","Test":' "$out")
 skip=$(grep -c '"Action":"skip","Package":"[^"]*","Test":' "$out")
+# names of the tests that failed or were skipped, from the JSON log
+tests_with() {
+  grep "\"Action\":\"$1\",\"Package\":\"[^\"]*\",\"Test\":" "$out" |
+    sed -E 's/.*"Package":"([^"]*)","Test":"([^"]*)".*/\1 \2/' | sed 's|^github.com/pruner-dev/pruner/||' | sort
+}
 if [ "$status" -ne 0 ]; then
   # build errors have no JSON; show everything for the failing packages
   grep -v '^{' "$out" || true
+  if [ "$fail" -gt 0 ]; then
+    echo "unit: failed in the first run:"
+    tests_with fail | sed 's/^/  /'
+    # the failing tests' own output, from the log
+    tests_with fail | while read -r pkg name; do
+      grep -F "\"Test\":\"$name\",\"Output\"" "$out" | grep -F "/$pkg\"," |
+        sed -E 's/.*"Output":"(.*)"\}$/\1/; s/\\n$//; s/\\t/\t/g' | tail -40
+    done
+  fi
   pkgs=$(grep '"Action":"fail"' "$out" | grep -v '"Test":' | sed -E 's/.*"Package":"([^"]*)".*/\1/' | sort -u)
-  [ -n "$pkgs" ] && go test "${flags[@]}" $pkgs 2>&1 | tail -200
+  if [ -n "$pkgs" ]; then
+    echo "unit: re-running the failing packages without -json (a pass here still fails the run: the first run counts)"
+    go test "${flags[@]}" $pkgs 2>&1 | tail -200
+  fi
   [ "$fail" -eq 0 ] && fail=1
+fi
+if [ "$skip" -gt 0 ] && [ "${UNIT_LIST_SKIPS:-1}" != 0 ]; then
+  echo "unit: skipped (each says why with -v):"
+  tests_with skip | sed 's/^/  /'
 fi
 echo "unit: $pass passed, $fail failed, $skip skipped"
 exit "$status"
