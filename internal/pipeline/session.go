@@ -86,7 +86,7 @@ func (r *Result) Append(blobs []string) (*Appended, error) {
 		// pi rewrites every id when it migrates a v1 file: an edit's
 		// targetId would point nowhere
 		if len(edits) > 0 {
-			a.EditsSkipped = "v1 session: pi gives every entry a new id when it migrates the file, so context edits are not written (pi-condense's entries still apply)"
+			a.EditsSkipped = "v1 session: pi gives every entry a new id when it migrates the file, so context edits are not written; pi-condense's entries are, and they shrink the context only with pi-condense loaded — pi alone sends their summaries on top (a bigger context): load pi-condense or pruner's extension (extensions/prune.ts), or restore the file"
 		}
 		edits = nil
 	}
