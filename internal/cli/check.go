@@ -163,7 +163,7 @@ func runCheck(o *CheckOptions) error {
 		if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
 			if !strings.HasSuffix(pe.Path, ".jsonl") {
 				// a session directory, most likely
-				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: directory does not exist", pe.Path), Hint: sessionsDirHint(o.IO)}
+				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path), Hint: sessionsDirHint(o.IO)}
 			}
 			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path)}
 		}

@@ -304,6 +304,9 @@ func runNow(o *NowOptions) error {
 	if o.Force && !o.Write {
 		return UsageError("--force goes with --write")
 	}
+	if o.NoPrune && o.Write {
+		return UsageError("--no-prune turns pruning off, so --write would have nothing to write; drop one of them")
+	}
 	var c *config.Config
 	enabled := !o.NoPrune
 	if enabled {

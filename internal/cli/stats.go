@@ -272,7 +272,7 @@ func expandStatsPaths(paths []string, sessionsHint string) []statsInput {
 				err = fmt.Errorf("%s: no such file or directory", p)
 				if !strings.HasSuffix(p, ".jsonl") {
 					// a session directory, most likely
-					err = &hintedErr{err: fmt.Errorf("%s: directory does not exist", p), hint: sessionsHint}
+					err = &hintedErr{err: fmt.Errorf("%s: no such file or directory", p), hint: sessionsHint}
 				}
 			}
 			out = append(out, statsInput{Path: p, Err: err})

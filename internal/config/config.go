@@ -211,7 +211,9 @@ func Load(o Options) (*Config, error) {
 		}
 	}
 	for _, k := range specs() {
-		if v := getenv(k.env); v != "" {
+		// unset, empty and blank are alike: PRUNER_PROTECTED_PATHS=' ' is a
+		// slip, not a list without entries (settings' [] is that)
+		if v := getenv(k.env); strings.TrimSpace(v) != "" {
 			// a bad variable is an error even where another one overrides it
 			if _, err := k.fromString(v); err != nil {
 				return nil, &ValueError{Key: k.name, Source: "env " + k.env, Err: err, Hint: k.hint(false)}

@@ -507,3 +507,21 @@ func withoutGate(t *testing.T, rs *RuleSet) *RuleSet {
 	out.Origins = rs.Origins[:len(rs.Origins)-n]
 	return &out
 }
+
+// A blank variable is unset, as an empty one is: PRUNER_PROTECTED_PATHS=' '
+// used to turn path protection off.
+func TestBlankEnvIsUnset(t *testing.T) {
+	def, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"", " ", "\t", " \n "} {
+		c, err := Load(Options{AgentDir: t.TempDir(), Getenv: env(map[string]string{"PRUNER_PROTECTED_PATHS": v, "PRUNER_PROTECTED_TOOLS": v, "PRUNER_MAX_RETAINED_CHARS": v})})
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if !slices.Equal(c.ProtectedPaths, def.ProtectedPaths) || len(c.ProtectedPaths) == 0 || !slices.Equal(c.ProtectedTools, def.ProtectedTools) || c.MaxRetainedChars != def.MaxRetainedChars {
+			t.Errorf("%q: paths %q tools %q max %d, want the defaults %q %q %d", v, c.ProtectedPaths, c.ProtectedTools, c.MaxRetainedChars, def.ProtectedPaths, def.ProtectedTools, def.MaxRetainedChars)
+		}
+	}
+}
