@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/pruner-dev/pruner/internal/promptnarrow"
@@ -158,6 +159,13 @@ func narrowRun(o *NarrowOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: %s\n", o.PolicyFile, w)
 		}
 		popts.Policy = pol
+	}
+	// a tool both allowed and denied is denied ("A minus --deny"): say so,
+	// it is most likely a slip in a script's flags
+	for _, t := range o.Deny {
+		if o.AllowSet && slices.Contains(o.Allow, t) {
+			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %q is in both --allow and --deny: denied (--deny wins)\n", t)
+		}
 	}
 	out, rep := promptnarrow.Narrow(string(data), popts)
 	// a name in --allow/--deny one slip away from a tool the prompt lists
