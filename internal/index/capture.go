@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -325,10 +326,6 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	lt.prose = prose
 	b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
 	for k, tc := range ready {
-		rmsg, ok, err := lt.entryMessage(ctx, res[k])
-		if err != nil {
-			return nil, err
-		}
 		a := args[k]
 		c := &calls[k]
 		*c = Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
@@ -336,6 +333,16 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		if !a.found {
 			c.Args = []byte("{}")
 			c.turn = -1 // no block on the line: a chain's backfill parses it
+		}
+		b.Calls = append(b.Calls, c)
+		if rf := c.Result.ResultFacts(); rf.Known && (!rf.Array || rf.Single && rf.Plain) {
+			// what the read saw of the result's line: not parsed again
+			resultFromFacts(c, lt, rf, c.Result.Timestamp(), resAt[k], &stamps[k])
+			continue
+		}
+		rmsg, ok, err := lt.entryMessage(ctx, res[k])
+		if err != nil {
+			return nil, err
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {
 			c.IsError = lt.tp.Truthy(v)
@@ -350,9 +357,28 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		rc, hasRC := lt.get(rmsg, ok, "content")
 		c.text = lt.singleText(rc, hasRC, resAt[k])
 		c.Chars = lt.resultChars(rc, hasRC)
-		b.Calls = append(b.Calls, c)
 	}
 	return b, nil
+}
+
+// resultFromFacts sets what captureBatch reads of a result's line (branch
+// entry entry) from the facts the session's read recorded of it (rf:
+// Known, and Single and Plain when its content is an array), as a parse of the line
+// finds them: isError, the timestamp (rawTS, as written), the occurrence
+// key, the single text's location and the text's length.
+func resultFromFacts(c *Call, lt *lineTape, rf session.ResultFacts, rawTS string, entry int, stamp *int64) {
+	c.IsError, c.errorTrue = rf.ErrorTruthy, rf.ErrorTrue
+	if rf.NumTS && rf.TS == float64(int64(rf.TS)) {
+		*stamp = int64(rf.TS)
+		c.ResultTimestamp = stamp
+	}
+	c.Key = MessageKey(c.ToolCallID, unsafe.Slice(unsafe.StringData(rawTS), len(rawTS)))
+	if rf.Single && !lt.copyArgs && entry >= 0 && entry < math.MaxInt32 {
+		c.text = textLoc{at: textRef{entry: int32(entry + 1), off: int32(rf.TextOff), n: int32(rf.TextN)}, flags: rf.TextFlags}
+	}
+	if rf.Array && rf.Plain {
+		c.Chars = rf.Chars
+	}
 }
 
 // numberAt is the number at node n (jsval.Number).

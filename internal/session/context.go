@@ -503,6 +503,62 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
 }
 
+// resultFacts records the ResultFacts of tool result m, message mv of
+// line v (its info allocated, its content's range recorded), in the
+// padding of its msgInfo: bits, and the text's flags.
+func (b *builder) resultFacts(m *Message, v *lineView, mv *msgView) {
+	tp := v.tp
+	in := b.info(m)
+	in.rf, in.tflags = rfKnown, 0
+	if e := mv.f[mIsError]; e != 0 {
+		if tp.Truthy(e) {
+			in.rf |= rfErrorTruthy
+		}
+		if tp.Nodes[e].Kind == jsonscan.True {
+			in.rf |= rfErrorTrue
+		}
+	}
+	c := mv.f[mContent]
+	if c == 0 || tp.Nodes[c].Kind != jsonscan.Array {
+		return
+	}
+	in.rf |= rfArray
+	// the joined text's JavaScript length is its code points (chars, as
+	// analyze counts them) when every text is a string of valid UTF-8
+	// without astral characters; texts counts the text blocks
+	texts, len16 := 0, true
+	tp.Elems(c, func(el uint32) bool {
+		if tv, ok := tp.Get(el, "type"); !ok || tp.Nodes[tv].Kind != jsonscan.String || !tp.KeyIs(tv, "text") {
+			return true
+		}
+		texts++
+		t, ok := tp.Get(el, "text")
+		if !ok || tp.Nodes[t].Kind != jsonscan.String {
+			len16 = false
+			return true
+		}
+		nd := &tp.Nodes[t]
+		if nd.Flags&(jsonscan.BadUTF8|jsonscan.EscapedPair) != 0 || nd.Flags&jsonscan.NonASCII != 0 && jsonscan.Astral(tp.Raw(t)) > 0 {
+			len16 = false
+		}
+		return true
+	})
+	if len16 && texts <= 1 {
+		in.rf |= rfLen16
+	}
+	// the single text's place, from the content's (as pi writes it)
+	nd := &tp.Nodes[c]
+	if vs, _, ok := m.valueRange(); ok && in.ce > 0 && texts == 1 && vs == int(tp.Nodes[mv.obj].Start) &&
+		int(nd.Start)-vs == int(in.cs) && int(nd.End)-vs == int(in.ce) &&
+		bytes.HasPrefix(tp.Src[nd.Start:nd.End], []byte(textPrefix)) && nd.Chars == 1 {
+		if t, ok := tp.Get(c+1, "text"); ok && tp.Nodes[t].Kind == jsonscan.String &&
+			int(tp.Nodes[t].Start) == int(nd.Start)+len(textPrefix) && tp.Nodes[t].End+2 == nd.End {
+			in.rf |= rfText
+			in.tflags = tp.Nodes[t].Flags
+		}
+	}
+}
+
 // strRef puts the string node n ("" for 0 or a non-string) in the arena.
 func (b *builder) strRef(v *lineView, n uint32) aref {
 	if n == 0 || v.tp.Nodes[n].Kind != jsonscan.String {
@@ -797,6 +853,9 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.setEntry(id)
 		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
+		if role == RoleToolResult && m.info != 0 {
+			b.resultFacts(m, v, &mv)
+		}
 		if role == "hookMessage" && b.er.v2 {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix
