@@ -296,13 +296,16 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 }
 
 // ViewEntryBytes calls fn with the n bytes at offset off of branch entry
-// be's line, as AppendEntryBytes would append them: read into a buffer the
-// next ViewEntryBytes reuses (from the file for a mapped input, as
-// ReadMessage reads: the render reads every indexed call's arguments, and
-// faulting their pages in again cost more than the copy), or where they
-// are mapped when they are more than readCopyMax bytes (no copy; a
-// truncated input is an error). fn must not keep b nor call ViewEntryBytes;
-// it does not use the buffer EntryLine and Raw reuse.
+// be's line, as AppendEntryBytes would append them. For a mapped input
+// they are passed where they are mapped (no copy; a truncated input is an
+// error): up to readCopyMax bytes with their pages mapped a window ahead
+// in one call (mapping.view; the flush and the render read every indexed
+// call's arguments and texts, mostly in file order, and faulting their
+// pages in one at a time cost more than a copy), else as they fault in;
+// where pages cannot be mapped ahead, a small read is read from the file
+// into a buffer the next ViewEntryBytes reuses, as is every read of a
+// streamed input. fn must not keep b nor call ViewEntryBytes; it does not
+// use the buffer EntryLine and Raw reuse.
 func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
 	if c.m == nil {
 		b, err := c.AppendEntryBytes(c.entryBuf[:0], be, off, n)
@@ -326,6 +329,15 @@ func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) 
 		return fmt.Errorf("line %d: re-reading input: %w", be.line, io.ErrUnexpectedEOF)
 	}
 	if n <= readCopyMax {
+		if b, ok := c.m.view(at, n); ok {
+			// where it is mapped, its pages mapped ahead (no fault a page)
+			var ferr error
+			if err := guard(func() error { ferr = fn(b); return nil }); err != nil {
+				return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+			}
+			c.m.advance(at)
+			return ferr
+		}
 		// read from the file, not faulted in from the mapping (ReadMessage)
 		b, err := c.readCopy(&c.entryBuf, at, n)
 		if err != nil {
