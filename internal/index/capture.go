@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -195,7 +194,8 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var ready []*session.ToolCall
 	var readyAt []int // ready's indexes in m.ToolCalls()
 	var resEntries []*session.BranchEntry
-	var resAt []int // resEntries' indexes in ctx.Branch
+	var resAt []int   // resEntries' indexes in ctx.Branch
+	var keys []string // the ready calls' occurrence keys
 	turn, group := 0, 0
 	for i := range at {
 		be := msg(i)
@@ -225,7 +225,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				}
 			}
 		}
-		ready, readyAt, resEntries, resAt = ready[:0], readyAt[:0], resEntries[:0], resAt[:0]
+		ready, readyAt, resEntries, resAt, keys = ready[:0], readyAt[:0], resEntries[:0], resAt[:0], keys[:0]
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
 			j, found := results[tc.ID()]
@@ -251,11 +251,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
 			resAt = append(resAt, int(at[j]))
+			keys = append(keys, string(key))
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -274,8 +275,9 @@ func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil 
 
 // captureBatch reads the assistant entry (ctx.Branch[entry]) and the
 // results of the ready calls (m.ToolCalls()[readyAt[k]]; res,
-// ctx.Branch[resAt[k]]).
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int) (*Batch, error) {
+// ctx.Branch[resAt[k]]; keys[k], their occurrence keys as Capture made
+// them of the results' raw timestamps).
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string) (*Batch, error) {
 	msg, hasMsg, err := lt.entryMessage(ctx, be)
 	if err != nil {
 		return nil, err
@@ -337,7 +339,7 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		b.Calls = append(b.Calls, c)
 		if rf := c.Result.ResultFacts(); rf.Known && (!rf.Array || rf.Single && rf.Plain) {
 			// what the read saw of the result's line: not parsed again
-			resultFromFacts(c, lt, rf, c.Result.Timestamp(), resAt[k], &stamps[k])
+			resultFromFacts(c, lt, rf, keys[k], resAt[k], &stamps[k])
 			continue
 		}
 		rmsg, ok, err := lt.entryMessage(ctx, res[k])
@@ -364,15 +366,16 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 // resultFromFacts sets what captureBatch reads of a result's line (branch
 // entry entry) from the facts the session's read recorded of it (rf:
 // Known, and Single and Plain when its content is an array), as a parse of the line
-// finds them: isError, the timestamp (rawTS, as written), the occurrence
-// key, the single text's location and the text's length.
-func resultFromFacts(c *Call, lt *lineTape, rf session.ResultFacts, rawTS string, entry int, stamp *int64) {
+// finds them: isError, the timestamp, the occurrence key (key, as
+// Capture made it of the raw timestamp), the single text's location and
+// the text's length.
+func resultFromFacts(c *Call, lt *lineTape, rf session.ResultFacts, key string, entry int, stamp *int64) {
 	c.IsError, c.errorTrue = rf.ErrorTruthy, rf.ErrorTrue
 	if rf.NumTS && rf.TS == float64(int64(rf.TS)) {
 		*stamp = int64(rf.TS)
 		c.ResultTimestamp = stamp
 	}
-	c.Key = MessageKey(c.ToolCallID, unsafe.Slice(unsafe.StringData(rawTS), len(rawTS)))
+	c.Key = key
 	if rf.Single && !lt.copyArgs && entry >= 0 && entry < math.MaxInt32 {
 		c.text = textLoc{at: textRef{entry: int32(entry + 1), off: int32(rf.TextOff), n: int32(rf.TextN)}, flags: rf.TextFlags}
 	}
