@@ -278,12 +278,6 @@ func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil 
 // ctx.Branch[resAt[k]]; keys[k], their occurrence keys as Capture made
 // them of the results' raw timestamps).
 func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string) (*Batch, error) {
-	msg, hasMsg, err := lt.entryMessage(ctx, be)
-	if err != nil {
-		return nil, err
-	}
-	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
-	content, ok := lt.get(msg, hasMsg, "content")
 	type callArgs struct {
 		args  []byte
 		at    textRef
@@ -296,37 +290,48 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	// the batch's calls and their timestamps, allocated together
 	calls := make([]Call, len(ready))
 	stamps := make([]int64, len(ready))
-	b.Calls = make([]*Call, 0, len(ready))
-	prose, blocks := lt.prose[:0], 0
-	lt.elems(content, ok, func(bl uint32) {
-		tv, hasType := lt.get(bl, true, "type")
-		switch {
-		case lt.strIs(tv, hasType, "text"):
-			if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
-				if blocks > 0 {
-					prose = append(prose, '\n')
+	b := &Batch{Calls: make([]*Call, 0, len(ready))}
+	// the assistant line is parsed where the input holds it (no copy):
+	// what the batch keeps of it is copied out before the view ends
+	err := ctx.ViewEntryLine(be, func(line []byte) error {
+		msg, hasMsg, _ := lt.lineMessage(line)
+		b.Timestamp = lt.entryMillis(msg, hasMsg)
+		content, ok := lt.get(msg, hasMsg, "content")
+		prose, blocks := lt.prose[:0], 0
+		lt.elems(content, ok, func(bl uint32) {
+			tv, hasType := lt.get(bl, true, "type")
+			switch {
+			case lt.strIs(tv, hasType, "text"):
+				if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
+					if blocks > 0 {
+						prose = append(prose, '\n')
+					}
+					prose = lt.appendStr(prose, v)
+					blocks++
 				}
-				prose = lt.appendStr(prose, v)
-				blocks++
+			case lt.strIs(tv, hasType, "toolCall"):
+				iv, hasID := lt.get(bl, true, "id")
+				id, _ := lt.strView(iv, hasID)
+				var a callArgs
+				for k, tc := range ready {
+					if args[k].found || tc.ID() != id {
+						continue
+					}
+					if !a.found {
+						a.args, a.at = lt.callArgsAt(bl, entry)
+						a.found = true
+					}
+					args[k] = a
+				}
 			}
-		case lt.strIs(tv, hasType, "toolCall"):
-			iv, hasID := lt.get(bl, true, "id")
-			id, _ := lt.strView(iv, hasID)
-			var a callArgs
-			for k, tc := range ready {
-				if args[k].found || tc.ID() != id {
-					continue
-				}
-				if !a.found {
-					a.args, a.at = lt.callArgsAt(bl, entry)
-					a.found = true
-				}
-				args[k] = a
-			}
-		}
+		})
+		lt.prose = prose
+		b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+		return nil
 	})
-	lt.prose = prose
-	b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+	if err != nil {
+		return nil, err
+	}
 	for k, tc := range ready {
 		a := args[k]
 		c := &calls[k]

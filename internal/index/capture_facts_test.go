@@ -49,7 +49,8 @@ func captureDiff(t *testing.T, name string, ctx *session.Context, st func() *Sta
 
 // TestCaptureFactsDiffTestdata: on every session of testdata the capture
 // from the read's facts is the capture that parses each result line again
-// (arguments left in the input, and copied: a state of another context).
+// (arguments left in the input, and copied: a state of another context;
+// the input streamed, and mapped).
 func TestCaptureFactsDiffTestdata(t *testing.T) {
 	var files []string
 	err := filepath.Walk("../../testdata", func(p string, fi os.FileInfo, err error) error {
@@ -74,6 +75,8 @@ func TestCaptureFactsDiffTestdata(t *testing.T) {
 		calls += captureDiff(t, p, ctx, func() *State { return &State{} })
 		other := readCtx(t, data)
 		calls += captureDiff(t, p+" (copied)", ctx, func() *State { return &State{src: other} })
+		mapped := readSession(t, p) // the lines viewed where they are mapped
+		calls += captureDiff(t, p+" (mapped)", mapped, func() *State { return &State{} })
 	}
 	if calls < 100 {
 		t.Fatalf("only %d calls captured from %d files: the test compares next to nothing", calls, len(files))

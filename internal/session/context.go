@@ -259,6 +259,31 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 	return c.rawLine(be.line, off, n)
 }
 
+// ViewEntryLine calls fn with branch entry be's input line as EntryLine
+// returns it: for a mapped input where it is mapped (no copy; a truncated
+// input is an error, fn's reading stopped by it), else in EntryLine's
+// buffer. fn must not keep line; what it reads of the input through c
+// does not move it.
+func (c *Context) ViewEntryLine(be *BranchEntry, fn func(line []byte) error) error {
+	off, n, err := c.entryPlace(be)
+	if err != nil {
+		return err
+	}
+	if c.m == nil || off < 0 || n < 0 || off+int64(n) > int64(len(c.m.data)) {
+		line, err := c.rawLine(be.line, off, n)
+		if err != nil {
+			return err
+		}
+		return fn(line)
+	}
+	var ferr error
+	if err := guard(func() error { ferr = fn(c.m.data[off : off+int64(n)]); return nil }); err != nil {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+	}
+	c.m.advance(off) // the pages behind the reads are given back, as Raw gives them
+	return ferr
+}
+
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
 // line to dst. It does not use the buffer EntryLine and Raw reuse: a line
 // they returned stays valid. Errors: a range outside the line, I/O errors

@@ -74,6 +74,10 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 				t.Fatalf("ViewEntryBytes of entry %d after truncation: %v", i, err)
 			}
+			err = ctx.ViewEntryLine(be, func(b []byte) error { _ = bytes.Count(b, []byte("x")); return nil })
+			if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+				t.Fatalf("ViewEntryLine of entry %d after truncation: %v", i, err)
+			}
 		}
 	}
 }
@@ -449,7 +453,8 @@ func TestReadMessageAgreesWithView(t *testing.T) {
 // ViewEntryBytes of a mapped input passes the bytes where they are mapped,
 // their pages mapped a window ahead (view): across many windows, read in
 // file order, backwards and at random, after the render cursor gave pages
-// back, it passes what AppendEntryBytes appends.
+// back, it passes what AppendEntryBytes appends; ViewEntryLine passes what
+// EntryLine returns.
 func TestViewEntryBytesAcrossWindows(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	var b strings.Builder
@@ -488,6 +493,20 @@ func TestViewEntryBytesAcrossWindows(t *testing.T) {
 		off := rng.IntN(int(ln) + 1)
 		k := rng.IntN(int(ln) - off + 1)
 		want, err := ctx.AppendEntryBytes(nil, be, off, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, err := ctx.EntryLine(be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = bytes.Clone(line)
+		err = ctx.ViewEntryLine(be, func(got []byte) error {
+			if !bytes.Equal(got, line) {
+				t.Fatalf("entry %d: ViewEntryLine's %d bytes are not EntryLine's %d", i, len(got), len(line))
+			}
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
