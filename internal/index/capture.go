@@ -194,7 +194,8 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 	var ready []*session.ToolCall
 	var readyAt []int // ready's indexes in m.ToolCalls()
 	var resEntries []*session.BranchEntry
-	var resAt []int // resEntries' indexes in ctx.Branch
+	var resAt []int   // resEntries' indexes in ctx.Branch
+	var keys []string // the ready calls' occurrence keys
 	turn, group := 0, 0
 	for i := range at {
 		be := msg(i)
@@ -224,7 +225,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 				}
 			}
 		}
-		ready, readyAt, resEntries, resAt = ready[:0], readyAt[:0], resEntries[:0], resAt[:0]
+		ready, readyAt, resEntries, resAt, keys = ready[:0], readyAt[:0], resEntries[:0], resAt[:0], keys[:0]
 		for k := range m.ToolCalls() {
 			tc := &m.ToolCalls()[k]
 			j, found := results[tc.ID()]
@@ -250,11 +251,12 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			readyAt = append(readyAt, k)
 			resEntries = append(resEntries, re)
 			resAt = append(resAt, int(at[j]))
+			keys = append(keys, string(key))
 		}
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt)
+		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt, keys)
 		if err != nil {
 			return nil, err
 		}
@@ -273,14 +275,9 @@ func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil 
 
 // captureBatch reads the assistant entry (ctx.Branch[entry]) and the
 // results of the ready calls (m.ToolCalls()[readyAt[k]]; res,
-// ctx.Branch[resAt[k]]).
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int) (*Batch, error) {
-	msg, hasMsg, err := lt.entryMessage(ctx, be)
-	if err != nil {
-		return nil, err
-	}
-	b := &Batch{Timestamp: lt.entryMillis(msg, hasMsg)}
-	content, ok := lt.get(msg, hasMsg, "content")
+// ctx.Branch[resAt[k]]; keys[k], their occurrence keys as Capture made
+// them of the results' raw timestamps).
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string) (*Batch, error) {
 	type callArgs struct {
 		args  []byte
 		at    textRef
@@ -293,42 +290,49 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	// the batch's calls and their timestamps, allocated together
 	calls := make([]Call, len(ready))
 	stamps := make([]int64, len(ready))
-	b.Calls = make([]*Call, 0, len(ready))
-	prose, blocks := lt.prose[:0], 0
-	lt.elems(content, ok, func(bl uint32) {
-		tv, hasType := lt.get(bl, true, "type")
-		switch {
-		case lt.strIs(tv, hasType, "text"):
-			if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
-				if blocks > 0 {
-					prose = append(prose, '\n')
+	b := &Batch{Calls: make([]*Call, 0, len(ready))}
+	// the assistant line is parsed where the input holds it (no copy):
+	// what the batch keeps of it is copied out before the view ends
+	err := ctx.ViewEntryLine(be, func(line []byte) error {
+		msg, hasMsg, _ := lt.lineMessage(line)
+		b.Timestamp = lt.entryMillis(msg, hasMsg)
+		content, ok := lt.get(msg, hasMsg, "content")
+		prose, blocks := lt.prose[:0], 0
+		lt.elems(content, ok, func(bl uint32) {
+			tv, hasType := lt.get(bl, true, "type")
+			switch {
+			case lt.strIs(tv, hasType, "text"):
+				if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
+					if blocks > 0 {
+						prose = append(prose, '\n')
+					}
+					prose = lt.appendStr(prose, v)
+					blocks++
 				}
-				prose = lt.appendStr(prose, v)
-				blocks++
+			case lt.strIs(tv, hasType, "toolCall"):
+				iv, hasID := lt.get(bl, true, "id")
+				id, _ := lt.strView(iv, hasID)
+				var a callArgs
+				for k, tc := range ready {
+					if args[k].found || tc.ID() != id {
+						continue
+					}
+					if !a.found {
+						a.args, a.at = lt.callArgsAt(bl, entry)
+						a.found = true
+					}
+					args[k] = a
+				}
 			}
-		case lt.strIs(tv, hasType, "toolCall"):
-			iv, hasID := lt.get(bl, true, "id")
-			id, _ := lt.strView(iv, hasID)
-			var a callArgs
-			for k, tc := range ready {
-				if args[k].found || tc.ID() != id {
-					continue
-				}
-				if !a.found {
-					a.args, a.at = lt.callArgsAt(bl, entry)
-					a.found = true
-				}
-				args[k] = a
-			}
-		}
+		})
+		lt.prose = prose
+		b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+		return nil
 	})
-	lt.prose = prose
-	b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+	if err != nil {
+		return nil, err
+	}
 	for k, tc := range ready {
-		rmsg, ok, err := lt.entryMessage(ctx, res[k])
-		if err != nil {
-			return nil, err
-		}
 		a := args[k]
 		c := &calls[k]
 		*c = Call{ToolCallID: tc.ID(), ToolName: tc.Name(), Args: a.args, argsAt: a.at, Result: ctx.EntryMessage(res[k]),
@@ -336,6 +340,16 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		if !a.found {
 			c.Args = []byte("{}")
 			c.turn = -1 // no block on the line: a chain's backfill parses it
+		}
+		b.Calls = append(b.Calls, c)
+		if rf := c.Result.ResultFacts(); rf.Known && (!rf.Array || rf.Single && rf.Plain) {
+			// what the read saw of the result's line: not parsed again
+			resultFromFacts(c, lt, rf, keys[k], resAt[k], &stamps[k])
+			continue
+		}
+		rmsg, ok, err := lt.entryMessage(ctx, res[k])
+		if err != nil {
+			return nil, err
 		}
 		if v, ok := lt.get(rmsg, ok, "isError"); ok {
 			c.IsError = lt.tp.Truthy(v)
@@ -350,9 +364,29 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		rc, hasRC := lt.get(rmsg, ok, "content")
 		c.text = lt.singleText(rc, hasRC, resAt[k])
 		c.Chars = lt.resultChars(rc, hasRC)
-		b.Calls = append(b.Calls, c)
 	}
 	return b, nil
+}
+
+// resultFromFacts sets what captureBatch reads of a result's line (branch
+// entry entry) from the facts the session's read recorded of it (rf:
+// Known, and Single and Plain when its content is an array), as a parse of the line
+// finds them: isError, the timestamp, the occurrence key (key, as
+// Capture made it of the raw timestamp), the single text's location and
+// the text's length.
+func resultFromFacts(c *Call, lt *lineTape, rf session.ResultFacts, key string, entry int, stamp *int64) {
+	c.IsError, c.errorTrue = rf.ErrorTruthy, rf.ErrorTrue
+	if rf.NumTS && rf.TS == float64(int64(rf.TS)) {
+		*stamp = int64(rf.TS)
+		c.ResultTimestamp = stamp
+	}
+	c.Key = key
+	if rf.Single && !lt.copyArgs && entry >= 0 && entry < math.MaxInt32 {
+		c.text = textLoc{at: textRef{entry: int32(entry + 1), off: int32(rf.TextOff), n: int32(rf.TextN)}, flags: rf.TextFlags}
+	}
+	if rf.Array && rf.Plain {
+		c.Chars = rf.Chars
+	}
 }
 
 // numberAt is the number at node n (jsval.Number).

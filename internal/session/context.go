@@ -259,6 +259,31 @@ func (c *Context) EntryLine(be *BranchEntry) ([]byte, error) {
 	return c.rawLine(be.line, off, n)
 }
 
+// ViewEntryLine calls fn with branch entry be's input line as EntryLine
+// returns it: for a mapped input where it is mapped (no copy; a truncated
+// input is an error, fn's reading stopped by it), else in EntryLine's
+// buffer. fn must not keep line; what it reads of the input through c
+// does not move it.
+func (c *Context) ViewEntryLine(be *BranchEntry, fn func(line []byte) error) error {
+	off, n, err := c.entryPlace(be)
+	if err != nil {
+		return err
+	}
+	if c.m == nil || off < 0 || n < 0 || off+int64(n) > int64(len(c.m.data)) {
+		line, err := c.rawLine(be.line, off, n)
+		if err != nil {
+			return err
+		}
+		return fn(line)
+	}
+	var ferr error
+	if err := guard(func() error { ferr = fn(c.m.data[off : off+int64(n)]); return nil }); err != nil {
+		return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+	}
+	c.m.advance(off) // the pages behind the reads are given back, as Raw gives them
+	return ferr
+}
+
 // AppendEntryBytes appends the n bytes at offset off of branch entry be's
 // line to dst. It does not use the buffer EntryLine and Raw reuse: a line
 // they returned stays valid. Errors: a range outside the line, I/O errors
@@ -296,13 +321,16 @@ func (c *Context) AppendEntryBytes(dst []byte, be *BranchEntry, off, n int) ([]b
 }
 
 // ViewEntryBytes calls fn with the n bytes at offset off of branch entry
-// be's line, as AppendEntryBytes would append them: read into a buffer the
-// next ViewEntryBytes reuses (from the file for a mapped input, as
-// ReadMessage reads: the render reads every indexed call's arguments, and
-// faulting their pages in again cost more than the copy), or where they
-// are mapped when they are more than readCopyMax bytes (no copy; a
-// truncated input is an error). fn must not keep b nor call ViewEntryBytes;
-// it does not use the buffer EntryLine and Raw reuse.
+// be's line, as AppendEntryBytes would append them. For a mapped input
+// they are passed where they are mapped (no copy; a truncated input is an
+// error): up to readCopyMax bytes with their pages mapped a window ahead
+// in one call (mapping.view; the flush and the render read every indexed
+// call's arguments and texts, mostly in file order, and faulting their
+// pages in one at a time cost more than a copy), else as they fault in;
+// where pages cannot be mapped ahead, a small read is read from the file
+// into a buffer the next ViewEntryBytes reuses, as is every read of a
+// streamed input. fn must not keep b nor call ViewEntryBytes; it does not
+// use the buffer EntryLine and Raw reuse.
 func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) error) error {
 	if c.m == nil {
 		b, err := c.AppendEntryBytes(c.entryBuf[:0], be, off, n)
@@ -326,6 +354,15 @@ func (c *Context) ViewEntryBytes(be *BranchEntry, off, n int, fn func(b []byte) 
 		return fmt.Errorf("line %d: re-reading input: %w", be.line, io.ErrUnexpectedEOF)
 	}
 	if n <= readCopyMax {
+		if b, ok := c.m.view(at, n); ok {
+			// where it is mapped, its pages mapped ahead (no fault a page)
+			var ferr error
+			if err := guard(func() error { ferr = fn(b); return nil }); err != nil {
+				return fmt.Errorf("line %d: re-reading input: %w", be.line, err)
+			}
+			c.m.advance(at)
+			return ferr
+		}
 		// read from the file, not faulted in from the mapping (ReadMessage)
 		b, err := c.readCopy(&c.entryBuf, at, n)
 		if err != nil {
@@ -501,6 +538,62 @@ func (b *builder) setStrings(m *Message, v *lineView, mv *msgView, withTimestamp
 		}
 	}
 	m.setFlag(flagIsError, mv.f[mIsError] != 0 && v.tp.Nodes[mv.f[mIsError]].Kind == jsonscan.True)
+}
+
+// resultFacts records the ResultFacts of tool result m, message mv of
+// line v (its info allocated, its content's range recorded), in the
+// padding of its msgInfo: bits, and the text's flags.
+func (b *builder) resultFacts(m *Message, v *lineView, mv *msgView) {
+	tp := v.tp
+	in := b.info(m)
+	in.rf, in.tflags = rfKnown, 0
+	if e := mv.f[mIsError]; e != 0 {
+		if tp.Truthy(e) {
+			in.rf |= rfErrorTruthy
+		}
+		if tp.Nodes[e].Kind == jsonscan.True {
+			in.rf |= rfErrorTrue
+		}
+	}
+	c := mv.f[mContent]
+	if c == 0 || tp.Nodes[c].Kind != jsonscan.Array {
+		return
+	}
+	in.rf |= rfArray
+	// the joined text's JavaScript length is its code points (chars, as
+	// analyze counts them) when every text is a string of valid UTF-8
+	// without astral characters; texts counts the text blocks
+	texts, len16 := 0, true
+	tp.Elems(c, func(el uint32) bool {
+		if tv, ok := tp.Get(el, "type"); !ok || tp.Nodes[tv].Kind != jsonscan.String || !tp.KeyIs(tv, "text") {
+			return true
+		}
+		texts++
+		t, ok := tp.Get(el, "text")
+		if !ok || tp.Nodes[t].Kind != jsonscan.String {
+			len16 = false
+			return true
+		}
+		nd := &tp.Nodes[t]
+		if nd.Flags&(jsonscan.BadUTF8|jsonscan.EscapedPair) != 0 || nd.Flags&jsonscan.NonASCII != 0 && jsonscan.Astral(tp.Raw(t)) > 0 {
+			len16 = false
+		}
+		return true
+	})
+	if len16 && texts <= 1 {
+		in.rf |= rfLen16
+	}
+	// the single text's place, from the content's (as pi writes it)
+	nd := &tp.Nodes[c]
+	if vs, _, ok := m.valueRange(); ok && in.ce > 0 && texts == 1 && vs == int(tp.Nodes[mv.obj].Start) &&
+		int(nd.Start)-vs == int(in.cs) && int(nd.End)-vs == int(in.ce) &&
+		bytes.HasPrefix(tp.Src[nd.Start:nd.End], []byte(textPrefix)) && nd.Chars == 1 {
+		if t, ok := tp.Get(c+1, "text"); ok && tp.Nodes[t].Kind == jsonscan.String &&
+			int(tp.Nodes[t].Start) == int(nd.Start)+len(textPrefix) && tp.Nodes[t].End+2 == nd.End {
+			in.rf |= rfText
+			in.tflags = tp.Nodes[t].Flags
+		}
+	}
 }
 
 // strRef puts the string node n ("" for 0 or a non-string) in the arena.
@@ -797,6 +890,9 @@ func (b *builder) addEntry(rl *rawLine) {
 		m.setEntry(id)
 		m.setValueRange(int(nd.Start), int(nd.End))
 		b.setStrings(m, v, &mv, role == RoleToolResult) // only results need the timestamp
+		if role == RoleToolResult && m.info != 0 {
+			b.resultFacts(m, v, &mv)
+		}
 		if role == "hookMessage" && b.er.v2 {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 )
 
@@ -53,6 +54,40 @@ type mapping struct {
 	data     []byte
 	dropped  int64 // the read pass gave back the pages before this offset
 	rdropped int64 // and so did the render pass
+	// the pages of data[pop0:pop1] were mapped by populate (view);
+	// noPopulate: populate cannot map them here
+	pop0, pop1 int64
+	noPopulate bool
+}
+
+// pageSize is the system's page size (populate's ranges start on a page).
+var pageSize = os.Getpagesize()
+
+// popAhead is how much of the file view maps at once past a read.
+const popAhead = 1 << 20
+
+// view returns the n bytes at off where they are mapped, their pages
+// mapped ahead of the read (populate: popAhead bytes at a time, so reads
+// in file order make one call a window, not one a read nor a fault a
+// page); ok is false when populate cannot map them (read them from the
+// file). The range must be inside the mapping; the caller reads the bytes
+// under guard and calls advance.
+func (m *mapping) view(off int64, n int) ([]byte, bool) {
+	end := off + int64(n)
+	if off < m.pop0 || end > m.pop1 {
+		if m.noPopulate {
+			return nil, false
+		}
+		p0 := off &^ int64(pageSize-1)
+		p1 := min(max(end, p0+popAhead), int64(len(m.data)))
+		ok, unsupported := populate(m.data[p0:p1])
+		if !ok {
+			m.noPopulate = m.noPopulate || unsupported
+			return nil, false
+		}
+		m.pop0, m.pop1 = p0, p1
+	}
+	return m.data[off:end], true
 }
 
 // window is how much of the file stays resident behind a cursor.
@@ -67,6 +102,9 @@ func (m *mapping) drop(done *int64, off int64) {
 	}
 	dropPages(m.data[*done:end])
 	*done = end
+	if end > m.pop0 {
+		m.pop0 = min(end, m.pop1) // those pages are no longer mapped
+	}
 }
 
 // slice copies the n bytes at off into *buf (fault-guarded) and returns

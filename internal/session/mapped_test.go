@@ -2,8 +2,11 @@ package session
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -70,6 +73,10 @@ func TestMappedFileTruncatedIsAnError(t *testing.T) {
 			err = ctx.ViewEntryBytes(be, 0, int(n), func(b []byte) error { return nil })
 			if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 				t.Fatalf("ViewEntryBytes of entry %d after truncation: %v", i, err)
+			}
+			err = ctx.ViewEntryLine(be, func(b []byte) error { _ = bytes.Count(b, []byte("x")); return nil })
+			if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+				t.Fatalf("ViewEntryLine of entry %d after truncation: %v", i, err)
 			}
 		}
 	}
@@ -440,5 +447,80 @@ func TestReadMessageAgreesWithView(t *testing.T) {
 	}
 	if msgs < 100 || entries < 100 || large == 0 {
 		t.Fatalf("%d messages (%d large), %d entry ranges: the inputs do not cover the case", msgs, large, entries)
+	}
+}
+
+// ViewEntryBytes of a mapped input passes the bytes where they are mapped,
+// their pages mapped a window ahead (view): across many windows, read in
+// file order, backwards and at random, after the render cursor gave pages
+// back, it passes what AppendEntryBytes appends; ViewEntryLine passes what
+// EntryLine returns.
+func TestViewEntryBytesAcrossWindows(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	var b strings.Builder
+	b.WriteString(hdr)
+	rng := rand.New(rand.NewPCG(40, 1))
+	parent := ""
+	for i := range 900 {
+		id := fmt.Sprintf("m%d", i)
+		b.WriteString(msgLine(id, parent, "user", `"`+strings.Repeat(string(rune('a'+i%26)), rng.IntN(40000))+`"`))
+		parent = id
+	}
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := readFile(t, p)
+	if ctx.m == nil || len(ctx.m.data) < 8*popAhead {
+		t.Fatalf("not mapped, or too small to cross windows")
+	}
+	n := len(ctx.Branch)
+	order := make([]int, 0, 3*n)
+	for i := range n {
+		order = append(order, i)
+	}
+	for i := n - 1; i >= 0; i-- {
+		order = append(order, i)
+	}
+	for range n {
+		order = append(order, rng.IntN(n))
+	}
+	for _, i := range order {
+		be := &ctx.Branch[i]
+		_, ln, err := ctx.entryPlace(be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := rng.IntN(int(ln) + 1)
+		k := rng.IntN(int(ln) - off + 1)
+		want, err := ctx.AppendEntryBytes(nil, be, off, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, err := ctx.EntryLine(be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = bytes.Clone(line)
+		err = ctx.ViewEntryLine(be, func(got []byte) error {
+			if !bytes.Equal(got, line) {
+				t.Fatalf("entry %d: ViewEntryLine's %d bytes are not EntryLine's %d", i, len(got), len(line))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = ctx.ViewEntryBytes(be, off, k, func(got []byte) error {
+			if !bytes.Equal(got, want) {
+				t.Fatalf("entry %d bytes %d+%d: %d bytes differ from AppendEntryBytes's", i, off, k, len(got))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ctx.m.noPopulate == (runtime.GOOS == "linux") {
+		t.Errorf("populate on %s: noPopulate %v", runtime.GOOS, ctx.m.noPopulate)
 	}
 }

@@ -255,6 +255,74 @@ type msgInfo struct {
 	cs, ce, cchars int32
 	chars          int32 // TextChars
 	images         uint16
+	// rf are a tool result's facts as its line was read (ResultFacts), and
+	// tflags the jsonscan flags of its text (rfText): in the padding
+	rf, tflags uint8
+}
+
+// msgInfo.rf bits.
+const (
+	rfKnown       uint8 = 1 << iota
+	rfErrorTruthy       // "isError" is truthy (JavaScript)
+	rfErrorTrue         // "isError" is the literal true
+	rfArray             // the content is an array
+	// rfText: the content is `[{"type":"text","text":` STRING `}]` as
+	// JSON.stringify writes it (pi writes every result so), at cs..ce
+	rfText
+	// rfLen16: every text block's "text" is a string of valid UTF-8, with
+	// no code point of two UTF-16 units: the joined text's JavaScript
+	// length is chars (a single text's, or none)
+	rfLen16
+)
+
+// textPrefix is what a content of rfText holds before its string.
+const textPrefix = `[{"type":"text","text":`
+
+// ResultFacts are what the read saw of a tool result entry's line, so a
+// flush need not parse it again: each field is what a parse of the line
+// (its last "message" object) finds. Known is false when the read did not
+// record them (not a tool result entry of a session file, or one with no
+// toolCallId, toolName nor timestamp): parse the line.
+type ResultFacts struct {
+	Known bool
+	// ErrorTruthy: "isError" is truthy (JavaScript); ErrorTrue: it is the
+	// literal true.
+	ErrorTruthy, ErrorTrue bool
+	// NumTS: the message's "timestamp" is a JSON number, TS its value.
+	NumTS bool
+	TS    float64
+	// Array: the "content" is an array. Single: it is one text block,
+	// whose "text" is a string: its raw JSON (quotes included) is TextN
+	// bytes at TextOff in the line, with jsonscan flags TextFlags.
+	Array, Single  bool
+	TextOff, TextN int
+	TextFlags      uint8
+	// Plain: every text block's "text" is a string of valid UTF-8 and
+	// Chars is the JavaScript length of the texts joined with "\n" (false:
+	// not known).
+	Plain bool
+	Chars int
+}
+
+// ResultFacts returns the facts the read recorded of a tool result
+// entry's line (Known false: none recorded).
+func (m *Message) ResultFacts() ResultFacts {
+	if m.info == 0 {
+		return ResultFacts{}
+	}
+	in := m.ctx().infos.at(int(m.info - 1))
+	if in.rf&rfKnown == 0 {
+		return ResultFacts{}
+	}
+	rf := ResultFacts{Known: true, ErrorTruthy: in.rf&rfErrorTruthy != 0, ErrorTrue: in.rf&rfErrorTrue != 0,
+		NumTS: m.flags&flagNumTS != 0, TS: m.ts, Array: in.rf&rfArray != 0,
+		Plain: in.rf&rfLen16 != 0, Chars: int(in.chars)}
+	if vs, _, ok := m.valueRange(); ok && in.rf&rfText != 0 {
+		rf.Single, rf.TextFlags = true, in.tflags
+		rf.TextOff = vs + int(in.cs) + len(textPrefix)
+		rf.TextN = int(in.ce-in.cs) - len(textPrefix) - 2
+	}
+	return rf
 }
 
 func (m *Message) inf() msgInfo {
