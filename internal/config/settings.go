@@ -154,6 +154,9 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 	if err := gateKeyError(path, data, top, raw); err != nil {
 		return nil, err
 	}
+	if k, off, dup := duplicateGateKey(data); dup {
+		return nil, duplicateKeyError(path, data, k, off)
+	}
 	if !ok || raw == nil {
 		return nil, nil
 	}
