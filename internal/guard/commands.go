@@ -1263,6 +1263,8 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
+			c.flagged(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		return true
 	case "mv", "gmv":
@@ -1278,6 +1280,7 @@ func (c *cmd) dispatch() bool {
 			sp.last = 0
 		}
 		c.runSpec(sp, 1)
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}}, true, c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
 	case "mount", "bindfs":
@@ -1286,11 +1289,15 @@ func (c *cmd) dispatch() bool {
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
 		defer func() { a.noContent = false }()
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}}, true, c.name, true)
 		c.ln()
 		return true
 	case "install", "ginstall":
 		c.runSpec(&spec{opts: opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, last: setModify}, 1)
+		if !c.flagged(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}}, "-d", "--directory") {
+			c.placed(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}}, false, c.name, false)
+		}
 		c.copied(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}})
 		return true
 	case "rsync":

@@ -1,0 +1,170 @@
+package guard
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// placed records what cp, mv, install and ln write for each source
+// besides the destination operand itself: a destination that is (or may
+// be: the disk does not say) a folder receives DEST/basename(SRC), so
+// `cp evil settings.json .claude/` writes .claude/settings.json; a source
+// that is (or may be) a folder, when srcDirs, is written there in full,
+// and so is the destination itself when it may not be a folder (`mv dir
+// .claude` makes .claude what dir holds). A source whose name is only
+// known when the command runs may be any name: every file below the
+// destination may be written. Fails closed: without the disk a name is
+// taken to be either.
+//
+// link (ln): the sources are link targets, never copied; a destination
+// that is not surely a folder (a link to one, with -n, is replaced) is
+// replaced whatever the source, and a single operand is a link made in
+// the current folder under the source's name.
+func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
+	saved := append([]bool(nil), c.done...)
+	p := c.parse(1, o)
+	copy(c.done, saved) // parse marks `--`; the roles are runSpec's
+	var dest field
+	var destRaw string
+	var srcs []int
+	isDir := 0 // 1: a folder, -1: not one, 0: not known
+	if t := p.values("-t", "--target-directory"); len(t) > 0 {
+		f, ok := c.valField(t[len(t)-1])
+		if !ok {
+			return
+		}
+		dest, destRaw, srcs, isDir = f, t[len(t)-1].raw, p.operands, 1
+	} else {
+		if len(p.operands) == 1 && link {
+			if base, ok := fieldBase(c.args[p.operands[0]].f); ok {
+				c.a.value(base.s+" ("+via+" makes it in the current folder)", base, setModify)
+			} else {
+				c.a.addRec(c.args[p.operands[0]].raw, litField("."), setModify, true, nil, via+" (a link named when the command runs)", followNone)
+			}
+			return
+		}
+		if len(p.operands) < 2 {
+			return
+		}
+		last := p.operands[len(p.operands)-1]
+		dest, destRaw, srcs = c.args[last].f, c.args[last].raw, p.operands[:len(p.operands)-1]
+		if p.has("-T", "--no-target-directory") {
+			isDir = -1
+		}
+	}
+	if dest.onlyUnk || dest.s == "" {
+		return // reported as unknown where the destination is opened
+	}
+	if isDir == 0 && strings.HasSuffix(dest.s, "/") {
+		isDir = 1
+	}
+	if isDir == 0 && !dest.pattern() && !link {
+		// ln's link name is not read from the disk: ln -n replaces a
+		// link to a folder, and what the name is when ln runs may not
+		// be what it is now; `DIR/` says it is a folder
+		isDir = c.a.dirKind(dest.s)
+	}
+	for _, i := range srcs {
+		src := c.args[i].f
+		srcDir := srcDirs
+		if srcDir && !link && !src.pattern() && c.a.dirKind(src.s) == -1 {
+			srcDir = false // a file on disk
+		}
+		if isDir != 1 && srcDir {
+			// DEST becomes the source folder: everything below it written
+			c.a.addRec(destRaw, dest, setModify, true, nil, via, followNone)
+		}
+		if isDir == -1 {
+			continue
+		}
+		base, ok := fieldBase(src)
+		if !ok {
+			c.a.addRec(destRaw, dest, setModify, true, nil, via+" (a source named when the command runs)", followNone)
+			continue
+		}
+		into := joinBase(dest, base)
+		raw := into.s
+		if !into.pattern() {
+			raw = into.s + " (" + via + " puts " + base.s + " into folder " + dest.text() + ")"
+		}
+		if srcDir && !link {
+			c.a.addRec(raw, into, setModify, true, nil, via+" into folder "+dest.text(), followNone)
+		} else {
+			c.a.value(raw, into, setModify)
+		}
+	}
+}
+
+// dirKind says whether a path names a folder on the disk: 1 a folder (not
+// a link to one), -1 something else that exists, 0 not known (no disk,
+// absent, a link, an unknown part).
+func (a *shellAnalyzer) dirKind(s string) int {
+	if a.env.FS == nil || strings.ContainsRune(s, unknownRune) {
+		return 0
+	}
+	p, _ := a.norm(s, false)
+	info, err := a.env.FS.Lstat(strings.TrimSuffix(p, "/"))
+	if err != nil || info.Mode()&fs.ModeSymlink != 0 {
+		return 0
+	}
+	if info.IsDir() {
+		return 1
+	}
+	return -1
+}
+
+// fieldBase is the last segment of a field (of its pattern, when it is
+// one), false when that segment is not pinned by a literal.
+func fieldBase(f field) (field, bool) {
+	s := strings.TrimRight(f.s, "/")
+	if s == "" || f.onlyUnk {
+		return field{}, false
+	}
+	b := path.Base(s)
+	if b == "." || b == ".." || b == "/" {
+		return field{}, false
+	}
+	if !f.pattern() {
+		return litField(b), true
+	}
+	if f.dyn && strings.ContainsRune(b, unknownRune) && strings.Trim(b, unknownStr) == "" {
+		return field{}, false
+	}
+	out := f
+	out.s, out.lead, out.onlyUnk = b, "", false
+	return out, true
+}
+
+// joinBase is DEST/BASE as a field: a pattern when either is one.
+func joinBase(dest, base field) field {
+	d := strings.TrimRight(dest.s, "/")
+	if !dest.pattern() && base.pattern() {
+		d = escapeGlob(d)
+	}
+	b := base.s
+	if dest.pattern() && !base.pattern() {
+		b = escapeGlob(b)
+	}
+	out := base
+	if dest.pattern() {
+		out = dest
+		out.glob = dest.glob || base.glob
+		out.unk = dest.unk || base.unk
+		out.dyn = dest.dyn || base.dyn
+	}
+	out.s = d + "/" + b
+	out.lead, out.onlyUnk = "", false
+	if !out.pattern() {
+		out = litField(d + "/" + b)
+	}
+	return out
+}
+
+// flagged reports whether any of names is given, leaving c.done as it was.
+func (c *cmd) flagged(o opts, names ...string) bool {
+	saved := append([]bool(nil), c.done...)
+	p := c.parse(1, o)
+	copy(c.done, saved)
+	return p.has(names...)
+}
