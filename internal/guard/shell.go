@@ -1751,6 +1751,12 @@ func joinCwd(cwd, s string, pattern, win bool) (string, bool) {
 
 // candidate adds one path, resolved against every candidate directory.
 func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
+	if h := a.env.Home; h != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
+		// a `~` the shell left (after `=` in an argument: bash expands
+		// `of=~/x` as it does an assignment, zsh's magic_equal_subst
+		// `--output=~/x`; a program may expand it itself): the home too
+		a.candidate(raw, escIf(h, pattern)+c[1:], pattern, ops)
+	}
 	if len(c) > 5 && strings.EqualFold(c[:5], "file:") {
 		lit := c
 		if pattern {
