@@ -82,6 +82,9 @@ type Violation struct {
 	// Loader is, for a path a program reads by itself (bun, pipenv load
 	// .env), that program as a phrase for the reason.
 	Loader string `json:"-"`
+	// Unmodelled is, for a path named to a program the analysis does not
+	// model, that program: it may write what it is given.
+	Unmodelled string `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -240,6 +243,9 @@ func (v Violation) text(verdict bool) string {
 	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
 		what += fmt.Sprintf(" (%s)", v.Path)
+	}
+	if v.Command != "" && v.Unmodelled != "" && (v.Op == OpWrite || v.Op == OpEdit) {
+		return oneLine(fmt.Sprintf("pruner cannot tell what %s does with protected path %s (it may write it); %s", v.Unmodelled, what, rule))
 	}
 	switch {
 	case v.Expanded != "":
@@ -482,7 +488,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded, Loader: t.loader}
+	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded, Loader: t.loader, Unmodelled: t.unmodelled}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }

@@ -1522,13 +1522,20 @@ func (c *cmd) dispatch() bool {
 			a.textTokens(c.args[i].raw, f.s, SetRead)
 		}
 	}
-	c.generic()
+	// a program the analysis does not model may write what it is given
+	// (fails closed): its operands are writes too, the reason saying so
+	c.genericOps(SetRead|setModify, c.name)
 	return false
 }
 
 // generic handles a command the analysis does not know: every argument,
 // and every `--opt=value` value, is a file it may open.
-func (c *cmd) generic() {
+func (c *cmd) generic() { c.genericOps(SetRead, "") }
+
+// genericOps is generic with the operands' ops; unmodelled names the
+// program for the reason when it is one the analysis does not model.
+func (c *cmd) genericOps(ops OpSet, unmodelled string) {
+	from := len(c.a.out.targets)
 	for i := 1; i < len(c.args); i++ {
 		if c.done[i] {
 			continue
@@ -1539,12 +1546,17 @@ func (c *cmd) generic() {
 		switch {
 		case strings.HasPrefix(t, "-") && strings.Contains(t, "="):
 			name, _, _ := strings.Cut(t, "=")
-			c.a.value(c.args[i].raw, f, SetRead)
-			c.fileField(c.args[i].raw, subField(f, len(name)+1), SetRead)
+			c.a.value(c.args[i].raw, f, ops)
+			c.fileField(c.args[i].raw, subField(f, len(name)+1), ops)
 		case strings.HasPrefix(t, "-") && len(t) > 1 && !f.pattern():
-			c.a.value(c.args[i].raw, f, SetRead)
+			c.a.value(c.args[i].raw, f, ops)
 		default:
-			c.fileField(c.args[i].raw, f, SetRead)
+			c.fileField(c.args[i].raw, f, ops)
+		}
+	}
+	if unmodelled != "" {
+		for i := from; i < len(c.a.out.targets); i++ {
+			c.a.out.targets[i].unmodelled = unmodelled
 		}
 	}
 	c.embedded()

@@ -78,6 +78,9 @@ type target struct {
 	// ("bun, which loads the folder's .env files …"; selfloads.go), for
 	// the reason; raw is then the file's name
 	loader string
+	// unmodelled: the program the path is an argument of, one the
+	// analysis does not model (it may write the path: writes are added)
+	unmodelled string
 	// vcsAware, for rec: the recursion skips version-control folders and
 	// what .gitignore surely ignores (git add, Claude Code's Grep); without
 	// the disk it is taken to skip hidden names (see gitIgnorer)
