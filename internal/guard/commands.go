@@ -165,8 +165,12 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		// could run: running it is running a program (not a script)
 		a.noContent = true
 	}
+	fromTargets := len(a.out.targets)
 	handled := c.dispatch()
 	a.noContent = false
+	if how := removesSources(c.name, c.args); how != "" {
+		c.deletesRead(fromTargets, how)
+	}
 	c.loadsWrittenSources(before)
 	c.loadsWrittenRC(before)
 	c.finish()

@@ -168,3 +168,61 @@ func (c *cmd) flagged(o opts, names ...string) bool {
 	copy(c.done, saved)
 	return p.has(names...)
 }
+
+// removesSources says how a command deletes the files it reads (its
+// sources), "" when it does not: rsync --remove-source-files, tar
+// --remove-files, zip -m, 7z -sdel.
+func removesSources(name string, args []arg) string {
+	for i := 1; i < len(args); i++ {
+		f := args[i].f
+		t := optText(f)
+		if f.pattern() && (strings.HasPrefix(t, "-") || f.onlyUnk) {
+			// an option computed when it runs may be any of them
+			switch name {
+			case "rsync", "tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zr":
+				return name + " (an option computed when it runs may delete its sources)"
+			}
+		}
+		if t == "--" {
+			break
+		}
+		switch name {
+		case "rsync":
+			if t == "--remove-source-files" || t == "--remove-sent-files" {
+				return "rsync " + t
+			}
+		case "tar", "gtar", "bsdtar":
+			if t == "--remove-files" {
+				return "tar " + t
+			}
+		case "zip":
+			if t == "--move" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'm') {
+				return "zip -m"
+			}
+		case "7z", "7za", "7zr":
+			if strings.HasPrefix(t, "-sdel") {
+				return "7z -sdel"
+			}
+		}
+	}
+	return ""
+}
+
+// deletesRead makes every path the command reads (the targets recorded
+// from from on) a write too: the command deletes its sources.
+func (c *cmd) deletesRead(from int, how string) {
+	ts := c.a.out.targets
+	for i := from; i < len(ts); i++ {
+		t := &ts[i]
+		if t.ops&SetRead == 0 || t.ops.Has(OpWrite) {
+			continue
+		}
+		t.ops |= setModify
+		t.meta = false
+		if t.rec {
+			t.via = how + " (deletes what it reads)"
+		} else {
+			t.raw = strings.TrimSpace(t.raw) + " (" + how + " deletes it)"
+		}
+	}
+}
