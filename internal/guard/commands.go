@@ -573,6 +573,11 @@ type opts struct {
 	short string   // short options that take a value
 	long  []string // long options that take a value
 	posix bool     // options end at the first operand
+	// digits: short options whose optional value is the digits attached
+	// to them, the cluster going on after them (perl -0777pi, -l0);
+	// attached: short options whose optional value is the rest of the
+	// cluster, never the next argument (perl -i.bak, -x)
+	digits, attached string
 }
 
 // optHit is one option and its value.
@@ -657,6 +662,31 @@ func (c *cmd) parse(from int, o opts) parsed {
 		for j := 1; j < len(t); j++ {
 			ch := t[j]
 			p.flags["-"+string(ch)] = true
+			if strings.IndexByte(o.digits, ch) >= 0 {
+				k := j + 1
+				if k < len(t) && (t[k] == 'x' || t[k] == 'X') {
+					k++
+				}
+				for k < len(t) && strings.IndexByte("0123456789abcdefABCDEF", t[k]) >= 0 && !(t[j+1] != 'x' && t[j+1] != 'X' && (t[k] > '9')) {
+					k++
+				}
+				if k > j+1 {
+					v := subField(f, j+1)
+					if !f.pattern() {
+						v = litField(t[j+1 : k])
+					}
+					p.vals = append(p.vals, optHit{name: "-" + string(ch), oi: i, vi: -1, val: &v, raw: c.args[i].raw})
+				}
+				j = k - 1
+				continue
+			}
+			if strings.IndexByte(o.attached, ch) >= 0 {
+				if j+1 < len(t) {
+					v := subField(f, j+1)
+					p.vals = append(p.vals, optHit{name: "-" + string(ch), oi: i, vi: -1, val: &v, raw: c.args[i].raw})
+				}
+				break
+			}
 			if strings.IndexByte(o.short, ch) < 0 {
 				continue
 			}

@@ -1907,10 +1907,12 @@ func (c *cmd) interp(lang string) {
 		o = opts{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--input-type", "--loader", "--experimental-loader", "--conditions", "--env-file", "--config"}, posix: true}
 		codeOpts["-e"], codeOpts["--eval"], codeOpts["-p"], codeOpts["--print"] = true, true, true, true
 	case "perl":
-		o = opts{short: "eEIMmlFCdDxi0", posix: true}
+		// -0 and -l take attached digits and the cluster goes on (-0pi);
+		// -i, -x, -C, -d, -D, -F an attached value only
+		o = opts{short: "eEIMm", digits: "0l", attached: "iCdDxF", posix: true}
 		codeOpts["-e"], codeOpts["-E"] = true, true
 	case "ruby":
-		o = opts{short: "eIrCEFK0", posix: true}
+		o = opts{short: "eIrCE", digits: "0", attached: "iFKx", posix: true}
 		codeOpts["-e"] = true
 	case "php":
 		o = opts{short: "rfBRFEcdz", posix: true}
