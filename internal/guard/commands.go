@@ -1539,6 +1539,7 @@ func (c *cmd) dispatch() bool {
 	}
 	if sp := fileSpec(c.name); sp != nil {
 		c.runSpec(sp, 1)
+		c.derivedOutputs(sp.opts)
 		return true
 	}
 	if isTransferTool(c.name) {
@@ -2046,7 +2047,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}}
 			s.last = setModify
 		case "split", "csplit":
-			s.opts = opts{short: "lbnaCtf", long: []string{"--lines", "--bytes", "--number", "--suffix-length", "--line-bytes", "--separator", "--filter", "--prefix", "--additional-suffix"}}
+			s.opts = opts{short: "lbnaCtf", long: []string{"--lines", "--bytes", "--number", "--suffix-length", "--line-bytes", "--separator", "--filter", "--prefix", "--additional-suffix", "--suffix-format", "--digits"}}
 			s.last = setModify
 			s.scripts = []string{"--filter"}
 		case "diff", "colordiff":
@@ -2118,7 +2119,10 @@ func fileSpec(name string) *spec {
 		case "pr":
 			s.opts = opts{short: "hlwWoNSsenicd", long: []string{"--header", "--length", "--width"}}
 		case "base64", "base32", "basenc":
-			s.opts = opts{short: "w", long: []string{"--wrap"}}
+			// BSD's -o/--output FILE and -i/--input FILE (GNU's -i,
+			// --ignore-garbage, then reads the next operand: a read too)
+			s.opts = opts{short: "wio", long: []string{"--wrap", "--input", "--output"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify, "-i": SetRead, "--input": SetRead}
 		case "shuf":
 			s.opts = opts{short: "niro", long: []string{"--head-count", "--input-range", "--output", "--random-source"}}
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}

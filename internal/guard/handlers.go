@@ -2045,6 +2045,12 @@ func (c *cmd) interp(lang string) {
 		}
 	}
 	if hasCode {
+		if mods := p.values("-m"); lang == "python" && len(mods) > 0 {
+			// a module the analysis does not read (json.tool IN OUT
+			// writes OUT): what it is given may be written
+			c.unmodelledFiles(p.operands, c.name+" -m "+c.valText(mods[0]))
+			return
+		}
 		for _, i := range p.operands {
 			c.file(i, ops)
 		}
@@ -2061,6 +2067,12 @@ func (c *cmd) interp(lang string) {
 		c.runScript(c.args[first].raw, s, source{}, lang)
 	}
 	c.scriptArgs(first, p.operands[1:])
+	if _, ok := c.a.writtenFile(f); !ok {
+		// a script on the disk is a program the analysis does not read:
+		// what it is given may be written
+		c.unmodelledFiles(p.operands[1:], "the script "+f.text())
+		return
+	}
 	for _, i := range p.operands[1:] {
 		c.file(i, ops)
 	}

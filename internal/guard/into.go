@@ -226,3 +226,159 @@ func (c *cmd) deletesRead(from int, how string) {
 		}
 	}
 }
+
+// unmodelledFiles records operands of a program the analysis does not
+// model (a module, a script on the disk) as files it may read or write,
+// the reason naming the program.
+func (c *cmd) unmodelledFiles(operands []int, prog string) {
+	from := len(c.a.out.targets)
+	for _, i := range operands {
+		c.file(i, SetRead|setModify)
+	}
+	for i := from; i < len(c.a.out.targets); i++ {
+		c.a.out.targets[i].unmodelled = prog
+	}
+}
+
+// compressSuffix is the suffix a compressor adds by default.
+var compressSuffix = map[string]string{
+	"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
+	"zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "compress": ".Z", "uncompress": ".Z",
+}
+
+// decompressSuffixes are the suffixes a decompressor strips, longest
+// first within a program's own (.tgz gives .tar).
+var decompressSuffixes = []struct{ suf, repl string }{
+	{".tgz", ".tar"}, {".taz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"}, {".tzst", ".tar"},
+	{".gz", ""}, {"-gz", ""}, {".z", ""}, {"-z", ""}, {"_z", ""}, {".Z", ""}, {".bz2", ""}, {".bz", ""},
+	{".xz", ""}, {".lzma", ""}, {".zst", ""}, {".lz4", ""},
+}
+
+// derivedOutputs records the files a command writes under names derived
+// from its operands: a compressor's FILE.gz and a decompressor's FILE
+// without its suffix (gunzip settings.json.gz writes settings.json), the
+// PREFIX… pieces of split and csplit.
+func (c *cmd) derivedOutputs(o opts) {
+	saved := append([]bool(nil), c.done...)
+	p := c.parse(1, o)
+	copy(c.done, saved)
+	switch c.name {
+	case "split", "csplit":
+		prefix, suffix := litField("x"), ""
+		if c.name == "csplit" {
+			prefix = litField("xx")
+		}
+		if v := p.values("-f", "--prefix"); len(v) > 0 {
+			if f, ok := c.valField(v[len(v)-1]); ok {
+				prefix = f
+			}
+		} else if c.name == "split" && len(p.operands) >= 2 {
+			prefix = c.args[p.operands[1]].f
+		}
+		if v := p.values("--additional-suffix"); c.name == "split" && len(v) > 0 {
+			if f, ok := c.valField(v[len(v)-1]); ok && !f.pattern() {
+				suffix = f.s
+			} else {
+				suffix = "*"
+			}
+		} else if c.name == "csplit" && (p.has("-b") || p.has("--suffix-format")) {
+			suffix = "*" // a printf format: any text
+		}
+		if prefix.onlyUnk {
+			c.a.unknown(c.args[0].raw, c.name+" writes pieces named after a prefix computed when it runs", setModify)
+			return
+		}
+		out := prefix
+		s := prefix.s
+		if !prefix.pattern() {
+			s = escapeGlob(s)
+		}
+		if suffix != "*" {
+			suffix = escapeGlob(suffix)
+		}
+		out.s, out.glob, out.lead = s+"*"+suffix, true, ""
+		c.a.value(out.s+" ("+c.name+" writes its pieces under this name)", out, setModify)
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress":
+		if p.has("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list") {
+			return
+		}
+		dec := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.name == "bunzip2" || p.has("-d", "--decompress", "--uncompress")
+		suf := compressSuffix[c.name]
+		custom := ""
+		if v := p.values("-S", "--suffix"); len(v) > 0 {
+			if f, ok := c.valField(v[len(v)-1]); ok {
+				if f.pattern() {
+					custom = "*"
+				} else {
+					custom = f.s
+				}
+			}
+		}
+		ops := p.operands
+		if c.name == "lz4" && len(ops) == 2 {
+			return // lz4 IN OUT: OUT is an operand (written)
+		}
+		for _, i := range ops {
+			f := c.args[i].f
+			if f.onlyUnk || optText(f) == "-" {
+				continue
+			}
+			var out field
+			if !dec {
+				s := custom
+				if s == "" {
+					s = suf
+				}
+				if s == "*" {
+					out = f
+					if !f.pattern() {
+						out.s = escapeGlob(f.s)
+					}
+					out.s, out.glob = out.s+"*", true
+				} else if f.pattern() {
+					out = f
+					out.s += escapeGlob(s)
+				} else {
+					out = litField(f.s + s)
+				}
+			} else {
+				out = stripSuffix(f, custom)
+			}
+			out.lead = ""
+			c.a.value(out.s+" ("+c.name+" writes it from "+f.text()+")", out, setModify)
+		}
+	}
+}
+
+// stripSuffix is a decompressor's output name for f: f without a suffix
+// it knows (or custom); for a pattern that does not end in one, any name
+// its literal prefix starts (a prefix of a name the pattern matches).
+func stripSuffix(f field, custom string) field {
+	t := f.s
+	sufs := decompressSuffixes
+	if custom != "" && custom != "*" {
+		sufs = append([]struct{ suf, repl string }{{custom, ""}}, sufs...)
+	}
+	if custom != "*" {
+		for _, s := range sufs {
+			if strings.HasSuffix(t, s.suf) && len(t) > len(s.suf) {
+				out := f
+				out.s = t[:len(t)-len(s.suf)] + s.repl
+				return out
+			}
+		}
+	}
+	if !f.pattern() && custom != "*" {
+		return f // no known suffix: the decompressor leaves it
+	}
+	s := f.s
+	if !f.pattern() {
+		s = escapeGlob(s)
+	}
+	if i := strings.IndexAny(s, "*?[{\\"); i >= 0 {
+		s = s[:i]
+	}
+	out := f
+	out.s, out.glob = s+"*", true
+	return out
+}
