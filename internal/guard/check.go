@@ -223,6 +223,8 @@ func (v Violation) text(verdict bool) string {
 		}
 		verb := "reads every file below"
 		switch {
+		case v.Writes && v.Tracked:
+			verb = "may rewrite what git tracks below"
 		case v.Writes:
 			verb = "writes files below"
 		case v.Lists:
@@ -883,7 +885,10 @@ func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet
 // not known (repository history is not covered, see the docs).
 func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
+	writes := t.ops&SetRead == 0
 	if fsys == nil || t.pattern {
+		// without the disk what git tracks is not known, its reads and
+		// rewrites not checked (documented: Not covered)
 		return Violation{}, false
 	}
 	g := m.newGitIgnorer()
@@ -901,13 +906,16 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 		return m.folderUnknown(t, ops, "the repository's configuration sets (or may include) another work tree, so where git's files are is not known")
 	}
 	prefix := strings.TrimSuffix(root, "/") + "/"
+	if t.repoWide {
+		t.path = strings.TrimSuffix(root, "/")
+	}
 	for _, rel := range x.paths {
 		p := prefix + rel
 		if p != t.path && !strings.HasPrefix(p, strings.TrimSuffix(t.path, "/")+"/") {
 			continue
 		}
 		if dd, hh := m.deniedOps(p, false, false, ops, false); dd != 0 {
-			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Tracked: true}
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Tracked: true, Writes: writes}
 			m.nameRule(&v, dd, hh)
 			return v, true
 		}

@@ -3157,6 +3157,7 @@ func (c *cmd) git() {
 		return false
 	}
 	c.gitArgs(sub, i, workTrees)
+	c.gitRewrites(sub, i, roots)
 	defer func() {
 		// after this git command the index may hold other paths (git add,
 		// checkout, read-tree, stash pop, merge, …): a later ls-files is

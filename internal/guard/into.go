@@ -382,3 +382,132 @@ func stripSuffix(f field, custom string) field {
 	out.s, out.glob = s+"*", true
 	return out
 }
+
+// gitRewrites records what a git command that rewrites tracked files in
+// the work tree may write (checkout, switch, restore, reset --hard,
+// stash, pull, merge, rebase, cherry-pick, revert, bisect, read-tree -u,
+// checkout-index): every file git tracks below each root, read from the
+// repository's index on the disk (see matchTracked), or only the paths
+// it names when it names them after `--` (restore: any operand). A path
+// git expands itself (a glob, pathspec magic) is the whole work tree.
+func (c *cmd) gitRewrites(sub string, i int, roots []field) {
+	var flags []string
+	var operands []int
+	dd := -1
+	for k := i + 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		switch {
+		case dd < 0 && t == "--":
+			dd = k
+		case dd < 0 && strings.HasPrefix(t, "-") && !c.args[k].f.onlyUnk:
+			flags = append(flags, t)
+		default:
+			operands = append(operands, k)
+		}
+	}
+	has := func(names ...string) bool {
+		for _, f := range flags {
+			for _, n := range names {
+				if f == n || strings.HasPrefix(n, "--") && strings.HasPrefix(f, n+"=") ||
+					len(n) == 2 && !strings.HasPrefix(f, "--") && strings.ContainsRune(f[1:], rune(n[1])) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var paths []int
+	for _, k := range operands {
+		if dd >= 0 && k > dd {
+			paths = append(paths, k)
+		}
+	}
+	before := len(operands) - len(paths) // operands before `--`
+	switch sub {
+	case "checkout":
+		if has("-b", "-B", "--orphan") && before <= 1 && len(paths) == 0 {
+			return // a new branch where HEAD is: the work tree stays
+		}
+	case "switch":
+		if has("-c", "-C", "--create", "--force-create", "--orphan") && before <= 1 {
+			return
+		}
+	case "restore":
+		if has("--staged", "-S") && !has("--worktree", "-W") {
+			return // the index only
+		}
+		paths = operands
+	case "reset":
+		if !has("--hard", "--merge", "--keep") {
+			return // the index (and HEAD) only
+		}
+	case "stash":
+		if len(operands) > 0 && dd < 0 || len(operands) > len(paths) {
+			switch optText(c.args[operands[0]].f) {
+			case "list", "show", "drop", "clear", "create", "store":
+				return
+			}
+		}
+	case "read-tree":
+		if !has("-u") {
+			return
+		}
+	case "checkout-index":
+		if has("-n", "--no-create") {
+			return
+		}
+	case "bisect":
+		if len(operands) > 0 {
+			switch optText(c.args[operands[0]].f) {
+			case "log", "visualize", "view", "help", "terms":
+				return
+			}
+		}
+	case "pull", "merge", "rebase", "cherry-pick", "revert":
+	default:
+		return
+	}
+	via := "git " + sub + " (it rewrites the files git tracks)"
+	elsewhere := c.a.gitElsewhere
+	for k := 1; k < i; k++ {
+		t := strings.ToLower(optText(c.args[k].f))
+		if strings.HasPrefix(t, "--git-dir") || strings.HasPrefix(t, "--work-tree") || strings.HasPrefix(t, "core.worktree=") ||
+			strings.HasPrefix(t, "--config-env") || c.args[k].f.pattern() {
+			elsewhere = true
+		}
+	}
+	if elsewhere {
+		// another repository's index: every file below may be rewritten
+		for _, r := range append([]field{litField(".")}, roots...) {
+			c.a.addRec(r.s, r, setModify, true, nil, via+" (in a repository or work tree set elsewhere)", followNone)
+		}
+		return
+	}
+	if len(paths) > 0 {
+		for _, k := range paths {
+			f := c.args[k].f
+			if t := optText(f); strings.HasPrefix(t, ":") || strings.ContainsAny(t, "*?[") || f.pattern() {
+				f = litField(".")
+			}
+			c.a.addTrackedWrite(c.args[k].raw, f, via, false)
+		}
+		return
+	}
+	for _, r := range roots {
+		c.a.addTrackedWrite(r.s, r, via, true)
+	}
+}
+
+// addTrackedWrite records a git command that rewrites the files git
+// tracks below a folder (or the file itself).
+func (a *shellAnalyzer) addTrackedWrite(raw string, f field, via string, repoWide bool) {
+	n := len(a.out.targets)
+	a.addRec(raw, f, setModify, true, nil, via, followNone)
+	for i := n; i < len(a.out.targets); i++ {
+		a.out.targets[i].tracked = true
+		a.out.targets[i].repoWide = repoWide
+		// what git writes there is what it tracks (pulled, merged): a
+		// program run later from it is not taken to be written content
+		a.out.targets[i].meta = true
+	}
+}

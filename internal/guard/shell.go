@@ -94,7 +94,10 @@ type target struct {
 	// tracked, for rec: prints the content of what git tracks below path
 	// (its index), not every file (git diff, git show, git log -p)
 	tracked bool
-	follow  uint8 // for rec: which symlinks inside the folder it follows
+	// repoWide, for tracked: the whole work tree of the repository path
+	// is in (git checkout BRANCH in a sub folder switches every file)
+	repoWide bool
+	follow   uint8 // for rec: which symlinks inside the folder it follows
 	// exclude, for rec: what the recursion surely skips (tar --exclude,
 	// zip -x, rsync --exclude, grep --exclude, rg -g '!…'; see excluded)
 	exclude []excludePat
@@ -212,6 +215,10 @@ type shellAnalyzer struct {
 	// indexMayChange: a git command earlier in the command may have
 	// changed the index (git add, checkout, read-tree, …)
 	indexMayChange bool
+	// gitElsewhere: a variable points git at another repository, index,
+	// work tree or configuration: the index on the disk does not say
+	// what a git command rewrites
+	gitElsewhere bool
 	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
 	gitWorkTrees []field
 	out          *analysis
@@ -1308,6 +1315,7 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 		}
 	case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 		a.ignoresMayChange = true
+		a.gitElsewhere = true
 		if name == "GIT_WORK_TREE" {
 			a.gitWorkTrees = append(a.gitWorkTrees, vals...)
 		}
