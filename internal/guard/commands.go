@@ -1515,6 +1515,7 @@ func (c *cmd) dispatch() bool {
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
 		c.buildToolCommands()
+		c.installDirs()
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}

@@ -65,6 +65,10 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		// be what it is now; `DIR/` says it is a folder
 		isDir = c.a.dirKind(dest.s)
 	}
+	backup, bsuf := c.backupSuffix(p)
+	if backup && isDir != 1 {
+		c.a.value(dest.s+" ("+via+" backs it up)", withSuffix(dest, bsuf), setModify)
+	}
 	for _, i := range srcs {
 		src := c.args[i].f
 		srcDir := srcDirs
@@ -87,6 +91,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		raw := into.s
 		if !into.pattern() {
 			raw = into.s + " (" + via + " puts " + base.s + " into folder " + dest.text() + ")"
+		}
+		if backup {
+			c.a.value(raw+" (backed up)", withSuffix(into, bsuf), setModify)
 		}
 		if srcDir && !link {
 			c.a.addRec(raw, into, setModify, true, nil, via+" into folder "+dest.text(), followNone)
@@ -509,5 +516,134 @@ func (a *shellAnalyzer) addTrackedWrite(raw string, f field, via string, repoWid
 		// what git writes there is what it tracks (pulled, merged): a
 		// program run later from it is not taken to be written content
 		a.out.targets[i].meta = true
+	}
+}
+
+// backupSuffix says whether cp, mv, install or ln back up what they
+// replace (-b, --backup, -S/--suffix) and with which suffix: "" when it
+// is not known (numbered backups NAME.~N~, $SIMPLE_BACKUP_SUFFIX, a
+// computed value), which any name that starts with the file's may be.
+func (c *cmd) backupSuffix(p parsed) (bool, string) {
+	sufs := p.values("-S", "--suffix")
+	if !p.has("-b", "--backup") && len(sufs) == 0 {
+		for _, v := range p.vals {
+			if strings.HasPrefix(v.name, "--backup") {
+				return true, ""
+			}
+		}
+		return false, ""
+	}
+	if len(sufs) == 0 {
+		return true, ""
+	}
+	f, ok := c.valField(sufs[len(sufs)-1])
+	if !ok || f.pattern() {
+		return true, ""
+	}
+	for _, v := range p.values("--backup") {
+		if t := c.valText(v); t == "numbered" || t == "t" || t == "existing" || t == "nil" {
+			return true, ""
+		}
+	}
+	return true, f.s
+}
+
+// withSuffix is f with suf appended, or any text ("*") when suf is "".
+func withSuffix(f field, suf string) field {
+	out := f
+	s := f.s
+	if !f.pattern() {
+		s = escapeGlob(s)
+	}
+	if suf == "" {
+		out.s, out.glob, out.lead, out.onlyUnk = s+"*", true, "", false
+		return out
+	}
+	if !f.pattern() {
+		return litField(f.s + suf)
+	}
+	out.s, out.lead = s+escapeGlob(suf), ""
+	return out
+}
+
+// installDirs records the folders a package manager installs into when an
+// option names one (npm --prefix, pnpm --dir, yarn --cwd, pip --target,
+// --prefix and --root, gem --install-dir, cargo install --root): every
+// file below may be written.
+func (c *cmd) installDirs() {
+	var names []string
+	switch c.name {
+	case "npm":
+		names = []string{"--prefix", "-C"}
+	case "pnpm":
+		names = []string{"--dir", "-C", "--prefix", "--global-dir", "--modules-dir"}
+	case "yarn":
+		names = []string{"--cwd", "--modules-folder", "--prefix", "--global-folder"}
+	case "pip", "pip3", "uv":
+		names = []string{"--target", "-t", "--prefix", "--root", "--src", "--user-base"}
+	case "gem":
+		names = []string{"--install-dir", "-i", "--bindir", "-n"}
+	case "cargo":
+		names = []string{"--root", "--target-dir"}
+	case "go":
+		c.goInstall()
+		return
+	default:
+		return
+	}
+	for k := 1; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		for _, n := range names {
+			var f field
+			raw := c.args[k].raw
+			switch {
+			case t == n && k+1 < len(c.args):
+				f, raw = c.args[k+1].f, c.args[k+1].raw
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(t, n+"="):
+				f = subField(c.args[k].f, len(n)+1)
+			default:
+				continue
+			}
+			if f.onlyUnk {
+				c.a.unknown(raw, c.name+" installs into a folder named when the command runs", setModify)
+				continue
+			}
+			c.a.addRec(raw, f, setModify, true, nil, c.name+" "+n+" (installs into it)", followNone)
+		}
+	}
+}
+
+// goInstall: go install PKG writes a program named after the package's
+// last element into $GOBIN (or $GOPATH/bin, ~/go/bin), a folder of the
+// environment the analysis does not see: that name in any folder.
+func (c *cmd) goInstall() {
+	if len(c.args) < 2 || optText(c.args[1].f) != "install" {
+		return
+	}
+	for k := 2; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		if strings.HasPrefix(t, "-") {
+			if t == "-o" && k+1 < len(c.args) {
+				k++
+			}
+			continue
+		}
+		if f.pattern() {
+			c.a.unknown(c.args[k].raw, "go install writes a program named after a package computed when it runs", setModify)
+			continue
+		}
+		pkg, _, _ := strings.Cut(t, "@")
+		pkg = strings.TrimSuffix(pkg, "/...")
+		base := path.Base(pkg)
+		if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+			base = path.Base(path.Dir(pkg)) // example.com/x/v2 installs x
+		}
+		if base == "." || base == "/" || base == "" || base == "..." {
+			c.a.unknown(c.args[k].raw, "go install writes programs whose names the analysis does not read", setModify)
+			continue
+		}
+		out := field{s: "/" + unknownSeg + "/" + escapeGlob(base), dyn: true, why: "$GOBIN", envDir: true}
+		c.a.value(c.args[k].raw+" (go install writes $GOBIN/"+base+")", out, setModify)
 	}
 }
