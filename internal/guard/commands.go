@@ -1350,6 +1350,7 @@ func (c *cmd) dispatch() bool {
 			scripts:  []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1).values("-o") {
 			c.sshOption(v)
 		}
+		c.placed(opts{short: "iFoPcSlJDX"}, c.flagged(opts{short: "iFoPcSlJDX"}, "-r"), "scp", false)
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
 		a.noContent = true

@@ -2945,6 +2945,8 @@ func (c *cmd) rsync() {
 	if p.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
 		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
+	} else {
+		c.placed(s.opts, false, "rsync", false) // rsync FILE DIR/ writes DIR/FILE
 	}
 }
 

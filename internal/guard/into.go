@@ -49,9 +49,13 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		}
 		last := p.operands[len(p.operands)-1]
 		dest, destRaw, srcs = c.args[last].f, c.args[last].raw, p.operands[:len(p.operands)-1]
-		if p.has("-T", "--no-target-directory") {
-			isDir = -1
+		if p.has("--no-target-directory") || p.has("-T") && c.name != "rsync" && c.name != "scp" {
+			isDir = -1 // (rsync's -T is its temp folder)
 		}
+	}
+	remote := c.name == "rsync" || c.name == "scp"
+	if remote {
+		dest = localPart(dest)
 	}
 	if dest.onlyUnk || dest.s == "" {
 		return // reported as unknown where the destination is opened
@@ -71,6 +75,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 	}
 	for _, i := range srcs {
 		src := c.args[i].f
+		if remote {
+			src = localPart(src)
+		}
 		srcDir := srcDirs
 		if srcDir && !link && !src.pattern() && c.a.dirKind(src.s) == -1 {
 			srcDir = false // a file on disk
@@ -646,4 +653,19 @@ func (c *cmd) goInstall() {
 		out := field{s: "/" + unknownSeg + "/" + escapeGlob(base), dyn: true, why: "$GOBIN", envDir: true}
 		c.a.value(c.args[k].raw+" (go install writes $GOBIN/"+base+")", out, setModify)
 	}
+}
+
+// localPart is the path of an rsync or scp operand: HOST:PATH's PATH (a
+// host may be this machine), the operand itself when it names no host.
+func localPart(f field) field {
+	t := f.s
+	i := strings.IndexByte(t, ':')
+	if i <= 0 || strings.ContainsRune(t[:i], '/') || strings.HasPrefix(t[i:], "://") {
+		return f
+	}
+	out := subField(f, i+1)
+	if out.s == "" {
+		out = litField(".") // HOST: is the home there
+	}
+	return out
 }

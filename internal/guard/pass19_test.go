@@ -72,6 +72,10 @@ func TestIntoFolder19(t *testing.T) {
 		{`cp "$F" .claude/`, KindFolder, "a source named when the command runs"},
 		{`mv -- settings.json .claude`, KindDeny, ".claude/settings.json"},
 		{`cp -r conf/ .claude`, KindFolder, ".claude/settings.json"},
+		{`rsync settings.json .claude/`, KindDeny, "rsync puts settings.json into folder .claude/"},
+		{`rsync -T /tmp /tmp/x/settings.json .claude`, KindDeny, ".claude/settings.json"},
+		{`scp host:settings.json .claude/`, KindDeny, "scp puts settings.json"},
+		{`scp host:/etc/settings.json ~/.pi/agent`, KindDeny, "/home/user/.pi/agent/settings.json"},
 		{`mv conf .claude`, KindDeny, ".claude/conf"},
 	}
 	benign := []pass19Case{
@@ -87,6 +91,10 @@ func TestIntoFolder19(t *testing.T) {
 		{`ln -s /tmp/x/README.md .claude/`, "", ""},
 		{`cp -r sub sub3`, "", ""},
 		{`cp *.txt .claude/`, "", ""},
+		{`rsync a.txt .claude/`, "", ""},
+		{`rsync a.txt host:/tmp/`, "", ""},
+		{`scp a.txt host:`, "", ""},
+		{`scp host:x .claude/`, "", ""},
 	}
 	// mv conf .claude, where .claude is a folder: conf lands in
 	// .claude/conf, which is not protected; without the disk .claude may
