@@ -2100,6 +2100,19 @@ func (c *cmd) pythonArchive() {
 				}
 				return
 			}
+			if t := optText(c.args[j].f); t == "-e" || t == "--extract" {
+				// -e ARCHIVE [DIR]: every file below DIR (the cwd) written
+				c.done[j] = true
+				if j+1 < len(c.args) {
+					c.file(j+1, SetRead)
+				}
+				if j+2 < len(c.args) {
+					c.rec(j+2, setModify, true, nil, "python -m "+mod+" -e", followNone)
+				} else {
+					c.a.addRec(c.args[j].raw, litField("."), setModify, true, nil, "python -m "+mod+" -e", followNone)
+				}
+				return
+			}
 		}
 		return
 	}
@@ -3160,6 +3173,7 @@ func (c *cmd) git() {
 	}
 	c.gitArgs(sub, i, workTrees)
 	c.gitRewrites(sub, i, roots)
+	c.gitCreates(sub, i)
 	defer func() {
 		// after this git command the index may hold other paths (git add,
 		// checkout, read-tree, stash pop, merge, …): a later ls-files is

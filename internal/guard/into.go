@@ -669,3 +669,90 @@ func localPart(f field) field {
 	}
 	return out
 }
+
+// gitCreates records the folder git clone, git submodule add and git
+// worktree add fill: DIR when given, else (clone, submodule add) the
+// repository's name from its URL in the current folder. Every file below
+// it is written.
+func (c *cmd) gitCreates(sub string, i int) {
+	valued := map[string]bool{}
+	from := i + 1
+	want := 2 // URL [DIR]
+	switch sub {
+	case "clone":
+		for _, o := range []string{"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference", "--reference-if-able",
+			"--separate-git-dir", "--depth", "-c", "--config", "--template", "-j", "--jobs", "--filter", "--shallow-since",
+			"--shallow-exclude", "--server-option", "--bundle-uri", "--ref-format"} {
+			valued[o] = true
+		}
+	case "submodule", "worktree":
+		k := from
+		for k < len(c.args) && strings.HasPrefix(optText(c.args[k].f), "-") {
+			k++
+		}
+		if k >= len(c.args) || optText(c.args[k].f) != "add" {
+			return
+		}
+		from = k + 1
+		for _, o := range []string{"-b", "--branch", "--name", "--reference", "--depth", "-B", "--reason"} {
+			valued[o] = true
+		}
+		if sub == "worktree" {
+			want = 1 // PATH [COMMIT]
+		}
+	default:
+		return
+	}
+	var ops []int
+	for k := from; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		if strings.HasPrefix(t, "-") && t != "-" && !c.args[k].f.onlyUnk {
+			name, _, eq := strings.Cut(t, "=")
+			if name == "--separate-git-dir" {
+				f := c.args[k].f
+				raw := c.args[k].raw
+				if eq {
+					f = subField(f, len(name)+1)
+				} else if k+1 < len(c.args) {
+					f, raw = c.args[k+1].f, c.args[k+1].raw
+				}
+				c.a.addRec(raw, f, setModify, true, nil, "git "+sub+" --separate-git-dir", followNone)
+			}
+			if valued[name] && !eq {
+				k++
+			}
+			continue
+		}
+		ops = append(ops, k)
+	}
+	via := "git " + sub + " (fills the folder)"
+	if sub == "worktree" {
+		if len(ops) > 0 {
+			c.a.addRec(c.args[ops[0]].raw, c.args[ops[0]].f, setModify, true, nil, via, followNone)
+		}
+		return
+	}
+	if len(ops) >= want {
+		c.a.addRec(c.args[ops[1]].raw, c.args[ops[1]].f, setModify, true, nil, via, followNone)
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	u := c.args[ops[0]].f
+	if u.pattern() {
+		c.a.unknown(c.args[ops[0]].raw, "git "+sub+" makes a folder named after a URL computed when it runs", setModify)
+		return
+	}
+	name := strings.TrimRight(u.s, "/")
+	name = strings.TrimSuffix(name, "/.git")
+	name = strings.TrimSuffix(name, ".git")
+	if j := strings.LastIndexAny(name, "/:"); j >= 0 {
+		name = name[j+1:]
+	}
+	if name == "" || name == "." || name == ".." {
+		c.a.unknown(c.args[ops[0]].raw, "git "+sub+" makes a folder whose name the analysis does not read from the URL", setModify)
+		return
+	}
+	c.a.addRec(c.args[ops[0]].raw, litField(name), setModify, true, nil, via+" "+name, followNone)
+}

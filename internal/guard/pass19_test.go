@@ -336,7 +336,9 @@ func TestDerivedOutputs19(t *testing.T) {
 // TestOwnIdeas19: backups (-b, -S SUF, --backup=numbered) rename what cp,
 // mv, install and ln replace to NAME+SUF; package managers install below
 // the folder --prefix/--target/--root names; go install writes
-// $GOBIN/NAME, a folder the analysis does not see.
+// $GOBIN/NAME, a folder the analysis does not see; git clone, submodule
+// add and worktree add fill a folder (clone's default: the URL's name);
+// python -m zipfile -e extracts below its folder.
 func TestOwnIdeas19(t *testing.T) {
 	disk, noDisk := gate19Matchers()
 	cases := []pass19Case{
@@ -355,7 +357,17 @@ func TestOwnIdeas19(t *testing.T) {
 		{`npm install --prefix "$D" evil`, KindUnverifiable, "npm installs into a folder named when the command runs"},
 		{`go install ./cmd/pruner`, KindDeny, "go install writes $GOBIN/pruner"},
 		{`go install example.com/pruner/v2@latest`, KindDeny, "/usr/local/bin/pruner"},
+		{`git clone https://x/y ~/.pi/agent/extensions/x`, KindDeny, "/home/user/.pi/agent/extensions/x"},
+		{`cd ~/.pi/agent/extensions && git clone --depth 1 https://x/y.git`, KindDeny, "/home/user/.pi/agent/extensions/y"},
+		{`cd ~/.pi/agent && git clone https://x/extensions.git`, KindDeny, "/home/user/.pi/agent/extensions"},
+		{`git submodule add https://x/evil.git .claude`, KindFolder, "git submodule (fills the folder) writes files below \".claude\""},
+		{`git worktree add ~/.pi/agent/extensions/w`, KindDeny, "/home/user/.pi/agent/extensions/w"},
+		{`python3 -m zipfile -e x.zip .claude`, KindFolder, "python -m zipfile -e writes files below"},
 		// benign
+		{`git clone https://x/y`, "", ""},
+		{`git clone -b main https://x/y.git vendor/y`, "", ""},
+		{`git worktree add ../w main`, "", ""},
+		{`python3 -m zipfile -e x.zip out/`, "", ""},
 		{`cp -b x a.txt`, "", ""},
 		{`mv -b a.txt b.txt`, "", ""},
 		{`npm install --prefix /tmp/x left-pad`, "", ""},
