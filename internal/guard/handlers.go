@@ -2051,8 +2051,17 @@ func (c *cmd) interp(lang string) {
 			c.unmodelledFiles(p.operands, c.name+" -m "+c.valText(mods[0]))
 			return
 		}
+		from := len(c.a.out.targets)
 		for _, i := range p.operands {
 			c.file(i, ops)
+		}
+		if inplace {
+			// the reason says what -i does
+			for k := from; k < len(c.a.out.targets); k++ {
+				if t := &c.a.out.targets[k]; !t.pattern && !t.rec {
+					t.raw = strings.TrimSpace(t.raw) + " (" + c.name + " -i edits it in place)"
+				}
+			}
 		}
 		return
 	}

@@ -228,7 +228,7 @@ func TestGitRewrites19(t *testing.T) {
 func TestPerlClusters19(t *testing.T) {
 	disk, noDisk := gate19Matchers()
 	cases := []pass19Case{
-		{`perl -0pi -e 's/a/b/' .claude/settings.json`, KindDeny, ".claude/settings.json"},
+		{`perl -0pi -e 's/a/b/' .claude/settings.json`, KindDeny, "protected path \".claude/settings.json (perl -i edits it in place)\""},
 		{`perl -0777pi -e 's/a/b/' .claude/settings.json`, KindDeny, ".claude/settings.json"},
 		{`perl -0 -pi -e 's/a/b/' .claude/settings.json`, KindDeny, ".claude/settings.json"},
 		{`perl -0x0pi -e 's/a/b/' .claude/settings.json`, KindDeny, ".claude/settings.json"},
