@@ -379,3 +379,32 @@ func TestOwnIdeas19(t *testing.T) {
 	runPass19(t, disk, "disk", cases)
 	runPass19(t, noDisk, "no disk", cases)
 }
+
+// TestCodePlace19: interpreter code that moves, renames, links or copies
+// (shutil.copy/move, os.rename/symlink, fs.renameSync, perl's rename,
+// fs.cpSync and copytree into a folder) writes every file below each name
+// it is given: a destination folder receives the source, a folder renamed
+// over is replaced. The same between names holding nothing protected, or
+// a copy out of a protected folder, passes.
+func TestCodePlace19(t *testing.T) {
+	disk, noDisk := gate19Matchers()
+	cases := []pass19Case{
+		{`python3 -c "import shutil; shutil.copy('/tmp/settings.json', '.claude')"`, KindFolder, "code that moves, copies or links with copy writes files below \".claude\""},
+		{`python3 -c "import shutil; shutil.move('a.txt', '.claude/')"`, KindFolder, ".claude/settings.json"},
+		{`python3 -c "import os; os.rename('/tmp/x', '.claude')"`, KindFolder, ".claude/settings.json"},
+		{`python3 -c "import os; os.symlink('/tmp/e', '.claude')"`, KindFolder, ".claude/settings.json"},
+		{`node -e "require('fs').renameSync('x', '.claude')"`, KindFolder, ".claude/settings.json"},
+		{`node -e "require('fs').cpSync('x', '.claude', {recursive:true})"`, KindFolder, "code that copies a folder into it with cpSync"},
+		{`python3 -c "import shutil; shutil.copytree('x', '.claude', dirs_exist_ok=True)"`, KindFolder, ".claude/settings.json"},
+		{`perl -e 'rename "x", ".claude"'`, KindFolder, ".claude/settings.json"},
+		{`python3 -c "import shutil; shutil.move('/tmp/x', '` + tHome + `/.pi/agent')"`, KindFolder, "/home/user/.pi/agent/"},
+		// benign
+		{`python3 -c "import shutil; shutil.copy('a.txt', 'sub')"`, "", ""},
+		{`python3 -c "import os; os.rename('a.txt', 'b.txt')"`, "", ""},
+		{`node -e "require('fs').copyFileSync('a.txt', 'b.txt')"`, "", ""},
+		{`python3 -c "import shutil; shutil.copytree('src', 'build')"`, "", ""},
+		{`python3 -c "import shutil; shutil.copytree('.claude', '/tmp/b')"`, "", ""},
+	}
+	runPass19(t, disk, "disk", cases)
+	runPass19(t, noDisk, "no disk", cases)
+}
