@@ -209,9 +209,8 @@ func TestGitRewrites19(t *testing.T) {
 	}
 	// an index that cannot be read, a work tree or repository set
 	// elsewhere: not shown safe
-	bad, _ := gate19Matchers()
 	files := map[string]string{tCwd + "/.git/HEAD": "ref: refs/heads/main\n", tCwd + "/.git/index": "DIRC\x00\x00\x00\x02\x00\x00\x00\x09", tCwd + "/.claude/settings.json": "{}"}
-	bad = DefaultRules().Union(GateRules(tHome+"/.pi/agent", gate19Exe)).Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	bad := DefaultRules().Union(GateRules(tHome+"/.pi/agent", gate19Exe)).Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
 	runPass19(t, bad, "unreadable index", []pass19Case{
 		{`git checkout main`, KindUnverifiable, "the repository's index cannot be read"},
 		{`git status`, "", ""},
