@@ -1885,9 +1885,29 @@ func (c *cmd) shell() {
 		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[first].raw, s, source{}, "sh") })
 	}
 	c.scriptArgs(first, p.operands[1:])
+	if scriptOnDisk(c, f) {
+		// a script on the disk is a program the analysis does not read:
+		// what it is given may be written
+		c.unmodelledFiles(p.operands[1:], "the script "+f.text())
+		return
+	}
 	for _, i := range p.operands[1:] {
 		c.file(i, SetRead)
 	}
+}
+
+// scriptOnDisk reports whether a script operand is a file on the disk the
+// analysis does not read: not a stream (-, /dev/stdin), not one the
+// command wrote (read where it is run), not a computed name.
+func scriptOnDisk(c *cmd, f field) bool {
+	if f.pattern() {
+		return false
+	}
+	if t := f.text(); t == "-" || strings.HasPrefix(t, "/dev/") || strings.HasPrefix(t, "/proc/") {
+		return false
+	}
+	_, written := c.a.writtenFile(f)
+	return !written
 }
 
 // interp: interpreters with inline code options, stdin code or a script.
@@ -2076,7 +2096,7 @@ func (c *cmd) interp(lang string) {
 		c.runScript(c.args[first].raw, s, source{}, lang)
 	}
 	c.scriptArgs(first, p.operands[1:])
-	if _, ok := c.a.writtenFile(f); !ok {
+	if scriptOnDisk(c, f) {
 		// a script on the disk is a program the analysis does not read:
 		// what it is given may be written
 		c.unmodelledFiles(p.operands[1:], "the script "+f.text())

@@ -590,11 +590,13 @@ func (c *cmd) installDirs() {
 		names = []string{"--target", "-t", "--prefix", "--root", "--src", "--user-base"}
 	case "gem":
 		names = []string{"--install-dir", "-i", "--bindir", "-n"}
-	case "cargo":
-		names = []string{"--root", "--target-dir"}
 	case "go":
 		c.goInstall()
+		c.programArgs()
 		return
+	case "cargo":
+		c.programArgs()
+		names = []string{"--root", "--target-dir"}
 	default:
 		return
 	}
@@ -755,4 +757,49 @@ func (c *cmd) gitCreates(sub string, i int) {
 		return
 	}
 	c.a.addRec(c.args[ops[0]].raw, litField(name), setModify, true, nil, via+" "+name, followNone)
+}
+
+// programArgs: the arguments go run and cargo run pass to the program
+// they build, which the analysis does not read: what it is given may be
+// written (go run PKG ARGS…, cargo run … -- ARGS…).
+func (c *cmd) programArgs() {
+	if len(c.args) < 2 || optText(c.args[1].f) != "run" {
+		return
+	}
+	var rest []int
+	switch c.name {
+	case "go":
+		valued := map[string]bool{"-tags": true, "-ldflags": true, "-gcflags": true, "-asmflags": true, "-mod": true, "-modfile": true,
+			"-overlay": true, "-pgo": true, "-exec": true, "-C": true, "-p": true, "-toolexec": true, "-covermode": true, "-coverpkg": true}
+		k := 2
+		for k < len(c.args) {
+			t := optText(c.args[k].f)
+			if !strings.HasPrefix(t, "-") {
+				break
+			}
+			if valued[t] {
+				k++
+			}
+			k++
+		}
+		for k < len(c.args) && strings.HasSuffix(optText(c.args[k].f), ".go") {
+			k++ // go run a.go b.go ARGS
+		}
+		if k < len(c.args) && !strings.HasSuffix(optText(c.args[k-1].f), ".go") {
+			k++ // the package
+		}
+		for ; k < len(c.args); k++ {
+			rest = append(rest, k)
+		}
+	case "cargo":
+		for k := 2; k < len(c.args); k++ {
+			if optText(c.args[k].f) == "--" {
+				for q := k + 1; q < len(c.args); q++ {
+					rest = append(rest, q)
+				}
+				break
+			}
+		}
+	}
+	c.unmodelledFiles(rest, "the program "+c.name+" run builds")
 }

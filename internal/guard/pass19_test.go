@@ -282,6 +282,12 @@ func TestUnmodelledProgram19(t *testing.T) {
 		{`mytool -c node_modules/x/package.json`, KindDeny, "pruner cannot tell what mytool does"},
 		{`python3 -m json.tool a.txt .claude/settings.json`, KindDeny, "pruner cannot tell what python3 -m json.tool does"},
 		{`python3 fix.py .claude/settings.json`, KindDeny, "pruner cannot tell what the script fix.py does"},
+		{`bash fix.sh .claude/settings.json`, KindDeny, "pruner cannot tell what the script fix.sh does"},
+		{`node fix.js ~/.pi/agent/settings.json`, KindDeny, "/home/user/.pi/agent/settings.json"},
+		{`./fix.sh .claude/settings.json`, KindDeny, "pruner cannot tell what fix.sh does"},
+		{`go run ./cmd/fix .claude/settings.json`, KindDeny, "pruner cannot tell what the program go run builds does"},
+		{`cargo run --release -- .claude/settings.json`, KindDeny, "the program cargo run builds"},
+		{`npx frob .claude/settings.json`, KindDeny, "pruner cannot tell what frob does"},
 		// benign
 		{`frobnicate a.txt`, "", ""},
 		{`cat .claude/settings.json`, "", ""},
@@ -290,6 +296,10 @@ func TestUnmodelledProgram19(t *testing.T) {
 		{`python3 -m json.tool .claude/settings.json`, KindDeny, ""}, // json.tool IN OUT: one operand is not shown read-only either
 		{`python3 -m json.tool a.txt out.json`, "", ""},
 		{`python3 fix.py a.txt`, "", ""},
+		{`bash fix.sh a.txt`, "", ""},
+		{`go run ./cmd/fix a.txt`, "", ""},
+		{`cargo run --release`, "", ""},
+		{`echo 'cat "$1"' > t.sh; sh t.sh .claude/settings.json`, "", ""}, // a script the command wrote is read
 	}
 	runPass19(t, disk, "disk", cases)
 	runPass19(t, noDisk, "no disk", cases)
