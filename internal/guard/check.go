@@ -82,6 +82,9 @@ type Violation struct {
 	// Loader is, for a path a program reads by itself (bun, pipenv load
 	// .env), that program as a phrase for the reason.
 	Loader string `json:"-"`
+	// Unmodelled is, for a path named to a program the analysis does not
+	// model, that program: it may write what it is given.
+	Unmodelled string `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -220,6 +223,8 @@ func (v Violation) text(verdict bool) string {
 		}
 		verb := "reads every file below"
 		switch {
+		case v.Writes && v.Tracked:
+			verb = "may rewrite what git tracks below"
 		case v.Writes:
 			verb = "writes files below"
 		case v.Lists:
@@ -240,6 +245,9 @@ func (v Violation) text(verdict bool) string {
 	what := showWord(clip(v.Raw, 160))
 	if v.Path != "" && v.Path != v.Raw {
 		what += fmt.Sprintf(" (%s)", v.Path)
+	}
+	if v.Command != "" && v.Unmodelled != "" && (v.Op == OpWrite || v.Op == OpEdit) {
+		return oneLine(fmt.Sprintf("pruner cannot tell what %s does with protected path %s (it may write it); %s", v.Unmodelled, what, rule))
 	}
 	switch {
 	case v.Expanded != "":
@@ -482,7 +490,7 @@ func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	if denied == 0 {
 		return Violation{}, false
 	}
-	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded, Loader: t.loader}
+	v := Violation{Kind: KindDeny, Raw: t.raw, Path: t.path, Resolved: resolved, Expanded: expanded, Loader: t.loader, Unmodelled: t.unmodelled}
 	m.nameRule(&v, denied, hits)
 	return v, true
 }
@@ -877,7 +885,10 @@ func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet
 // not known (repository history is not covered, see the docs).
 func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
+	writes := t.ops&SetRead == 0
 	if fsys == nil || t.pattern {
+		// without the disk what git tracks is not known, its reads and
+		// rewrites not checked (documented: Not covered)
 		return Violation{}, false
 	}
 	g := m.newGitIgnorer()
@@ -895,13 +906,16 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 		return m.folderUnknown(t, ops, "the repository's configuration sets (or may include) another work tree, so where git's files are is not known")
 	}
 	prefix := strings.TrimSuffix(root, "/") + "/"
+	if t.repoWide {
+		t.path = strings.TrimSuffix(root, "/")
+	}
 	for _, rel := range x.paths {
 		p := prefix + rel
 		if p != t.path && !strings.HasPrefix(p, strings.TrimSuffix(t.path, "/")+"/") {
 			continue
 		}
 		if dd, hh := m.deniedOps(p, false, false, ops, false); dd != 0 {
-			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Tracked: true}
+			v := Violation{Kind: KindFolder, Raw: t.raw, Path: t.path, Holds: p, Via: t.via, Tracked: true, Writes: writes}
 			m.nameRule(&v, dd, hh)
 			return v, true
 		}

@@ -1475,6 +1475,10 @@ const (
 	apiGlobList // a glob call: a literal argument is a pattern, not a folder
 	apiCopy
 	apiRemove
+	// apiPlace: a move, rename, link or copy whose destination may be a
+	// folder (shutil.copy(f, DIR) writes DIR/f) or replace one
+	// (os.rename(x, DIR)): each literal it is given is a recursive write
+	apiPlace
 )
 
 // maxCodeFolders bounds the folders one piece of code may list.
@@ -1590,6 +1594,13 @@ func codeAPI(id codeIdent, lang, masked, code string) int {
 		}
 	case "rmtree", "rm_rf", "rm_r", "remove_dir", "rmsync", "rimraf", "remove_tree", "remove_entry", "remove_entry_secure":
 		return apiRemove
+	case "move", "rename", "renames", "renamesync", "movesync", "symlink", "symlinksync", "symlink_to", "hardlink_to",
+		"link", "linksync", "ln_s", "ln_sf", "mv", "copy", "copy2", "copyfile", "copyfilesync", "copy_file", "install",
+		"move_file", "rename_file", "make_symlink", "copy-item", "cpi", "move-item", "mi", "rename-item", "ren":
+		if id.lower == "replace" || (id.lower == "copy" || id.lower == "link" || id.lower == "install") && q == "" && lang == "js" {
+			return apiNone
+		}
+		return apiPlace
 	case "rm":
 		if q == "fs" || q == "promises" || q == "fsp" || q == "fse" {
 			return apiRemove
@@ -1806,9 +1817,23 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		case apiCopy:
 			recOps = SetRead
 			via = "code that copies a folder with " + id.name
+			// the literals after the source: where it copies to, written
+			// in full (cpSync(x, '.claude', {recursive: true}))
+			if lits := callLiterals(masked, id, sc); len(lits) > 1 && id.lower != "make_archive" {
+				for _, f := range lits[1:] {
+					recs = append(recs, rec{f, setModify, "code that copies a folder into it with " + id.name})
+				}
+			}
 		case apiRemove:
 			recOps = setModify
 			via = "code that removes a folder with " + id.name
+		case apiPlace:
+			// every literal of the call: a destination folder receives the
+			// source under its name, a folder renamed over is replaced
+			for _, f := range callLiterals(masked, id, sc) {
+				recs = append(recs, rec{f, setModify, "code that moves, copies or links with " + id.name})
+			}
+			continue
 		}
 		folders, cwd, home, comp := callFolders(code, masked, id, sc, lang)
 		if kind == apiGlobList {
@@ -2071,6 +2096,38 @@ func callFolders(code, masked string, id codeIdent, sc codeScan, lang string) (f
 }
 
 // spanAt returns the literal that starts at i (prefix letters allowed).
+// callLiterals returns the string literals of the call at id: those
+// between its parentheses, or up to the end of the statement when it is
+// called without them (perl's `rename "x", "y"`).
+func callLiterals(masked string, id codeIdent, sc codeScan) []string {
+	n := len(masked)
+	j := skipSpace(masked, id.end)
+	end := n
+	if j < n && masked[j] == '(' {
+		depth := 0
+		for k := j; k < n; k++ {
+			if masked[k] == '(' {
+				depth++
+			} else if masked[k] == ')' {
+				depth--
+				if depth == 0 {
+					end = k
+					break
+				}
+			}
+		}
+	} else if k := strings.IndexAny(masked[j:], ";\n"); k >= 0 {
+		end = j + k
+	}
+	var out []string
+	for _, sp := range sc.spans {
+		if sp.start >= j && sp.end <= end+1 && sp.val != "" {
+			out = append(out, sp.val)
+		}
+	}
+	return out
+}
+
 func spanAt(spans []codeSpan, i int) (codeSpan, bool) {
 	k := sort.Search(len(spans), func(k int) bool { return spans[k].start >= i })
 	if k < len(spans) && spans[k].start <= i+2 {

@@ -165,8 +165,12 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		// could run: running it is running a program (not a script)
 		a.noContent = true
 	}
+	fromTargets := len(a.out.targets)
 	handled := c.dispatch()
 	a.noContent = false
+	if how := removesSources(c.name, c.args); how != "" {
+		c.deletesRead(fromTargets, how)
+	}
 	c.loadsWrittenSources(before)
 	c.loadsWrittenRC(before)
 	c.finish()
@@ -569,6 +573,11 @@ type opts struct {
 	short string   // short options that take a value
 	long  []string // long options that take a value
 	posix bool     // options end at the first operand
+	// digits: short options whose optional value is the digits attached
+	// to them, the cluster going on after them (perl -0777pi, -l0);
+	// attached: short options whose optional value is the rest of the
+	// cluster, never the next argument (perl -i.bak, -x)
+	digits, attached string
 }
 
 // optHit is one option and its value.
@@ -653,6 +662,31 @@ func (c *cmd) parse(from int, o opts) parsed {
 		for j := 1; j < len(t); j++ {
 			ch := t[j]
 			p.flags["-"+string(ch)] = true
+			if strings.IndexByte(o.digits, ch) >= 0 {
+				k := j + 1
+				if k < len(t) && (t[k] == 'x' || t[k] == 'X') {
+					k++
+				}
+				for k < len(t) && strings.IndexByte("0123456789abcdefABCDEF", t[k]) >= 0 && !(t[j+1] != 'x' && t[j+1] != 'X' && (t[k] > '9')) {
+					k++
+				}
+				if k > j+1 {
+					v := subField(f, j+1)
+					if !f.pattern() {
+						v = litField(t[j+1 : k])
+					}
+					p.vals = append(p.vals, optHit{name: "-" + string(ch), oi: i, vi: -1, val: &v, raw: c.args[i].raw})
+				}
+				j = k - 1
+				continue
+			}
+			if strings.IndexByte(o.attached, ch) >= 0 {
+				if j+1 < len(t) {
+					v := subField(f, j+1)
+					p.vals = append(p.vals, optHit{name: "-" + string(ch), oi: i, vi: -1, val: &v, raw: c.args[i].raw})
+				}
+				break
+			}
 			if strings.IndexByte(o.short, ch) < 0 {
 				continue
 			}
@@ -1263,6 +1297,8 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
+			c.flagged(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		return true
 	case "mv", "gmv":
@@ -1278,6 +1314,7 @@ func (c *cmd) dispatch() bool {
 			sp.last = 0
 		}
 		c.runSpec(sp, 1)
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}}, true, c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}})
 		return true
 	case "mount", "bindfs":
@@ -1286,11 +1323,15 @@ func (c *cmd) dispatch() bool {
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
 		defer func() { a.noContent = false }()
+		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup"}}, true, c.name, true)
 		c.ln()
 		return true
 	case "install", "ginstall":
 		c.runSpec(&spec{opts: opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify}, last: setModify}, 1)
+		if !c.flagged(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}}, "-d", "--directory") {
+			c.placed(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}}, false, c.name, false)
+		}
 		c.copied(opts{short: "mogtS", long: []string{"--mode", "--owner", "--group", "--target-directory", "--suffix"}})
 		return true
 	case "rsync":
@@ -1309,6 +1350,7 @@ func (c *cmd) dispatch() bool {
 			scripts:  []string{"-S"}, last: setModify, rec: []string{"-r"}, recOps: SetRead, followBy: followAll}, 1).values("-o") {
 			c.sshOption(v)
 		}
+		c.placed(opts{short: "iFoPcSlJDX"}, c.flagged(opts{short: "iFoPcSlJDX"}, "-r"), "scp", false)
 		return true
 	case "rm", "grm", "unlink", "shred", "srm", "trash", "trash-put", "rmdir":
 		a.noContent = true
@@ -1474,6 +1516,7 @@ func (c *cmd) dispatch() bool {
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
 		c.buildToolCommands()
+		c.installDirs()
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
 			return true
 		}
@@ -1498,6 +1541,7 @@ func (c *cmd) dispatch() bool {
 	}
 	if sp := fileSpec(c.name); sp != nil {
 		c.runSpec(sp, 1)
+		c.derivedOutputs(sp.opts)
 		return true
 	}
 	if isTransferTool(c.name) {
@@ -1515,13 +1559,20 @@ func (c *cmd) dispatch() bool {
 			a.textTokens(c.args[i].raw, f.s, SetRead)
 		}
 	}
-	c.generic()
+	// a program the analysis does not model may write what it is given
+	// (fails closed): its operands are writes too, the reason saying so
+	c.genericOps(SetRead|setModify, c.name)
 	return false
 }
 
 // generic handles a command the analysis does not know: every argument,
 // and every `--opt=value` value, is a file it may open.
-func (c *cmd) generic() {
+func (c *cmd) generic() { c.genericOps(SetRead, "") }
+
+// genericOps is generic with the operands' ops; unmodelled names the
+// program for the reason when it is one the analysis does not model.
+func (c *cmd) genericOps(ops OpSet, unmodelled string) {
+	from := len(c.a.out.targets)
 	for i := 1; i < len(c.args); i++ {
 		if c.done[i] {
 			continue
@@ -1532,12 +1583,17 @@ func (c *cmd) generic() {
 		switch {
 		case strings.HasPrefix(t, "-") && strings.Contains(t, "="):
 			name, _, _ := strings.Cut(t, "=")
-			c.a.value(c.args[i].raw, f, SetRead)
-			c.fileField(c.args[i].raw, subField(f, len(name)+1), SetRead)
+			c.a.value(c.args[i].raw, f, ops)
+			c.fileField(c.args[i].raw, subField(f, len(name)+1), ops)
 		case strings.HasPrefix(t, "-") && len(t) > 1 && !f.pattern():
-			c.a.value(c.args[i].raw, f, SetRead)
+			c.a.value(c.args[i].raw, f, ops)
 		default:
-			c.fileField(c.args[i].raw, f, SetRead)
+			c.fileField(c.args[i].raw, f, ops)
+		}
+	}
+	if unmodelled != "" {
+		for i := from; i < len(c.a.out.targets); i++ {
+			c.a.out.targets[i].unmodelled = unmodelled
 		}
 	}
 	c.embedded()
@@ -1993,7 +2049,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "fsw", long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}}
 			s.last = setModify
 		case "split", "csplit":
-			s.opts = opts{short: "lbnaCtf", long: []string{"--lines", "--bytes", "--number", "--suffix-length", "--line-bytes", "--separator", "--filter", "--prefix", "--additional-suffix"}}
+			s.opts = opts{short: "lbnaCtf", long: []string{"--lines", "--bytes", "--number", "--suffix-length", "--line-bytes", "--separator", "--filter", "--prefix", "--additional-suffix", "--suffix-format", "--digits"}}
 			s.last = setModify
 			s.scripts = []string{"--filter"}
 		case "diff", "colordiff":
@@ -2065,7 +2121,10 @@ func fileSpec(name string) *spec {
 		case "pr":
 			s.opts = opts{short: "hlwWoNSsenicd", long: []string{"--header", "--length", "--width"}}
 		case "base64", "base32", "basenc":
-			s.opts = opts{short: "w", long: []string{"--wrap"}}
+			// BSD's -o/--output FILE and -i/--input FILE (GNU's -i,
+			// --ignore-garbage, then reads the next operand: a read too)
+			s.opts = opts{short: "wio", long: []string{"--wrap", "--input", "--output"}}
+			s.files = map[string]OpSet{"-o": setModify, "--output": setModify, "-i": SetRead, "--input": SetRead}
 		case "shuf":
 			s.opts = opts{short: "niro", long: []string{"--head-count", "--input-range", "--output", "--random-source"}}
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}

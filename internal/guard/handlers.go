@@ -1885,9 +1885,29 @@ func (c *cmd) shell() {
 		c.a.childShell(pos, known, tail, func() { c.runScript(c.args[first].raw, s, source{}, "sh") })
 	}
 	c.scriptArgs(first, p.operands[1:])
+	if scriptOnDisk(c, f) {
+		// a script on the disk is a program the analysis does not read:
+		// what it is given may be written
+		c.unmodelledFiles(p.operands[1:], "the script "+f.text())
+		return
+	}
 	for _, i := range p.operands[1:] {
 		c.file(i, SetRead)
 	}
+}
+
+// scriptOnDisk reports whether a script operand is a file on the disk the
+// analysis does not read: not a stream (-, /dev/stdin), not one the
+// command wrote (read where it is run), not a computed name.
+func scriptOnDisk(c *cmd, f field) bool {
+	if f.pattern() {
+		return false
+	}
+	if t := f.text(); t == "-" || strings.HasPrefix(t, "/dev/") || strings.HasPrefix(t, "/proc/") {
+		return false
+	}
+	_, written := c.a.writtenFile(f)
+	return !written
 }
 
 // interp: interpreters with inline code options, stdin code or a script.
@@ -1907,10 +1927,12 @@ func (c *cmd) interp(lang string) {
 		o = opts{short: "erpC", long: []string{"--eval", "--print", "--require", "--import", "--input-type", "--loader", "--experimental-loader", "--conditions", "--env-file", "--config"}, posix: true}
 		codeOpts["-e"], codeOpts["--eval"], codeOpts["-p"], codeOpts["--print"] = true, true, true, true
 	case "perl":
-		o = opts{short: "eEIMmlFCdDxi0", posix: true}
+		// -0 and -l take attached digits and the cluster goes on (-0pi);
+		// -i, -x, -C, -d, -D, -F an attached value only
+		o = opts{short: "eEIMm", digits: "0l", attached: "iCdDxF", posix: true}
 		codeOpts["-e"], codeOpts["-E"] = true, true
 	case "ruby":
-		o = opts{short: "eIrCEFK0", posix: true}
+		o = opts{short: "eIrCE", digits: "0", attached: "iFKx", posix: true}
 		codeOpts["-e"] = true
 	case "php":
 		o = opts{short: "rfBRFEcdz", posix: true}
@@ -2043,8 +2065,23 @@ func (c *cmd) interp(lang string) {
 		}
 	}
 	if hasCode {
+		if mods := p.values("-m"); lang == "python" && len(mods) > 0 {
+			// a module the analysis does not read (json.tool IN OUT
+			// writes OUT): what it is given may be written
+			c.unmodelledFiles(p.operands, c.name+" -m "+c.valText(mods[0]))
+			return
+		}
+		from := len(c.a.out.targets)
 		for _, i := range p.operands {
 			c.file(i, ops)
+		}
+		if inplace {
+			// the reason says what -i does
+			for k := from; k < len(c.a.out.targets); k++ {
+				if t := &c.a.out.targets[k]; !t.pattern && !t.rec {
+					t.raw = strings.TrimSpace(t.raw) + " (" + c.name + " -i edits it in place)"
+				}
+			}
 		}
 		return
 	}
@@ -2059,6 +2096,12 @@ func (c *cmd) interp(lang string) {
 		c.runScript(c.args[first].raw, s, source{}, lang)
 	}
 	c.scriptArgs(first, p.operands[1:])
+	if scriptOnDisk(c, f) {
+		// a script on the disk is a program the analysis does not read:
+		// what it is given may be written
+		c.unmodelledFiles(p.operands[1:], "the script "+f.text())
+		return
+	}
 	for _, i := range p.operands[1:] {
 		c.file(i, ops)
 	}
@@ -2083,6 +2126,19 @@ func (c *cmd) pythonArchive() {
 				}
 				if j+1 < len(c.args) {
 					c.file(j+1, setModify)
+				}
+				return
+			}
+			if t := optText(c.args[j].f); t == "-e" || t == "--extract" {
+				// -e ARCHIVE [DIR]: every file below DIR (the cwd) written
+				c.done[j] = true
+				if j+1 < len(c.args) {
+					c.file(j+1, SetRead)
+				}
+				if j+2 < len(c.args) {
+					c.rec(j+2, setModify, true, nil, "python -m "+mod+" -e", followNone)
+				} else {
+					c.a.addRec(c.args[j].raw, litField("."), setModify, true, nil, "python -m "+mod+" -e", followNone)
 				}
 				return
 			}
@@ -2931,6 +2987,8 @@ func (c *cmd) rsync() {
 	if p.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs") && len(p.operands) > 1 {
 		last := p.operands[len(p.operands)-1]
 		c.a.addRec(c.args[last].raw, c.args[last].f, setModify, true, nil, "rsync -r", followNone)
+	} else {
+		c.placed(s.opts, false, "rsync", false) // rsync FILE DIR/ writes DIR/FILE
 	}
 }
 
@@ -3143,6 +3201,8 @@ func (c *cmd) git() {
 		return false
 	}
 	c.gitArgs(sub, i, workTrees)
+	c.gitRewrites(sub, i, roots)
+	c.gitCreates(sub, i)
 	defer func() {
 		// after this git command the index may hold other paths (git add,
 		// checkout, read-tree, stash pop, merge, …): a later ls-files is

@@ -383,7 +383,7 @@ func TestGitPrintsTracked16(t *testing.T) {
 		`git log --full-diff -p -- a.txt`,
 	}
 	benign := []string{
-		`git stash show --stat`, `git stash list`, `git stash pop`, `git reflog`, `git reflog expire --all`,
+		`git stash show --stat`, `git stash list`, `git reflog`, `git reflog expire --all`,
 		`git request-pull HEAD .`, `git instaweb --stop`, `git log --stat`, `git log --oneline`, `git log -p -- a.txt`,
 		`git format-patch --cc=a@example.com --stdout -1 -- a.txt`,
 	}

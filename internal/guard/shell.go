@@ -78,6 +78,9 @@ type target struct {
 	// ("bun, which loads the folder's .env files …"; selfloads.go), for
 	// the reason; raw is then the file's name
 	loader string
+	// unmodelled: the program the path is an argument of, one the
+	// analysis does not model (it may write the path: writes are added)
+	unmodelled string
 	// vcsAware, for rec: the recursion skips version-control folders and
 	// what .gitignore surely ignores (git add, Claude Code's Grep); without
 	// the disk it is taken to skip hidden names (see gitIgnorer)
@@ -91,7 +94,10 @@ type target struct {
 	// tracked, for rec: prints the content of what git tracks below path
 	// (its index), not every file (git diff, git show, git log -p)
 	tracked bool
-	follow  uint8 // for rec: which symlinks inside the folder it follows
+	// repoWide, for tracked: the whole work tree of the repository path
+	// is in (git checkout BRANCH in a sub folder switches every file)
+	repoWide bool
+	follow   uint8 // for rec: which symlinks inside the folder it follows
 	// exclude, for rec: what the recursion surely skips (tar --exclude,
 	// zip -x, rsync --exclude, grep --exclude, rg -g '!…'; see excluded)
 	exclude []excludePat
@@ -209,6 +215,10 @@ type shellAnalyzer struct {
 	// indexMayChange: a git command earlier in the command may have
 	// changed the index (git add, checkout, read-tree, …)
 	indexMayChange bool
+	// gitElsewhere: a variable points git at another repository, index,
+	// work tree or configuration: the index on the disk does not say
+	// what a git command rewrites
+	gitElsewhere bool
 	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
 	gitWorkTrees []field
 	out          *analysis
@@ -1305,6 +1315,7 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 		}
 	case "GIT_WORK_TREE", "GIT_DIR", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 		a.ignoresMayChange = true
+		a.gitElsewhere = true
 		if name == "GIT_WORK_TREE" {
 			a.gitWorkTrees = append(a.gitWorkTrees, vals...)
 		}
@@ -1751,6 +1762,12 @@ func joinCwd(cwd, s string, pattern, win bool) (string, bool) {
 
 // candidate adds one path, resolved against every candidate directory.
 func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
+	if h := a.env.Home; h != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
+		// a `~` the shell left (after `=` in an argument: bash expands
+		// `of=~/x` as it does an assignment, zsh's magic_equal_subst
+		// `--output=~/x`; a program may expand it itself): the home too
+		a.candidate(raw, escIf(h, pattern)+c[1:], pattern, ops)
+	}
 	if len(c) > 5 && strings.EqualFold(c[:5], "file:") {
 		lit := c
 		if pattern {
