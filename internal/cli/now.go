@@ -271,10 +271,6 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 		return &ExitErr{Code: ExitError, Err: errors.New("--write needs a FILE argument: it appends pruner's entries to that session file"),
 			Hint: "pruner now --write SESSION.jsonl (to prune stdin, drop --write: pruner now - > pruned.jsonl)"}
 	}
-	if a := streamAlias(o.Write, o.Input); a != "" {
-		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs the session file's own path: %s names whatever the shell opened there", o.Input, a),
-			Hint: "pruner now --write SESSION.jsonl (with the file's path; pruner restore SESSION.jsonl undoes it)"}
-	}
 	if st, err := os.Stat(o.Input); o.Write && err == nil && st.IsDir() {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s is a directory: --write appends to one session file", o.Input),
 			Hint: fmt.Sprintf("pick the session in it (ls %s), then: pruner now --write FILE.jsonl", shellQuote(o.Input)+"/*.jsonl")}
@@ -282,6 +278,10 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 	if st, err := os.Stat(o.Input); o.Write && err == nil && !st.Mode().IsRegular() && !st.IsDir() {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs a regular file, not a pipe or device", o.Input),
 			Hint: "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"}
+	}
+	if a := streamAlias(o.Write, o.Input); a != "" {
+		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs the session file's own path: %s names whatever the shell opened there", o.Input, a),
+			Hint: "pruner now --write SESSION.jsonl (with the file's path; pruner restore SESSION.jsonl undoes it)"}
 	}
 	return runNow(o)
 }
