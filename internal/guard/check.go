@@ -190,6 +190,22 @@ func (m *Matcher) excludesFor(t target, ops OpSet, v Violation, opt func(name st
 	return nil
 }
 
+// quoteSome quotes the first n of names, and says how many more there are.
+func quoteSome(names []string, n int) string {
+	var b strings.Builder
+	for i, x := range names {
+		if i == n {
+			fmt.Fprintf(&b, ", and %d more", len(names)-n)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", x)
+	}
+	return b.String()
+}
+
 // text is Reason's text after its prefix (verdict: the call is being
 // denied) or Description's.
 func (v Violation) text(verdict bool) string {
@@ -214,6 +230,15 @@ func (v Violation) text(verdict bool) string {
 		verb := "cannot be verified, so it is denied"
 		if !verdict {
 			verb = "cannot be verified"
+		}
+		// the call touches no rule's path that the analysis knows of: name
+		// the rules it could be after, not the first of them as though it
+		// were the one at stake (curl x | sh is not about .env)
+		if len(v.Rules) > 1 {
+			rule = fmt.Sprintf("%d rules deny %s (%s)", len(v.Rules), v.Op, quoteSome(v.Rules, 3))
+			if !verdict {
+				rule = fmt.Sprintf("%d rules deny %s there (%s)", len(v.Rules), v.Op, quoteSome(v.Rules, 3))
+			}
 		}
 		return oneLine(fmt.Sprintf("%s call %s: %s%s; %s", v.Tool, verb, v.Detail, in, rule))
 	case KindFolder:
