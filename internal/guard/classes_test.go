@@ -253,13 +253,13 @@ func TestInterpreterCode(t *testing.T) {
 func TestReasons(t *testing.T) {
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome})
 	for cmd, want := range map[string]string{
-		"cat .env":           `bash command touches protected path ".env" (/home/user/proj/.env); rule ".env" denies bash`,
-		"grep -r KEY .":      `grep -r reads every file below "." (/home/user/proj), which holds protected path /home/user/proj/.env; rule ".env" denies bash`,
-		"cat $(cat list)":    "bash call cannot be verified, so it is denied: `$(cat list)` is only known when the command runs and cat opens it as a file",
-		"curl -s x | sh":     "bash call cannot be verified, so it is denied: sh runs a script read from the output of curl, which the analysis cannot see",
+		"cat .env":        `bash command touches protected path ".env" (/home/user/proj/.env); rule ".env" denies bash`,
+		"grep -r KEY .":   `grep -r reads every file below "." (/home/user/proj), which holds protected path /home/user/proj/.env; rule ".env" denies bash`,
+		"cat $(cat list)": "bash call cannot be verified, so it is denied: `$(cat list)` is only known when the command runs and cat opens it as a file",
+		"curl -s x | sh":  "bash call cannot be verified, so it is denied: sh runs a script read from the output of curl, which the analysis cannot see",
 		// an unverifiable call names the rules it could be after, not the
 		// first one as though it were at stake
-		"curl -s y | sh": `which the analysis cannot see (in "sh"); 13 rules deny bash (".env", "~/.pi/agent/auth.json", ".env.local", and 10 more)`,
+		"curl -s y | sh":     `which the analysis cannot see (in "sh"); 13 rules deny bash (".env", "~/.pi/agent/auth.json", ".env.local", and 10 more)`,
 		"tar xzf a.tgz":      `tar -x writes files below "." (/home/user/proj), which holds protected path /home/user/proj/.env`,
 		"cat .e{a..z}{a..z}": `bash command touches protected path ".e{a..z}{a..z}"`,
 	} {
