@@ -98,6 +98,9 @@ func GateRules(agentDir, exe string) *Rules {
 	paths := []string{
 		"~/.claude/settings.json", "~/.claude/settings.local.json",
 		".claude/settings.json", ".claude/settings.local.json",
+		// what pi loads as code from a trusted project: its extensions and
+		// the packages and extensions its settings list
+		".pi/settings.json", ".pi/extensions/",
 	}
 	if agentDir != "" {
 		agentDir = strings.TrimSuffix(strings.ReplaceAll(agentDir, `\`, "/"), "/")
