@@ -87,11 +87,30 @@ func TestPiPackageCommands20(t *testing.T) {
 		{`cd /tmp && pi install -l ./x`, true, []string{"/tmp/.pi/settings.json"}},
 		{`PI_CODING_AGENT_DIR=/elsewhere pi install x`, false, nil}, // writes /elsewhere's settings: not this gate's
 		{`pi $SUB x`, true, nil},
+		{`pi --model m install npm:x`, true, []string{agent, "pi install"}},
+		{`npx pi install npm:x`, true, nil},
 		{`pi list`, false, nil},
 		{`pi --help`, false, nil},
 		{`pi -p "summarise README.md"`, false, nil},
 		{`pi --version`, false, nil},
 	})
+}
+
+// TestPiCustomAgentDir20: with the gate's agent dir set elsewhere
+// ($PI_CODING_AGENT_DIR where the hook runs), pi install still writes the
+// settings the gate protects: denied, the reason naming the agent dir.
+func TestPiCustomAgentDir20(t *testing.T) {
+	m := DefaultRules().Union(GateRules("/opt/pi-agent", "")).Matcher(Env{Cwd: tCwd, Home: tHome})
+	k, why := kindOf(m, `pi install npm:evil`)
+	if k == "" || !strings.Contains(why, "PI_CODING_AGENT_DIR") {
+		t.Errorf("pi install with the agent dir elsewhere: %q (%s), want denied naming $PI_CODING_AGENT_DIR", k, why)
+	}
+	if k, why := kindOf(m, `PI_CODING_AGENT_DIR=/opt/pi-agent pi remove npm:x`); k != KindDeny || !strings.Contains(why, "/opt/pi-agent/settings.json") {
+		t.Errorf("pi remove with the agent dir set: %q (%s), want a deny of /opt/pi-agent/settings.json", k, why)
+	}
+	if k, why := kindOf(m, `pi -p hello`); k != "" {
+		t.Errorf("pi -p: denied (%s)", why)
+	}
 }
 
 // TestProjectPiCode20: a trusted project's .pi/extensions/ and
@@ -184,6 +203,7 @@ func TestFileWriters20(t *testing.T) {
 		{`yq --inplace '.a=1' ~/.pi/agent/settings.json`, true, []string{tHome + "/.pi/agent/settings.json"}},
 		{`cmake -E copy /tmp/x .claude/settings.json`, true, []string{".claude/settings.json"}},
 		{`cmake -E copy_if_different /tmp/settings.json .claude`, true, []string{".claude/settings.json", "cmake -E copy_if_different puts settings.json into folder .claude"}},
+		{`cmake -E copy -t .claude /tmp/settings.json`, true, []string{".claude/settings.json"}},
 		{`cmake -E rename /tmp/x .claude/settings.json`, true, []string{".claude/settings.json"}},
 		{`cmake -E rm -rf .claude`, true, []string{".claude/settings.json"}},
 		{`cmake -E remove_directory ~/.pi/agent/extensions`, true, []string{tHome + "/.pi/agent/extensions"}},

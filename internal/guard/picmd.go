@@ -68,10 +68,18 @@ func (c *cmd) piPackages() {
 	if c.args[at].f.pattern() {
 		sub = "" // a subcommand named when it runs: any of them
 	}
-	switch sub {
-	case "install", "remove", "uninstall", "update", "config", "":
-	default:
-		return
+	if !piPackageSub[sub] && sub != "" {
+		// an option's value may come first (pi --flag VALUE install …)
+		sub = ""
+		for k := at + 1; k < len(c.args); k++ {
+			if t := optText(c.args[k].f); piPackageSub[t] {
+				sub, at = t, k
+				break
+			}
+		}
+		if sub == "" {
+			return
+		}
 	}
 	local := false
 	for _, ar := range c.args[at+1:] {
@@ -91,13 +99,16 @@ func (c *cmd) piPackages() {
 			c.a.addRec(dir, litField(dir), setModify, true, nil, what+" (it rewrites the installed packages)", followNone)
 		}
 		if !known {
-			c.a.unknown(c.args[0].raw, what+" writes pi's settings.json under $PI_CODING_AGENT_DIR, which is only known when the command runs", setModify)
+			c.a.unknown(c.args[0].raw, what+" writes pi's settings.json in its agent dir ($PI_CODING_AGENT_DIR, ~/.pi/agent by default), which the gate protects whatever it is", setModify)
 		}
 	}
 	if local || sub == "config" || sub == "update" || sub == "" {
 		c.a.loadedBy(what+" -l, which registers the packages pi loads as code in the project's pi settings", litField(".pi/settings.json"), setModify)
 	}
 }
+
+// piPackageSub are pi's subcommands that change the packages it loads.
+var piPackageSub = map[string]bool{"install": true, "remove": true, "uninstall": true, "update": true, "config": true}
 
 // piAgentDir is pi's agent dir as the command sets it
 // (PI_CODING_AGENT_DIR=… pi, or a variable of the script), ~/.pi/agent
@@ -112,9 +123,8 @@ func (c *cmd) piAgentDir() (string, bool) {
 	if v, ok := c.a.vars["PI_CODING_AGENT_DIR"]; ok && v.known && !v.f.pattern() {
 		return strings.TrimSuffix(v.f.s, "/"), true
 	}
-	// the hook's own process shares the user's environment: the gate's
-	// rules are built from the same agent dir the default names
-	return "~/.pi/agent", true
+	// the environment may set it (the gate's rule then names that dir)
+	return "~/.pi/agent", false
 }
 
 // gitDestination: git clone URL [DIR] and git worktree add DIR write the
@@ -313,6 +323,14 @@ func (c *cmd) cmakeTool() {
 	case "echo", "echo_append", "env", "environment", "capabilities", "sleep", "true", "false", "time", "compare_files", "sha256sum", "sha1sum", "md5sum", "sha512sum", "cat", "chdir":
 		return // prints, compares or runs a command (cmake's own handling)
 	case "copy", "copy_if_different", "copy_if_newer", "copy_directory", "copy_directory_if_different", "create_symlink", "create_hardlink", "rename":
+		for k := e + 2; k+1 < len(c.args); k++ {
+			if optText(c.args[k].f) == "-t" {
+				// copy -t DEST FILE…: every operand is a source
+				d := c.args[k+1]
+				c.a.value(d.raw, d.f, setModify)
+				c.a.addRec(d.raw, d.f, setModify, true, nil, via+" -t (it copies into the folder)", followNone)
+			}
+		}
 		if len(ops) < 2 {
 			break
 		}
