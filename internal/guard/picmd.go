@@ -29,6 +29,75 @@ func (c *cmd) moreWrites() {
 		c.mediaOutputs()
 	case "yq":
 		c.yqInPlace()
+	case "gh":
+		c.ghClone()
+	case "install", "ginstall":
+		c.installDirMode()
+	}
+}
+
+// ghClone: gh repo clone REPO [DIR] [-- GITFLAGS] writes DIR (without
+// it, the repository's name) in full.
+func (c *cmd) ghClone() {
+	if len(c.args) < 4 || optText(c.args[1].f) != "repo" || optText(c.args[2].f) != "clone" {
+		return
+	}
+	var ops []int
+	for k := 3; k < len(c.args); k++ {
+		t := optText(c.args[k].f)
+		if t == "--" {
+			break
+		}
+		if t == "-u" || t == "--upstream-remote-name" {
+			k++
+			continue
+		}
+		if !strings.HasPrefix(t, "-") || c.args[k].f.onlyUnk {
+			ops = append(ops, k)
+		}
+	}
+	via := "gh repo clone (it writes the folder it clones into)"
+	switch {
+	case len(ops) >= 2:
+		c.gitWritesDir("", c.args[ops[1]].raw, c.args[ops[1]].f, via)
+	case len(ops) == 1:
+		f := c.args[ops[0]].f
+		if f.pattern() {
+			c.a.unknown(c.args[ops[0]].raw, "gh repo clone writes a folder named after a repository only known when the command runs", setModify)
+			return
+		}
+		u := strings.TrimSuffix(strings.TrimRight(f.s, "/"), ".git")
+		if k := strings.LastIndexAny(u, "/:"); k >= 0 {
+			u = u[k+1:]
+		}
+		if u != "" {
+			c.gitWritesDir("", c.args[ops[0]].raw, litField(u), via)
+		}
+	}
+}
+
+// installDirMode: install -d with -m, -o or -g sets the mode or owner of
+// folders that exist too, as chmod and chown do.
+func (c *cmd) installDirMode() {
+	dir, mode := false, false
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		if t == "--directory" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "d") {
+			dir = true
+		}
+		if t == "--mode" || t == "--owner" || t == "--group" || strings.HasPrefix(t, "--mode=") || strings.HasPrefix(t, "--owner=") || strings.HasPrefix(t, "--group=") ||
+			strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "mog") {
+			mode = true
+		}
+	}
+	if !dir || !mode {
+		return
+	}
+	prev := c.a.noContent
+	c.a.noContent = true
+	defer func() { c.a.noContent = prev }()
+	for _, k := range c.nonOptionArgs(1, []string{"-m", "-o", "-g", "--mode", "--owner", "--group", "-t", "-S", "--suffix", "--target-directory", "-Z"}) {
+		c.a.addRec(c.args[k].raw, c.args[k].f, setModify, true, nil, c.name+" -d of a folder (it sets who may open everything below it)", followNone)
 	}
 }
 
@@ -205,7 +274,30 @@ func (c *cmd) gitDestination() {
 			dest = ops[:1]
 		}
 	case "submodule":
-		return // git's handler
+		if i+1 >= len(c.args) || optText(c.args[i+1].f) != "add" {
+			return
+		}
+		ops := c.nonOptionArgs(i+2, []string{"-b", "--branch", "--name", "--reference", "--depth"})
+		via = "git submodule add (it clones into the folder)"
+		switch len(ops) {
+		case 0:
+			return
+		case 1:
+			u := strings.TrimSuffix(strings.TrimRight(optText(c.args[ops[0]].f), "/"), ".git")
+			if c.args[ops[0]].f.pattern() {
+				c.a.unknown(c.args[ops[0]].raw, "git submodule add writes a folder named after a URL only known when the command runs", setModify)
+				return
+			}
+			if k := strings.LastIndexAny(u, "/:"); k >= 0 {
+				u = u[k+1:]
+			}
+			if u != "" {
+				c.gitWritesDir(dir, c.args[ops[0]].raw, litField(u), via)
+			}
+			return
+		default:
+			dest = ops[1:2]
+		}
 	default:
 		return
 	}
@@ -242,7 +334,8 @@ func (c *cmd) gitWritesDir(dir, raw string, f field, via string) {
 		f.s = escapeGlob(strings.TrimSuffix(dir, "/")) + "/" + f.s
 		f.lead = ""
 	}
-	c.a.value(raw, f, setModify)
+	name, _, _ := strings.Cut(via, " (")
+	c.a.value(raw+" ("+name+" writes this folder)", f, setModify)
 	c.a.addRec(raw, f, setModify, true, nil, via, followNone)
 }
 
@@ -335,7 +428,7 @@ func (c *cmd) cmakeTool() {
 			break
 		}
 		dst := c.args[ops[len(ops)-1]]
-		c.a.value(dst.raw, dst.f, setModify)
+		c.a.value(dst.raw+" ("+via+" writes its destination)", dst.f, setModify)
 		for _, k := range ops[:len(ops)-1] {
 			if base, ok := fieldBase(c.args[k].f); ok && !strings.HasPrefix(sub, "create_") && sub != "rename" && !strings.HasPrefix(sub, "copy_directory") {
 				c.a.value(dst.raw+" ("+via+" puts "+base.s+" into folder "+dst.f.s+")", joinBase(dst.f, base), setModify)
@@ -345,12 +438,12 @@ func (c *cmd) cmakeTool() {
 			c.a.addRec(dst.raw, dst.f, setModify, true, nil, via, followNone)
 		}
 		if sub == "rename" {
-			c.a.value(c.args[ops[0]].raw, c.args[ops[0]].f, setModify) // removed from where it was
+			c.a.value(c.args[ops[0]].raw+" ("+via+" removes its source)", c.args[ops[0]].f, setModify)
 		}
 		return
 	}
 	for _, k := range ops {
-		c.a.value(c.args[k].raw, c.args[k].f, setModify)
+		c.a.value(c.args[k].raw+" ("+via+" writes it)", c.args[k].f, setModify)
 		if sub == "rm" || sub == "remove_directory" || sub == "remove" || sub == "tar" || !strings.HasPrefix(sub, "make_directory") && !strings.HasPrefix(sub, "touch") {
 			c.a.addRec(c.args[k].raw, c.args[k].f, setModify, true, nil, via, followNone)
 		}
@@ -368,7 +461,7 @@ func (c *cmd) renameExpr() {
 	}
 	for _, k := range ops[1:] {
 		f := c.args[k].f
-		c.a.value(c.args[k].raw, f, setModify)
+		c.a.value(c.args[k].raw+" ("+c.name+" renames it)", f, setModify)
 		dir := "."
 		if !f.pattern() {
 			dir = path.Dir(strings.TrimRight(f.s, "/"))
@@ -390,7 +483,7 @@ func (c *cmd) mediaOutputs() {
 				continue
 			}
 			if !strings.HasPrefix(t, "-") || c.args[k].f.onlyUnk {
-				c.a.value(c.args[k].raw, c.args[k].f, setModify)
+				c.a.value(c.args[k].raw+" (ffmpeg writes every operand but its -i inputs)", c.args[k].f, setModify)
 			}
 		}
 		return
@@ -398,12 +491,12 @@ func (c *cmd) mediaOutputs() {
 	ops := c.operandsFrom(1)
 	for k := 1; k+1 < len(c.args); k++ {
 		if optText(c.args[k].f) == "-write" {
-			c.a.value(c.args[k+1].raw, c.args[k+1].f, setModify)
+			c.a.value(c.args[k+1].raw+" ("+c.name+" -write writes it)", c.args[k+1].f, setModify)
 		}
 	}
 	if len(ops) >= 2 {
 		k := ops[len(ops)-1]
-		c.a.value(c.args[k].raw, c.args[k].f, setModify)
+		c.a.value(c.args[k].raw+" ("+c.name+" writes its last operand)", c.args[k].f, setModify)
 	}
 }
 
@@ -420,7 +513,7 @@ func (c *cmd) yqInPlace() {
 		return
 	}
 	for _, k := range c.operandsFrom(1) {
-		c.a.value(c.args[k].raw, c.args[k].f, setModify)
+		c.a.value(c.args[k].raw+" (yq -i rewrites the files it reads)", c.args[k].f, setModify)
 	}
 }
 
