@@ -251,6 +251,8 @@ func TestCopyIntoFolder20(t *testing.T) {
 		{`node -e 'require("fs").copyFileSync("/tmp/settings.json", ".claude")'`, true, []string{".claude/settings.json"}},
 		{`node -e 'require("fs").cpSync("/tmp/d", ".pi/extensions", {recursive: true})'`, true, []string{".pi/extensions"}},
 		{`python3 -c 'import shutil,sys; shutil.copy(sys.argv[1], ".claude")' /tmp/x`, true, []string{".claude/settings.json"}},
+		{`python3 -c 'import shutil; shutil.copy(src="/tmp/settings.json", dst=".claude")'`, true, []string{".claude/settings.json"}},
+		{`python3 -c 'import shutil,os; shutil.copy("/tmp/settings.json", os.path.expanduser("~/.pi/agent"))'`, true, []string{tHome + "/.pi/agent/settings.json"}},
 		{`python3 -c 'import shutil; shutil.copy("/tmp/settings.json", "docs")'`, false, nil},
 		{`python3 -c 'import shutil; shutil.copyfile("/tmp/s.json", "out.json")'`, false, nil},
 		{`python3 -c 'print("a.b".replace("a", "b"))'`, false, nil},

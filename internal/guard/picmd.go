@@ -521,11 +521,19 @@ func (c *cmd) yqInPlace() {
 // shutil.copy/copy2/move/copytree, os.rename/replace, fs.copyFileSync,
 // fs.cpSync, fs.renameSync and their async forms, FileUtils.cp/mv,
 // File.Copy, PHP's copy/rename, Perl's File::Copy copy/move.
-var copyIntoCall = regexp.MustCompile(`(?i)\b(copy2?|copyfile|copyfilesync|copytree|move|mv|cp|cpsync|rename|renamesync|replace|copy_file|copyto)\s*\(\s*(?:r|b|u)?("[^"\\]*"|'[^'\\]*'|` + "`[^`\\\\$]*`" + `)\s*,\s*(?:r|b|u)?("[^"\\]*"|'[^'\\]*'|` + "`[^`\\\\$]*`" + `)`)
+var copyIntoCall = regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*` + copyArg + `\s*\)?\s*,\s*` + copyArg)
+
+// copyFuncs are the copy and move calls' names; copyArg is one string
+// literal argument, maybe by keyword (dst="…") or wrapped in a call
+// (os.path.expanduser("~/x"), Path("x")).
+const (
+	copyFuncs = `copy2?|copyfile|copyfilesync|copytree|move|mv|cp|cpsync|rename|renamesync|replace|copy_file|copyto`
+	copyArg   = `(?:\w+\s*=\s*)?(?:[\w.]+\s*\(\s*)?(?:[rbuf]{1,2})?("[^"\\]*"|'[^'\\]*'|` + "`[^`\\\\$]*`" + `)`
+)
 
 // copyAnyIntoCall is copyIntoCall with a source the code computes (a
 // variable, an expression): it may be any name.
-var copyAnyIntoCall = regexp.MustCompile(`(?i)\b(copy2?|copyfile|copyfilesync|copytree|move|mv|cp|cpsync|rename|renamesync|replace|copy_file|copyto)\s*\(\s*([^,()'"` + "`" + `]+)\s*,\s*(?:r|b|u)?("[^"\\]*"|'[^'\\]*')`)
+var copyAnyIntoCall = regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*([^,()'"` + "`" + `]+)\s*,\s*` + copyArg)
 
 // codeCopiesInto: code that copies or moves a file to a destination that
 // is (or may be) a folder writes DEST/basename(SRC) there, as cp does
