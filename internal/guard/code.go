@@ -69,7 +69,7 @@ func writesFiles(code string) bool {
 	l := strings.ToLower(code)
 	for _, w := range []string{"write", "append", "unlink", "remove", "rename", "move", "copy", "mkdir", "rmdir",
 		"rmtree", "chmod", "chown", "symlink", "truncate", "delete", "touch", "replace", "dump", "save", "set-content",
-		"out-file", "add-content", "new-item", "shutil", "fs.cp", "fs.rm", ">"} {
+		"out-file", "add-content", "new-item", "shutil", "fs.cp", "fs.rm", "put_contents", "fputs", "fputcsv", "tempnam", ">"} {
 		if strings.Contains(l, w) {
 			return true
 		}
@@ -626,6 +626,9 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		// but a quote in a comment (# it's) shifts every string after it:
 		// the code is also read with its comments blanked, as it runs
 		a.code(bare, raw, lang, depth)
+	}
+	if depth == 0 {
+		a.codeCopiesInto(code, raw, lang) // picmd.go
 	}
 	if depth == 0 && evalsFiles(code, lang) {
 		a.evalWritten(raw, lang)

@@ -977,6 +977,7 @@ func (c *cmd) dispatch() bool {
 	c.responseFiles()
 	c.selfLoaded()
 	c.codeOptions()
+	c.moreWrites() // picmd.go
 	if names, ok := toolFolderOpts[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)

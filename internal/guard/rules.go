@@ -89,7 +89,9 @@ const GateRulesSource = "the gate's own configuration (built in, always applied)
 // the files its rules and hooks are read from — pi's settings.json and
 // configs/protected-paths.json and its extensions folder under agentDir
 // (pi's agent dir, ~/.pi/agent by default), Claude Code's settings (the
-// user's and the project's, where its PreToolUse hook is set), and exe,
+// user's and the project's, where its PreToolUse hook is set), what pi
+// loads as code from a trusted project (.pi/extensions/, and
+// .pi/settings.json, whose packages and extensions keys load code), and exe,
 // the pruner binary the hook runs (skipped when ""). Reading them stays
 // allowed. They are added to whatever rules apply, whatever their source:
 // one call that rewrote the rules would let the next one read .env.
@@ -98,6 +100,9 @@ func GateRules(agentDir, exe string) *Rules {
 	paths := []string{
 		"~/.claude/settings.json", "~/.claude/settings.local.json",
 		".claude/settings.json", ".claude/settings.local.json",
+		// what pi loads as code from a trusted project: its extensions and
+		// the packages and extensions its settings list
+		".pi/settings.json", ".pi/extensions/",
 	}
 	if agentDir != "" {
 		agentDir = strings.TrimSuffix(strings.ReplaceAll(agentDir, `\`, "/"), "/")
