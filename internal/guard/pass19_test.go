@@ -369,7 +369,7 @@ func TestOwnIdeas19(t *testing.T) {
 		{`git clone https://x/y ~/.pi/agent/extensions/x`, KindDeny, "/home/user/.pi/agent/extensions/x"},
 		{`cd ~/.pi/agent/extensions && git clone --depth 1 https://x/y.git`, KindDeny, "/home/user/.pi/agent/extensions/y"},
 		{`cd ~/.pi/agent && git clone https://x/extensions.git`, KindDeny, "/home/user/.pi/agent/extensions"},
-		{`git submodule add https://x/evil.git .claude`, KindFolder, "git submodule (fills the folder) writes files below \".claude\""},
+		{`git submodule add https://x/evil.git .claude`, KindFolder, "git submodule add (it clones into the folder) writes files below \".claude\""}, // pass 20 (picmd.go) names it first
 		{`git worktree add ~/.pi/agent/extensions/w`, KindDeny, "/home/user/.pi/agent/extensions/w"},
 		{`python3 -m zipfile -e x.zip .claude`, KindFolder, "python -m zipfile -e writes files below"},
 		// benign
@@ -398,12 +398,12 @@ func TestOwnIdeas19(t *testing.T) {
 func TestCodePlace19(t *testing.T) {
 	disk, noDisk := gate19Matchers()
 	cases := []pass19Case{
-		{`python3 -c "import shutil; shutil.copy('/tmp/settings.json', '.claude')"`, KindFolder, "code that moves, copies or links with copy writes files below \".claude\""},
+		{`python3 -c "import shutil; shutil.copy('/tmp/settings.json', '.claude')"`, KindDeny, "touches protected path \".claude (copy puts settings.json into folder .claude)\""}, // pass 20: the file it writes, not the whole folder
 		{`python3 -c "import shutil; shutil.move('a.txt', '.claude/')"`, KindFolder, ".claude/settings.json"},
 		{`python3 -c "import os; os.rename('/tmp/x', '.claude')"`, KindFolder, ".claude/settings.json"},
 		{`python3 -c "import os; os.symlink('/tmp/e', '.claude')"`, KindFolder, ".claude/settings.json"},
 		{`node -e "require('fs').renameSync('x', '.claude')"`, KindFolder, ".claude/settings.json"},
-		{`node -e "require('fs').cpSync('x', '.claude', {recursive:true})"`, KindFolder, "code that copies a folder into it with cpSync"},
+		{`node -e "require('fs').cpSync('x', '.claude', {recursive:true})"`, KindFolder, "cpSync in code (it writes what it copies or moves into the folder) writes files below \".claude\""},
 		{`python3 -c "import shutil; shutil.copytree('x', '.claude', dirs_exist_ok=True)"`, KindFolder, ".claude/settings.json"},
 		{`perl -e 'rename "x", ".claude"'`, KindFolder, ".claude/settings.json"},
 		{`python3 -c "import shutil; shutil.move('/tmp/x', '` + tHome + `/.pi/agent')"`, KindFolder, "/home/user/.pi/agent/"},
