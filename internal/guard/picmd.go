@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Commands whose writes are not their operands (newcomer pass 20): pi's
@@ -521,7 +522,9 @@ func (c *cmd) yqInPlace() {
 // shutil.copy/copy2/move/copytree, os.rename/replace, fs.copyFileSync,
 // fs.cpSync, fs.renameSync and their async forms, FileUtils.cp/mv,
 // File.Copy, PHP's copy/rename, Perl's File::Copy copy/move.
-var copyIntoCall = regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*` + copyArg + `\s*\)?\s*,\s*` + copyArg)
+var copyIntoCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*` + copyArg + `\s*\)?\s*,\s*` + copyArg)
+}) // compiled when first used, not at every start-up
 
 // copyFuncs are the copy and move calls' names; copyArg is one string
 // literal argument, maybe by keyword (dst="…") or wrapped in a call
@@ -533,7 +536,9 @@ const (
 
 // copyAnyIntoCall is copyIntoCall with a source the code computes (a
 // variable, an expression): it may be any name.
-var copyAnyIntoCall = regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*([^,()'"` + "`" + `]+)\s*,\s*` + copyArg)
+var copyAnyIntoCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(` + copyFuncs + `)\s*\(\s*([^,()'"` + "`" + `]+)\s*,\s*` + copyArg)
+})
 
 // codeCopiesInto: code that copies or moves a file to a destination that
 // is (or may be) a folder writes DEST/basename(SRC) there, as cp does
@@ -543,7 +548,7 @@ func (a *shellAnalyzer) codeCopiesInto(code, raw, lang string) {
 	if lang == "sed" || lang == "awk" || lang == "jq" {
 		return
 	}
-	for _, m := range copyIntoCall.FindAllStringSubmatch(code, 32) {
+	for _, m := range copyIntoCall().FindAllStringSubmatch(code, 32) {
 		src, dst := m[2][1:len(m[2])-1], m[3][1:len(m[3])-1]
 		if src == "" || dst == "" || strings.ContainsAny(dst+src, "{}%") {
 			continue
@@ -560,7 +565,7 @@ func (a *shellAnalyzer) codeCopiesInto(code, raw, lang string) {
 			a.addRec(dst, litField(dst), setModify, true, nil, m[1]+" in code (it writes what it copies or moves into the folder)", followNone)
 		}
 	}
-	for _, m := range copyAnyIntoCall.FindAllStringSubmatch(code, 32) {
+	for _, m := range copyAnyIntoCall().FindAllStringSubmatch(code, 32) {
 		dst := m[3][1 : len(m[3])-1]
 		if dst == "" || a.dirKind(dst) == -1 {
 			continue
