@@ -96,6 +96,10 @@ func (c *cmd) streamPath(p, raw string) (source, bool) {
 	return source{}, false
 }
 
+// DescriptorPath is fdPath for other packages (a path given to pruner
+// itself that opens a descriptor, not a file of its own).
+func DescriptorPath(p string) (string, bool) { return fdPath(p) }
+
 // fdPath returns the descriptor a path opens: /dev/stdin (0), /dev/fd/N,
 // /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N, /dev/stdout
 // and /dev/stderr.

@@ -232,7 +232,7 @@ func Unending(st fs.FileInfo) string {
 func StreamAlias(name string) string {
 	p := name
 	for range 40 {
-		if streamAliasPath(filepath.Clean(p)) {
+		if _, ok := guard.DescriptorPath(filepath.Clean(p)); ok {
 			return p
 		}
 		l, err := os.Readlink(p)
@@ -245,37 +245,4 @@ func StreamAlias(name string) string {
 		p = l
 	}
 	return ""
-}
-
-// streamAliasPath is StreamAlias's test of one (clean) path.
-func streamAliasPath(p string) bool {
-	switch p {
-	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
-		return true
-	}
-	dir, base := filepath.Dir(p), filepath.Base(p)
-	if !allDigits(base) {
-		return false
-	}
-	if dir == "/dev/fd" {
-		return true
-	}
-	proc, fd := filepath.Dir(dir), filepath.Base(dir)
-	if fd != "fd" || filepath.Dir(proc) != "/proc" {
-		return false
-	}
-	who := filepath.Base(proc)
-	return who == "self" || who == "thread-self" || allDigits(who)
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
