@@ -74,7 +74,7 @@ func newCmdRoot(s *IOStreams, bi BuildInfo, only string) *cobra.Command {
   version          pruner version            version, commit and Go version
 
 Config is the "contextPrune" key of pi's settings.json (see 'pruner config').
-Exit codes: 0 ok, 1 findings, 2 usage/config/IO error.`,
+Exit codes: 0 ok, 1 findings, 2 usage/config/IO error, 130 interrupted (SIGINT, SIGTERM).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       bi.Version,

@@ -113,6 +113,11 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 		return nil, &FileError{Path: path, Err: err}
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
+	if len(bytes.TrimSpace(data)) == 0 {
+		// an empty file (touch .pi/settings.json) holds no settings and no
+		// rules: read as {}, not a parse error that would shut the gate
+		return nil, nil
+	}
 	var top map[string]any
 	if err := json.Unmarshal(data, &top); err != nil {
 		fe := &FileError{Path: path, Err: err}
@@ -128,26 +133,32 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 		return nil, fe
 	}
 	raw, ok := top[Key]
-	if !ok || raw == nil {
-		keys := make([]string, 0, len(top))
-		for k := range top {
-			keys = append(keys, k)
+	// a misspelt contextPrune is an error whether or not the right key is
+	// there too: pi and pruner would ignore every setting under it (and a
+	// project's deny rules with them)
+	merge := ""
+	if ok {
+		merge = fmt.Sprintf(" (merge it into the %q there is)", Key)
+	}
+	for _, k := range sortedKeys(top) {
+		if k == Key {
+			continue
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			switch {
-			case strings.EqualFold(k, Key):
-				l, c := keyLine(data, k)
-				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key),
-					Hint: fmt.Sprintf("pi's settings keys are case-sensitive: %q is not %q, and pi and pruner would ignore every setting under it; rename it to %q", k, Key, Key)}
-			case levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(Key)) <= 2:
-				// a misspelt contextPrune: pi and pruner would ignore every
-				// setting under it (and a project's deny rules with them)
-				l, c := keyLine(data, k)
-				return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key),
-					Hint: fmt.Sprintf("pi and pruner would ignore every setting under %q; rename it to %q", k, Key)}
-			}
+		switch {
+		case strings.EqualFold(k, Key):
+			l, c := keyLine(data, k)
+			return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key),
+				Hint: fmt.Sprintf("pi's settings keys are case-sensitive: %q is not %q, and pi and pruner would ignore every setting under it; rename it to %q%s", k, Key, Key, merge)}
+		case levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(Key)) <= 2:
+			l, c := keyLine(data, k)
+			return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key),
+				Hint: fmt.Sprintf("pi and pruner would ignore every setting under %q; rename it to %q%s", k, Key, merge)}
 		}
+	}
+	if ok && raw == nil {
+		l, c := keyLine(data, Key)
+		return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q is null: it must be an object", Key),
+			Hint: fmt.Sprintf(`give it settings ({%q: {"maxRetainedChars": 4000}}) or remove the key`, Key)}
 	}
 	// the gate's keys fail closed: a misspelt protectedPathRules would leave
 	// the user's deny rules unread, and the gate open where they meant it shut
