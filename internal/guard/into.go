@@ -22,6 +22,9 @@ import (
 // replaced whatever the source, and a single operand is a link made in
 // the current folder under the source's name.
 func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
+	if link {
+		defer c.a.markLinkFills(len(c.a.out.targets))
+	}
 	saved := append([]bool(nil), c.done...)
 	p := c.parse(1, o)
 	copy(c.done, saved) // parse marks `--`; the roles are runSpec's

@@ -1,0 +1,151 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gate21bMatchers: an empty project (no .pi/, no .claude/, no ~/.claude)
+// on a disk, and the same rules without one.
+func gate21bMatchers() map[string]*Matcher {
+	files := map[string]string{
+		tCwd + "/src/main.go":     "package main",
+		tCwd + "/out/old.txt":     "x",
+		tHome + "/notes/a.md":     "a",
+		"/tmp/evil/settings.json": `{"packages":["/tmp/evil"]}`,
+	}
+	return map[string]*Matcher{
+		"disk":    gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)}),
+		"no disk": gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome}),
+	}
+}
+
+func runGate21b(t *testing.T, ms map[string]*Matcher, cases []gate20Case) {
+	t.Helper()
+	for name, m := range ms {
+		for _, c := range cases {
+			k, why := kindOf(m, c.cmd)
+			switch {
+			case c.deny && k == "":
+				t.Errorf("%s: %q: allowed, want denied", name, c.cmd)
+			case !c.deny && k != "":
+				t.Errorf("%s: %q: denied (%s), want allowed", name, c.cmd, why)
+			case c.deny:
+				for _, w := range c.why {
+					if !strings.Contains(why, w) {
+						t.Errorf("%s: %q: reason %q does not say %q", name, c.cmd, why, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFillsMissingFolder21b: a recursive copy, move, link, clone or
+// extraction that creates a protected folder which does not exist yet is
+// denied by the rules' own paths below it; the same writes elsewhere, and
+// writes that create nothing (rm -r, chmod -R), are allowed.
+func TestFillsMissingFolder21b(t *testing.T) {
+	pi := tCwd + "/.pi/settings.json"
+	claude := tCwd + "/.claude/settings.json"
+	home := tHome + "/.claude/settings.json"
+	runGate21b(t, gate21bMatchers(), []gate20Case{
+		{`cp -r /tmp/evil .pi`, true, []string{pi, "cp -r"}},
+		{`cp -R /tmp/evil .claude`, true, []string{claude}},
+		{`cp -rT /tmp/evil .pi`, true, []string{pi}},
+		{`cp -a /tmp/evil/. .pi/`, true, []string{pi}},
+		{`rsync -a /tmp/evil/ .pi`, true, []string{pi, "rsync"}},
+		{`mv /tmp/evil ~/.claude`, true, []string{home, "mv"}},
+		{`mv /tmp/evil .pi`, true, []string{pi}},
+		{`ln -s /tmp/evil .pi`, true, []string{pi, "ln"}},
+		{`ln -sfn /tmp/evil ~/.claude`, true, []string{home}},
+		{`git clone https://example.com/evil.git .pi`, true, []string{pi, "git clone"}},
+		{`mkdir .pi && cp -r /tmp/evil/* .pi/`, true, []string{tCwd + "/.pi", `rule ".pi/settings.json"`}},
+		{`mkdir -p .pi && tar xf /tmp/e.tar -C .pi`, true, []string{pi}},
+		{`unzip /tmp/e.zip -d .pi`, true, []string{pi}},
+		{`cp -r /tmp/evil/. .`, true, []string{tCwd}},
+		// the same writes into folders no rule lies below
+		{`cp -r /tmp/evil build`, false, nil},
+		{`cp -rT /tmp/evil out`, false, nil},
+		{`rsync -a /tmp/evil/ out/`, false, nil},
+		{`mv /tmp/evil ~/.claudex`, false, nil},
+		{`ln -s /tmp/evil lnk`, false, nil},
+		{`git clone https://example.com/evil.git`, false, nil},
+		{`git clone https://example.com/evil.git vendor/evil`, false, nil},
+		{`mkdir out2 && cp -r /tmp/evil/* out2/`, false, nil},
+		{`tar xf /tmp/e.tar -C out`, false, nil},
+		{`cp -r src .pi-old`, false, nil},
+		{`chmod -R u+w out`, false, nil},
+	})
+	// writes that create nothing below a folder the disk shows is not
+	// there (without a disk it may hold the files: denied as before)
+	runGate21b(t, map[string]*Matcher{"disk": gate21bMatchers()["disk"]}, []gate20Case{
+		{`rm -rf .pi`, false, nil},
+		{`rm -rf ~/.claude`, false, nil},
+		{`chmod -R u+w .pi`, false, nil},
+	})
+}
+
+// TestFillsThroughRelativeLink21b: a link below the folder a write fills
+// is written through, its relative target resolved from the link's own
+// folder (sub/p -> ../.pi is the project's .pi, not the cwd's parent's),
+// on a real temporary folder.
+func TestFillsThroughRelativeLink21b(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.ToSlash(filepath.Join(root, "proj"))
+	for _, d := range []string{"proj/.pi", "proj/sub", "proj/sub2", "proj/src/p", "proj/deep/a"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "proj/.pi/settings.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// sub/p -> ../.pi (the project's .pi); deep/a/q -> ../../.pi; the cwd's
+	// parent holds a .pi of no rule's (proj's parent is root)
+	for link, to := range map[string]string{"proj/sub/p": "../.pi", "proj/deep/a/q": "../../.pi", "proj/sub2/x": "../src"} {
+		if err := os.Symlink(to, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := gate20Rules().Matcher(Env{Cwd: proj, Home: tHome, FS: IOFS(os.DirFS("/"))})
+	if m.Env().FS == nil {
+		t.Fatal("the temporary folder is not seen on the disk")
+	}
+	pi := proj + "/.pi/settings.json"
+	for _, c := range []gate20Case{
+		{`tar xf /tmp/e.tar -C sub`, true, []string{pi, proj + "/sub/p"}},
+		{`cp -r src/. sub/`, true, []string{pi}},
+		{`rsync -a src/ sub/`, true, []string{pi}},
+		{`cp -r /tmp/evil/. deep`, true, []string{pi}},
+		{`cd sub && tar xf /tmp/e.tar`, true, []string{pi}},
+		// made by the command itself
+		{`ln -s ../.pi sub2/p2 && tar xf /tmp/e.tar -C sub2`, true, []string{pi}},
+		{`ln -s ../.pi sub2/p2 && cp -r src/. sub2/`, true, []string{pi}},
+		// a link to a folder no rule lies below; a folder without links
+		{`tar xf /tmp/e.tar -C sub2`, false, nil},
+		{`cp -r /tmp/evil/. src/`, false, nil},
+		// reading through the link is no write
+		{`cat sub/p/../../src/p`, false, nil},
+		{`rm -rf sub`, false, nil},
+	} {
+		k, why := kindOf(m, c.cmd)
+		switch {
+		case c.deny && k == "":
+			t.Errorf("%q: allowed, want denied", c.cmd)
+		case !c.deny && k != "":
+			t.Errorf("%q: denied (%s), want allowed", c.cmd, why)
+		case c.deny:
+			for _, w := range c.why {
+				if !strings.Contains(why, w) {
+					t.Errorf("%q: reason %q does not say %q", c.cmd, why, w)
+				}
+			}
+		}
+	}
+}
