@@ -1495,6 +1495,9 @@ func (c *cmd) dispatch() bool {
 		}
 		for _, i := range p.operands {
 			c.file(i, ops)
+			if ops.Has(OpWrite) {
+				c.rewritesBelow(i) // prettier --write ., gofmt -w .
+			}
 		}
 		return true
 	case "go", "cargo", "rustc", "rustup", "npm", "pnpm", "yarn", "pip", "pip3", "uv", "poetry", "pipenv",
@@ -1522,6 +1525,8 @@ func (c *cmd) dispatch() bool {
 			return true
 		}
 		c.devCodeOptions()
+		c.buildOutputs() // tsc --outDir, go test -coverprofile, …
+		c.ruffWrites()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
 		c.serverCommand()

@@ -27,10 +27,12 @@ func (a *shellAnalyzer) fillFollow(ops OpSet, follow uint8) uint8 {
 	return follow
 }
 
-// markLinkFills marks the recursive writes recorded from index from on as
-// filling their folder: ln replaces its link name (a folder that is not
-// surely one) with a link to its target, whatever that holds.
-func (a *shellAnalyzer) markLinkFills(from int) {
+// markFillsFrom marks the recursive writes recorded from index from on as
+// filling their folder, whatever their content: ln replaces its link name
+// (a folder that is not surely one) with a link to its target, whatever
+// that holds; a compiler fills its output folder with a program
+// (cargo --target-dir).
+func (a *shellAnalyzer) markFillsFrom(from int) {
 	for i := from; i < len(a.out.targets); i++ {
 		if t := &a.out.targets[i]; t.rec && t.ops.Has(OpWrite) {
 			t.fills = true

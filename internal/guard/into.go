@@ -23,7 +23,7 @@ import (
 // the current folder under the source's name.
 func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 	if link {
-		defer c.a.markLinkFills(len(c.a.out.targets))
+		defer c.a.markFillsFrom(len(c.a.out.targets))
 	}
 	saved := append([]bool(nil), c.done...)
 	p := c.parse(1, o)

@@ -149,3 +149,98 @@ func TestFillsThroughRelativeLink21b(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildOutputs21b: build and test tools' output options write the
+// file they name or fill the folder they name; formatters rewrite their
+// languages' files below a folder operand (the disk decides: they create
+// nothing). The same options naming other paths, and read-only runs, are
+// allowed.
+func TestBuildOutputs21b(t *testing.T) {
+	pi := tCwd + "/.pi/settings.json"
+	outputs := []gate20Case{
+		{`tsc --outDir .pi`, true, []string{pi, "tsc --outDir"}},
+		{`tsc -outDir .pi`, true, []string{pi}},
+		{`tsc --outdir=.pi`, true, []string{pi}},
+		{`tsc --outFile .pi/settings.json`, true, []string{pi}},
+		{`rollup -c -o .pi/settings.json`, true, []string{pi}},
+		{`rollup src/main.js --file .pi/settings.json`, true, []string{pi}},
+		{`rollup -d .pi`, true, []string{pi, "rollup -d"}},
+		{`webpack --output-path .pi`, true, []string{pi}},
+		{`webpack -o ~/.claude`, true, []string{tHome + "/.claude/settings.json"}},
+		{`vite build --outDir .pi`, true, []string{pi}},
+		{`esbuild src/a.ts --bundle --outdir=.pi`, true, []string{pi}},
+		{`go test -c -o .pi/settings.json`, true, []string{pi}},
+		{`go test -coverprofile .pi/settings.json ./...`, true, []string{pi}},
+		{`go test -coverprofile=.pi/settings.json ./...`, true, []string{pi}},
+		{`go test -cpuprofile .pi/settings.json`, true, []string{pi}},
+		{`go test -memprofile=.pi/settings.json`, true, []string{pi}},
+		{`go test -trace .pi/settings.json`, true, []string{pi}},
+		{`go test -outputdir .pi -cpuprofile cpu.out`, true, []string{pi}},
+		{`go test -json ./... > .pi/settings.json`, true, []string{pi}},
+		{`pytest --junitxml=.pi/settings.json`, true, []string{pi}},
+		{`pytest --junit-xml .pi/settings.json`, true, []string{pi}},
+		{`pytest --cov=src --cov-report=xml:.pi/settings.json`, true, []string{pi}},
+		{`pytest --cov-report html:.pi`, true, []string{pi}},
+		{`pytest --basetemp=.pi`, true, []string{pi}},
+		{`jest --coverageDirectory .pi`, true, []string{pi}},
+		{`cargo build --target-dir .pi`, true, []string{pi}},
+		// the same options elsewhere; runs that write nothing named
+		{`tsc --outDir dist`, false, nil},
+		{`tsc --noEmit`, false, nil},
+		{`rollup -c -o dist/bundle.js`, false, nil},
+		{`webpack --output-path dist`, false, nil},
+		{`go test -c -o app.test ./pkg`, false, nil},
+		{`go test -coverprofile=cover.out ./...`, false, nil},
+		{`go test -run TestX -count=1 ./...`, false, nil},
+		{`pytest --junitxml=report.xml --cov-report=xml:coverage.xml --cov-report=term`, false, nil},
+		{`pytest --cov-report html:htmlcov`, false, nil},
+		{`cargo build --target-dir target2`, false, nil},
+	}
+	runGate21b(t, gate21bMatchers(), outputs)
+
+	// formatters: what the disk holds below the folder decides
+	files := map[string]string{
+		tCwd + "/.claude/settings.json": `{"hooks":{}}`,
+		tCwd + "/src/main.go":           "package main",
+		tCwd + "/src/a.py":              "x = 1",
+		tCwd + "/web/a.ts":              "let a = 1",
+	}
+	withPy := map[string]string{tCwd + "/.pi/extensions/own.py": "x", tCwd + "/.pi/extensions/own.go": "package x"}
+	for k, v := range files {
+		withPy[k] = v
+	}
+	m := gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
+	mx := gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(withPy, nil)})
+	claude := tCwd + "/.claude/settings.json"
+	runGate21b(t, map[string]*Matcher{"disk": m}, []gate20Case{
+		{`prettier --write .`, true, []string{claude, "prettier"}},
+		{`prettier -w .claude`, true, []string{claude}},
+		{`npx prettier --write .`, true, []string{claude}},
+		{`eslint --fix .`, true, []string{claude, "eslint"}},
+		{`biome format --write .`, true, []string{claude}},
+		// their languages' files only: settings.json is no Go or Python
+		{`gofmt -w .`, false, nil},
+		{`black .`, false, nil},
+		{`ruff format .`, false, nil},
+		{`ruff check --fix .`, false, nil},
+		// a folder without protected files; checks that write nothing
+		{`prettier --write web src`, false, nil},
+		{`prettier --check .`, false, nil},
+		{`eslint .`, false, nil},
+		{`ruff check .`, false, nil},
+		{`ruff format --check .`, false, nil},
+		{`gofmt -d .`, false, nil},
+	})
+	ext := tCwd + "/.pi/extensions/own."
+	runGate21b(t, map[string]*Matcher{"disk with pi extensions": mx}, []gate20Case{
+		{`gofmt -w .`, true, []string{ext + "go", "gofmt"}},
+		{`goimports -w .pi`, true, []string{ext + "go"}},
+		{`black .`, true, []string{ext + "py", "black"}},
+		{`ruff format .`, true, []string{ext + "py", "ruff"}},
+		{`ruff --fix .`, true, []string{ext + "py"}},
+		{`ruff check --fix`, true, []string{ext + "py"}},
+		{`gofmt -w src`, false, nil},
+		{`black src`, false, nil},
+		{`ruff format src`, false, nil},
+	})
+}
