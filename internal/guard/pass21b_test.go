@@ -244,3 +244,31 @@ func TestBuildOutputs21b(t *testing.T) {
 		{`ruff format src`, false, nil},
 	})
 }
+
+// TestMCPConfigRules21b: Claude Code starts the MCP servers a project's
+// .mcp.json and the user's ~/.claude.json list (commands run): the gate
+// denies writing them, and a folder fill that creates them; reading them,
+// and files of similar names, stay allowed.
+func TestMCPConfigRules21b(t *testing.T) {
+	mcp, user := tCwd+"/.mcp.json", tHome+"/.claude.json"
+	runGate21b(t, gate21bMatchers(), []gate20Case{
+		{`echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`, true, []string{mcp, `rule ".mcp.json"`}},
+		{`cp /tmp/evil.json .mcp.json`, true, []string{mcp}},
+		{`sed -i 's/a/b/' ~/.claude.json`, true, []string{user, `rule "~/.claude.json"`}},
+		{`jq '.mcpServers.x.command="sh"' ~/.claude.json > /tmp/c && mv /tmp/c ~/.claude.json`, true, []string{user}},
+		{`cp -r /tmp/evil/. .`, true, []string{tCwd}},
+		{`cat .mcp.json ~/.claude.json`, false, nil},
+		{`echo x > mcp.json`, false, nil},
+		{`echo x > ~/.claude.json.bak`, false, nil},
+		{`echo x > docs/.mcp.json.example`, false, nil},
+	})
+	for _, p := range []string{".mcp.json", "~/.claude.json"} {
+		m := gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome})
+		if rule, _ := verdict(m, "write", map[string]any{"path": p, "content": "{}"}); rule != p {
+			t.Errorf("Write %s: rule %q, want %q", p, rule, p)
+		}
+		if rule, _ := verdict(m, "read", map[string]any{"path": p}); rule != "" {
+			t.Errorf("Read %s: denied by %q", p, rule)
+		}
+	}
+}
