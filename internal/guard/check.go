@@ -471,7 +471,9 @@ func (m *Matcher) deniedNaming(p string, pattern, dotOK bool, ops OpSet, wild bo
 func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	win := m.env.windows()
-	denied, hits := m.deniedNaming(t.path, t.pattern, t.dotOK, ops, fsys == nil, t.naming)
+	// a name a fill makes from its source's glob is matched by the rules
+	// (fills.go), as without a disk
+	denied, hits := m.deniedNaming(t.path, t.pattern, t.dotOK, ops, fsys == nil || t.fills, t.naming)
 	resolved, expanded := "", ""
 	if fsys != nil && !t.pattern {
 		for _, q := range []string{t.path, t.physical} {

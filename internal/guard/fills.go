@@ -47,3 +47,19 @@ func (m *Matcher) fillsByRules(t target, ops OpSet) (Violation, bool) {
 	}
 	return m.folderByRules(t, ops)
 }
+
+// markNamedFrom marks the writes recorded from index from on of a name
+// made from a source's glob (`cp /tmp/evil/* .pi/` writes .pi/NAME for
+// each NAME the glob expands to where the sources are): the names are the
+// sources', not what the destination holds, so the rules' own paths count
+// (matchTarget), as for a fill.
+func (a *shellAnalyzer) markNamedFrom(from int, into field) {
+	if !into.pattern() {
+		return
+	}
+	for i := from; i < len(a.out.targets); i++ {
+		if t := &a.out.targets[i]; !t.rec && t.pattern && t.ops.Has(OpWrite) {
+			t.fills = true
+		}
+	}
+}

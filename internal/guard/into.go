@@ -108,7 +108,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		if srcDir && !link {
 			c.a.addRec(raw, into, setModify, true, nil, via+" into folder "+dest.text(), followNone)
 		} else {
+			n := len(c.a.out.targets)
 			c.a.value(raw, into, setModify)
+			c.a.markNamedFrom(n, into)
 		}
 	}
 }

@@ -66,6 +66,14 @@ func TestFillsMissingFolder21b(t *testing.T) {
 		{`mkdir -p .pi && tar xf /tmp/e.tar -C .pi`, true, []string{pi}},
 		{`unzip /tmp/e.zip -d .pi`, true, []string{pi}},
 		{`cp -r /tmp/evil/. .`, true, []string{tCwd}},
+		// names made from the source's glob: the sources' names, not the
+		// destination's
+		{`cp /tmp/evil/* .pi/`, true, []string{`rule ".pi/settings.json"`}},
+		{`mkdir .claude && cp /tmp/evil/*.json .claude/`, true, []string{`rule ".claude/settings.json"`}},
+		{`ln -s /tmp/evil/* .pi/`, true, []string{`rule ".pi/settings.json"`}},
+		{`cp /tmp/evil/*.md .claude/`, false, nil},
+		{`cp /tmp/evil/* out/`, false, nil},
+		{`cp src/*.go build/`, false, nil},
 		// the same writes into folders no rule lies below
 		{`cp -r /tmp/evil build`, false, nil},
 		{`cp -rT /tmp/evil out`, false, nil},
