@@ -168,14 +168,35 @@ func formatterFilter(name string) []string {
 // folder operand (a file operand is that file, a folder on the disk is
 // searched): files changed in place, none created, so the disk decides
 // (not a fill: fills.go).
-func (c *cmd) rewritesBelow(i int) {
+func (c *cmd) rewritesBelow(i int) { c.rewritesIn(c.args[i].raw, c.args[i].f, c.name) }
+
+func (c *cmd) rewritesIn(raw string, f field, name string) {
 	meta := c.a.noContent
 	c.a.noContent = true // no fill, no link followed
 	n := len(c.a.out.targets)
-	c.a.addRec(c.args[i].raw, c.args[i].f, setModify, true, formatterFilter(c.name), c.name+" (it rewrites the files below it)", followNone)
+	c.a.addRec(raw, f, setModify, true, formatterFilter(name), name+" (it rewrites the files below it)", followNone)
 	c.a.noContent = meta
 	for k := n; k < len(c.a.out.targets); k++ {
 		c.a.out.targets[k].meta = meta
+	}
+}
+
+// formatsCwd: eslint --fix, standard --fix, biome format/check/lint
+// --write and dprint fmt with no path rewrite the current folder's files.
+func (c *cmd) formatsCwd(operands []int) {
+	paths := 0
+	for _, i := range operands {
+		t := optText(c.args[i].f)
+		if c.name == "biome" && (t == "format" || t == "check" || t == "lint" || t == "ci") || c.name == "dprint" && t == "fmt" {
+			continue
+		}
+		paths++
+	}
+	switch c.name {
+	case "eslint", "standard", "biome", "dprint":
+		if paths == 0 {
+			c.rewritesIn(c.name+" (the current folder)", litField("."), c.name)
+		}
 	}
 }
 
@@ -209,12 +230,5 @@ func (c *cmd) ruffWrites() {
 		return
 	}
 	// no path: the current folder
-	meta := c.a.noContent
-	c.a.noContent = true
-	n := len(c.a.out.targets)
-	c.a.addRec("ruff (the current folder)", litField("."), setModify, true, formatterFilter("ruff"), "ruff (it rewrites the files below it)", followNone)
-	c.a.noContent = meta
-	for k := n; k < len(c.a.out.targets); k++ {
-		c.a.out.targets[k].meta = meta
-	}
+	c.rewritesIn("ruff (the current folder)", litField("."), "ruff")
 }

@@ -226,6 +226,16 @@ func TestBuildOutputs21b(t *testing.T) {
 		{`npx prettier --write .`, true, []string{claude}},
 		{`eslint --fix .`, true, []string{claude, "eslint"}},
 		{`biome format --write .`, true, []string{claude}},
+		// no path: the current folder
+		{`eslint --fix`, true, []string{claude, "eslint"}},
+		{`npx eslint --fix --ext .ts`, true, []string{claude}},
+		{`biome format --write`, true, []string{claude}},
+		{`dprint fmt`, true, []string{claude}},
+		{`dprint fmt .claude/settings.json`, true, []string{claude}},
+		{`eslint`, false, nil},
+		{`biome check`, false, nil},
+		{`dprint check`, false, nil},
+		{`dprint fmt web`, false, nil},
 		// their languages' files only: settings.json is no Go or Python
 		{`gofmt -w .`, false, nil},
 		{`black .`, false, nil},
