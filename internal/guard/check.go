@@ -471,7 +471,9 @@ func (m *Matcher) deniedNaming(p string, pattern, dotOK bool, ops OpSet, wild bo
 func (m *Matcher) matchTarget(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	win := m.env.windows()
-	denied, hits := m.deniedNaming(t.path, t.pattern, t.dotOK, ops, fsys == nil, t.naming)
+	// a name a fill makes from its source's glob is matched by the rules
+	// (fills.go), as without a disk
+	denied, hits := m.deniedNaming(t.path, t.pattern, t.dotOK, ops, fsys == nil || t.fills, t.naming)
 	resolved, expanded := "", ""
 	if fsys != nil && !t.pattern {
 		for _, q := range []string{t.path, t.physical} {
@@ -559,6 +561,11 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 	}
 	fsys := m.env.FS
 	win := m.env.windows()
+	if fsys != nil {
+		if v, ok := m.fillsByRules(t, ops); ok {
+			return v, true
+		}
+	}
 	if fsys != nil && t.pattern && t.shellGlob {
 		// a shell glob: each folder it expands to on the disk is recursed
 		files, complete := globDisk(fsys, t.path, win, false)
@@ -578,6 +585,14 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		dir := t.path
 		if r, _, ok := resolveLinks(fsys, dir, win); ok {
 			dir = r
+		}
+		if dir != t.path {
+			rt := t
+			rt.path = dir
+			if v, ok := m.fillsByRules(rt, ops); ok {
+				v.Path = t.path
+				return v, true
+			}
 		}
 		fi, err := fsys.Lstat(dir)
 		switch {
@@ -612,6 +627,12 @@ func (m *Matcher) matchFolder(t target, ops OpSet) (Violation, bool) {
 		}
 		return Violation{}, false
 	}
+	return m.folderByRules(t, ops)
+}
+
+// folderByRules checks a recursive operation on a folder by the rules
+// alone (no disk, or a write that fills the folder: fills.go).
+func (m *Matcher) folderByRules(t target, ops OpSet) (Violation, bool) {
 	// reason from the rules: a folder that is an ancestor of a rule's path
 	// (a bare rule is taken to live at the cwd); a recursion that honours
 	// .gitignore is taken to skip hidden names, which repositories ignore
@@ -825,7 +846,7 @@ func (m *Matcher) walk(root string, t target, ops OpSet) (found string, denied O
 					if t.follow != followAll {
 						continue
 					}
-					if v, ok := m.matchFolder(target{raw: p, path: r, dotOK: true, rec: true, ops: ops, follow: followNone}, ops); ok && v.Kind != KindUnverifiable && len(t.filter) == 0 {
+					if v, ok := m.matchFolder(target{raw: p, path: r, dotOK: true, rec: true, ops: ops, follow: followNone, fills: t.fills}, ops); ok && v.Kind != KindUnverifiable && len(t.filter) == 0 {
 						return p + " -> " + v.Holds, opOf(v), []int{v.RuleIndex}, true
 					}
 				}

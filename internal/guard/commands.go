@@ -1485,9 +1485,10 @@ func (c *cmd) dispatch() bool {
 			skip:  1, skipCode: "jq", noSkip: []string{"-f", "--from-file"}}, 1)
 		return true
 	case "gofmt", "goimports", "rustfmt", "black", "isort", "autopep8", "yapf", "stylua", "shfmt", "clang-format", "prettier", "dprint", "biome", "eslint", "standard":
-		p := c.parse(1, opts{short: "o", long: []string{"--config", "--ignore-path", "--log-level", "--plugin", "--parser", "-style", "--style"}})
+		p := c.parse(1, opts{short: "o", long: []string{"--config", "--ignore-path", "--log-level", "--plugin", "--parser", "-style", "--style", "--ext", "--format", "--rulesdir"}})
 		ops := SetRead
-		if p.has("-w", "-i", "--write", "--fix", "-l") || c.name == "black" || c.name == "isort" || c.name == "rustfmt" || c.name == "autopep8" && p.has("--in-place") || c.name == "yapf" && p.has("-i") {
+		if p.has("-w", "-i", "--write", "--fix", "-l") || c.name == "black" || c.name == "isort" || c.name == "rustfmt" || c.name == "autopep8" && p.has("--in-place") || c.name == "yapf" && p.has("-i") ||
+			c.name == "dprint" && len(p.operands) > 0 && optText(c.args[p.operands[0]].f) == "fmt" {
 			ops |= setModify
 		}
 		for _, v := range p.vals {
@@ -1495,6 +1496,12 @@ func (c *cmd) dispatch() bool {
 		}
 		for _, i := range p.operands {
 			c.file(i, ops)
+			if ops.Has(OpWrite) {
+				c.rewritesBelow(i) // prettier --write ., gofmt -w .
+			}
+		}
+		if ops.Has(OpWrite) {
+			c.formatsCwd(p.operands) // eslint --fix, dprint fmt
 		}
 		return true
 	case "go", "cargo", "rustc", "rustup", "npm", "pnpm", "yarn", "pip", "pip3", "uv", "poetry", "pipenv",
@@ -1522,6 +1529,8 @@ func (c *cmd) dispatch() bool {
 			return true
 		}
 		c.devCodeOptions()
+		c.buildOutputs() // tsc --outDir, go test -coverprofile, …
+		c.ruffWrites()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
 		c.serverCommand()

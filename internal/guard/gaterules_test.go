@@ -64,9 +64,10 @@ func TestGateRules(t *testing.T) {
 	if rule, _ := verdict(m, "read", map[string]any{"path": "~/.pi/agent/settings.json"}); rule != "" {
 		t.Errorf("reading pi's settings: denied by %q", rule)
 	}
-	// no agent dir, no binary: Claude Code's settings and the project's pi
-	// code (.pi/settings.json, .pi/extensions/) are still protected
-	if g := GateRules("", ""); len(g.Entries) != 6 {
-		t.Errorf("GateRules without agent dir or binary: %d entries, want 6", len(g.Entries))
+	// no agent dir, no binary: Claude Code's settings and MCP servers and
+	// the project's pi code (.pi/settings.json, .pi/extensions/) are still
+	// protected
+	if g := GateRules("", ""); len(g.Entries) != 8 {
+		t.Errorf("GateRules without agent dir or binary: %d entries, want 8", len(g.Entries))
 	}
 }

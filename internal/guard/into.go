@@ -22,6 +22,9 @@ import (
 // replaced whatever the source, and a single operand is a link made in
 // the current folder under the source's name.
 func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
+	if link {
+		defer c.a.markFillsFrom(len(c.a.out.targets))
+	}
 	saved := append([]bool(nil), c.done...)
 	p := c.parse(1, o)
 	copy(c.done, saved) // parse marks `--`; the roles are runSpec's
@@ -105,7 +108,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		if srcDir && !link {
 			c.a.addRec(raw, into, setModify, true, nil, via+" into folder "+dest.text(), followNone)
 		} else {
+			n := len(c.a.out.targets)
 			c.a.value(raw, into, setModify)
+			c.a.markNamedFrom(n, into)
 		}
 	}
 }

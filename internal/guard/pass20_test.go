@@ -143,8 +143,9 @@ func TestProjectPiCode20(t *testing.T) {
 	if rule, _ := verdict(m, "read", map[string]any{"path": ".pi/settings.json"}); rule != "" {
 		t.Errorf("reading .pi/settings.json: denied by %q", rule)
 	}
-	if g := GateRules("", ""); len(g.Entries) != 6 {
-		t.Errorf("GateRules without agent dir or binary: %d entries, want 6", len(g.Entries))
+	// (pass 21b adds .mcp.json and ~/.claude.json)
+	if g := GateRules("", ""); len(g.Entries) != 8 {
+		t.Errorf("GateRules without agent dir or binary: %d entries, want 8", len(g.Entries))
 	}
 }
 

@@ -91,7 +91,8 @@ const GateRulesSource = "the gate's own configuration (built in, always applied)
 // (pi's agent dir, ~/.pi/agent by default), Claude Code's settings (the
 // user's and the project's, where its PreToolUse hook is set), what pi
 // loads as code from a trusted project (.pi/extensions/, and
-// .pi/settings.json, whose packages and extensions keys load code), and exe,
+// .pi/settings.json, whose packages and extensions keys load code), the MCP
+// servers Claude Code starts (a project's .mcp.json, ~/.claude.json), and exe,
 // the pruner binary the hook runs (skipped when ""). Reading them stays
 // allowed. They are added to whatever rules apply, whatever their source:
 // one call that rewrote the rules would let the next one read .env.
@@ -103,6 +104,10 @@ func GateRules(agentDir, exe string) *Rules {
 		// what pi loads as code from a trusted project: its extensions and
 		// the packages and extensions its settings list
 		".pi/settings.json", ".pi/extensions/",
+		// Claude Code's MCP servers, whose commands it starts: the
+		// project's .mcp.json and the user's ~/.claude.json (it also holds
+		// per-project servers)
+		".mcp.json", "~/.claude.json",
 	}
 	if agentDir != "" {
 		agentDir = strings.TrimSuffix(strings.ReplaceAll(agentDir, `\`, "/"), "/")

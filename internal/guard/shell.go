@@ -106,6 +106,11 @@ type target struct {
 	shellGlob bool
 	// meta: the write changes no file's content (chmod, touch, mkdir, rm)
 	meta bool
+	// fills, for rec: the write fills or replaces the folder (a recursive
+	// copy, move, link, clone or extraction into it): it may create any
+	// path below it, so the rules' own paths count, not only the disk's
+	// (see fills.go)
+	fills bool
 	// physical is the path joined but not cleaned, when it has `..`: the
 	// kernel applies `..` after following symlinks (`link/../x` is the
 	// link target's parent's x), so it is resolved on disk as written.
@@ -1912,6 +1917,7 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 			}{p, pat})
 		}
 	}
+	follow = a.fillFollow(ops, follow)
 	// a link the command made earlier: the recursion reaches its target
 	for _, x := range paths {
 		if x.pat {
@@ -1950,6 +1956,7 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 		}
 		a.out.targets = append(a.out.targets, target{raw: raw, path: x.p, pattern: x.pat, ops: ops, rec: true, dotOK: dotOK, filter: filter, via: via, follow: follow, meta: a.noContent,
 			shellGlob: x.pat && f.glob && !f.unk && !f.dyn && !f.dotOK && !a.dotglob && !strings.ContainsRune(x.p, unknownRune)})
+		a.markFills(&a.out.targets[len(a.out.targets)-1])
 	}
 }
 
@@ -1958,10 +1965,16 @@ func (a *shellAnalyzer) addRec(raw string, f field, ops OpSet, dotOK bool, filte
 // .gitignore surely ignores (see gitIgnorer).
 func (a *shellAnalyzer) addRecVCS(raw string, f field, ops OpSet, ignores bool, via string) {
 	n := len(a.out.targets)
+	// git's recursions (add, clean, stash) change or delete the files it
+	// finds, create none and follow no link: not a fill (fills.go)
+	meta := a.noContent
+	a.noContent = true
 	a.addRec(raw, f, ops, true, nil, via, followNone)
+	a.noContent = meta
 	for i := n; i < len(a.out.targets); i++ {
 		a.out.targets[i].vcsAware = true
 		a.out.targets[i].gitIgnores = ignores
+		a.out.targets[i].meta = meta
 	}
 }
 

@@ -1,0 +1,234 @@
+package guard
+
+import "strings"
+
+// Pass 21: the options of build and test tools that name what they write
+// — a file (tsc --outFile, rollup -o, go test -coverprofile, pytest
+// --junitxml) or a folder they fill (tsc --outDir, rollup -d, webpack
+// --output-path, jest --coverageDirectory, pytest --basetemp) — and
+// formatters that rewrite every file of theirs below a folder operand
+// (prettier --write ., gofmt -w ., black ., ruff format .).
+
+// outOpts are a tool's output options: files written, folders filled.
+// Names are matched whole (`--outDir DIR`, `--outDir=DIR`; go's and
+// tsc's single-dash spellings are listed as such).
+type outOpts struct {
+	files, dirs []string
+	fold        bool // names are matched ignoring case (tsc)
+}
+
+// buildOutOpts gives the output options of a build or test tool, for the
+// subcommand it runs where that matters (go test, go build).
+func (c *cmd) buildOutOpts() (outOpts, bool) {
+	sub := ""
+	if len(c.args) > 1 {
+		sub = optText(c.args[1].f)
+	}
+	switch c.name {
+	case "tsc":
+		return outOpts{files: []string{"--outFile", "-outFile", "--out", "-out", "--tsBuildInfoFile", "-tsBuildInfoFile"},
+			dirs: []string{"--outDir", "-outDir", "--declarationDir", "-declarationDir", "--generateTrace", "-generateTrace"}, fold: true}, true
+	case "rollup":
+		return outOpts{files: []string{"-o", "--file"}, dirs: []string{"-d", "--dir"}}, true
+	case "webpack":
+		return outOpts{dirs: []string{"-o", "--output-path"}}, true
+	case "vite":
+		return outOpts{dirs: []string{"--outDir"}}, true
+	case "esbuild":
+		return outOpts{dirs: []string{"--outdir"}}, true
+	case "jest", "vitest":
+		return outOpts{files: []string{"--outputFile"}, dirs: []string{"--coverageDirectory", "--coverage.reportsDirectory"}}, true
+	case "pytest":
+		return outOpts{files: []string{"--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log", "--html", "--json-report-file"},
+			dirs: []string{"--basetemp"}}, true
+	case "cargo":
+		return outOpts{dirs: []string{"--target-dir", "--artifact-dir", "--out-dir"}}, true
+	case "go":
+		switch sub {
+		case "test", "build", "install", "vet", "run", "tool":
+			// the test binary's flags as go test passes them on
+			// (-test.coverprofile) are the same files
+			files := []string{"-o", "--o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace",
+				"-test.coverprofile", "-test.cpuprofile", "-test.memprofile", "-test.blockprofile", "-test.mutexprofile", "-test.trace",
+				"-test.testlogfile", "-test.gocoverdir", "-pgo"}
+			if sub == "build" || sub == "install" || sub == "run" {
+				files = []string{"-o", "--o"}
+			}
+			return outOpts{files: files, dirs: []string{"-outputdir", "-test.outputdir", "-test.gocoverdir"}}, true
+		}
+	}
+	return outOpts{}, false
+}
+
+// buildOutputs records what a build or test tool's output options write:
+// a file written (a folder with a trailing `/` filled), a folder filled.
+func (c *cmd) buildOutputs() {
+	o, ok := c.buildOutOpts()
+	if !ok {
+		return
+	}
+	eq := func(a, b string) bool {
+		if o.fold {
+			return strings.EqualFold(a, b)
+		}
+		return a == b
+	}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if t == "--" {
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		name, _, hasEq := strings.Cut(t, "=")
+		for k, names := range [][]string{o.files, o.dirs} {
+			for _, n := range names {
+				if !eq(name, n) {
+					continue
+				}
+				var f field
+				raw := ""
+				switch {
+				case hasEq:
+					f, raw = subField(c.args[i].f, len(name)+1), c.args[i].raw
+				case i+1 < len(c.args):
+					f, raw = c.args[i+1].f, c.args[i+1].raw
+				default:
+					continue
+				}
+				c.outputTo(raw, f, k == 1 || strings.HasSuffix(f.s, "/"), c.name+" "+n)
+			}
+		}
+	}
+	if c.name == "pytest" {
+		c.pytestCovReports()
+	}
+}
+
+// outputTo records one output: the file written, and for a folder (or
+// what may be one) everything below it.
+func (c *cmd) outputTo(raw string, f field, dir bool, via string) {
+	if f.s == "" {
+		return
+	}
+	c.fileField(raw, f, setModify)
+	if dir {
+		n := len(c.a.out.targets)
+		c.a.addRec(raw, f, setModify, true, nil, via, followNone)
+		c.a.markFillsFrom(n)
+	}
+}
+
+// pytestCovReports: pytest-cov's --cov-report=TYPE:DEST writes DEST, a
+// file (xml, lcov, json, markdown) or a folder (html, annotate).
+func (c *cmd) pytestCovReports() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		var f field
+		raw := ""
+		switch {
+		case strings.HasPrefix(t, "--cov-report="):
+			f, raw = subField(c.args[i].f, len("--cov-report=")), c.args[i].raw
+		case t == "--cov-report" && i+1 < len(c.args):
+			f, raw = c.args[i+1].f, c.args[i+1].raw
+		default:
+			continue
+		}
+		kind, _, ok := strings.Cut(f.s, ":")
+		if !ok || strings.ContainsRune(kind, unknownRune) {
+			if strings.ContainsRune(f.s, unknownRune) {
+				c.outputTo(raw, f, true, "pytest --cov-report")
+			}
+			continue
+		}
+		dest := subField(f, len(kind)+1)
+		c.outputTo(raw, dest, kind == "html" || kind == "annotate", "pytest --cov-report "+kind)
+	}
+}
+
+// formatterFilter is what a formatter rewrites below a folder operand:
+// its languages' files; nil for those that take any file their plugins
+// or config accept (prettier, eslint, biome, dprint, shfmt by shebang).
+func formatterFilter(name string) []string {
+	switch name {
+	case "gofmt", "goimports":
+		return []string{"*.go"}
+	case "black", "ruff", "autopep8", "yapf", "isort":
+		return []string{"*.py", "*.pyi", "*.ipynb"}
+	case "rustfmt":
+		return []string{"*.rs"}
+	case "stylua":
+		return []string{"*.lua", "*.luau"}
+	}
+	return nil
+}
+
+// rewritesBelow records a formatter's rewrite of every file of its below a
+// folder operand (a file operand is that file, a folder on the disk is
+// searched): files changed in place, none created, so the disk decides
+// (not a fill: fills.go).
+func (c *cmd) rewritesBelow(i int) { c.rewritesIn(c.args[i].raw, c.args[i].f, c.name) }
+
+func (c *cmd) rewritesIn(raw string, f field, name string) {
+	meta := c.a.noContent
+	c.a.noContent = true // no fill, no link followed
+	n := len(c.a.out.targets)
+	c.a.addRec(raw, f, setModify, true, formatterFilter(name), name+" (it rewrites the files below it)", followNone)
+	c.a.noContent = meta
+	for k := n; k < len(c.a.out.targets); k++ {
+		c.a.out.targets[k].meta = meta
+	}
+}
+
+// formatsCwd: eslint --fix, standard --fix, biome format/check/lint
+// --write and dprint fmt with no path rewrite the current folder's files.
+func (c *cmd) formatsCwd(operands []int) {
+	paths := 0
+	for _, i := range operands {
+		t := optText(c.args[i].f)
+		if c.name == "biome" && (t == "format" || t == "check" || t == "lint" || t == "ci") || c.name == "dprint" && t == "fmt" {
+			continue
+		}
+		paths++
+	}
+	switch c.name {
+	case "eslint", "standard", "biome", "dprint":
+		if paths == 0 {
+			c.rewritesIn(c.name+" (the current folder)", litField("."), c.name)
+		}
+	}
+}
+
+// ruffWrites: ruff format (not --check/--diff) and ruff check --fix (or
+// the bare ruff --fix) rewrite the Python files below their operands.
+func (c *cmd) ruffWrites() {
+	if c.name != "ruff" {
+		return
+	}
+	p := c.parse(1, opts{long: []string{"--config", "--target-version", "--line-length", "--select", "--ignore", "--extend-select",
+		"--extend-ignore", "--exclude", "--extend-exclude", "--per-file-ignores", "--output-format", "--cache-dir", "--stdin-filename", "-o", "--output-file"}})
+	if p.has("--diff", "--check") && !p.has("--fix") {
+		return
+	}
+	if ops := p.operands; len(ops) > 0 {
+		sub := optText(c.args[ops[0]].f)
+		if !(sub == "format" || p.has("--fix", "--unsafe-fixes")) {
+			return
+		}
+		if sub == "format" || sub == "check" {
+			ops = ops[1:]
+		}
+		for _, i := range ops {
+			c.file(i, setModify)
+			c.rewritesBelow(i)
+		}
+		if len(ops) > 0 {
+			return
+		}
+	} else if !p.has("--fix", "--unsafe-fixes") {
+		return
+	}
+	// no path: the current folder
+	c.rewritesIn("ruff (the current folder)", litField("."), "ruff")
+}
