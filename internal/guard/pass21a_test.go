@@ -1,0 +1,43 @@
+package guard
+
+import "testing"
+
+// Pass 21a: shell state and interpreter flags a fresh user used to write
+// the gate's configuration. Each attack row was allowed by `pruner hook`
+// and really wrote the file; each is denied with a reason naming what it
+// writes, next to near-benign rows that stay allowed.
+
+// HOME assigned in the command (any form): `~` and a bare `cd` name an
+// unknown folder from there on.
+func TestPass21aHomeSet(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`HOME=` + tCwd + `/.claude; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`export HOME=$PWD/.pi && cp /tmp/a ~/settings.json`, true, []string{"settings.json"}},
+		{`HOME=` + tCwd + `/.pi/extensions; cd; echo evil > e.ts`, true, []string{"e.ts"}},
+		{`HOME=` + tCwd + `/.pi/extensions; cd ~ && echo evil > e.ts`, true, []string{"e.ts"}},
+		{`env HOME=` + tCwd + `/.pi sh -c 'echo x > ~/settings.json'`, true, []string{"settings.json"}},
+		{`HOME=` + tCwd + `/.pi sh -c 'echo x > ~/settings.json'`, true, []string{"settings.json"}},
+		{`HOME=` + tCwd + `/.pi cp /tmp/a ~/settings.json`, true, []string{"settings.json"}},
+		{`declare HOME=` + tCwd + `/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`typeset -x HOME=` + tCwd + `/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`readonly HOME=` + tCwd + `/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`f() { local HOME=` + tCwd + `/.pi; echo x > ~/settings.json; }; f`, true, []string{"settings.json"}},
+		{`printf -v HOME %s ` + tCwd + `/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`read -r HOME; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`HOME=/tmp/h; ls ~`, true, []string{"the command sets HOME; pruner cannot tell what ~ names"}},
+		// near-benign: HOME set, no `~` used; `~` with HOME untouched
+		{`HOME=/tmp/h git status`, false, nil},
+		{`HOME=/tmp/h; cd /tmp/h && echo x > notes`, false, nil},
+		{`echo x > ~/notes.txt`, false, nil},
+		{`cd && echo x > notes.txt`, false, nil},
+	})
+}
+
+// a cd into a glob: a word joined to it is a pattern, not the glob's text
+func TestPass21aGlobCwd(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`cd ` + tCwd + `/.p*/ext*; echo x > e.ts`, true, []string{"e.ts", ".pi/extensions/"}},
+		{`cd ` + tCwd + `/.p*; cd ext*; echo x > e.ts`, true, []string{"e.ts"}},
+		{`cd /tmp/*; echo x > notes.txt`, false, nil},
+	})
+}
