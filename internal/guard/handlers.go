@@ -3180,6 +3180,7 @@ func (c *cmd) git() {
 	c.word(i)
 	gitExpandAbbrev(c.args[i+1:])
 	rest := c.args[i+1:]
+	c.gitOutputs(sub, i)
 	// the folders git add -A, stash -u and clean reach: the cwd's work tree
 	// and any other one the command names
 	roots := append([]field{litField(".")}, workTrees...)

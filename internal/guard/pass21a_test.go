@@ -41,3 +41,35 @@ func TestPass21aGlobCwd(t *testing.T) {
 		{`cd /tmp/*; echo x > notes.txt`, false, nil},
 	})
 }
+
+// git's output options write the file (or below the folder) they name
+func TestPass21aGitOutputs(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`git log --output=.pi/settings.json`, true, []string{".pi/settings.json", "denies write"}},
+		{`git diff --output .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`git show --outp=.claude/settings.json HEAD`, true, []string{".claude/settings.json"}},
+		{`git rev-list --output=.pi/settings.json HEAD`, true, []string{".pi/settings.json"}},
+		{`git whatchanged --output .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`git format-patch -o .pi/extensions HEAD~1`, true, []string{".pi/extensions"}},
+		{`git format-patch -o.pi/extensions HEAD~1`, true, []string{".pi/extensions"}},
+		{`git format-patch --output-directory=.pi/extensions HEAD~1`, true, []string{".pi/extensions"}},
+		{`git format-patch --output-dir .pi/extensions HEAD~1`, true, []string{".pi/extensions"}},
+		{`git bundle create .pi/settings.json HEAD`, true, []string{".pi/settings.json"}},
+		{`git bundle create -q .pi/settings.json --all`, true, []string{".pi/settings.json"}},
+		{`git init .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		{`git init -q --bare .pi/extensions`, true, []string{".pi/extensions"}},
+		{`git init --separate-git-dir=.pi/extensions/g repo`, true, []string{".pi/extensions/g"}},
+		{`git archive -o .pi/settings.json HEAD`, true, []string{".pi/settings.json"}},
+		{`git archive -o.pi/settings.json HEAD`, true, []string{".pi/settings.json"}},
+		{`git archive --output=.pi/settings.json HEAD`, true, []string{".pi/settings.json"}},
+		// near-benign: outputs elsewhere, options that write nothing
+		{`git log --output=/tmp/log.txt`, false, nil},
+		{`git format-patch -o /tmp/patches HEAD~1`, false, nil},
+		{`git init /tmp/newrepo`, false, nil},
+		{`git init`, false, nil},
+		{`git bundle create /tmp/b.bundle HEAD`, false, nil},
+		{`git bundle verify /tmp/b.bundle`, false, nil},
+		{`git archive -o /tmp/a.tar HEAD`, false, nil},
+		{`git diff --output-indicator-new=+ HEAD`, false, nil},
+	})
+}
