@@ -1945,6 +1945,9 @@ func (c *cmd) interp(lang string) {
 			codeOpts["-c"] = true
 		}
 	}
+	if lang == "js" && c.name != "deno" {
+		c.nodeClusters()
+	}
 	if c.name == "deno" || c.name == "bun" {
 		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE; bun's
 		// flags that take no value (--no-env-file, --bun) and inline ones
@@ -4281,6 +4284,7 @@ func (c *cmd) editor() {
 	exMode := c.name == "ex" || c.name == "ed" || c.name == "red"
 	stdinText := false // `-`: stdin is the text to edit, not commands
 	if vimLike {
+		c.vimClusters()
 		// one -c writes (`-c w`): the files the others name (`-c 'e F'`)
 		// may be what it writes
 		var all []string

@@ -73,3 +73,34 @@ func TestPass21aGitOutputs(t *testing.T) {
 		{`git diff --output-indicator-new=+ HEAD`, false, nil},
 	})
 }
+
+// clustered short flags of node/bun, python, vim/ex/nvim: the code option
+// in a cluster is read as the separate one
+func TestPass21aInterpreterClusters(t *testing.T) {
+	const w = `'require("fs").writeFileSync(".pi/settings.json","x")'`
+	const py = `'open(".pi/settings.json","w").write("x")'`
+	runGate20(t, []gate20Case{
+		{`node -pe ` + w, true, []string{".pi/settings.json", "denies write"}},
+		{`node -ep ` + w, true, []string{".pi/settings.json"}},
+		{`node -p -e ` + w, true, []string{".pi/settings.json"}},
+		{`node -ipe ` + w, true, []string{".pi/settings.json"}},
+		{`bun --no-env-file -pe ` + w, true, []string{".pi/settings.json"}},
+		{`deno eval ` + w, true, []string{".pi/settings.json"}},
+		{`python3 -Sc ` + py, true, []string{".pi/settings.json"}},
+		{`python3 -Ic ` + py, true, []string{".pi/settings.json"}},
+		{`python3 -uc ` + py, true, []string{".pi/settings.json"}},
+		{`python3 -IBsc ` + py, true, []string{".pi/settings.json"}},
+		{`ex -sc 'wq! .pi/settings.json'`, true, []string{".pi/settings.json"}},
+		{`vim -sc 'wq! .pi/settings.json'`, true, []string{".pi/settings.json"}},
+		{`vim -esc 'wq! .pi/settings.json'`, true, []string{".pi/settings.json"}},
+		{`nvim -es -c 'wq! .pi/settings.json'`, true, []string{".pi/settings.json"}},
+		{`vim -Nu NONE -esc 'wq! .claude/settings.json'`, true, []string{".claude/settings.json"}},
+		{`vi -esc 'w! .pi/extensions/e.ts'`, true, []string{".pi/extensions/e.ts"}},
+		// near-benign: the same flags on harmless code and files
+		{`node -pe '1+1'`, false, nil},
+		{`node -pe 'require("fs").readFileSync("src/main.go","utf8")'`, false, nil},
+		{`python3 -Sc 'print(1)'`, false, nil},
+		{`vim -esc 'wq! /tmp/out.txt'`, false, nil},
+		{`ex -sc '%s/a/b/g|wq' docs/a.md`, false, nil},
+	})
+}
