@@ -104,3 +104,34 @@ func TestPass21aInterpreterClusters(t *testing.T) {
 		{`ex -sc '%s/a/b/g|wq' docs/a.md`, false, nil},
 	})
 }
+
+// awk output redirections to a target that is not one literal: a
+// variable (-v, an operand assignment, the code), ARGV[i], FILENAME, an
+// expression
+func TestPass21aAwkOutputs(t *testing.T) {
+	var cases []gate20Case
+	for _, awk := range []string{"awk", "gawk", "mawk", "nawk", "busybox awk"} {
+		cases = append(cases,
+			gate20Case{awk + ` -v f=.pi/settings.json 'BEGIN{print "x" > f}'`, true, []string{".pi/settings.json", "denies write"}},
+			gate20Case{awk + ` 'BEGIN{print "x" > ARGV[1]}' .pi/settings.json`, true, []string{".pi/settings.json", "denies write"}},
+			gate20Case{awk + ` '{print > FILENAME}' .pi/settings.json`, true, []string{".pi/settings.json", "denies write"}},
+			gate20Case{awk + ` '{print > FILENAME}' docs/a.md`, false, nil},
+		)
+	}
+	cases = append(cases, []gate20Case{
+		{`awk 'BEGIN{printf "x" >> f}' f=.claude/settings.json`, true, []string{".claude/settings.json"}},
+		{`awk --assign=f=.pi/extensions/e.ts 'BEGIN{print "x" > f}'`, true, []string{".pi/extensions/e.ts"}},
+		{`awk '{print > $1}' list`, true, []string{"print > EXPR"}},
+		{`awk '{print > "out/" $1}' list`, true, []string{"print > EXPR"}},
+		{`awk '{f=$1; print > f}' list`, true, []string{"the variable f"}},
+		{`awk 'BEGIN{getline f; print "x" > f}'`, true, []string{"the variable f"}},
+		// near-benign: literal targets elsewhere, comparisons, a known -v
+		{`awk -v f=/tmp/out 'BEGIN{print "x" > f}'`, false, nil},
+		{`awk 'BEGIN{f="/tmp/o"; print 1 > f}'`, false, nil},
+		{`awk '{print $1 > "/tmp/out"}' docs/a.md`, false, nil},
+		{`awk '$3 > 5 {print $1}' docs/a.md`, false, nil},
+		{`awk '{print ($1 > 2)}' docs/a.md`, false, nil},
+		{`awk '{if ($1 > max) max = $1} END {print max}' docs/a.md`, false, nil},
+	}...)
+	runGate20(t, cases)
+}
