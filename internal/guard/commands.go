@@ -974,6 +974,7 @@ func (c *cmd) dispatch() bool {
 		// is also analysed below (the definition may not have run)
 		c.callFunction(defs)
 	}
+	c.homeByName() // homeset.go
 	c.responseFiles()
 	c.selfLoaded()
 	c.codeOptions()

@@ -19,15 +19,28 @@ func (a *shellAnalyzer) homeChanged() { a.homeSet = true }
 // assigned HOME. (a.env.Home stays the user's: the checks of start-up
 // files moved by HOME=… compare with it.)
 func (a *shellAnalyzer) home() string {
-	if a.homeSet {
+	if a.homeSetNow() {
 		return ""
 	}
 	return a.env.Home
 }
 
+// homeSetNow: the command assigned HOME — noted by homeChanged, or HOME
+// holds a value the command gave it (a for/select loop variable,
+// ${HOME:=…}, getopts, mapfile, …: every assignment lands in a.vars or
+// a.arrays).
+func (a *shellAnalyzer) homeSetNow() bool {
+	if a.homeSet {
+		return true
+	}
+	_, v := a.vars["HOME"]
+	_, arr := a.arrays["HOME"]
+	return v || arr
+}
+
 // homeWhy is the text for an unknown home: the plain `~`, or homeSetWhy.
 func (a *shellAnalyzer) homeWhy() string {
-	if a.homeSet {
+	if a.homeSetNow() {
 		return homeSetWhy
 	}
 	return "~"
@@ -41,7 +54,7 @@ func homeSetCwd() field { return field{s: "/**", glob: true} }
 // cdHomeSet: a cd to the home (no operand, or one the raw text starts
 // with `~`) after the command assigned HOME.
 func (a *shellAnalyzer) cdHomeSet(c *cmd, operands []int) bool {
-	if !a.homeSet {
+	if !a.homeSetNow() {
 		return false
 	}
 	if len(operands) == 0 || strings.HasPrefix(c.args[operands[0]].raw, "~") {
@@ -57,3 +70,29 @@ func (a *shellAnalyzer) cdHomeSet(c *cmd, operands []int) bool {
 // text of the glob (a folder whose name holds `*`, `?` or `[` is taken
 // for a glob: a wider match, never a narrower one).
 func globCwd(cwd string) bool { return strings.ContainsAny(cwd, "*?[") }
+
+// homeByName: builtins that set a variable named by an argument (read,
+// mapfile, readarray, getopts, printf -v, let, declare/typeset/local/
+// export/readonly, a nameref `declare -n r=HOME`) given HOME: the
+// command may set it whatever the analysis models of the builtin.
+func (c *cmd) homeByName() {
+	declare := false
+	switch c.name {
+	case "declare", "typeset", "local", "export", "readonly":
+		declare = true
+	case "read", "mapfile", "readarray", "getopts", "printf", "let":
+	default:
+		return
+	}
+	for _, ar := range c.args[1:] {
+		t := optText(ar.f)
+		switch {
+		case strings.HasPrefix(t, "HOME=") || strings.HasPrefix(t, "HOME+=") || strings.HasPrefix(t, "HOME["):
+			c.a.homeChanged()
+		case t == "HOME" && !declare:
+			c.a.homeChanged()
+		case declare && strings.HasSuffix(t, "=HOME"):
+			c.a.homeChanged() // declare -n r=HOME: r is HOME
+		}
+	}
+}

@@ -135,3 +135,20 @@ func TestPass21aAwkOutputs(t *testing.T) {
 	}...)
 	runGate20(t, cases)
 }
+
+// HOME set by the builtins that take a variable's name, and loops
+func TestPass21aHomeSetByName(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`declare -n r=HOME; r=` + tCwd + `/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`for HOME in ` + tCwd + `/.pi; do echo x > ~/settings.json; done`, true, []string{"settings.json"}},
+		{`select HOME in ` + tCwd + `/.pi; do echo x > ~/settings.json; done`, true, []string{"settings.json"}},
+		{`getopts a HOME; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`mapfile -t HOME < f; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`eval "HOME=` + tCwd + `/.pi"; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		{`HOME+=/proj/.pi; echo x > ~/settings.json`, true, []string{"settings.json"}},
+		// near-benign: HOME read, not set
+		{`: ${HOME:=/x}; echo x > ~/notes.txt`, false, nil},
+		{`declare -n r=x; r=/tmp; echo x > ~/notes.txt`, false, nil},
+		{`read -r name; echo x > ~/notes.txt`, false, nil},
+	})
+}

@@ -881,6 +881,9 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 			}
 		}
 		if nameref && as.Name != nil {
+			if as.Value == nil || as.Value.Lit() == "" || as.Value.Lit() == "HOME" {
+				a.homeChanged() // a reference to HOME (or a computed name, or none yet): assigning it sets HOME
+			}
 			a.assign(as, true)
 			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
 			continue
