@@ -974,6 +974,7 @@ func (c *cmd) dispatch() bool {
 		// is also analysed below (the definition may not have run)
 		c.callFunction(defs)
 	}
+	c.homeByName() // homeset.go
 	c.responseFiles()
 	c.selfLoaded()
 	c.codeOptions()
@@ -1100,6 +1101,9 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "cd", "pushd":
 		p := c.parse(1, opts{posix: true})
+		if a.cdHomeSet(c, p.operands) {
+			return true
+		}
 		if c.name == "pushd" && (len(p.operands) == 0 || len(p.operands) == 1 && isStackIndex(optText(c.args[p.operands[0]].f))) {
 			// pushd, pushd +N/-N: rotate to a folder of the stack (one a
 			// pushd left, or a DIRSTACK element the command set)
@@ -1109,10 +1113,10 @@ func (c *cmd) dispatch() bool {
 			a.cdOther = true
 		}
 		if len(p.operands) == 0 {
-			if a.env.Home != "" {
-				a.chdir(litField(a.env.Home))
+			if a.home() != "" {
+				a.chdir(litField(a.home()))
 			} else {
-				a.chdir(dynVal("~", false).f)
+				a.chdir(dynVal(a.homeWhy(), false).f)
 			}
 			return true
 		}

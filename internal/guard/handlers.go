@@ -1945,6 +1945,9 @@ func (c *cmd) interp(lang string) {
 			codeOpts["-c"] = true
 		}
 	}
+	if lang == "js" && c.name != "deno" {
+		c.nodeClusters()
+	}
 	if c.name == "deno" || c.name == "bun" {
 		// deno eval CODE, deno run FILE, bun run FILE, bun -e CODE; bun's
 		// flags that take no value (--no-env-file, --bun) and inline ones
@@ -2326,6 +2329,42 @@ func (c *cmd) awk() {
 	p := c.parse(1, opts{short: "fvFiEelo", long: []string{"--file", "--assign", "--field-separator", "--include", "--source", "--exec", "--load"}})
 	prog := true
 	inplace := false
+	var progs, progRaws []string
+	vars := map[string][]field{}
+	assignVar := func(f field) {
+		if t := optText(f); strings.Contains(t, "=") && !strings.HasPrefix(t, "=") {
+			name, _, _ := strings.Cut(t, "=")
+			vars[name] = append(vars[name], subField(f, len(name)+1))
+		}
+	}
+	for _, v := range p.vals {
+		switch v.name {
+		case "-e", "--source":
+			if f, ok := c.valField(v); ok {
+				progs, progRaws = append(progs, f.text()), append(progRaws, v.raw)
+			}
+		case "-v", "--assign":
+			if f, ok := c.valField(v); ok {
+				assignVar(f)
+			}
+		}
+	}
+	if prog {
+		for _, v := range p.vals {
+			if v.name == "-f" || v.name == "--file" || v.name == "-E" || v.name == "--exec" || v.name == "-e" || v.name == "--source" {
+				prog = false
+			}
+		}
+	}
+	for k, i := range p.operands {
+		if k == 0 && prog {
+			progs, progRaws = append(progs, c.args[i].f.text()), append(progRaws, c.args[i].raw)
+		} else {
+			assignVar(c.args[i].f)
+		}
+	}
+	writesOperands := c.awkOutputs(progs, progRaws, vars)
+	prog = true
 	for _, v := range p.vals {
 		switch v.name {
 		case "-f", "--file", "-E", "--exec", "--include":
@@ -2346,7 +2385,7 @@ func (c *cmd) awk() {
 		}
 	}
 	ops := SetRead
-	if inplace {
+	if inplace || writesOperands {
 		ops |= setModify
 	}
 	for k, i := range p.operands {
@@ -3180,6 +3219,7 @@ func (c *cmd) git() {
 	c.word(i)
 	gitExpandAbbrev(c.args[i+1:])
 	rest := c.args[i+1:]
+	c.gitOutputs(sub, i)
 	// the folders git add -A, stash -u and clean reach: the cwd's work tree
 	// and any other one the command names
 	roots := append([]field{litField(".")}, workTrees...)
@@ -4280,6 +4320,7 @@ func (c *cmd) editor() {
 	exMode := c.name == "ex" || c.name == "ed" || c.name == "red"
 	stdinText := false // `-`: stdin is the text to edit, not commands
 	if vimLike {
+		c.vimClusters()
 		// one -c writes (`-c w`): the files the others name (`-c 'e F'`)
 		// may be what it writes
 		var all []string

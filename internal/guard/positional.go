@@ -482,6 +482,7 @@ func (a *shellAnalyzer) anyVarChanged(why string) {
 	for _, k := range []string{"IFS", "HOME", "PWD", "OLDPWD"} {
 		a.vars[k] = dynVal("$"+k+" ("+why+")", true)
 	}
+	a.homeChanged()
 	a.ifs, a.ifsDyn, a.ifsUnset = " \t\n", true, false
 }
 

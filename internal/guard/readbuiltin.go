@@ -132,7 +132,7 @@ func (c *cmd) readBuiltin() {
 	case in.kind == srcNames && len(in.names) == 1 && len(names) <= 1 && arr == "":
 		// one name per line (find's output): the name's pattern
 		f := in.names[0]
-		set := func(n string) { a.vars[n] = pval{f: f} }
+		set := func(n string) { a.vars[n] = pval{f: f}; a.special(n) }
 		if len(names) == 0 {
 			set("REPLY")
 		}
@@ -148,6 +148,7 @@ func (c *cmd) readBuiltin() {
 		}
 		for _, n := range names {
 			a.vars[n] = v
+			a.special(n)
 		}
 		if arr != "" {
 			delete(a.vars, arr)

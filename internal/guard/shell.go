@@ -262,6 +262,8 @@ type shellAnalyzer struct {
 	zsh, extGlob bool
 	// rcMoved: the command set a variable that moves start-up files
 	rcMoved bool
+	// homeSet: the command assigned HOME (see homeChanged)
+	homeSet bool
 	// envUntrusted: a child shell (sh -c), whose environment the command
 	// may have set (x=… sh -c, env x=…): its values are not the user's
 	envUntrusted bool
@@ -586,8 +588,8 @@ func (a *shellAnalyzer) tokens(text string, ops OpSet) {
 // names, an unmodelled program's code): `~/x` is the home's x to the many
 // that expand it (dhall, nix, ssh_config, editors), as it is to the shell.
 func (a *shellAnalyzer) tildeToken(tok string) field {
-	if a.env.Home != "" && (tok == "~" || strings.HasPrefix(tok, "~/")) {
-		return litField(a.env.Home + tok[1:])
+	if a.home() != "" && (tok == "~" || strings.HasPrefix(tok, "~/")) {
+		return litField(a.home() + tok[1:])
 	}
 	return litField(tok)
 }
@@ -884,6 +886,9 @@ func (a *shellAnalyzer) declClause(c *syntax.DeclClause) {
 			}
 		}
 		if nameref && as.Name != nil {
+			if as.Value == nil || as.Value.Lit() == "" || as.Value.Lit() == "HOME" {
+				a.homeChanged() // a reference to HOME (or a computed name, or none yet): assigning it sets HOME
+			}
 			a.assign(as, true)
 			a.vars[as.Name.Value] = dynVal("$"+as.Name.Value+" (a name reference)", true)
 			continue
@@ -1294,6 +1299,9 @@ func (a *shellAnalyzer) envWord(raw string, f field) bool {
 // themselves (HOME, XDG_CONFIG_HOME, ZDOTDIR, …): one the command wrote may
 // then be read under another name (see loadsWrittenRC).
 func (a *shellAnalyzer) rcEnv(name string) {
+	if name == "HOME" {
+		a.homeChanged()
+	}
 	switch name {
 	case "HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "INPUTRC", "SCREENRC", "LESSKEY",
 		"LESSKEYIN", "LESSKEY_CONTENT", "VIMRUNTIME", "XDG_CONFIG_DIRS", "GDBHISTFILE", "TMUX_CONF":
@@ -1594,6 +1602,8 @@ func (a *shellAnalyzer) special(name string) {
 			// unknown: a known value split by it is unknown too
 			a.ifs, a.ifsDyn = " \t\n", true
 		}
+	case "HOME":
+		a.homeChanged()
 	case "GLOBIGNORE":
 		a.dotglob = true
 	case "SHELL":
@@ -1767,7 +1777,7 @@ func joinCwd(cwd, s string, pattern, win bool) (string, bool) {
 
 // candidate adds one path, resolved against every candidate directory.
 func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
-	if h := a.env.Home; h != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
+	if h := a.home(); h != "" && (c == "~" || strings.HasPrefix(c, "~/")) {
 		// a `~` the shell left (after `=` in an argument: bash expands
 		// `of=~/x` as it does an assignment, zsh's magic_equal_subst
 		// `--output=~/x`; a program may expand it itself): the home too
@@ -1798,7 +1808,7 @@ func (a *shellAnalyzer) candidate(raw, c string, pattern bool, ops OpSet) {
 		cwd := cwds[i]
 		var p string
 		pat := pattern
-		if strings.ContainsRune(cwd, unknownRune) {
+		if strings.ContainsRune(cwd, unknownRune) || globCwd(cwd) {
 			p, pat = joinCwd(cwd, c, pattern, a.win)
 		} else {
 			env := a.env
@@ -2119,19 +2129,19 @@ func (a *shellAnalyzer) pushDirs(dirs []field) func() {
 
 // homeField is the home directory as a folder to work in.
 func (a *shellAnalyzer) homeField() field {
-	if a.env.Home != "" {
-		return litField(a.env.Home)
+	if a.home() != "" {
+		return litField(a.home())
 	}
-	return dynVal("~", false).f
+	return dynVal(a.homeWhy(), false).f
 }
 
 func joinOrNorm(a *shellAnalyzer, cwd, dir string) (string, bool) {
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
-		if a.env.Home != "" {
-			dir = a.env.Home + dir[1:]
+		if a.home() != "" {
+			dir = a.home() + dir[1:]
 		}
 	}
-	if strings.ContainsRune(cwd, unknownRune) {
+	if strings.ContainsRune(cwd, unknownRune) || globCwd(cwd) {
 		return joinCwd(cwd, dir, false, a.win)
 	}
 	env := a.env

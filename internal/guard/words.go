@@ -596,11 +596,11 @@ func (r *resolver) tilde(s string) string {
 		r.each(func(fb *fieldBuilder) { fb.dynamicEnv(t+"… (a home named when the command runs)", false) })
 		return ""
 	case t == "~":
-		if a.env.Home != "" {
-			r.each(func(fb *fieldBuilder) { fb.lit(a.env.Home) })
+		if a.home() != "" {
+			r.each(func(fb *fieldBuilder) { fb.lit(a.home()) })
 			return s[end:]
 		}
-		r.each(func(fb *fieldBuilder) { fb.dynamicEnv("~", false) })
+		r.each(func(fb *fieldBuilder) { fb.dynamicEnv(a.homeWhy(), false) })
 		return s[end:]
 	case t == "~+":
 		r.each(func(fb *fieldBuilder) { fb.lit(a.cwd()) })
@@ -625,7 +625,7 @@ func (r *resolver) tilde(s string) string {
 // tildeAfter expands `~` after `=` or `:` in an assignment value
 // (PATH=~/bin:~/x), as bash does.
 func (r *resolver) tildeAfter(s string) string {
-	h := r.a.env.Home
+	h := r.a.home()
 	if h == "" || !strings.Contains(s, "~") {
 		return s
 	}
@@ -942,8 +942,8 @@ func (a *shellAnalyzer) lookup(name string) (pval, bool) {
 	}
 	switch name {
 	case "HOME":
-		if a.env.Home != "" {
-			return knownVal(a.env.Home), true
+		if a.home() != "" {
+			return knownVal(a.home()), true
 		}
 	case "PWD":
 		if len(a.cwds) == 1 {
