@@ -104,21 +104,7 @@ func (c *cmd) installDirMode() {
 
 // operandsFrom returns the indexes of the fields from i on that are not
 // options (after `--`, every one).
-func (c *cmd) operandsFrom(i int) []int {
-	var out []int
-	dd := false
-	for k := i; k < len(c.args); k++ {
-		t := optText(c.args[k].f)
-		switch {
-		case !dd && t == "--":
-			dd = true
-		case !dd && strings.HasPrefix(t, "-") && len(t) > 1 && !c.args[k].f.onlyUnk:
-		default:
-			out = append(out, k)
-		}
-	}
-	return out
-}
+func (c *cmd) operandsFrom(i int) []int { return c.nonOptionArgs(i, nil) }
 
 // piPackages: pi install/remove/uninstall/update/config change the
 // packages pi loads as code, recorded in pi's settings.json (the agent
