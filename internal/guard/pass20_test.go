@@ -49,18 +49,24 @@ func runGate20(t *testing.T, cases []gate20Case, only ...string) {
 		if len(only) > 0 && !contains(only, name) {
 			continue
 		}
-		for _, c := range cases {
-			k, why := kindOf(m, c.cmd)
-			switch {
-			case c.deny && k == "":
-				t.Errorf("%s: %q: allowed, want denied", name, c.cmd)
-			case !c.deny && k != "":
-				t.Errorf("%s: %q: denied (%s), want allowed", name, c.cmd, why)
-			case c.deny:
-				for _, w := range c.why {
-					if !strings.Contains(why, w) {
-						t.Errorf("%s: %q: reason %q does not say %q", name, c.cmd, why, w)
-					}
+		checkGate20(t, name, m, cases)
+	}
+}
+
+// checkGate20 checks each case's verdict and reason words against m.
+func checkGate20(t *testing.T, name string, m *Matcher, cases []gate20Case) {
+	t.Helper()
+	for _, c := range cases {
+		k, why := kindOf(m, c.cmd)
+		switch {
+		case c.deny && k == "":
+			t.Errorf("%s: %q: allowed, want denied", name, c.cmd)
+		case !c.deny && k != "":
+			t.Errorf("%s: %q: denied (%s), want allowed", name, c.cmd, why)
+		case c.deny:
+			for _, w := range c.why {
+				if !strings.Contains(why, w) {
+					t.Errorf("%s: %q: reason %q does not say %q", name, c.cmd, why, w)
 				}
 			}
 		}

@@ -22,24 +22,11 @@ func gate21bMatchers() map[string]*Matcher {
 	}
 }
 
+// runGate21b is runGate20's check over the matchers ms.
 func runGate21b(t *testing.T, ms map[string]*Matcher, cases []gate20Case) {
 	t.Helper()
 	for name, m := range ms {
-		for _, c := range cases {
-			k, why := kindOf(m, c.cmd)
-			switch {
-			case c.deny && k == "":
-				t.Errorf("%s: %q: allowed, want denied", name, c.cmd)
-			case !c.deny && k != "":
-				t.Errorf("%s: %q: denied (%s), want allowed", name, c.cmd, why)
-			case c.deny:
-				for _, w := range c.why {
-					if !strings.Contains(why, w) {
-						t.Errorf("%s: %q: reason %q does not say %q", name, c.cmd, why, w)
-					}
-				}
-			}
-		}
+		checkGate20(t, name, m, cases)
 	}
 }
 
