@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -518,12 +519,19 @@ func computedOpen(code, lang string, sc codeScan) string {
 // argvWrites are the ways code sets the argument list its language then
 // reads as input files — awk's ARGV[i] = …, perl's @ARGV (read by <>,
 // <<>>, -n, -p), ruby's ARGV (read by ARGF, gets, -n, -p), python's
-// sys.argv (read by fileinput) — with literals masked.
-var argvWrites = map[string]*regexp.Regexp{
-	"awk":    regexp.MustCompile(`\bARGV\s*\[[^\]]*\]\s*(=[^=]|\+\+|--)|\bsplit\s*\([^\n]*?,\s*ARGV\b|\bgetline\s+ARGV\b`),
-	"perl":   regexp.MustCompile(`@ARGV\s*=[^=~]|\b(push|unshift|splice)\s*\(?\s*@ARGV\b|\$ARGV\s*\[[^\]]*\]\s*=[^=~]`),
-	"ruby":   regexp.MustCompile(`\bARGV\s*(=[^=~]|<<|\.(replace|push|unshift|concat|insert|append|prepend|fill|map!|collect!)\b|\[[^\]]*\]\s*=[^=~])`),
-	"python": regexp.MustCompile(`\bsys\.argv\s*(=[^=]|\+=|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert)\b)|\bfileinput\.(input|FileInput)\s*\(\s*[^)\s"']`),
+// sys.argv (read by fileinput) — with literals masked. Each is compiled the
+// first time code of its language is read (not at start-up: most runs read
+// no interpreter code).
+var argvWrites = map[string]func() *regexp.Regexp{
+	"awk":    lazyRegexp(`\bARGV\s*\[[^\]]*\]\s*(=[^=]|\+\+|--)|\bsplit\s*\([^\n]*?,\s*ARGV\b|\bgetline\s+ARGV\b`),
+	"perl":   lazyRegexp(`@ARGV\s*=[^=~]|\b(push|unshift|splice)\s*\(?\s*@ARGV\b|\$ARGV\s*\[[^\]]*\]\s*=[^=~]`),
+	"ruby":   lazyRegexp(`\bARGV\s*(=[^=~]|<<|\.(replace|push|unshift|concat|insert|append|prepend|fill|map!|collect!)\b|\[[^\]]*\]\s*=[^=~])`),
+	"python": lazyRegexp(`\bsys\.argv\s*(=[^=]|\+=|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert)\b)|\bfileinput\.(input|FileInput)\s*\(\s*[^)\s"']`),
+}
+
+// lazyRegexp compiles expr the first time it is asked for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // argvOpen says why code opens files named in an argument list it sets
@@ -531,7 +539,7 @@ var argvWrites = map[string]*regexp.Regexp{
 // -e 'push @ARGV, …; print <>', ruby's ARGV.replace([…]) and ARGF,
 // fileinput.input([…])), or "".
 func argvOpen(code, lang string, sc codeScan) string {
-	re, ok := argvWrites[lang]
+	lazy, ok := argvWrites[lang]
 	if !ok {
 		return ""
 	}
@@ -539,7 +547,7 @@ func argvOpen(code, lang string, sc codeScan) string {
 	if lang == "python" && !strings.Contains(masked, "fileinput") {
 		return "" // sys.argv = […] before argparse: no file is read from it
 	}
-	if m := re.FindString(masked); m != "" {
+	if m := lazy().FindString(masked); m != "" {
 		return "sets the argument list it reads as input files (`" + strings.TrimSpace(clip(m, 24)) + "`): the names are computed when it runs"
 	}
 	return ""
