@@ -306,7 +306,11 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	before := s.nrec        // dedup finds the hashes of these record keys only
 	var aliases []*NewEntry // the dedup entries, before the summaries'
 	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
-	var texts []byte // a chunk's result texts, reused for the next chunk
+	// a chunk's result texts, reused for the next chunk: sized once for
+	// the largest chunk (a buffer grown by append copies itself each time
+	// it grows, and in a process that never collects, each copy is memory
+	// touched for the first time)
+	texts := make([]byte, 0, chunkTextBytes(slots))
 	if first {
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
@@ -446,6 +450,31 @@ func repeatedKeys(batches []*Batch) bool {
 		}
 	}
 	return false
+}
+
+// chunkTextBytes is about what the flush's texts buffer holds at most: the
+// raw bytes of the largest chunk's result texts and arguments. Decoding a
+// JSON string never makes it longer; a text parsed from its line (not
+// located in it) counts its Chars, arguments held decoded their length.
+func chunkTextBytes(slots []slot) int {
+	size := func(c *Call) int {
+		n := c.Chars
+		if c.text.at.entry != 0 {
+			n = int(c.text.at.n)
+		}
+		return n
+	}
+	most := 0
+	for start := 0; start < len(slots); start += chunk {
+		sum := 0
+		for _, sl := range slots[start:min(start+chunk, len(slots))] {
+			for _, c := range sl.b.Calls {
+				sum += size(c) + len(c.Args) + int(c.argsAt.n)
+			}
+		}
+		most = max(most, sum)
+	}
+	return most
 }
 
 // hashText appends c's resultText to texts (c.span locates it there) and
