@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -891,7 +892,7 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 	names := make([]string, len(calls))
 	// the texts are decoded into the tape's reused buffer: the summary
 	// copies what it keeps (SubstituteLabels + Footer make a new string)
-	lt.texts = lt.texts[:0]
+	lt.texts = slices.Grow(lt.texts[:0], backfillBytes(calls))
 	facts := make([]summarize.TextFacts, len(calls)) // (one allocation)
 	for i, c := range calls {
 		n0 := len(lt.texts)
@@ -922,6 +923,26 @@ func backfillSummary(ctx *session.Context, lt *lineTape, calls []*chainCall, ref
 		names[i] = c.toolName
 	}
 	return summarize.SubstituteLabelsFooter(summarize.Deterministic(b), refs, names), nil
+}
+
+// backfillBytes is about what backfillSummary decodes of calls into the
+// tape's buffer, which is grown to it once (not by each append, each
+// growth a copy into memory touched for the first time): their texts' raw
+// bytes (the JSON strings; decoding never makes one longer), or their
+// Chars when a text is parsed from its line, and their arguments twice
+// (those read as JSON.stringify writes them are made canonical after
+// their raw bytes).
+func backfillBytes(calls []*chainCall) int {
+	n := 0
+	for _, c := range calls {
+		if c.loc.at.entry != 0 {
+			n += int(c.loc.at.n)
+		} else {
+			n += c.chars
+		}
+		n += 2 * (len(c.args) + int(c.argsAt.n))
+	}
+	return n
 }
 
 // diagnostic appends a context-prune-diagnostic entry, once per kind and

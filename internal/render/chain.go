@@ -808,7 +808,7 @@ func withoutThinking(raw []byte) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	nc := []byte{'['}
+	nc := append(make([]byte, 0, len(content)), '[') // about its size: grown once
 	first := true
 	for _, el := range els {
 		if t, _ := jsval.GetString(el, "type"); t == "thinking" {

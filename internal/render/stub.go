@@ -26,6 +26,10 @@ type kv struct {
 // new key goes last.
 func spread(obj []byte, set ...kv) []byte {
 	ms, _ := jsval.Members(obj)
+	size := len(obj) // about the result's size, the buffer grown once
+	for _, s := range set {
+		size += len(s.val)
+	}
 	for _, s := range set {
 		found := false
 		for i := range ms {
@@ -38,7 +42,7 @@ func spread(obj []byte, set ...kv) []byte {
 			ms = append(ms, jsval.Member{Key: s.key, Value: s.val})
 		}
 	}
-	return jsval.AppendObject(nil, ms)
+	return jsval.AppendObject(make([]byte, 0, size), ms)
 }
 
 // textContent is `[{"type":"text","text":text}]`.
