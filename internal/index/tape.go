@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -395,7 +396,8 @@ func (t *lineTape) contentHash(toolName string, text []byte, flags uint8, known 
 		}
 	}
 	// what hashNormalized hashes, in one buffer: no hasher to allocate
-	t.sum = append(append(t.sum[:0], toolName...), 0)
+	// (grown once: the normalised text is never longer than the text)
+	t.sum = append(append(slices.Grow(t.sum[:0], len(toolName)+1+len(text)), toolName...), 0)
 	t.sum = appendNormalizedBytes(t.sum, text)
 	sum := sha1.Sum(t.sum)
 	return hex.EncodeToString(sum[:])

@@ -124,6 +124,12 @@ func (m *mapping) slice(off int64, n int, buf *[]byte) ([]byte, error) {
 	return b, nil
 }
 
+// resident reports whether the mapping is small enough that no page of it
+// is ever given back (neither cursor passes dropEvery+window bytes): once
+// read, its pages stay mapped, and reading them where they are costs no
+// fault (ReadMessage's copy is for the pages a larger file gave back).
+func (m *mapping) resident() bool { return int64(len(m.data)) <= dropEvery+window }
+
 // advance notes that the render pass has read up to off, giving back the
 // pages well behind it.
 func (m *mapping) advance(off int64) {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // A file input is memory-mapped; a reader is streamed. Both must give the
@@ -522,5 +523,41 @@ func TestViewEntryBytesAcrossWindows(t *testing.T) {
 	}
 	if ctx.m.noPopulate == (runtime.GOOS == "linux") {
 		t.Errorf("populate on %s: noPopulate %v", runtime.GOOS, ctx.m.noPopulate)
+	}
+}
+
+// ReadMessage reads a message where it is mapped when the input is small
+// enough that no page of it is given back (resident: a copy is a read call
+// for nothing), and copies it from the file when the input is larger (its
+// pages behind the render's cursor are given back): the bytes passed are
+// the mapping's in the first case, a buffer's in the second.
+func TestReadMessageInPlaceWhenResident(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		pad     int
+		inPlace bool
+	}{{"small", 10, true}, {"large", dropEvery + window + 10, false}} {
+		p := filepath.Join(t.TempDir(), c.name+".jsonl")
+		in := hdr + msgLine("a", "", "user", `"`+strings.Repeat("x", c.pad)+`"`) + msgLine("b", "a", "user", `"last"`)
+		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx := readFile(t, p)
+		if ctx.m == nil || ctx.m.resident() != c.inPlace {
+			t.Fatalf("%s: mapped %v, resident %v", c.name, ctx.m != nil, ctx.m != nil && ctx.m.resident())
+		}
+		last := ctx.Messages[len(ctx.Messages)-1]
+		var got []byte
+		if err := ctx.ReadMessage(last, func(b []byte) error { got = b; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(ctx.m.data)))
+		at := uintptr(unsafe.Pointer(unsafe.SliceData(got)))
+		if mapped := at >= start && at < start+uintptr(len(ctx.m.data)); mapped != c.inPlace {
+			t.Errorf("%s input: message read in place %v, want %v (%q)", c.name, mapped, c.inPlace, got)
+		}
+		if !bytes.Contains(got, []byte(`"last"`)) {
+			t.Errorf("%s input: ReadMessage passed %q", c.name, got)
+		}
 	}
 }

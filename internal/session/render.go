@@ -146,11 +146,14 @@ func (c *Context) ViewMessage(m *Message, fn func(b []byte) error) error {
 // the one before it gave back (the mapping keeps a window resident), and
 // on this VM a fault cost more than copying its bytes (200 MB render: 10k
 // faults and ~95 ms of its ~340 ms CPU). A larger message, and any other,
-// is passed as ViewMessage passes it. fn must not keep b nor call
-// ReadMessage; a truncated input is an error as with ViewMessage.
+// is passed as ViewMessage passes it, and so is every message of an input
+// small enough that the mapping gives none of its pages back (resident:
+// a copy would be a read call and a copy a message for nothing). fn must
+// not keep b nor call ReadMessage; a truncated input is an error as with
+// ViewMessage.
 func (c *Context) ReadMessage(m *Message, fn func(b []byte) error) error {
 	vs, ve, vok := m.valueRange()
-	if c.m == nil || !m.bytesAsRead() || m.source() == srcEntryMessage && !vok ||
+	if c.m == nil || c.m.resident() || !m.bytesAsRead() || m.source() == srcEntryMessage && !vok ||
 		m.off < 0 || m.n < 0 || m.off+int64(m.n) > int64(len(c.m.data)) ||
 		m.source() == srcEntryMessage && ve > int(m.n) || m.n > readCopyMax {
 		return c.ViewMessage(m, fn)
