@@ -185,22 +185,28 @@ func computedCommand(code, lang string, sc codeScan) string {
 // execCalls are the calls whose first argument is the command line or
 // program they run (run, call, execute and exec only as a module's:
 // subprocess.run, os.execute; the code names an exec API).
-var execCalls = map[string]string{"system": "", "popen": "", "Popen": "", "getoutput": "", "getstatusoutput": "",
-	"check_output": "", "check_call": "", "execSync": "", "execFileSync": "", "execFile": "", "spawn": "",
-	"spawnSync": "", "shell_exec": "", "passthru": "", "proc_open": "", "pcntl_exec": "", "capture2": "",
-	"capture3": "", "capture2e": "", "popen2": "", "popen3": "", "execv": "", "execvp": "", "execve": "",
-	"execl": "", "execlp": "", "spawnv": "", "spawnvp": "", "spawnl": "", "spawnlp": "", "run": "subprocess",
-	"call": "subprocess", "execute": "os", "exec": "child_process"}
+// Built the first time it is read, not at start-up: most runs never read it.
+var execCalls = sync.OnceValue(func() map[string]string {
+	return map[string]string{"system": "", "popen": "", "Popen": "", "getoutput": "", "getstatusoutput": "",
+		"check_output": "", "check_call": "", "execSync": "", "execFileSync": "", "execFile": "", "spawn": "",
+		"spawnSync": "", "shell_exec": "", "passthru": "", "proc_open": "", "pcntl_exec": "", "capture2": "",
+		"capture3": "", "capture2e": "", "popen2": "", "popen3": "", "execv": "", "execvp": "", "execve": "",
+		"execl": "", "execlp": "", "spawnv": "", "spawnvp": "", "spawnl": "", "spawnlp": "", "run": "subprocess",
+		"call": "subprocess", "execute": "os", "exec": "child_process"}
+})
 
 // execArgNames are the names an exec call's arguments may hold that do
 // not change the command it runs (flags, streams, constants).
-var execArgNames = map[string]bool{"True": true, "False": true, "None": true, "true": true, "false": true,
-	"nil": true, "null": true, "undefined": true, "subprocess": true, "PIPE": true, "DEVNULL": true, "STDOUT": true,
-	"sys": true, "stdout": true, "stderr": true, "stdin": true, "shell": true, "check": true, "text": true,
-	"capture_output": true, "cwd": true, "encoding": true, "universal_newlines": true, "timeout": true,
-	"stdio": true, "inherit": true, "pipe": true, "ignore": true, "utf8": true, "errors": true, "bufsize": true,
-	"close_fds": true, "executable": true, "exception": true, "and": true, "or": true, "not": true,
-	"if": true, "unless": true, "die": true, "warn": true, "do": true, "end": true, "then": true}
+// Built the first time it is read, not at start-up: most runs never read it.
+var execArgNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"True": true, "False": true, "None": true, "true": true, "false": true,
+		"nil": true, "null": true, "undefined": true, "subprocess": true, "PIPE": true, "DEVNULL": true, "STDOUT": true,
+		"sys": true, "stdout": true, "stderr": true, "stdin": true, "shell": true, "check": true, "text": true,
+		"capture_output": true, "cwd": true, "encoding": true, "universal_newlines": true, "timeout": true,
+		"stdio": true, "inherit": true, "pipe": true, "ignore": true, "utf8": true, "errors": true, "bufsize": true,
+		"close_fds": true, "executable": true, "exception": true, "and": true, "or": true, "not": true,
+		"if": true, "unless": true, "die": true, "warn": true, "do": true, "end": true, "then": true}
+})
 
 // computedExecArg: an exec call (os.system, subprocess.run, execSync,
 // os.execute, shell_exec, …) whose command is an expression — a variable,
@@ -227,12 +233,12 @@ func computedExecArg(code, lang string, sc codeScan) string {
 	for _, sp := range sc.spans {
 		// getattr(os, "system")(…), cp["execSync"](…): called by a name
 		// the code holds as a string
-		if _, ok := execCalls[sp.val]; ok && sp.quote != '`' {
+		if _, ok := execCalls()[sp.val]; ok && sp.quote != '`' {
 			return "by a name held in a string (`" + sp.val + "`)"
 		}
 	}
 	for _, id := range codeIdents(masked, lang) {
-		if _, ok := execCalls[id.name]; ok && lang == "js" {
+		if _, ok := execCalls()[id.name]; ok && lang == "js" {
 			// const {execSync: e} = require(…): the call is e(…)
 			if j := skipSpace(masked, id.end); j < len(masked) && masked[j] == ':' {
 				return "under another name (`" + id.name + ":`)"
@@ -240,7 +246,7 @@ func computedExecArg(code, lang string, sc codeScan) string {
 		}
 	}
 	for _, id := range codeIdents(masked, lang) {
-		qual, ok := execCalls[id.name]
+		qual, ok := execCalls()[id.name]
 		if !ok || qual != "" && id.qual == "" && !(id.name == "exec" && (lang == "ruby" || lang == "perl")) {
 			continue // run, call, execute, exec: a method of a module (subprocess.run, s.run after import … as s)
 		}
@@ -276,7 +282,7 @@ func computedExecArg(code, lang string, sc codeScan) string {
 			return "from an expression of its literals (`" + id.name + "` of a computed command)"
 		}
 		for _, a := range codeIdents(arg, lang) {
-			if execArgNames[a.name] {
+			if execArgNames()[a.name] {
 				continue
 			}
 			if j := skipSpace(arg, a.end); j < len(arg) && arg[j] == '=' && (j+1 >= len(arg) || arg[j+1] != '=') && a.qual == "" {
@@ -290,18 +296,24 @@ func computedExecArg(code, lang string, sc codeScan) string {
 
 // fileAPIs are the calls that open, remove, move or copy the file their
 // first argument names.
-var fileAPIs = map[string]bool{"open": true, "fopen": true, "io.open": true, "codecs.open": true,
-	"readfilesync": true, "readfile": true, "opensync": true, "createreadstream": true, "read_text": true,
-	"read_bytes": true, "file_get_contents": true, "readlines": true, "read": true, "binread": true,
-	"foreach": true, "unlink": true, "unlinksync": true, "remove": true, "rmsync": true, "rm": true,
-	"rename": true, "renamesync": true, "copyfile": true, "copyfilesync": true, "copy": true, "copy2": true,
-	"move": true, "writefile": true, "writefilesync": true, "write_text": true, "file_put_contents": true,
-	"path": true, "file": true, "loadenvfile": true, "dofile": true, "loadfile": true, "sysopen": true}
+// Built the first time it is read, not at start-up: most runs never read it.
+var fileAPIs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"open": true, "fopen": true, "io.open": true, "codecs.open": true,
+		"readfilesync": true, "readfile": true, "opensync": true, "createreadstream": true, "read_text": true,
+		"read_bytes": true, "file_get_contents": true, "readlines": true, "read": true, "binread": true,
+		"foreach": true, "unlink": true, "unlinksync": true, "remove": true, "rmsync": true, "rm": true,
+		"rename": true, "renamesync": true, "copyfile": true, "copyfilesync": true, "copy": true, "copy2": true,
+		"move": true, "writefile": true, "writefilesync": true, "write_text": true, "file_put_contents": true,
+		"path": true, "file": true, "loadenvfile": true, "dofile": true, "loadfile": true, "sysopen": true}
+})
 
 // evalAPIs are the calls that run their argument as code.
-var evalAPIs = map[string]bool{"exec": true, "eval": true, "compile": true, "Function": true, "runInThisContext": true,
-	"runInNewContext": true, "runInContext": true, "instance_eval": true, "class_eval": true, "module_eval": true,
-	"execfile": true, "evalFile": true, "create_function": true, "assert": false, "loadstring": true, "load": false}
+// Built the first time it is read, not at start-up: most runs never read it.
+var evalAPIs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"exec": true, "eval": true, "compile": true, "Function": true, "runInThisContext": true,
+		"runInNewContext": true, "runInContext": true, "instance_eval": true, "class_eval": true, "module_eval": true,
+		"execfile": true, "evalFile": true, "create_function": true, "assert": false, "loadstring": true, "load": false}
+})
 
 // computedEval says why code runs code it makes when it runs (exec or eval
 // of anything but a literal: `exec(base64.b32decode(…))`,
@@ -313,7 +325,7 @@ func computedEval(code, lang string, sc codeScan) string {
 	}
 	masked := maskSpans(code, sc.spans)
 	for _, id := range codeIdents(masked, lang) {
-		if !evalAPIs[id.name] || id.qual != "" && id.qual != "builtins" && id.qual != "vm" && id.qual != "window" && id.qual != "globalThis" {
+		if !evalAPIs()[id.name] || id.qual != "" && id.qual != "builtins" && id.qual != "vm" && id.qual != "window" && id.qual != "globalThis" {
 			continue
 		}
 		i := skipSpace(masked, id.end)
@@ -350,11 +362,14 @@ func parenArg(masked string, i int) string {
 
 // pathBuilders are the names in a file call's argument that only join or
 // anchor literals the gate already reads as paths.
-var pathBuilders = map[string]bool{"os": true, "path": true, "join": true, "resolve": true, "Path": true,
-	"pathlib": true, "__dirname": true, "__file__": true, "dirname": true, "getcwd": true, "cwd": true,
-	"process": true, "expanduser": true, "abspath": true, "normpath": true, "File": true, "expand_path": true,
-	"Dir": true, "pwd": true, "home": true, "str": true, "encoding": true, "utf8": true, "utf": true, "r": true,
-	"w": true, "rb": true, "wb": true, "a": true, "f": true, "b": true, "fs": true, "require": true}
+// Built the first time it is read, not at start-up: most runs never read it.
+var pathBuilders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"os": true, "path": true, "join": true, "resolve": true, "Path": true,
+		"pathlib": true, "__dirname": true, "__file__": true, "dirname": true, "getcwd": true, "cwd": true,
+		"process": true, "expanduser": true, "abspath": true, "normpath": true, "File": true, "expand_path": true,
+		"Dir": true, "pwd": true, "home": true, "str": true, "encoding": true, "utf8": true, "utf": true, "r": true,
+		"w": true, "rb": true, "wb": true, "a": true, "f": true, "b": true, "fs": true, "require": true}
+})
 
 // stringTransforms are operations that make a new string from literals in
 // ways the code reading does not evaluate (slices, replacements, ciphers,
@@ -480,7 +495,7 @@ func computedOpen(code, lang string, sc codeScan) string {
 		}
 	}
 	for _, id := range codeIdents(masked, lang) {
-		if !fileAPIs[id.lower] && !fileAPIs[strings.ToLower(id.qual)+"."+id.lower] {
+		if !fileAPIs()[id.lower] && !fileAPIs()[strings.ToLower(id.qual)+"."+id.lower] {
 			continue
 		}
 		i := skipSpace(masked, id.end)
@@ -502,7 +517,7 @@ func computedOpen(code, lang string, sc codeScan) string {
 		}
 		computed := strings.ContainsAny(arg, "%[*")
 		for _, aid := range codeIdents(arg, lang) {
-			if !pathBuilders[aid.name] {
+			if !pathBuilders()[aid.name] {
 				computed = true
 			}
 		}

@@ -979,7 +979,7 @@ func (c *cmd) dispatch() bool {
 	c.selfLoaded()
 	c.codeOptions()
 	c.moreWrites() // picmd.go
-	if names, ok := toolFolderOpts[c.name]; ok {
+	if names, ok := toolFolderOpts()[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)
 	}

@@ -1,38 +1,44 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // toolFolderOpts: options by which a package manager, task runner or build
 // tool works in another folder (`uv --directory ~ run cat .ssh/id_rsa`,
 // `npm --prefix ~ exec …`, `yarn --cwd DIR …`, `mise -C DIR exec …`): the
 // program it runs, its scripts and its own relative names start there.
 // Short names take their value attached too (-CDIR); long ones with =.
-var toolFolderOpts = map[string][]string{
-	"uv":         {"--directory", "--project"},
-	"uvx":        {"--directory", "--project"},
-	"poetry":     {"-C", "--directory", "-P", "--project"},
-	"pnpm":       {"-C", "--dir"},
-	"yarn":       {"--cwd"},
-	"mise":       {"-C", "--cd"},
-	"rtx":        {"-C", "--cd"},
-	"npm":        {"-C", "--prefix"},
-	"bun":        {"--cwd"},
-	"cargo":      {"-C"},
-	"just":       {"-d", "--working-directory"},
-	"task":       {"-d", "--dir"},
-	"nx":         {"--cwd"},
-	"turbo":      {"--cwd"},
-	"deno":       {"--cwd"},
-	"conda":      {"--cwd"},
-	"mamba":      {"--cwd"},
-	"micromamba": {"--cwd"},
-	"pdm":        {"-p", "--project"},
-	"devbox":     {"-c", "--config"},
-	"ninja":      {"-C"},
-	"meson":      {"-C"},
-	"terraform":  {"-chdir"},
-	"tofu":       {"-chdir"},
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var toolFolderOpts = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"uv":         {"--directory", "--project"},
+		"uvx":        {"--directory", "--project"},
+		"poetry":     {"-C", "--directory", "-P", "--project"},
+		"pnpm":       {"-C", "--dir"},
+		"yarn":       {"--cwd"},
+		"mise":       {"-C", "--cd"},
+		"rtx":        {"-C", "--cd"},
+		"npm":        {"-C", "--prefix"},
+		"bun":        {"--cwd"},
+		"cargo":      {"-C"},
+		"just":       {"-d", "--working-directory"},
+		"task":       {"-d", "--dir"},
+		"nx":         {"--cwd"},
+		"turbo":      {"--cwd"},
+		"deno":       {"--cwd"},
+		"conda":      {"--cwd"},
+		"mamba":      {"--cwd"},
+		"micromamba": {"--cwd"},
+		"pdm":        {"-p", "--project"},
+		"devbox":     {"-c", "--config"},
+		"ninja":      {"-C"},
+		"meson":      {"-C"},
+		"terraform":  {"-chdir"},
+		"tofu":       {"-chdir"},
+	}
+})
 
 // toolFolders adds the folders a command's folder options name to the
 // folders the command may work in (so relative names are resolved there

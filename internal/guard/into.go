@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 )
 
 // placed records what cp, mv, install and ln write for each source
@@ -260,10 +261,13 @@ func (c *cmd) unmodelledFiles(operands []int, prog string) {
 }
 
 // compressSuffix is the suffix a compressor adds by default.
-var compressSuffix = map[string]string{
-	"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
-	"zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "compress": ".Z", "uncompress": ".Z",
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var compressSuffix = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
+		"zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "compress": ".Z", "uncompress": ".Z",
+	}
+})
 
 // decompressSuffixes are the suffixes a decompressor strips, longest
 // first within a program's own (.tgz gives .tar).
@@ -322,7 +326,7 @@ func (c *cmd) derivedOutputs(o opts) {
 			return
 		}
 		dec := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.name == "bunzip2" || p.has("-d", "--decompress", "--uncompress")
-		suf := compressSuffix[c.name]
+		suf := compressSuffix()[c.name]
 		custom := ""
 		if v := p.values("-S", "--suffix"); len(v) > 0 {
 			if f, ok := c.valField(v[len(v)-1]); ok {

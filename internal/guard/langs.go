@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 )
 
 // Command languages: programs with a command language of their own read
@@ -247,20 +248,23 @@ func edCommand(line string) string {
 // writing and quitting, options; the file names they take are read as
 // paths. Full names, matched by any abbreviation down to the shortest vim
 // accepts (the value).
-var exSafe = map[string]int{
-	"write": 1, "wq": 2, "wall": 2, "wqall": 3, "xit": 1, "xall": 2, "exit": 3, "update": 2, "quit": 1, "qall": 2,
-	"quitall": 5, "delete": 1, "move": 1, "copy": 2, "t": 1, "join": 1, "print": 1, "number": 2, "list": 1,
-	"set": 2, "setlocal": 4, "nohlsearch": 3, "retab": 3, "sort": 3, "undo": 1, "redo": 3, "edit": 1,
-	"read": 1, "saveas": 3, "yank": 1, "put": 2, "mark": 2, "k": 1, "left": 2, "center": 2, "right": 2,
-	"append": 1, "insert": 1, "change": 1, "filetype": 5, "syntax": 2, "wnext": 2, "next": 1, "previous": 4,
-	"bnext": 2, "bprevious": 2, "bdelete": 2, "file": 1, "visual": 2, "enew": 3, "new": 3, "vnew": 3,
-	"split": 2, "vsplit": 2, "only": 2, "close": 3, "silent": 3, "noautocmd": 3, "keepjumps": 5,
-	"keepmarks": 3, "keeppatterns": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "undojoin": 5, "bwipeout": 2,
-	"startinsert": 4, "stopinsert": 5, "nohl": 3,
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var exSafe = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"write": 1, "wq": 2, "wall": 2, "wqall": 3, "xit": 1, "xall": 2, "exit": 3, "update": 2, "quit": 1, "qall": 2,
+		"quitall": 5, "delete": 1, "move": 1, "copy": 2, "t": 1, "join": 1, "print": 1, "number": 2, "list": 1,
+		"set": 2, "setlocal": 4, "nohlsearch": 3, "retab": 3, "sort": 3, "undo": 1, "redo": 3, "edit": 1,
+		"read": 1, "saveas": 3, "yank": 1, "put": 2, "mark": 2, "k": 1, "left": 2, "center": 2, "right": 2,
+		"append": 1, "insert": 1, "change": 1, "filetype": 5, "syntax": 2, "wnext": 2, "next": 1, "previous": 4,
+		"bnext": 2, "bprevious": 2, "bdelete": 2, "file": 1, "visual": 2, "enew": 3, "new": 3, "vnew": 3,
+		"split": 2, "vsplit": 2, "only": 2, "close": 3, "silent": 3, "noautocmd": 3, "keepjumps": 5,
+		"keepmarks": 3, "keeppatterns": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "undojoin": 5, "bwipeout": 2,
+		"startinsert": 4, "stopinsert": 5, "nohl": 3,
+	}
+})
 
 func exCommandOK(name string) bool {
-	for full, min := range exSafe {
+	for full, min := range exSafe() {
 		if len(name) >= min && strings.HasPrefix(full, name) {
 			return true
 		}

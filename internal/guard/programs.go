@@ -973,7 +973,7 @@ func (c *cmd) runnerSubcommand() bool {
 	for i := 1; i < len(c.args); i++ {
 		t := optText(c.args[i].f)
 		if strings.HasPrefix(t, "-") {
-			if valueOpts[t] || contains(toolFolderOpts[c.name], t) {
+			if valueOpts[t] || contains(toolFolderOpts()[c.name], t) {
 				i++
 			}
 			continue
@@ -1003,7 +1003,7 @@ func (c *cmd) runnerSubcommand() bool {
 			i = next
 		case strings.HasPrefix(t, "-"):
 			c.word(i)
-			if (valueOpts[name] || contains(toolFolderOpts[c.name], name)) && !eq && i+1 < len(c.args) {
+			if (valueOpts[name] || contains(toolFolderOpts()[c.name], name)) && !eq && i+1 < len(c.args) {
 				i++
 				c.word(i)
 			}

@@ -3,6 +3,7 @@ package guard
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -331,43 +332,46 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 // rgTypes are ripgrep's built-in file types (rg --type-list) that a
 // search tool's type argument commonly names, each with the globs rg
 // searches for it. A type not listed is taken to match every name.
-var rgTypes = map[string][]string{
-	"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
-	"cpp":      {"*.[ChH]", "*.cc", "*.[ch]pp", "*.[ch]xx", "*.hh", "*.inl", "*.[ChH].in", "*.cc.in", "*.[ch]pp.in", "*.[ch]xx.in", "*.hh.in"},
-	"cs":       {"*.cs"},
-	"css":      {"*.css", "*.scss"},
-	"csv":      {"*.csv"},
-	"go":       {"*.go"},
-	"h":        {"*.h", "*.hh", "*.hpp"},
-	"html":     {"*.htm", "*.html", "*.ejs"},
-	"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
-	"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
-	"json":     {"*.json", "composer.lock"},
-	"jsonl":    {"*.jsonl"},
-	"kotlin":   {"*.kt", "*.kts"},
-	"lua":      {"*.lua"},
-	"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
-	"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
-	"php":      {"*.php", "*.php3", "*.php4", "*.php5", "*.php7", "*.php8", "*.pht", "*.phtml"},
-	"py":       {"*.py"},
-	"ruby":     {"config.ru", "Gemfile", ".irbrc", "Rakefile", "*.gemspec", "*.rb", "*.rbw"},
-	"rust":     {"*.rs"},
-	"scala":    {"*.scala", "*.sbt"},
-	"sql":      {"*.sql", "*.psql"},
-	"swift":    {"*.swift"},
-	"toml":     {"*.toml", "Cargo.lock"},
-	"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
-	"txt":      {"*.txt"},
-	"xml":      {"*.xml", "*.xml.dist", "*.dtd", "*.xsl", "*.xslt", "*.xsd", "*.xjb", "*.rng", "*.sch", "*.xhtml"},
-	"yaml":     {"*.yaml", "*.yml"},
-	"sh":       {".login", ".logout", ".profile", "profile", ".bash_login", "bash_login", ".bash_logout", "bash_logout", ".bash_profile", "bash_profile", ".bashrc", "bashrc", "*.bashrc", ".cshrc", "*.cshrc", ".kshrc", "*.kshrc", ".tcshrc", ".zshenv", "zshenv", ".zlogin", "zlogin", ".zlogout", "zlogout", ".zprofile", "zprofile", ".zshrc", "zshrc", "*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh"},
-	"config":   {"*.cfg", "*.conf", "*.config", "*.ini"},
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var rgTypes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"c":        {"*.[chH]", "*.[chH].in", "*.cats"},
+		"cpp":      {"*.[ChH]", "*.cc", "*.[ch]pp", "*.[ch]xx", "*.hh", "*.inl", "*.[ChH].in", "*.cc.in", "*.[ch]pp.in", "*.[ch]xx.in", "*.hh.in"},
+		"cs":       {"*.cs"},
+		"css":      {"*.css", "*.scss"},
+		"csv":      {"*.csv"},
+		"go":       {"*.go"},
+		"h":        {"*.h", "*.hh", "*.hpp"},
+		"html":     {"*.htm", "*.html", "*.ejs"},
+		"java":     {"*.java", "*.jsp", "*.jspx", "*.properties"},
+		"js":       {"*.js", "*.jsx", "*.vue", "*.cjs", "*.mjs"},
+		"json":     {"*.json", "composer.lock"},
+		"jsonl":    {"*.jsonl"},
+		"kotlin":   {"*.kt", "*.kts"},
+		"lua":      {"*.lua"},
+		"markdown": {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
+		"md":       {"*.markdown", "*.md", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn"},
+		"php":      {"*.php", "*.php3", "*.php4", "*.php5", "*.php7", "*.php8", "*.pht", "*.phtml"},
+		"py":       {"*.py"},
+		"ruby":     {"config.ru", "Gemfile", ".irbrc", "Rakefile", "*.gemspec", "*.rb", "*.rbw"},
+		"rust":     {"*.rs"},
+		"scala":    {"*.scala", "*.sbt"},
+		"sql":      {"*.sql", "*.psql"},
+		"swift":    {"*.swift"},
+		"toml":     {"*.toml", "Cargo.lock"},
+		"ts":       {"*.ts", "*.tsx", "*.cts", "*.mts"},
+		"txt":      {"*.txt"},
+		"xml":      {"*.xml", "*.xml.dist", "*.dtd", "*.xsl", "*.xslt", "*.xsd", "*.xjb", "*.rng", "*.sch", "*.xhtml"},
+		"yaml":     {"*.yaml", "*.yml"},
+		"sh":       {".login", ".logout", ".profile", "profile", ".bash_login", "bash_login", ".bash_logout", "bash_logout", ".bash_profile", "bash_profile", ".bashrc", "bashrc", "*.bashrc", ".cshrc", "*.cshrc", ".kshrc", "*.kshrc", ".tcshrc", ".zshenv", "zshenv", ".zlogin", "zlogin", ".zlogout", "zlogout", ".zprofile", "zprofile", ".zshrc", "zshrc", "*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh"},
+		"config":   {"*.cfg", "*.conf", "*.config", "*.ini"},
+	}
+})
 
 // rgTypeGlobs returns the globs rg searches for `--type name` (ok false
 // when the table does not know the type: it may match any name).
 func rgTypeGlobs(name string) ([]string, bool) {
-	gs, ok := rgTypes[name]
+	gs, ok := rgTypes()[name]
 	if !ok || len(gs) == 0 {
 		return nil, false
 	}
