@@ -1681,8 +1681,11 @@ func runsCommands(id codeIdent) bool {
 }
 
 // listers are commands that print names found at run time.
-var listers = map[string]bool{"ls": true, "find": true, "fd": true, "dir": true, "gci": true, "get-childitem": true,
-	"tree": true, "locate": true, "du": true}
+// Built the first time it is read, not at start-up: most runs never read it.
+var listers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ls": true, "find": true, "fd": true, "dir": true, "gci": true, "get-childitem": true,
+		"tree": true, "locate": true, "du": true}
+})
 
 // argvRuns joins runs of adjacent literals separated only by commas and
 // brackets (`['grep', '-r', 'KEY', '.']`, `'grep', ['-r', …]`) into shell
@@ -1917,7 +1920,7 @@ func (a *shellAnalyzer) foundNames(code, lang string, sc codeScan, raw string, o
 		// `ls -a` in Ruby, "ls -a" | getline in awk) and then opened
 		for _, c := range append(cmds, sc.lits...) {
 			w := strings.Fields(strings.ReplaceAll(c, "'", " "))
-			if len(w) > 0 && listers[strings.ToLower(w[0][strings.LastIndexByte(w[0], '/')+1:])] {
+			if len(w) > 0 && listers()[strings.ToLower(w[0][strings.LastIndexByte(w[0], '/')+1:])] {
 				addComputed(compRec{SetRead, "code that opens the names " + w[0] + " prints"})
 				break
 			}

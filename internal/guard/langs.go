@@ -75,24 +75,30 @@ func firstWord(words []string, set map[string]string) string {
 }
 
 // sqliteSafeDot are the sqlite3 dot-commands that only print or format.
-var sqliteSafeDot = map[string]bool{
-	"tables": true, "schema": true, "fullschema": true, "headers": true, "header": true, "mode": true,
-	"width": true, "indexes": true, "indices": true, "databases": true, "dump": true, "quit": true,
-	"exit": true, "timer": true, "nullvalue": true, "separator": true, "print": true, "show": true,
-	"help": true, "stats": true, "changes": true, "eqp": true, "explain": true, "bail": true,
-	"echo": true, "prompt": true, "dbinfo": true, "lint": true, "version": true, "limit": true,
-	"scanstats": true, "timeout": true, "binary": true, "dbconfig": true,
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var sqliteSafeDot = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"tables": true, "schema": true, "fullschema": true, "headers": true, "header": true, "mode": true,
+		"width": true, "indexes": true, "indices": true, "databases": true, "dump": true, "quit": true,
+		"exit": true, "timer": true, "nullvalue": true, "separator": true, "print": true, "show": true,
+		"help": true, "stats": true, "changes": true, "eqp": true, "explain": true, "bail": true,
+		"echo": true, "prompt": true, "dbinfo": true, "lint": true, "version": true, "limit": true,
+		"scanstats": true, "timeout": true, "binary": true, "dbconfig": true,
+	}
+})
 
 // sqliteFuncs are the SQL functions and statements of the sqlite3 shell
 // that read, write or list files or load code.
-var sqliteFuncs = map[string]string{
-	"readfile": "sqlite3's readfile() reads a file", "writefile": "sqlite3's writefile() writes a file",
-	"edit": "sqlite3's edit() runs an editor", "fsdir": "sqlite3's fsdir() reads a folder's files",
-	"lsdir": "sqlite3's lsdir() lists a folder", "zipfile": "sqlite3's zipfile() reads or writes an archive",
-	"load_extension": "sqlite3's load_extension() loads code", "fts3_tokenizer": "sqlite3's fts3_tokenizer() loads code",
-	"attach": "sqlite3's ATTACH opens another file", "vacuum": "sqlite3's VACUUM INTO writes a file",
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var sqliteFuncs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"readfile": "sqlite3's readfile() reads a file", "writefile": "sqlite3's writefile() writes a file",
+		"edit": "sqlite3's edit() runs an editor", "fsdir": "sqlite3's fsdir() reads a folder's files",
+		"lsdir": "sqlite3's lsdir() lists a folder", "zipfile": "sqlite3's zipfile() reads or writes an archive",
+		"load_extension": "sqlite3's load_extension() loads code", "fts3_tokenizer": "sqlite3's fts3_tokenizer() loads code",
+		"attach": "sqlite3's ATTACH opens another file", "vacuum": "sqlite3's VACUUM INTO writes a file",
+	}
+})
 
 // sqliteUnmodelled: dot-commands other than the ones that only print,
 // and the file functions of the sqlite3 shell.
@@ -105,11 +111,11 @@ func sqliteUnmodelled(text string) string {
 		for j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j] == '_') {
 			j++
 		}
-		if name := strings.ToLower(text[i+1 : j]); name != "" && !sqliteSafeDot[name] {
+		if name := strings.ToLower(text[i+1 : j]); name != "" && !sqliteSafeDot()[name] {
 			return "sqlite3's ." + name + " (a dot-command that may run a command, read or write a file) is not modelled"
 		}
 	}
-	if why := firstWord(sqlWords(text), sqliteFuncs); why != "" {
+	if why := firstWord(sqlWords(text), sqliteFuncs()); why != "" {
 		return why + ", which the analysis does not follow"
 	}
 	return ""
@@ -125,16 +131,19 @@ func psqlSafeMeta(name string) bool {
 	return strings.HasPrefix(name, "d")
 }
 
-var psqlFuncs = map[string]string{
-	"pg_read_file": "pg_read_file() reads a file", "pg_read_binary_file": "pg_read_binary_file() reads a file",
-	"pg_ls_dir": "pg_ls_dir() lists a folder", "pg_stat_file": "pg_stat_file() reads a file's status",
-	"lo_import": "lo_import() reads a file", "lo_export": "lo_export() writes a file",
-	"pg_file_write": "pg_file_write() writes a file", "copy": "COPY reads or writes a file or runs a program",
-	"program": "PROGRAM runs a command", "execute": "EXECUTE runs computed SQL",
-	"plpython3u": "an untrusted language runs code", "plpythonu": "an untrusted language runs code",
-	"plperlu": "an untrusted language runs code", "plsh": "an untrusted language runs code",
-	"dblink": "dblink runs SQL elsewhere",
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var psqlFuncs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"pg_read_file": "pg_read_file() reads a file", "pg_read_binary_file": "pg_read_binary_file() reads a file",
+		"pg_ls_dir": "pg_ls_dir() lists a folder", "pg_stat_file": "pg_stat_file() reads a file's status",
+		"lo_import": "lo_import() reads a file", "lo_export": "lo_export() writes a file",
+		"pg_file_write": "pg_file_write() writes a file", "copy": "COPY reads or writes a file or runs a program",
+		"program": "PROGRAM runs a command", "execute": "EXECUTE runs computed SQL",
+		"plpython3u": "an untrusted language runs code", "plpythonu": "an untrusted language runs code",
+		"plperlu": "an untrusted language runs code", "plsh": "an untrusted language runs code",
+		"dblink": "dblink runs SQL elsewhere",
+	}
+})
 
 // psqlUnmodelled: psql's backslash commands other than the ones that
 // describe (\! runs a shell, \i and \ir read files, \o and \w write them,
@@ -170,18 +179,21 @@ func psqlUnmodelled(text string) string {
 		}
 		i = j - 1
 	}
-	if why := firstWord(sqlWords(text), psqlFuncs); why != "" {
+	if why := firstWord(sqlWords(text), psqlFuncs()); why != "" {
 		return why + ", which the analysis does not follow"
 	}
 	return ""
 }
 
-var mysqlWords = map[string]string{
-	"system": "mysql's system runs a shell command", "source": "mysql's source reads a file of commands",
-	"pager": "mysql's pager runs a command", "tee": "mysql's tee writes a file", "edit": "mysql's edit runs an editor",
-	"load_file": "LOAD_FILE() reads a file", "infile": "LOAD DATA INFILE reads a file",
-	"outfile": "SELECT … INTO OUTFILE writes a file", "dumpfile": "SELECT … INTO DUMPFILE writes a file",
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var mysqlWords = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"system": "mysql's system runs a shell command", "source": "mysql's source reads a file of commands",
+		"pager": "mysql's pager runs a command", "tee": "mysql's tee writes a file", "edit": "mysql's edit runs an editor",
+		"load_file": "LOAD_FILE() reads a file", "infile": "LOAD DATA INFILE reads a file",
+		"outfile": "SELECT … INTO OUTFILE writes a file", "dumpfile": "SELECT … INTO DUMPFILE writes a file",
+	}
+})
 
 // mysqlUnmodelled: the mysql client's commands that run a shell, read or
 // write files (\! system, \. source, \P pager, \T tee, \e edit) and SQL
@@ -192,7 +204,7 @@ func mysqlUnmodelled(text string) string {
 			return "mysql's \\" + text[i+1:i+2] + " (runs a command, reads or writes a file) is not modelled"
 		}
 	}
-	if why := firstWord(sqlWords(text), mysqlWords); why != "" {
+	if why := firstWord(sqlWords(text), mysqlWords()); why != "" {
 		return why + ", which the analysis does not follow"
 	}
 	return ""
@@ -274,11 +286,14 @@ func exCommandOK(name string) bool {
 
 // exModifiers are the ex command modifiers: the command after them is
 // checked in turn.
-var exModifiers = map[string]int{
-	"silent": 3, "unsilent": 3, "noautocmd": 3, "keepjumps": 5, "keepmarks": 3, "keeppatterns": 5,
-	"keepalt": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "vertical": 4, "topleft": 2, "botright": 2,
-	"aboveleft": 3, "belowright": 3, "leftabove": 5, "rightbelow": 6, "tab": 3, "browse": 3,
-}
+// Built the first time it is read, not at start-up: most runs never read it.
+var exModifiers = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"silent": 3, "unsilent": 3, "noautocmd": 3, "keepjumps": 5, "keepmarks": 3, "keeppatterns": 5,
+		"keepalt": 5, "lockmarks": 3, "confirm": 4, "hide": 3, "vertical": 4, "topleft": 2, "botright": 2,
+		"aboveleft": 3, "belowright": 3, "leftabove": 5, "rightbelow": 6, "tab": 3, "browse": 3,
+	}
+})
 
 func abbrevOf(m map[string]int, name string) bool {
 	for full, min := range m {
@@ -379,7 +394,7 @@ func exLine(line string, depth int) (why string, starts bool) {
 		}
 		return "the ex command " + strings.Fields(c)[0] + " is not modelled", false
 	}
-	if abbrevOf(exModifiers, name) {
+	if abbrevOf(exModifiers(), name) {
 		return exLine(rest, depth+1)
 	}
 	// :s/pat/rep/flags and :g/pat/cmd (any delimiter that is not a
