@@ -32,7 +32,8 @@ type FlushOptions struct {
 	SpillPreviewBytes int
 	Spill             func(key, text string) (path string, err error)
 	// Summarize summarises batches (summarize.Summarize with its options);
-	// nil: deterministic summaries. The batches' texts are valid during the
+	// nil: deterministic summaries (each made as its batch is read). The
+	// batches' texts are valid during the
 	// call only (they share a buffer the next call reuses): what it keeps it
 	// copies.
 	Summarize func(ctx context.Context, batches []summarize.Batch) []summarize.Result
@@ -310,7 +311,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	// the largest chunk (a buffer grown by append copies itself each time
 	// it grows, and in a process that never collects, each copy is memory
 	// touched for the first time)
-	texts := make([]byte, 0, chunkTextBytes(slots))
+	texts := make([]byte, 0, chunkTextBytes(slots, o.Summarize == nil))
 	if first {
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
@@ -329,6 +330,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	for start := 0; start < len(slots); start += chunk {
 		part := slots[start:min(start+chunk, len(slots))]
 		var inputs []summarize.Batch
+		var results []summarize.Result
 		texts = texts[:0]
 		for i := range part {
 			sl := &part[i]
@@ -358,15 +360,20 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			if err != nil {
 				return err
 			}
+			if o.Summarize == nil {
+				// a deterministic summary is made as soon as its batch's
+				// texts are read, and they are let go: the buffer holds one
+				// batch's texts, not a chunk's (summarized never reads a
+				// deterministic summary's input, so none is kept)
+				results = append(results, summarize.Result{Text: summarize.Deterministic(in), Source: summarize.SourceDeterministic})
+				inputs = append(inputs, summarize.Batch{})
+				texts = texts[:n0]
+				continue
+			}
 			inputs = append(inputs, in)
 		}
-		var results []summarize.Result
-		if len(inputs) > 0 {
-			if o.Summarize != nil {
-				results = o.Summarize(cx, inputs)
-			} else {
-				results = summarize.Summarize(cx, inputs, summarize.Options{})
-			}
+		if len(inputs) > 0 && o.Summarize != nil {
+			results = o.Summarize(cx, inputs)
 		}
 		k := 0
 		for i := range part {
@@ -453,26 +460,35 @@ func repeatedKeys(batches []*Batch) bool {
 }
 
 // chunkTextBytes is about what the flush's texts buffer holds at most: the
-// raw bytes of the largest chunk's result texts and arguments. Decoding a
-// JSON string never makes it longer; a text parsed from its line (not
-// located in it) counts its Chars, arguments held decoded their length.
-func chunkTextBytes(slots []slot) int {
+// raw bytes of the largest chunk's result texts and arguments, or of the
+// largest batch's when each batch's texts are let go once summarised
+// (perBatch). Decoding a JSON string never makes it longer; a text parsed
+// from its line (not located in it) counts its Chars, arguments held
+// decoded their length.
+func chunkTextBytes(slots []slot, perBatch bool) int {
 	size := func(c *Call) int {
 		n := c.Chars
 		if c.text.at.entry != 0 {
 			n = int(c.text.at.n)
 		}
-		return n
+		return n + len(c.Args) + int(c.argsAt.n)
 	}
 	most := 0
 	for start := 0; start < len(slots); start += chunk {
 		sum := 0
 		for _, sl := range slots[start:min(start+chunk, len(slots))] {
+			batch := 0
 			for _, c := range sl.b.Calls {
-				sum += size(c) + len(c.Args) + int(c.argsAt.n)
+				batch += size(c)
+			}
+			sum += batch
+			if perBatch {
+				most = max(most, batch)
 			}
 		}
-		most = max(most, sum)
+		if !perBatch {
+			most = max(most, sum)
+		}
 	}
 	return most
 }

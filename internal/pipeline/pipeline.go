@@ -181,24 +181,31 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options, window in
 		nowMS = o.Now().UnixMilli()
 	}
 	so := o.Summarizer
+	// no command (and no cache to answer): every summary is
+	// summarize.Deterministic's, which the flush makes batch by batch
+	deterministic := so.Command == nil && !(so.CacheOnly && so.Cache != nil)
+	var summarizeBatches func(cx context.Context, bs []summarize.Batch) []summarize.Result
+	if !deterministic {
+		summarizeBatches = func(cx context.Context, bs []summarize.Batch) []summarize.Result {
+			return summarize.Summarize(cx, bs, so)
+		}
+	}
 	chains := o.Chains
 	chains.Fuse, chains.FuseConcurrency = nil, so.Concurrency
 	if o.FuseRangeSummary {
 		chains.Fuse = func(cx context.Context, summaries, refs []string) summarize.FuseResult {
 			return summarize.Fuse(cx, summaries, refs, so)
 		}
-		// no command (and no cache to answer): every fusion is
-		// summarize.FuseDeterministic's, written when the chain is
-		chains.FuseDeterministic = so.Command == nil && !(so.CacheOnly && so.Cache != nil)
+		// and every fusion summarize.FuseDeterministic's, written when the
+		// chain is
+		chains.FuseDeterministic = deterministic
 	}
 	return index.Flush(cx, ctx, st, index.FlushOptions{
 		Chains:       chains,
 		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window, Pairing: r.Pairing},
 		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
 		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
-		Summarize: func(cx context.Context, bs []summarize.Batch) []summarize.Result {
-			return summarize.Summarize(cx, bs, so)
-		},
+		Summarize: summarizeBatches,
 		Clip:      so.Clip,
 		Now:       nowMS,
 		NoEntries: o.NoEntries,
