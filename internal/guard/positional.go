@@ -635,8 +635,8 @@ func joinCwds(all, more []string) []string {
 	for _, d := range more {
 		if !slices.Contains(out, d) && len(out) < maxCwds {
 			out = append(out, d)
-		} else if !slices.Contains(out, d) && !slices.Contains(out, "/"+unknownSeg) {
-			out = append(out, "/"+unknownSeg)
+		} else if !slices.Contains(out, d) && !slices.Contains(out, "/"+unknownCwd) {
+			out = append(out, "/"+unknownCwd)
 		}
 	}
 	if len(more) > 0 {

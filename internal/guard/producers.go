@@ -438,7 +438,33 @@ func mktempField(flags, operands []string) field {
 		t := strings.TrimRight(operands[len(operands)-1], "X")
 		tmpl = escapeGlob(path.Base(t)) + unknownStr
 	}
-	return field{s: "/" + unknownSeg + "/" + tmpl, unk: true, why: "mktemp"}
+	why := "mktemp"
+	if !mktempFresh(flags, operands) {
+		why = "mktemp in a folder it is given"
+	}
+	return field{s: "/" + unknownSeg + "/" + tmpl, unk: true, why: why}
+}
+
+// mktempFresh reports whether mktemp makes its file or folder in the
+// temporary folder ($TMPDIR or /tmp, from the environment): no -p or
+// --tmpdir, a template without `/` (or computed). A cd there is not a cd
+// to a folder named at run time (see chdir).
+func mktempFresh(flags, operands []string) bool {
+	for _, f := range flags {
+		switch {
+		case f == "--directory" || f == "--quiet" || f == "--dry-run" || strings.HasPrefix(f, "--suffix="):
+		case strings.HasPrefix(f, "--"):
+			return false
+		case strings.Trim(f[1:], "dqtu") != "":
+			return false
+		}
+	}
+	for _, o := range operands {
+		if strings.ContainsAny(o, "/"+unknownStr) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitFlags separates option-looking words from operands (roughly: for

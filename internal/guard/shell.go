@@ -1619,6 +1619,7 @@ func (a *shellAnalyzer) special(name string) {
 // printf -v) is a folder popd, pushd and pushd +N lead to (pushd /tmp;
 // DIRSTACK[1]=~; popd went home): any folder.
 func (a *shellAnalyzer) dirStackSet() {
+	// (not unknownCwd: the element's value, often a literal, is not read)
 	if n := len(a.dirStack); n == 0 || len(a.dirStack[n-1]) != 1 || a.dirStack[n-1][0] != "/"+unknownSeg {
 		a.dirStack = append(a.dirStack, []string{"/" + unknownSeg})
 	}
@@ -2014,7 +2015,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 				next = append(next, p)
 			}
 		} else {
-			next = append(next, "/"+unknownSeg)
+			next = append(next, "/"+unknownCwd)
 		}
 	}
 	if f.pattern() {
@@ -2023,6 +2024,13 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			c = "/" + unknownSeg
 		}
 		p, _ := a.norm(c, true)
+		if (f.onlyUnk || strings.HasPrefix(c, "/"+unknownSeg)) && !f.posOnly && !(f.why == "mktemp" && !f.dyn && !strings.Contains(f.s, "..")) {
+			// a folder named when the command runs (`cd "$x"`, `cd
+			// "$(cat f)"/sub`): any folder, a protected one included
+			// (not a new one mktemp makes in the temporary folder, nor
+			// a function's `cd "$1"`, walked again where it is called)
+			p = unknownCwdOf(p, a.win)
+		}
 		next = append(next, p)
 	} else {
 		dir := f.s
@@ -2031,7 +2039,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			// candidates), or $OLDPWD from the environment: anywhere
 			next = append(next, a.oldpwds...)
 			if len(a.oldpwds) == 0 {
-				next = append(next, "/"+unknownSeg)
+				next = append(next, "/"+unknownCwd)
 			}
 		} else {
 			for _, cwd := range a.cwds {
@@ -2050,7 +2058,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
 					// to ~NAME/x (a named folder or a user's home): any
 					// folder for the first name
-					c := "/" + unknownSeg
+					c := "/" + unknownCwd
 					if _, rest, ok := strings.Cut(dir, "/"); ok {
 						c += "/" + escapeGlob(rest)
 					}
@@ -2079,7 +2087,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 		}
 		if len(a.cwds) >= maxCwds {
 			// too many places: the shell may be anywhere
-			d = "/" + unknownSeg
+			d = "/" + unknownCwd
 			dests = append(dests, d)
 			for _, c := range a.cwds {
 				if c == d {
