@@ -135,3 +135,52 @@ func TestComputedCdWindows(t *testing.T) {
 		{`echo > "$OUT/e.ts"`, false, nil},
 	})
 }
+
+// After the command assigns HOME a `~` may be any folder: the reason says
+// so and names the rules that path may hit (every one, not only the first
+// in rule order, which named ~/.pi/agent/settings.json for
+// `HOME=proj/.claude; … > ~/settings.json`), and nothing else; a bare `cd`
+// there is a cd to a folder known only at run time (it named node_modules/
+// for a write to e.ts).
+func TestHomeSetReasons(t *testing.T) {
+	cases := []struct {
+		cmd     string
+		want    []string
+		notWant []string
+	}{
+		{`HOME=` + tCwd + `/.claude; echo x > ~/settings.json`,
+			[]string{"sets HOME, so pruner cannot tell what ~ names", `".claude/settings.json"`, `"~/.claude/settings.json"`, `".pi/settings.json"`},
+			[]string{"node_modules", ".ssh", ".env"}},
+		{`HOME=/tmp/h; cat ~/.ssh/id_rsa`, []string{"sets HOME", `"~/.ssh/"`}, []string{"settings.json", ".env", "auth.json"}},
+		{`read -r HOME; cp /tmp/a ~/.claude/settings.json`, []string{"sets HOME", `"~/.claude/settings.json"`, `".claude/settings.json"`}, []string{"agent/settings.json", ".ssh"}},
+		{`HOME=` + tCwd + `/.pi/extensions; cd; echo evil > e.ts`, []string{"after a cd to a folder known only at run time", `".pi/extensions/"`}, nil},
+		{`HOME=` + tCwd + `/.pi/extensions; cd ~ && echo evil > e.ts`, []string{"after a cd to a folder known only at run time", `".pi/extensions/"`}, nil},
+		// unverifiable: the rules below the home first
+		{`HOME=/tmp/h; ls ~`, []string{"the command sets HOME", `deny bash ("~/`}, nil},
+	}
+	for name, m := range gate20Matchers() {
+		for _, c := range cases {
+			k, why := kindOf(m, c.cmd)
+			if k == "" {
+				t.Errorf("%s: %q: allowed, want denied", name, c.cmd)
+				continue
+			}
+			for _, w := range c.want {
+				if !strings.Contains(why, w) {
+					t.Errorf("%s: %q: reason %q does not say %q", name, c.cmd, why, w)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(why, w) {
+					t.Errorf("%s: %q: reason %q names %q, which the path cannot hit", name, c.cmd, why, w)
+				}
+			}
+		}
+	}
+	// near-benign stay allowed
+	runGate20(t, []gate20Case{
+		{`HOME=/tmp/h; echo x > ~/notes.txt`, false, nil},
+		{`HOME=/tmp/h; cd; cat a`, false, nil},
+		{`HOME=/tmp/h; cd /tmp && echo x > notes`, false, nil},
+	})
+}

@@ -90,6 +90,9 @@ type Violation struct {
 	// because that folder may be a protected folder of its own: Rules are
 	// then the rules it may land in.
 	CdUnknown bool `json:"-"`
+	// HomeSet says the path starts with a `~` the command made unknown by
+	// assigning HOME: Rules are the rules it may hit.
+	HomeSet bool `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -271,6 +274,11 @@ func (v Violation) text(verdict bool) string {
 		}
 		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s%s", via, verb, what, v.Holds, rule, v.folderHint(verdict, via)))
 	}
+	if v.HomeSet && v.Command != "" {
+		// `~` after the command assigned HOME: any folder; the rules it
+		// may hit, not only the first
+		return oneLine(fmt.Sprintf("bash command touches %s, and sets HOME, so pruner cannot tell what ~ names (%s): it may be protected by %s; %s", showWord(clip(v.Raw, 160)), v.Path, cdRules(v.Rules), rule))
+	}
 	if v.CdUnknown {
 		// a name written after cd to a computed folder, which may be a
 		// protected folder (unknownCwd)
@@ -420,6 +428,7 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 			v.CdUnknown = ok && v.Kind != KindUnverifiable
 		}
 		if ok {
+			v.HomeSet = t.homeSet && v.Kind == KindDeny && !v.CdUnknown
 			v.Meta = shell && t.ops == SetBash && v.Kind == KindDeny
 			add(v)
 		}
@@ -478,7 +487,21 @@ func (m *Matcher) unverifiable(u unknownUse, ops OpSet) (Violation, bool) {
 			v.Rules = append(v.Rules, m.rules.Entries[i].Path)
 		}
 	}
+	if strings.Contains(u.why, homeSetWhy) {
+		// an unknown home: the rules below the home first (any rule may
+		// be hit, those are the ones a `~` names)
+		sort.SliceStable(v.Rules, func(i, j int) bool { return m.homeRule(v.Rules[i]) && !m.homeRule(v.Rules[j]) })
+	}
 	return v, true
+}
+
+// homeRule reports whether a rule's path lies below the home folder.
+func (m *Matcher) homeRule(p string) bool {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
+		return true
+	}
+	h := strings.TrimSuffix(m.env.Home, "/")
+	return h != "" && strings.HasPrefix(p, h+"/")
 }
 
 // deniedOps returns the union of ops ∩ deny over every entry matching p, and

@@ -47,9 +47,9 @@ func (a *shellAnalyzer) homeWhy() string {
 }
 
 // homeSetCwd is where `cd`, `cd ~…` lead once the command assigned HOME:
-// any folder, a protected one included (a glob, not an unknown run, which
-// the matcher takes for folders that hold no protected name).
-func homeSetCwd() field { return field{s: "/**", glob: true} }
+// any folder, a protected one included (unknownCwd: a name written there
+// may land in any protected folder; see chdir).
+func homeSetCwd() field { return litField("/" + unknownCwd) }
 
 // cdHomeSet: a cd to the home (no operand, or one the raw text starts
 // with `~`) after the command assigned HOME.

@@ -118,6 +118,9 @@ type target struct {
 	// hint, for rec: an exclusion the program honours as the analysis
 	// reads it, for the reason's hint (hintGitClean: git clean -e NAME)
 	hint uint8
+	// homeSet: the path starts with a `~` the command made unknown by
+	// assigning HOME (homeset.go): the reason names the rules it may hit
+	homeSet bool
 }
 
 const (
@@ -1673,6 +1676,14 @@ func (a *shellAnalyzer) word(w *syntax.Word, ops OpSet) []field {
 func (a *shellAnalyzer) value(raw string, v field, ops OpSet) {
 	if v.onlyUnk || v.s == "" {
 		return
+	}
+	if v.why == homeSetWhy {
+		n := len(a.out.targets)
+		defer func() {
+			for i := n; i < len(a.out.targets); i++ {
+				a.out.targets[i].homeSet = true
+			}
+		}()
 	}
 	if v.dotOK && !a.dotglob {
 		a.dotglob = true
