@@ -1567,6 +1567,7 @@ func (c *cmd) dispatch() bool {
 		return true
 	}
 	c.serverCommand() // caddy file-server, twistd web, browser-sync
+	c.buildOutputs()  // c8 --reports-dir, nyc --report-dir, coverage html -d
 	c.unmodelledFolders()
 	for i := 1; i < len(c.args); i++ {
 		if f := c.args[i].f; !c.done[i] && !f.pattern() {
