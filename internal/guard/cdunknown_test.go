@@ -70,6 +70,14 @@ func TestComputedCdWrites(t *testing.T) {
 		{`echo > "$OUT/x"`, false, nil},
 		{`cp a.txt "$OUT/e.ts"`, false, nil},
 		{`for d in a b; do (cd "$d" && echo x > out); done`, false, nil},
+		// a subshell's cd does not move the shell: after it a name is
+		// written where the shell is
+		{`(cd "$x"; echo > e.ts)`, true, cdWhy},
+		{`y=$(cd "$x"; echo > e.ts)`, true, cdWhy},
+		{`(cd "$x" && make); echo x > out.txt`, false, nil},
+		{`( (cd "$x"); echo > e.ts )`, false, nil},
+		{`y=$(cd "$x" && pwd); echo x > out.txt`, false, nil},
+		{`cd "$x" | cat; echo x > out.txt`, false, nil},
 	})
 }
 

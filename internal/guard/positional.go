@@ -74,8 +74,22 @@ func (a *shellAnalyzer) restoreScope(s scope) {
 // subshell runs fn in a subshell: what it assigns is forgotten after.
 func (a *shellAnalyzer) subshell(fn func()) {
 	s := a.saveScope()
+	before := append([]string(nil), a.cwds...)
 	fn()
 	a.restoreScope(s)
+	// the candidate folders a cd inside added stay (an over-approximation),
+	// but a computed one is no longer where a name written after the
+	// subshell lands: `(cd "$x" && make); echo > out` writes ./out
+	cwds := make([]string, 0, len(a.cwds))
+	for i, c := range a.cwds {
+		if strings.Contains(c, unknownCwd) && !slices.Contains(before, c) {
+			c = plainUnknown(c)
+		}
+		if !slices.Contains(a.cwds[i+1:], c) && !slices.Contains(cwds, c) {
+			cwds = append(cwds, c)
+		}
+	}
+	a.cwds = cwds
 }
 
 // maybeSubshell runs fn where bash runs it in a subshell and zsh (or bash
