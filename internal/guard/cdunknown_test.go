@@ -185,6 +185,16 @@ func TestHomeSetReasons(t *testing.T) {
 			}
 		}
 	}
+	// a read there still reaches a folder rule without a leading dot
+	// (the home may be any folder)
+	r, err := ParseRules([]byte(`{"paths":[{"path":"secrets/","deny":["read"]}]}`), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGate20(t, "secrets", r.Matcher(Env{Cwd: tCwd, Home: tHome}), []gate20Case{
+		{`HOME=/tmp/h; cd; cat a`, true, []string{"secrets/"}},
+		{`cd "$x"; cat a`, false, nil}, // documented: a read after a computed cd is below an ordinary folder
+	})
 	// near-benign stay allowed
 	runGate20(t, []gate20Case{
 		{`HOME=/tmp/h; echo x > ~/notes.txt`, false, nil},

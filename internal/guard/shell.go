@@ -2043,6 +2043,11 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			p = unknownCwdOf(p, a.win)
 		}
 		next = append(next, p)
+		if f.why == homeSetWhy && f.glob {
+			// homeSetCwd: a name written there may be in any protected
+			// folder, a hidden one included (`**` skips those)
+			next = append(next, "/"+unknownCwd)
+		}
 	} else {
 		dir := f.s
 		if dir == "-" {
