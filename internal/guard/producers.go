@@ -384,7 +384,14 @@ func cwdSource(a *shellAnalyzer) source {
 	if len(a.cwds) == 1 && !strings.ContainsRune(a.cwds[0], unknownRune) {
 		return source{kind: srcText, text: a.cwds[0] + "\n"}
 	}
-	return source{kind: srcDyn, why: "pwd", text: "dir"}
+	// one of the candidate folders, as $PWD (a value: see cmdSubst)
+	out := source{kind: srcDyn, why: "pwd", text: "dir"}
+	if len(a.cwds) <= maxPWDAlts {
+		for _, c := range a.cwds {
+			out.names = append(out.names, litField(c))
+		}
+	}
+	return out
 }
 
 // gitValueShape says what a git command prints when it is used as a value:
@@ -1009,6 +1016,14 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		case "token":
 			return unkVal(why)
 		case "dir":
+			if out.why == "pwd" && len(out.names) > 0 {
+				// $(pwd): each folder the shell may be in, as $PWD
+				v := envVal(why)
+				for _, c := range out.names {
+					v.alts = append(v.alts, cwdVal(c.s))
+				}
+				return v
+			}
 			return envVal(why)
 		case "temp":
 			if len(out.names) == 1 {

@@ -1136,6 +1136,14 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 				} else {
 					a.vars[name] = dynVal("$"+name, false)
 				}
+			case len(vals) > 1 && len(vals) <= maxPWDAlts && !as.Append:
+				// one of several values (x=$PWD or x=$(pwd) after a cd):
+				// $x is each of them
+				v := dynVal("$"+name, false)
+				for _, f := range vals {
+					v.alts = append(v.alts, fieldVal(f))
+				}
+				a.vars[name] = v
 			default:
 				a.vars[name] = dynVal("$"+name, false)
 			}

@@ -501,7 +501,11 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 		r.values(vals, quoted)
 	case *syntax.CmdSubst:
 		v := a.cmdSubstValue(x)
-		r.values([]pval{v}, quoted)
+		if len(v.alts) > 0 {
+			r.values(v.alts, quoted) // $(pwd): one of the candidate folders
+		} else {
+			r.values([]pval{v}, quoted)
+		}
 	case *syntax.ArithmExp:
 		r.each(func(fb *fieldBuilder) { fb.unknownChars("$((…))", false) })
 	case *syntax.ProcSubst:
