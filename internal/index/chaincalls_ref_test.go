@@ -169,7 +169,7 @@ func FuzzChainCalls(f *testing.F) {
 				continue
 			}
 			for _, every := range []bool{false, true} {
-				got, err := fl.chainCalls(ctx, entries, c, fl.State, every)
+				got, err := fl.chainCalls(ctx, newEntryIndex(ctx), c, fl.State, every)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -202,12 +202,7 @@ func TestChainCallsSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := make(map[uint64]int32, len(ctx.Branch))
-	for i := range ctx.Branch {
-		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
-			entries[k] = int32(i + 1)
-		}
-	}
+	entries := newEntryIndex(ctx)
 	n := 0
 	for k := range chains {
 		if chains[k].Closed() {

@@ -276,19 +276,23 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
 		return err
 	}
-	middles := 0 // what backfill may add
+	// room for what backfill may add: the chains' results no record or
+	// alias covers yet (counting every middle call, most of which the
+	// batches just indexed, reserved a third more records, keys and slots
+	// than backfill added — 1 GB: ~12 MB, and trim then copied the records
+	// and keys again to give it back)
+	middles := 0
 	for k := range eligible {
-		middles += len(eligible[k].MiddleToolCallIDs)
+		for _, key := range eligible[k].MiddleOccurrenceKeys {
+			if !s.IsSummarized(key) {
+				middles++
+			}
+		}
 	}
 	s.reserve(middles)
 	// entry id (as its integer key: no string per entry) → index in
 	// ctx.Branch + 1
-	entries := make(map[uint64]int32, len(ctx.Branch))
-	for i := range ctx.Branch {
-		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
-			entries[k] = int32(i + 1)
-		}
-	}
+	entries := newEntryIndex(ctx)
 	compressed := 0
 	bodies := newSummaryIndex(s)
 	var done []*ChainData // the chains compressed, registered once fused
@@ -334,9 +338,13 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			if backfilled, err = f.backfill(ctx, fresh, o); err != nil {
 				return err
 			}
-			// the chain keeps the state's strings of the keys backfill
-			// indexed, not the copies chain detection made of them
-			s.internKeys(c.MiddleOccurrenceKeys)
+			if f.keyCopied {
+				// the chain keeps the state's strings of the keys backfill
+				// indexed, not copies (chainCalls indexes the chain's own
+				// strings where it finds them)
+				s.internKeys(c.MiddleOccurrenceKeys)
+				f.keyCopied = false
+			}
 		}
 		toolRefs := s.ToolRefs(keys)
 		cd := ChainData{
@@ -592,7 +600,7 @@ func (s *State) registerChain(c *ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries *entryIndex, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -626,7 +634,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			looked[i-c.Start] = -1
 			continue
 		}
-		at := entries[m.EntryKey()]
+		at := entries.get(m.EntryKey())
 		looked[i-c.Start] = at + 1
 		if at != 0 {
 			need[m.ToolCallID()] = true
@@ -638,6 +646,9 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	open := map[string]call{}
 	var out []*chainCall
 	lt := &f.lt
+	// the results' keys are the chain's own strings (chain detection's, in
+	// result order, from kpos on), not a copy each: backfill indexes them
+	keys, kpos := c.MiddleOccurrenceKeys, 0
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		switch m.Role() {
@@ -650,7 +661,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				// parsed (the calls' results are covered, never read)
 				continue
 			}
-			at := entries[m.EntryKey()]
+			at := entries.get(m.EntryKey())
 			if at == 0 {
 				continue
 			}
@@ -700,12 +711,12 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 					continue
 				}
-				at = entries[m.EntryKey()]
+				at = entries.get(m.EntryKey())
 			}
 			if at == 0 {
 				continue
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
+			key := f.chainKey(keys, &kpos, appendOccurrenceKey(kb[:0], m.ToolCallID(), ts))
 			be := &ctx.Branch[at-1]
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
 			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
@@ -730,6 +741,21 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 		}
 	}
 	return out, nil
+}
+
+// chainKey is key as a string: the one in keys from *at on when it is
+// there (*at then moves past it), else a copy (f.keyCopied set, and the
+// search ends: a chain's keys are looked at once, not once per result).
+func (f *Flushed) chainKey(keys []string, at *int, key []byte) string {
+	for i := *at; i < len(keys); i++ {
+		if keys[i] == string(key) {
+			*at = i + 1
+			return keys[i]
+		}
+	}
+	*at = len(keys)
+	f.keyCopied = true
+	return string(key)
 }
 
 // trivialCalls are what a chain's backfill reads of the calls of a
@@ -867,7 +893,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		}
 		_, _, at := s.indexRecord(r, c.key, true)
 		recs[i] = entryCall{rec: at, text: c.loc, entry: c.entry}
-		s.registerRef(refs[i])
+		s.registerRefKey(refs[i], c.key)
 	}
 	f.Backfilled += len(calls)
 	floor := calls[0].ts

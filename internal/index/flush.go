@@ -125,6 +125,9 @@ type Flushed struct {
 	deferEntries  bool
 	// a summarised batch's refs, tool names and keys (summarized: reused)
 	refs, names, keys []string
+	// keyCopied: chainCalls made a key of its own for a chain's result
+	// (chainKey), which the chain's keys then take from the state
+	keyCopied bool
 }
 
 // deferredBatch is a summarised batch whose entries are not made yet: its
