@@ -600,7 +600,7 @@ func (s *State) registerChain(c *ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries *entryIndex, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries *keyIndex, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true

@@ -24,11 +24,26 @@ func entryMapOld(ctx *session.Context) map[uint64]int32 {
 	return entries
 }
 
-// checkEntryIndex: entryIndex answers as entryMapOld for every key of the
-// Branch and of the context's messages, and for keys no entry has.
+// messageMapOld is the map Capture built before newMessageIndex: entry key
+// → index in the context's Messages (present: the key is in the map), the
+// last message with the key winning.
+func messageMapOld(ctx *session.Context) map[uint64]int {
+	inCtx := make(map[uint64]int, len(ctx.Messages))
+	for i, m := range ctx.Messages {
+		if k := m.EntryKey(); k != 0 {
+			inCtx[k] = i
+		}
+	}
+	return inCtx
+}
+
+// checkEntryIndex: newEntryIndex answers as entryMapOld, newMessageIndex
+// as messageMapOld, for every key of the Branch and of the context's
+// messages, and for keys no entry has.
 func checkEntryIndex(t *testing.T, ctx *session.Context) {
 	t.Helper()
 	x, want := newEntryIndex(ctx), entryMapOld(ctx)
+	mx, mwant := newMessageIndex(ctx), messageMapOld(ctx)
 	keys := []uint64{0, 1, 1 << 32, ^uint64(0)}
 	for i := range ctx.Branch {
 		keys = append(keys, ctx.EntryKey(&ctx.Branch[i]))
@@ -39,6 +54,10 @@ func checkEntryIndex(t *testing.T, ctx *session.Context) {
 	for _, k := range keys {
 		if got := x.get(k); got != want[k] {
 			t.Fatalf("key %#x: %d, the map %d", k, got, want[k])
+		}
+		i, in := mwant[k]
+		if got := mx.get(k); got != int32(i+1) && in || got != 0 && !in {
+			t.Fatalf("message key %#x: %d, the map %d (%v)", k, got, i, in)
 		}
 	}
 }
@@ -52,7 +71,7 @@ func readBranch(t *testing.T, data []byte) *session.Context {
 	return ctx
 }
 
-// TestEntryIndexSessions: entryIndex is the old map on every session of
+// TestEntryIndexSessions: the tables are the old maps on every session of
 // testdata/sessions and testdata/condense-oracle.
 func TestEntryIndexSessions(t *testing.T) {
 	var files []string
@@ -78,8 +97,8 @@ func TestEntryIndexSessions(t *testing.T) {
 
 // TestEntryIndexRepeatedIDs: on branches of sessions whose ids repeat,
 // and with more entries than the smallest table holds (probes that wrap),
-// entryIndex is the map; on a branch where keys repeat the last entry
-// with a key wins, as in the map.
+// the tables are the maps; where keys repeat the last entry (message)
+// with a key wins, as in the maps.
 func TestEntryIndexRepeatedIDs(t *testing.T) {
 	for _, n := range []int{1, 3, 40, 200, 1500} {
 		var b strings.Builder
@@ -101,7 +120,8 @@ func TestEntryIndexRepeatedIDs(t *testing.T) {
 		// a branch that holds its entries twice over (the session builder
 		// cuts a path where an id comes back): the later ones win
 		ctx.Branch = append(slices.Clone(ctx.Branch), ctx.Branch...)
-		if len(entryMapOld(ctx)) == len(ctx.Branch) {
+		ctx.Messages = append(slices.Clone(ctx.Messages), ctx.Messages...)
+		if len(entryMapOld(ctx)) == len(ctx.Branch) || len(messageMapOld(ctx)) == len(ctx.Messages) {
 			t.Fatalf("%d entries: no key repeats", n)
 		}
 		checkEntryIndex(t, ctx)
