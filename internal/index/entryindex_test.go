@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,5 +126,49 @@ func TestEntryIndexRepeatedIDs(t *testing.T) {
 			t.Fatalf("%d entries: no key repeats", n)
 		}
 		checkEntryIndex(t, ctx)
+	}
+}
+
+// TestKeyIndexKeys: the table answers as a map where the last item with a
+// key wins, for keys that repeat, keys of 0, keys at the packed word's
+// limit and keys past it (the map fallback), lists of every size up to
+// a few tables.
+func TestKeyIndexKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		gen  func() uint64
+	}{
+		{"small, repeated", func() uint64 { return rng.Uint64N(50) }},
+		{"session-like", func() uint64 { return rng.Uint64N(4)<<32 | rng.Uint64N(1<<32) }},
+		{"at the limit", func() uint64 { return 1<<keyBits - 1 - rng.Uint64N(3) }},
+		{"past the limit", func() uint64 {
+			if rng.IntN(10) == 0 {
+				return 1<<keyBits + rng.Uint64N(1<<20)
+			}
+			return rng.Uint64N(1000)
+		}},
+		{"any", rng.Uint64},
+	} {
+		for _, n := range []int{0, 1, 2, 31, 32, 33, 100, 5000} {
+			keys := make([]uint64, n)
+			want := map[uint64]int32{}
+			for i := range keys {
+				keys[i] = tc.gen()
+				if keys[i] != 0 {
+					want[keys[i]] = int32(i + 1)
+				}
+			}
+			x := newKeyIndex(n, func(i int) uint64 { return keys[i] })
+			probe := append(slices.Clone(keys), 0, 1, 1<<keyBits-1, 1<<keyBits, ^uint64(0))
+			for range 200 {
+				probe = append(probe, tc.gen())
+			}
+			for _, k := range probe {
+				if got := x.get(k); got != want[k] {
+					t.Fatalf("%s, %d keys: key %#x: %d, the map %d", tc.name, n, k, got, want[k])
+				}
+			}
+		}
 	}
 }
