@@ -8,10 +8,11 @@ import "github.com/pruner-dev/pruner/internal/session"
 // of keys and indexes packed in a word (no pointer, one load a probe):
 // the map[uint64]int32 chain compression built of every branch entry held
 // ~17 MB for a 1 GB session (~550,000 entries), live through the chains,
-// where this holds 8 MB. Keys of more than keyBits bits, or more items
+// where this holds 8 MB (at most 3/4 full: linear probes stay within a
+// cache line or two; half full, it was 16 MB there). Keys of more than keyBits bits, or more items
 // than an index of idxBits holds, are in a map instead.
 type keyIndex struct {
-	slots []uint64 // key<<idxBits | index+1 (0: empty); len a power of two, at most half full
+	slots []uint64 // key<<idxBits | index+1 (0: empty); len a power of two, at most 3/4 full
 	shift uint     // 64 - log2(len(slots))
 	m     map[uint64]int32
 }
@@ -43,7 +44,7 @@ func packedKeyIndex(n int, key func(i int) uint64) (*keyIndex, bool) {
 		return nil, false
 	}
 	size, shift := 64, uint(64-6)
-	for 2*n > size {
+	for 4*n > 3*size {
 		size *= 2
 		shift--
 	}

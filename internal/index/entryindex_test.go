@@ -172,3 +172,47 @@ func TestKeyIndexKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestTrivialCallsDrop: calls added in chunks are found by turn and index
+// until drop lets go of a chunk all of whose calls are before the turn
+// given; the chunk holding that turn, and every later one, stay.
+func TestTrivialCallsDrop(t *testing.T) {
+	old := trivialChunk
+	defer func() { trivialChunk = old }()
+	for _, size := range []int{1, 2, 3, 1024} {
+		trivialChunk = size
+		var tc trivialCalls
+		var calls []*Call
+		for turn := range int32(40) {
+			for k := range turn % 3 { // 0, 1 or 2 calls a turn
+				calls = append(calls, &Call{turn: turn * 2, call: k, res: turn*2 + 1})
+			}
+		}
+		tc.add(calls[:10], nil)
+		tc.add(calls[10:], nil)
+		if tc.n != len(calls) {
+			t.Fatalf("chunk %d: %d calls kept, want %d", size, tc.n, len(calls))
+		}
+		for _, cut := range []int32{0, 7, 8, 30, 31, 79, 200} {
+			tc.drop(cut)
+			for i, c := range calls {
+				got := tc.find(c.turn, int(c.call))
+				switch {
+				case c.turn >= cut && got != i:
+					t.Fatalf("chunk %d, dropped before %d: call %d (turn %d) found at %d", size, cut, i, c.turn, got)
+				case got >= 0 && (got != i || tc.at(got).res != c.res):
+					t.Fatalf("chunk %d: call %d found at %d", size, i, got)
+				}
+			}
+			if tc.find(3, 0) != -1 || tc.find(200, 0) != -1 {
+				t.Fatalf("chunk %d: a call of no captured turn found", size)
+			}
+		}
+		if size < len(calls) && tc.chunks[0] != nil {
+			t.Fatalf("chunk %d: nothing let go of", size)
+		}
+		if last := tc.chunks[len(tc.chunks)-1]; last == nil {
+			t.Fatalf("chunk %d: the last chunk let go of", size)
+		}
+	}
+}
