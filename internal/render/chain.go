@@ -559,7 +559,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	// messages go (users, other customs and the synthetic message stay);
 	// a summary covering a dropped occurrence goes wherever it is.
 	out = make([]slot, 0, n-nDrop+len(accepted))
-	dropped = make([]Item, 0, nDrop)
+	if !r.o.NoDropped {
+		dropped = make([]Item, 0, nDrop)
+	}
 	next := 0 // the next range in start order
 	for i := range r.slots {
 		s := r.slots[i]
@@ -579,7 +581,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
 		if marks[i]&markDrop != 0 && droppable {
 			r.rep.ChainDropped++
-			if s.src >= 0 {
+			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
 			continue
@@ -590,7 +592,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			} else {
 				r.rep.SummariesSuppressed++
 			}
-			if s.src >= 0 {
+			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
 			continue
