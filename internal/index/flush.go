@@ -125,6 +125,9 @@ type Flushed struct {
 	deferEntries  bool
 	// a summarised batch's refs, tool names and keys (summarized: reused)
 	refs, names, keys []string
+	// keyCopied: chainCalls made a key of its own for a chain's result
+	// (chainKey), which the chain's keys then take from the state
+	keyCopied bool
 }
 
 // deferredBatch is a summarised batch whose entries are not made yet: its
@@ -292,10 +295,6 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if f.deferEntries {
 		f.deferredCalls = make([]entryCall, 0, calls)
 	}
-	slots := make([]slot, len(batches))
-	for i, b := range batches {
-		slots[i].b = b
-	}
 	// Each result's text is decoded once, for the summariser, and hashed
 	// as it is (dedup), a chunk of batches at a time. Dedup looks only at
 	// the hashes known before the batches (the state's, the spills'), as
@@ -307,7 +306,16 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	var aliases []*NewEntry // the dedup entries, before the summaries'
 	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
 	var texts []byte // a chunk's result texts, reused for the next chunk
+	// the slots: every batch's when dedup goes first (it settles them all
+	// before the first summary), else one chunk's at a time, reused (1 GB:
+	// ~220,000 batches, 12 MB of slots held through the batches)
+	var slots []slot
 	if first {
+		slots = make([]slot, len(batches))
+		for i, b := range batches {
+			slots[i].b = b
+			batches[i] = nil // (the slot's alone now)
+		}
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
 				var err error
@@ -322,8 +330,21 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	var lastBatch *Batch
 	entries, marks := f.Entries, f.marks // the summaries' entries come after the aliases
 	f.Entries, f.marks = nil, entryMarks{}
-	for start := 0; start < len(slots); start += chunk {
-		part := slots[start:min(start+chunk, len(slots))]
+	var buf []slot // (not first) the chunk's slots
+	for start := 0; start < len(batches); start += chunk {
+		var part []slot
+		if first {
+			part = slots[start:min(start+chunk, len(slots))]
+		} else {
+			n := min(chunk, len(batches)-start)
+			buf = slices.Grow(buf[:0], n)[:n]
+			part = buf
+			for i := range part {
+				// (the batch is the slot's alone now: let go of with it)
+				part[i] = slot{b: batches[start+i]}
+				batches[start+i] = nil
+			}
+		}
 		var inputs []summarize.Batch
 		texts = texts[:0]
 		for i := range part {
