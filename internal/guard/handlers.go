@@ -2337,6 +2337,9 @@ func (c *cmd) awk() {
 			vars[name] = append(vars[name], subField(f, len(name)+1))
 		}
 	}
+	// program files (-f, -E, --include): their text, from the command or
+	// the disk (progfiles.go)
+	var files []progText
 	for _, v := range p.vals {
 		switch v.name {
 		case "-e", "--source":
@@ -2346,6 +2349,19 @@ func (c *cmd) awk() {
 		case "-v", "--assign":
 			if f, ok := c.valField(v); ok {
 				assignVar(f)
+			}
+		case "-f", "--file", "-E", "--exec":
+			files = append(files, c.progFileTexts(v, "awk")...)
+		case "-i", "--include":
+			if c.valText(v) == "inplace" {
+				inplace = true
+			}
+			files = append(files, c.awkIncludeTexts(v)...)
+		case "-l", "--load":
+			if f, ok := c.valField(v); ok && !f.pattern() {
+				c.awkLoad(f.s, v.raw)
+			} else if ok {
+				c.a.unknown(v.raw, "gawk loads an extension named when the command runs, native code pruner cannot read", SetRead|setModify)
 			}
 		}
 	}
@@ -2363,23 +2379,28 @@ func (c *cmd) awk() {
 			assignVar(c.args[i].f)
 		}
 	}
+	// what the programs @include, then the files' texts
+	inline := make([]progText, 0, len(progs))
+	for k := range progs {
+		inline = append(inline, progText{progs[k], progRaws[k]})
+	}
+	files = append(files, c.awkDirectives(append(inline, files...))...)
+	for _, t := range files {
+		progs, progRaws = append(progs, t.text), append(progRaws, t.raw)
+	}
 	writesOperands := c.awkOutputs(progs, progRaws, vars)
+	for _, t := range files {
+		c.a.codeText(t.text, t.raw, "awk")
+	}
 	prog = true
 	for _, v := range p.vals {
 		switch v.name {
-		case "-f", "--file", "-E", "--exec", "--include":
-			c.valScriptFile(v, "awk")
-			if v.name != "--include" {
-				prog = false
-			}
+		case "-f", "--file", "-E", "--exec":
+			prog = false
+		case "-i", "--include":
 		case "-e", "--source":
 			c.valCode(v, "awk")
 			prog = false
-		case "-i":
-			if c.valText(v) == "inplace" {
-				inplace = true
-			}
-			c.valWord(v)
 		default:
 			c.valWord(v)
 		}
@@ -2412,7 +2433,9 @@ func (c *cmd) sed() {
 			c.valCode(v, "sed")
 			script = false
 		case "-f", "--file":
-			c.valScriptFile(v, "sed")
+			for _, t := range c.progFileTexts(v, "sed") {
+				c.a.codeText(t.text, t.raw, "sed")
+			}
 			script = false
 		case "--in-place":
 			inplace = true
