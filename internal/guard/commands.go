@@ -1423,6 +1423,15 @@ func (c *cmd) dispatch() bool {
 	case "wget", "wget2":
 		c.wget()
 		return true
+	case "aria2c":
+		c.aria2c()
+		return true
+	case "http", "https", "xh", "xhs":
+		c.httpie()
+		return true
+	case "yt-dlp", "youtube-dl", "yt-dlp_linux":
+		c.ytdlp()
+		return true
 	case "ssh", "mosh", "autossh":
 		c.ssh()
 		return true

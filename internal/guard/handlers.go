@@ -4052,10 +4052,23 @@ func gitCommandKey(k string) bool {
 // curl: output, upload, data and config files; file:// URLs read files.
 func (c *cmd) curl() {
 	p := c.parse(1, opts{short: "odTFKbcDHwXuAeErQmxUC", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--data-raw", "--json", "--form", "--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--cacert", "--cert", "--key", "--netrc-file", "--header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--write-out", "--output-dir", "--request", "--user", "--user-agent", "--referer", "--proxy", "--max-time", "--connect-timeout", "--retry", "--url", "--etag-save", "--etag-compare", "--hsts", "--alt-svc", "--capath", "--crlfile", "--pinnedpubkey", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--unix-socket", "--abstract-unix-socket", "--range", "--limit-rate", "--resolve", "--connect-to", "--variable", "--expand-url"}})
-	outDir := ""
+	// --output-dir holds -o's files too (and -O's)
+	outDir, hasDir := litField("."), false
+	for _, v := range p.values("--output-dir") {
+		if f, ok := c.valField(v); ok {
+			outDir, hasDir = f, true
+		}
+	}
 	for _, v := range p.vals {
 		switch v.name {
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
+		case "-o", "--output":
+			if f, ok := c.valField(v); ok && c.valText(v) != "-" {
+				c.valFile(v, setModify)
+				if o := curlOutputField(f); hasDir || o.s != f.s {
+					c.fileField(v.raw, joinBase(outDir, o), setModify)
+				}
+			}
+		case "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
 			if c.valText(v) != "-" {
 				c.valFile(v, setModify)
 			}
@@ -4084,7 +4097,6 @@ func (c *cmd) curl() {
 				c.valFile(v, SetRead)
 			}
 		case "--output-dir":
-			outDir = c.valText(v)
 			c.valWord(v)
 		case "--url":
 			c.valFile(v, SetRead)
@@ -4092,61 +4104,69 @@ func (c *cmd) curl() {
 			c.valWord(v)
 		}
 	}
-	remoteName := p.has("-O", "--remote-name", "--remote-name-all")
 	for _, i := range p.operands {
-		f := c.args[i].f
 		c.word(i)
-		if remoteName && !f.pattern() {
-			name := path.Base(strings.SplitN(strings.SplitN(f.s, "?", 2)[0], "#", 2)[0])
-			if outDir != "" {
-				name = path.Join(outDir, name)
-			}
-			c.a.value(c.args[i].raw, litField(name), setModify)
-		}
 	}
+	c.curlRemote(p, outDir)
 }
 
-// wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name.
+// wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name,
+// or one the server chooses (servernames.go).
 func (c *cmd) wget() {
-	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute"}})
-	prefix := "."
-	named := false
+	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute", "--default-page", "--cut-dirs", "--base"}})
+	st := &wgetState{prefix: litField(".")}
 	for _, v := range p.vals {
 		switch v.name {
 		case "-O", "--output-document":
 			if c.valText(v) != "-" {
 				c.valFile(v, setModify)
 			}
-			named = true
+			st.named = true
 		case "-o", "--output-file", "-a", "--append-output", "--save-cookies":
 			c.valFile(v, setModify)
-		case "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--config":
+		case "-i", "--input-file":
+			c.valFile(v, SetRead)
+			st.inputs = true
+		case "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--config":
 			c.valFile(v, SetRead)
 		case "-P", "--directory-prefix":
-			prefix = c.valText(v)
+			if f, ok := c.valField(v); ok {
+				st.prefix = f
+			}
 			c.valWord(v)
 		case "--use-askpass":
 			c.valScript(v)
+		case "-e", "--execute":
+			c.wgetExecute(v, st)
+			c.valWord(v)
+		case "--default-page":
+			st.defPage = c.valText(v)
+			c.valWord(v)
+		case "--cut-dirs":
+			st.tree = true
+			c.valWord(v)
 		default:
 			c.valWord(v)
 		}
 	}
-	rec := p.has("-r", "--recursive", "-m", "--mirror")
+	switch {
+	case p.has("-r", "--recursive", "-m", "--mirror"):
+		st.tree, st.treeVia = true, "wget -r"
+	case p.has("-x", "--force-directories", "--protocol-directories"):
+		st.tree, st.treeVia = true, "wget -x (a folder per URL path)"
+	case st.tree && st.treeVia == "":
+		st.treeVia = "wget --cut-dirs"
+	}
+	if p.has("--content-disposition", "--trust-server-names") {
+		st.serverName, st.why = true, "wget --content-disposition"
+		if p.has("--trust-server-names") {
+			st.why = "wget --trust-server-names"
+		}
+	}
 	for _, i := range p.operands {
-		f := c.args[i].f
 		c.word(i)
-		if named || f.pattern() {
-			continue
-		}
-		name := path.Base(strings.SplitN(f.s, "?", 2)[0])
-		if name == "" || name == "/" || strings.HasSuffix(f.s, "/") {
-			name = "index.html"
-		}
-		c.a.value(c.args[i].raw, litField(path.Join(prefix, name)), setModify)
 	}
-	if rec {
-		c.a.addRec(prefix, litField(prefix), setModify, true, nil, "wget -r", followNone)
-	}
+	c.wgetWrites(p, st)
 }
 
 // ssh: key and config files are read; ProxyCommand runs locally.

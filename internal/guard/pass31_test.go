@@ -121,3 +121,77 @@ func TestPass31ProgramFilesNoDisk(t *testing.T) {
 		{`awk '{print $1}' docs/a.md`, false, nil},
 	}, "no disk")
 }
+
+const serverNames = "which writes a file whose name pruner cannot know"
+
+// names the server chooses, URLs the command does not show, URL globs and
+// trees: any name in the folder written to
+func TestPass31ServerNames(t *testing.T) {
+	runGate31(t, []gate20Case{
+		{`curl -OJ https://x/y`, true, []string{"curl -J", serverNames, `rule ".env"`}},
+		{`curl -J -O https://x/y`, true, []string{"curl -J", serverNames}},
+		{`curl --remote-header-name --remote-name https://x/y`, true, []string{"curl -J"}},
+		{`curl -J --remote-name-all https://x/y https://x/z`, true, []string{"curl -J"}},
+		{`curl --output-dir .pi -OJ https://x/y`, true, []string{`in ".pi"`, ".pi/settings.json", "denies write"}},
+		{`curl --output-dir=.pi/extensions -JO https://x/y`, true, []string{".pi/extensions/"}},
+		{`cd .pi/extensions && curl -OJ https://x/y`, true, []string{".pi/extensions/"}},
+		{`curl -O --url https://x/settings.json --output-dir .claude`, true, []string{".claude/settings.json", "denies write"}},
+		{`curl --output-dir .claude -O https://x/settings.json?v=1`, true, []string{".claude/settings.json"}},
+		{`curl --output-dir .claude -O 'https://x/a?/settings.json'`, true, []string{".claude/settings.json"}},
+		{`curl --output-dir .claude -O https://x/settings%2Ejson`, true, []string{".claude/settings.json"}},
+		{`curl --output-dir .claude -O 'https://x/{a,settings.json}'`, true, []string{"URL glob", serverNames}},
+		{`curl --output-dir .claude -o '#1' 'https://x/{a,settings.json}'`, true, []string{".claude/settings.json"}},
+		{`curl -O "$U"`, true, []string{"only known when the command runs", serverNames}},
+		{`curl --output-dir .claude -o settings.json https://x/y`, true, []string{".claude/settings.json"}},
+		{`printf 'remote-header-name\nremote-name\nurl = https://x/y\n' > c.cfg && curl -K c.cfg`, true, []string{"download options"}},
+		{`wget --content-disposition https://x/y`, true, []string{"wget --content-disposition", serverNames, `rule ".env"`}},
+		{`wget --trust-server-names https://x/y`, true, []string{"wget --trust-server-names", serverNames}},
+		{`wget -P .claude --content-disposition https://x/y`, true, []string{`in ".claude"`, ".claude/settings.json"}},
+		{`wget --directory-prefix=.pi/extensions --trust-server-names https://x/y`, true, []string{".pi/extensions/"}},
+		{`wget -e content_disposition=on https://x/y`, true, []string{"content_disposition=on", serverNames}},
+		{`wget -e dir_prefix=.claude https://x/settings.json`, true, []string{".claude/settings.json"}},
+		{`wget -e frob=1 https://x/a.txt`, true, []string{`wgetrc command "frob"`}},
+		{`wget -i urls.txt`, true, []string{"wget -i", serverNames}},
+		{`wget -x -nH https://x/.pi/settings.json`, true, []string{"wget -x", "writes files below"}},
+		{`wget -r https://x/`, true, []string{"wget -r", "writes files below"}},
+		{`wget -m https://x/`, true, []string{"wget -r"}},
+		{`wget -P .claude https://x/settings%2Ejson`, true, []string{".claude/settings.json"}},
+		{`wget "$U"`, true, []string{serverNames}},
+		{`aria2c https://x/y`, true, []string{"aria2c", "writes files below"}},
+		{`aria2c -d .claude --follow-torrent=false --follow-metalink=false https://x/y`, true, []string{"aria2c", `in ".claude"`, ".claude/settings.json"}},
+		{`aria2c -d /tmp/dl --on-download-complete='cat .env' https://x/y`, true, []string{".env"}},
+		{`http --download https://x/y`, true, []string{"http --download", serverNames}},
+		{`https -d https://x/y`, true, []string{serverNames}},
+		{`xh --download https://x/y`, true, []string{"xh --download"}},
+		{`cd .pi/extensions && http --download https://x/y`, true, []string{".pi/extensions/"}},
+		{`http -o .claude/settings.json https://x/y`, true, []string{".claude/settings.json"}},
+		{`yt-dlp -o '%(title)s' https://x/y`, true, []string{"yt-dlp", `rule ".env"`}},
+		{`yt-dlp -o '.pi/extensions/%(id)s.ts' https://x/y`, true, []string{".pi/extensions/"}},
+		{`yt-dlp -P .pi/extensions https://x/y`, true, []string{".pi/extensions/"}},
+		{`yt-dlp -o .pi/settings https://x/y`, true, []string{".pi/settings.json"}},
+		{`yt-dlp --exec 'cat .env' https://x/y`, true, []string{".env"}},
+		// near-benign: names the command gives, output elsewhere, stdout
+		{`curl -o out.txt https://x`, false, nil},
+		{`curl -s https://x | jq .`, false, nil},
+		{`curl -O https://x/a.txt`, false, nil},
+		{`curl --output-dir .pi -O https://x/y`, false, nil},
+		{`curl -J -o out.txt https://x/y`, false, nil},
+		{`curl -OJ --output-dir /tmp/dl https://x/y`, false, nil}, // no rule names a file there
+		{`cd /tmp/dl && wget --content-disposition https://x/y`, false, nil},
+		{`curl -g -O 'https://x/{a,b}'`, false, nil},
+		{`printf 'silent\n' > c.cfg && curl -K c.cfg https://x`, false, nil},
+		{`wget https://x/a.txt`, false, nil},
+		{`wget -P .claude https://x/notes.md`, false, nil},
+		{`wget -O - https://x | jq .`, false, nil},
+		{`wget -O out.html --content-disposition https://x/y`, false, nil},
+		{`wget -O out.html -i urls.txt`, false, nil},
+		{`wget -e robots=off https://x/a.txt`, false, nil},
+		{`wget -r -P /tmp/mirror https://x/`, false, nil},
+		{`aria2c -d /tmp/dl https://x/y`, false, nil},
+		{`http https://x/y`, false, nil},
+		{`http --download -o /tmp/y https://x/y`, false, nil},
+		{`yt-dlp https://x/y`, false, nil},
+		{`yt-dlp -P /tmp/v -o '%(title)s' https://x/y`, false, nil},
+		{`cd .claude && yt-dlp https://x/y`, false, nil}, // "… [id].ext" is never settings.json
+	})
+}

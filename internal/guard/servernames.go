@@ -1,0 +1,457 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Downloads whose file name the gate cannot read from the command (pass
+// 31): a name the server chooses (curl -J, wget --content-disposition or
+// --trust-server-names, httpie --download), URLs read from a file or
+// computed when the command runs, URL globs, a downloader that writes a
+// tree (wget -x, aria2c's torrents). The file written is then any name in
+// the folder it writes to: a rule that could match a name there (`.env`,
+// anything below `.pi/extensions/`) denies it.
+
+// anyNameIn is the pattern "any name in folder dir" (one segment).
+func anyNameIn(dir field) field {
+	if dir.s == "" {
+		dir = litField(".")
+	}
+	return joinBase(dir, field{s: unknownStr, unk: true})
+}
+
+// serverNamed records that via writes a file under a name the command
+// does not give, in folder dir (a relative dir is the working directory's).
+func (c *cmd) serverNamed(dir field, via string) {
+	where := "the working directory"
+	if t := dir.text(); t != "" && t != "." && t != "./" {
+		where = showWord(t)
+	}
+	c.a.loadedBy(via+", which writes a file whose name pruner cannot know, in "+where, anyNameIn(dir), setModify)
+}
+
+// urlPath returns the part of a URL after its host ("" when it has none)
+// and whether it has a scheme.
+func urlPath(u string) string {
+	rest := u
+	if _, r, ok := strings.Cut(u, "://"); ok {
+		rest = r
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return rest[i:]
+		}
+		return ""
+	}
+	return rest
+}
+
+// remoteNames are the names a downloader may give the file of URL u (the
+// last segment of its path without and with the query and fragment, each
+// percent-decoded too); dirURL says the URL names a folder (no segment).
+func remoteNames(u string) (names []string, dirURL bool) {
+	p := urlPath(u)
+	seen := map[string]bool{}
+	add := func(s string) {
+		if i := strings.LastIndexByte(s, '/'); i >= 0 {
+			s = s[i+1:]
+		}
+		for _, n := range append([]string{s}, percentDecoded(s)...) {
+			if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+				n = n[i+1:] // a decoded %2F: a folder part again
+			}
+			if n != "" && n != "." && n != ".." && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	noFrag, _, _ := strings.Cut(p, "#")
+	noQuery, _, _ := strings.Cut(noFrag, "?")
+	if noQuery == "" || strings.HasSuffix(noQuery, "/") {
+		dirURL = true
+	} else {
+		add(noQuery)
+	}
+	if noFrag != noQuery {
+		add(noFrag)
+	}
+	if p != noFrag {
+		add(p)
+	}
+	return names, dirURL
+}
+
+// urlGlobbed reports whether curl expands globs in u's path ({a,b},
+// [1-9]): the name written is then one of the expansions.
+func urlGlobbed(u string) bool { return strings.ContainsAny(urlPath(u), "{[") }
+
+// curlDownloadOpts finds, in a curl config file, the options that name the
+// files a download writes by the URL or the server.
+var curlDownloadOpts = regexp.MustCompile(`(?m)(remote-name|remote-header-name|output-dir|(^|\s)-[A-Za-z]*[OJ])`)
+
+var curlHashRef = regexp.MustCompile(`#[0-9]`)
+
+// curlOutputField is curl's -o value with its `#N` references (the text a
+// URL glob matched) taken as unknown characters.
+func curlOutputField(f field) field {
+	if f.pattern() || !curlHashRef.MatchString(f.s) {
+		return f
+	}
+	return field{s: oneUnknown(curlHashRef.ReplaceAllLiteralString(escapeGlob(f.s), unknownStr)), unk: true, why: "#N (the text a URL glob matched)"}
+}
+
+// oneUnknown merges runs of unknown characters into one (the matcher
+// reads two as `**`).
+func oneUnknown(s string) string {
+	for strings.Contains(s, unknownStr+unknownStr) {
+		s = strings.ReplaceAll(s, unknownStr+unknownStr, unknownStr)
+	}
+	return s
+}
+
+// curlRemote records the files curl -O writes: each URL's name in dir (its
+// --output-dir), any name there for -J, a URL computed when the command
+// runs or a glob.
+func (c *cmd) curlRemote(p parsed, dir field) {
+	if !p.has("-O", "--remote-name", "--remote-name-all") {
+		return
+	}
+	if p.has("-J", "--remote-header-name") {
+		c.serverNamed(dir, "curl -J (the server names the file)")
+	}
+	globOff := p.has("-g", "--globoff")
+	urls := make([]arg, 0, len(p.operands))
+	for _, i := range p.operands {
+		urls = append(urls, c.args[i])
+	}
+	for _, v := range p.values("--url") {
+		if f, ok := c.valField(v); ok {
+			urls = append(urls, arg{raw: v.raw, f: f})
+		}
+	}
+	for _, u := range urls {
+		switch {
+		case u.f.pattern():
+			c.serverNamed(dir, "curl -O with a URL only known when the command runs ("+showWord(u.raw)+")")
+		case !globOff && urlGlobbed(u.f.s):
+			c.serverNamed(dir, "curl -O with a URL glob ("+showWord(u.raw)+")")
+		default:
+			names, _ := remoteNames(u.f.s)
+			for _, n := range names {
+				c.a.value(u.raw, joinBase(dir, litField(n)), setModify)
+			}
+		}
+	}
+}
+
+// wgetRC are wgetrc commands (`wget -e CMD`, names without `_` and `-`)
+// that write no file and name none.
+var wgetRC = map[string]bool{
+	"robots": true, "tries": true, "timeout": true, "wait": true, "waitretry": true, "randomwait": true,
+	"useragent": true, "verbose": true, "quiet": true, "checkcertificate": true, "header": true, "limitrate": true,
+	"retryconnrefused": true, "noclobber": true, "continue": true, "progress": true, "serverresponse": true,
+	"timestamping": true, "dotstyle": true, "inet4only": true, "inet6only": true, "preferfamily": true,
+	"dnstimeout": true, "connecttimeout": true, "readtimeout": true, "maxredirect": true, "httpuser": true,
+	"httppassword": true, "user": true, "password": true, "cache": true, "cookies": true, "compression": true,
+	"httpsonly": true, "secureprotocol": true, "showprogress": true, "spider": true, "debug": true,
+	"localencoding": true, "remoteencoding": true, "iri": true, "restrictfilenames": true, "httpkeepalive": true,
+	"quota": true, "reclevel": true, "noparent": true, "spanhosts": true, "domains": true, "excludedomains": true,
+	"accept": true, "reject": true, "followftp": true, "relativeonly": true, "ignorecase": true,
+	"useproxy": true, "httpproxy": true, "httpsproxy": true, "ftpproxy": true, "noproxy": true,
+	"pagerequisites": true, "convertlinks": true, "adjustextension": true, "backups": true, "retrysymlinks": true,
+}
+
+// wgetState is what wget's options say about the files it writes.
+type wgetState struct {
+	prefix     field // -P DIR (its folder for every file)
+	named      bool  // -O FILE: one file, named
+	serverName bool  // --content-disposition, --trust-server-names
+	why        string
+	tree       bool // -x, -r, -m: a tree of URL paths below prefix
+	treeVia    string
+	inputs     bool // -i: URLs the command does not show
+	defPage    string
+}
+
+// wgetExecute reads one `wget -e CMD` (a wgetrc line, `name = value`):
+// the commands that choose names or folders change st, the harmless ones
+// pass, any other is unverifiable.
+func (c *cmd) wgetExecute(v optHit, st *wgetState) {
+	f, ok := c.valField(v)
+	if !ok {
+		return
+	}
+	if f.pattern() {
+		c.a.unknown(v.raw, "wget -e runs a wgetrc command only known when the command runs", SetRead|setModify)
+		return
+	}
+	name, val, _ := strings.Cut(f.s, "=")
+	name = strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(name))
+	val = strings.TrimSpace(val)
+	on := val == "1" || strings.EqualFold(val, "on") || strings.EqualFold(val, "yes") || strings.EqualFold(val, "true")
+	switch name {
+	case "contentdisposition", "trustservernames":
+		if on {
+			st.serverName, st.why = true, "wget -e "+strings.TrimSpace(f.s)
+		}
+	case "dirprefix":
+		st.prefix = litField(val)
+	case "outputdocument":
+		st.named = val != "" && val != "-"
+		if st.named {
+			c.fileField(v.raw, litField(val), setModify)
+		} else if val == "-" {
+			st.named = true
+		}
+	case "recursive", "mirror", "dirstruct", "addhostdir", "protocoldirectories", "cutdirs":
+		if on || name == "cutdirs" || name == "addhostdir" {
+			st.tree, st.treeVia = true, "wget -e "+strings.TrimSpace(f.s)
+		}
+	case "input":
+		st.inputs = true
+		c.fileField(v.raw, litField(val), SetRead)
+	case "defaultpage":
+		st.defPage = val
+	default:
+		if !wgetRC[name] {
+			c.a.unknown(v.raw, "wget -e runs the wgetrc command "+showWord(name)+", which the analysis does not model", SetRead|setModify)
+		}
+	}
+}
+
+// wgetWrites records what wget writes for its URL operands, given st.
+func (c *cmd) wgetWrites(p parsed, st *wgetState) {
+	if st.tree {
+		via := st.treeVia
+		if via == "" {
+			via = "wget -r"
+		}
+		c.a.addRec(st.prefix.s, st.prefix, setModify, true, nil, via, followNone)
+	}
+	if st.named {
+		return
+	}
+	if st.serverName {
+		c.serverNamed(st.prefix, st.why+" (the server names the file)")
+	}
+	if st.inputs {
+		c.serverNamed(st.prefix, "wget -i (its URLs are read when it runs)")
+	}
+	for _, i := range p.operands {
+		f := c.args[i].f
+		if f.pattern() {
+			c.serverNamed(st.prefix, "wget with a URL only known when the command runs ("+showWord(c.args[i].raw)+")")
+			continue
+		}
+		names, dirURL := remoteNames(f.s)
+		if dirURL {
+			page := "index.html"
+			if st.defPage != "" {
+				page = st.defPage
+			}
+			names = append(names, page)
+		}
+		for _, n := range names {
+			c.a.value(c.args[i].raw, joinBase(st.prefix, litField(n)), setModify)
+		}
+	}
+}
+
+// optArg reads the value of option name at args[i] (`--name=v`, `--name
+// v`, `-Xv` for a one-letter name): the value's field and raw text, the
+// index after it, and ok when args[i] is that option.
+func (c *cmd) optArg(i int, names ...string) (f field, raw string, next int, ok bool) {
+	t := optText(c.args[i].f)
+	for _, n := range names {
+		switch {
+		case t == n:
+			c.done[i] = true
+			if i+1 < len(c.args) {
+				c.done[i+1] = true
+				return c.args[i+1].f, c.args[i+1].raw, i + 2, true
+			}
+			return field{}, "", i + 1, false
+		case strings.HasPrefix(n, "--") && strings.HasPrefix(t, n+"="):
+			c.done[i] = true
+			return subField(c.args[i].f, len(n)+1), c.args[i].raw, i + 1, true
+		case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(t) > 2 && strings.HasPrefix(t, n) && !strings.HasPrefix(t, "--"):
+			c.done[i] = true
+			return subField(c.args[i].f, 2), c.args[i].raw, i + 1, true
+		}
+	}
+	return field{}, "", i, false
+}
+
+// aria2cHooks are aria2c's options whose value is a command it runs.
+var aria2cHooks = []string{"--on-download-complete", "--on-download-error", "--on-download-pause", "--on-download-start",
+	"--on-download-stop", "--on-bt-download-complete"}
+
+// aria2c names the file after the URL or the server's Content-Disposition,
+// and a torrent or metalink it downloads (followed by default) writes a
+// tree of names the server gives: every file below its folder (-d) may be
+// written, unless both are not followed (then any name there, or -o's).
+func (c *cmd) aria2c() {
+	dir := litField(".")
+	var out *field
+	follow, input := true, false
+	torrent, metalink := "true", "true"
+	for i := 1; i < len(c.args); {
+		if c.done[i] {
+			i++
+			continue
+		}
+		if f, _, next, ok := c.optArg(i, "-d", "--dir"); ok {
+			dir, i = f, next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "-o", "--out"); ok {
+			g := f
+			out, i = &g, next
+			_ = raw
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, aria2cHooks...); ok {
+			c.scriptField(raw, f, source{})
+			i = next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "--follow-torrent", "--follow-metalink"); ok {
+			if strings.HasPrefix(optText(c.args[i].f), "--follow-torrent") {
+				torrent = f.text()
+			} else {
+				metalink = f.text()
+			}
+			c.a.value(raw, f, SetRead)
+			i = next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "-i", "--input-file", "-T", "--torrent-file", "-M", "--metalink-file"); ok {
+			c.fileField(raw, f, SetRead)
+			input = true
+			i = next
+			continue
+		}
+		i++
+	}
+	follow = torrent != "false" || metalink != "false" || input
+	switch {
+	case follow:
+		c.a.addRec(dir.s, dir, setModify, true, nil, "aria2c (a torrent or metalink it follows writes files the server names)", followNone)
+	case out != nil:
+		c.fileField(out.s, joinBase(dir, *out), setModify)
+	default:
+		c.serverNamed(dir, "aria2c (Content-Disposition names the file)")
+	}
+	c.genericOps(SetRead|setModify, c.name)
+}
+
+// httpie (http, https) and xh: --download (-d) writes a file the server
+// names (Content-Disposition, else the URL's) unless -o names it.
+func (c *cmd) httpie() {
+	download, named := false, false
+	for i := 1; i < len(c.args); {
+		t := optText(c.args[i].f)
+		if f, raw, next, ok := c.optArg(i, "-o", "--output"); ok {
+			c.fileField(raw, f, setModify)
+			named, i = true, next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "--session", "--session-read-only"); ok {
+			if strings.ContainsAny(f.text(), `/\`) || f.pattern() {
+				c.fileField(raw, f, SetRead|setModify)
+			}
+			i = next
+			continue
+		}
+		if t == "--download" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "d") && !strings.ContainsAny(t, "=:") {
+			download = true
+			c.done[i] = true
+		}
+		i++
+	}
+	if download && !named {
+		c.serverNamed(litField("."), c.name+" --download (the server names the file)")
+	}
+	c.generic()
+}
+
+// ytdlpTypes are the file types yt-dlp's -o and -P may prefix ("TYPE:").
+var ytdlpTypes = map[string]bool{"subtitle": true, "thumbnail": true, "description": true, "annotation": true,
+	"infojson": true, "link": true, "pl_thumbnail": true, "pl_description": true, "pl_infojson": true,
+	"chapter": true, "pl_video": true, "home": true, "temp": true}
+
+var ytdlpField = regexp.MustCompile(`%(\([^)]*\))?[-#0 +]*[0-9.*]*[diouxXeEfFgGcrsqBjlhDSUp]`)
+
+// ytdlpTemplate is an output template as a field: each %(…)s a name
+// part the server gives (yt-dlp keeps `/` out of it), then any suffix (.part,
+// .EXT, the subtitles' .LANG.vtt).
+func ytdlpTemplate(t string) field {
+	if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes[k] {
+		t = rest
+	}
+	parts := strings.Split(t, "%%")
+	for k, p := range parts {
+		parts[k] = ytdlpField.ReplaceAllLiteralString(escapeGlob(p), unknownStr)
+	}
+	return field{s: oneUnknown(strings.Join(parts, "%") + unknownStr), unk: true}
+}
+
+// ytdlp: yt-dlp and youtube-dl write below -P's folders, under names from
+// the -o templates (by default the title); --exec runs a command.
+func (c *cmd) ytdlp() {
+	var homes []field
+	var temps []field
+	templates := []field{}
+	for i := 1; i < len(c.args); {
+		if f, raw, next, ok := c.optArg(i, "-o", "--output"); ok {
+			templates = append(templates, f)
+			c.a.value(raw, f, SetRead)
+			i = next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "-P", "--paths"); ok {
+			t := f.text()
+			if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes[k] && !f.pattern() {
+				if k == "home" {
+					homes = append(homes, litField(rest))
+				} else {
+					temps = append(temps, litField(rest))
+				}
+			} else {
+				homes = append(homes, f)
+			}
+			c.a.value(raw, f, SetRead)
+			i = next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(i, "--exec", "--exec-before-download"); ok {
+			if k, rest, ok := strings.Cut(f.text(), ":"); ok && !f.pattern() && strings.IndexAny(k, " /") < 0 {
+				f = litField(rest) // WHEN:CMD
+			}
+			c.scriptField(raw, f, source{})
+			i = next
+			continue
+		}
+		i++
+	}
+	if len(homes) == 0 {
+		homes = []field{litField(".")}
+	}
+	if len(templates) == 0 {
+		templates = []field{litField("%(title)s [%(id)s].%(ext)s")}
+	}
+	for _, h := range homes {
+		for _, t := range templates {
+			if t.pattern() {
+				c.serverNamed(h, c.name+" with an output template only known when the command runs")
+				c.a.addRec(h.s, h, setModify, true, nil, c.name+" -o (a template only known when the command runs)", followNone)
+				continue
+			}
+			c.a.loadedBy(c.name+", which names the files it writes after the video ("+showWord(t.s)+")", joinBase(h, ytdlpTemplate(t.s)), setModify)
+		}
+	}
+	for _, d := range temps {
+		c.serverNamed(d, c.name+" -P temp: (its partial files)")
+	}
+	c.genericOps(SetRead|setModify, c.name)
+}
