@@ -3479,47 +3479,8 @@ func (c *cmd) git() {
 			}
 		}
 	case "config":
-		// git config KEY VALUE: a command-valued key runs later
-		var ops []int
-		for k := i + 1; k < len(c.args); k++ {
-			if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
-				ops = append(ops, k)
-			} else if t == "--file" || t == "-f" || t == "--blob" {
-				c.file(k+1, SetRead|setModify)
-				k++
-			}
-		}
-		if len(ops) >= 3 && optText(c.args[ops[0]].f) == "set" {
-			ops = ops[1:] // git config set KEY VALUE (git 2.46)
-		}
-		if len(ops) >= 1 {
-			if base, ok := extInsteadOf(optText(c.args[ops[0]].f)); ok {
-				c.a.value(c.args[ops[0]].raw, c.args[ops[0]].f, SetRead)
-				c.gitScriptField(c.args[ops[0]].raw, litField(base))
-			}
-		}
-		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
-			key := strings.ToLower(optText(c.args[ops[0]].f))
-			switch {
-			case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-				// git reads that file as more configuration, now and in
-				// every later git command: its keys may run commands
-				c.a.unknown(c.args[ops[1]].raw, "git config "+key+" makes git read a file as configuration, whose keys may run commands", SetRead|setModify)
-			case key == "core.hookspath":
-				c.gitScript(ops[1])
-				c.a.writtenScripts(c.args[ops[1]].raw, optText(c.args[ops[1]].f))
-				// hooks written there later in the command run at a later
-				// git command (writtenHooks)
-				if f := c.args[ops[1]].f; !f.pattern() {
-					n, _ := c.a.norm(f.s, false)
-					c.a.hooksPaths = append(c.a.hooksPaths, n)
-				} else {
-					c.a.unknown(c.args[ops[1]].raw, "git config core.hooksPath with a folder computed when it runs", SetRead|setModify)
-				}
-			default:
-				c.gitScript(ops[1])
-			}
-		}
+		// git config KEY VALUE: a command-valued key runs later (gitconfig.go)
+		c.gitConfig(i)
 	case "ls-files":
 		c.gitLsFiles(i)
 	case "grep":
