@@ -4026,7 +4026,7 @@ func (c *cmd) curl() {
 			if f, ok := c.valField(v); ok && c.valText(v) != "-" {
 				c.valFile(v, setModify)
 				if o := curlOutputField(f); hasDir || o.s != f.s {
-					c.fileField(v.raw, joinBase(outDir, o), setModify)
+					c.newNames(func() { c.fileField(v.raw, joinBase(outDir, o), setModify) })
 				}
 			}
 		case "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":

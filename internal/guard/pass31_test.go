@@ -276,3 +276,20 @@ func TestPass31GitConfigRunsLater(t *testing.T) {
 		{`git -c core.pager=less log`, false, nil},
 	})
 }
+
+// a project whose .claude/ and .env do not exist yet: the name the server
+// chooses is checked against the rules' own paths, not only the disk's
+func TestPass31ServerNamesNewFiles(t *testing.T) {
+	m := gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/src/main.go": "package main"}, nil)})
+	checkGate20(t, "empty project", m, []gate20Case{
+		{`curl --output-dir .claude -OJ https://x/y`, true, []string{".claude/settings.json", "denies write"}},
+		{`curl -OJ https://x/y`, true, []string{`rule ".env"`}},
+		{`wget -P .pi --content-disposition https://x/y`, true, []string{".pi/settings.json"}},
+		{`cd .pi/extensions && http --download https://x/y`, true, []string{".pi/extensions/"}},
+		{`yt-dlp -P .claude -o '%(title)s.json' https://x/y`, true, []string{".claude/settings.json"}},
+		{`curl --output-dir .claude -o '#1' 'https://x/{a,b}'`, true, []string{".claude/settings.json"}},
+		{`aria2c -d .pi https://x/y`, true, []string{".pi"}},
+		{`curl -OJ --output-dir /tmp/dl https://x/y`, false, nil},
+		{`curl -O https://x/a.txt`, false, nil},
+	})
+}

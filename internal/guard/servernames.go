@@ -28,7 +28,22 @@ func (c *cmd) serverNamed(dir field, via string) {
 	if t := dir.text(); t != "" && t != "." && t != "./" {
 		where = showWord(t)
 	}
-	c.a.loadedBy(via+", which writes a file whose name pruner cannot know, in "+where, anyNameIn(dir), setModify)
+	c.newNames(func() {
+		c.a.loadedBy(via+", which writes a file whose name pruner cannot know, in "+where, anyNameIn(dir), setModify)
+	})
+}
+
+// newNames runs fn, marking the pattern writes it records as names the
+// command creates (fills.go): matched against the rules' own paths, not
+// only what the disk holds (.claude/settings.json may not exist yet).
+func (c *cmd) newNames(fn func()) {
+	from := len(c.a.out.targets)
+	fn()
+	for i := from; i < len(c.a.out.targets); i++ {
+		if t := &c.a.out.targets[i]; !t.rec && t.pattern && t.ops.Has(OpWrite) {
+			t.fills = true
+		}
+	}
 }
 
 // urlPath returns the part of a URL after its host ("" when it has none)
@@ -447,7 +462,9 @@ func (c *cmd) ytdlp() {
 				c.a.addRec(h.s, h, setModify, true, nil, c.name+" -o (a template only known when the command runs)", followNone)
 				continue
 			}
-			c.a.loadedBy(c.name+", which names the files it writes after the video ("+showWord(t.s)+")", joinBase(h, ytdlpTemplate(t.s)), setModify)
+			c.newNames(func() {
+				c.a.loadedBy(c.name+", which names the files it writes after the video ("+showWord(t.s)+")", joinBase(h, ytdlpTemplate(t.s)), setModify)
+			})
 		}
 	}
 	for _, d := range temps {
