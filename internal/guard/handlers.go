@@ -4088,8 +4088,15 @@ func (c *cmd) wget() {
 		case "-i", "--input-file":
 			c.valFile(v, SetRead)
 			st.inputs = true
-		case "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--config":
+		case "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key":
 			c.valFile(v, SetRead)
+		case "--config":
+			c.valFile(v, SetRead)
+			if f, ok := c.valField(v); ok {
+				if s, ok := c.a.writtenFile(f); ok {
+					c.rcDownloads(v.raw, s)
+				}
+			}
 		case "-P", "--directory-prefix":
 			if f, ok := c.valField(v); ok {
 				st.prefix = f

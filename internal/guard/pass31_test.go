@@ -90,6 +90,11 @@ func TestPass31ProgramFilesDisk(t *testing.T) {
 		{`sed --file=e.sed docs/a.md`, true, []string{".env"}},
 		{`sed -f - docs/a.md < w.sed`, true, []string{".env"}},
 		{`sed -f missing.sed docs/a.md`, true, []string{"pruner cannot read the sed program file", "does not exist"}},
+		// gawk looks a name without / up in AWKPATH (extensions in AWKLIBPATH)
+		{`AWKPATH=/tmp gawk -f ok.awk docs/a.md`, true, []string{cannotRead, "AWKPATH"}},
+		{`export AWKPATH=/tmp; gawk -i ok docs/a.md`, true, []string{"AWKPATH"}},
+		{`AWKLIBPATH=. gawk -l time 1 docs/a.md`, true, []string{"native code"}},
+		{`AWKPATH=/tmp gawk -f ./ok.awk docs/a.md`, false, nil},
 		// written in the command: its text is the one analysed
 		{`echo 'BEGIN{print 1 > ".env"}' > t.awk && awk -f t.awk`, true, []string{".env"}},
 		{`echo '{print > FILENAME}' > t.awk && awk -f t.awk .claude/settings.json`, true, []string{".claude/settings.json"}},
@@ -170,6 +175,12 @@ func TestPass31ServerNames(t *testing.T) {
 		{`yt-dlp -P .pi/extensions https://x/y`, true, []string{".pi/extensions/"}},
 		{`yt-dlp -o .pi/settings https://x/y`, true, []string{".pi/settings.json"}},
 		{`yt-dlp --exec 'cat .env' https://x/y`, true, []string{".env"}},
+		// start-up and config files the command writes
+		{`echo remote-header-name > ~/.curlrc && curl -O https://x/y`, true, []string{"download options"}},
+		{`echo content_disposition=on > ~/.wgetrc && wget https://x/y`, true, []string{`wgetrc command "contentdisposition"`}},
+		{`echo content_disposition=on > w.rc && wget --config=w.rc https://x/y`, true, []string{"wgetrc command"}},
+		{`echo silent > ~/.curlrc && curl -O https://x/a.txt`, false, nil},
+		{`echo robots=off > w.rc && wget --config w.rc https://x/a.txt`, false, nil},
 		// near-benign: names the command gives, output elsewhere, stdout
 		{`curl -o out.txt https://x`, false, nil},
 		{`curl -s https://x | jq .`, false, nil},

@@ -40,6 +40,10 @@ func (c *cmd) progFieldTexts(f field, raw, lang string, dash bool) []progText {
 		c.progUnreadable(raw, lang, "its name is only known when the command runs")
 		return nil
 	}
+	if lang == "awk" && !strings.Contains(f.s, "/") && c.envSet("AWKPATH") {
+		c.progUnreadable(raw, lang, "the command sets AWKPATH, the folders gawk looks it up in")
+		return nil
+	}
 	return c.progDiskTexts(f.s, raw, lang)
 }
 
@@ -138,6 +142,10 @@ func (c *cmd) awkInclude(f field, raw string) []progText {
 		return nil
 	}
 	name := f.s
+	if !strings.Contains(name, "/") && c.envSet("AWKPATH") {
+		c.progUnreadable(v.raw, "awk", "the command sets AWKPATH, the folders gawk looks it up in")
+		return nil
+	}
 	lib := gawkLibs[strings.TrimSuffix(name, ".awk")]
 	if strings.Contains(name, "/") || c.a.env.FS == nil && !lib {
 		return c.progFieldTexts(f, v.raw, "awk", false)
@@ -215,9 +223,19 @@ func (c *cmd) awkDirectives(progs []progText) []progText {
 // awkLoad checks a gawk extension (`-l NAME`, `@load "NAME"`): one gawk
 // ships, or a shared library the gate cannot read.
 func (c *cmd) awkLoad(name, raw string) {
-	if gawkExtensions[strings.TrimSuffix(name, ".so")] {
+	if gawkExtensions[strings.TrimSuffix(name, ".so")] && !c.envSet("AWKLIBPATH") {
 		return
 	}
 	c.a.value(raw, litField(name), SetRead)
 	c.a.unknown(raw, "gawk loads the extension "+showWord(name)+", native code pruner cannot read", SetRead|setModify)
+}
+
+// envSet reports whether the command gives the environment variable name
+// a value (`NAME=… cmd`, an assignment or export earlier in the command).
+func (c *cmd) envSet(name string) bool {
+	if _, ok := c.a.cmdEnvValue(name); ok {
+		return true
+	}
+	_, ok := c.a.vars[name]
+	return ok
 }

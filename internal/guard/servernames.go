@@ -472,3 +472,35 @@ func (c *cmd) ytdlp() {
 	}
 	c.genericOps(SetRead|setModify, c.name)
 }
+
+// rcDownloads checks a curl or wget configuration the command wrote before
+// the program reads it (~/.curlrc, ~/.wgetrc, wget --config): options
+// that choose the names of the files written are not paired with the
+// URLs (unverifiable), nor is any wgetrc command not known to be harmless.
+func (c *cmd) rcDownloads(raw string, s source) {
+	if c.name != "curl" && c.name != "wget" && c.name != "wget2" {
+		return
+	}
+	if s.kind != srcText || strings.ContainsRune(s.text, unknownRune) {
+		c.a.unknown(raw, c.name+" reads a configuration the command writes, whose text the analysis cannot see", SetRead|setModify)
+		return
+	}
+	if c.name == "curl" {
+		if curlDownloadOpts.MatchString(s.text) {
+			c.a.unknown(raw, "curl reads download options (-O, -J, --output-dir) from a config file, whose file names pruner does not model", SetRead|setModify)
+		}
+		return
+	}
+	for line := range strings.SplitSeq(s.text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, _, _ := strings.Cut(line, "=")
+		name = strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(name))
+		if !wgetRC[name] {
+			c.a.unknown(raw, "wget reads the wgetrc command "+showWord(name)+" from a file the command writes, which the analysis does not model", SetRead|setModify)
+			return
+		}
+	}
+}
