@@ -95,16 +95,20 @@ func (c *cmd) gitConfigSet(ki, vi int) {
 	if base, ok := extInsteadOf(kf.s); ok {
 		c.a.value(c.args[ki].raw, kf, SetRead)
 		c.gitScriptField(c.args[ki].raw, litField(base))
-		c.a.unknown(c.args[ki].raw, "git config "+kf.s+" rewrites URLs to git's ext:: transport, whose command git runs later", SetRead|setModify)
+		if why := gitKeyRunsLater(kf.s, vf.s, vf.pattern()); why != "" {
+			c.a.unknown(c.args[ki].raw, why, SetRead|setModify)
+		}
+		return
 	}
-	later := func(what string) {
-		c.a.unknown(c.args[vi].raw, "git config "+kf.s+" "+what+" at a later git command (in this call or a later one), which pruner cannot check when it runs", SetRead|setModify)
+	why := gitKeyRunsLater(kf.s, vf.s, vf.pattern())
+	later := func() {
+		if why != "" {
+			c.a.unknown(c.args[vi].raw, why, SetRead|setModify)
+		}
 	}
 	switch {
 	case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-		// git reads that file as more configuration, now and in every
-		// later git command: its keys may run commands
-		c.a.unknown(c.args[vi].raw, "git config "+key+" makes git read a file as configuration, whose keys may run commands", SetRead|setModify)
+		later()
 	case key == "core.hookspath":
 		c.gitScript(vi)
 		c.a.writtenScripts(c.args[vi].raw, optText(vf))
@@ -116,37 +120,60 @@ func (c *cmd) gitConfigSet(ki, vi int) {
 		} else {
 			c.a.unknown(c.args[vi].raw, "git config core.hooksPath with a folder computed when it runs", SetRead|setModify)
 		}
-		if vf.pattern() || !noHooks(vf.s) {
-			later("makes git run the hooks in that folder")
-		}
-	case strings.HasPrefix(key, "alias."):
-		name := "`git " + kf.s[len("alias."):] + "`"
-		if !vf.pattern() && !strings.HasPrefix(strings.TrimSpace(vf.s), "!") {
-			// a git command line: `git x` runs `git VALUE`
-			c.done[vi] = true
-			c.a.value(c.args[vi].raw, vf, SetRead)
-			c.a.script("git "+vf.s, c.args[vi].raw, source{})
-			if !safeGitAlias(vf.s) {
-				later("makes " + name + " run a git command that may run other commands (-c, --exec, a subcommand that runs one)")
-			}
-			return
-		}
+		later()
+	case strings.HasPrefix(key, "alias.") && !vf.pattern() && !strings.HasPrefix(strings.TrimSpace(vf.s), "!"):
+		// a git command line: `git x` runs `git VALUE`
+		c.done[vi] = true
+		c.a.value(c.args[vi].raw, vf, SetRead)
+		c.a.script("git "+vf.s, c.args[vi].raw, source{})
+		later()
+	case why != "":
 		c.gitScript(vi)
-		later("runs a shell command (`!…`) as " + name)
-	case gitCommandKey(key) || key == "init.templatedir" || key == "core.worktree":
-		c.gitScript(vi)
-		if !vf.pattern() && safeGitValue(key, vf.s) {
-			return
-		}
-		switch key {
-		case "init.templatedir":
-			later("copies that folder's hooks into the repositories git init and clone make, which run them")
-		case "core.worktree":
-			later("moves the work tree git checks out and cleans")
-		default:
-			later("names a command git runs")
-		}
+		later()
 	}
+}
+
+// gitKeyRunsLater says why setting git configuration key to value makes
+// git run code of the project's later ("" when it does not): see the top
+// of this file.
+func gitKeyRunsLater(key, value string, computed bool) string {
+	k := strings.ToLower(key)
+	later := func(what string) string {
+		return "git config " + key + " " + what + " at a later git command (in this call or a later one), which pruner cannot check when it runs"
+	}
+	switch {
+	case k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path"):
+		// git reads that file as more configuration, now and in every
+		// later git command: its keys may run commands
+		return "git config " + k + " makes git read a file as configuration, whose keys may run commands"
+	case k == "core.hookspath":
+		if computed || !noHooks(value) {
+			return later("makes git run the hooks in that folder")
+		}
+	case strings.HasPrefix(k, "alias."):
+		name := "`git " + key[len("alias."):] + "`"
+		if computed || strings.HasPrefix(strings.TrimSpace(value), "!") {
+			return later("runs a shell command (`!…`) as " + name)
+		}
+		if !safeGitAlias(value) {
+			return later("makes " + name + " run a git command that may run other commands (-c, --exec, a subcommand that runs one)")
+		}
+	case gitCommandKey(k) || k == "init.templatedir" || k == "core.worktree":
+		if !computed && safeGitValue(k, value) {
+			return ""
+		}
+		switch k {
+		case "init.templatedir":
+			return later("copies that folder's hooks into the repositories git init and clone make, which run them")
+		case "core.worktree":
+			return later("moves the work tree git checks out and cleans")
+		}
+		return later("names a command git runs")
+	}
+	if base, ok := extInsteadOf(key); ok && base != "" {
+		return later("rewrites URLs to git's ext:: transport, whose command git runs")
+	}
+	return ""
 }
 
 // noHooks: a hooks folder that holds none (`/dev/null`, the usual way to
@@ -198,6 +225,8 @@ func safeGitValue(key, v string) bool {
 		return words[0] == "ssh" && !strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[") && !strings.Contains(l, "command") && !strings.Contains(" "+l, " -f")
 	case last == "program" && strings.HasPrefix(key, "gpg."):
 		return optsOnly("gpg", "gpg2", "gpgsm", "ssh-keygen")
+	case last == "update" && strings.HasPrefix(key, "submodule."):
+		return v == "checkout" || v == "rebase" || v == "merge" || v == "none"
 	case last == "tool":
 		for _, r := range v {
 			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
@@ -241,4 +270,85 @@ func safeGitAlias(v string) bool {
 		}
 	}
 	return true
+}
+
+// gitConfigFileWrites checks the writes of the command to git's global
+// configuration files (~/.gitconfig, ~/.config/git/config): `git config
+// --global` by other means (a redirection, cp, tee, code). Their keys are
+// read as `git config KEY VALUE` would be; one that runs code later, or a
+// content the analysis does not know, is unverifiable.
+func (a *shellAnalyzer) gitConfigFileWrites() {
+	home := strings.TrimSuffix(a.env.Home, "/")
+	if home == "" || a.win {
+		return
+	}
+	n := len(a.out.targets)
+	for _, f := range []string{home + "/.gitconfig", home + "/.config/git/config"} {
+		hit := ""
+		for i := 0; i < n; i++ {
+			t := &a.out.targets[i]
+			if t.pattern || !t.ops.Has(OpWrite) || t.meta || !writes(t, f, false) {
+				continue
+			}
+			hit = t.raw
+		}
+		if hit == "" {
+			continue
+		}
+		s, ok := a.written[f]
+		if !ok || s.kind != srcText || strings.ContainsRune(s.text, unknownRune) {
+			a.unknown(hit, "the command writes git's global configuration ("+f+") with text the analysis cannot see, whose keys may name commands git runs later", SetRead|setModify)
+			continue
+		}
+		for _, kv := range gitConfigEntries(s.text) {
+			if why := gitKeyRunsLater(kv[0], kv[1], false); why != "" {
+				a.unknown(hit, why+" (written to "+f+")", SetRead|setModify)
+			}
+		}
+	}
+}
+
+// gitConfigEntries reads the KEY, VALUE pairs of a git configuration
+// file's text ([section "sub"] headers, `name = value` lines; quotes and
+// a trailing comment taken off the value, a bare name a true boolean).
+func gitConfigEntries(text string) [][2]string {
+	var out [][2]string
+	section := ""
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			h := strings.TrimPrefix(line, "[")
+			if i := strings.IndexByte(h, ']'); i >= 0 {
+				rest := strings.TrimSpace(h[i+1:])
+				h = h[:i]
+				line = rest
+			}
+			name, sub, quoted := strings.Cut(strings.TrimSpace(h), " ")
+			section = strings.ToLower(name)
+			if quoted {
+				section += "." + strings.Trim(strings.TrimSpace(sub), `"`)
+			}
+			if line == "" {
+				continue
+			}
+		}
+		name, val, ok := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		if !ok {
+			val = "true"
+		}
+		val = strings.TrimSpace(val)
+		if strings.HasPrefix(val, `"`) {
+			if j := strings.LastIndexByte(val, '"'); j > 0 {
+				val = val[1:j]
+			}
+		} else if j := strings.IndexAny(val, "#;"); j >= 0 {
+			val = strings.TrimSpace(val[:j])
+		}
+		out = append(out, [2]string{section + "." + name, val})
+	}
+	return out
 }

@@ -258,6 +258,17 @@ func TestPass31GitConfigRunsLater(t *testing.T) {
 		{`git config -e`, true, []string{"git config --edit"}},
 		{`git config --rename-section foo core`, true, []string{"--rename-section"}},
 		{`git config "url.ext::sh -c touch% /tmp/x.insteadOf" https://x`, true, []string{"ext::"}},
+		// git's global configuration written by other means
+		{`printf '[core]\n\tfsmonitor = ./x\n' >> ~/.gitconfig`, true, []string{"core.fsmonitor", "written to " + tHome + "/.gitconfig"}},
+		{`printf '[alias]\n\tx = !sh y\n' > ~/.config/git/config`, true, []string{"alias.x"}},
+		{`echo '[filter "lfs"]' >> ~/.gitconfig; echo '  clean = ./c.sh' >> ~/.gitconfig`, true, []string{"filter.lfs.clean"}},
+		{`tee -a ~/.gitconfig <<< '[core] hooksPath = .githooks'`, true, []string{"core.hooksPath"}},
+		{`cp /tmp/g ~/.gitconfig`, true, []string{"git's global configuration", "text the analysis cannot see"}},
+		{`curl -so ~/.gitconfig https://x`, true, []string{"git's global configuration"}},
+		{`printf '[user]\n\tname = x\n' >> ~/.gitconfig`, false, nil},
+		{`cat ~/.gitconfig`, false, nil},
+		{`git config submodule.lib.update rebase`, false, nil},
+		{`git config submodule.lib.update '!./u.sh'`, true, []string{"submodule.lib.update"}},
 		// near-benign: keys that run nothing, reads, stock values
 		{`git config user.name x`, false, nil},
 		{`git config --global user.email a@b`, false, nil},
