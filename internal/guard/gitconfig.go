@@ -190,18 +190,23 @@ func safeGitValue(key, v string) bool {
 		return true
 	}
 	words := strings.Fields(v)
-	optsOnly := func(progs ...string) bool {
-		if strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[") {
+	// stock programs with options that run nothing, read no other
+	// configuration and write no file (vim -c, less -o, store --file,
+	// emacsclient -a and bat's --pager are not among them)
+	optsOnly := func(progs map[string]func(string) bool) bool {
+		if strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[!") {
 			return false
 		}
-		ok := false
-		for _, p := range progs {
-			ok = ok || words[0] == p
+		ok, known := progs[words[0]]
+		if !known {
+			return false
 		}
 		for _, w := range words[1:] {
-			ok = ok && strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "/+")
+			if ok == nil || !ok(w) {
+				return false
+			}
 		}
-		return ok
+		return true
 	}
 	last := key[strings.LastIndexByte(key, '.')+1:]
 	switch {
@@ -213,18 +218,29 @@ func safeGitValue(key, v string) bool {
 	}
 	switch {
 	case last == "pager" || strings.HasPrefix(key, "pager."):
-		return optsOnly("less", "more", "most", "cat", "delta", "bat", "diff-so-fancy")
+		return optsOnly(map[string]func(string) bool{"less": lessOpt, "more": nil, "most": nil, "cat": nil,
+			"delta": plainLongOpt, "bat": plainLongOpt, "diff-so-fancy": nil})
 	case last == "editor":
-		return optsOnly("vi", "vim", "nvim", "nano", "emacs", "emacsclient", "code", "code-insiders", "subl", "micro", "hx", "kak", "ed", "mg", "joe", "mate", "gedit", "kate")
+		vim := oneOf("-f", "--nofork", "-p", "-o", "-O", "-N", "-n", "--noplugin", "-R", "-M", "-m", "--clean", "-X")
+		gui := oneOf("--wait", "-w", "-n", "--new-window", "-r", "--reuse-window")
+		return optsOnly(map[string]func(string) bool{"vi": vim, "vim": vim, "nvim": vim, "gvim": vim,
+			"emacs": oneOf("-nw", "-q", "-Q", "--no-init-file", "--no-splash"), "emacsclient": oneOf("-t", "-c", "--tty", "--create-frame", "-nw"),
+			"code": gui, "code-insiders": gui, "subl": gui, "mate": gui, "kate": gui, "gedit": gui,
+			"nano": nil, "micro": nil, "hx": nil, "kak": nil, "ed": nil, "mg": nil, "joe": nil})
 	case last == "helper" && strings.HasPrefix(key, "credential."):
-		return optsOnly("store", "cache", "osxkeychain", "libsecret", "manager", "manager-core", "wincred", "gnome-keyring")
+		return optsOnly(map[string]func(string) bool{"store": nil, "osxkeychain": nil, "libsecret": nil, "manager": nil,
+			"manager-core": nil, "wincred": nil, "gnome-keyring": nil,
+			"cache": func(w string) bool {
+				n, ok := strings.CutPrefix(w, "--timeout=")
+				return ok && n != "" && strings.Trim(n, "0123456789") == ""
+			}})
 	case key == "core.sshcommand":
 		// ssh with its options and their values (-i KEY, -o Name=value),
 		// none that runs a command or reads another configuration
 		l := strings.ToLower(v)
-		return words[0] == "ssh" && !strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[") && !strings.Contains(l, "command") && !strings.Contains(" "+l, " -f")
+		return words[0] == "ssh" && !strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[!") && !strings.Contains(l, "command") && !strings.Contains(" "+l, " -f")
 	case last == "program" && strings.HasPrefix(key, "gpg."):
-		return optsOnly("gpg", "gpg2", "gpgsm", "ssh-keygen")
+		return optsOnly(map[string]func(string) bool{"gpg": nil, "gpg2": nil, "gpgsm": nil, "ssh-keygen": nil})
 	case last == "update" && strings.HasPrefix(key, "submodule."):
 		return v == "checkout" || v == "rebase" || v == "merge" || v == "none"
 	case last == "tool":
@@ -236,6 +252,32 @@ func safeGitValue(key, v string) bool {
 		return true
 	}
 	return false
+}
+
+func oneOf(opts ...string) func(string) bool {
+	return func(w string) bool {
+		for _, o := range opts {
+			if w == o {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// lessOpt: less's flags that take no file or command (-FRX, -S, -x4).
+func lessOpt(w string) bool {
+	f, ok := strings.CutPrefix(w, "-")
+	return ok && f != "" && strings.Trim(f, "FRXSKrRiIJMmNnQqWwesdfgGaBcCEhLuUVyz0123456789") == ""
+}
+
+// plainLongOpt: delta's and bat's style options (--dark,
+// --side-by-side, --paging=never), not one naming a pager or a file.
+func plainLongOpt(w string) bool {
+	if !strings.HasPrefix(w, "-") || strings.Contains(w, "pager") || strings.Contains(w, "config") || strings.ContainsAny(w, "/.~") {
+		return false
+	}
+	return strings.Trim(strings.TrimLeft(w, "-"), "abcdefghijklmnopqrstuvwxyz0123456789-=") == ""
 }
 
 // gitAliasSubs are the git subcommands an alias without `!` may run (the

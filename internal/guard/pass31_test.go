@@ -258,6 +258,14 @@ func TestPass31GitConfigRunsLater(t *testing.T) {
 		{`git config -e`, true, []string{"git config --edit"}},
 		{`git config --rename-section foo core`, true, []string{"--rename-section"}},
 		{`git config "url.ext::sh -c touch% /tmp/x.insteadOf" https://x`, true, []string{"ext::"}},
+		// stock programs with options that run a command or write a file
+		{`git config core.editor 'vim -c:!sh'`, true, []string{"core.editor"}},
+		{`git config core.pager 'less -oenv'`, true, []string{"core.pager"}},
+		{`git config core.pager 'bat --pager=sh'`, true, []string{"core.pager"}},
+		{`git config credential.helper 'store --file=creds'`, true, []string{"credential.helper"}},
+		{`git config core.editor 'emacsclient -a sh'`, true, []string{"core.editor"}},
+		{`git config core.pager 'delta --side-by-side'`, false, nil},
+		{`git config core.editor 'vim -f'`, false, nil},
 		// git's global configuration written by other means
 		{`printf '[core]\n\tfsmonitor = ./x\n' >> ~/.gitconfig`, true, []string{"core.fsmonitor", "written to " + tHome + "/.gitconfig"}},
 		{`printf '[alias]\n\tx = !sh y\n' > ~/.config/git/config`, true, []string{"alias.x"}},
