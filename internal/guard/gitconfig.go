@@ -329,7 +329,12 @@ func (a *shellAnalyzer) gitConfigFileWrites() {
 		hit := ""
 		for i := 0; i < n; i++ {
 			t := &a.out.targets[i]
-			if t.pattern || !t.ops.Has(OpWrite) || t.meta || !writes(t, f, false) {
+			if t.pattern || !t.ops.Has(OpWrite) || t.meta {
+				continue
+			}
+			// the file itself, or a folder above it filled with content
+			// (cp -r dotfiles/. ~, tar -x -C ~)
+			if !strings.EqualFold(t.path, f) && !(t.rec && t.fills && len(f) > len(t.path) && strings.EqualFold(f[:len(t.path)+1], t.path+"/")) {
 				continue
 			}
 			hit = t.raw

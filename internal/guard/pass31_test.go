@@ -175,6 +175,18 @@ func TestPass31ServerNames(t *testing.T) {
 		{`yt-dlp -P .pi/extensions https://x/y`, true, []string{".pi/extensions/"}},
 		{`yt-dlp -o .pi/settings https://x/y`, true, []string{".pi/settings.json"}},
 		{`yt-dlp --exec 'cat .env' https://x/y`, true, []string{".env"}},
+		// scp, rsync and sftp: the remote side expands its globs
+		{`scp 'host:/x/*' .`, true, []string{`rule ".env"`}},
+		{`scp 'host:/x/*' .claude/`, true, []string{".claude/settings.json"}},
+		{`rsync 'host:/x/{a,b}' .claude/`, true, []string{".claude/settings.json"}},
+		{`scp 'host:/x/$(ls)' .pi/extensions/`, true, []string{".pi/extensions/"}},
+		{`sftp 'host:/x/*'`, true, []string{"sftp HOST:PATH with a remote glob", serverNames}},
+		{`cd .claude && sftp host:/x/settings.json`, true, []string{".claude/settings.json"}},
+		{`scp host:/x/a.txt .`, false, nil},
+		{`scp 'host:~/notes.md' .claude/`, false, nil},
+		{`scp 'host:/x/*' /tmp/dl/`, false, nil},
+		{`sftp host:/x/a.txt`, false, nil},
+		{`cp a.txt ~/`, false, nil},
 		// start-up and config files the command writes
 		{`echo remote-header-name > ~/.curlrc && curl -O https://x/y`, true, []string{"download options"}},
 		{`echo content_disposition=on > ~/.wgetrc && wget https://x/y`, true, []string{`wgetrc command "contentdisposition"`}},

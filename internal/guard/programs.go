@@ -615,6 +615,7 @@ func (c *cmd) sftp() {
 	}
 	for _, i := range p.operands {
 		c.word(i)
+		c.sftpFetch(i)
 	}
 	if !batch {
 		c.transferCommands(c.args[0].raw, c.in, false)

@@ -504,3 +504,40 @@ func (c *cmd) rcDownloads(raw string, s source) {
 		}
 	}
 }
+
+// remoteNamed is the path of a remote source of scp or rsync (local, its
+// part after HOST:) as the names it brings: the remote shell expands its
+// globs, braces, `~` and `$…` (`scp 'host:/x/*' .`), so a last segment
+// holding one is any name.
+func remoteNamed(orig, local field) field {
+	if local.s == orig.s || local.pattern() {
+		return local
+	}
+	dir, base := "", local.s
+	if i := strings.LastIndexByte(strings.TrimSuffix(local.s, "/"), '/'); i >= 0 {
+		dir, base = local.s[:i], local.s[i+1:]
+	}
+	if !strings.ContainsAny(base, "*?[{$`~\\") {
+		return local
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return field{s: escapeGlob(dir) + "/" + unknownStr, unk: true, why: "a name the remote side expands"}
+}
+
+// sftpFetch: `sftp HOST:PATH` downloads PATH into the working directory
+// (every file a remote glob matches: any name).
+func (c *cmd) sftpFetch(i int) {
+	f := c.args[i].f
+	local := localPart(f)
+	if local.s == f.s || local.s == "." || strings.HasSuffix(local.s, "/") {
+		return // a host, or a folder sftp changes into
+	}
+	if local.pattern() || strings.ContainsAny(local.s, "*?[{$`~\\") {
+		c.serverNamed(litField("."), "sftp HOST:PATH with a remote glob ("+showWord(c.args[i].raw)+")")
+		return
+	}
+	base := local.s[strings.LastIndexByte(local.s, '/')+1:]
+	c.a.value(c.args[i].raw+" (sftp downloads "+base+")", litField(base), setModify)
+}
