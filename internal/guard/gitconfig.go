@@ -399,3 +399,58 @@ func gitConfigEntries(text string) [][2]string {
 	}
 	return out
 }
+
+// toolGitConfig is gitConfigFileWrites for a write or edit tool (Write,
+// Edit, a multi-edit): the text it writes to git's global configuration
+// is read as its entries; in a fragment without a section header (an
+// edit) a key may sit in any section, so `name = !…` is an alias too.
+func (m *Matcher) toolGitConfig(an *analysis, args map[string]any) {
+	home := strings.TrimSuffix(m.env.Home, "/")
+	if home == "" {
+		return
+	}
+	hit := ""
+	for _, t := range an.targets {
+		if !t.pattern && (strings.EqualFold(t.path, home+"/.gitconfig") || strings.EqualFold(t.path, home+"/.config/git/config")) {
+			hit = t.raw
+		}
+	}
+	if hit == "" {
+		return
+	}
+	var texts []string
+	var walk func(k string, v any)
+	walk = func(k string, v any) {
+		switch x := v.(type) {
+		case string:
+			switch k {
+			case "old_string", "oldText", "old_str", "oldString":
+				return
+			}
+			if !contains(pathKeys(), k) {
+				texts = append(texts, x)
+			}
+		case []any:
+			for _, e := range x {
+				walk(k, e)
+			}
+		case map[string]any:
+			for kk, e := range x {
+				walk(kk, e)
+			}
+		}
+	}
+	walk("", args)
+	for _, text := range texts {
+		for _, kv := range gitConfigEntries(text) {
+			why := gitKeyRunsLater(kv[0], kv[1], false)
+			if sec, name, _ := strings.Cut(kv[0], "."); why == "" && sec == "" && strings.HasPrefix(strings.TrimSpace(kv[1]), "!") {
+				why = gitKeyRunsLater("alias."+name, kv[1], false)
+			}
+			if why != "" {
+				an.unknowns = append(an.unknowns, unknownUse{raw: hit, why: why + " (written to " + hit + ")", ops: SetRead | setModify})
+				return
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package guard
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Pass 31: program files of the command languages read from the disk,
 // names a server chooses, git configuration that runs code later. Each
@@ -334,4 +337,34 @@ func TestPass31ServerNamesNewFiles(t *testing.T) {
 		{`curl -OJ --output-dir /tmp/dl https://x/y`, false, nil},
 		{`curl -O https://x/a.txt`, false, nil},
 	})
+}
+
+// Write and Edit tools on git's global configuration
+func TestPass31GitConfigTools(t *testing.T) {
+	for name, m := range gate31Matchers() {
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+			deny bool
+		}{
+			{"Write", map[string]any{"file_path": tHome + "/.gitconfig", "content": "[core]\n\tfsmonitor = ./x\n"}, true},
+			{"Write", map[string]any{"file_path": "~/.config/git/config", "content": "[alias]\n\tx = !sh y\n"}, true},
+			{"Edit", map[string]any{"file_path": tHome + "/.gitconfig", "old_string": "[core]", "new_string": "[core]\n\tpager = ./p.sh"}, true},
+			{"Edit", map[string]any{"file_path": tHome + "/.gitconfig", "old_string": "x = st", "new_string": "x = !sh y"}, true},
+			{"Write", map[string]any{"file_path": tHome + "/.gitconfig", "content": "[user]\n\tname = x\n\temail = a@b\n"}, false},
+			{"Edit", map[string]any{"file_path": tHome + "/.gitconfig", "old_string": "name = x", "new_string": "name = y"}, false},
+			{"Edit", map[string]any{"file_path": tHome + "/.gitconfig", "old_string": "pager = ./p.sh", "new_string": "pager = less"}, false},
+			{"Write", map[string]any{"file_path": tCwd + "/notes.md", "content": "[core]\n\tfsmonitor = ./x\n"}, false},
+		} {
+			v := m.Decide(Call{Tool: c.tool, Args: c.args})
+			switch {
+			case c.deny && v == nil:
+				t.Errorf("%s: %s %v: allowed, want denied", name, c.tool, c.args)
+			case !c.deny && v != nil:
+				t.Errorf("%s: %s %v: denied: %s", name, c.tool, c.args, v.Reason())
+			case c.deny && !strings.Contains(v.Reason(), "at a later git command"):
+				t.Errorf("%s: %s %v: reason %q", name, c.tool, c.args, v.Reason())
+			}
+		}
+	}
 }
