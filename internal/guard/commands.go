@@ -1432,6 +1432,9 @@ func (c *cmd) dispatch() bool {
 	case "yt-dlp", "youtube-dl", "yt-dlp_linux":
 		c.ytdlp()
 		return true
+	case "lwp-download", "axel", "gdown":
+		c.namedDownload()
+		return true
 	case "ssh", "mosh", "autossh":
 		c.ssh()
 		return true

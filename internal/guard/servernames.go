@@ -541,3 +541,97 @@ func (c *cmd) sftpFetch(i int) {
 	base := local.s[strings.LastIndexByte(local.s, '/')+1:]
 	c.a.value(c.args[i].raw+" (sftp downloads "+base+")", litField(base), setModify)
 }
+
+// ghDownload: `gh release download` writes the release's assets under
+// their names on GitHub (any name in -D DIR or the working directory;
+// with -p PATTERN, names PATTERN matches) unless -O FILE names the file;
+// `gh run download` writes a folder per artifact below -D.
+func (c *cmd) ghDownload() {
+	if len(c.args) < 3 {
+		return
+	}
+	sub := optText(c.args[1].f) + " " + optText(c.args[2].f)
+	if sub != "release download" && sub != "run download" {
+		return
+	}
+	dir, named := litField("."), false
+	var pats []field
+	for k := 3; k < len(c.args); {
+		if f, raw, next, ok := c.optArg(k, "-D", "--dir"); ok {
+			dir, k = f, next
+			c.a.value(raw, f, SetRead)
+			continue
+		}
+		if f, raw, next, ok := c.optArg(k, "-O", "--output"); ok {
+			if f.text() != "-" {
+				c.fileField(raw, f, setModify)
+			}
+			named, k = true, next
+			continue
+		}
+		if f, raw, next, ok := c.optArg(k, "-p", "--pattern", "-n", "--name"); ok {
+			c.a.value(raw, f, SetRead)
+			pats = append(pats, f)
+			k = next
+			continue
+		}
+		k++
+	}
+	switch {
+	case sub == "run download":
+		c.a.addRec(dir.s, dir, setModify, true, nil, "gh run download (a folder per artifact, named by the run)", followNone)
+	case named:
+	case len(pats) > 0:
+		for _, pt := range pats {
+			g := pt
+			if !pt.pattern() {
+				g = field{s: pt.s, glob: strings.ContainsAny(pt.s, "*?["), unk: !strings.ContainsAny(pt.s, "*?[")}
+			}
+			c.newNames(func() {
+				c.a.loadedBy("gh release download -p (assets named as on GitHub)", joinBase(dir, g), setModify)
+			})
+		}
+	default:
+		c.serverNamed(dir, "gh release download (its assets keep their names on GitHub)")
+	}
+}
+
+// downloaders that name the file after the server's answer unless told a
+// name: lwp-download URL [LOCAL], axel [-o PATH] URL, gdown [-O PATH] URL
+// (a PATH ending in / or --folder: any name there).
+func (c *cmd) namedDownload() {
+	dir, named := litField("."), false
+	var ops []int
+	for k := 1; k < len(c.args); {
+		if f, raw, next, ok := c.optArg(k, "-o", "--output", "-O"); ok && c.name != "lwp-download" {
+			c.fileField(raw, f, setModify)
+			if strings.HasSuffix(f.text(), "/") || c.name == "axel" {
+				dir = f // axel's -o may be a folder
+			} else {
+				named = true
+			}
+			k = next
+			continue
+		}
+		if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
+			ops = append(ops, k)
+		}
+		k++
+	}
+	if c.name == "lwp-download" && len(ops) >= 2 {
+		last := c.args[ops[len(ops)-1]]
+		c.fileField(last.raw, last.f, setModify)
+		dir = last.f // a folder: the server's name in it
+	}
+	if c.name == "gdown" {
+		for _, ar := range c.args[1:] {
+			if optText(ar.f) == "--folder" {
+				c.a.addRec(dir.s, dir, setModify, true, nil, "gdown --folder (names from the drive)", followNone)
+			}
+		}
+	}
+	if !named {
+		c.serverNamed(dir, c.name+" (the server names the file)")
+	}
+	c.generic()
+}
