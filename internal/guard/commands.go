@@ -1256,7 +1256,7 @@ func (c *cmd) dispatch() bool {
 	case "cmd":
 		c.cmdExe()
 		return true
-	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk", "onetrue-awk", "bwk-awk":
 		c.awk()
 		return true
 	case "sed", "gsed":

@@ -55,7 +55,7 @@ const cannotRead = "pruner cannot read the awk program file"
 // analysed as the language; one the gate cannot read is denied.
 func TestPass31ProgramFilesDisk(t *testing.T) {
 	var cases []gate20Case
-	for _, awk := range []string{"awk", "gawk", "mawk", "busybox awk"} {
+	for _, awk := range []string{"awk", "gawk", "mawk", "busybox awk", "original-awk", "nawk"} {
 		cases = append(cases,
 			gate20Case{awk + ` -f w.awk docs/a.md`, true, []string{".env", `rule ".env"`}},
 			gate20Case{awk + ` -f ok.awk docs/a.md`, false, nil},
