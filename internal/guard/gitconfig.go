@@ -170,6 +170,12 @@ func gitKeyRunsLater(key, value string, computed bool) string {
 		}
 		return later("names a command git runs")
 	}
+	if (k == "protocol.ext.allow" || k == "protocol.allow") && (computed || !strings.EqualFold(strings.TrimSpace(value), "never")) {
+		return later("lets git run the commands of ext:: URLs")
+	}
+	if strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")) && (computed || strings.HasPrefix(strings.TrimSpace(value), "ext::")) {
+		return later("makes the remote an ext:: URL, whose command git runs")
+	}
 	if base, ok := extInsteadOf(key); ok && base != "" {
 		return later("rewrites URLs to git's ext:: transport, whose command git runs")
 	}
@@ -451,6 +457,19 @@ func (m *Matcher) toolGitConfig(an *analysis, args map[string]any) {
 				an.unknowns = append(an.unknowns, unknownUse{raw: hit, why: why + " (written to " + hit + ")", ops: SetRead | setModify})
 				return
 			}
+		}
+	}
+}
+
+// gitExtURLs: `git remote add|set-url NAME URL` and `git submodule add URL`
+// with git's ext:: transport store a command git runs at a later fetch
+// (where protocol.ext.allow lets it).
+func (c *cmd) gitExtURLs(i int) {
+	for k := i + 1; k < len(c.args); k++ {
+		f := c.args[k].f
+		if t := strings.TrimSpace(f.text()); strings.HasPrefix(t, "ext::") {
+			c.gitScriptField(c.args[k].raw, f)
+			c.a.unknown(c.args[k].raw, "git "+optText(c.args[i].f)+" stores an ext:: URL, whose command git runs at a later fetch (in this call or a later one), which pruner cannot check when it runs", SetRead|setModify)
 		}
 	}
 }

@@ -3481,6 +3481,8 @@ func (c *cmd) git() {
 	case "config":
 		// git config KEY VALUE: a command-valued key runs later (gitconfig.go)
 		c.gitConfig(i)
+	case "remote":
+		c.gitExtURLs(i)
 	case "ls-files":
 		c.gitLsFiles(i)
 	case "grep":
@@ -3490,6 +3492,9 @@ func (c *cmd) git() {
 		// paths are words; some take a command to run
 		c.a.ignoresMayChange = true
 		c.gitCommands(sub, i)
+		if sub == "submodule" {
+			c.gitExtURLs(i)
+		}
 		if sub == "checkout" || sub == "restore" {
 			c.gitWritesPaths(sub, i)
 		}

@@ -290,6 +290,16 @@ func TestPass31GitConfigRunsLater(t *testing.T) {
 		{`git config -e`, true, []string{"git config --edit"}},
 		{`git config --rename-section foo core`, true, []string{"--rename-section"}},
 		{`git config "url.ext::sh -c touch% /tmp/x.insteadOf" https://x`, true, []string{"ext::"}},
+		// ext:: URLs stored for a later fetch, and the key that allows them
+		{`git remote add x 'ext::sh -c ./x.sh'`, true, []string{"ext:: URL", "later fetch"}},
+		{`git remote set-url origin 'ext::./x.sh'`, true, []string{"ext:: URL"}},
+		{`git submodule add 'ext::./x.sh' sub`, true, []string{"ext:: URL"}},
+		{`git config remote.x.url 'ext::./x.sh'`, true, []string{"remote.x.url"}},
+		{`git config --global protocol.ext.allow always`, true, []string{"protocol.ext.allow"}},
+		{`git config protocol.ext.allow never`, false, nil},
+		{`git config remote.x.url https://github.com/a/b`, false, nil},
+		{`git remote add origin https://github.com/a/b`, false, nil},
+		{`git remote -v`, false, nil},
 		// stock programs with options that run a command or write a file
 		{`git config core.editor 'vim -c:!sh'`, true, []string{"core.editor"}},
 		{`git config core.pager 'less -oenv'`, true, []string{"core.pager"}},
