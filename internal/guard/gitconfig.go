@@ -274,7 +274,7 @@ func oneOf(opts ...string) func(string) bool {
 // lessOpt: less's flags that take no file or command (-FRX, -S, -x4).
 func lessOpt(w string) bool {
 	f, ok := strings.CutPrefix(w, "-")
-	return ok && f != "" && strings.Trim(f, "FRXSKrRiIJMmNnQqWwesdfgGaBcCEhLuUVyz0123456789") == ""
+	return ok && f != "" && strings.Trim(f, "FRXSKriIJMmNnQqWwesdfgGaBcCEhLuUVyz0123456789") == ""
 }
 
 // plainLongOpt: delta's and bat's style options (--dark,

@@ -440,7 +440,7 @@ func (c *cmd) ytdlp() {
 			continue
 		}
 		if f, raw, next, ok := c.optArg(i, "--exec", "--exec-before-download"); ok {
-			if k, rest, ok := strings.Cut(f.text(), ":"); ok && !f.pattern() && strings.IndexAny(k, " /") < 0 {
+			if k, rest, ok := strings.Cut(f.text(), ":"); ok && !f.pattern() && !strings.ContainsAny(k, " /") {
 				f = litField(rest) // WHEN:CMD
 			}
 			c.scriptField(raw, f, source{})
