@@ -308,7 +308,7 @@ var aria2cHooks = []string{"--on-download-complete", "--on-download-error", "--o
 func (c *cmd) aria2c() {
 	dir := litField(".")
 	var out *field
-	follow, input := true, false
+	input := false
 	torrent, metalink := "true", "true"
 	for i := 1; i < len(c.args); {
 		if c.done[i] {
@@ -319,10 +319,9 @@ func (c *cmd) aria2c() {
 			dir, i = f, next
 			continue
 		}
-		if f, raw, next, ok := c.optArg(i, "-o", "--out"); ok {
+		if f, _, next, ok := c.optArg(i, "-o", "--out"); ok {
 			g := f
 			out, i = &g, next
-			_ = raw
 			continue
 		}
 		if f, raw, next, ok := c.optArg(i, aria2cHooks...); ok {
@@ -348,12 +347,11 @@ func (c *cmd) aria2c() {
 		}
 		i++
 	}
-	follow = torrent != "false" || metalink != "false" || input
 	switch {
-	case follow:
+	case torrent != "false" || metalink != "false" || input:
 		c.a.addRec(dir.s, dir, setModify, true, nil, "aria2c (a torrent or metalink it follows writes files the server names)", followNone)
 	case out != nil:
-		c.fileField(out.s, joinBase(dir, *out), setModify)
+		c.newNames(func() { c.fileField(out.s, joinBase(dir, *out), setModify) })
 	default:
 		c.serverNamed(dir, "aria2c (Content-Disposition names the file)")
 	}
