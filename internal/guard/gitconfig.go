@@ -13,8 +13,9 @@ import (
 // (it fails closed), unless the value is one that runs no code of the
 // project's: a boolean, an empty value, a stock pager, editor or
 // credential helper, a tool's name. An alias without `!` is a git command
-// line, analysed as one. `git -c core.hooksPath=DIR` runs DIR's hooks in
-// this command: unverifiable unless DIR is /dev/null (no hooks).
+// line, analysed as one, and passes when it runs an everyday subcommand.
+// `git -c KEY=VALUE` lasts for this command only: its command is analysed
+// where git runs (handlers.go), as before.
 
 // gitConfig handles `git config …`; i is the index of "config".
 func (c *cmd) gitConfig(i int) {
