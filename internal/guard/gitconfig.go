@@ -217,7 +217,7 @@ func safeGitValue(key, v string) bool {
 	}
 	last := key[strings.LastIndexByte(key, '.')+1:]
 	switch {
-	case last == "fsmonitor" || strings.HasPrefix(key, "pager."):
+	case last == "fsmonitor" || last == "pager" || strings.HasPrefix(key, "pager."):
 		switch strings.ToLower(v) {
 		case "true", "false", "yes", "no", "on", "off", "0", "1":
 			return true
@@ -248,6 +248,19 @@ func safeGitValue(key, v string) bool {
 		return words[0] == "ssh" && !strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[!") && !strings.Contains(l, "command") && !strings.Contains(" "+l, " -f")
 	case last == "program" && strings.HasPrefix(key, "gpg."):
 		return optsOnly(map[string]func(string) bool{"gpg": nil, "gpg2": nil, "gpgsm": nil, "ssh-keygen": nil})
+	case last == "proxy" && key != "core.gitproxy":
+		// http.proxy, remote.NAME.proxy: a URL, not a command
+		return !strings.ContainsAny(v, " \t;|&$`<>(){}'\"\\!*?[")
+	case last == "smtpserver":
+		// a host name; a path is a program send-email runs
+		return !strings.ContainsAny(v, "/\\~ ;|&$`") && !strings.HasPrefix(v, ".")
+	case strings.HasPrefix(key, "filter.lfs."):
+		// what `git lfs install` sets
+		switch v {
+		case "git-lfs clean -- %f", "git-lfs smudge -- %f", "git-lfs smudge --skip -- %f", "git-lfs filter-process", "git-lfs filter-process --skip":
+			return true
+		}
+		return false
 	case last == "update" && strings.HasPrefix(key, "submodule."):
 		return v == "checkout" || v == "rebase" || v == "merge" || v == "none"
 	case last == "tool":
