@@ -1256,7 +1256,7 @@ func (c *cmd) dispatch() bool {
 	case "cmd":
 		c.cmdExe()
 		return true
-	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk", "onetrue-awk", "bwk-awk":
 		c.awk()
 		return true
 	case "sed", "gsed":
@@ -1422,6 +1422,18 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "wget", "wget2":
 		c.wget()
+		return true
+	case "aria2c":
+		c.aria2c()
+		return true
+	case "http", "https", "xh", "xhs":
+		c.httpie()
+		return true
+	case "yt-dlp", "youtube-dl", "yt-dlp_linux":
+		c.ytdlp()
+		return true
+	case "lwp-download", "axel", "gdown":
+		c.namedDownload()
 		return true
 	case "ssh", "mosh", "autossh":
 		c.ssh()

@@ -363,6 +363,7 @@ func analyzeShell(env Env, command string) *analysis {
 	}
 	a.file(f, command, source{})
 	a.runDeferred()
+	a.gitConfigFileWrites()
 	if a.ignoresMayChange || touchesIgnoreFile(out.targets) {
 		// the command changes what git ignores before it runs git add (an
 		// ignore file written, moved or removed, a checkout): nothing is
