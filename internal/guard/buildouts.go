@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Pass 21: the options of build and test tools that name what they write
 // — a file (tsc --outFile, rollup -o, go test -coverprofile, pytest
@@ -43,6 +46,23 @@ func (c *cmd) buildOutOpts() (outOpts, bool) {
 			dirs: []string{"--basetemp"}}, true
 	case "cargo":
 		return outOpts{dirs: []string{"--target-dir", "--artifact-dir", "--out-dir"}}, true
+	case "c8":
+		// programs the analysis does not model otherwise (their other
+		// arguments stay possible writes): what the options name is
+		return outOpts{dirs: []string{"--reports-dir", "--report-dir", "-o", "--temp-directory"}}, true
+	case "nyc":
+		return outOpts{dirs: []string{"--report-dir", "--temp-dir", "--temp-directory", "-t"}}, true
+	case "coverage":
+		// coverage.py: html -d/--directory DIR, xml/json/lcov -o FILE,
+		// --data-file FILE
+		return outOpts{files: []string{"-o", "--data-file"}, dirs: []string{"-d", "--directory"}}, true
+	case "mocha":
+		// the reporter's output=FILE (mochawesome, xunit, mocha-junit-
+		// reporter's mochaFile) is read by mochaReporterOutputs
+		return outOpts{}, true
+	case "gradle", "gradlew":
+		// caches, and the user home's init scripts and properties
+		return outOpts{dirs: []string{"--project-cache-dir", "-g", "--gradle-user-home"}}, true
 	case "go":
 		switch sub {
 		case "test", "build", "install", "vet", "run", "tool":
@@ -97,12 +117,61 @@ func (c *cmd) buildOutputs() {
 				default:
 					continue
 				}
+				if c.name == "go" && k == 0 && (n == "-o" || n == "--o") && optText(c.args[1].f) == "build" {
+					c.goBuildOut(raw, f)
+					continue
+				}
 				c.outputTo(raw, f, k == 1 || strings.HasSuffix(f.s, "/"), c.name+" "+n)
 			}
 		}
 	}
 	if c.name == "pytest" {
 		c.pytestCovReports()
+	}
+	if c.name == "mocha" {
+		c.mochaReporterOutputs()
+	}
+}
+
+// mochaReporterOutputs: mocha's --reporter-option(s)/-O K=V[,K=V…] gives
+// the reporter its options; output= (xunit, mochawesome's reportDir,
+// mocha-junit-reporter's mochaFile) names what it writes.
+func (c *cmd) mochaReporterOutputs() {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		var f field
+		raw := ""
+		switch {
+		case t == "--":
+			return
+		case t == "--reporter-option" || t == "--reporter-options" || t == "-O":
+			if i+1 >= len(c.args) {
+				continue
+			}
+			f, raw = c.args[i+1].f, c.args[i+1].raw
+		case strings.HasPrefix(t, "--reporter-option=") || strings.HasPrefix(t, "--reporter-options="):
+			_, v, _ := strings.Cut(t, "=")
+			f, raw = subField(c.args[i].f, len(t)-len(v)), c.args[i].raw
+		default:
+			continue
+		}
+		if f.pattern() {
+			c.a.unknown(raw, "mocha's reporter options are computed when the command runs (output= names the file the reporter writes)", setModify)
+			continue
+		}
+		for part := range strings.SplitSeq(f.s, ",") {
+			k, v, ok := strings.Cut(part, "=")
+			switch strings.TrimSpace(k) {
+			case "output", "mochaFile", "reportDir", "reportFilename":
+			default:
+				continue
+			}
+			if !ok || v == "" {
+				continue
+			}
+			dir := strings.TrimSpace(k) == "reportDir"
+			c.outputTo(raw, litField(v), dir || strings.HasSuffix(v, "/"), "mocha --reporter-option "+strings.TrimSpace(k))
+		}
 	}
 }
 
@@ -231,4 +300,76 @@ func (c *cmd) ruffWrites() {
 	}
 	// no path: the current folder
 	c.rewritesIn("ruff (the current folder)", litField("."), "ruff")
+}
+
+// goBuildOut: go build -o OUT writes the file OUT or, when OUT is a folder
+// (one on the disk, or written OUT/), OUT/NAME for each main package, NAME
+// the last element of its import path (a .go file's name without .go):
+// `go build -o .pi ./settings.json` writes .pi/settings.json. Without the
+// disk OUT may be either.
+func (c *cmd) goBuildOut(raw string, f field) {
+	if f.s == "" {
+		return
+	}
+	kind := 1
+	if !strings.HasSuffix(f.s, "/") {
+		kind = c.a.dirKind(f.s)
+	}
+	if kind != 1 {
+		c.fileField(raw, f, setModify)
+	}
+	if kind == -1 || f.onlyUnk {
+		return
+	}
+	for _, name := range c.goMainNames() {
+		into := joinBase(f, name)
+		r := into.s
+		if !name.pattern() {
+			r = into.s + " (go build writes " + name.s + " into folder " + f.text() + ")"
+		}
+		c.a.value(r, into, setModify)
+	}
+}
+
+// goMainNames are the names go build gives the programs of its package
+// operands: the last element of each import path (example.com/x/v2 is
+// x), a .go file's name; a name it cannot read (., a pattern with ...,
+// a computed operand) is any name.
+func (c *cmd) goMainNames() []field {
+	valued := map[string]bool{"-o": true, "-p": true, "-tags": true, "-ldflags": true, "-gcflags": true, "-asmflags": true, "-mod": true,
+		"-modfile": true, "-overlay": true, "-pgo": true, "-toolexec": true, "-covermode": true, "-coverpkg": true, "-C": true,
+		"-buildmode": true, "-compiler": true, "-gccgoflags": true, "-installsuffix": true, "-pkgdir": true, "-exec": true, "--o": true}
+	anyName := field{s: unknownStr, unk: true, why: "go build"}
+	var out []field
+	for k := 2; k < len(c.args); k++ {
+		f := c.args[k].f
+		t := optText(f)
+		if strings.HasPrefix(t, "-") {
+			if valued[t] && !strings.Contains(t, "=") {
+				k++
+			}
+			continue
+		}
+		if f.pattern() {
+			return []field{anyName}
+		}
+		if strings.HasSuffix(t, ".go") {
+			// files: one package, named after the first
+			return []field{litField(strings.TrimSuffix(path.Base(t), ".go"))}
+		}
+		pkg := strings.TrimSuffix(t, "/")
+		base := path.Base(pkg)
+		if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && strings.Contains(pkg, ".") {
+			base = path.Base(path.Dir(pkg)) // example.com/x/v2 builds x
+		}
+		if strings.Contains(pkg, "...") || base == "." || base == ".." || base == "/" || strings.HasPrefix(base, ".") {
+			out = append(out, anyName)
+			continue
+		}
+		out = append(out, litField(base))
+	}
+	if len(out) == 0 {
+		out = append(out, anyName) // the current folder's package
+	}
+	return out
 }

@@ -85,6 +85,14 @@ type Violation struct {
 	// Unmodelled is, for a path named to a program the analysis does not
 	// model, that program: it may write what it is given.
 	Unmodelled string `json:"-"`
+	// CdUnknown says the path is a name written after a cd to a folder
+	// named only when the command runs (unknownCwd), and it matched only
+	// because that folder may be a protected folder of its own: Rules are
+	// then the rules it may land in.
+	CdUnknown bool `json:"-"`
+	// HomeSet says the path starts with a `~` the command made unknown by
+	// assigning HOME: Rules are the rules it may hit.
+	HomeSet bool `json:"-"`
 }
 
 // Reason is a one-line, model-facing explanation naming the path, the op and
@@ -261,7 +269,21 @@ func (v Violation) text(verdict bool) string {
 		if via == "" {
 			via = v.Tool
 		}
+		if v.CdUnknown {
+			return oneLine(fmt.Sprintf("%s %s %s after a cd to a folder known only at run time; pruner cannot tell whether it is in or holds %s; %s", via, verb, what, cdRules(v.Rules), rule))
+		}
 		return oneLine(fmt.Sprintf("%s %s %s, which holds protected path %s; %s%s", via, verb, what, v.Holds, rule, v.folderHint(verdict, via)))
+	}
+	if v.HomeSet && v.Command != "" {
+		// `~` after the command assigned HOME: any folder; the rules it
+		// may hit, not only the first
+		return oneLine(fmt.Sprintf("bash command touches %s, and sets HOME, so pruner cannot tell what ~ names (%s): it may be protected by %s; %s", showWord(clip(v.Raw, 160)), v.Path, cdRules(v.Rules), rule))
+	}
+	if v.CdUnknown {
+		// a name written after cd to a computed folder, which may be a
+		// protected folder (unknownCwd)
+		name := showWord(clip(v.Raw, 160))
+		return oneLine(fmt.Sprintf("%s %ss %s after a cd to a folder known only at run time (%s); pruner cannot tell whether it lands in %s; %s", cdSubject(v), v.Op, name, v.Path, cdRules(v.Rules), rule))
 	}
 	if v.Command != "" && v.Loader != "" {
 		// a program that reads the file by itself (selfloads.go)
@@ -290,6 +312,23 @@ func (v Violation) text(verdict bool) string {
 		return oneLine(fmt.Sprintf("%s of protected path %s, %s", v.Op, what, rule))
 	}
 	return oneLine(fmt.Sprintf("%s of protected path %s denied by rule %q (deny %s)", v.Op, what, v.Rule, v.Op))
+}
+
+// cdRules names the rules a path below a folder a cd named at run time
+// may land in (v.Rules: every matching entry that denies the op).
+func cdRules(rules []string) string {
+	if len(rules) == 0 {
+		return "a protected folder"
+	}
+	return quoteSome(rules, 6)
+}
+
+// cdSubject is what names the path, for a CdUnknown reason.
+func cdSubject(v Violation) string {
+	if v.Command != "" {
+		return "bash command"
+	}
+	return v.Tool + " call"
 }
 
 func clip(s string, n int) string {
@@ -360,6 +399,12 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		if shell {
 			ops |= SetBash
 		}
+		// a name below a folder a cd named at run time (unknownCwd) is
+		// first read as below any folder; one the command writes or edits
+		// then also as inside any protected folder (reads and metadata are
+		// not: `cd "$x"; cat a` is allowed, see unknownCwd)
+		cdt := t
+		t.path = plainUnknown(t.path)
 		var v Violation
 		var ok bool
 		if t.rec {
@@ -374,7 +419,16 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		} else {
 			v, ok = m.matchTarget(t, ops)
 		}
+		if !ok && cdt.path != t.path && ops&setModify != 0 {
+			if cdt.rec {
+				v, ok = m.matchFolder(cdt, ops&setModify)
+			} else {
+				v, ok = m.matchTarget(cdt, ops&setModify)
+			}
+			v.CdUnknown = ok && v.Kind != KindUnverifiable
+		}
 		if ok {
+			v.HomeSet = t.homeSet && v.Kind == KindDeny && !v.CdUnknown
 			v.Meta = shell && t.ops == SetBash && v.Kind == KindDeny
 			add(v)
 		}
@@ -433,7 +487,21 @@ func (m *Matcher) unverifiable(u unknownUse, ops OpSet) (Violation, bool) {
 			v.Rules = append(v.Rules, m.rules.Entries[i].Path)
 		}
 	}
+	if strings.Contains(u.why, homeSetWhy) {
+		// an unknown home: the rules below the home first (any rule may
+		// be hit, those are the ones a `~` names)
+		sort.SliceStable(v.Rules, func(i, j int) bool { return m.homeRule(v.Rules[i]) && !m.homeRule(v.Rules[j]) })
+	}
 	return v, true
+}
+
+// homeRule reports whether a rule's path lies below the home folder.
+func (m *Matcher) homeRule(p string) bool {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/") {
+		return true
+	}
+	h := strings.TrimSuffix(m.env.Home, "/")
+	return h != "" && strings.HasPrefix(p, h+"/")
 }
 
 // deniedOps returns the union of ops ∩ deny over every entry matching p, and

@@ -1256,7 +1256,7 @@ func (c *cmd) dispatch() bool {
 	case "cmd":
 		c.cmdExe()
 		return true
-	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk", "original-awk", "onetrue-awk", "bwk-awk":
 		c.awk()
 		return true
 	case "sed", "gsed":
@@ -1423,6 +1423,18 @@ func (c *cmd) dispatch() bool {
 	case "wget", "wget2":
 		c.wget()
 		return true
+	case "aria2c":
+		c.aria2c()
+		return true
+	case "http", "https", "xh", "xhs":
+		c.httpie()
+		return true
+	case "yt-dlp", "youtube-dl", "yt-dlp_linux":
+		c.ytdlp()
+		return true
+	case "lwp-download", "axel", "gdown":
+		c.namedDownload()
+		return true
 	case "ssh", "mosh", "autossh":
 		c.ssh()
 		return true
@@ -1567,6 +1579,7 @@ func (c *cmd) dispatch() bool {
 		return true
 	}
 	c.serverCommand() // caddy file-server, twistd web, browser-sync
+	c.buildOutputs()  // c8 --reports-dir, nyc --report-dir, coverage html -d
 	c.unmodelledFolders()
 	for i := 1; i < len(c.args); i++ {
 		if f := c.args[i].f; !c.done[i] && !f.pattern() {

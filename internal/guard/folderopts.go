@@ -66,7 +66,7 @@ func (c *cmd) toolFolders(names []string) {
 				continue
 			}
 			if d.onlyUnk && !d.pattern() || strings.ContainsRune(d.s, unknownRune) && !d.pattern() {
-				d = litField("/" + unknownSeg)
+				d = litField("/" + unknownCwd)
 			}
 			c.a.chdir(d)
 		}

@@ -170,7 +170,7 @@ func globDisk(fsys FS, pattern string, win, dotglob bool) (out []string, complet
 	}
 	cur := []string{vol}
 	for i, seg := range segs {
-		if seg == unknownSeg || seg == "**" {
+		if isUnknownSeg(seg) || seg == "**" {
 			return nil, false
 		}
 		if !hasMeta(seg) {

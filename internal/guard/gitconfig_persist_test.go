@@ -23,9 +23,12 @@ func TestGitConfigPersisted(t *testing.T) {
 			{`git config set core.hooksPath h && echo 'cat .e""nv' > h/pre-push && git push`, KindDeny},
 			{`git config core.hooksPath "$(cat d)" && git commit -m x`, KindUnverifiable},
 			{`git config set alias.x '!cat .e""nv' && git x`, KindDeny},
+			// a hooks folder the agent may write runs at every later commit
+			// (pass 31: it fails closed)
+			{`git config core.hooksPath .githooks`, KindUnverifiable},
+			{`git config core.hooksPath .githooks && git commit -m x`, KindUnverifiable},
 			// everyday
-			{`git config core.hooksPath .githooks`, ""},
-			{`git config core.hooksPath .githooks && git commit -m x`, ""},
+			{`git config core.hooksPath /dev/null && git commit -m x`, ""},
 			{`git config user.name x && git commit -m y`, ""},
 			{`git config set user.email a@b`, ""},
 			{`git config --get include.path`, ""},

@@ -2337,6 +2337,9 @@ func (c *cmd) awk() {
 			vars[name] = append(vars[name], subField(f, len(name)+1))
 		}
 	}
+	// program files (-f, -E, --include): their text, from the command or
+	// the disk (progfiles.go)
+	var files []progText
 	for _, v := range p.vals {
 		switch v.name {
 		case "-e", "--source":
@@ -2346,6 +2349,19 @@ func (c *cmd) awk() {
 		case "-v", "--assign":
 			if f, ok := c.valField(v); ok {
 				assignVar(f)
+			}
+		case "-f", "--file", "-E", "--exec":
+			files = append(files, c.progFileTexts(v, "awk")...)
+		case "-i", "--include":
+			if c.valText(v) == "inplace" {
+				inplace = true
+			}
+			files = append(files, c.awkIncludeTexts(v)...)
+		case "-l", "--load":
+			if f, ok := c.valField(v); ok && !f.pattern() {
+				c.awkLoad(f.s, v.raw)
+			} else if ok {
+				c.a.unknown(v.raw, "gawk loads an extension named when the command runs, native code pruner cannot read", SetRead|setModify)
 			}
 		}
 	}
@@ -2363,23 +2379,28 @@ func (c *cmd) awk() {
 			assignVar(c.args[i].f)
 		}
 	}
+	// what the programs @include, then the files' texts
+	inline := make([]progText, 0, len(progs))
+	for k := range progs {
+		inline = append(inline, progText{progs[k], progRaws[k]})
+	}
+	files = append(files, c.awkDirectives(append(inline, files...))...)
+	for _, t := range files {
+		progs, progRaws = append(progs, t.text), append(progRaws, t.raw)
+	}
 	writesOperands := c.awkOutputs(progs, progRaws, vars)
+	for _, t := range files {
+		c.a.codeText(t.text, t.raw, "awk")
+	}
 	prog = true
 	for _, v := range p.vals {
 		switch v.name {
-		case "-f", "--file", "-E", "--exec", "--include":
-			c.valScriptFile(v, "awk")
-			if v.name != "--include" {
-				prog = false
-			}
+		case "-f", "--file", "-E", "--exec":
+			prog = false
+		case "-i", "--include":
 		case "-e", "--source":
 			c.valCode(v, "awk")
 			prog = false
-		case "-i":
-			if c.valText(v) == "inplace" {
-				inplace = true
-			}
-			c.valWord(v)
 		default:
 			c.valWord(v)
 		}
@@ -2412,7 +2433,9 @@ func (c *cmd) sed() {
 			c.valCode(v, "sed")
 			script = false
 		case "-f", "--file":
-			c.valScriptFile(v, "sed")
+			for _, t := range c.progFileTexts(v, "sed") {
+				c.a.codeText(t.text, t.raw, "sed")
+			}
 			script = false
 		case "--in-place":
 			inplace = true
@@ -3456,47 +3479,10 @@ func (c *cmd) git() {
 			}
 		}
 	case "config":
-		// git config KEY VALUE: a command-valued key runs later
-		var ops []int
-		for k := i + 1; k < len(c.args); k++ {
-			if t := optText(c.args[k].f); !strings.HasPrefix(t, "-") {
-				ops = append(ops, k)
-			} else if t == "--file" || t == "-f" || t == "--blob" {
-				c.file(k+1, SetRead|setModify)
-				k++
-			}
-		}
-		if len(ops) >= 3 && optText(c.args[ops[0]].f) == "set" {
-			ops = ops[1:] // git config set KEY VALUE (git 2.46)
-		}
-		if len(ops) >= 1 {
-			if base, ok := extInsteadOf(optText(c.args[ops[0]].f)); ok {
-				c.a.value(c.args[ops[0]].raw, c.args[ops[0]].f, SetRead)
-				c.gitScriptField(c.args[ops[0]].raw, litField(base))
-			}
-		}
-		if len(ops) >= 2 && gitCommandKey(optText(c.args[ops[0]].f)) {
-			key := strings.ToLower(optText(c.args[ops[0]].f))
-			switch {
-			case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-				// git reads that file as more configuration, now and in
-				// every later git command: its keys may run commands
-				c.a.unknown(c.args[ops[1]].raw, "git config "+key+" makes git read a file as configuration, whose keys may run commands", SetRead|setModify)
-			case key == "core.hookspath":
-				c.gitScript(ops[1])
-				c.a.writtenScripts(c.args[ops[1]].raw, optText(c.args[ops[1]].f))
-				// hooks written there later in the command run at a later
-				// git command (writtenHooks)
-				if f := c.args[ops[1]].f; !f.pattern() {
-					n, _ := c.a.norm(f.s, false)
-					c.a.hooksPaths = append(c.a.hooksPaths, n)
-				} else {
-					c.a.unknown(c.args[ops[1]].raw, "git config core.hooksPath with a folder computed when it runs", SetRead|setModify)
-				}
-			default:
-				c.gitScript(ops[1])
-			}
-		}
+		// git config KEY VALUE: a command-valued key runs later (gitconfig.go)
+		c.gitConfig(i)
+	case "remote":
+		c.gitExtURLs(i)
 	case "ls-files":
 		c.gitLsFiles(i)
 	case "grep":
@@ -3506,6 +3492,9 @@ func (c *cmd) git() {
 		// paths are words; some take a command to run
 		c.a.ignoresMayChange = true
 		c.gitCommands(sub, i)
+		if sub == "submodule" {
+			c.gitExtURLs(i)
+		}
 		if sub == "checkout" || sub == "restore" {
 			c.gitWritesPaths(sub, i)
 		}
@@ -4029,10 +4018,23 @@ func gitCommandKey(k string) bool {
 // curl: output, upload, data and config files; file:// URLs read files.
 func (c *cmd) curl() {
 	p := c.parse(1, opts{short: "odTFKbcDHwXuAeErQmxUC", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--data-raw", "--json", "--form", "--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--cacert", "--cert", "--key", "--netrc-file", "--header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--write-out", "--output-dir", "--request", "--user", "--user-agent", "--referer", "--proxy", "--max-time", "--connect-timeout", "--retry", "--url", "--etag-save", "--etag-compare", "--hsts", "--alt-svc", "--capath", "--crlfile", "--pinnedpubkey", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--unix-socket", "--abstract-unix-socket", "--range", "--limit-rate", "--resolve", "--connect-to", "--variable", "--expand-url"}})
-	outDir := ""
+	// --output-dir holds -o's files too (and -O's)
+	outDir, hasDir := litField("."), false
+	for _, v := range p.values("--output-dir") {
+		if f, ok := c.valField(v); ok {
+			outDir, hasDir = f, true
+		}
+	}
 	for _, v := range p.vals {
 		switch v.name {
-		case "-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
+		case "-o", "--output":
+			if f, ok := c.valField(v); ok && c.valText(v) != "-" {
+				c.valFile(v, setModify)
+				if o := curlOutputField(f); hasDir || o.s != f.s {
+					c.newNames(func() { c.fileField(v.raw, joinBase(outDir, o), setModify) })
+				}
+			}
+		case "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc":
 			if c.valText(v) != "-" {
 				c.valFile(v, setModify)
 			}
@@ -4061,7 +4063,6 @@ func (c *cmd) curl() {
 				c.valFile(v, SetRead)
 			}
 		case "--output-dir":
-			outDir = c.valText(v)
 			c.valWord(v)
 		case "--url":
 			c.valFile(v, SetRead)
@@ -4069,61 +4070,76 @@ func (c *cmd) curl() {
 			c.valWord(v)
 		}
 	}
-	remoteName := p.has("-O", "--remote-name", "--remote-name-all")
 	for _, i := range p.operands {
-		f := c.args[i].f
 		c.word(i)
-		if remoteName && !f.pattern() {
-			name := path.Base(strings.SplitN(strings.SplitN(f.s, "?", 2)[0], "#", 2)[0])
-			if outDir != "" {
-				name = path.Join(outDir, name)
-			}
-			c.a.value(c.args[i].raw, litField(name), setModify)
-		}
 	}
+	c.curlRemote(p, outDir)
 }
 
-// wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name.
+// wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name,
+// or one the server chooses (servernames.go).
 func (c *cmd) wget() {
-	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute"}})
-	prefix := "."
-	named := false
+	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute", "--default-page", "--cut-dirs", "--base"}})
+	st := &wgetState{prefix: litField(".")}
 	for _, v := range p.vals {
 		switch v.name {
 		case "-O", "--output-document":
 			if c.valText(v) != "-" {
 				c.valFile(v, setModify)
 			}
-			named = true
+			st.named = true
 		case "-o", "--output-file", "-a", "--append-output", "--save-cookies":
 			c.valFile(v, setModify)
-		case "-i", "--input-file", "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key", "--config":
+		case "-i", "--input-file":
 			c.valFile(v, SetRead)
+			st.inputs = true
+		case "--post-file", "--body-file", "--load-cookies", "--ca-certificate", "--certificate", "--private-key":
+			c.valFile(v, SetRead)
+		case "--config":
+			c.valFile(v, SetRead)
+			if f, ok := c.valField(v); ok {
+				if s, ok := c.a.writtenFile(f); ok {
+					c.rcDownloads(v.raw, s)
+				}
+			}
 		case "-P", "--directory-prefix":
-			prefix = c.valText(v)
+			if f, ok := c.valField(v); ok {
+				st.prefix = f
+			}
 			c.valWord(v)
 		case "--use-askpass":
 			c.valScript(v)
+		case "-e", "--execute":
+			c.wgetExecute(v, st)
+			c.valWord(v)
+		case "--default-page":
+			st.defPage = c.valText(v)
+			c.valWord(v)
+		case "--cut-dirs":
+			st.tree = true
+			c.valWord(v)
 		default:
 			c.valWord(v)
 		}
 	}
-	rec := p.has("-r", "--recursive", "-m", "--mirror")
+	switch {
+	case p.has("-r", "--recursive", "-m", "--mirror"):
+		st.tree, st.treeVia = true, "wget -r"
+	case p.has("-x", "--force-directories", "--protocol-directories"):
+		st.tree, st.treeVia = true, "wget -x (a folder per URL path)"
+	case st.tree && st.treeVia == "":
+		st.treeVia = "wget --cut-dirs"
+	}
+	if p.has("--content-disposition", "--trust-server-names") {
+		st.serverName, st.why = true, "wget --content-disposition"
+		if p.has("--trust-server-names") {
+			st.why = "wget --trust-server-names"
+		}
+	}
 	for _, i := range p.operands {
-		f := c.args[i].f
 		c.word(i)
-		if named || f.pattern() {
-			continue
-		}
-		name := path.Base(strings.SplitN(f.s, "?", 2)[0])
-		if name == "" || name == "/" || strings.HasSuffix(f.s, "/") {
-			name = "index.html"
-		}
-		c.a.value(c.args[i].raw, litField(path.Join(prefix, name)), setModify)
 	}
-	if rec {
-		c.a.addRec(prefix, litField(prefix), setModify, true, nil, "wget -r", followNone)
-	}
+	c.wgetWrites(p, st)
 }
 
 // ssh: key and config files are read; ProxyCommand runs locally.

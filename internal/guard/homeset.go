@@ -47,9 +47,10 @@ func (a *shellAnalyzer) homeWhy() string {
 }
 
 // homeSetCwd is where `cd`, `cd ~…` lead once the command assigned HOME:
-// any folder, a protected one included (a glob, not an unknown run, which
-// the matcher takes for folders that hold no protected name).
-func homeSetCwd() field { return field{s: "/**", glob: true} }
+// any folder, a protected one included (a glob, which a read below it is
+// matched against, and for what is written there unknownCwd: chdir adds
+// it for this why).
+func homeSetCwd() field { return field{s: "/**", glob: true, why: homeSetWhy} }
 
 // cdHomeSet: a cd to the home (no operand, or one the raw text starts
 // with `~`) after the command assigned HOME.

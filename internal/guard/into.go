@@ -80,7 +80,7 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 	for _, i := range srcs {
 		src := c.args[i].f
 		if remote {
-			src = localPart(src)
+			src = remoteNamed(src, localPart(src))
 		}
 		srcDir := srcDirs
 		if srcDir && !link && !src.pattern() && c.a.dirKind(src.s) == -1 {

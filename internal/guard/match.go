@@ -213,6 +213,10 @@ func literalsPresent(c *compiled, ps pathSegs) bool {
 				return true
 			case s == unknownSeg:
 				// stands for folders, never for the entry's own name
+			case s == unknownCwd:
+				if c.dir {
+					return true // a working folder named at run time may be the entry's folder
+				}
 			case special(s) && (hasMeta(s) || unescapeGlob(s) == name):
 				return true // a glob (or `**`) is left to the table
 			}
@@ -290,12 +294,17 @@ func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 				continue
 			}
 			seg := path[j]
-			if ps.pattern && (seg == unknownSeg || seg == "**") {
+			if ps.pattern && (isUnknownSeg(seg) || seg == "**") {
 				reach[idx(i, j+1)] = true // zero segments
 				// An unknown run of directories may stand for directories
-				// but not for the protected name itself; a `**` glob does
-				// not descend into dot directories unless dot files are in.
-				if seg == unknownSeg && i < np-1 || seg == "**" && (ps.dotOK && !ps.shellGlob || !(strings.HasPrefix(pat[i], ".") && !c.globs[i])) {
+				// but not for the protected name itself, unless it is a
+				// working folder named at run time (unknownCwd) with a
+				// name below it: that folder may be a directory entry's
+				// own (`cd "$x"; echo > e.ts` may write in .pi/extensions/);
+				// a `**` glob does not descend into dot directories unless
+				// dot files are in.
+				if isUnknownSeg(seg) && i < np-1 || seg == unknownCwd && i == np-1 && c.dir && j < ns-1 ||
+					seg == "**" && (ps.dotOK && !ps.shellGlob || !(strings.HasPrefix(pat[i], ".") && !c.globs[i])) {
 					reach[idx(i+1, j)] = true // absorb one more entry segment
 				}
 				continue

@@ -48,7 +48,35 @@ const unknownRune = '\uFFFC'
 const (
 	unknownStr = string(unknownRune)
 	unknownSeg = unknownStr + unknownStr
+	// unknownCwd is the unknownSeg of a working folder a `cd` (or a tool's
+	// own folder option) named only when the command runs: an unknown run
+	// of directories that may also be the whole folder of a directory rule
+	// (`cd "$x"; echo > e.ts` may write in .pi/extensions/), which an
+	// unknownSeg never is (`$OUT/e.ts` is not taken to be below one). It
+	// starts with unknownSeg, so a test for one (strings.Contains,
+	// HasPrefix) holds for it too; a segment compares equal to it, not to
+	// unknownSeg (isUnknownSeg holds for both).
+	unknownCwd = unknownSeg + unknownStr
 )
+
+// isUnknownSeg reports whether a path segment is an unknown run of
+// directories (unknownSeg or unknownCwd).
+func isUnknownSeg(s string) bool { return s == unknownSeg || s == unknownCwd }
+
+// plainUnknown turns each unknownCwd of p into an unknownSeg: the path as
+// the analysis reads a computed folder that is not a working folder.
+func plainUnknown(p string) string { return strings.ReplaceAll(p, unknownCwd, unknownSeg) }
+
+// unknownCwdOf marks a working folder whose first segment (after its
+// volume) is an unknown run of directories (a cd to a computed folder)
+// with unknownCwd.
+func unknownCwdOf(dir string, win bool) string {
+	vol, rest := splitVolume(dir, win)
+	if rest == "/"+unknownSeg || strings.HasPrefix(rest, "/"+unknownSeg+"/") {
+		return vol + "/" + unknownCwd + rest[1+len(unknownSeg):]
+	}
+	return dir
+}
 
 // IsWindowsPath reports whether p is written in a Windows form: a drive
 // letter (`C:\`, `c:/`), a `\\?\` or `\\.\` prefix, or a UNC path `\\server\share`.
@@ -406,7 +434,7 @@ func cleanAbs(p string, win bool) string {
 		switch s {
 		case "", ".":
 		case "..":
-			if n := len(out); n > 0 && out[n-1] != unknownSeg {
+			if n := len(out); n > 0 && !isUnknownSeg(out[n-1]) {
 				out = out[:n-1]
 			}
 		default:

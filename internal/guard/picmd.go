@@ -32,6 +32,7 @@ func (c *cmd) moreWrites() {
 		c.yqInPlace()
 	case "gh":
 		c.ghClone()
+		c.ghDownload()
 	case "install", "ginstall":
 		c.installDirMode()
 	}

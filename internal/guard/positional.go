@@ -74,8 +74,22 @@ func (a *shellAnalyzer) restoreScope(s scope) {
 // subshell runs fn in a subshell: what it assigns is forgotten after.
 func (a *shellAnalyzer) subshell(fn func()) {
 	s := a.saveScope()
+	before := append([]string(nil), a.cwds...)
 	fn()
 	a.restoreScope(s)
+	// the candidate folders a cd inside added stay (an over-approximation),
+	// but a computed one is no longer where a name written after the
+	// subshell lands: `(cd "$x" && make); echo > out` writes ./out
+	cwds := make([]string, 0, len(a.cwds))
+	for i, c := range a.cwds {
+		if strings.Contains(c, unknownCwd) && !slices.Contains(before, c) {
+			c = plainUnknown(c)
+		}
+		if !slices.Contains(a.cwds[i+1:], c) && !slices.Contains(cwds, c) {
+			cwds = append(cwds, c)
+		}
+	}
+	a.cwds = cwds
 }
 
 // maybeSubshell runs fn where bash runs it in a subshell and zsh (or bash
@@ -635,8 +649,8 @@ func joinCwds(all, more []string) []string {
 	for _, d := range more {
 		if !slices.Contains(out, d) && len(out) < maxCwds {
 			out = append(out, d)
-		} else if !slices.Contains(out, d) && !slices.Contains(out, "/"+unknownSeg) {
-			out = append(out, "/"+unknownSeg)
+		} else if !slices.Contains(out, d) && !slices.Contains(out, "/"+unknownCwd) {
+			out = append(out, "/"+unknownCwd)
 		}
 	}
 	if len(more) > 0 {

@@ -384,7 +384,14 @@ func cwdSource(a *shellAnalyzer) source {
 	if len(a.cwds) == 1 && !strings.ContainsRune(a.cwds[0], unknownRune) {
 		return source{kind: srcText, text: a.cwds[0] + "\n"}
 	}
-	return source{kind: srcDyn, why: "pwd", text: "dir"}
+	// one of the candidate folders, as $PWD (a value: see cmdSubst)
+	out := source{kind: srcDyn, why: "pwd", text: "dir"}
+	if len(a.cwds) <= maxPWDAlts {
+		for _, c := range a.cwds {
+			out.names = append(out.names, litField(c))
+		}
+	}
+	return out
 }
 
 // gitValueShape says what a git command prints when it is used as a value:
@@ -438,7 +445,33 @@ func mktempField(flags, operands []string) field {
 		t := strings.TrimRight(operands[len(operands)-1], "X")
 		tmpl = escapeGlob(path.Base(t)) + unknownStr
 	}
-	return field{s: "/" + unknownSeg + "/" + tmpl, unk: true, why: "mktemp"}
+	why := "mktemp"
+	if !mktempFresh(flags, operands) {
+		why = "mktemp in a folder it is given"
+	}
+	return field{s: "/" + unknownSeg + "/" + tmpl, unk: true, why: why}
+}
+
+// mktempFresh reports whether mktemp makes its file or folder in the
+// temporary folder ($TMPDIR or /tmp, from the environment): no -p or
+// --tmpdir, a template without `/` (or computed). A cd there is not a cd
+// to a folder named at run time (see chdir).
+func mktempFresh(flags, operands []string) bool {
+	for _, f := range flags {
+		switch {
+		case f == "--directory" || f == "--quiet" || f == "--dry-run" || strings.HasPrefix(f, "--suffix="):
+		case strings.HasPrefix(f, "--"):
+			return false
+		case strings.Trim(f[1:], "dqtu") != "":
+			return false
+		}
+	}
+	for _, o := range operands {
+		if strings.ContainsAny(o, "/"+unknownStr) {
+			return false
+		}
+	}
+	return true
 }
 
 // splitFlags separates option-looking words from operands (roughly: for
@@ -983,6 +1016,14 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 		case "token":
 			return unkVal(why)
 		case "dir":
+			if out.why == "pwd" && len(out.names) > 0 {
+				// $(pwd): each folder the shell may be in, as $PWD
+				v := envVal(why)
+				for _, c := range out.names {
+					v.alts = append(v.alts, cwdVal(c.s))
+				}
+				return v
+			}
 			return envVal(why)
 		case "temp":
 			if len(out.names) == 1 {

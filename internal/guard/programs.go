@@ -615,6 +615,7 @@ func (c *cmd) sftp() {
 	}
 	for _, i := range p.operands {
 		c.word(i)
+		c.sftpFetch(i)
 	}
 	if !batch {
 		c.transferCommands(c.args[0].raw, c.in, false)
@@ -944,6 +945,11 @@ func (c *cmd) curlConfig(v optHit) {
 			c.a.unknown(v.raw, "curl reads options computed when the command runs", SetRead|setModify)
 		}
 		c.a.tokens(strings.NewReplacer("=", " ", "@", " ", "<", " ", ":", " ").Replace(in.text), SetRead|setModify)
+		if curlDownloadOpts.MatchString(in.text) {
+			// -O/-J/--output-dir with the URLs there: names the analysis
+			// does not pair (servernames.go)
+			c.a.unknown(v.raw, "curl reads download options (-O, -J, --output-dir) from a config file, whose file names pruner does not model", SetRead|setModify)
+		}
 	case srcNone:
 	default:
 		c.a.unknown(v.raw, "curl reads options from a pipe, which the analysis cannot see", SetRead|setModify)

@@ -118,6 +118,9 @@ type target struct {
 	// hint, for rec: an exclusion the program honours as the analysis
 	// reads it, for the reason's hint (hintGitClean: git clean -e NAME)
 	hint uint8
+	// homeSet: the path starts with a `~` the command made unknown by
+	// assigning HOME (homeset.go): the reason names the rules it may hit
+	homeSet bool
 }
 
 const (
@@ -360,6 +363,7 @@ func analyzeShell(env Env, command string) *analysis {
 	}
 	a.file(f, command, source{})
 	a.runDeferred()
+	a.gitConfigFileWrites()
 	if a.ignoresMayChange || touchesIgnoreFile(out.targets) {
 		// the command changes what git ignores before it runs git add (an
 		// ignore file written, moved or removed, a checkout): nothing is
@@ -1133,6 +1137,14 @@ func (a *shellAnalyzer) assign(as *syntax.Assign, persist bool) {
 				} else {
 					a.vars[name] = dynVal("$"+name, false)
 				}
+			case len(vals) > 1 && len(vals) <= maxPWDAlts && !as.Append:
+				// one of several values (x=$PWD or x=$(pwd) after a cd):
+				// $x is each of them
+				v := dynVal("$"+name, false)
+				for _, f := range vals {
+					v.alts = append(v.alts, fieldVal(f))
+				}
+				a.vars[name] = v
 			default:
 				a.vars[name] = dynVal("$"+name, false)
 			}
@@ -1619,6 +1631,7 @@ func (a *shellAnalyzer) special(name string) {
 // printf -v) is a folder popd, pushd and pushd +N lead to (pushd /tmp;
 // DIRSTACK[1]=~; popd went home): any folder.
 func (a *shellAnalyzer) dirStackSet() {
+	// (not unknownCwd: the element's value, often a literal, is not read)
 	if n := len(a.dirStack); n == 0 || len(a.dirStack[n-1]) != 1 || a.dirStack[n-1][0] != "/"+unknownSeg {
 		a.dirStack = append(a.dirStack, []string{"/" + unknownSeg})
 	}
@@ -1672,6 +1685,14 @@ func (a *shellAnalyzer) word(w *syntax.Word, ops OpSet) []field {
 func (a *shellAnalyzer) value(raw string, v field, ops OpSet) {
 	if v.onlyUnk || v.s == "" {
 		return
+	}
+	if v.why == homeSetWhy {
+		n := len(a.out.targets)
+		defer func() {
+			for i := n; i < len(a.out.targets); i++ {
+				a.out.targets[i].homeSet = true
+			}
+		}()
 	}
 	if v.dotOK && !a.dotglob {
 		a.dotglob = true
@@ -2014,7 +2035,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 				next = append(next, p)
 			}
 		} else {
-			next = append(next, "/"+unknownSeg)
+			next = append(next, "/"+unknownCwd)
 		}
 	}
 	if f.pattern() {
@@ -2023,7 +2044,19 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			c = "/" + unknownSeg
 		}
 		p, _ := a.norm(c, true)
+		if (f.onlyUnk || strings.HasPrefix(c, "/"+unknownSeg)) && !f.posOnly && !(f.why == "mktemp" && !f.dyn && !strings.Contains(f.s, "..")) {
+			// a folder named when the command runs (`cd "$x"`, `cd
+			// "$(cat f)"/sub`): any folder, a protected one included
+			// (not a new one mktemp makes in the temporary folder, nor
+			// a function's `cd "$1"`, walked again where it is called)
+			p = unknownCwdOf(p, a.win)
+		}
 		next = append(next, p)
+		if f.why == homeSetWhy && f.glob {
+			// homeSetCwd: a name written there may be in any protected
+			// folder, a hidden one included (`**` skips those)
+			next = append(next, "/"+unknownCwd)
+		}
 	} else {
 		dir := f.s
 		if dir == "-" {
@@ -2031,7 +2064,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			// candidates), or $OLDPWD from the environment: anywhere
 			next = append(next, a.oldpwds...)
 			if len(a.oldpwds) == 0 {
-				next = append(next, "/"+unknownSeg)
+				next = append(next, "/"+unknownCwd)
 			}
 		} else {
 			for _, cwd := range a.cwds {
@@ -2050,7 +2083,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
 					// to ~NAME/x (a named folder or a user's home): any
 					// folder for the first name
-					c := "/" + unknownSeg
+					c := "/" + unknownCwd
 					if _, rest, ok := strings.Cut(dir, "/"); ok {
 						c += "/" + escapeGlob(rest)
 					}
@@ -2079,7 +2112,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 		}
 		if len(a.cwds) >= maxCwds {
 			// too many places: the shell may be anywhere
-			d = "/" + unknownSeg
+			d = "/" + unknownCwd
 			dests = append(dests, d)
 			for _, c := range a.cwds {
 				if c == d {

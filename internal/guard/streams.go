@@ -553,6 +553,7 @@ func (c *cmd) loadsWrittenRC(before int) {
 			continue
 		}
 		c.runScript(rc.path, s, source{}, rc.lang)
+		c.rcDownloads(rc.path, s)
 	}
 }
 

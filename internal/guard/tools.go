@@ -297,6 +297,7 @@ func (m *Matcher) analyzeTool(c Call) *analysis {
 			ops = SetEdit
 		}
 		paths(ops)
+		defer m.toolGitConfig(an, args)
 		if edits, ok := args["edits"].([]any); ok { // multi-file edit forms
 			for _, e := range edits {
 				em, ok := e.(map[string]any)

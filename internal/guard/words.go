@@ -501,7 +501,11 @@ func (r *resolver) part(p syntax.WordPart, quoted, first bool) {
 		r.values(vals, quoted)
 	case *syntax.CmdSubst:
 		v := a.cmdSubstValue(x)
-		r.values([]pval{v}, quoted)
+		if len(v.alts) > 0 {
+			r.values(v.alts, quoted) // $(pwd): one of the candidate folders
+		} else {
+			r.values([]pval{v}, quoted)
+		}
 	case *syntax.ArithmExp:
 		r.each(func(fb *fieldBuilder) { fb.unknownChars("$((…))", false) })
 	case *syntax.ProcSubst:
@@ -805,6 +809,18 @@ func dynVal(why string, split bool) pval {
 	return pval{f: field{dyn: true, why: why, s: "/" + unknownSeg + "/" + unknownStr, onlyUnk: true}, split: split}
 }
 
+// maxPWDAlts bounds the candidate folders $PWD expands to, one by one.
+const maxPWDAlts = 8
+
+// cwdVal is $PWD's value in the candidate working folder c: known text,
+// or a pattern when c is one (a cd to a computed folder or a glob).
+func cwdVal(c string) pval {
+	if strings.ContainsRune(c, unknownRune) || globCwd(c) {
+		return pval{f: field{s: c, unk: true, why: "$PWD"}}
+	}
+	return knownVal(c)
+}
+
 // envVal is an expansion from the environment (see field.envDir).
 func envVal(why string) pval {
 	v := dynVal(why, false)
@@ -947,9 +963,19 @@ func (a *shellAnalyzer) lookup(name string) (pval, bool) {
 		}
 	case "PWD":
 		if len(a.cwds) == 1 {
-			return knownVal(a.cwds[0]), true
+			return cwdVal(a.cwds[0]), true
 		}
-		return envVal("$PWD"), true
+		// one of the candidate folders (`cd .pi/extensions; echo >
+		// "$PWD/e.ts"` writes in .pi/extensions, or where a failed cd left it)
+		v := envVal("$PWD")
+		if len(a.cwds) <= maxPWDAlts {
+			for _, c := range a.cwds {
+				v.alts = append(v.alts, cwdVal(c))
+			}
+		} else {
+			v = dynVal("$PWD (one of many candidate folders)", false)
+		}
+		return v, true
 	case "OLDPWD":
 		if a.oldpwd != "" {
 			return knownVal(a.oldpwd), true

@@ -193,7 +193,20 @@ func TestCallTextAtIsTheParsedText(t *testing.T) {
 // compressed at every window, a flush that parses only the assistant lines
 // whose calls a backfill needs writes the same entries as one that parses
 // every assistant line of each chain.
-func TestChainCallsParseWhatIsNeeded(t *testing.T) {
+func TestChainCallsParseWhatIsNeeded(t *testing.T) { checkParseWhatIsNeeded(t) }
+
+// TestChainCallsTrivialDropped: with chunks of two trivial calls, let go
+// of as the chains pass them, the entries are still those of parsing
+// every call.
+func TestChainCallsTrivialDropped(t *testing.T) {
+	old := trivialChunk
+	trivialChunk = 2
+	defer func() { trivialChunk = old }()
+	checkParseWhatIsNeeded(t)
+}
+
+func checkParseWhatIsNeeded(t *testing.T) {
+	t.Helper()
 	var paths []string
 	for _, dir := range []string{"sessions", "chains", "golden/now"} {
 		ps, _ := filepath.Glob(filepath.Join("../../testdata", dir, "*.jsonl"))

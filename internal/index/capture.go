@@ -168,13 +168,10 @@ type CaptureOptions struct {
 // it reads them for the summariser). Errors are I/O errors re-reading the
 // input.
 func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, error) {
-	// by entry id: a context_edit'ed message is a copy of the branch's
-	inCtx := make(map[uint64]int, len(ctx.Messages)) // by entry key (no id strings made)
-	for i, m := range ctx.Messages {
-		if k := m.EntryKey(); k != 0 {
-			inCtx[k] = i
-		}
-	}
+	// by entry id: a context_edit'ed message is a copy of the branch's (by
+	// entry key: no id strings made; in a table of message indexes, not a
+	// map: 1 GB, ~17 MB less allocated)
+	inCtx := newMessageIndex(ctx)
 	// the message entries, by their indexes in ctx.Branch (msg(i) is the
 	// i-th)
 	at := make([]int32, 0, len(ctx.Branch))
@@ -240,7 +237,8 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 			if prot.Protected(tc.Name(), tc.Path(), tc.HasPath()) || (r.ToolName() != tc.Name() && prot.ToolProtected(r.ToolName())) {
 				continue
 			}
-			ri, in := inCtx[ctx.EntryKey(re)]
+			v := inCtx.get(ctx.EntryKey(re))
+			ri, in := int(v-1), v != 0
 			if !in || !be.InContext() || !re.InContext() || (opts.RawFrom >= 0 && ri >= opts.RawFrom) {
 				continue
 			}

@@ -21,7 +21,7 @@ func (f *Flushed) chainCallsRef(ctx *session.Context, entries map[uint64]int32, 
 		name    string
 		args    []byte
 		argsAt  textRef
-		trivial int // f.trivial.list index + 1 when captured there
+		trivial int // f.trivial index + 1 when captured there
 	}
 	// the ids of the results that need their call's arguments: canonical
 	// arguments are made for those calls only (most of a chain's calls are
@@ -62,7 +62,7 @@ func (f *Flushed) chainCallsRef(ctx *session.Context, entries map[uint64]int32, 
 			}
 			// (the branch entry's calls: capture's, from the line parsed below)
 			if calls := ctx.EntryMessage(&ctx.Branch[at-1]).ToolCalls(); !parseEvery && f.trivial.open(calls, at-1, need, func(k, tr int) {
-				open[calls[k].ID()] = call{name: calls[k].Name(), argsAt: f.trivial.list[tr].argsAt, trivial: tr + 1}
+				open[calls[k].ID()] = call{name: calls[k].Name(), argsAt: f.trivial.at(tr).argsAt, trivial: tr + 1}
 			}) {
 				continue // its needed calls were captured: not parsed again
 			}
@@ -106,10 +106,10 @@ func (f *Flushed) chainCallsRef(ctx *session.Context, entries map[uint64]int32, 
 			}
 			be := &ctx.Branch[at-1]
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
-			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
+			if cl.trivial > 0 && f.trivial.at(cl.trivial-1).res == at-1 {
 				// captured with this result: what the parse below reads of
 				// the same line
-				tc := &f.trivial.list[cl.trivial-1]
+				tc := f.trivial.at(cl.trivial - 1)
 				cc.isError, cc.loc, cc.chars, cc.facts = tc.errorTrue, tc.text, int(tc.chars), tc.facts
 				out = append(out, cc)
 				continue
@@ -169,7 +169,7 @@ func FuzzChainCalls(f *testing.F) {
 				continue
 			}
 			for _, every := range []bool{false, true} {
-				got, err := fl.chainCalls(ctx, entries, c, fl.State, every)
+				got, err := fl.chainCalls(ctx, newEntryIndex(ctx), c, fl.State, every)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -202,12 +202,7 @@ func TestChainCallsSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := make(map[uint64]int32, len(ctx.Branch))
-	for i := range ctx.Branch {
-		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
-			entries[k] = int32(i + 1)
-		}
-	}
+	entries := newEntryIndex(ctx)
 	n := 0
 	for k := range chains {
 		if chains[k].Closed() {

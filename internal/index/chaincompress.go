@@ -277,19 +277,23 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	if eligible, err = Resolvable(ctx, eligible); err != nil || len(eligible) == 0 {
 		return err
 	}
-	middles := 0 // what backfill may add
+	// room for what backfill may add: the chains' results no record or
+	// alias covers yet (counting every middle call, most of which the
+	// batches just indexed, reserved a third more records, keys and slots
+	// than backfill added — 1 GB: ~12 MB, and trim then copied the records
+	// and keys again to give it back)
+	middles := 0
 	for k := range eligible {
-		middles += len(eligible[k].MiddleToolCallIDs)
+		for _, key := range eligible[k].MiddleOccurrenceKeys {
+			if !s.IsSummarized(key) {
+				middles++
+			}
+		}
 	}
 	s.reserve(middles)
 	// entry id (as its integer key: no string per entry) → index in
 	// ctx.Branch + 1
-	entries := make(map[uint64]int32, len(ctx.Branch))
-	for i := range ctx.Branch {
-		if k := ctx.EntryKey(&ctx.Branch[i]); k != 0 {
-			entries[k] = int32(i + 1)
-		}
-	}
+	entries := newEntryIndex(ctx)
 	compressed := 0
 	bodies := newSummaryIndex(s)
 	var done []*ChainData // the chains compressed, registered once fused
@@ -297,6 +301,9 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 	var later *chainTexts // what the chains write when asked (FuseDeterministic)
 	for k := range eligible {
 		c := &eligible[k]
+		if at := entries.get(ctx.Messages[c.Start].EntryKey()); at > 0 {
+			f.trivial.drop(at - 1) // (the chains are in context order)
+		}
 		keys := c.LookupKeys()
 		texts := bodies.texts(keys) // the summaries covering the chain (read once)
 		covered := len(texts) > 0
@@ -335,9 +342,13 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			if backfilled, err = f.backfill(ctx, fresh, o); err != nil {
 				return err
 			}
-			// the chain keeps the state's strings of the keys backfill
-			// indexed, not the copies chain detection made of them
-			s.internKeys(c.MiddleOccurrenceKeys)
+			if f.keyCopied {
+				// the chain keeps the state's strings of the keys backfill
+				// indexed, not copies (chainCalls indexes the chain's own
+				// strings where it finds them)
+				s.internKeys(c.MiddleOccurrenceKeys)
+				f.keyCopied = false
+			}
 		}
 		toolRefs := s.ToolRefs(keys)
 		cd := ChainData{
@@ -593,7 +604,7 @@ func (s *State) registerChain(c *ChainData) {
 // or not: a chain drops its results from the context, and a result no
 // record holds could not be recovered (pi-condense backfills uncovered
 // chains only, so a trivial batch inside a covered chain is lost to it).
-func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
+func (f *Flushed) chainCalls(ctx *session.Context, entries *keyIndex, c *ChainRange, s *State, parseEvery bool) ([]*chainCall, error) {
 	prot := make(map[string]bool, len(c.ProtectedToolCallIDs))
 	for _, id := range c.ProtectedToolCallIDs {
 		prot[id] = true
@@ -602,7 +613,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 		name    string
 		args    []byte
 		argsAt  textRef
-		trivial int // f.trivial.list index + 1 when captured there
+		trivial int // f.trivial index + 1 when captured there
 	}
 	// the ids of the results that need their call's arguments: canonical
 	// arguments are made for those calls only (most of a chain's calls are
@@ -627,7 +638,7 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 			looked[i-c.Start] = -1
 			continue
 		}
-		at := entries[m.EntryKey()]
+		at := entries.get(m.EntryKey())
 		looked[i-c.Start] = at + 1
 		if at != 0 {
 			need[m.ToolCallID()] = true
@@ -639,6 +650,9 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	open := map[string]call{}
 	var out []*chainCall
 	lt := &f.lt
+	// the results' keys are the chain's own strings (chain detection's, in
+	// result order, from kpos on), not a copy each: backfill indexes them
+	keys, kpos := c.MiddleOccurrenceKeys, 0
 	for i := c.Start + 1; i < c.Final; i++ {
 		m := ctx.Messages[i]
 		switch m.Role() {
@@ -651,13 +665,13 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				// parsed (the calls' results are covered, never read)
 				continue
 			}
-			at := entries[m.EntryKey()]
+			at := entries.get(m.EntryKey())
 			if at == 0 {
 				continue
 			}
 			// (the branch entry's calls: capture's, from the line parsed below)
 			if calls := ctx.EntryMessage(&ctx.Branch[at-1]).ToolCalls(); !parseEvery && f.trivial.open(calls, at-1, need, func(k, tr int) {
-				open[calls[k].ID()] = call{name: calls[k].Name(), argsAt: f.trivial.list[tr].argsAt, trivial: tr + 1}
+				open[calls[k].ID()] = call{name: calls[k].Name(), argsAt: f.trivial.at(tr).argsAt, trivial: tr + 1}
 			}) {
 				continue // its needed calls were captured: not parsed again
 			}
@@ -701,18 +715,18 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 				if s.isSummarizedBytes(appendOccurrenceKey(kb[:0], m.ToolCallID(), ts)) {
 					continue
 				}
-				at = entries[m.EntryKey()]
+				at = entries.get(m.EntryKey())
 			}
 			if at == 0 {
 				continue
 			}
-			key := OccurrenceKey(m.ToolCallID(), &ts)
+			key := f.chainKey(keys, &kpos, appendOccurrenceKey(kb[:0], m.ToolCallID(), ts))
 			be := &ctx.Branch[at-1]
 			cc := &chainCall{toolCallID: m.ToolCallID(), toolName: cl.name, args: cl.args, argsAt: cl.argsAt, ts: ts, key: key, entry: be, branch: at - 1}
-			if cl.trivial > 0 && f.trivial.list[cl.trivial-1].res == at-1 {
+			if cl.trivial > 0 && f.trivial.at(cl.trivial-1).res == at-1 {
 				// captured with this result: what the parse below reads of
 				// the same line
-				tc := &f.trivial.list[cl.trivial-1]
+				tc := f.trivial.at(cl.trivial - 1)
 				cc.isError, cc.loc, cc.chars, cc.facts = tc.errorTrue, tc.text, int(tc.chars), tc.facts
 				out = append(out, cc)
 				continue
@@ -733,11 +747,41 @@ func (f *Flushed) chainCalls(ctx *session.Context, entries map[uint64]int32, c *
 	return out, nil
 }
 
+// chainKey is key as a string: the one in keys from *at on when it is
+// there (*at then moves past it), else a copy (f.keyCopied set, and the
+// search ends: a chain's keys are looked at once, not once per result).
+func (f *Flushed) chainKey(keys []string, at *int, key []byte) string {
+	for i := *at; i < len(keys); i++ {
+		if keys[i] == string(key) {
+			*at = i + 1
+			return keys[i]
+		}
+	}
+	*at = len(keys)
+	f.keyCopied = true
+	return string(key)
+}
+
 // trivialCalls are what a chain's backfill reads of the calls of a
 // flush's trivial batches (captured, never summarised) whose arguments are
 // left in the input: no pointer (the collector does not scan them), in
-// capture order (by assistant entry).
-type trivialCalls struct{ list []trivialCall }
+// capture order (by assistant entry), in chunks of trivialChunk calls. The
+// chains, compressed in context order, let go of the chunks before the
+// one they are at (drop): 1 GB, ~200,000 calls, 12.5 MB no longer held
+// to the last chain. A call let go of is not found (find), and its
+// chain's line is parsed instead, which reads the same.
+type trivialCalls struct {
+	chunks [][]trivialCall
+	n      int // calls added
+	lo     int // the first call not let go of (a chunk's first)
+}
+
+// trivialChunk is how many calls a chunk of trivialCalls holds (a
+// variable: tests let go of small ones).
+var trivialChunk = 1024
+
+// at is call i (of those not let go of).
+func (t *trivialCalls) at(i int) *trivialCall { return &t.chunks[i/trivialChunk][i%trivialChunk] }
 
 // trivialCall is one of them: the assistant entry and the result entry
 // (indexes in the context's Branch), the call's index in the assistant's
@@ -762,17 +806,35 @@ func (t *trivialCalls) add(calls []*Call, texts []byte) {
 			if texts != nil && summarize.HeaderOnly(c.Chars, c.errorTrue) {
 				tc.facts, _ = packFacts(summarize.FactsOf(bufString(texts[c.span[0]:c.span[1]])))
 			}
-			t.list = append(t.list, tc)
+			if t.n%trivialChunk == 0 {
+				t.chunks = append(t.chunks, make([]trivialCall, 0, trivialChunk))
+			}
+			last := &t.chunks[len(t.chunks)-1]
+			*last = append(*last, tc)
+			t.n++
 		}
 	}
 }
 
-// find is the index in list of the call captured as call k of assistant
-// entry turn (-1: none).
+// drop lets go of the chunks whose calls are all of assistant entries
+// before turn (an index in the Branch): the chains still to compress
+// start there or later.
+func (t *trivialCalls) drop(turn int32) {
+	for c := t.lo / trivialChunk; c < len(t.chunks)-1; c++ {
+		if ch := t.chunks[c]; ch[len(ch)-1].turn >= turn {
+			return
+		}
+		t.chunks[c] = nil
+		t.lo = (c + 1) * trivialChunk
+	}
+}
+
+// find is the index of the call captured as call k of assistant entry
+// turn (-1: none, or let go of).
 func (t *trivialCalls) find(turn int32, k int) int {
-	i := sort.Search(len(t.list), func(i int) bool { return t.list[i].turn >= turn })
-	for ; i < len(t.list) && t.list[i].turn == turn; i++ {
-		if int(t.list[i].call) == k {
+	i := t.lo + sort.Search(t.n-t.lo, func(i int) bool { return t.at(t.lo+i).turn >= turn })
+	for ; i < t.n && t.at(i).turn == turn; i++ {
+		if int(t.at(i).call) == k {
 			return i
 		}
 	}
@@ -787,7 +849,7 @@ func (t *trivialCalls) find(turn int32, k int) int {
 // by the session and the line's tape (valid UTF-8 without U+FFFD). Else
 // it calls fn for none and reports false.
 func (t *trivialCalls) open(calls []session.ToolCall, turn int32, need map[string]bool, fn func(k, at int)) bool {
-	if len(t.list) == 0 {
+	if t.n == t.lo {
 		return false
 	}
 	for i := range calls {
@@ -868,7 +930,7 @@ func (f *Flushed) backfill(ctx *session.Context, calls []*chainCall, o FlushOpti
 		}
 		_, _, at := s.indexRecord(r, c.key, true)
 		recs[i] = entryCall{rec: at, text: c.loc, entry: c.entry}
-		s.registerRef(refs[i])
+		s.registerRefKey(refs[i], c.key)
 	}
 	f.Backfilled += len(calls)
 	floor := calls[0].ts

@@ -126,6 +126,9 @@ type Flushed struct {
 	deferEntries  bool
 	// a summarised batch's refs, tool names and keys (summarized: reused)
 	refs, names, keys []string
+	// keyCopied: chainCalls made a key of its own for a chain's result
+	// (chainKey), which the chain's keys then take from the state
+	keyCopied bool
 }
 
 // deferredBatch is a summarised batch whose entries are not made yet: its
@@ -293,10 +296,6 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if f.deferEntries {
 		f.deferredCalls = make([]entryCall, 0, calls)
 	}
-	slots := make([]slot, len(batches))
-	for i, b := range batches {
-		slots[i].b = b
-	}
 	// Each result's text is decoded once, for the summariser, and hashed
 	// as it is (dedup), a chunk of batches at a time. Dedup looks only at
 	// the hashes known before the batches (the state's, the spills'), as
@@ -311,8 +310,17 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	// the largest chunk (a buffer grown by append copies itself each time
 	// it grows, and in a process that never collects, each copy is memory
 	// touched for the first time)
-	texts := make([]byte, 0, chunkTextBytes(slots, o.Summarize == nil))
+	texts := make([]byte, 0, chunkTextBytes(batches, o.Summarize == nil))
+	// the slots: every batch's when dedup goes first (it settles them all
+	// before the first summary), else one chunk's at a time, reused (1 GB:
+	// ~220,000 batches, 12 MB of slots held through the batches)
+	var slots []slot
 	if first {
+		slots = make([]slot, len(batches))
+		for i, b := range batches {
+			slots[i].b = b
+			batches[i] = nil // (the slot's alone now)
+		}
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
 				var err error
@@ -327,8 +335,21 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	var lastBatch *Batch
 	entries, marks := f.Entries, f.marks // the summaries' entries come after the aliases
 	f.Entries, f.marks = nil, entryMarks{}
-	for start := 0; start < len(slots); start += chunk {
-		part := slots[start:min(start+chunk, len(slots))]
+	var buf []slot // (not first) the chunk's slots
+	for start := 0; start < len(batches); start += chunk {
+		var part []slot
+		if first {
+			part = slots[start:min(start+chunk, len(slots))]
+		} else {
+			n := min(chunk, len(batches)-start)
+			buf = slices.Grow(buf[:0], n)[:n]
+			part = buf
+			for i := range part {
+				// (the batch is the slot's alone now: let go of with it)
+				part[i] = slot{b: batches[start+i]}
+				batches[start+i] = nil
+			}
+		}
 		var inputs []summarize.Batch
 		var results []summarize.Result
 		texts = texts[:0]
@@ -465,7 +486,7 @@ func repeatedKeys(batches []*Batch) bool {
 // (perBatch). Decoding a JSON string never makes it longer; a text parsed
 // from its line (not located in it) counts its Chars, arguments held
 // decoded their length.
-func chunkTextBytes(slots []slot, perBatch bool) int {
+func chunkTextBytes(batches []*Batch, perBatch bool) int {
 	size := func(c *Call) int {
 		n := c.Chars
 		if c.text.at.entry != 0 {
@@ -474,11 +495,11 @@ func chunkTextBytes(slots []slot, perBatch bool) int {
 		return n + len(c.Args) + int(c.argsAt.n)
 	}
 	most := 0
-	for start := 0; start < len(slots); start += chunk {
+	for start := 0; start < len(batches); start += chunk {
 		sum := 0
-		for _, sl := range slots[start:min(start+chunk, len(slots))] {
+		for _, b := range batches[start:min(start+chunk, len(batches))] {
 			batch := 0
-			for _, c := range sl.b.Calls {
+			for _, c := range b.Calls {
 				batch += size(c)
 			}
 			sum += batch

@@ -133,6 +133,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 	}
 	ro := o.Render
 	ro.RawFrom = window
+	ro.NoDropped = o.NoEntries // (their stubs are pinned only in a written session)
 	if r.Mask != nil {
 		plan := r.Mask
 		ro.WillMask = func(i int) bool { return plan.Decisions[i].Kind != prune.Keep }

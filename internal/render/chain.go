@@ -296,7 +296,9 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	users, assts = nil, nil
 	// 2. drop ranges nested in another and duplicates of a claimed start.
 	var accepted []chainRange
-	claimed := map[int]bool{}
+	// the claimed starts, a bit a slot (a map of them was ~2.4 MB at the
+	// render's peak for a 1 GB session's ~32,000 chains)
+	claimed := make([]uint64, len(r.slots)/64+1)
 	var covering []int32 // a range never holds its own start: one needs no marks
 	if len(resolved) > 1 {
 		covering = firstCovering(len(r.slots), resolved)
@@ -307,11 +309,11 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range nests inside blockId=%s", cand.c.BlockID, resolved[loser].c.BlockID))
 			continue
 		}
-		if claimed[cand.start] {
+		if claimed[cand.start/64]&(1<<(cand.start%64)) != 0 {
 			r.diag("unresolved-range", fmt.Sprintf("blockId=%s skipped: range duplicates startIndex=%d already claimed", cand.c.BlockID, cand.start))
 			continue
 		}
-		claimed[cand.start] = true
+		claimed[cand.start/64] |= 1 << (cand.start % 64)
 		accepted = append(accepted, cand)
 	}
 	if len(accepted) == 0 {
@@ -557,7 +559,9 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 	// messages go (users, other customs and the synthetic message stay);
 	// a summary covering a dropped occurrence goes wherever it is.
 	out = make([]slot, 0, n-nDrop+len(accepted))
-	dropped = make([]Item, 0, nDrop)
+	if !r.o.NoDropped {
+		dropped = make([]Item, 0, nDrop)
+	}
 	next := 0 // the next range in start order
 	for i := range r.slots {
 		s := r.slots[i]
@@ -577,7 +581,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
 		if marks[i]&markDrop != 0 && droppable {
 			r.rep.ChainDropped++
-			if s.src >= 0 {
+			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
 			continue
@@ -588,7 +592,7 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			} else {
 				r.rep.SummariesSuppressed++
 			}
-			if s.src >= 0 {
+			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
 			continue

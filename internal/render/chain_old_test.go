@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pruner-dev/pruner/internal/index"
@@ -331,7 +332,7 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chains, dropped, mismatched := 0, 0, 0
+	chains, dropped, mismatched, claimed := 0, 0, 0, 0
 	for _, ctx := range phaseSessions(t) {
 		st, err := index.Rebuild(ctx)
 		if err != nil {
@@ -383,7 +384,9 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 					c2.DroppedToolCallIDs = ids
 					mis = append(mis, &c2)
 				}
-				for _, cs := range [][]*index.ChainData{cs, mis} {
+				// and every chain twice (a second entry for a claimed start)
+				twice := append(slices.Clip(cs), cs...)
+				for _, cs := range [][]*index.ChainData{cs, mis, twice} {
 					a, b := newTestRenderer(ctx, st, o), newTestRenderer(ctx, st, o)
 					for _, r := range []*renderer{a, b} {
 						if err := r.stubReplace(); err != nil {
@@ -410,13 +413,16 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 						if d.Kind == "range-id-mismatch" {
 							mismatched++
 						}
+						if strings.Contains(d.Detail, "already claimed") {
+							claimed++
+						}
 					}
 				}
 			}
 		}
 	}
-	if chains < 20 || dropped < 200 || mismatched < 20 {
-		t.Fatalf("%d chains rendered, %d messages dropped, %d mismatched: the sessions do not cover the phase", chains, dropped, mismatched)
+	if chains < 20 || dropped < 200 || mismatched < 20 || claimed < 20 {
+		t.Fatalf("%d chains rendered, %d messages dropped, %d mismatched, %d claimed twice: the sessions do not cover the phase", chains, dropped, mismatched, claimed)
 	}
 	t.Logf("%d chains, %d dropped, %d mismatched", chains, dropped, mismatched)
 }

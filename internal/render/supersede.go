@@ -69,7 +69,13 @@ type openRead struct {
 // group, not per call: a long session reads the same files thousands of
 // times), and the results are held in one list with their group's number.
 func (r *renderer) supersede() error {
-	points := append(append([]index.RewritePoint(nil), r.st.RewritePoints...), r.o.RewritePoints...)
+	// the state's points as they are (only read): a copy was a slice the
+	// size of every flushed batch's index entry (1 GB: ~4 MB) at the
+	// render's peak
+	points := r.st.RewritePoints
+	if len(r.o.RewritePoints) > 0 {
+		points = append(append([]index.RewritePoint(nil), points...), r.o.RewritePoints...)
+	}
 	if len(points) == 0 {
 		return nil
 	}
