@@ -121,6 +121,10 @@ type target struct {
 	// homeSet: the path starts with a `~` the command made unknown by
 	// assigning HOME (homeset.go): the reason names the rules it may hit
 	homeSet bool
+	// program: the path is the name of the program a command runs, which
+	// may read any file in its working folder (its configuration, a
+	// Makefile, package.json, the folder's listing)
+	program bool
 }
 
 const (
