@@ -233,6 +233,10 @@ func TestComputedCdReads(t *testing.T) {
 		{`cd "$x" && tar cf /tmp/k.tar .`, true, []string{"reads every file below"}},
 		{`cd "$x" && grep -r BEGIN .`, true, []string{"reads every file below"}},
 		{`(cd "$x"; cat id_rsa)`, true, readWhy},
+		// $0 is the shell's name as the agent starts it: unknown
+		{`cd "$(dirname "$0")" && cat a`, true, readWhy},
+		// a bare cd once the command set HOME: any folder
+		{`HOME=/tmp/h; cd; cat a`, true, readWhy},
 		{`y=$(cd "$x" && cat id_rsa)`, true, readWhy},
 		// a program run there (its own name after the cd): a listing
 		// reveals the names of ~/.ssh/ (as `ls ~/.ssh` is denied), make
