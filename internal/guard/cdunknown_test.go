@@ -324,3 +324,28 @@ func TestRepoTopCd(t *testing.T) {
 		}
 	}
 }
+
+// Code that changes its working folder to one computed when it runs
+// (os.chdir(x), process.chdir, Dir.chdir, PowerShell's Set-Location $x)
+// and then opens a name is the shell's computed cd: the name may be in
+// .pi/extensions/, .git/ or ~/.ssh/ (each row was allowed). A literal
+// folder is a word checked as a path, and the names after it keep their
+// ordinary reading.
+func TestComputedChdirInCode(t *testing.T) {
+	why := []string{"after a cd to a folder known only at run time"}
+	runGate20(t, []gate20Case{
+		{`python3 -c 'import os; os.chdir(os.environ["X"]); open("e.ts","w").write("x")'`, true, append([]string{`".pi/extensions/"`, "denies write"}, why...)},
+		{`python3 -c 'import os; os.chdir(os.environ["X"]); print(open("id_rsa").read())'`, true, append([]string{`"~/.ssh/"`, "denies read"}, why...)},
+		{`python3 -c 'import os,sys; os.chdir(sys.argv[1]); print(open("id_rsa").read())' "$x"`, true, why},
+		{`python3 -c 'import os; os.chdir(f"{os.environ["H"]}/.ssh"); print(open("id_rsa").read())'`, true, nil},
+		{`node -e 'process.chdir(process.env.X); require("fs").writeFileSync("e.ts","x")'`, true, why},
+		{`ruby -e 'Dir.chdir(ENV["X"]); puts File.read("id_rsa")'`, true, why},
+		{`pwsh -Command 'Set-Location $env:X; Get-Content "id_rsa"'`, true, why},
+		{`pwsh -c 'cd $env:X; Set-Content "e.ts" evil'`, true, why},
+		// near-benign: a literal folder, no chdir
+		{`python3 -c 'import os; os.chdir("/tmp"); open("x","w").write("x")'`, false, nil},
+		{`python3 -c 'print(open("README.md").read())'`, false, nil},
+		{`node -e 'console.log(process.cwd())'`, false, nil},
+		{`pwsh -c 'Set-Location "/tmp"; Get-Content "a.txt"'`, false, nil},
+	})
+}
