@@ -118,7 +118,14 @@ func (c *cmd) buildOutputs() {
 					continue
 				}
 				if c.name == "go" && k == 0 && (n == "-o" || n == "--o") && optText(c.args[1].f) == "build" {
-					c.goBuildOut(raw, f)
+					if d, ok := c.goChdir(); ok {
+						// go build -C DIR: -o and the packages are DIR's
+						// (go build -C .pi -o . ./settings.json wrote
+						// .pi/settings.json)
+						c.a.inDirs([]field{d}, func() { c.goBuildOut(raw, f) })
+					} else {
+						c.goBuildOut(raw, f)
+					}
 					continue
 				}
 				c.outputTo(raw, f, k == 1 || strings.HasSuffix(f.s, "/"), c.name+" "+n)
@@ -358,11 +365,21 @@ func (c *cmd) goMainNames() []field {
 			return []field{litField(strings.TrimSuffix(path.Base(t), ".go"))}
 		}
 		pkg := strings.TrimSuffix(t, "/")
+		switch pkg {
+		case "all", "std", "cmd", "tool", "work":
+			// a meta-package: packages of any module, any name
+			out = append(out, anyName)
+			continue
+		}
+		if strings.Contains(pkg, "...") {
+			out = append(out, c.goWildcardNames(pkg, anyName)...)
+			continue
+		}
 		base := path.Base(pkg)
 		if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && strings.Contains(pkg, ".") {
 			base = path.Base(path.Dir(pkg)) // example.com/x/v2 builds x
 		}
-		if strings.Contains(pkg, "...") || base == "." || base == ".." || base == "/" || strings.HasPrefix(base, ".") {
+		if base == "." || base == ".." || base == "/" || strings.HasPrefix(base, ".") {
 			out = append(out, anyName)
 			continue
 		}
@@ -372,4 +389,61 @@ func (c *cmd) goMainNames() []field {
 		out = append(out, anyName) // the current folder's package
 	}
 	return out
+}
+
+// goWildcardNames are the names go build gives the programs a `DIR/...`
+// pattern matches: a folder the wildcard walks into is never one whose
+// name begins with `.` or `_`, nor testdata (the go tool ignores those),
+// so the program of each folder below DIR has a name without a leading
+// dot — the glob `*`, which never matches one (.env, .mcp.json) — and
+// DIR's own program is named after DIR's last element (for `./...` the
+// working folder's, or the module path's, which never begins with a dot).
+// A `...` anywhere else, a computed DIR or working folder: any name.
+func (c *cmd) goWildcardNames(pkg string, anyName field) []field {
+	root, ok := strings.CutSuffix(pkg, "/...")
+	if pkg == "..." {
+		root, ok = ".", true
+	}
+	if !ok || strings.Contains(root, "...") || root == "" {
+		return []field{anyName}
+	}
+	out := []field{{s: "*", glob: true, why: "go build"}}
+	var bases []string
+	switch path.Clean(root) {
+	case ".":
+		for _, cwd := range c.a.cwds {
+			if strings.ContainsRune(cwd, unknownRune) || globCwd(cwd) {
+				return []field{anyName}
+			}
+			bases = append(bases, path.Base(cwd))
+		}
+	case "..", "/":
+		return []field{anyName}
+	default:
+		bases = append(bases, path.Base(path.Clean(root)))
+	}
+	for _, b := range bases {
+		if strings.HasPrefix(b, ".") {
+			out = append(out, litField(b)) // `*` does not stand for it
+		}
+	}
+	return out
+}
+
+// goChdir is the folder of a go command's -C flag (go build -C DIR,
+// -C=DIR, --C): go changes to it before it reads any other flag or
+// package.
+func (c *cmd) goChdir() (field, bool) {
+	for i := 2; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-C" || t == "--C":
+			if i+1 < len(c.args) {
+				return c.args[i+1].f, true
+			}
+		case strings.HasPrefix(t, "-C=") || strings.HasPrefix(t, "--C="):
+			return subField(c.args[i].f, strings.Index(t, "=")+1), true
+		}
+	}
+	return field{}, false
 }

@@ -64,3 +64,49 @@ func TestReportOutputs(t *testing.T) {
 		{`mvn -Dmaven.repo.local=/tmp/m2 install`, false, nil},
 	})
 }
+
+// go build -o DIR with a `...` pattern names each program after its
+// folder, and the go tool never walks into a folder whose name begins with
+// a dot: no program of `./...` is named `.env` (it was denied for that),
+// only DIR's own, after its last element. Without the disk any other name
+// may still be a folder rule's (node_modules/); with it the names are
+// those on the disk. A meta-package (all, std, tool) is packages of any
+// module, any name (`go build -o .pi all` was read as writing .pi/all).
+// go build -C DIR works in DIR (`go build -C .pi -o . ./settings.json`
+// wrote .pi/settings.json and was allowed).
+func TestGoBuildWildcardNames(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`go build -o .pi ./...`, true, []string{".pi/", ".pi/settings.json"}},
+		{`go build -o .claude ./cmd/...`, true, []string{".claude/settings.json"}},
+		{`go build -o .pi all`, true, []string{".pi/"}},
+		{`go build -o .claude tool`, true, []string{".claude/"}},
+		{`go build -C .pi -o . ./settings.json`, true, []string{".pi/settings.json", "denies write"}},
+		{`go build -C=.pi -o . ./settings.json`, true, []string{".pi/settings.json"}},
+		{`go build -C .claude -o . ./...`, true, []string{".claude/"}},
+		{`cd .pi && go build -o . ./...`, true, []string{".pi/settings.json"}},
+		{`go build -C /tmp -o . ./settings.json`, false, nil},
+		{`go build -C .pi -o out/ ./settings.json`, false, nil},
+	})
+	// with the disk: the names are the folders there (none is protected)
+	runGate20(t, []gate20Case{
+		{`go build -o . ./...`, false, nil},
+		{`go build -o . ./cmd/...`, false, nil},
+	}, "disk")
+	// without it a name may be a folder rule's own (a package folder
+	// named node_modules), never a dotfile's
+	runGate20(t, []gate20Case{
+		{`go build -o . ./...`, true, []string{`"node_modules/"`}},
+		{`go build -o . ./.env/...`, true, nil},
+		{`go build -o . ./x/.../y`, true, []string{`".env"`}},
+		{`go build -o . all`, true, []string{`".env"`}},
+	}, "no disk")
+	// DIR's own program is named after it: `.env` for ./.env/...
+	m := gate20Rules().Matcher(Env{Cwd: tCwd, Home: tHome})
+	found := false
+	for _, v := range m.Check(Call{Tool: "bash", Args: map[string]any{"command": `go build -o . ./.env/...`}}) {
+		found = found || v.Rule == ".env" && v.Path == tCwd+"/.env"
+	}
+	if !found {
+		t.Errorf("go build -o . ./.env/...: no violation for ./.env")
+	}
+}

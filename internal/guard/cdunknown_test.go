@@ -11,8 +11,9 @@ import (
 // in .pi/extensions/ (the gate's own configuration), .git/, ~/.ssh/. Each
 // attack row was allowed and wrote pi's extension folder; each is denied
 // with a reason that says the folder is known only at run time and names
-// the rules it may land in. Reads there, literal cds, mktemp's new folders
-// and `$OUT/x` writes stay allowed.
+// the rules it may land in. Reads there are TestComputedCdReads; literal
+// cds, mktemp's new folders, the repository's top and `$OUT/x` writes stay
+// allowed.
 func TestComputedCdWrites(t *testing.T) {
 	cdWhy := []string{"after a cd to a folder known only at run time", ".pi/extensions/", "denies write"}
 	runGate20(t, []gate20Case{
@@ -34,7 +35,6 @@ func TestComputedCdWrites(t *testing.T) {
 		{`cd "$x"; mv /tmp/evil.ts e.ts`, true, cdWhy},
 		{`cd "$x" && sed -i 's/a/b/' e.ts`, true, cdWhy},
 		{`cd "$x"; python3 -c 'open("e.ts","w").write("x")'`, true, cdWhy},
-		{`cd "$(git rev-parse --show-toplevel)" && echo x > notes.txt`, true, cdWhy},
 		{`cd "$(mktemp -d -p "$x")" && echo x > index.ts`, true, cdWhy},
 		{`cd "$(mktemp -d)$x" && echo x > index.ts`, true, cdWhy},
 		{`cd "$(mktemp -d)/.." && echo x > index.ts`, true, cdWhy},
@@ -48,15 +48,11 @@ func TestComputedCdWrites(t *testing.T) {
 		// a name that is protected wherever it is keeps its own reason
 		{`cd "$x"; echo > settings.json`, true, []string{"settings.json", "denies write"}},
 		{`cd "$x"; echo > .env`, true, []string{".env"}},
-		// near-benign: reads there, literal folders, mktemp's new folder,
-		// a function's cd "$1" called with a literal, `$OUT/x`
-		{`cd "$x"; ls`, false, nil},
-		{`cd "$x"; cat a`, false, nil},
-		{`cd "$x" && go test ./...`, false, nil},
-		{`cd "$x" && git status > /tmp/s`, false, nil},
-		{`cd "$x" && find . -name '*.go'`, false, nil},
-		{`cd "$x" && cat a > /tmp/out`, false, nil},
+		// near-benign: literal folders, mktemp's new folder, the
+		// repository's top (the cwd or an ancestor: see TestRepoTopCd), a
+		// function's cd "$1" called with a literal, `$OUT/x`
 		{`cd "$(git rev-parse --show-toplevel)" && make`, false, nil},
+		{`cd "$(git rev-parse --show-toplevel)" && echo x > notes.txt`, false, nil},
 		{`cd /tmp && echo > e.ts`, false, nil},
 		{`cd /tmp && echo > "$PWD/e.ts"`, false, nil},
 		{`cd src && echo x > "$PWD/out.txt"`, false, nil},
@@ -74,7 +70,7 @@ func TestComputedCdWrites(t *testing.T) {
 		// written where the shell is
 		{`(cd "$x"; echo > e.ts)`, true, cdWhy},
 		{`y=$(cd "$x"; echo > e.ts)`, true, cdWhy},
-		{`(cd "$x" && make); echo x > out.txt`, false, nil},
+		{`(cd "$x" || exit); echo x > out.txt`, false, nil},
 		{`( (cd "$x"); echo > e.ts )`, false, nil},
 		{`y=$(cd "$x" && pwd); echo x > out.txt`, false, nil},
 		{`cd "$x" | cat; echo x > out.txt`, false, nil},
@@ -148,7 +144,7 @@ func TestComputedCdWindows(t *testing.T) {
 	checkGate20(t, "windows", m, []gate20Case{
 		{`cd "$x"; echo > e.ts`, true, []string{"after a cd to a folder known only at run time", ".pi/extensions/"}},
 		{`cd "$x"; cd sub; echo > e.ts`, true, []string{"after a cd to a folder known only at run time"}},
-		{`cd "$x"; cat a`, false, nil},
+		{`cd "$x"; cat a`, true, []string{`reads "a" after a cd to a folder known only at run time`, `".git/"`, `"~/.ssh/"`}},
 		{`echo > "$OUT/e.ts"`, false, nil},
 	})
 }
@@ -202,12 +198,154 @@ func TestHomeSetReasons(t *testing.T) {
 	}
 	checkGate20(t, "secrets", r.Matcher(Env{Cwd: tCwd, Home: tHome}), []gate20Case{
 		{`HOME=/tmp/h; cd; cat a`, true, []string{"secrets/"}},
-		{`cd "$x"; cat a`, false, nil}, // documented: a read after a computed cd is below an ordinary folder
+		{`cd "$x"; cat a`, true, []string{"known only at run time", `"secrets/"`}},
 	})
 	// near-benign stay allowed
 	runGate20(t, []gate20Case{
 		{`HOME=/tmp/h; echo x > ~/notes.txt`, false, nil},
-		{`HOME=/tmp/h; cd; cat a`, false, nil},
 		{`HOME=/tmp/h; cd /tmp && echo x > notes`, false, nil},
+	})
+}
+
+// A read after a cd to a folder named only when the command runs may read
+// a protected folder: ~/.ssh/ and .git/ deny read (`cd "$(cat f)"; cat
+// id_rsa` read the user's key), and a program started there may read any
+// file of it (its listing, a Makefile), as with the hook's own cwd there.
+// Each is denied with a reason saying the folder is known only at run
+// time and naming the folder rules that deny the read. A subshell's cd
+// does not move the reads after it; builtins read nothing by their name.
+func TestComputedCdReads(t *testing.T) {
+	readWhy := []string{"after a cd to a folder known only at run time", `".git/"`, `"~/.ssh/"`, "denies read"}
+	runWhy := append([]string{"where it may read any file"}, readWhy...)
+	runGate20(t, []gate20Case{
+		{`cd "$(cat f)"; cat id_rsa`, true, append([]string{`reads "id_rsa"`}, readWhy...)},
+		{`cd "$x"; cat a`, true, append([]string{`reads "a"`}, readWhy...)},
+		{`cd "$x" && cat a > /tmp/out`, true, readWhy},
+		{`cd "$x" && head -c 100 config`, true, readWhy},
+		{`pushd "$x" >/dev/null; base64 id_ed25519`, true, readWhy},
+		{`cd -- "$x" && grep -n key known_hosts`, true, readWhy},
+		{`cd "$x"/..; cat id_rsa`, true, readWhy},
+		{`cd "$x" && cd sub && cat a`, true, readWhy},
+		{`env -C "$x" cat id_rsa`, true, readWhy},
+		{`sh -c 'cd "$1"; cat id_rsa' _ "$x"`, true, readWhy},
+		{`f() { cd "$1"; cat id_rsa; }; f "$(cat p)"`, true, readWhy},
+		{`cd "$x" && cp id_rsa /tmp/k`, true, readWhy},
+		{`cd "$x" && tar cf /tmp/k.tar .`, true, []string{"reads every file below"}},
+		{`cd "$x" && grep -r BEGIN .`, true, []string{"reads every file below"}},
+		{`(cd "$x"; cat id_rsa)`, true, readWhy},
+		// $0 is the shell's name as the agent starts it: unknown
+		{`cd "$(dirname "$0")" && cat a`, true, readWhy},
+		// a bare cd once the command set HOME: any folder
+		{`HOME=/tmp/h; cd; cat a`, true, readWhy},
+		{`y=$(cd "$x" && cat id_rsa)`, true, readWhy},
+		// a program run there (its own name after the cd): a listing
+		// reveals the names of ~/.ssh/ (as `ls ~/.ssh` is denied), make
+		// and go read the folder's files
+		{`cd "$x"; ls`, true, append([]string{`runs "ls"`}, runWhy...)},
+		{`cd "$x" && make`, true, append([]string{`runs "make"`}, runWhy...)},
+		{`cd "$x" && go test ./...`, true, readWhy},
+		{`cd "$x" && git status > /tmp/s`, true, readWhy},
+		{`cd "$x" && find . -name '*.go'`, true, readWhy},
+		{`cd "$x" && ./run.sh`, true, readWhy},
+		// near-benign: a builtin's name is looked up in the shell, the
+		// cd of a subshell ends with it, a literal folder or mktemp's new
+		// folder is where the reads are
+		{`cd "$x" && cd /tmp && cat a`, false, nil},
+		{`cd "$x" || exit`, false, nil},
+		{`cd "$x" && pwd`, false, nil},
+		{`(cd "$x" || exit); cat a`, false, nil},
+		{`(cd "$x" || exit) && make && go test ./...`, false, nil},
+		{`y=$(cd "$x" && pwd); cat a`, false, nil},
+		{`cd "$(mktemp -d)" && cat a && ls && make`, false, nil},
+		{`d=$(mktemp -d); cd "$d" && ls && cat a`, false, nil},
+		{`cd /tmp && ls && cat a`, false, nil},
+		{`cd src && make && cat a`, false, nil},
+		{`for d in a b; do (cd "$d" && make); done`, false, nil},
+		{`f() { cd "$1"; cat a; }; f /tmp`, false, nil},
+	})
+}
+
+// $(git rev-parse --show-toplevel) is the top of the repository the shell
+// is in: its folder or an ancestor (or nothing, outside a repository),
+// literal folders the gate checks one by one. A cd there is allowed where
+// none of them is (inside) a protected folder, and denied, with the
+// folder's own rule, where one is (the cwd inside .pi/extensions/ or
+// ~/.ssh/). A command that may change what git finds keeps the top
+// computed.
+func TestRepoTopCd(t *testing.T) {
+	top := `cd "$(git rev-parse --show-toplevel)"`
+	runGate20(t, []gate20Case{
+		{top + ` && cat README.md`, false, nil},
+		{top + ` && make`, false, nil},
+		{top + ` && go test ./...`, false, nil},
+		{top + ` && echo x > notes`, false, nil},
+		{top + ` || exit 1; ls && cat a`, false, nil},
+		{"cd `git rev-parse --show-toplevel` && make", false, nil},
+		{`cd "$(git rev-parse --show-toplevel)/src" && make && echo x > out.txt`, false, nil},
+		{`top=$(git rev-parse --show-toplevel); cd "$top" && make`, false, nil},
+		{`cd "$(git rev-parse --show-cdup)" && cat README.md && echo x > notes`, false, nil},
+		{`cd "$(git rev-parse --show-superproject-working-tree)" && make`, false, nil},
+		// a protected name is protected at every candidate folder
+		{top + ` && cat .env`, true, []string{".env"}},
+		{top + ` && echo x > .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{top + ` && cat .git/config`, true, []string{".git/"}},
+		{top + ` && echo x > .claude.json`, true, []string{"~/.claude.json"}},
+		// what the command changes of git's search: computed
+		{`export GIT_WORK_TREE="$x"; ` + top + ` && cat id_rsa`, true, []string{"known only at run time", `"~/.ssh/"`}},
+		{`cd "$(GIT_DIR="$x" git rev-parse --show-toplevel)" && cat id_rsa`, true, []string{"known only at run time"}},
+		{`cd "$(env GIT_WORK_TREE="$x" git rev-parse --show-toplevel)" && cat id_rsa`, true, []string{"known only at run time"}},
+		{`alias git=false; ` + top + ` && cat id_rsa`, true, []string{"known only at run time"}},
+		{`git() { echo "$x"; }; ` + top + ` && cat id_rsa`, true, []string{"known only at run time"}},
+		{`PATH=/tmp/evil:$PATH; ` + top + ` && cat id_rsa`, true, []string{"known only at run time"}},
+		{`cd "$(git -C "$x" rev-parse --show-toplevel)" && cat id_rsa`, true, []string{"known only at run time"}},
+		{`cd "$(git rev-parse --show-toplevel --git-dir)" && cat id_rsa`, true, []string{"known only at run time"}},
+		{`cd "$(git rev-parse --git-dir)" && cat config`, true, []string{"known only at run time"}},
+	})
+	// the cwd inside a protected folder: its top may be that folder
+	files := map[string]string{tCwd + "/.pi/extensions/own.ts": "x"}
+	for name, cwd := range map[string]string{
+		"in .pi/extensions": tCwd + "/.pi/extensions",
+		"in ~/.ssh":         tHome + "/.ssh",
+	} {
+		for _, env := range []Env{{Cwd: cwd, Home: tHome}, {Cwd: cwd, Home: tHome, FS: linkFS(files, nil)}} {
+			m := gate20Rules().Matcher(env)
+			cases := []gate20Case{
+				{top + ` && echo x > notes`, true, []string{"notes", `".pi/extensions/" denies write`}},
+				{`cd "$(git rev-parse --show-cdup)" && echo x > notes`, true, []string{"notes", `".pi/extensions/" denies write`}},
+			}
+			if name == "in ~/.ssh" {
+				// every name there is protected (the rule denies bash)
+				cases = []gate20Case{
+					{top + ` && echo x > notes`, true, []string{`"~/.ssh/" denies`}},
+					{top + ` && cat README.md`, true, []string{`"~/.ssh/" denies`}},
+				}
+			}
+			checkGate20(t, name, m, cases)
+		}
+	}
+}
+
+// Code that changes its working folder to one computed when it runs
+// (os.chdir(x), process.chdir, Dir.chdir, PowerShell's Set-Location $x)
+// and then opens a name is the shell's computed cd: the name may be in
+// .pi/extensions/, .git/ or ~/.ssh/ (each row was allowed). A literal
+// folder is a word checked as a path, and the names after it keep their
+// ordinary reading.
+func TestComputedChdirInCode(t *testing.T) {
+	why := []string{"after a cd to a folder known only at run time"}
+	runGate20(t, []gate20Case{
+		{`python3 -c 'import os; os.chdir(os.environ["X"]); open("e.ts","w").write("x")'`, true, append([]string{`".pi/extensions/"`, "denies write"}, why...)},
+		{`python3 -c 'import os; os.chdir(os.environ["X"]); print(open("id_rsa").read())'`, true, append([]string{`"~/.ssh/"`, "denies read"}, why...)},
+		{`python3 -c 'import os,sys; os.chdir(sys.argv[1]); print(open("id_rsa").read())' "$x"`, true, why},
+		{`python3 -c 'import os; os.chdir(f"{os.environ["H"]}/.ssh"); print(open("id_rsa").read())'`, true, nil},
+		{`node -e 'process.chdir(process.env.X); require("fs").writeFileSync("e.ts","x")'`, true, why},
+		{`ruby -e 'Dir.chdir(ENV["X"]); puts File.read("id_rsa")'`, true, why},
+		{`pwsh -Command 'Set-Location $env:X; Get-Content "id_rsa"'`, true, why},
+		{`pwsh -c 'cd $env:X; Set-Content "e.ts" evil'`, true, why},
+		// near-benign: a literal folder, no chdir
+		{`python3 -c 'import os; os.chdir("/tmp"); open("x","w").write("x")'`, false, nil},
+		{`python3 -c 'print(open("README.md").read())'`, false, nil},
+		{`node -e 'console.log(process.cwd())'`, false, nil},
+		{`pwsh -c 'Set-Location "/tmp"; Get-Content "a.txt"'`, false, nil},
 	})
 }

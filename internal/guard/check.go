@@ -90,6 +90,9 @@ type Violation struct {
 	// because that folder may be a protected folder of its own: Rules are
 	// then the rules it may land in.
 	CdUnknown bool `json:"-"`
+	// CdProgram, with CdUnknown: the path is the name of a program run
+	// in that folder, which may read any file there.
+	CdProgram bool `json:"-"`
 	// HomeSet says the path starts with a `~` the command made unknown by
 	// assigning HOME: Rules are the rules it may hit.
 	HomeSet bool `json:"-"`
@@ -283,7 +286,10 @@ func (v Violation) text(verdict bool) string {
 		// a name written after cd to a computed folder, which may be a
 		// protected folder (unknownCwd)
 		name := showWord(clip(v.Raw, 160))
-		return oneLine(fmt.Sprintf("%s %ss %s after a cd to a folder known only at run time (%s); pruner cannot tell whether it lands in %s; %s", cdSubject(v), v.Op, name, v.Path, cdRules(v.Rules), rule))
+		if v.CdProgram {
+			return oneLine(fmt.Sprintf("%s runs %s after a cd to a folder known only at run time, where it may read any file; pruner cannot tell whether that folder is (inside) %s; %s", cdSubject(v), name, cdRules(v.Rules), rule))
+		}
+		return oneLine(fmt.Sprintf("%s %s %s after a cd to a folder known only at run time (%s); pruner cannot tell whether it lands in %s; %s", cdSubject(v), cdVerb(v.Op), name, v.Path, cdRules(v.Rules), rule))
 	}
 	if v.Command != "" && v.Loader != "" {
 		// a program that reads the file by itself (selfloads.go)
@@ -321,6 +327,17 @@ func cdRules(rules []string) string {
 		return "a protected folder"
 	}
 	return quoteSome(rules, 6)
+}
+
+// cdVerb is what a CdUnknown reason says the call does with the name.
+func cdVerb(op Op) string {
+	switch op {
+	case OpBash:
+		return "touches"
+	case OpRead, OpWrite, OpEdit:
+		return string(op) + "s"
+	}
+	return "touches"
 }
 
 // cdSubject is what names the path, for a CdUnknown reason.
@@ -400,9 +417,9 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 			ops |= SetBash
 		}
 		// a name below a folder a cd named at run time (unknownCwd) is
-		// first read as below any folder; one the command writes or edits
-		// then also as inside any protected folder (reads and metadata are
-		// not: `cd "$x"; cat a` is allowed, see unknownCwd)
+		// first read as below any folder, then also as inside any
+		// protected folder, for every op (a read too: `cd "$x"; cat a`
+		// may read ~/.ssh/a; see unknownCwd)
 		cdt := t
 		t.path = plainUnknown(t.path)
 		var v Violation
@@ -419,13 +436,25 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 		} else {
 			v, ok = m.matchTarget(t, ops)
 		}
-		if !ok && cdt.path != t.path && ops&setModify != 0 {
-			if cdt.rec {
-				v, ok = m.matchFolder(cdt, ops&setModify)
-			} else {
-				v, ok = m.matchTarget(cdt, ops&setModify)
+		if !ok && cdt.path != t.path {
+			// a write or edit first (the rules it may land in), then a
+			// read (the folder may be .git/ or ~/.ssh/: `cd "$x"; cat
+			// id_rsa`), then the bare mention a bash rule denies
+			for _, set := range [...]OpSet{ops & setModify, ops & SetRead, ops & SetBash} {
+				if set == 0 {
+					continue
+				}
+				if cdt.rec {
+					v, ok = m.matchFolder(cdt, set)
+				} else {
+					v, ok = m.matchTarget(cdt, set)
+				}
+				if ok {
+					break
+				}
 			}
 			v.CdUnknown = ok && v.Kind != KindUnverifiable
+			v.CdProgram = v.CdUnknown && cdt.program && !cdt.rec
 		}
 		if ok {
 			v.HomeSet = t.homeSet && v.Kind == KindDeny && !v.CdUnknown
@@ -442,10 +471,20 @@ func (m *Matcher) Check(c Call) (out []Violation) {
 			add(v)
 		}
 	}
-	rank := map[Kind]int{KindDeny: 0, KindFolder: 1, KindUnverifiable: 2}
+	rank := func(v Violation) int {
+		switch {
+		case v.CdUnknown && (v.Op == OpWrite || v.Op == OpEdit):
+			return 0 // a name that may land in a protected folder: as a direct hit
+		case v.CdUnknown && !v.CdProgram:
+			return 2 // one that may be read there: after a folder it reads
+		case v.CdUnknown:
+			return 3 // a program run there: after what it names
+		}
+		return map[Kind]int{KindDeny: 0, KindFolder: 1, KindUnverifiable: 4}[v.Kind]
+	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if rank[out[i].Kind] != rank[out[j].Kind] {
-			return rank[out[i].Kind] < rank[out[j].Kind]
+		if ri, rj := rank(out[i]), rank(out[j]); ri != rj {
+			return ri < rj
 		}
 		return !out[i].Meta && out[j].Meta // a read first: the reason names what reads
 	})

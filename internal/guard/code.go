@@ -650,6 +650,10 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		// the code is also read with its comments blanked, as it runs
 		a.code(bare, raw, lang, depth)
 	}
+	if !a.codeChdir && codeChdirs(code, lang) {
+		a.codeChdir = true
+		defer func() { a.codeChdir = false }()
+	}
 	if depth == 0 {
 		a.codeCopiesInto(code, raw, lang) // picmd.go
 	}
@@ -868,7 +872,14 @@ func (a *shellAnalyzer) codePathAs(raw, s string, ops OpSet, glob bool) {
 				vol = c[:2]
 			}
 		}
-		p := vol + "/" + unknownSeg + "/" + escIf(rel, pattern)
+		any := unknownSeg
+		if a.codeChdir {
+			// the code moved to a folder computed when it runs: that
+			// folder may be a protected one (`os.chdir(x); open("e.ts",
+			// "w")` may write .pi/extensions/e.ts), as after a shell cd
+			any = unknownCwd
+		}
+		p := vol + "/" + any + "/" + escIf(rel, pattern)
 		if glob && strings.HasPrefix(rel, "**/") {
 			p = vol + "/" + rel // any depth below any folder: anywhere
 		}
@@ -2280,6 +2291,82 @@ func pathConstructor(name string) bool {
 	case "path", "purepath", "posixpath", "windowspath", "pureposixpath", "purewindowspath", "pathname",
 		"dir", "new", "open", "opendir", "directoryinfo", "directory", "file", "fileinfo", "folder", "resolve", "join", "expanduser", "absolute":
 		return true
+	}
+	return false
+}
+
+// codeChdirs reports whether code changes its working folder to one not
+// written as a plain string literal: chdir(…) in any language (os.chdir,
+// process.chdir, Dir.chdir, os.Chdir, fchdir, contextlib.chdir) and
+// PowerShell's Set-Location/Push-Location (and cd, sl, pushd, chdir)
+// whose argument is a variable, a call or an interpolated string. A
+// literal folder (os.chdir("/tmp")) is not: the literal is a word the
+// gate checks as a path, and the names after it keep their reading.
+func codeChdirs(code, lang string) bool {
+	lc := strings.ToLower(code)
+	computedAt := func(i int) bool {
+		for i < len(lc) && (lc[i] == ' ' || lc[i] == '\t') {
+			i++
+		}
+		if i >= len(lc) || lc[i] != '"' && lc[i] != '\'' {
+			return true // a variable, a call, an f-string, a path expression
+		}
+		q := lc[i]
+		end := strings.IndexByte(lc[i+1:], q)
+		if end < 0 {
+			return true
+		}
+		lit := lc[i+1 : i+1+end]
+		return strings.ContainsAny(lit, "${#") && (q == '"' || lang != "pwsh" && lang != "sh")
+	}
+	for off := 0; ; {
+		j := strings.Index(lc[off:], "chdir")
+		if j < 0 {
+			break
+		}
+		k := off + j + len("chdir")
+		for k < len(lc) && (lc[k] == ' ' || lc[k] == '\t') {
+			k++
+		}
+		if k < len(lc) && lc[k] == '(' && computedAt(k+1) {
+			return true
+		}
+		if lang == "pwsh" && k < len(lc) && lc[k] != '(' && computedAt(k) {
+			return true
+		}
+		off = k
+	}
+	if lang != "pwsh" {
+		return false
+	}
+	for _, name := range []string{"set-location", "push-location", "cd", "sl", "pushd"} {
+		for off := 0; ; {
+			j := strings.Index(lc[off:], name)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			k := at + len(name)
+			off = k
+			if at > 0 && !strings.ContainsRune(" \t\n;|({", rune(lc[at-1])) {
+				continue // part of a longer word
+			}
+			if k >= len(lc) || !strings.ContainsRune(" \t", rune(lc[k])) {
+				continue
+			}
+			for k < len(lc) && (lc[k] == ' ' || lc[k] == '\t') {
+				k++
+			}
+			if strings.HasPrefix(lc[k:], "-path") || strings.HasPrefix(lc[k:], "-literalpath") {
+				k = strings.IndexAny(lc[k:], " \t") + k
+				if k < at {
+					return true
+				}
+			}
+			if computedAt(k) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -137,8 +137,10 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		c.dynamicCommand()
 		return dynSource("a command named when it runs")
 	}
+	nt := len(a.out.targets)
 	a.value(head.raw, head.f, SetRead) // the program run names a file
 	c.name = baseName(head.f)
+	a.programTargets(nt, head.f, c.name)
 	if a.probe != nil && c.name == "__probe" {
 		fs := make([]field, 0, len(args)-1)
 		for _, ar := range args[1:] {
@@ -181,6 +183,39 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		return dynSource(c.name)
 	}
 	return a.produce(c)
+}
+
+// programTargets marks the targets from n on, those of a command's name,
+// as the program it runs: a program started in a folder a cd named at run
+// time may read any file there (a Makefile, package.json, its listing).
+// A shell builtin's or a function's bare name is looked up in the shell,
+// not in that folder, and reads nothing by itself (what its operands name
+// is checked on its own): it stays an ordinary name there, as gate30 read
+// every name after such a cd (`cd "$x" && cd /tmp`, `cd "$x" || exit`).
+func (a *shellAnalyzer) programTargets(n int, head field, name string) {
+	builtin := !strings.Contains(head.s, "/") && (shellBuiltin(name) || a.funcs[name])
+	for i := n; i < len(a.out.targets); i++ {
+		if builtin {
+			a.out.targets[i].path = plainUnknown(a.out.targets[i].path)
+		} else {
+			a.out.targets[i].program = true
+		}
+	}
+}
+
+// shellBuiltin reports whether bash runs name (a bare command name) as a
+// builtin or keyword rather than a program found through PATH.
+func shellBuiltin(name string) bool {
+	switch name {
+	case ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen", "complete",
+		"compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export",
+		"false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local", "logout",
+		"mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set", "shift",
+		"shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask",
+		"unalias", "unset", "wait":
+		return true
+	}
+	return false
 }
 
 // dynamicCommand handles a command whose name is unknown (`$CMD x`,

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io/fs"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -147,4 +149,37 @@ func TestCorpusPure(t *testing.T) {
 		}
 	}
 	t.Logf("%d decisions deny, %d allow", denied, allowed)
+}
+
+// TestCorpusCountInDocs: the Proof section of docs/protected-paths.md
+// gives the corpus's size as it is (it said 641 calls when the corpus had
+// grown past 1,200).
+func TestCorpusCountInDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/protected-paths.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	m := regexp.MustCompile("`testdata/protect/corpus\\.jsonl`: ([0-9,]+) tool calls — ([0-9,]+) attacks.*? and ([0-9,]+) calls developers make every day").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("docs/protected-paths.md: no corpus count in its Proof section")
+	}
+	var deny, allow int
+	for _, c := range loadCorpus(t) {
+		switch c.Expect {
+		case "deny":
+			deny++
+		case "allow":
+			allow++
+		default:
+			t.Errorf("%s: expect %q", c.ID, c.Expect)
+		}
+	}
+	num := func(s string) int {
+		n, _ := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+		return n
+	}
+	if num(m[1]) != deny+allow || num(m[2]) != deny || num(m[3]) != allow {
+		t.Errorf("docs/protected-paths.md says %s tool calls, %s attacks, %s benign; the corpus has %d, %d, %d", m[1], m[2], m[3], deny+allow, deny, allow)
+	}
 }

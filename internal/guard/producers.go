@@ -971,6 +971,9 @@ func (a *shellAnalyzer) cmdSubstValue(x *syntax.CmdSubst) pval {
 			}
 		}
 	}
+	if v, ok := a.repoTopValue(x); ok {
+		return v
+	}
 	sh := *a
 	sh.out = &analysis{}
 	sh.seen = map[*syntax.Word]bool{}
@@ -1192,4 +1195,92 @@ func (a *shellAnalyzer) lsNames(c *cmd) (source, bool) {
 		}
 	}
 	return source{kind: srcText, text: b.String()}, true
+}
+
+// maxTopAlts bounds the folders $(git rev-parse --show-toplevel) is taken
+// to be one of (beyond: a folder known only at run time).
+const maxTopAlts = 16
+
+// repoTopValue is the value of `$(git rev-parse --show-toplevel)` (or
+// --show-superproject-working-tree, --show-cdup), written exactly so: the
+// top of the repository the shell is in is its working folder or one of
+// that folder's ancestors, and git prints nothing outside a repository (a
+// superproject's top is an ancestor of the submodule's): each of those
+// folders, or the empty text, one of a few literal paths the gate checks
+// one by one — not a folder known only at run time (`cd "$(git rev-parse
+// --show-toplevel)" && make` reads no protected folder unless one of them
+// is one). --show-cdup prints the way up as `../` steps, relative to the
+// same folder. Not when the command could change what git finds: a GIT_*
+// variable or PATH it assigns, a git function or alias it defines, an
+// environment it passes on (a prefix assignment), nor when a candidate
+// folder is itself computed. The environment's GIT_DIR, GIT_WORK_TREE
+// and a repository's core.worktree (in .git/config, which the rules deny
+// writing) are taken as unset: documented in docs/protected-paths.md.
+func (a *shellAnalyzer) repoTopValue(x *syntax.CmdSubst) (pval, bool) {
+	s, e := int(x.Pos().Offset()), int(x.End().Offset())
+	if s < 0 || e > len(a.src) || s+2 > e-1 {
+		return pval{}, false
+	}
+	t := a.src[s:e]
+	switch {
+	case strings.HasPrefix(t, "$(") && strings.HasSuffix(t, ")"):
+		t = t[2 : len(t)-1]
+	case strings.HasPrefix(t, "`") && strings.HasSuffix(t, "`"):
+		t = t[1 : len(t)-1]
+	default:
+		return pval{}, false
+	}
+	flag := ""
+	switch strings.Join(strings.Fields(t), " ") {
+	case "git rev-parse --show-toplevel":
+		flag = "top"
+	case "git rev-parse --show-superproject-working-tree":
+		flag = "top"
+	case "git rev-parse --show-cdup":
+		flag = "cdup"
+	default:
+		return pval{}, false
+	}
+	if a.funcs["git"] || a.aliases["git"] != "" || a.envUntrusted || len(a.cmdEnvNames) > 0 {
+		return pval{}, false
+	}
+	for k := range a.vars {
+		if strings.HasPrefix(k, "GIT_") || k == "PATH" {
+			return pval{}, false
+		}
+	}
+	for k := range a.arrays {
+		if strings.HasPrefix(k, "GIT_") || k == "PATH" {
+			return pval{}, false
+		}
+	}
+	v := dynVal("$("+strings.TrimSpace(t)+")", false)
+	v.alts = []pval{knownVal("")}
+	seen := map[string]bool{}
+	depth := 0
+	for _, c := range a.cwds {
+		if strings.ContainsRune(c, unknownRune) || globCwd(c) {
+			return pval{}, false
+		}
+		vol, rest := splitVolume(c, a.win)
+		segs := strings.Split(strings.Trim(rest, "/"), "/")
+		if rest == "/" || rest == "" {
+			segs = nil
+		}
+		depth = max(depth, len(segs))
+		for n := len(segs); n >= 0 && flag == "top"; n-- {
+			d := vol + "/" + strings.Join(segs[:n], "/")
+			if !seen[d] {
+				seen[d] = true
+				v.alts = append(v.alts, knownVal(d))
+			}
+		}
+	}
+	for n := 1; n <= depth && flag == "cdup"; n++ {
+		v.alts = append(v.alts, knownVal(strings.Repeat("../", n)))
+	}
+	if len(v.alts) > maxTopAlts {
+		return pval{}, false
+	}
+	return v, true
 }

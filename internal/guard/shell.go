@@ -121,6 +121,10 @@ type target struct {
 	// homeSet: the path starts with a `~` the command made unknown by
 	// assigning HOME (homeset.go): the reason names the rules it may hit
 	homeSet bool
+	// program: the path is the name of the program a command runs, which
+	// may read any file in its working folder (its configuration, a
+	// Makefile, package.json, the folder's listing)
+	program bool
 }
 
 const (
@@ -276,6 +280,10 @@ type shellAnalyzer struct {
 	// exWriting: the vim being analysed writes a file in one of its -c
 	// commands, so a file another names may be written
 	exWriting bool
+	// codeChdir: the code being read changes its working folder to one
+	// computed when it runs (os.chdir(x), Set-Location $x): a name it
+	// opens may be in any folder, a protected one included (codeChdirs)
+	codeChdir bool
 	// hooksPaths: the hook folders `git config core.hooksPath` set: hooks
 	// written there run at a later git command
 	hooksPaths []string

@@ -374,8 +374,8 @@ const maxChoiceLists = 16
 // command receives on one path. nil when the word has no alternatives or
 // too many to list.
 func (a *shellAnalyzer) choiceLists(w *syntax.Word) [][]field {
-	if hasBraceLit(w) || !hasParamExp(w) {
-		return nil // alternatives come from parameter expansions only
+	if hasBraceLit(w) || !hasParamExp(w) && !a.hasRepoTop(w) {
+		return nil // alternatives come from parameter expansions only (and $(git rev-parse --show-toplevel))
 	}
 	_, sizes := a.resolveChoice(w, false, nil)
 	if len(sizes) == 0 {
@@ -1334,6 +1334,26 @@ func hasParamExp(w *syntax.Word) bool {
 		case *syntax.DblQuoted:
 			for _, q := range x.Parts {
 				if _, ok := q.(*syntax.ParamExp); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasRepoTop reports whether a word has a `$(git rev-parse
+// --show-toplevel)` of its own whose value is one of a few folders (see
+// repoTopValue): a command given it is walked once per folder.
+func (a *shellAnalyzer) hasRepoTop(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		parts := []syntax.WordPart{p}
+		if q, ok := p.(*syntax.DblQuoted); ok {
+			parts = q.Parts
+		}
+		for _, q := range parts {
+			if x, ok := q.(*syntax.CmdSubst); ok {
+				if _, ok := a.repoTopValue(x); ok {
 					return true
 				}
 			}
