@@ -88,7 +88,7 @@ func openSeekable(cx context.Context, s *IOStreams, arg string) (*seekableInput,
 			return &seekableInput{Name: name, Reader: f, ReaderAt: f, Flush: func() error { return nil }, Close: func() { f.Close() }}, nil
 		}
 	}
-	sp, r, err := spool.Tee(interruptible(cx, rc), "pruner-input-*.jsonl")
+	sp, r, err := spool.Tee(interruptible(cx, rc, receivedOf(cx)), "pruner-input-*.jsonl")
 	if err != nil {
 		rc.Close()
 		return nil, &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: spooling the input: %w", name, err)}
@@ -106,6 +106,15 @@ func openSeekable(cx context.Context, s *IOStreams, arg string) (*seekableInput,
 	}, nil
 }
 
+// receivedOf is the Received of cx when it is an *interrupts (see there),
+// else whether cx is done.
+func receivedOf(cx context.Context) func() bool {
+	if ir, ok := cx.(*interrupts); ok {
+		return ir.Received
+	}
+	return func() bool { return cx.Err() != nil }
+}
+
 // errInterrupted is what an interruptible reader returns once its context
 // is done.
 var errInterrupted = errors.New("interrupted")
@@ -116,11 +125,13 @@ var errInterrupted = errors.New("interrupted")
 // spool and exits instead of waiting for the input to end. The blocked
 // read is left to a goroutine that reads into its own buffer (the
 // caller's is never written after Read returns) and ends with the process.
-func interruptible(cx context.Context, r io.Reader) io.Reader {
+// When r ends (io.EOF or an error) and received reports a signal, Read
+// returns errInterrupted instead (endOfStream).
+func interruptible(cx context.Context, r io.Reader, received func() bool) io.Reader {
 	if cx.Done() == nil {
 		return r // never interrupted
 	}
-	cr := &cancelReader{cx: cx, req: make(chan int), res: make(chan readResult, 1)}
+	cr := &cancelReader{cx: cx, received: received, req: make(chan int), res: make(chan readResult, 1)}
 	go func() {
 		var buf []byte
 		for n := range cr.req {
@@ -140,10 +151,11 @@ type readResult struct {
 }
 
 type cancelReader struct {
-	cx  context.Context
-	req chan int
-	res chan readResult
-	err error // sticky: the reader's error, or errInterrupted
+	cx       context.Context
+	received func() bool
+	req      chan int
+	res      chan readResult
+	err      error // sticky: the reader's error, or errInterrupted
 }
 
 // Read asks for at most len(p) bytes, so what comes back fits p.
@@ -165,9 +177,9 @@ func (c *cancelReader) Read(p []byte) (int, error) {
 	case r := <-c.res:
 		n := copy(p, r.b)
 		if r.err != nil {
-			c.err = r.err
+			c.err = endOfStream(r.err, c.received)
 		}
-		return n, r.err
+		return n, c.err
 	case <-c.cx.Done():
 		c.err = errInterrupted
 		return 0, c.err

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -316,8 +314,8 @@ func runNow(o *NowOptions) error {
 		}
 		enabled = c.Enabled
 	}
-	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	cx := notifyInterrupts()
+	defer cx.Stop()
 
 	// input: the file pruner may replace is opened once, with the live checks
 	var r io.Reader

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	json "github.com/goccy/go-json"
 	"github.com/pruner-dev/pruner/internal/blobs"
@@ -147,8 +144,8 @@ func looksLikeFile(arg string) bool {
 func readForQuery(s *IOStreams, input string, ro session.ReadOptions) (*session.Context, string, func(), error) {
 	// a signal while a stream is read stops the read (and the spool is
 	// removed) instead of waiting for the input to end
-	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	cx := notifyInterrupts()
+	defer cx.Stop()
 	in, err := openSeekable(cx, s, input)
 	if err != nil {
 		return nil, "", nil, err

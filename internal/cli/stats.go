@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/pruner-dev/pruner/internal/config"
 	"github.com/pruner-dev/pruner/internal/hostfs"
@@ -182,8 +180,8 @@ func runStats(o *StatsOptions) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("no session files (*.jsonl) found in %s", strings.Join(paths, ", ")),
 			Hint: "a directory is walked for *.jsonl files; " + sessionsHint}
 	}
-	cx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	cx := notifyInterrupts()
+	defer cx.Stop()
 
 	jobs := o.Jobs
 	if jobs == 0 {
