@@ -4,12 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/pruner-dev/pruner/internal/pairing"
 	"io"
 	"path/filepath"
 	"strings"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/pruner-dev/pruner/internal/hostfs"
+	"github.com/pruner-dev/pruner/internal/pairing"
 )
 
 // WriteText writes one line per finding: `FILE:LINE: KIND: MESSAGE`, with
@@ -58,8 +60,10 @@ type jsonReport struct {
 // WriteJSON writes {"sessions":N,"empty":E,"findings":[…],"errors":[…]}
 // (sessions: the inputs that held something to check; empty: the inputs
 // with nothing to check; findings in input order, then line order; errors:
-// the inputs that could not be read), indented, with a final newline.
-func WriteJSON(w io.Writer, results []Result) error {
+// the inputs that could not be read, then failures: errors of the run
+// itself, such as a path that does not exist), indented, with a final
+// newline.
+func WriteJSON(w io.Writer, results []Result, failures ...string) error {
 	rep := jsonReport{Findings: []Finding{}, Errors: []string{}}
 	for _, r := range results {
 		switch {
@@ -70,9 +74,10 @@ func WriteJSON(w io.Writer, results []Result) error {
 		}
 		rep.Findings = append(rep.Findings, r.Findings...)
 		if r.Err != nil {
-			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", r.File, r.Err))
+			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %v", r.File, hostfs.Cause(r.Err)))
 		}
 	}
+	rep.Errors = append(rep.Errors, failures...)
 	return writeIndented(w, rep)
 }
 
@@ -127,11 +132,19 @@ type SARIFOptions struct {
 	// Root is the directory artifact URIs are made relative to (the
 	// repository root); "" means the current directory.
 	Root string
+	// Failures are errors of the run itself (a path that does not exist,
+	// rules that do not load, no input): with the inputs that could not
+	// be read, each is a toolExecutionNotification of level error, and
+	// the invocation's executionSuccessful is false.
+	Failures []string
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log with one run, one rule per finding
 // kind, and one result per finding located at its JSONL line (startLine)
 // with a repository-relative URI, valid for GitHub code scanning upload.
+// Its one invocation says whether the check ran on every input
+// (executionSuccessful), with a notification for each input that could
+// not be read and each of o.Failures.
 func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 	type msg struct {
 		Text string `json:"text"`
@@ -190,12 +203,28 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 			DefaultConfig: map[string]any{"level": ri.level},
 			Properties:    map[string]any{"tags": []string{"pi-session", "security"}}}
 	}
+	type file struct {
+		ArtifactLocation artifact `json:"artifactLocation"`
+	}
+	type fileLocation struct {
+		PhysicalLocation file `json:"physicalLocation"`
+	}
+	type notification struct {
+		Level     string         `json:"level"`
+		Message   msg            `json:"message"`
+		Locations []fileLocation `json:"locations,omitempty"`
+	}
+	notes := []notification{}
 	out := []result{}
 	for _, r := range results {
 		uri := artifactURI(r.File, root)
 		baseID := "%SRCROOT%"
 		if strings.HasPrefix(uri, "file:") {
 			baseID = ""
+		}
+		if r.Err != nil {
+			notes = append(notes, notification{Level: "error", Message: msg{fmt.Sprintf("%s: %v", r.File, hostfs.Cause(r.Err))},
+				Locations: []fileLocation{{PhysicalLocation: file{ArtifactLocation: artifact{URI: uri, URIBaseID: baseID}}}}})
 		}
 		for _, f := range r.Findings {
 			props := map[string]any{}
@@ -222,6 +251,9 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 			})
 		}
 	}
+	for _, f := range o.Failures {
+		notes = append(notes, notification{Level: "error", Message: msg{f}})
+	}
 	doc := map[string]any{
 		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
 		"version": "2.1.0",
@@ -233,6 +265,10 @@ func WriteSARIF(w io.Writer, results []Result, o SARIFOptions) error {
 				"rules":          rules,
 			}},
 			"results": out,
+			"invocations": []any{map[string]any{
+				"executionSuccessful":        len(notes) == 0,
+				"toolExecutionNotifications": notes,
+			}},
 		}},
 	}
 	return writeIndented(w, doc)

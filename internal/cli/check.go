@@ -34,7 +34,8 @@ type CheckOptions struct {
 	FailOn        string   // --fail-on error|warning|note
 	Quiet         bool     // root --quiet
 
-	cmd *cobra.Command
+	cmd      *cobra.Command
+	reported bool // the report (text, json or sarif) was written
 }
 
 // NewCmdCheck builds `pruner check`.
@@ -148,6 +149,34 @@ func defaultRulesHelp() string {
 }
 
 func runCheck(o *CheckOptions) error {
+	err := o.run()
+	var ee *ExitErr
+	if !o.reported && (o.Format == "json" || o.Format == "sarif") && errors.As(err, &ee) && ee.Code == ExitError && ee.Err != nil {
+		// the run stopped before it checked anything (a missing path,
+		// rules that do not load, no input): the document a CI step
+		// uploads still says so, and the exit status is the same
+		if werr := o.writeReport(nil, []string{ee.Err.Error()}); werr != nil {
+			return &ExitErr{Code: ExitError, Err: werr}
+		}
+	}
+	return err
+}
+
+// writeReport writes results in o.Format to stdout; failures are the
+// run's own errors (json: in "errors"; sarif: toolExecutionNotifications).
+func (o *CheckOptions) writeReport(results []check.Result, failures []string) error {
+	o.reported = true
+	switch o.Format {
+	case "json":
+		return check.WriteJSON(o.IO.Out, results, failures...)
+	case "sarif":
+		wd, _ := os.Getwd()
+		return check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: hostfs.RepoRoot(wd), Failures: failures})
+	}
+	return check.WriteText(o.IO.Out, results)
+}
+
+func (o *CheckOptions) run() error {
 	paths := o.Paths
 	if len(paths) == 0 {
 		if o.IO.InIsTerminal {
@@ -163,9 +192,9 @@ func runCheck(o *CheckOptions) error {
 		if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
 			if !strings.HasSuffix(pe.Path, ".jsonl") {
 				// a session directory, most likely
-				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path), Hint: sessionsDirHint(o.IO)}
+				return &ExitErr{Code: ExitError, Err: hostfs.NoSuchFile(pe.Path), Hint: sessionsDirHint(o.IO)}
 			}
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file or directory", pe.Path)}
+			return &ExitErr{Code: ExitError, Err: hostfs.NoSuchFile(pe.Path)}
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}
@@ -219,36 +248,52 @@ func runCheck(o *CheckOptions) error {
 	results := check.Run(inputs, o.IO.In, opts)
 	status.clear()
 
-	switch o.Format {
-	case "json":
-		err = check.WriteJSON(o.IO.Out, results)
-	case "sarif":
-		wd, _ := os.Getwd()
-		err = check.WriteSARIF(o.IO.Out, results, check.SARIFOptions{Version: o.cmd.Root().Version, Root: hostfs.RepoRoot(wd)})
-	default:
-		err = check.WriteText(o.IO.Out, results)
+	ioErrs, checked, empty := 0, 0, 0
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			ioErrs++
+		case r.Empty():
+			empty++
+		default:
+			checked++
+		}
 	}
-	if err != nil {
+	var outcome error
+	switch {
+	case ioErrs > 0:
+		outcome = &ExitErr{Code: ExitError}
+	case checked == 0 && implicitStdin:
+		// no PATH and stdin not a terminal (a CI step, `</dev/null`): check
+		// read stdin, and it was empty
+		outcome = &ExitErr{Code: ExitError, Err: errors.New("no input: no PATH was given and stdin (not a terminal) is empty"),
+			Hint: "give session files or directories, or pipe a session in (pruner check - < session.jsonl); " + sessionsDirHint(o.IO)}
+	case checked == 0:
+		outcome = &ExitErr{Code: ExitError, Err: errors.New("nothing to check: every input is empty"),
+			Hint: "pi writes a session header as the first line of every session file"}
+	case check.CountAtLeast(results, o.FailOn) > 0 && !o.ExitZero:
+		outcome = Findings()
+	}
+	var failures []string
+	if ee, ok := outcome.(*ExitErr); ok && ee.Code == ExitError && ee.Err != nil {
+		failures = []string{ee.Err.Error()}
+	}
+	if err := o.writeReport(results, failures); err != nil {
 		return &ExitErr{Code: ExitError, Err: err}
 	}
-	ioErrs, checked, empty := 0, 0, 0
 	notSession := false // its hint given
 	var bytes int64
 	for _, r := range results {
 		bytes += r.Bytes
 		switch {
 		case r.Err != nil:
-			ioErrs++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: %s: %v\n", r.File, hostfs.Cause(r.Err))
 			if errors.Is(r.Err, session.ErrNotSession) && !notSession {
 				notSession = true
 				fmt.Fprintf(o.IO.ErrOut, "hint: %s\n", notSessionHint(r.Err, r.File))
 			}
 		case r.Empty():
-			empty++
 			fmt.Fprintf(o.IO.ErrOut, "pruner: warning: %s: empty: no session to check (pi treats it as no session)\n", r.File)
-		default:
-			checked++
 		}
 	}
 	n := check.Count(results)
@@ -260,21 +305,7 @@ func runCheck(o *CheckOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "checked %d session(s)%s, %s in %s (%d workers, rules: %s): %d finding(s)\n",
 			checked, emptyNote, sizeText(bytes), time.Since(start).Round(time.Millisecond), workers, rules.Source, n)
 	}
-	switch {
-	case ioErrs > 0:
-		return &ExitErr{Code: ExitError}
-	case checked == 0 && implicitStdin:
-		// no PATH and stdin not a terminal (a CI step, `</dev/null`): check
-		// read stdin, and it was empty
-		return &ExitErr{Code: ExitError, Err: errors.New("no input: no PATH was given and stdin (not a terminal) is empty"),
-			Hint: "give session files or directories, or pipe a session in (pruner check - < session.jsonl); " + sessionsDirHint(o.IO)}
-	case checked == 0:
-		return &ExitErr{Code: ExitError, Err: errors.New("nothing to check: every input is empty"),
-			Hint: "pi writes a session header as the first line of every session file"}
-	case check.CountAtLeast(results, o.FailOn) > 0 && !o.ExitZero:
-		return Findings()
-	}
-	return nil
+	return outcome
 }
 
 // checkLimit is the heap limit for checking inputs of the given sizes

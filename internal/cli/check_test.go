@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -177,6 +178,121 @@ func TestCheckCollectsAtTheLimitOnlyForSmallFiles(t *testing.T) {
 		}
 		if len(limits) != 2 || limits[1] != 1<<62 {
 			t.Errorf("%s: limits set %v, want one and the old one back", c.name, limits)
+		}
+	}
+}
+
+// sarifSchema is the vendored SARIF 2.1.0 schema, compiled.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open("../../testdata/protect/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// TestCheckReportOnFailure: a check that fails (exit 2) before or while it
+// reads its inputs still prints a whole --format json / sarif document
+// that says why (a CI step uploads it), and one that succeeds says so.
+func TestCheckReportOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(good, []byte(checkSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	walked := filepath.Join(dir, "walked")
+	if err := os.MkdirAll(walked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere", filepath.Join(walked, "broken.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	sch := sarifSchema(t)
+	vars := map[string]string{"HOME": "/home/u", "PI_CODING_AGENT_DIR": dir}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		error string // in the document's errors; "" for none
+	}{
+		{"missing file", []string{missing}, "", 2, missing + ": no such file"},
+		{"missing directory", []string{filepath.Join(dir, "nodir")}, "", 2, "nodir: no such file"},
+		{"missing among good", []string{good, missing}, "", 2, missing + ": no such file"},
+		{"unreadable while walking", []string{walked}, "", 2, "broken.jsonl: no such file"},
+		{"rules do not load", []string{"--rules", filepath.Join(dir, "nope.json"), good}, "", 2, "nope.json: no such file"},
+		{"empty stdin", nil, "", 2, "no input: no PATH was given"},
+		{"findings", []string{good}, "", 1, ""},
+	} {
+		for _, format := range []string{"json", "sarif"} {
+			out, errs, code := runProtectCmd(t, checkCmd, vars, tc.stdin, append([]string{"--format", format}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("%s, %s: exit %d, want %d; stderr %s", tc.name, format, code, tc.code, errs)
+				continue
+			}
+			var doc struct {
+				Errors []string `json:"errors"`
+				Runs   []struct {
+					Invocations []struct {
+						ExecutionSuccessful bool `json:"executionSuccessful"`
+						Notes               []struct {
+							Level   string `json:"level"`
+							Message struct {
+								Text string `json:"text"`
+							} `json:"message"`
+						} `json:"toolExecutionNotifications"`
+					} `json:"invocations"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Errorf("%s, %s: stdout is not a JSON document: %v\n%q", tc.name, format, err, out)
+				continue
+			}
+			var errors []string
+			if format == "sarif" {
+				inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(out))
+				if err := sch.Validate(inst); err != nil {
+					t.Errorf("%s: invalid SARIF: %v\n%s", tc.name, err, out)
+				}
+				if len(doc.Runs) != 1 || len(doc.Runs[0].Invocations) != 1 {
+					t.Errorf("%s: want one run with one invocation:\n%s", tc.name, out)
+					continue
+				}
+				inv := doc.Runs[0].Invocations[0]
+				if inv.ExecutionSuccessful != (tc.error == "") {
+					t.Errorf("%s: executionSuccessful = %v", tc.name, inv.ExecutionSuccessful)
+				}
+				for _, n := range inv.Notes {
+					if n.Level != "error" {
+						t.Errorf("%s: notification level %q", tc.name, n.Level)
+					}
+					errors = append(errors, n.Message.Text)
+				}
+			} else {
+				errors = doc.Errors
+			}
+			joined := strings.Join(errors, "\n")
+			if tc.error == "" && len(errors) > 0 || tc.error != "" && !strings.Contains(joined, tc.error) {
+				t.Errorf("%s, %s: errors %q, want %q", tc.name, format, errors, tc.error)
+			}
+			if strings.Contains(joined, "or directory") || strings.Contains(joined, "open ") {
+				t.Errorf("%s, %s: errors %q not in pruner's wording", tc.name, format, errors)
+			}
 		}
 	}
 }

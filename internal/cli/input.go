@@ -33,7 +33,7 @@ func openInputHint(s *IOStreams, arg, what, hint string) (io.ReadCloser, string,
 	f, err := os.Open(arg)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, "", &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", arg)}
+			return nil, "", &ExitErr{Code: ExitError, Err: hostfs.NoSuchFile(arg)}
 		}
 		return nil, "", &ExitErr{Code: ExitError, Err: err}
 	}

@@ -327,7 +327,7 @@ func runNow(o *NowOptions) error {
 		fl, err := sessionfile.Open(o.Input, sessionfile.Options{Force: o.Force, LaterQuietCheck: true})
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", o.Input)}
+				return &ExitErr{Code: ExitError, Err: hostfs.NoSuchFile(o.Input)}
 			}
 			return writeErr(o.Input, err)
 		}

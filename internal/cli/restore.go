@@ -89,7 +89,7 @@ func runRestore(o *RestoreOptions) error {
 	st, err := os.Stat(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: no such file", name)}
+			return &ExitErr{Code: ExitError, Err: hostfs.NoSuchFile(name)}
 		}
 		return &ExitErr{Code: ExitError, Err: err}
 	}

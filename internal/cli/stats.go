@@ -267,10 +267,10 @@ func expandStatsPaths(paths []string, sessionsHint string) []statsInput {
 		st, err := os.Stat(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				err = fmt.Errorf("%s: no such file or directory", p)
+				err = hostfs.NoSuchFile(p)
 				if !strings.HasSuffix(p, ".jsonl") {
 					// a session directory, most likely
-					err = &hintedErr{err: fmt.Errorf("%s: no such file or directory", p), hint: sessionsHint}
+					err = &hintedErr{err: hostfs.NoSuchFile(p), hint: sessionsHint}
 				}
 			}
 			out = append(out, statsInput{Path: p, Err: err})

@@ -7,6 +7,7 @@ package hostfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -191,14 +192,32 @@ func SessionFiles(dir string) ([]string, error) {
 }
 
 // Cause is err without the operation and path of an *fs.PathError, for a
-// message that names the file itself ("x.jsonl: permission denied").
+// message that names the file itself ("x.jsonl: permission denied"). A
+// path that does not exist is ErrNoSuchFile, so every command words it the
+// same ("x.jsonl: no such file").
 func Cause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrNoSuchFile
 	}
 	return err
 }
+
+// ErrNoSuchFile is how pruner words a path that does not exist, whatever
+// the command (now, stats, check, query, restore, a config or rules file):
+// "PATH: no such file". It is fs.ErrNotExist to errors.Is.
+var ErrNoSuchFile error = noSuchFile{}
+
+type noSuchFile struct{}
+
+func (noSuchFile) Error() string        { return "no such file" }
+func (noSuchFile) Is(target error) bool { return target == fs.ErrNotExist }
+
+// NoSuchFile is the error of path not existing: "PATH: no such file".
+func NoSuchFile(path string) error { return fmt.Errorf("%s: %w", path, ErrNoSuchFile) }
 
 // Unending names what st is when it is an input that may never end — a
 // device (/dev/zero, /dev/urandom, a terminal given by its path) or a
