@@ -495,13 +495,7 @@ func (o *NowOptions) pipelineOptions(c *config.Config, enabled bool, ctx *sessio
 	// only --write and --session append the flush's entries: a run that
 	// prints the context has the flush keep none
 	po.NoEntries = !o.Write && !o.Session
-	var plan *blobs.Plan
-	if po.Flush {
-		plan = spillPlan(o.Input, target, ctx)
-		if plan != nil {
-			po.Spill = plan.Spill
-		}
-	}
+	po, plan := withSpill(po, o.Input, target, ctx)
 	if po.Summarizer.Command != nil {
 		if o.SummarizerTimeout > 0 {
 			po.Summarizer.Timeout = o.SummarizerTimeout
@@ -533,6 +527,20 @@ func summaryCacheDir(s *IOStreams) string {
 // spillPlan is the spill of a run over the session file input (target when
 // --write opened it): nil when the input is no regular file or the session
 // has no id.
+// withSpill is po with the spill of input's large results (spillPlan) when
+// it flushes: now and stats (which must report what now prints) shape
+// their pipelines with it.
+func withSpill(po pipeline.Options, input string, target *sessionfile.File, ctx *session.Context) (pipeline.Options, *blobs.Plan) {
+	if !po.Flush {
+		return po, nil
+	}
+	plan := spillPlan(input, target, ctx)
+	if plan != nil {
+		po.Spill = plan.Spill
+	}
+	return po, plan
+}
+
 func spillPlan(input string, target *sessionfile.File, ctx *session.Context) *blobs.Plan {
 	if ctx.Kind != session.KindSession || ctx.Header.ID == "" || input == "" || input == "-" {
 		return nil

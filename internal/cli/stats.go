@@ -352,8 +352,8 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 			r.Warnings = append(r.Warnings, fmt.Sprintf("pruner: warning: %s: %s", r.Input, msg))
 		}
 	}
-	po, cache := o.pipelineOptions(c, base, ctx)
-	ppo, _ := o.pipelineOptions(c, base, ctx)
+	po, cache := o.pipelineOptions(c, base, in.Path, ctx)
+	ppo, _ := o.pipelineOptions(c, base, in.Path, ctx)
 	run, err := pipeline.Stats(cx, ctx, pipeline.StatsOptions{Now: po, Previous: ppo, Off: !c.Enabled})
 	bomHinted := false
 	for _, w := range run.Warnings {
@@ -382,12 +382,14 @@ func (o *StatsOptions) statsOne(cx context.Context, c *config.Config, base pipel
 // pipelineOptions are `now`'s pipeline options for ctx, but with summaries
 // from the summary cache or deterministic (stats runs no command): the
 // returned cache counts the batches it did not hold (nil without a
-// summariser command).
-func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, ctx *session.Context) (pipeline.Options, *statsCache) {
+// summariser command). Results of spillThreshold chars or more spill as in
+// `now input` (withSpill; stats writes no blob either).
+func (o *StatsOptions) pipelineOptions(c *config.Config, po pipeline.Options, input string, ctx *session.Context) (pipeline.Options, *statsCache) {
 	if !c.Enabled {
 		return po, nil
 	}
 	po = shapeStages(po, o.NoFlush, o.NoMask, ctx.Kind)
+	po, _ = withSpill(po, input, nil, ctx)
 	var cache *statsCache
 	if po.Summarizer.Command != nil {
 		cache = &statsCache{}

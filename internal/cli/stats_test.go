@@ -124,10 +124,11 @@ func validate(t *testing.T, sch *jsonschema.Schema, out []byte) {
 // to context's (and the messages to their lines), the totals are those of
 // `now --stats-json`, and the unpruned cache break is the first line where
 // context and now differ. The document validates against the published
-// schema.
+// schema. Besides testdata's sessions it runs on a generated one whose
+// large result (≥ spillThreshold) the flush spills.
 func TestStatsMatchesNow(t *testing.T) {
 	sch := statsSchema(t)
-	all := statsSessions(t)
+	all := append(statsSessions(t), writeSpillSession(t, t.TempDir(), 8, 70<<10))
 	for i, flags := range [][]string{nil, {"--no-flush"}, {"--no-mask"}, {"--recent-turns", "1", "--max-chars", "500"}} {
 		paths := all
 		if i > 0 {
