@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,6 +51,8 @@ type NowOptions struct {
 	// (no command), "ran", "failed" (it ran, no summary came of it) or
 	// "not-run" (summarizerNote says why)
 	summarizer, summarizerNote string
+	// stats is --stats-json's object, once the context is written
+	stats *nowStats
 }
 
 // NewCmdNow builds `pruner now`.
@@ -122,8 +125,8 @@ JSONL, a live session for --write).`,
   # keep 4 turns raw, mask anything older above 2000 chars
   pruner now --recent-turns 4 --max-chars 2000 session.jsonl > context.jsonl
 
-  # from a pipe, stats as JSON for a script
-  cat session.jsonl | pruner now --stats-json - 2>stats.json >/dev/null
+  # from a pipe, stats as JSON for a script (stderr holds the object alone: warnings go in its "log")
+  cat session.jsonl | pruner now --stats-json - 2>stats.json >/dev/null && jq .savedPercent stats.json
 
   # summarise with an LLM CLI instead of deterministically
   pruner now --summarizer-cmd 'llm -m gpt-4o-mini' session.jsonl > context.jsonl
@@ -144,7 +147,7 @@ JSONL, a live session for --write).`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.NoPrune, "no-prune", false, "print the context unpruned (same as 'pruner context')")
-	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr")
+	f.BoolVar(&o.StatsJSON, "stats-json", false, "write the summary as one JSON object on stderr, alone: warnings, notes and hints go in its \"log\"")
 	f.BoolVar(&o.Session, "session", false, "print the whole session file with pruner's entries appended (what --write writes) instead of the context")
 	f.BoolVar(&o.Write, "write", false, "append pruner's entries to FILE (atomic; every existing line kept; undo with 'pruner restore')")
 	f.BoolVar(&o.Force, "force", false, "with --write: write even a file that looks live (modified moments ago, and not as pruner's last write left it)")
@@ -281,7 +284,43 @@ func (o *NowOptions) run(cmd *cobra.Command, args []string) error {
 		return &ExitErr{Code: ExitError, Err: fmt.Errorf("%s: --write needs the session file's own path: %s names whatever the shell opened there", o.Input, a),
 			Hint: "pruner now --write SESSION.jsonl (with the file's path; pruner restore SESSION.jsonl undoes it)"}
 	}
+	if o.StatsJSON {
+		return runNowStatsJSON(o)
+	}
 	return runNow(o)
+}
+
+// runNowStatsJSON is runNow for --stats-json, whose object is machine
+// output: on success stderr holds that one JSON object and nothing else —
+// the warnings, notes and hints a run prints on stderr are its "log"
+// (`2>stats.json` is valid JSON whatever the session holds). A run that
+// fails, or prints no object (--session, --write), prints them as
+// usual, then its error.
+func runNowStatsJSON(o *NowOptions) error {
+	real := o.IO
+	var log bytes.Buffer
+	captured := *real
+	captured.ErrOut, captured.ErrIsTerminal = &log, false
+	o.IO = &captured
+	err := runNow(o)
+	o.IO = real
+	if err != nil || o.stats == nil {
+		real.ErrOut.Write(log.Bytes())
+		return err
+	}
+	o.stats.Log = logLines(log.String())
+	return writeNowStats(real.ErrOut, o.stats)
+}
+
+// logLines splits stderr text into its lines, without their newlines.
+func logLines(text string) []string {
+	lines := []string{}
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 // streamAlias is hostfs.StreamAlias of input when the run rewrites it
@@ -574,9 +613,7 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 			if o.summarizer != "" {
 				ns.Flush.Summarizer = o.summarizer
 			}
-			if err := writeNowStats(s.ErrOut, ns); err != nil {
-				return err
-			}
+			o.stats = ns // written by runNowStatsJSON, with the run's log
 		case o.Quiet:
 		case !enabled && !o.NoPrune:
 			fmt.Fprintf(s.ErrOut, "pruner: %d messages; pruning is off (enabled: false or PRUNER_PRUNING=off)\n", st.Messages)
@@ -614,9 +651,7 @@ func printContext(o *NowOptions, res *pipeline.Result, enabled bool, name string
 		if o.summarizer != "" {
 			ns.Flush.Summarizer = o.summarizer
 		}
-		if err := writeNowStats(s.ErrOut, ns); err != nil {
-			return err
-		}
+		o.stats = ns // written by runNowStatsJSON, with the run's log
 	case o.Quiet:
 	default:
 		for _, line := range o.flushLines(res.Flushed) {
@@ -652,13 +687,16 @@ type nowStats struct {
 	BytesBefore   int64 `json:"bytesBefore"`
 	BytesAfter    int64 `json:"bytesAfter"`
 	// where the provider's prompt cache first misses (-1: nothing changed)
-	FirstChangedMessage int          `json:"firstChangedMessage"`
-	FirstChangedByte    int64        `json:"firstChangedByte"`
-	SavedPercent        float64      `json:"savedPercent"`
-	Warnings            int          `json:"warnings"`
-	Masking             maskingStats `json:"masking"`
-	Index               indexStats   `json:"index"`
-	Flush               flushStats   `json:"flush"`
+	FirstChangedMessage int     `json:"firstChangedMessage"`
+	FirstChangedByte    int64   `json:"firstChangedByte"`
+	SavedPercent        float64 `json:"savedPercent"`
+	Warnings            int     `json:"warnings"`
+	// Log is what the run would have printed on stderr besides the
+	// summary: warnings, notes, hints, one line each
+	Log     []string     `json:"log"`
+	Masking maskingStats `json:"masking"`
+	Index   indexStats   `json:"index"`
+	Flush   flushStats   `json:"flush"`
 }
 
 // maskingStats is what rolling-window masking saw and did.
@@ -733,7 +771,7 @@ type flushStats struct {
 func newNowStats(name string, ctx *session.Context, enabled bool, warnings int) *nowStats {
 	return &nowStats{SchemaVersion: nowStatsVersion, Input: name, Kind: ctx.Kind.String(), Pruning: enabled, Warnings: warnings,
 		FirstChangedMessage: -1, FirstChangedByte: -1,
-		Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none", Summarizer: "none"}}
+		Log: []string{}, Index: indexStats{Swept: []string{}}, Flush: flushStats{Outcome: "none", Summarizer: "none"}}
 }
 
 // fromMasking fills ns from masking's render (no index stage ran).

@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // refRE finds the tN refs of a pruned context (stubs, summaries, chains).
@@ -175,7 +178,7 @@ func TestNowStatsJSONSchema(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("now --stats-json %v %s: exit %d: %s", r.args, p, code, errOut)
 			}
-			validate(t, sch, lastLine(errOut))
+			statsJSONAlone(t, sch, errOut)
 		}
 	}
 	// a context on stdin (masked only)
@@ -184,7 +187,85 @@ func TestNowStatsJSONSchema(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	validate(t, sch, lastLine(errOut))
+	statsJSONAlone(t, sch, errOut)
+}
+
+// statsJSONAlone checks that stderr is --stats-json's object alone, one
+// line valid against the schema, and returns its log.
+func statsJSONAlone(t *testing.T, sch *jsonschema.Schema, errOut []byte) []string {
+	t.Helper()
+	if ls := splitLines(errOut); len(ls) != 1 {
+		t.Fatalf("--stats-json: stderr has %d lines, want the JSON object alone:\n%s", len(ls), errOut)
+	}
+	validate(t, sch, errOut)
+	var ns struct {
+		Warnings int      `json:"warnings"`
+		Log      []string `json:"log"`
+	}
+	if err := json.Unmarshal(errOut, &ns); err != nil {
+		t.Fatal(err)
+	}
+	return ns.Log
+}
+
+// TestNowStatsJSONAlone: with --stats-json, the warnings, notes and hints a
+// run prints go into the object's log, so `2>stats.json` is one valid
+// JSON object; a run that fails prints them as text, then its error.
+func TestNowStatsJSONAlone(t *testing.T) {
+	sch := loadSchema(t, "now-stats.schema.json")
+	dir := t.TempDir()
+	p := writeSpillSession(t, dir, 6, 70<<10)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a line that is not JSON, and a UTF-8 BOM on a later line: warnings
+	// (and the BOM's hint)
+	bad := filepath.Join(dir, "warned.jsonl")
+	if err := os.WriteFile(bad, append(append(b, "not json at all\n"...), "\xEF\xBB\xBF{\"type\":\"label\"}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, text, code := runMain(t, nil, nil, "now", bad)
+	if code != 0 || !bytes.Contains(text, []byte("warning:")) {
+		t.Fatalf("now without --stats-json: exit %d, no warning on stderr:\n%s", code, text)
+	}
+	// what stderr says without it, but the summary (the flush's line and
+	// the last), which the object replaces
+	var wantLog []string
+	all := logLines(string(text))
+	for _, l := range all[:len(all)-1] {
+		if !strings.HasPrefix(l, "pruner: flush: ") {
+			wantLog = append(wantLog, l)
+		}
+	}
+	for _, args := range [][]string{{bad}, {"-q", bad}, {"--no-flush", bad}, {"-"}} {
+		var stdin []byte
+		if args[0] == "-" {
+			stdin = append(b, "not json at all\n"...)
+		}
+		_, errOut, code := runMain(t, nil, stdin, append([]string{"now", "--stats-json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("now --stats-json %v: exit %d: %s", args, code, errOut)
+		}
+		log := statsJSONAlone(t, sch, errOut)
+		if len(log) == 0 || !strings.Contains(strings.Join(log, "\n"), "warning:") {
+			t.Errorf("now --stats-json %v: the warnings are not in the log: %q", args, log)
+		}
+		if len(args) == 1 && args[0] == bad && strings.Join(log, "\n") != strings.Join(wantLog, "\n") {
+			t.Errorf("now --stats-json %v: log\n%q\nwant what stderr says without it\n%q", args, log, wantLog)
+		}
+	}
+	// a failure: the text, then the error; no object
+	_, errOut, code := runMain(t, nil, nil, "now", "--stats-json", filepath.Join(dir, "missing.jsonl"))
+	if code != ExitError || !bytes.Contains(errOut, []byte("missing.jsonl: no such file")) || bytes.Contains(errOut, []byte("{")) {
+		t.Errorf("now --stats-json missing.jsonl: exit %d: %s", code, errOut)
+	}
+	// --session prints no object: its stderr text is as without the flag
+	_, plain, _ := runMain(t, nil, nil, "now", "--session", bad)
+	_, withFlag, code := runMain(t, nil, nil, "now", "--session", "--stats-json", bad)
+	if code != 0 || !bytes.Equal(plain, withFlag) {
+		t.Errorf("now --session --stats-json: exit %d, stderr\n%s\nwant\n%s", code, withFlag, plain)
+	}
 }
 
 // failWriter fails every write (a full disk, a closed pipe).
