@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -213,7 +214,9 @@ func runStats(o *StatsOptions) error {
 	close(next)
 	wg.Wait()
 	status.clear()
-	if cx.Err() != nil {
+	if cx.Err() != nil || slices.ContainsFunc(results, func(r statsResult) bool { return errors.Is(r.Err, errInterrupted) }) {
+		// a stream that ended with the signal counts as the signal (see
+		// interrupts.Received), even before the context is cancelled
 		return Interrupted("interrupted")
 	}
 
