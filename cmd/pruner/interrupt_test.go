@@ -12,9 +12,10 @@ import (
 
 // TestInterruptThenEndOfInput is `cat | pruner now -` under Ctrl-C: the
 // signal reaches pruner and its writer, and the writer's death closes the
-// pipe. The order is made the racy one on purpose — SIGINT first, then the
-// end of stdin at once — and every run must exit 130 saying
-// "interrupted", with nothing on stdout (never a short context and 0).
+// pipe, in the middle of a line as a killed writer leaves it. The order is
+// made the racy one on purpose — SIGINT first, then the end of stdin at
+// once — and every run must exit 130 saying "interrupted", with nothing
+// on stdout (never a short context and 0).
 func TestInterruptThenEndOfInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts pruner 40 times")
@@ -29,6 +30,7 @@ func TestInterruptThenEndOfInput(t *testing.T) {
 	for i := 0; input.Len() < 256<<10; i++ {
 		fmt.Fprintf(&input, `{"role":"user","content":[{"type":"text","text":"question %d %s"}],"timestamp":%d}`+"\n", i, strings.Repeat("x", 200), 1778547747671+i)
 	}
+	input.WriteString(`{"role":"user","content":[{"type":"te`) // cut by the signal
 	for _, args := range [][]string{{"now", "-"}, {"now", "-q", "-"}, {"query", "--entry", "zz", "-"}, {"stats", "-"}} {
 		for run := 0; run < 10; run++ {
 			cmd := exec.Command(bin, args...)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -108,11 +109,11 @@ func openSeekable(cx context.Context, s *IOStreams, arg string) (*seekableInput,
 
 // receivedOf is the Received of cx when it is an *interrupts (see there),
 // else whether cx is done.
-func receivedOf(cx context.Context) func() bool {
+func receivedOf(cx context.Context) func(time.Duration) bool {
 	if ir, ok := cx.(*interrupts); ok {
 		return ir.Received
 	}
-	return func() bool { return cx.Err() != nil }
+	return func(time.Duration) bool { return cx.Err() != nil }
 }
 
 // errInterrupted is what an interruptible reader returns once its context
@@ -127,7 +128,7 @@ var errInterrupted = errors.New("interrupted")
 // caller's is never written after Read returns) and ends with the process.
 // When r ends (io.EOF or an error) and received reports a signal, Read
 // returns errInterrupted instead (endOfStream).
-func interruptible(cx context.Context, r io.Reader, received func() bool) io.Reader {
+func interruptible(cx context.Context, r io.Reader, received func(time.Duration) bool) io.Reader {
 	if cx.Done() == nil {
 		return r // never interrupted
 	}
@@ -152,7 +153,8 @@ type readResult struct {
 
 type cancelReader struct {
 	cx       context.Context
-	received func() bool
+	received func(time.Duration) bool
+	cut      bool // the bytes read so far end in the middle of a line (not after a newline or a `}`)
 	req      chan int
 	res      chan readResult
 	err      error // sticky: the reader's error, or errInterrupted
@@ -176,8 +178,11 @@ func (c *cancelReader) Read(p []byte) (int, error) {
 	select {
 	case r := <-c.res:
 		n := copy(p, r.b)
+		if n > 0 {
+			c.cut = p[n-1] != '\n' && p[n-1] != '}'
+		}
 		if r.err != nil {
-			c.err = endOfStream(r.err, c.received)
+			c.err = endOfStream(r.err, c.cut, c.received)
 		}
 		return n, c.err
 	case <-c.cx.Done():

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // interrupts is a command's watch for SIGINT and SIGTERM: a context that is
@@ -48,8 +49,11 @@ func (ir *interrupts) Stop() {
 // Received reports whether a SIGINT or SIGTERM reached the process, one
 // the runtime has caught but not yet handed on included. It is asked
 // when an input ends; after its first call only signals that cancel the
-// context count.
-func (ir *interrupts) Received() bool {
+// context count. With wait > 0 it then waits up to wait for a signal to
+// cancel the context: a signal the kernel has handed to a thread whose
+// handler has not run yet (it may wait for a CPU on a loaded machine) is
+// seen by no settling, only by waiting.
+func (ir *interrupts) Received(wait time.Duration) bool {
 	if ir.Err() != nil {
 		return true
 	}
@@ -66,15 +70,39 @@ func (ir *interrupts) Received() bool {
 		default:
 		}
 	})
+	if !ir.got && wait > 0 && ir.Err() == nil {
+		t := time.NewTimer(wait)
+		select {
+		case <-ir.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	return ir.got || ir.Err() != nil
 }
+
+// cutWait is how long a stream input that ends in the middle of a line
+// waits for a signal before its end is taken as the input's: a writer
+// killed by Ctrl-C (cat in `cat | pruner now -`) usually stops mid-line.
+// A complete input ends with a newline, or with the `}` of its last line
+// when the newline is missing: neither waits.
+const cutWait = 100 * time.Millisecond
 
 // endOfStream is what a read of a stream input returns when the stream
 // ends with err (io.EOF, or another error): errInterrupted when received
 // reports a signal — an end that comes with a Ctrl-C is the writer
-// stopped by it, not the end of the input — else err as it is.
-func endOfStream(err error, received func() bool) error {
-	if err != nil && received != nil && received() {
+// stopped by it, not the end of the input — else err as it is. cut says
+// the stream ended in the middle of a line: received then waits cutWait
+// for a signal on its way.
+func endOfStream(err error, cut bool, received func(wait time.Duration) bool) error {
+	if err == nil || received == nil {
+		return err
+	}
+	wait := time.Duration(0)
+	if cut {
+		wait = cutWait
+	}
+	if received(wait) {
 		return errInterrupted
 	}
 	return err
