@@ -55,13 +55,19 @@ func (c *cmd) npmConfig(words []string) {
 				rest = words[i+2:]
 			}
 		}
-		for k, r := range rest {
-			if strings.HasPrefix(r, "-") && !strings.HasPrefix(r, "--") {
-				continue
+		// KEY VALUE pairs and KEY=VALUE words, after leaving out the
+		// options (-g, --location=project, --global)
+		var kv []string
+		for _, r := range rest {
+			if !strings.HasPrefix(r, "-") {
+				kv = append(kv, r)
 			}
+		}
+		for k := 0; k < len(kv); k++ {
+			r := kv[k]
 			key, _, eq := strings.Cut(r, "=")
-			if !eq && k%2 == 1 && !strings.HasPrefix(r, "--") {
-				continue // a value
+			if !eq {
+				k++ // its value is the next word
 			}
 			if strings.ContainsRune(key, unknownRune) || npmCommandKeys[npmKey(key)] {
 				deny(r, showWord(key), "config set")
