@@ -51,7 +51,7 @@ func runGate34(t *testing.T, cases []gate20Case, only ...string) {
 func TestPass34PathShadow(t *testing.T) {
 	exe := "/opt/pr/bin/pruner"
 	pathEnv := tHome + "/.local/bin:/opt/pr/bin:/usr/bin"
-	r := DefaultRules().Union(GateRules(tHome+"/.pi/agent", exe)).Union(PathRules(exe, pathEnv))
+	r := DefaultRules().Union(GateRules(tHome+"/.pi/agent", exe)).Union(PathRules(exe, pathEnv, nil))
 	m := r.Matcher(Env{Cwd: tCwd, Home: tHome})
 	checkGate20(t, "path", m, []gate20Case{
 		{`cp /bin/true ~/.local/bin/pruner`, true, []string{tHome + "/.local/bin/pruner", "denies write"}},
@@ -67,13 +67,13 @@ func TestPass34PathShadow(t *testing.T) {
 	})
 	// `.` and an empty entry: the working folder, which changes
 	for _, pe := range []string{".:/opt/pr/bin", ":/opt/pr/bin", "/opt/pr/bin::"} {
-		rules := PathRules(exe, pe)
+		rules := PathRules(exe, pe, nil)
 		hasBare := slices.ContainsFunc(rules.Entries, func(e Entry) bool { return e.Path == "pruner" })
 		if want := !strings.HasPrefix(pe, "/opt"); hasBare != want {
 			t.Errorf("PATH %q: a bare-name rule %v, want %v (%v)", pe, hasBare, want, rules.Entries)
 		}
 	}
-	m2 := DefaultRules().Union(PathRules(exe, ".:/opt/pr/bin")).Matcher(Env{Cwd: tCwd, Home: tHome})
+	m2 := DefaultRules().Union(PathRules(exe, ".:/opt/pr/bin", nil)).Matcher(Env{Cwd: tCwd, Home: tHome})
 	checkGate20(t, "dot", m2, []gate20Case{
 		{`cp /bin/true ./pruner`, true, []string{`rule "pruner" denies write`}},
 		{`cp /bin/true pruner`, true, nil},
@@ -81,11 +81,11 @@ func TestPass34PathShadow(t *testing.T) {
 	})
 	// the binary's folder not on the PATH (run by its full path): every
 	// folder is protected
-	if got := PathRules(exe, "/a:/b"); len(got.Entries) != 2 || got.Entries[1].Path != "/b/pruner" {
+	if got := PathRules(exe, "/a:/b", nil); len(got.Entries) != 2 || got.Entries[1].Path != "/b/pruner" {
 		t.Errorf("exe off the PATH: %v, want /a/pruner and /b/pruner", got.Entries)
 	}
 	// a binary under another name: that name too
-	got := PathRules("/opt/pr/bin/pruner-1.2", "/a:/opt/pr/bin")
+	got := PathRules("/opt/pr/bin/pruner-1.2", "/a:/opt/pr/bin", nil)
 	var paths []string
 	for _, e := range got.Entries {
 		paths = append(paths, e.Path)
@@ -93,11 +93,22 @@ func TestPass34PathShadow(t *testing.T) {
 			t.Errorf("%s: deny %v source %q", e.Path, e.Deny, e.Source)
 		}
 	}
-	if want := []string{"/a/pruner", "/a/pruner-1.2", "/opt/pr/bin/pruner", "/opt/pr/bin/pruner-1.2"}; !slices.Equal(paths, want) {
+	// (the binary itself is GateRules')
+	if want := []string{"/a/pruner", "/a/pruner-1.2", "/opt/pr/bin/pruner"}; !slices.Equal(paths, want) {
 		t.Errorf("PathRules: %v, want %v", paths, want)
 	}
-	if n := len(PathRules("", "").Entries); n != 0 {
+	if n := len(PathRules("", "", nil).Entries); n != 0 {
 		t.Errorf("no exe, no PATH: %d rules", n)
+	}
+	// a PATH folder that is a link to the binary's: the search stops there
+	res := func(d string) string {
+		if d == "/usr/local/bin" {
+			return "/opt/pr/bin"
+		}
+		return d
+	}
+	if got := PathRules(exe, "/a:/usr/local/bin:/b", res); len(got.Entries) != 2 || got.Entries[1].Path != "/usr/local/bin/pruner" {
+		t.Errorf("a link to the binary's folder: %v, want /a/pruner, /usr/local/bin/pruner", got.Entries)
 	}
 }
 

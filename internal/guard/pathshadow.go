@@ -25,7 +25,11 @@ const PathRulesSource = "the folders searched for pruner before the running one 
 // rule (`pruner`), denying a write of that name in any folder.
 // Making the binary unrunnable (chmod -x) is not denied: the hook then
 // fails to start, and a hook that cannot run denies every call.
-func PathRules(exe, pathEnv string) *Rules {
+//
+// resolve, when not nil, resolves a PATH folder's links (the caller's
+// file system; the guard package does no IO), so a folder that is a link
+// to the binary's is known to be it.
+func PathRules(exe, pathEnv string, resolve func(string) string) *Rules {
 	r := &Rules{Source: PathRulesSource}
 	if pathEnv == "" && exe == "" {
 		return r
@@ -43,7 +47,6 @@ func PathRules(exe, pathEnv string) *Rules {
 		}
 	}
 	var dirs []string
-	found := false
 	for _, d := range filepath.SplitList(pathEnv) {
 		d = strings.ReplaceAll(d, `\`, "/")
 		if d == "" {
@@ -57,15 +60,13 @@ func PathRules(exe, pathEnv string) *Rules {
 		d = path.Clean(d)
 		dirs = append(dirs, d)
 		if exeDir != "" && (d == exeDir || strings.EqualFold(d, exeDir) && len(d) >= 2 && d[1] == ':') {
-			found = true
 			break
 		}
-		if exeDir != "" && sameDir(d, exeDir) {
-			found = true
+		if exeDir != "" && resolve != nil && path.Clean(strings.ReplaceAll(resolve(d), `\`, "/")) == exeDir {
 			break
 		}
 	}
-	_ = found // not found: every folder of the PATH was taken
+	// the binary's folder not found: every folder of the PATH was taken
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		for _, n := range names {
@@ -73,7 +74,8 @@ func PathRules(exe, pathEnv string) *Rules {
 			if d != "" {
 				p = strings.TrimSuffix(d, "/") + "/" + n
 			}
-			if seen[p] || hasGlobMeta(p) {
+			if seen[p] || p == exe || hasGlobMeta(p) {
+				// the binary itself is a gate rule (GateRules)
 				continue
 			}
 			seen[p] = true
@@ -81,14 +83,4 @@ func PathRules(exe, pathEnv string) *Rules {
 		}
 	}
 	return r
-}
-
-// sameDir reports whether PATH folder d is exeDir once its links are
-// resolved (/usr/local/bin a link to /opt/bin).
-func sameDir(d, exeDir string) bool {
-	r, err := filepath.EvalSymlinks(filepath.FromSlash(d))
-	if err != nil {
-		return false
-	}
-	return path.Clean(strings.ReplaceAll(r, `\`, "/")) == exeDir
 }
