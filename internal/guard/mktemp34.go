@@ -86,7 +86,20 @@ func (c *cmd) mktempMakes() {
 		}
 	}
 	if !named {
-		return
+		// the temporary folder: $TMPDIR when the command sets it
+		// (TMPDIR=.pi/extensions mktemp)
+		v, ok := c.a.cmdEnvValue("TMPDIR")
+		if !ok || v == "" {
+			return
+		}
+		if strings.ContainsRune(v, unknownRune) {
+			dir, dirRaw = field{s: "/" + unknownSeg, unk: true}, "TMPDIR="+v
+		} else {
+			dir, dirRaw = litField(v), "TMPDIR="+v
+		}
+		if !tmplSet {
+			tmpl, tmplSet = litField("tmp.XXXXXXXXXX"), true
+		}
 	}
 	if strings.HasPrefix(dir.text(), "/tmp") && !strings.Contains(dir.text(), "..") && !dir.pattern() {
 		return // the shared temporary folder: no rule protects a random name there

