@@ -88,15 +88,11 @@ func (c *cmd) mktempMakes() {
 	if !named {
 		// the temporary folder: $TMPDIR when the command sets it
 		// (TMPDIR=.pi/extensions mktemp)
-		v, ok := c.a.cmdEnvValue("TMPDIR")
-		if !ok || v == "" {
+		v, ok := c.envField("TMPDIR")
+		if !ok || v.s == "" {
 			return
 		}
-		if strings.ContainsRune(v, unknownRune) {
-			dir, dirRaw = field{s: "/" + unknownSeg, unk: true}, "TMPDIR="+v
-		} else {
-			dir, dirRaw = litField(v), "TMPDIR="+v
-		}
+		dir, dirRaw = v, "$TMPDIR"
 		if !tmplSet {
 			tmpl, tmplSet = litField("tmp.XXXXXXXXXX"), true
 		}

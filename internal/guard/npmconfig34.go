@@ -58,8 +58,11 @@ func (c *cmd) npmConfig(words []string) {
 		// KEY VALUE pairs and KEY=VALUE words, after leaving out the
 		// options (-g, --location=project, --global)
 		var kv []string
-		for _, r := range rest {
-			if !strings.HasPrefix(r, "-") {
+		for j := 0; j < len(rest); j++ {
+			switch r := rest[j]; {
+			case r == "--location" || r == "-L" || r == "--userconfig" || r == "--globalconfig" || r == "--workspace" || r == "-w" || r == "--dir" || r == "-C":
+				j++ // the option's value
+			case !strings.HasPrefix(r, "-"):
 				kv = append(kv, r)
 			}
 		}

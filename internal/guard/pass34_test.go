@@ -172,12 +172,14 @@ func TestPass34Mktemp(t *testing.T) {
 		{`mktemp -p . .envXXX`, true, []string{`rule ".env"`}},
 		{`mktemp -p "$D" x.XXXX`, true, []string{"mktemp"}},
 		{`TMPDIR=.pi/extensions mktemp`, true, []string{`rule ".pi/extensions/"`}},
+		{`export TMPDIR=.pi/extensions; mktemp`, true, []string{`rule ".pi/extensions/"`}},
 		{`TMPDIR=.pi/extensions mktemp -t x.XXXX.ts`, true, []string{`rule ".pi/extensions/"`}},
 		// near-benign: the temporary folder, other folders, names no rule
 		// matches, -u (nothing made)
 		{`mktemp`, false, nil},
 		{`mktemp -d`, false, nil},
 		{`TMPDIR=/tmp/build mktemp`, false, nil},
+		{`export TMPDIR=$(mktemp -d); mktemp`, false, nil},
 		{`TMPDIR=build mktemp -d`, false, nil},
 		{`mktemp -t build.XXXX`, false, nil},
 		{`mktemp -p /tmp XXXX`, false, nil},
@@ -195,6 +197,8 @@ func TestPass34NpmConfig(t *testing.T) {
 		{`npm config set script-shell=/tmp/e.sh`, true, []string{"script-shell"}},
 		{`npm set script-shell /tmp/e.sh`, true, []string{"script-shell"}},
 		{`npm config set --location=project node-options "--require /tmp/e.js"`, true, []string{"node-options"}},
+		{`npm config set --location project script-shell /tmp/e.sh`, true, []string{"script-shell"}},
+		{`npm config set -g registry https://r.example editor /tmp/e.sh`, true, []string{"editor"}},
 		{`yarn config set scriptShell /tmp/e.sh`, true, []string{"scriptShell"}},
 		{`yarn config set yarnPath /tmp/e.cjs`, true, []string{"yarnPath"}},
 		{`pnpm config set script-shell /tmp/e.sh`, true, []string{"script-shell"}},
@@ -204,6 +208,7 @@ func TestPass34NpmConfig(t *testing.T) {
 		// near-benign
 		{`npm config set registry https://registry.example.com`, false, nil},
 		{`npm config get script-shell`, false, nil},
+		{`npm config set --location project registry https://r.example`, false, nil},
 		{`echo registry=https://r.example > .npmrc && npm install`, false, nil},
 		{`npm test`, false, nil},
 		{`yarn config set enableTelemetry false`, false, nil},
@@ -230,6 +235,7 @@ func TestPass34CurlWgetRC(t *testing.T) {
 		{`curl --config /tmp/curlrc https://example.com/x`, true, []string{".pi/settings.json"}},
 		{`curl -K /tmp/dlrc https://example.com/x`, true, []string{"download options"}},
 		{`CURL_HOME=/tmp/home2 curl https://example.com/x`, true, []string{".claude/settings.json"}},
+		{`export CURL_HOME=/tmp/home2; curl https://example.com/x`, true, []string{".claude/settings.json"}},
 		{`wget --config /tmp/w https://example.com/x`, true, []string{"outputdocument"}},
 		{`echo 'output = .pi/settings.json' > ~/.curlrc && curl https://example.com/x`, true, []string{".pi/settings.json"}},
 		// near-benign

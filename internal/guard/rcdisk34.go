@@ -96,14 +96,15 @@ func (c *cmd) defaultRCs() {
 	}
 	var rcs []rc
 	envFile := func(name, rel string) bool {
-		v, ok := c.a.cmdEnvValue(name)
+		vf, ok := c.envField(name)
 		if !ok {
 			return false
 		}
-		if strings.ContainsRune(v, unknownRune) {
-			c.a.unknown(name+"="+v, c.name+" reads its configuration from a folder only known when the command runs", SetRead|setModify)
+		if vf.pattern() {
+			c.a.unknown("$"+name, c.name+" reads its configuration from a folder only known when the command runs", SetRead|setModify)
 			return true
 		}
+		v := vf.s
 		if v == "" {
 			return false
 		}
@@ -155,4 +156,27 @@ func (c *cmd) defaultRCs() {
 			c.rcDownloads(r.raw, s)
 		}
 	}
+}
+
+// envField is the value of environment variable name for the program the
+// command runs: set before it on its line (X=v prog), or assigned (and
+// maybe exported) earlier in the command; a value not known is the
+// variable's field (a pattern). ok is false when the command sets none.
+func (c *cmd) envField(name string) (field, bool) {
+	if v, ok := c.a.cmdEnvValue(name); ok {
+		if strings.ContainsRune(v, unknownRune) {
+			return field{s: "/" + unknownSeg, unk: true}, true
+		}
+		return litField(v), true
+	}
+	if v, ok := c.a.vars[name]; ok {
+		if v.known {
+			return litField(v.f.s), true
+		}
+		if v.f.s == "" {
+			return field{s: "/" + unknownSeg, unk: true}, true
+		}
+		return v.f, true
+	}
+	return field{}, false
 }
