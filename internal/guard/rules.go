@@ -108,8 +108,8 @@ func GateRules(agentDir, exe string) *Rules {
 		// project's .mcp.json and the user's ~/.claude.json (it also holds
 		// per-project servers)
 		".mcp.json", "~/.claude.json",
-		// git-installed pi packages of a project (pi install -l git:…)
-		".pi/git/",
+		// the pi packages a project installs (pi install -l git:… / npm:…)
+		".pi/git/", ".pi/npm/",
 		// Claude Code's managed settings (Linux, macOS), whose hooks it
 		// runs, and its plugins, whose hooks/hooks.json run commands
 		"/etc/claude-code/managed-settings.json",
@@ -121,8 +121,8 @@ func GateRules(agentDir, exe string) *Rules {
 		paths = append([]string{agentDir + "/settings.json", agentDir + "/configs/protected-paths.json", agentDir + "/extensions/"}, paths...)
 		// bin/ comes first on the PATH of pi's bash tool (a git there
 		// shadows git); trust.json decides whether a project's
-		// .pi/extensions load; git/ holds the git-installed packages
-		paths = append(paths, agentDir+"/bin/", agentDir+"/trust.json", agentDir+"/git/")
+		// .pi/extensions load; git/ and npm/ hold the installed packages
+		paths = append(paths, agentDir+"/bin/", agentDir+"/trust.json", agentDir+"/git/", agentDir+"/npm/")
 	}
 	if exe != "" {
 		paths = append(paths, strings.ReplaceAll(exe, `\`, "/"))
