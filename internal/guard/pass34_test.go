@@ -119,7 +119,7 @@ func TestPass34GateRules(t *testing.T) {
 		{`echo '{"/home/user/evil":true}' > ~/.pi/agent/trust.json`, true, []string{"/.pi/agent/trust.json"}},
 		{`git clone https://x/p ~/.pi/agent/git/github.com/x/p`, true, []string{"/.pi/agent/git/"}},
 		{`echo x > .pi/git/github.com/x/p/index.ts`, true, []string{`rule ".pi/git/"`}},
-		{`echo x > .pi/npm/node_modules/p/index.js`, true, []string{`rule ".pi/npm/"`}},
+		{`echo "{}" > .pi/npm/package.json`, true, []string{`rule ".pi/npm/"`}},
 		{`cp e.js ~/.pi/agent/npm/node_modules/p/index.js`, true, []string{"/.pi/agent/npm/"}},
 		{`sudo tee /etc/claude-code/managed-settings.json < s.json`, true, []string{"/etc/claude-code/managed-settings.json"}},
 		{`cp s.json "/Library/Application Support/ClaudeCode/managed-settings.json"`, true, []string{"managed-settings.json"}},
