@@ -47,6 +47,8 @@ Other environment variables pruner reads:
   NO_COLOR, TERM=dumb  no colour in 'pruner stats' charts
   TMPDIR               where a non-seekable input (stdin, a pipe) is spooled
   RIPGREP_CONFIG_PATH  hook: ripgrep's config, which may make rg read hidden files
+  PATH                 hook, check: a pruner in a folder searched before the running
+                       binary's would shadow it: writing one there is denied
   PRUNER_BIN           read by the pi extensions, not by pruner: the binary they run
 
 Keys that make pruner run a command (` + strings.Join(config.TrustedKeys(), ", ") + `) are read only from the

@@ -61,6 +61,8 @@ type Config struct {
 	// executable is the pruner binary the gate's rules keep from being
 	// overwritten (Options.Executable).
 	executable string
+	// pathEnv is the PATH the hook was found on (guard.PathRules).
+	pathEnv string
 	// Condense holds pi-condense's own keys (the batch/index stage and its
 	// render), validated as pi-condense validates them.
 	Condense Condense `json:"-"`
@@ -145,7 +147,7 @@ func newConfig(o Options) (c *Config, getenv func(string) string) {
 	if home == "" {
 		home = pienv.Home(getenv, nil)
 	}
-	c = &Config{Sources: map[string]string{}, AgentDir: o.AgentDir, executable: o.Executable}
+	c = &Config{Sources: map[string]string{}, AgentDir: o.AgentDir, executable: o.Executable, pathEnv: getenv("PATH")}
 	if c.AgentDir == "" {
 		c.AgentDir = pienv.AgentDir(getenv, home)
 	}

@@ -234,13 +234,22 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 // base: no rules file, settings or flag takes them away.
 func (c *Config) withGateRules(rs *RuleSet) *RuleSet {
 	gate := guard.GateRules(c.AgentDir, c.executable)
-	rules := &guard.Rules{Source: rs.Rules.Source, Entries: append(append([]guard.Entry{}, rs.Rules.Entries...), gate.Entries...)}
+	shadow := guard.PathRules(c.executable, c.pathEnv, func(d string) string {
+		if r, err := filepath.EvalSymlinks(filepath.FromSlash(d)); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return d
+	})
+	rules := &guard.Rules{Source: rs.Rules.Source, Entries: append(append(append([]guard.Entry{}, rs.Rules.Entries...), gate.Entries...), shadow.Entries...)}
 	for i := range rules.Entries {
 		rules.Entries[i].Index = i
 	}
 	rs.Rules = rules
 	for range gate.Entries {
 		rs.Origins = append(rs.Origins, gate.Source)
+	}
+	for range shadow.Entries {
+		rs.Origins = append(rs.Origins, shadow.Source)
 	}
 	return rs
 }

@@ -35,7 +35,8 @@ func TestComputedCdWrites(t *testing.T) {
 		{`cd "$x"; mv /tmp/evil.ts e.ts`, true, cdWhy},
 		{`cd "$x" && sed -i 's/a/b/' e.ts`, true, cdWhy},
 		{`cd "$x"; python3 -c 'open("e.ts","w").write("x")'`, true, cdWhy},
-		{`cd "$(mktemp -d -p "$x")" && echo x > index.ts`, true, cdWhy},
+		// mktemp -p in a folder named at run time is itself a write there (pass 34)
+		{`cd "$(mktemp -d -p "$x")" && echo x > index.ts`, true, []string{"mktemp, which makes a file with a random name in"}},
 		{`cd "$(mktemp -d)$x" && echo x > index.ts`, true, cdWhy},
 		{`cd "$(mktemp -d)/.." && echo x > index.ts`, true, cdWhy},
 		{`env -C "$x" tee e.ts`, true, cdWhy},

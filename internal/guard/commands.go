@@ -1029,6 +1029,9 @@ func (c *cmd) dispatch() bool {
 		"locale", "history", "sync", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host",
 		"whereis", "apropos", "man", "info", "help", "compgen", "complete", "bind", "enable",
 		"shopt", "set", "export", "declare", "typeset", "mktemp", "getconf", "uuidgen":
+		if c.name == "mktemp" {
+			c.mktempMakes()
+		}
 		if c.name == "printf" {
 			p := c.parse(1, opts{short: "v"})
 			for _, v := range p.values("-v") {
@@ -1332,6 +1335,9 @@ func (c *cmd) dispatch() bool {
 		c.extract()
 		return true
 	case "cp", "gcp":
+		if c.copyLinks() {
+			return true
+		}
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify},
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
@@ -1359,6 +1365,9 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "mount", "bindfs":
 		c.mount()
+		return true
+	case "lndir":
+		c.lndir()
 		return true
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)
@@ -2351,7 +2360,9 @@ func (c *cmd) mount() {
 		}
 		return
 	}
-	c.file(ops[0], SetRead)
+	// the source is seen again at the mount point: a write there is a
+	// write of it (making a link counts as a write of its target)
+	c.rec(ops[0], SetRead|setModify, true, nil, c.name+" (a bind mount)", followAll)
 	c.file(ops[1], setModify)
 	sf, df := c.args[ops[0]].f, c.args[ops[1]].f
 	if df.pattern() {

@@ -67,7 +67,8 @@ func TestGateRules(t *testing.T) {
 	// no agent dir, no binary: Claude Code's settings and MCP servers and
 	// the project's pi code (.pi/settings.json, .pi/extensions/) are still
 	// protected
-	if g := GateRules("", ""); len(g.Entries) != 8 {
-		t.Errorf("GateRules without agent dir or binary: %d entries, want 8", len(g.Entries))
+	// (pass 34 adds .pi/git/, .pi/npm/, Claude Code's two managed settings and ~/.claude/plugins/)
+	if g := GateRules("", ""); len(g.Entries) != 13 {
+		t.Errorf("GateRules without agent dir or binary: %d entries, want 13", len(g.Entries))
 	}
 }

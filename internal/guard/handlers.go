@@ -4017,6 +4017,7 @@ func gitCommandKey(k string) bool {
 
 // curl: output, upload, data and config files; file:// URLs read files.
 func (c *cmd) curl() {
+	c.defaultRCs()
 	p := c.parse(1, opts{short: "odTFKbcDHwXuAeErQmxUC", long: []string{"--output", "--upload-file", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--data-raw", "--json", "--form", "--form-string", "--config", "--cookie", "--cookie-jar", "--dump-header", "--cacert", "--cert", "--key", "--netrc-file", "--header", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--write-out", "--output-dir", "--request", "--user", "--user-agent", "--referer", "--proxy", "--max-time", "--connect-timeout", "--retry", "--url", "--etag-save", "--etag-compare", "--hsts", "--alt-svc", "--capath", "--crlfile", "--pinnedpubkey", "--proxy-cacert", "--proxy-cert", "--proxy-key", "--unix-socket", "--abstract-unix-socket", "--range", "--limit-rate", "--resolve", "--connect-to", "--variable", "--expand-url"}})
 	// --output-dir holds -o's files too (and -O's)
 	outDir, hasDir := litField("."), false
@@ -4079,6 +4080,7 @@ func (c *cmd) curl() {
 // wget: -O FILE, -P DIR, -i FILE, --post-file FILE; writes the URL's name,
 // or one the server chooses (servernames.go).
 func (c *cmd) wget() {
+	c.defaultRCs()
 	p := c.parse(1, opts{short: "OoaPiUeBTtQlwADRIX", long: []string{"--output-document", "--output-file", "--append-output", "--directory-prefix", "--input-file", "--post-file", "--body-file", "--load-cookies", "--save-cookies", "--user-agent", "--header", "--post-data", "--body-data", "--method", "--user", "--password", "--tries", "--timeout", "--wait", "--level", "--accept", "--reject", "--domains", "--include-directories", "--exclude-directories", "--ca-certificate", "--certificate", "--private-key", "--config", "--use-askpass", "--execute", "--default-page", "--cut-dirs", "--base"}})
 	st := &wgetState{prefix: litField(".")}
 	for _, v := range p.vals {
@@ -4099,6 +4101,8 @@ func (c *cmd) wget() {
 			c.valFile(v, SetRead)
 			if f, ok := c.valField(v); ok {
 				if s, ok := c.a.writtenFile(f); ok {
+					c.rcDownloads(v.raw, s)
+				} else if s, ok := c.diskRC(v.raw, f, true); ok {
 					c.rcDownloads(v.raw, s)
 				}
 			}

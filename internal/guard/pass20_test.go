@@ -150,8 +150,9 @@ func TestProjectPiCode20(t *testing.T) {
 		t.Errorf("reading .pi/settings.json: denied by %q", rule)
 	}
 	// (pass 21b adds .mcp.json and ~/.claude.json)
-	if g := GateRules("", ""); len(g.Entries) != 8 {
-		t.Errorf("GateRules without agent dir or binary: %d entries, want 8", len(g.Entries))
+	// (pass 34 adds .pi/git/, .pi/npm/, Claude Code's two managed settings and ~/.claude/plugins/)
+	if g := GateRules("", ""); len(g.Entries) != 13 {
+		t.Errorf("GateRules without agent dir or binary: %d entries, want 13", len(g.Entries))
 	}
 }
 

@@ -936,8 +936,11 @@ func (c *cmd) curlConfig(v optHit) {
 		in = c.in
 	} else if w, ok := c.a.writtenFile(f); ok {
 		in = w
+	} else if d, ok := c.diskRC(v.raw, f, true); ok {
+		c.curlRCText(v.raw, d.text) // a config file on the disk: state from an earlier call
+		return
 	} else {
-		return // a config file on the disk: state from an earlier call
+		return
 	}
 	switch in.kind {
 	case srcText:

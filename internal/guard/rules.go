@@ -108,10 +108,21 @@ func GateRules(agentDir, exe string) *Rules {
 		// project's .mcp.json and the user's ~/.claude.json (it also holds
 		// per-project servers)
 		".mcp.json", "~/.claude.json",
+		// the pi packages a project installs (pi install -l git:… / npm:…)
+		".pi/git/", ".pi/npm/",
+		// Claude Code's managed settings (Linux, macOS), whose hooks it
+		// runs, and its plugins, whose hooks/hooks.json run commands
+		"/etc/claude-code/managed-settings.json",
+		"/Library/Application Support/ClaudeCode/managed-settings.json",
+		"~/.claude/plugins/",
 	}
 	if agentDir != "" {
 		agentDir = strings.TrimSuffix(strings.ReplaceAll(agentDir, `\`, "/"), "/")
 		paths = append([]string{agentDir + "/settings.json", agentDir + "/configs/protected-paths.json", agentDir + "/extensions/"}, paths...)
+		// bin/ comes first on the PATH of pi's bash tool (a git there
+		// shadows git); trust.json decides whether a project's
+		// .pi/extensions load; git/ and npm/ hold the installed packages
+		paths = append(paths, agentDir+"/bin/", agentDir+"/trust.json", agentDir+"/git/", agentDir+"/npm/")
 	}
 	if exe != "" {
 		paths = append(paths, strings.ReplaceAll(exe, `\`, "/"))

@@ -73,6 +73,7 @@ func (c *cmd) selfLoaded() {
 	}
 	c.packers(words, sub)
 	c.credentialWriters(words, sub)
+	c.npmConfig(words)
 	switch c.name {
 	case "bun", "bunx":
 		// bun loads .env, .env.local and .env.$NODE_ENV(.local) for every
