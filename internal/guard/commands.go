@@ -158,8 +158,9 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		}
 	}
 	if body, ok := a.aliases[c.name]; ok && a.depth < maxScriptDepth {
-		// an alias (with expand_aliases) runs its text in the command's place
-		a.script(body, head.raw, in)
+		// an alias (with expand_aliases) runs its text in the command's
+		// place, the words after it appended (aliases.go)
+		a.script(aliasText(body, args[1:]), head.raw, in)
 	}
 	if compiles(c.name, args) {
 		// a compiler's output is a program built from sources the analysis
@@ -1337,6 +1338,7 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.cpLinkSources(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
 			c.flagged(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
@@ -1359,6 +1361,9 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "mount", "bindfs":
 		c.mount()
+		return true
+	case "lndir":
+		c.lndir()
 		return true
 	case "ln", "gln", "link":
 		a.noContent = true // a link holds what its target holds (links)

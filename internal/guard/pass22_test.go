@@ -1,0 +1,101 @@
+package guard
+
+import "testing"
+
+// Pass 22: each attack row was allowed by `pruner hook` and really
+// reached the protected file (checked by hand in a scratch project); each
+// is denied with a reason naming what it reaches, next to near-benign rows
+// that stay allowed. runGate20 checks every row with the disk and without.
+
+// Copies that make links: a write through the new name is a write of the
+// protected file (a hard link cannot be told from it later), as with ln.
+func TestPass22LinkCopies(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`cp -l .pi/settings.json /tmp/h; echo x > /tmp/h`, true, []string{".pi/settings.json", "denies write"}},
+		{`cp -l .pi/settings.json /tmp/h`, true, []string{".pi/settings.json", "denies write"}},
+		{`cp --link .pi/settings.json /tmp/h`, true, []string{".pi/settings.json"}},
+		{`cp --li .pi/settings.json /tmp/h`, true, []string{".pi/settings.json"}},
+		{`cp -lf .pi/settings.json /tmp/h`, true, []string{".pi/settings.json"}},
+		{`cp -t /tmp -l .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`cp -s ` + tCwd + `/.pi/settings.json /tmp/l`, true, []string{".pi/settings.json"}},
+		{`cp --symbolic-link ` + tCwd + `/.claude/settings.json /tmp/l`, true, []string{".claude/settings.json"}},
+		{`cp --sym ` + tCwd + `/.claude/settings.json /tmp/l`, true, []string{".claude/settings.json"}},
+		{`gcp -l .pi/settings.json h`, true, []string{".pi/settings.json"}},
+		{`busybox cp -l .pi/settings.json h`, true, []string{".pi/settings.json"}},
+		{`cp -al .pi /tmp/z; echo x > /tmp/z/settings.json`, true, []string{"cp making links", "writes files below", ".pi/settings.json"}},
+		{`cp -rl .pi /tmp/z`, true, []string{"cp making links", ".pi/settings.json"}},
+		{`cp --link -r .pi /tmp/z`, true, []string{".pi/settings.json"}},
+		{`cp -a --link .pi/. /tmp/z`, true, []string{".pi/settings.json"}},
+		{`cp -al .pi/extensions /tmp/z`, true, []string{".pi/extensions"}},
+		{`cp -rs ` + tCwd + `/.pi /tmp/z`, true, []string{".pi/settings.json"}},
+		{`rsync -a --link-dest=` + tCwd + `/.pi /tmp/x/ /tmp/y/`, true, []string{"rsync --link-dest", "writes files below", ".pi/settings.json"}},
+		{`rsync -a --link-dest ` + tCwd + `/.pi /tmp/x/ /tmp/y/`, true, []string{"rsync --link-dest", ".pi/settings.json"}},
+		// a relative --link-dest is relative to the destination
+		{`rsync -a --link-dest=../proj/.pi /tmp/x/ ` + tHome + `/y/`, true, []string{"rsync --link-dest", ".pi/settings.json"}},
+		{`pax -rwl .pi /tmp/z`, true, []string{".pi/settings.json"}},
+		{`echo .pi/settings.json | cpio -pdl /tmp/z`, true, []string{".pi/settings.json", "denies write"}},
+		{`echo .pi/settings.json | cpio -p --link /tmp/z`, true, []string{".pi/settings.json"}},
+		{`lndir ` + tCwd + `/.pi /tmp/z`, true, []string{"lndir", "writes files below", ".pi/settings.json"}},
+		// a read-protected file stays denied as a read
+		{`cp -l .env /tmp/e`, true, []string{".env"}},
+		// near-benign: links to unprotected files, copies (not links) of a
+		// folder that holds protected files, a copy of a protected name
+		{`cp -l /tmp/a /tmp/b`, false, nil},
+		{`cp -al src /tmp/bak`, false, nil},
+		{`cp -s /tmp/a /tmp/l`, false, nil},
+		{`cp -a .pi /tmp/z`, false, nil},
+		{`cp -r .pi /tmp/z`, false, nil},
+		{`cp .pi/settings.json /tmp/s.json`, false, nil},
+		{`rsync -a --link-dest=/tmp/prev src/ /tmp/new/`, false, nil},
+		{`rsync -a --link-dest=../prev src/ /tmp/new/`, false, nil},
+		{`pax -rw .pi /tmp/z`, false, nil},
+		{`pax -rwl src /tmp/z`, false, nil},
+		{`echo .pi/settings.json | cpio -pd /tmp/z`, false, nil},
+		{`echo src/a | cpio -pdl /tmp/z`, false, nil},
+		{`lndir ` + tCwd + `/src /tmp/z`, false, nil},
+	})
+}
+
+// awk: FILENAME or ARGV[i] joined to a string literal names the
+// operand's name with that suffix (concatenation binds tighter than `>`),
+// not the operand itself; joined to anything else it is an expression.
+func TestPass22AwkOperandSuffix(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`echo x > .pi/settings; awk '{print > FILENAME".json"}' .pi/settings`, true, []string{".pi/settings.json", "denies write"}},
+		{`awk '{print > FILENAME ".json"}' .pi/settings`, true, []string{".pi/settings.json"}},
+		{`awk '{print >> FILENAME".json"}' .pi/settings`, true, []string{".pi/settings.json"}},
+		{`awk '{printf "%s", $0 > FILENAME ".json"}' .pi/settings`, true, []string{".pi/settings.json"}},
+		{`awk '{print > ARGV[1]".json"}' /tmp/a .pi/settings`, true, []string{".pi/settings.json"}},
+		{`awk '{print > ARGV[1] ".json"}' .claude/settings`, true, []string{".claude/settings.json"}},
+		{`awk '{print > FILENAME ".js" "on"}' .pi/settings`, true, []string{"expression computed when it runs"}},
+		{`awk '{print > FILENAME x}' .pi/settings`, true, []string{"expression computed when it runs"}},
+		{`awk '{print > ARGV[1] $1}' .pi/settings`, true, []string{"expression computed when it runs"}},
+		{`awk '{print > FILENAME}' .pi/settings.json`, true, []string{".pi/settings.json"}},
+		// near-benign: the suffix on an unprotected operand, a literal
+		{`awk '{print > FILENAME ".bak"}' /tmp/a`, false, nil},
+		{`awk '{print > ARGV[1] ".out"}' /tmp/a`, false, nil},
+		{`awk '{print > FILENAME; close(FILENAME)}' /tmp/a`, false, nil},
+		{`awk '{print > "/tmp/out"}' /tmp/a`, false, nil},
+	})
+}
+
+// An alias used with arguments runs its value with the words after the
+// name appended: `alias ls='cp /tmp/a'` then `ls .pi/settings.json` is
+// `cp /tmp/a .pi/settings.json` (bash expands an alias defined on an
+// earlier line of the command; the gate takes it for any later use).
+func TestPass22AliasArguments(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{"shopt -s expand_aliases\nalias ls='cp /tmp/a'\nls .pi/settings.json", true, []string{".pi/settings.json", "denies write"}},
+		{"shopt -s expand_aliases; alias ls='cp /tmp/a'; ls .pi/settings.json", true, []string{".pi/settings.json"}},
+		{"shopt -s expand_aliases\nalias w='tee -a'\necho x | w .claude/settings.json", true, []string{".claude/settings.json"}},
+		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc .pi/*.json", true, []string{".pi/*.json"}},
+		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nf=.pi/settings.json; c \"$f\"", true, []string{".pi/settings.json"}},
+		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc $(echo .pi/settings.json)", true, []string{".pi/settings.json"}},
+		{"shopt -s expand_aliases\nalias s='sudo '\nalias c='cp /tmp/a'\ns c .pi/settings.json", true, []string{".pi/settings.json"}},
+		{"shopt -s expand_aliases\nalias m='mv -t'\nm .pi/extensions /tmp/e.ts", true, []string{".pi/extensions"}},
+		// near-benign: everyday aliases with arguments
+		{"shopt -s expand_aliases\nalias ll='ls -la'\nll src", false, nil},
+		{"shopt -s expand_aliases\nalias g='git status'\ng --short", false, nil},
+		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc /tmp/b", false, nil},
+	})
+}
