@@ -2670,6 +2670,9 @@ func (c *cmd) tar() {
 			c.out = &source{kind: srcDyn, why: "the members tar prints"}
 			break
 		}
+		if c.tarExtractNames(p, dirs, dir) {
+			break
+		}
 		if manyDirs {
 			// members written below any of the -C folders
 			if len(p.operands) == 0 {
@@ -2808,6 +2811,9 @@ func (c *cmd) extract() {
 		}
 		if !toStdout && len(p.operands) <= 1 {
 			c.a.addRec(".", dir, setModify, true, nil, c.name, followNone)
+		}
+		if !toStdout {
+			c.unzipNames(p, dir)
 		}
 	case "7z", "7za", "7zr":
 		if len(c.args) < 2 {

@@ -99,3 +99,47 @@ func TestPass22AliasArguments(t *testing.T) {
 		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc /tmp/b", false, nil},
 	})
 }
+
+// Archive members: a folder member brings everything below it, a member
+// pattern any name below its literal folders; renaming options make any
+// name below the extraction folder possible, absolute-name options any
+// name at all.
+func TestPass22ArchiveMembers(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`tar -xf /tmp/t.tar .pi`, true, []string{"tar -x (a folder member brings everything below it)", ".pi/settings.json"}},
+		{`tar -xf /tmp/t.tar ./.pi`, true, []string{".pi/settings.json"}},
+		{`tar -xf /tmp/t.tar -C ` + tCwd + ` .pi`, true, []string{".pi/settings.json"}},
+		{`tar -xf /tmp/t.tar .pi/extensions`, true, []string{".pi/extensions"}},
+		{`tar -xf /tmp/t.tar --strip-components=1 x`, true, []string{"tar -x --strip-components (the members are renamed)", "writes files below"}},
+		{`tar -xf /tmp/t.tar --strip 1 x`, true, []string{"--strip-components"}},
+		{`tar -xf /tmp/t.tar --xform s,^x/,, x`, true, []string{"tar -x --xform"}},
+		{`tar -xf /tmp/t.tar --transform=s,^,.pi/,`, true, []string{"tar -x --transform"}},
+		{`bsdtar -xf /tmp/t.tar -s ',^,.pi/,'`, true, []string{"tar -x -s"}},
+		{`tar -xf /tmp/t.tar -C .pi --strip-components=1`, true, []string{".pi/settings.json"}},
+		{`tar -xf /tmp/t.tar --wildcards '.pi/*'`, true, []string{"tar -x (a member pattern)", ".pi/settings.json"}},
+		{`tar -xf /tmp/t.tar '.p*'`, true, []string{"a member pattern"}},
+		{`tar -xf /tmp/t.tar --no-anchored settings.json`, true, []string{"a member pattern"}},
+		{`tar -xPf /tmp/t.tar -C /tmp/z`, true, []string{"tar -x -P keeps the members' absolute names", "may be written anywhere"}},
+		{`tar -xf /tmp/t.tar -C /tmp/z --absolute-names`, true, []string{"--absolute-names"}},
+		{`bsdtar -xf /tmp/t.tar -C /tmp/z --insecure`, true, []string{"--insecure"}},
+		{`unzip /tmp/t.zip '.pi/*'`, true, []string{"unzip (a member pattern)", ".pi/settings.json"}},
+		{`unzip /tmp/t.zip '.pi/ext*'`, true, []string{".pi/settings.json"}},
+		{`unzip -j -d .pi /tmp/t.zip evil/settings.json`, true, []string{"unzip -j (the members' folders are dropped)", ".pi/settings.json"}},
+		{`unzip -: -d /tmp/z /tmp/t.zip`, true, []string{"unzip -: keeps the members' `../`"}},
+		// near-benign: extraction in a folder of its own, member names and
+		// patterns there, listing, to stdout
+		{`tar -xf /tmp/t.tar -C /tmp/z`, false, nil},
+		{`tar xzf /tmp/t.tgz -C /tmp/z`, false, nil},
+		{`tar -xf /tmp/t.tar -C /tmp/z --strip-components=1`, false, nil},
+		{`tar -xf /tmp/t.tar -C /tmp/z 'src/*'`, false, nil},
+		{`tar -xf /tmp/t.tar src`, false, nil},
+		{`tar -tf /tmp/t.tar`, false, nil},
+		{`tar -xOf /tmp/t.tar x`, false, nil},
+		{`unzip -d /tmp/z /tmp/t.zip`, false, nil},
+		{`unzip -d /tmp/z /tmp/t.zip 'src/*'`, false, nil},
+		{`unzip /tmp/t.zip 'src/*'`, false, nil},
+		{`unzip -j -d /tmp/z /tmp/t.zip`, false, nil},
+		{`unzip -l /tmp/t.zip`, false, nil},
+		{`unzip /tmp/t.zip src/a.txt`, false, nil},
+	})
+}
