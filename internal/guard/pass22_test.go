@@ -143,3 +143,29 @@ func TestPass22ArchiveMembers(t *testing.T) {
 		{`unzip /tmp/t.zip src/a.txt`, false, nil},
 	})
 }
+
+// Code that writes through an API whose name has no write-like word:
+// archive extraction (every name below the folder it is given, the
+// working folder by default), database files, downloads, log files.
+func TestPass22QuietCodeWrites(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`python3 -c 'import sqlite3; c=sqlite3.connect(".pi/settings.json"); c.execute("create table t(x)")'`, true, []string{".pi/settings.json", "denies write"}},
+		{`python3 -c 'import dbm; dbm.open(".claude/settings.json","c")'`, true, []string{".claude/settings.json"}},
+		{`python3 -c 'import urllib.request as u; u.urlretrieve("http://x", ".pi/settings.json")'`, true, []string{".pi/settings.json"}},
+		{`python3 -c 'import logging; logging.basicConfig(filename=".pi/settings.json"); logging.warning(1)'`, true, []string{".pi/settings.json"}},
+		{`python3 -c 'import tarfile; tarfile.open("/tmp/a.tar").extractall(".pi")'`, true, []string{"code that extracts an archive", "writes files below", ".pi/settings.json"}},
+		{`python3 -c 'import tarfile; tarfile.open("/tmp/a.tar").extractall()'`, true, []string{"code that extracts an archive"}},
+		{`python3 -c 'import zipfile; zipfile.ZipFile("/tmp/a.zip").extract("x", ".pi")'`, true, []string{"code that extracts an archive"}},
+		{`python3 -c 'import shutil; shutil.unpack_archive("/tmp/a.tar", ".pi")'`, true, []string{".pi/settings.json"}},
+		{`node -e 'require("tar").x({file:"/tmp/a.tgz", cwd:".pi"})'`, true, []string{"code that extracts an archive"}},
+		{`python3 -c 'import tarfile,sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' a b`, true, []string{"extracts an archive into a folder computed when it runs"}},
+		// near-benign: the same APIs on files of their own, reads
+		{`python3 -c 'import tarfile; tarfile.open("/tmp/a.tar").extractall("/tmp/z")'`, false, nil},
+		{`python3 -c 'import zipfile; zipfile.ZipFile("/tmp/a.zip").extractall("/tmp/z")'`, false, nil},
+		{`python3 -c 'import sqlite3; sqlite3.connect("/tmp/x.db").execute("select 1")'`, false, nil},
+		{`python3 -c 'import urllib.request as u; u.urlretrieve("http://x", "/tmp/f")'`, false, nil},
+		{`python3 -c 'print(open(".pi/settings.json").read())'`, false, nil},
+		{`python3 -c 'import pandas as pd; pd.Series(["a"]).str.extract("(a)")'`, false, nil},
+		{`python3 -c 'import socket; s=socket.socket(); s.connect(("x",1))'`, false, nil},
+	})
+}
