@@ -160,7 +160,7 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 	if body, ok := a.aliases[c.name]; ok && a.depth < maxScriptDepth {
 		// an alias (with expand_aliases) runs its text in the command's
 		// place, the words after it appended (aliases.go)
-		a.script(aliasText(body, args[1:]), head.raw, in)
+		a.script(aliasText(body, args[1:], a.aliases), head.raw, in)
 	}
 	if compiles(c.name, args) {
 		// a compiler's output is a program built from sources the analysis

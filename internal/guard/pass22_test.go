@@ -93,7 +93,12 @@ func TestPass22AliasArguments(t *testing.T) {
 		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc $(echo .pi/settings.json)", true, []string{".pi/settings.json"}},
 		{"shopt -s expand_aliases\nalias s='sudo '\nalias c='cp /tmp/a'\ns c .pi/settings.json", true, []string{".pi/settings.json"}},
 		{"shopt -s expand_aliases\nalias m='mv -t'\nm .pi/extensions /tmp/e.ts", true, []string{".pi/extensions"}},
+		// a value ending in a blank: the next word is an alias too
+		{"shopt -s expand_aliases\nalias x='cp /tmp/a '\nalias y='.pi/settings.json'\nx y", true, []string{".pi/settings.json", "denies write"}},
+		{"shopt -s expand_aliases\nalias x='cp '\nalias y='/tmp/a '\nalias z='.claude/settings.json'\nx y z", true, []string{".claude/settings.json"}},
 		// near-benign: everyday aliases with arguments
+		{"shopt -s expand_aliases\nalias s='sudo '\nalias ll='ls -la'\ns ll src", false, nil},
+		{"shopt -s expand_aliases\nalias x='x '\nx x x", false, nil},
 		{"shopt -s expand_aliases\nalias ll='ls -la'\nll src", false, nil},
 		{"shopt -s expand_aliases\nalias g='git status'\ng --short", false, nil},
 		{"shopt -s expand_aliases\nalias c='cp /tmp/a'\nc /tmp/b", false, nil},
