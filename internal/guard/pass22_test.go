@@ -174,3 +174,64 @@ func TestPass22QuietCodeWrites(t *testing.T) {
 		{`python3 -c 'import socket; s=socket.socket(); s.connect(("x",1))'`, false, nil},
 	})
 }
+
+// Decompressors the gate did not know write NAME without its suffix, as
+// gunzip does (lzip -d .pi/settings.json.lz writes .pi/settings.json).
+func TestPass22Decompressors(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`lzip -d .pi/settings.json.lz`, true, []string{".pi/settings.json", "lzip writes it from"}},
+		{`lunzip .pi/settings.json.lz`, true, []string{".pi/settings.json"}},
+		{`brotli -d .claude/settings.json.br`, true, []string{".claude/settings.json"}},
+		{`pigz -d .pi/settings.json.gz`, true, []string{".pi/settings.json"}},
+		{`unpigz .pi/settings.json.gz`, true, []string{".pi/settings.json"}},
+		{`lzop -d .pi/settings.json.lzo`, true, []string{".pi/settings.json"}},
+		{`unlzma .pi/settings.json.lzma`, true, []string{".pi/settings.json"}},
+		{`pbzip2 -d .pi/settings.json.bz2`, true, []string{".pi/settings.json"}},
+		{`lbzip2 -d .pi/settings.json.bz2`, true, []string{".pi/settings.json"}},
+		{`lzip .pi/settings.json`, true, []string{".pi/settings.json"}},
+		// near-benign: files of their own, to stdout
+		{`lzip /tmp/a`, false, nil},
+		{`brotli -d /tmp/a.br`, false, nil},
+		{`pigz -k /tmp/a`, false, nil},
+		{`lzip -dc .pi/settings.json.lz`, false, nil},
+		{`brotli /tmp/a -o /tmp/a.br`, false, nil},
+	})
+}
+
+// Extractors the gate did not model write the archive's names below their
+// folder (an option's, an operand's, the working folder by default);
+// uudecode without -o and unshar are unverifiable.
+func TestPass22Extractors(t *testing.T) {
+	runGate20(t, []gate20Case{
+		{`unar -o .pi /tmp/a.zip`, true, []string{"unar (it writes the archive's names below the folder)", ".pi/settings.json"}},
+		{`unar /tmp/a.zip`, true, []string{"unar"}},
+		{`dtrx /tmp/a.tgz`, true, []string{"dtrx"}},
+		{`aunpack /tmp/a.tgz`, true, []string{"aunpack"}},
+		{`atool -x /tmp/a.tgz`, true, []string{"atool"}},
+		{`cabextract -d .pi /tmp/a.cab`, true, []string{".pi/settings.json"}},
+		{`dpkg -x /tmp/a.deb .pi`, true, []string{"dpkg (it writes", ".pi/settings.json"}},
+		{`dpkg-deb -x /tmp/a.deb .claude`, true, []string{".claude/settings.json"}},
+		{`lha x /tmp/a.lzh`, true, []string{"lha"}},
+		{`arj x /tmp/a.arj`, true, []string{"arj"}},
+		{`gem unpack /tmp/a.gem --target=.pi`, true, []string{"gem (it writes", ".pi/settings.json"}},
+		{`unrar x /tmp/a.rar .pi/`, true, []string{"unrar (it writes", ".pi/settings.json"}},
+		{`zstd -d --output-dir-flat .pi /tmp/settings.json.zst`, true, []string{"zstd --output-dir-flat", ".pi/settings.json"}},
+		{`uudecode /tmp/a.uu`, true, []string{"uudecode writes the file the encoded text names"}},
+		{`unshar /tmp/a.shar`, true, []string{"unshar runs the archive as a shell script"}},
+		// near-benign: a folder of their own, listings
+		{`unar -o /tmp/z /tmp/a.zip`, false, nil},
+		{`aunpack -X /tmp/z /tmp/a.tgz`, false, nil},
+		{`atool -l /tmp/a.tgz`, false, nil},
+		{`cabextract -d /tmp/z /tmp/a.cab`, false, nil},
+		{`dpkg -x /tmp/a.deb /tmp/z`, false, nil},
+		{`dpkg -l`, false, nil},
+		{`dpkg-deb -c /tmp/a.deb`, false, nil},
+		{`lha xw=/tmp/z /tmp/a.lzh`, false, nil},
+		{`arj x /tmp/a.arj /tmp/z/`, false, nil},
+		{`gem unpack /tmp/a.gem --target=/tmp/z`, false, nil},
+		{`unrar x /tmp/a.rar /tmp/z/`, false, nil},
+		{`unrar l /tmp/a.rar`, false, nil},
+		{`zstd -d --output-dir-flat=/tmp/z /tmp/a.zst`, false, nil},
+		{`uudecode -o /tmp/x /tmp/a.uu`, false, nil},
+	})
+}
