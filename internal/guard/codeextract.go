@@ -36,8 +36,12 @@ func quietWrites(code string) bool {
 // take the folder second: every literal is taken as a folder).
 var extractCall = lazyRegexp(`(?i)\b(extractall|extract_all|extractallto|unpack_archive|untar|unzip)\s*\(|\btar\.(x|extract)\s*\(`)
 
-// extractMethod: a bare `.extract(` (a member of a tarfile or zipfile)
-// counts where the code names tar or zip.
+// archiveLib: the code names an archive library (python's tarfile and
+// zipfile, node's tar, adm-zip, unzipper, jszip, ruby's zip).
+var archiveLib = lazyRegexp(`(?i)\b(tarfile|zipfile|adm-zip|unzipper|jszip|rubyzip|zip::file)\b|["']tar["']|\bzip\b`)
+
+// extractMethod: a bare `.extract(` or `.x(` (a member of a tarfile or
+// zipfile, node-tar's x) counts where the code names an archive library.
 var extractMethod = lazyRegexp(`\.(extract|x)\s*\(`)
 
 var extractLiteral = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
@@ -50,7 +54,7 @@ func (a *shellAnalyzer) codeExtracts(code, raw, lang string) {
 		return
 	}
 	locs := extractCall().FindAllStringIndex(code, 16)
-	if l := strings.ToLower(code); strings.Contains(l, "zip") || strings.Contains(l, "tar") {
+	if archiveLib().MatchString(code) {
 		locs = append(locs, extractMethod().FindAllStringIndex(code, 16)...)
 	}
 	if len(locs) == 0 {

@@ -171,6 +171,7 @@ func TestPass22QuietCodeWrites(t *testing.T) {
 		{`python3 -c 'import urllib.request as u; u.urlretrieve("http://x", "/tmp/f")'`, false, nil},
 		{`python3 -c 'print(open(".pi/settings.json").read())'`, false, nil},
 		{`python3 -c 'import pandas as pd; pd.Series(["a"]).str.extract("(a)")'`, false, nil},
+		{`python3 -c 'import pandas as pd; s="start"; pd.Series([s]).str.extract("(a)")'`, false, nil},
 		{`python3 -c 'import socket; s=socket.socket(); s.connect(("x",1))'`, false, nil},
 	})
 }
