@@ -11,7 +11,7 @@ import "strings"
 // writes the name the encoded file gives (a path, anywhere), and unshar
 // runs the archive as a shell script: both are unverifiable.
 
-// extractorDirs: for each extractor, the options whose value is its
+// extractorSpec: for each extractor, the options whose value is its
 // folder, whether its folder may be an operand after the archive (and
 // which), and whether it extracts only with one of the subcommands or
 // flags listed.
@@ -35,12 +35,6 @@ var extractorSpecs = map[string]extractorSpec{
 	"lha":        {needs: []string{"x", "e", "-x", "-e"}},
 	"arj":        {dirArg: 1, needs: []string{"x", "e"}},
 	"unrar":      {dirArg: -1},
-}
-
-// isExtractor reports whether name is handled by extractors.
-func isExtractor(name string) bool {
-	_, ok := extractorSpecs[name]
-	return ok || name == "uudecode" || name == "unshar"
 }
 
 // extractors checks an extractor's folder (see above).
