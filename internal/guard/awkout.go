@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -15,12 +16,16 @@ import (
 // (FILENAME, ARGV[…]), "var" (name), or "expr".
 type awkTarget struct {
 	kind, name string
+	// suffix, for an operand target: a string literal joined to it
+	// (`print > FILENAME ".bak"`): the file written is the operand's name
+	// followed by suffix (pass 22)
+	suffix string
 }
 
 // awkRedirects lists the targets of the output redirections (> and >>)
 // of the print and printf statements of masked awk code (literals
 // blanked, quotes kept).
-func awkRedirects(masked string) []awkTarget {
+func awkRedirects(masked, prog string) []awkTarget {
 	var out []awkTarget
 	end := func(k int) bool {
 		k = skipSpace(masked, k)
@@ -72,9 +77,24 @@ func awkRedirects(masked string) []awkTarget {
 						e++
 					}
 					name := masked[k:e]
+					after := -1 // where the operand's name ends
 					switch {
-					case name == "FILENAME" || name == "ARGV" && skipSpace(masked, e) < len(masked) && masked[skipSpace(masked, e)] == '[':
+					case name == "FILENAME":
+						after = e
+					case name == "ARGV":
+						after = awkIndexEnd(masked, e)
+					}
+					switch {
+					case after >= 0 && end(after):
 						t = awkTarget{kind: "operand", name: name}
+					case after >= 0:
+						// joined to more text (`print > FILENAME ".json"`:
+						// concatenation binds tighter than `>` in awk): one
+						// plain string literal is a suffix of the operand's
+						// name, anything else an expression (pass 22)
+						if sfx, ok := awkLiteralSuffix(masked, prog, after, end); ok {
+							t = awkTarget{kind: "operand", name: name, suffix: sfx}
+						}
 					case end(e):
 						t = awkTarget{kind: "var", name: name}
 					}
@@ -89,18 +109,23 @@ func awkRedirects(masked string) []awkTarget {
 }
 
 // awkOutputs checks the redirections of the awk programs: a target named
-// by FILENAME or ARGV makes the operand files written (the result); one
+// by FILENAME or ARGV makes the operand files written (the result), one
+// that joins a literal to them the operands' names with that suffix; one
 // named by a variable is the -v/operand values given to it (vars), or
 // the literals the code assigns it (read as paths by the code scan); any
 // other is unverifiable.
-func (c *cmd) awkOutputs(progs []string, raws []string, vars map[string][]field) (writesOperands bool) {
+func (c *cmd) awkOutputs(progs []string, raws []string, vars map[string][]field) (writesOperands bool, suffixes []string) {
 	for n, prog := range progs {
 		masked := maskSpans(prog, scanCode(prog, "awk").spans)
-		for _, t := range awkRedirects(masked) {
+		for _, t := range awkRedirects(masked, prog) {
 			switch t.kind {
 			case "literal":
 			case "operand":
-				writesOperands = true
+				if t.suffix != "" {
+					suffixes = append(suffixes, t.suffix)
+				} else {
+					writesOperands = true
+				}
 			case "var":
 				vals, given := vars[t.name]
 				for _, v := range vals {
@@ -114,7 +139,7 @@ func (c *cmd) awkOutputs(progs []string, raws []string, vars map[string][]field)
 			}
 		}
 	}
-	return writesOperands
+	return writesOperands, suffixes
 }
 
 // awkAssignsLiteralsOnly: lits, every assignment to name in the masked
@@ -149,4 +174,58 @@ func awkAssignsLiteralsOnly(masked, name string) (lits, none bool) {
 		}
 	}
 	return true, false
+}
+
+// awkIndexEnd: masked[e:] is a subscript `[…]` (after blanks); the
+// index just past its `]`, or -1.
+func awkIndexEnd(masked string, e int) int {
+	k := skipSpace(masked, e)
+	if k >= len(masked) || masked[k] != '[' {
+		return -1
+	}
+	depth := 0
+	for ; k < len(masked); k++ {
+		switch masked[k] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}
+
+// awkLiteralSuffix: after k (blanks skipped) comes one string literal
+// that ends the target; its text (from the unmasked prog), without
+// escapes.
+func awkLiteralSuffix(masked, prog string, k int, end func(int) bool) (string, bool) {
+	k = skipSpace(masked, k)
+	if k >= len(masked) || masked[k] != '"' || len(prog) != len(masked) {
+		return "", false
+	}
+	e := strings.IndexByte(masked[k+1:], '"')
+	if e < 0 || !end(k+e+2) {
+		return "", false
+	}
+	lit := prog[k+1 : k+1+e]
+	if strings.ContainsAny(lit, "\\\"") {
+		return "", false
+	}
+	return lit, true
+}
+
+// awkSuffixed: the operand args[i] joined to each suffix (`print >
+// FILENAME ".json"` on .pi/settings writes .pi/settings.json) is written.
+func (c *cmd) awkSuffixed(i int, suffixes []string) {
+	f := c.args[i].f
+	for _, sfx := range suffixes {
+		if f.pattern() {
+			c.a.unknown(c.args[i].raw, "the awk code writes to the name of an operand known only when the command runs, followed by "+strconv.Quote(sfx), SetRead|setModify)
+			continue
+		}
+		c.fileField(c.args[i].raw, litField(f.s+sfx), setModify)
+	}
 }

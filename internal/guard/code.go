@@ -656,6 +656,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 	}
 	if depth == 0 {
 		a.codeCopiesInto(code, raw, lang) // picmd.go
+		a.codeExtracts(code, raw, lang)   // codeextract.go
 	}
 	if depth == 0 && evalsFiles(code, lang) {
 		a.evalWritten(raw, lang)
@@ -666,7 +667,7 @@ func (a *shellAnalyzer) code(code, raw, lang string, depth int) {
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, "=>", ""), "->", "")
 		probe = strings.ReplaceAll(strings.ReplaceAll(probe, ">=", ""), " > ", "")
 	}
-	if writesFiles(probe) || lang == "vim" && (exWrites(code) || a.exWriting) {
+	if writesFiles(probe) || quietWrites(probe) || lang == "vim" && (exWrites(code) || a.exWriting) {
 		ops |= setModify
 	}
 	if lc := strings.ToLower(code); strings.Contains(lc, "dotenv") || strings.Contains(lc, "loadenvfile") {

@@ -158,8 +158,9 @@ func (a *shellAnalyzer) command(args []arg, in source) source {
 		}
 	}
 	if body, ok := a.aliases[c.name]; ok && a.depth < maxScriptDepth {
-		// an alias (with expand_aliases) runs its text in the command's place
-		a.script(body, head.raw, in)
+		// an alias (with expand_aliases) runs its text in the command's
+		// place, the words after it appended (aliases.go)
+		a.script(aliasText(body, args[1:], a.aliases), head.raw, in)
 	}
 	if compiles(c.name, args) {
 		// a compiler's output is a program built from sources the analysis
@@ -1333,6 +1334,12 @@ func (c *cmd) dispatch() bool {
 		return true
 	case "unzip", "7z", "7za", "7zr", "unrar", "cpio", "ar", "bsdcpio":
 		c.extract()
+		if c.name == "unrar" {
+			c.extractors() // unrar x ARCHIVE DIR/ (extractors.go)
+		}
+		return true
+	case "unar", "dtrx", "aunpack", "atool", "cabextract", "dpkg-deb", "lha", "arj", "uudecode", "unshar":
+		c.extractors() // extractors.go
 		return true
 	case "cp", "gcp":
 		if c.copyLinks() {
@@ -1343,6 +1350,7 @@ func (c *cmd) dispatch() bool {
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
+		c.cpLinkSources(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
 		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
 			c.flagged(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
 		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
@@ -1583,6 +1591,9 @@ func (c *cmd) dispatch() bool {
 		"devbox", "rtx", "volta", "fnm", "nvm",
 		"cloc", "tokei", "scc", "yamllint", "markdownlint", "markdownlint-cli2", "rubocop", "stylelint",
 		"bandit", "vulture", "pycodestyle", "pydocstyle", "cppcheck", "tflint":
+		if c.name == "dpkg" || c.name == "gem" {
+			c.extractors() // dpkg -x ARCHIVE DIR, gem unpack (extractors.go)
+		}
 		c.buildToolCommands()
 		c.installDirs()
 		if c.runnerSubcommand() { // npm exec, pnpm dlx, uv run, poetry run, …: a wrapper
@@ -2100,7 +2111,7 @@ func fileSpec(name string) *spec {
 		"lsd", "diff", "cmp", "sdiff", "diff3", "colordiff", "delta", "comm", "join", "paste", "cut", "sort",
 		"uniq", "head", "tail", "split", "csplit", "shuf", "tsort", "iconv", "dos2unix", "unix2dos", "zcat",
 		"bzcat", "xzcat", "zstdcat", "lz4cat", "zless", "zmore", "bzless", "xzless", "gzip", "gunzip", "bzip2",
-		"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "open", "xdg-open",
+		"bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "lzip", "lunzip", "plzip", "lzma", "unlzma", "lzop", "brotli", "unbrotli", "pigz", "unpigz", "pbzip2", "lbzip2", "unlz4", "bzip3", "bunzip3", "open", "xdg-open",
 		"start", "explorer", "lp", "lpr", "mail", "mutt", "sendmail", "pbcopy", "xclip", "xsel",
 		"wl-copy", "sponge", "tr", "look", "exiftool", "identify", "convert", "magick", "ffmpeg",
 		"ffprobe", "pdftotext", "pandoc", "jless", "fx", "glow", "mdcat", "hexyl", "readelf", "objdump",
@@ -2165,7 +2176,7 @@ func fileSpec(name string) *spec {
 		case "iconv":
 			s.opts = opts{short: "fto", long: []string{"--from-code", "--to-code", "--output"}}
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
-		case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "dos2unix", "unix2dos":
+		case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "lzip", "lunzip", "plzip", "lzma", "unlzma", "lzop", "brotli", "unbrotli", "pigz", "unpigz", "pbzip2", "lbzip2", "unlz4", "bzip3", "bunzip3", "dos2unix", "unix2dos":
 			s.opts = opts{short: "SbTo", long: []string{"--suffix", "--threads", "--output"}}
 			s.files = map[string]OpSet{"-o": setModify, "--output": setModify}
 			s.ops = SetRead | setModify // replaced in place

@@ -2388,7 +2388,7 @@ func (c *cmd) awk() {
 	for _, t := range files {
 		progs, progRaws = append(progs, t.text), append(progRaws, t.raw)
 	}
-	writesOperands := c.awkOutputs(progs, progRaws, vars)
+	writesOperands, suffixes := c.awkOutputs(progs, progRaws, vars)
 	for _, t := range files {
 		c.a.codeText(t.text, t.raw, "awk")
 	}
@@ -2418,6 +2418,7 @@ func (c *cmd) awk() {
 			c.word(i)
 			continue
 		}
+		c.awkSuffixed(i, suffixes)
 		c.file(i, ops)
 	}
 }
@@ -2669,6 +2670,9 @@ func (c *cmd) tar() {
 			c.out = &source{kind: srcDyn, why: "the members tar prints"}
 			break
 		}
+		if c.tarExtractNames(p, dirs, dir) {
+			break
+		}
 		if manyDirs {
 			// members written below any of the -C folders
 			if len(p.operands) == 0 {
@@ -2808,6 +2812,9 @@ func (c *cmd) extract() {
 		if !toStdout && len(p.operands) <= 1 {
 			c.a.addRec(".", dir, setModify, true, nil, c.name, followNone)
 		}
+		if !toStdout {
+			c.unzipNames(p, dir)
+		}
 	case "7z", "7za", "7zr":
 		if len(c.args) < 2 {
 			return
@@ -2869,7 +2876,11 @@ func (c *cmd) extract() {
 		case p.has("-o", "--create", "-w", "-p", "--pass-through"):
 			// the names on stdin are below -D DIR; -p copies them into
 			// the folder it is given
-			c.a.inDirs([]field{dir}, func() { c.stdinNames(SetRead, c.name+" -o") })
+			ops := SetRead
+			if p.has("-p", "--pass-through") && p.has("-l", "--link") {
+				ops |= setModify // cpio -pl links the names it is given (links.go)
+			}
+			c.a.inDirs([]field{dir}, func() { c.stdinNames(ops, c.name+" -o") })
 			if p.has("-p", "--pass-through") {
 				for _, i := range p.operands {
 					c.done[i] = true
@@ -3029,6 +3040,7 @@ func (c *cmd) rsync() {
 	}
 	n := len(c.a.out.targets)
 	p := c.runSpec(s, 1)
+	c.rsyncLinkDest(p)
 	c.excludeFrom(n, c.rsyncExcludes(p))
 	for _, v := range p.values("--filter", "-f") {
 		// merge/dir-merge/. FILE, : FILE read filter rules from FILE

@@ -266,6 +266,10 @@ var compressSuffix = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
 		"zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "compress": ".Z", "uncompress": ".Z",
+		// pass 22: lzip, lzma, lzop, brotli and the parallel gzip/bzip2
+		"lzip": ".lz", "lunzip": ".lz", "plzip": ".lz", "lzma": ".lzma", "unlzma": ".lzma", "lzop": ".lzo",
+		"brotli": ".br", "unbrotli": ".br", "pigz": ".gz", "unpigz": ".gz", "pbzip2": ".bz2", "lbzip2": ".bz2",
+		"unlz4": ".lz4", "bzip3": ".bz3", "bunzip3": ".bz3",
 	}
 })
 
@@ -275,6 +279,7 @@ var decompressSuffixes = []struct{ suf, repl string }{
 	{".tgz", ".tar"}, {".taz", ".tar"}, {".tbz2", ".tar"}, {".tbz", ".tar"}, {".txz", ".tar"}, {".tzst", ".tar"},
 	{".gz", ""}, {"-gz", ""}, {".z", ""}, {"-z", ""}, {"_z", ""}, {".Z", ""}, {".bz2", ""}, {".bz", ""},
 	{".xz", ""}, {".lzma", ""}, {".zst", ""}, {".lz4", ""},
+	{".tlz", ".tar"}, {".lz", ""}, {".lzo", ""}, {".br", ""}, {".bz3", ""},
 }
 
 // derivedOutputs records the files a command writes under names derived
@@ -321,11 +326,14 @@ func (c *cmd) derivedOutputs(o opts) {
 		}
 		out.s, out.glob, out.lead = s+"*"+suffix, true, ""
 		c.a.value(out.s+" ("+c.name+" writes its pieces under this name)", out, setModify)
-	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress":
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "compress", "uncompress", "lzip", "lunzip", "plzip", "lzma", "unlzma", "lzop", "brotli", "unbrotli", "pigz", "unpigz", "pbzip2", "lbzip2", "unlz4", "bzip3", "bunzip3":
 		if p.has("-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list") {
 			return
 		}
-		dec := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.name == "bunzip2" || p.has("-d", "--decompress", "--uncompress")
+		if c.name == "zstd" || c.name == "unzstd" {
+			c.zstdOutDir() // extractors.go
+		}
+		dec := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.name == "bunzip2" || c.name == "lunzip" || c.name == "bunzip3" || p.has("-d", "--decompress", "--uncompress")
 		suf := compressSuffix()[c.name]
 		custom := ""
 		if v := p.values("-S", "--suffix"); len(v) > 0 {

@@ -252,11 +252,15 @@ func (c *cmd) pax() {
 			c.rec(last, setModify, true, nil, "pax -rw", followNone)
 			ops = ops[:len(ops)-1]
 		}
+		src := SetRead
+		if p.has("-l") {
+			src |= setModify // pax -rwl links what it copies (links.go)
+		}
 		if len(ops) == 0 {
-			c.stdinNames(SetRead, "pax -rw")
+			c.stdinNames(src, "pax -rw")
 		}
 		for _, i := range ops {
-			c.rec(i, SetRead, true, nil, "pax -rw", follow)
+			c.rec(i, src, true, nil, "pax -rw", follow)
 		}
 	case write:
 		if len(ops) == 0 {
