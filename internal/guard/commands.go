@@ -1342,9 +1342,6 @@ func (c *cmd) dispatch() bool {
 		c.extractors() // extractors.go
 		return true
 	case "cp", "gcp":
-		if c.copyLinks() {
-			return true
-		}
 		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify},
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
