@@ -3264,7 +3264,6 @@ func (c *cmd) git() {
 		return false
 	}
 	c.gitArgs(sub, i, workTrees)
-	c.gitRewrites(sub, i, roots)
 	c.gitCreates(sub, i)
 	defer func() {
 		// after this git command the index may hold other paths (git add,
@@ -3277,6 +3276,10 @@ func (c *cmd) git() {
 			c.a.indexMayChange = true
 		}
 	}()
+	// what git writes into the work tree from the index or a commit
+	// (gitrees.go), after the subcommand's own checks (which name what
+	// they find) and before the index is taken to have changed
+	defer c.gitTrees(sub, i, roots)
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {
