@@ -20,7 +20,6 @@ import (
 //     repository, unless pathspecs limit what is written (git checkout
 //     REV -- src/a.go): then each pathspec is checked as a folder that
 //     may hold anything.
-//
 func (c *cmd) gitTrees(sub string, i int, roots []field) {
 	switch sub {
 	case "checkout", "switch", "restore", "reset", "stash", "read-tree", "checkout-index", "bisect",
