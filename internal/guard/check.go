@@ -1039,6 +1039,22 @@ func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet
 func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	writes := t.ops&SetRead == 0
+	if writes && !t.pattern && strings.ContainsAny(t.path, "*?[") && fsys != nil {
+		// a folder below a glob cd's (its path keeps the glob): the
+		// folders it expands to, and the name as it is
+		files, complete := globDisk(fsys, t.path, m.env.windows(), false)
+		if !complete || len(files) > maxGlobFolders {
+			return m.folderUnknown(t, ops, "the repository is named by a pattern that expands to too many folders to read what git tracks there")
+		}
+		for _, f := range append(files, t.path) {
+			sub := t
+			sub.path = f
+			if v, ok := m.matchTrackedAt(sub, ops, writes); ok {
+				return v, true
+			}
+		}
+		return Violation{}, false
+	}
 	if writes && t.pattern {
 		// a folder named by a pattern (`cd /tmp/dem[o] && git
 		// checkout-index -a`; pass 33): a glob is expanded on the disk,
@@ -1055,7 +1071,7 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 		for _, f := range files {
 			sub := t
 			sub.path, sub.pattern, sub.shellGlob = f, false, false
-			if v, ok := m.matchTracked(sub, ops); ok {
+			if v, ok := m.matchTrackedAt(sub, ops, writes); ok {
 				return v, true
 			}
 		}
@@ -1076,6 +1092,13 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 		// checked (documented: Not covered)
 		return Violation{}, false
 	}
+	return m.matchTrackedAt(t, ops, writes)
+}
+
+// matchTrackedAt is matchTracked for a folder named without a pattern,
+// read from the disk.
+func (m *Matcher) matchTrackedAt(t target, ops OpSet, writes bool) (Violation, bool) {
+	fsys := m.env.FS
 	g := m.newGitIgnorer()
 	root := g.repo(t.path)
 	if root == "" {

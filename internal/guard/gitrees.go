@@ -20,6 +20,8 @@ import (
 //     repository, unless pathspecs limit what is written (git checkout
 //     REV -- src/a.go): then each pathspec is checked as a folder that
 //     may hold anything.
+//
+// gitTrees records what git subcommand sub (at c.args[i]) writes so.
 func (c *cmd) gitTrees(sub string, i int, roots []field) {
 	switch sub {
 	case "checkout", "switch", "restore", "reset", "stash", "read-tree", "checkout-index", "bisect",
@@ -295,4 +297,69 @@ func (c *cmd) gitRevPaths(sub string, i int, ks []int, roots []field) {
 		}
 		c.a.addRec(c.args[k].raw, f, setModify, true, nil, via, followNone)
 	}
+}
+
+// gitConfigSource: git reads the file f as configuration for this
+// command (-c include.path=FILE, GIT_CONFIG_GLOBAL=FILE, GIT_CONFIG=FILE,
+// GIT_CONFIG_VALUE_n of include.path): its aliases, pagers, editors and
+// hooks run. A file the command wrote is read as it writes it
+// (writtenConfig); one on the disk is read and each key checked as `git
+// config KEY VALUE` is (gitKeyRunsLater); one pruner cannot read — no
+// disk, a name computed when the command runs, too big — is denied. A
+// file that does not exist is no configuration.
+func (a *shellAnalyzer) gitConfigSource(raw string, f field, via string) {
+	if _, ok := a.writtenFile(f); ok {
+		a.writtenConfig(raw, f)
+		return
+	}
+	if f.pattern() {
+		a.unknown(raw, via+" makes git read configuration from a file named when the command runs, whose keys may run commands", SetRead|setModify)
+		return
+	}
+	if f.s == "" || noHooks(f.s) {
+		return
+	}
+	home := a.home()
+	var ps []string
+	for _, cwd := range a.cwds {
+		p, _ := joinOrNorm(a, cwd, f.s)
+		if home != "" && (p == home+"/.gitconfig" || p == home+"/.config/git/config") {
+			continue // git's own global configuration, read anyway
+		}
+		ps = append(ps, p)
+	}
+	if len(ps) == 0 {
+		return
+	}
+	fsys := a.env.FS
+	if fsys == nil {
+		a.unknown(raw, via+" makes git read configuration from "+showWord(f.s)+", which pruner cannot read without the disk (its keys may run commands)", SetRead|setModify)
+		return
+	}
+	for _, p := range ps {
+		if strings.ContainsRune(p, unknownRune) || globCwd(p) {
+			a.unknown(raw, via+" makes git read configuration from "+showWord(f.s)+" in a folder named when the command runs, which pruner cannot read", SetRead|setModify)
+			return
+		}
+		b, exists, ok := readSmallFile(fsys, p, 1<<20)
+		if !exists {
+			continue
+		}
+		if !ok {
+			a.unknown(raw, via+" makes git read configuration from "+p+", which pruner cannot read", SetRead|setModify)
+			return
+		}
+		for _, kv := range gitConfigEntries(string(b)) {
+			if why := gitKeyRunsLater(kv[0], kv[1], false); why != "" {
+				a.unknown(raw, via+" makes git read configuration from "+p+", which sets "+kv[0]+": "+why, SetRead|setModify)
+				return
+			}
+		}
+	}
+}
+
+// gitConfigPathLike says whether a GIT_CONFIG_VALUE_n value may name a
+// configuration file (include.path's): a path, not a word like true.
+func gitConfigPathLike(v string) bool {
+	return strings.ContainsAny(v, "/.~")
 }

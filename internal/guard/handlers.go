@@ -3177,8 +3177,10 @@ func (c *cmd) git() {
 					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
 					c.a.writtenScripts(c.args[i+1].raw, v)
 				} else if k, _, _ := strings.Cut(kv, "="); k == "include.path" || strings.HasPrefix(k, "includeif.") {
-					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
-					c.a.writtenConfig(c.args[i+1].raw, litField(v))
+					// the file's keys run in this command (pass 33)
+					if eq := strings.IndexByte(c.args[i+1].f.s, '='); eq >= 0 {
+						c.a.gitConfigSource(c.args[i+1].raw, subField(c.args[i+1].f, eq+1), "git -c "+k)
+					}
 				}
 			}
 			i += 2
@@ -3196,7 +3198,9 @@ func (c *cmd) git() {
 				}
 			}
 			if key, v, ok := strings.Cut(spec, "="); !ok || gitCommandKey(key) {
-				if val, known := c.a.vars[v]; known && val.known {
+				if val, known := c.a.vars[v]; known && val.known && (strings.EqualFold(key, "include.path") || strings.HasPrefix(strings.ToLower(key), "includeif.")) {
+					c.a.gitConfigSource(c.args[i].raw, val.f, "git --config-env "+key)
+				} else if known && val.known {
 					c.a.script(val.f.s, c.args[i].raw, source{})
 				} else {
 					c.a.unknown(c.args[i].raw, "git takes a command for "+key+" from $"+v+", which the analysis cannot see", SetRead|setModify)
