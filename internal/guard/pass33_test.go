@@ -120,6 +120,7 @@ func TestPass33CommitTrees(t *testing.T) {
 		{`git read-tree -u -m HEAD evil`, true, []string{"git read-tree", g33Tree}},
 		{`git bisect start`, true, []string{"git bisect", g33Tree}},
 		{`git submodule update --init`, true, []string{"submodules' commits", g33Tree}},
+		{`git checkout src/a.go`, true, []string{"git checkout -- FILE"}},
 		{`git checkout main -- '*.json'`, true, []string{"may be any path"}},
 		{`git checkout main -- :/`, true, []string{"may be any path"}},
 		{`git --work-tree=.claude checkout evil -- settings.json`, true, []string{"work tree set elsewhere"}},
@@ -142,6 +143,9 @@ func TestPass33CommitTrees(t *testing.T) {
 		{`git stash list`, false, nil},
 		{`git bisect log`, false, nil},
 		{`git rebase --quit`, false, nil},
+		// a new work tree: a folder filled, checked as git clone's (pass 19)
+		{`git worktree add .claude main`, true, []string{".claude/settings.json"}},
+		{`git worktree add ../wt2 main`, false, nil},
 	}
 	checkGate20(t, "disk", gate33Disk(d.clean), denied)
 	checkGate20(t, "no disk", gate20Rules().Matcher(Env{Cwd: d.clean, Home: tHome}), denied)
