@@ -21,13 +21,16 @@ import (
 //     REV -- src/a.go): then each pathspec is checked as a folder that
 //     may hold anything.
 //
-// gitTrees records what git subcommand sub (at c.args[i]) writes so.
-func (c *cmd) gitTrees(sub string, i int, roots []field) {
+// gitTrees records what git subcommand sub (at c.args[i]) writes so;
+// keeps reports that it leaves the index as it is (a new branch where
+// HEAD is, the index's own files written out), so a later git command
+// still reads the index on the disk.
+func (c *cmd) gitTrees(sub string, i int, roots []field) (keeps bool) {
 	switch sub {
 	case "checkout", "switch", "restore", "reset", "stash", "read-tree", "checkout-index", "bisect",
 		"pull", "merge", "rebase", "cherry-pick", "revert", "am", "filter-branch", "submodule", "sparse-checkout":
 	default:
-		return
+		return false
 	}
 	valued := map[string]bool{}
 	switch sub {
@@ -95,13 +98,16 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 		switch {
 		case has("-p", "--patch") && len(all) == 0 && !has("-b", "-B", "--orphan"):
 			c.gitIndexWrite(sub, i, nil, roots) // hunks of the index
+			keeps = true
 		case dd >= 0 && len(pre) == 0:
 			c.gitIndexWrite(sub, i, post, roots)
+			keeps = true
 		case dd >= 0:
 			c.gitRevPaths(sub, i, post, roots)
 		case has("-b", "-B") && len(pre) == 0, has("--orphan") && len(pre) == 0:
 			// a new branch where HEAD is: the work tree stays (--orphan
 			// keeps it too)
+			keeps = true
 		case len(pre) == 0:
 			if has("-f", "--force", "-m", "--merge") {
 				tree("HEAD's commit")
@@ -116,10 +122,13 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 			c.gitIndexWrite(sub, i, pre, roots)
 		default:
 			c.gitIndexWrite(sub, i, pre, roots)
+			keeps = true
 		}
 	case "switch":
 		switch {
-		case has("-c", "-C", "--create", "--force-create") && len(pre) == 0, has("--orphan"):
+		case has("-c", "-C", "--create", "--force-create") && len(pre) == 0:
+			keeps = true
+		case has("--orphan"):
 		case len(pre) == 0 && !has("--detach", "-d", "-f", "--force", "--discard-changes", "-m", "--merge"):
 			// no branch: git refuses
 		default:
@@ -134,6 +143,7 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 			break
 		}
 		c.gitIndexWrite(sub, i, all, roots)
+		keeps = true
 	case "reset":
 		if has("--hard", "--merge", "--keep") {
 			tree("a commit (HEAD's or the one named)")
@@ -161,6 +171,7 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 			tree("a tree")
 		}
 	case "checkout-index":
+		keeps = true
 		if has("-n", "--no-create") {
 			break
 		}
@@ -194,7 +205,7 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 			break
 		}
 		if sub == "am" && !has("--abort", "--skip") {
-			return // the patches' files (read by the apply/am case)
+			return false // the patches' files (read by the apply/am case)
 		}
 		tree("commits")
 	case "submodule":
@@ -209,6 +220,7 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) {
 			c.gitIndexWrite(sub, i, nil, roots)
 		}
 	}
+	return keeps
 }
 
 // gitMayBeRev reports whether a checkout operand may name a branch, tag or

@@ -3269,10 +3269,14 @@ func (c *cmd) git() {
 	}
 	c.gitArgs(sub, i, workTrees)
 	c.gitCreates(sub, i)
+	keeps := false
 	defer func() {
 		// after this git command the index may hold other paths (git add,
 		// checkout, read-tree, stash pop, merge, …): a later ls-files is
 		// not read from the index on the disk
+		if keeps {
+			return
+		}
 		switch sub {
 		case "status", "log", "show", "diff", "ls-files", "grep", "blame", "annotate", "rev-parse", "describe",
 			"shortlog", "cat-file", "ls-tree", "rev-list", "config", "remote", "fetch", "version", "help", "whatchanged":
@@ -3283,7 +3287,7 @@ func (c *cmd) git() {
 	// what git writes into the work tree from the index or a commit
 	// (gitrees.go), after the subcommand's own checks (which name what
 	// they find) and before the index is taken to have changed
-	defer c.gitTrees(sub, i, roots)
+	defer func() { keeps = c.gitTrees(sub, i, roots) }()
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {

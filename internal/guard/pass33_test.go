@@ -181,6 +181,12 @@ func TestPass33StaleIndex(t *testing.T) {
 		// read-only git commands first: the index on the disk holds
 		{`git status && git checkout -- .`, false, nil},
 		{`git diff --stat; git restore src/a.go`, false, nil},
+		// a new branch, the index's own files: the index stays
+		{`git checkout -b new && git checkout -- . && git restore . && git checkout-index -f -a`, false, nil},
+		{`git switch -c new && git checkout -- .`, false, nil},
+		// a commit's file into the index too: the index changed
+		{`git checkout main -- src/a.go && git checkout -- .`, true, []string{g33Index}},
+		{`git restore --staged --source=evil . && git restore .`, true, []string{g33Index}},
 	}
 	checkGate20(t, "disk", gate33Disk(d.clean), cases)
 	// the index on the disk holds a symbolic link: its target is a blob
