@@ -375,3 +375,56 @@ func (a *shellAnalyzer) gitConfigSource(raw string, f field, via string) {
 func gitConfigPathLike(v string) bool {
 	return strings.ContainsAny(v, "/.~")
 }
+
+// gitDiskAlias: `git NAME` where the repository's configuration or git's
+// global one (read from the disk) defines alias.NAME runs that alias: `git
+// VALUE ARGS…`, or with `!` a shell command, read as that command (pass
+// 33: an alias for merge written by an earlier call). git's own
+// subcommands win over aliases, so reading one that shadows a subcommand
+// only adds checks. The shell's depth limit ends an alias loop.
+func (c *cmd) gitDiskAlias(sub string, i int) {
+	fsys := c.a.env.FS
+	if fsys == nil || c.args[i].f.pattern() || sub == "" || strings.HasPrefix(sub, "-") {
+		return
+	}
+	var files []string
+	if home := c.a.home(); home != "" {
+		files = append(files, home+"/.gitconfig", home+"/.config/git/config")
+	}
+	for _, cwd := range c.a.cwds {
+		if strings.ContainsRune(cwd, unknownRune) || globCwd(cwd) {
+			continue
+		}
+		for d := cwd; d != "" && d != "/"; d = path.Dir(d) {
+			if fi, err := fsys.Lstat(d + "/.git"); err == nil && fi.IsDir() {
+				files = append(files, d+"/.git/config")
+				break
+			}
+		}
+	}
+	want := "alias." + strings.ToLower(sub)
+	for _, f := range files {
+		b, exists, ok := readSmallFile(fsys, f, 1<<20)
+		if !exists || !ok {
+			continue
+		}
+		for _, kv := range gitConfigEntries(string(b)) {
+			if strings.ToLower(kv[0]) != want {
+				continue
+			}
+			v := strings.TrimSpace(kv[1])
+			if cmdText, bang := strings.CutPrefix(v, "!"); bang {
+				c.a.script(cmdText, c.args[i].raw, source{})
+				continue
+			}
+			if first, _, _ := strings.Cut(v, " "); first == sub {
+				continue // git refuses an alias of itself
+			}
+			line := "git " + v
+			for _, ar := range c.args[i+1:] {
+				line += " " + ar.raw
+			}
+			c.a.script(line, c.args[i].raw, source{})
+		}
+	}
+}

@@ -3154,6 +3154,7 @@ func patchFiles(text string) []string {
 func (c *cmd) git() {
 	i := 1
 	var workTrees []field
+	aliases := map[string]string{} // -c alias.NAME=VALUE (no `!`)
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
 		switch {
@@ -3169,6 +3170,9 @@ func (c *cmd) git() {
 			c.done[i] = true
 			if i+1 < len(c.args) {
 				c.gitConfigValue(i + 1)
+				if k, v, ok := strings.Cut(optText(c.args[i+1].f), "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") && !strings.HasPrefix(strings.TrimSpace(v), "!") {
+					aliases[strings.ToLower(k[len("alias."):])] = v
+				}
 				if kv := strings.ToLower(optText(c.args[i+1].f)); strings.HasPrefix(kv, "core.worktree=") {
 					workTrees = append(workTrees, subField(c.args[i+1].f, len("core.worktree=")))
 					c.a.ignoresMayChange = true
@@ -3244,6 +3248,21 @@ func (c *cmd) git() {
 	}
 	sub := optText(c.args[i].f)
 	c.word(i)
+	if v, ok := aliases[strings.ToLower(sub)]; ok {
+		// an alias this command sets: git runs `git VALUE ARGS…`, read as
+		// that command (pass 33: `git -c alias.co=merge co evil`)
+		if c.args[i].f.pattern() || strings.ContainsAny(v, "$`") {
+			c.a.unknown(c.args[i].raw, "git runs an alias whose command is computed when it runs", SetRead|setModify)
+		} else {
+			line := "git " + v
+			for _, ar := range c.args[i+1:] {
+				line += " " + ar.raw
+			}
+			c.a.script(line, c.args[i].raw, source{})
+		}
+	} else {
+		c.gitDiskAlias(sub, i)
+	}
 	gitExpandAbbrev(c.args[i+1:])
 	rest := c.args[i+1:]
 	c.gitOutputs(sub, i)

@@ -71,6 +71,9 @@ func gate33Setup(t *testing.T) gate33Dirs {
 		t.Fatal(err)
 	}
 	gate33Git(t, d.linked, "update-index", "--add", "--cacheinfo", "120000,"+strings.TrimSpace(string(out))+",lnk")
+	gate33Git(t, d.clean, "config", "alias.co", "merge")
+	gate33Git(t, d.clean, "config", "alias.sy", "!git pull")
+	gate33Git(t, d.clean, "config", "alias.lg", "log --oneline")
 	if err := os.MkdirAll(d.plain, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +124,9 @@ func TestPass33CommitTrees(t *testing.T) {
 		{`git bisect start`, true, []string{"git bisect", g33Tree}},
 		{`git submodule update --init`, true, []string{"submodules' commits", g33Tree}},
 		{`git checkout src/a.go`, true, []string{"git checkout -- FILE"}},
+		{`git -c alias.co=merge co evil`, true, []string{"git merge", g33Tree}},
+		{`git -c alias.up='pull --rebase' up`, true, []string{"git pull", g33Tree}},
+		{`git -c alias.st=status st`, false, nil},
 		{`git checkout main -- '*.json'`, true, []string{"may be any path"}},
 		{`git checkout main -- :/`, true, []string{"may be any path"}},
 		{`git --work-tree=.claude checkout evil -- settings.json`, true, []string{"work tree set elsewhere"}},
@@ -148,6 +154,12 @@ func TestPass33CommitTrees(t *testing.T) {
 		{`git worktree add ../wt2 main`, false, nil},
 	}
 	checkGate20(t, "disk", gate33Disk(d.clean), denied)
+	// aliases in the repository's configuration on the disk
+	checkGate20(t, "disk", gate33Disk(d.clean), []gate20Case{
+		{`git co evil`, true, []string{"git merge", g33Tree}},
+		{`git sy`, true, []string{"git pull", g33Tree}},
+		{`git lg`, false, nil},
+	})
 	checkGate20(t, "no disk", gate20Rules().Matcher(Env{Cwd: d.clean, Home: tHome}), denied)
 	// the index's files: read from the disk (clean tracks none protected,
 	// demo does); without the disk not known
