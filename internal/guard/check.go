@@ -1039,11 +1039,63 @@ func (m *Matcher) walkHiddenTop(root string, t target, ops OpSet) (string, OpSet
 func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	fsys := m.env.FS
 	writes := t.ops&SetRead == 0
-	if fsys == nil || t.pattern {
-		// without the disk what git tracks is not known, its reads and
-		// rewrites not checked (documented: Not covered)
+	if !t.pattern && strings.ContainsAny(t.path, "*?[") && fsys != nil && !strings.ContainsRune(t.path, unknownRune) {
+		// a folder below a glob cd's (its path keeps the glob): the
+		// folders it expands to, and the name as it is (what git prints
+		// there too: `cd /tmp/dem[o] && git diff`)
+		files, complete := globDisk(fsys, t.path, m.env.windows(), false)
+		if !complete || len(files) > maxGlobFolders {
+			return m.folderUnknown(t, ops, "the repository is named by a pattern that expands to too many folders to read what git tracks there")
+		}
+		for _, f := range append(files, t.path) {
+			sub := t
+			sub.path = f
+			if v, ok := m.matchTrackedAt(sub, ops, writes); ok {
+				return v, true
+			}
+		}
 		return Violation{}, false
 	}
+	if writes && t.pattern {
+		// a folder named by a pattern (`cd /tmp/dem[o] && git
+		// checkout-index -a`; pass 33): a glob is expanded on the disk,
+		// each folder's repository checked; one with parts computed when
+		// the command runs may be any folder, anything below written
+		if fsys == nil || strings.ContainsRune(t.path, unknownRune) {
+			t.tracked = false
+			return m.matchFolder(t, ops)
+		}
+		files, complete := globDisk(fsys, t.path, m.env.windows(), false)
+		if !complete || len(files) > maxGlobFolders {
+			return m.folderUnknown(t, ops, "the repository is named by a pattern that expands to too many folders to read what git tracks there")
+		}
+		for _, f := range files {
+			sub := t
+			sub.path, sub.pattern, sub.shellGlob = f, false, false
+			if v, ok := m.matchTrackedAt(sub, ops, writes); ok {
+				return v, true
+			}
+		}
+		return Violation{}, false
+	}
+	if writes && fsys == nil && t.repoWide {
+		// without the disk the repository's top and its index are not
+		// known (pass 33); below a named folder the index's files are
+		// not checked (documented: Not covered)
+		return m.folderUnknown(t, ops, "without the disk the repository and what its index tracks are not known")
+	}
+	if fsys == nil || t.pattern {
+		// without the disk what git tracks is not known, its reads not
+		// checked (documented: Not covered)
+		return Violation{}, false
+	}
+	return m.matchTrackedAt(t, ops, writes)
+}
+
+// matchTrackedAt is matchTracked for a folder named without a pattern,
+// read from the disk.
+func (m *Matcher) matchTrackedAt(t target, ops OpSet, writes bool) (Violation, bool) {
+	fsys := m.env.FS
 	g := m.newGitIgnorer()
 	root := g.repo(t.path)
 	if root == "" {
@@ -1061,6 +1113,16 @@ func (m *Matcher) matchTracked(t target, ops OpSet) (Violation, bool) {
 	prefix := strings.TrimSuffix(root, "/") + "/"
 	if t.repoWide {
 		t.path = strings.TrimSuffix(root, "/")
+	}
+	if writes {
+		// a symbolic link git writes points where its blob says, which
+		// pruner does not read: a later write through it may reach a
+		// protected file (pass 33)
+		for _, rel := range x.links {
+			if p := prefix + rel; p == t.path || strings.HasPrefix(p, strings.TrimSuffix(t.path, "/")+"/") {
+				return m.folderUnknown(t, ops, "the index holds "+rel+" as a symbolic link, whose target pruner cannot read (a later write through it may reach a protected file)")
+			}
+		}
 	}
 	for _, rel := range x.paths {
 		p := prefix + rel

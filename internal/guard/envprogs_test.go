@@ -147,7 +147,7 @@ func TestGitCommandKeysMore(t *testing.T) {
 		{`git config url.https://github.com/.insteadOf gh:`, ""},
 		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log`, ""},
 		{`git -c url.https://github.com/.insteadOf=gh: clone gh:x/y`, ""},
-		{`git -c merge.ours.driver=true merge x`, ""},
+		{`git -c merge.ours.driver=true merge-base x y`, ""},
 	})
 }
 

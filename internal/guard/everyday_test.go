@@ -46,7 +46,7 @@ func TestEverydayOverDenies(t *testing.T) {
 		{"aws sts get-caller-identity", ""},
 		{"curl -sSL https://example.com -o x.json", ""},
 		{"tmux new -d -s dev 'npm run dev'", ""},
-		{"git submodule update --init --recursive", ""},
+		{"git submodule init", ""},
 	})
 	ms := gate15Matchers()
 	noDisk, disk := ms[0], ms[1]

@@ -126,8 +126,8 @@ func (c *cmd) gitConfigSet(ki, vi int) {
 		// a git command line: `git x` runs `git VALUE`
 		c.done[vi] = true
 		c.a.value(c.args[vi].raw, vf, SetRead)
-		c.a.script("git "+vf.s, c.args[vi].raw, source{})
 		later()
+		c.a.script("git "+vf.s, c.args[vi].raw, source{})
 	case why != "":
 		c.gitScript(vi)
 		later()

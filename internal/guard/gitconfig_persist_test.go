@@ -54,6 +54,6 @@ func TestGitAbbreviatedOptions(t *testing.T) {
 		{`git push --force-with-lease`, ""},
 		{`git log --oneline -3`, ""},
 		{`git commit --amend --no-edit`, ""},
-		{`git stash`, ""},
+		{`git stash list`, ""},
 	})
 }

@@ -46,6 +46,10 @@ type gitIgnorer struct {
 // to the root, sorted); ok is false when it cannot be read.
 type gitIndex struct {
 	paths []string
+	// links are the paths the index holds as symbolic links (mode
+	// 120000): git writes a link whose target is in a blob pruner does
+	// not read (gitrees.go)
+	links []string
 	ok    bool
 }
 
@@ -88,37 +92,44 @@ func (g *gitIgnorer) index(root string) *gitIndex {
 	if !ok {
 		return x
 	}
-	paths, ok := parseGitIndex(b)
+	paths, links, ok := parseGitIndexModes(b)
 	if !ok {
 		return x
 	}
 	sort.Strings(paths)
-	x.paths, x.ok = paths, true
+	x.paths, x.links, x.ok = paths, links, true
 	return x
 }
 
 // parseGitIndex returns the paths of a git index file (versions 2–4); ok
 // is false for anything it cannot read to the last entry.
 func parseGitIndex(b []byte) (paths []string, ok bool) {
+	paths, _, ok = parseGitIndexModes(b)
+	return paths, ok
+}
+
+// parseGitIndexModes is parseGitIndex with the paths whose entries are
+// symbolic links (mode 120000).
+func parseGitIndexModes(b []byte) (paths, links []string, ok bool) {
 	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, false
+		return nil, nil, false
 	}
 	ver := binary.BigEndian.Uint32(b[4:8])
 	n := binary.BigEndian.Uint32(b[8:12])
 	if ver < 2 || ver > 4 || uint64(n) > uint64(len(b))/62 {
-		return nil, false
+		return nil, nil, false
 	}
 	off, prev := 12, ""
 	for k := uint32(0); k < n; k++ {
 		start := off
 		if off+62 > len(b) {
-			return nil, false
+			return nil, nil, false
 		}
 		flags := binary.BigEndian.Uint16(b[off+60 : off+62])
 		off += 62
 		if flags&0x4000 != 0 { // extended flags
 			if ver < 3 || off+2 > len(b) {
-				return nil, false
+				return nil, nil, false
 			}
 			off += 2
 		}
@@ -126,34 +137,37 @@ func parseGitIndex(b []byte) (paths []string, ok bool) {
 		if ver == 4 {
 			strip, m := indexVarint(b[off:])
 			if m == 0 || strip > uint64(len(prev)) {
-				return nil, false
+				return nil, nil, false
 			}
 			off += m
 			end := bytes.IndexByte(b[off:], 0)
 			if end < 0 {
-				return nil, false
+				return nil, nil, false
 			}
 			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
 			off += end + 1
 		} else {
 			end := bytes.IndexByte(b[off:], 0)
 			if end < 0 {
-				return nil, false
+				return nil, nil, false
 			}
 			name = string(b[off : off+end])
 			off += end
 			off += 8 - (off-start)%8 // one to eight NULs: the entry ends on a multiple of 8
 			if off > len(b) {
-				return nil, false
+				return nil, nil, false
 			}
 		}
 		if name == "" {
-			return nil, false
+			return nil, nil, false
 		}
 		paths = append(paths, name)
+		if binary.BigEndian.Uint32(b[start+24:start+28])&0o170000 == 0o120000 {
+			links = append(links, name)
+		}
 		prev = name
 	}
-	return paths, true
+	return paths, links, true
 }
 
 // indexVarint reads the offset encoding of index version 4's path

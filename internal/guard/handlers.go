@@ -3166,6 +3166,7 @@ func patchFiles(text string) []string {
 func (c *cmd) git() {
 	i := 1
 	var workTrees []field
+	aliases := map[string]string{} // -c alias.NAME=VALUE (no `!`)
 	for i < len(c.args) {
 		t := optText(c.args[i].f)
 		switch {
@@ -3181,6 +3182,9 @@ func (c *cmd) git() {
 			c.done[i] = true
 			if i+1 < len(c.args) {
 				c.gitConfigValue(i + 1)
+				if k, v, ok := strings.Cut(optText(c.args[i+1].f), "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") && !strings.HasPrefix(strings.TrimSpace(v), "!") {
+					aliases[strings.ToLower(k[len("alias."):])] = v
+				}
 				if kv := strings.ToLower(optText(c.args[i+1].f)); strings.HasPrefix(kv, "core.worktree=") {
 					workTrees = append(workTrees, subField(c.args[i+1].f, len("core.worktree=")))
 					c.a.ignoresMayChange = true
@@ -3189,8 +3193,10 @@ func (c *cmd) git() {
 					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
 					c.a.writtenScripts(c.args[i+1].raw, v)
 				} else if k, _, _ := strings.Cut(kv, "="); k == "include.path" || strings.HasPrefix(k, "includeif.") {
-					_, v, _ := strings.Cut(optText(c.args[i+1].f), "=")
-					c.a.writtenConfig(c.args[i+1].raw, litField(v))
+					// the file's keys run in this command (pass 33)
+					if eq := strings.IndexByte(c.args[i+1].f.s, '='); eq >= 0 {
+						c.a.gitConfigSource(c.args[i+1].raw, subField(c.args[i+1].f, eq+1), "git -c "+k)
+					}
 				}
 			}
 			i += 2
@@ -3208,7 +3214,9 @@ func (c *cmd) git() {
 				}
 			}
 			if key, v, ok := strings.Cut(spec, "="); !ok || gitCommandKey(key) {
-				if val, known := c.a.vars[v]; known && val.known {
+				if val, known := c.a.vars[v]; known && val.known && (strings.EqualFold(key, "include.path") || strings.HasPrefix(strings.ToLower(key), "includeif.")) {
+					c.a.gitConfigSource(c.args[i].raw, val.f, "git --config-env "+key)
+				} else if known && val.known {
 					c.a.script(val.f.s, c.args[i].raw, source{})
 				} else {
 					c.a.unknown(c.args[i].raw, "git takes a command for "+key+" from $"+v+", which the analysis cannot see", SetRead|setModify)
@@ -3252,6 +3260,21 @@ func (c *cmd) git() {
 	}
 	sub := optText(c.args[i].f)
 	c.word(i)
+	if v, ok := aliases[strings.ToLower(sub)]; ok {
+		// an alias this command sets: git runs `git VALUE ARGS…`, read as
+		// that command (pass 33: `git -c alias.co=merge co evil`)
+		if c.args[i].f.pattern() || strings.ContainsAny(v, "$`") {
+			c.a.unknown(c.args[i].raw, "git runs an alias whose command is computed when it runs", SetRead|setModify)
+		} else {
+			line := "git " + v
+			for _, ar := range c.args[i+1:] {
+				line += " " + ar.raw
+			}
+			c.a.script(line, c.args[i].raw, source{})
+		}
+	} else {
+		c.gitDiskAlias(sub, i)
+	}
 	gitExpandAbbrev(c.args[i+1:])
 	rest := c.args[i+1:]
 	c.gitOutputs(sub, i)
@@ -3276,12 +3299,15 @@ func (c *cmd) git() {
 		return false
 	}
 	c.gitArgs(sub, i, workTrees)
-	c.gitRewrites(sub, i, roots)
 	c.gitCreates(sub, i)
+	keeps := false
 	defer func() {
 		// after this git command the index may hold other paths (git add,
 		// checkout, read-tree, stash pop, merge, …): a later ls-files is
 		// not read from the index on the disk
+		if keeps {
+			return
+		}
 		switch sub {
 		case "status", "log", "show", "diff", "ls-files", "grep", "blame", "annotate", "rev-parse", "describe",
 			"shortlog", "cat-file", "ls-tree", "rev-list", "config", "remote", "fetch", "version", "help", "whatchanged":
@@ -3289,6 +3315,10 @@ func (c *cmd) git() {
 			c.a.indexMayChange = true
 		}
 	}()
+	// what git writes into the work tree from the index or a commit
+	// (gitrees.go), after the subcommand's own checks (which name what
+	// they find) and before the index is taken to have changed
+	defer func() { keeps = c.gitTrees(sub, i, roots) }()
 	switch sub {
 	case "apply", "am":
 		if !has("--check", "--stat", "--numstat", "--summary", "--show-files") {

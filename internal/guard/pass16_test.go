@@ -16,8 +16,8 @@ func TestGitConfigCommandKeys16(t *testing.T) {
 		{`git config submodule.lib.update '!cat .e""nv'; git submodule update`, KindDeny},
 		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.alternateRefsCommand GIT_CONFIG_VALUE_0='cat .e""nv' git fetch ../o`, KindDeny},
 		{`git -c core.alternateRefsCommand='git for-each-ref' fetch ../other`, ""},
-		{`git -c submodule.lib.update=rebase submodule update`, ""},
-		{`git submodule update --init --recursive`, ""},
+		{`git -c submodule.lib.update=rebase submodule status`, ""},
+		{`git submodule init`, ""},
 		{`git -c imap.tunnel='openssl s_client -connect imap.example.com:993 -quiet' imap-send`, ""},
 	})
 }

@@ -164,33 +164,48 @@ func TestRemovesSources19(t *testing.T) {
 }
 
 // TestGitRewrites19: while the repository's index (read from the disk)
-// tracks a protected path, a git command that rewrites tracked files in
-// the work tree is denied — in a sub folder too, since it switches the
-// whole tree — unless it names only other paths after `--` (restore: its
-// operands), makes a branch where HEAD is, or touches the index only. In
-// a repository tracking none, or an index that does not list them, they
-// pass; an index that cannot be read is not shown safe.
+// tracks a protected path, a git command that writes the index's files
+// into the work tree is denied unless it names only other paths after
+// `--` (restore: its operands), makes a branch where HEAD is, or touches
+// the index only. In a repository tracking none they pass; an index that
+// cannot be read is not shown safe. A command that writes the files of a
+// commit or tree (merge, pull, checkout BRANCH, reset --hard, stash pop,
+// …) is denied in every repository (pass 33: the commit's files are not
+// read); with pathspecs only those are written, each checked as a folder
+// that may hold anything.
 func TestGitRewrites19(t *testing.T) {
-	rewrites := []string{
-		`git checkout .`, `git checkout main`, `git checkout -f main`, `git checkout -p`, `git restore .`,
-		`git restore --worktree --staged .`, `git restore -s main -- .claude`, `git stash`, `git stash push`,
+	fromIndex := []string{
+		`git checkout .`, `git checkout -p`, `git restore .`, `git checkout-index -a -f`, `git restore '*.json'`,
+		`git checkout -- .`, `git -C sub checkout -- .`,
+	}
+	fromCommit := []string{
+		`git checkout main`, `git checkout -f main`, `git stash`, `git stash push`,
 		`git stash pop`, `git stash apply stash@{1}`, `git reset --hard`, `git reset --hard HEAD~1`, `git reset --merge`,
 		`git pull`, `git pull --rebase`, `git merge x`, `git merge --abort`, `git rebase main`, `git rebase -i HEAD~3`,
 		`git switch x`, `git cherry-pick abc`, `git revert abc`, `git bisect start`, `git read-tree -u -m HEAD`,
-		`git checkout-index -a -f`, `git -C sub checkout main`, `cd sub && git switch main`, `git restore '*.json'`,
-		`git checkout main -- .`,
+		`git -C sub checkout main`, `cd sub && git switch main`,
 	}
+	commitPaths := []string{`git restore --worktree --staged .`, `git restore -s main -- .claude`, `git checkout main -- .`}
 	safe := []string{
 		`git status`, `git log --oneline`, `git add a.txt`, `git checkout -b feature`, `git switch -c feature`,
 		`git checkout main -- a.txt`, `git restore a.txt`, `git restore --staged .`, `git reset`, `git reset HEAD~1`,
 		`git reset -- a.txt`, `git stash list`, `git bisect log`, `git read-tree HEAD`, `git commit -m x`,
+		`cd sub && git restore .`, // below sub only
 	}
 	tracked, _ := gate19Matchers(".claude/settings.json", "a.txt", "sub/m.go")
 	untracked, noDisk := gate19Matchers("a.txt", "sub/m.go")
 	var tc, uc []pass19Case
-	for _, c := range rewrites {
+	for _, c := range fromIndex {
 		tc = append(tc, pass19Case{c, KindFolder, "may rewrite what git tracks below"})
 		uc = append(uc, pass19Case{c, "", ""})
+	}
+	for _, c := range fromCommit {
+		tc = append(tc, pass19Case{c, KindUnverifiable, "pruner cannot read"})
+		uc = append(uc, pass19Case{c, KindUnverifiable, "pruner cannot read"})
+	}
+	for _, c := range commitPaths {
+		tc = append(tc, pass19Case{c, KindFolder, "writes a commit's files there"})
+		uc = append(uc, pass19Case{c, KindFolder, "writes a commit's files there"})
 	}
 	for _, c := range safe {
 		tc = append(tc, pass19Case{c, "", ""})
@@ -199,7 +214,7 @@ func TestGitRewrites19(t *testing.T) {
 	runPass19(t, tracked, "tracked", tc)
 	runPass19(t, untracked, "untracked", uc)
 	// the reason names the protected path git tracks
-	runPass19(t, tracked, "tracked", []pass19Case{{`git pull`, KindFolder, "holds protected path /home/user/proj/.claude/settings.json"}})
+	runPass19(t, tracked, "tracked", []pass19Case{{`git checkout -- .`, KindFolder, "holds protected path /home/user/proj/.claude/settings.json"}})
 	// an explicit pathspec naming a protected path: always denied
 	for name, m := range map[string]*Matcher{"untracked": untracked, "no disk": noDisk} {
 		runPass19(t, m, name, []pass19Case{
@@ -212,12 +227,12 @@ func TestGitRewrites19(t *testing.T) {
 	files := map[string]string{tCwd + "/.git/HEAD": "ref: refs/heads/main\n", tCwd + "/.git/index": "DIRC\x00\x00\x00\x02\x00\x00\x00\x09", tCwd + "/.claude/settings.json": "{}"}
 	bad := DefaultRules().Union(GateRules(tHome+"/.pi/agent", gate19Exe)).Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(files, nil)})
 	runPass19(t, bad, "unreadable index", []pass19Case{
-		{`git checkout main`, KindUnverifiable, "the repository's index cannot be read"},
+		{`git checkout -- .`, KindUnverifiable, "the repository's index cannot be read"},
 		{`git status`, "", ""},
 	})
 	runPass19(t, untracked, "elsewhere", []pass19Case{
-		{`git --work-tree=. --git-dir=/tmp/r.git checkout main`, KindFolder, "in a repository or work tree set elsewhere"},
-		{`GIT_INDEX_FILE=/tmp/i git checkout main`, KindFolder, "in a repository or work tree set elsewhere"},
+		{`git --work-tree=. --git-dir=/tmp/r.git checkout -- .`, KindFolder, "in a repository or work tree set elsewhere"},
+		{`GIT_INDEX_FILE=/tmp/i git checkout -- .`, KindFolder, "in a repository or work tree set elsewhere"},
 	})
 }
 

@@ -116,7 +116,7 @@ func TestEnvCommands(t *testing.T) {
 		{"PAGER=less git log", ""},
 		{"GIT_PAGER=cat git log -p", ""},
 		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git commit -m x", ""},
-		{"EDITOR=true git rebase -i HEAD~3", ""},
+		{"EDITOR=true git commit", ""},
 		{"rg SECRET", ""},
 	})
 }
@@ -138,8 +138,10 @@ func TestGitRunsCommands(t *testing.T) {
 		{`printf '[alias]\n x = !cat .env\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git x`, KindDeny},
 		{`printf '[core]\n pager = cat .e%s\n' nv > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git log`, KindDeny},
 		{`printf '[alias]\n x = !cat .env\n' > /tmp/gc; git -c include.path=/tmp/gc x`, KindDeny},
-		{"git rebase --exec 'make test' HEAD~3", ""},
-		{"git submodule foreach git pull", ""},
+		// the command is safe, but rebase and pull write commits' files (pass 33)
+		{"git rebase --exec 'make test' HEAD~3", KindUnverifiable},
+		{"git submodule foreach git pull", KindUnverifiable},
+		{"git submodule foreach git fetch", ""},
 		{"git difftool -y", ""},
 		{`printf '[user]\n name = bot\n' > /tmp/gc; GIT_CONFIG_GLOBAL=/tmp/gc git commit -m x`, ""},
 	})

@@ -63,7 +63,7 @@ func TestWritesAndStreamsVariants(t *testing.T) {
 		{"echo 'print(1)' > m.py; python3 -c 'import m'", ""},
 		{"cat > x_test.go <<'EOF'\npackage x\nEOF\ngo test ./...", ""},
 		{"mkdir -p build && cd build && cmake .. && make", ""},
-		{"git pull && make test", ""},
+		{"git fetch && make test", ""},
 	})
 	// a project's own link to a stream is a stream (the disk shows it)
 	m := DefaultRules().Matcher(Env{Cwd: tCwd, Home: tHome, FS: linkFS(map[string]string{tCwd + "/.env": "K=1"},

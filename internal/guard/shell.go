@@ -1354,7 +1354,29 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 		}
 		if strings.HasPrefix(name, "GIT_CONFIG") {
 			for _, v := range vals {
-				a.writtenConfig(raw, v)
+				a.gitConfigSource(raw, v, "$"+name)
+			}
+		}
+	case "GIT_CONFIG_PARAMETERS":
+		// 'include.path'='FILE' pairs: FILE is read as configuration
+		for _, v := range vals {
+			if v.pattern() || !strings.Contains(strings.ToLower(v.s), "include") {
+				continue
+			}
+			for _, part := range strings.Split(v.s, "'") {
+				if p := strings.TrimSpace(part); p != "=" && !strings.Contains(strings.ToLower(p), "include") && gitConfigPathLike(p) {
+					a.gitConfigSource(raw, litField(p), "$"+name)
+				}
+			}
+		}
+	default:
+		if strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+			// the value of a key given in the environment: an
+			// include.path's file is read as configuration (pass 33)
+			for _, v := range vals {
+				if v.pattern() || gitConfigPathLike(v.s) {
+					a.gitConfigSource(raw, v, "$"+name)
+				}
 			}
 		}
 	}
