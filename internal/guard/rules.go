@@ -121,8 +121,10 @@ func GateRules(agentDir, exe string) *Rules {
 		paths = append([]string{agentDir + "/settings.json", agentDir + "/configs/protected-paths.json", agentDir + "/extensions/"}, paths...)
 		// bin/ comes first on the PATH of pi's bash tool (a git there
 		// shadows git); trust.json decides whether a project's
-		// .pi/extensions load; git/ and npm/ hold the installed packages
-		paths = append(paths, agentDir+"/bin/", agentDir+"/trust.json", agentDir+"/git/", agentDir+"/npm/")
+		// .pi/extensions load; git/ and npm/ hold the installed packages;
+		// models.json's values (apiKey, headers) that start with `!` are
+		// commands pi runs to get them
+		paths = append(paths, agentDir+"/bin/", agentDir+"/trust.json", agentDir+"/git/", agentDir+"/npm/", agentDir+"/models.json")
 	}
 	if exe != "" {
 		paths = append(paths, strings.ReplaceAll(exe, `\`, "/"))

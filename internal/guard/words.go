@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -277,7 +278,10 @@ func (a *shellAnalyzer) expandWord(w *syntax.Word) []field {
 		cp := copyWord(w)
 		if syntax.SplitBraces(cp) {
 			if ws, ok := expandBraces(cp); ok {
-				words = ws
+				// bash removes a word brace expansion leaves empty and
+				// unquoted: `cp SRC {DEST,}` is `cp SRC DEST`, so DEST is
+				// the destination, not a source before an empty one
+				words = slices.DeleteFunc(ws, emptyUnquoted)
 			} else {
 				words = []*syntax.Word{cp} // BraceExp parts stay: resolve marks them
 			}
@@ -293,6 +297,17 @@ func (a *shellAnalyzer) expandWord(w *syntax.Word) []field {
 		}
 	}
 	return out
+}
+
+// emptyUnquoted reports whether w is nothing but empty literals (no
+// quotes, no expansions): a word the shell drops after brace expansion.
+func emptyUnquoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || l.Value != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func hasBraceLit(w *syntax.Word) bool {
