@@ -70,6 +70,7 @@ Each gate finding gets an outcome from the call's result in the session:
   leak      the result returned protected content, or the write went through  error
   ran       it ran, and the session does not show what came back            warning
   no-result the session has no result for it                                 warning
+            (error for protected-path: the call names a protected path)
 
 PATH may be a session file, a directory (walked for *.jsonl, e.g.
 ~/.pi/agent/sessions) or - for stdin (the default when stdin is not a

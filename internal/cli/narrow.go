@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pruner-dev/pruner/internal/hostfs"
 	"github.com/pruner-dev/pruner/internal/promptnarrow"
 	"github.com/spf13/cobra"
 )
@@ -149,7 +150,7 @@ func narrowRun(o *NarrowOptions) error {
 	if o.PolicyFile != "" {
 		pb, err := os.ReadFile(o.PolicyFile)
 		if err != nil {
-			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--policy: %w", err)}
+			return &ExitErr{Code: ExitError, Err: fmt.Errorf("--policy %s: %w", o.PolicyFile, hostfs.Cause(err))}
 		}
 		pol, err := promptnarrow.ParsePolicy(pb)
 		if err != nil {
