@@ -1342,15 +1342,16 @@ func (c *cmd) dispatch() bool {
 		c.extractors() // extractors.go
 		return true
 	case "cp", "gcp":
-		c.runSpec(&spec{opts: opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
+		o := opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}
+		c.runSpec(&spec{opts: o,
 			files: map[string]OpSet{"-t": setModify, "--target-directory": setModify},
 			last:  setModify, rec: []string{"-r", "-R", "-a", "--recursive", "--archive"}, recOps: SetRead,
 			follows: []string{"-L", "--dereference"}}, 1)
 		c.copyDest()
-		c.cpLinkSources(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
-		c.placed(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}},
-			c.flagged(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}}, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
-		c.copied(opts{short: "tS", long: []string{"--target-directory", "--suffix", "--backup", "--reflink", "--sparse", "--preserve", "--no-preserve"}})
+		c.cpLinkSources(o)
+		c.placed(o,
+			c.flagged(o, "-r", "-R", "-a", "--recursive", "--archive"), c.name, false)
+		c.copied(o)
 		return true
 	case "mv", "gmv":
 		// a folder moved takes everything below it along: each source is
