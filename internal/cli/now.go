@@ -23,6 +23,7 @@ import (
 	"github.com/pruner-dev/pruner/internal/render"
 	"github.com/pruner-dev/pruner/internal/session"
 	"github.com/pruner-dev/pruner/internal/sessionfile"
+	"github.com/pruner-dev/pruner/internal/spool"
 	"github.com/pruner-dev/pruner/internal/summarize"
 	"github.com/pruner-dev/pruner/internal/summarize/host"
 	"github.com/pruner-dev/pruner/internal/writeback"
@@ -418,6 +419,14 @@ func runNow(o *NowOptions) error {
 	}
 	if ctx.Bytes <= smallSession {
 		defer s.collectAtLimit()()
+	}
+	if po.Flush && ctx.Bytes > smallSession {
+		// the flush's summaries wait for the render in a temporary file,
+		// not in the heap (none when it cannot be made: held then)
+		if texts, err := spool.NewTexts("pruner-summaries-*"); err == nil {
+			defer texts.Close()
+			po.Texts = texts
+		}
 	}
 	if po.Flush || po.Index && index.HasEntries(ctx) {
 		// a flush holds its batches' records, refs and summaries on top of

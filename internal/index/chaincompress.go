@@ -305,8 +305,13 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			f.trivial.drop(at - 1) // (the chains are in context order)
 		}
 		keys := c.LookupKeys()
-		texts := bodies.texts(keys) // the summaries covering the chain (read once)
-		covered := len(texts) > 0
+		// the summaries covering the chain (found once; their texts read
+		// only when used here: a TextStore keeps them)
+		sums, err := bodies.covering(keys)
+		if err != nil {
+			return err
+		}
+		covered := len(sums) > 0
 		fresh, err := f.chainCalls(ctx, entries, c, s, o.parseEveryCall)
 		if err != nil {
 			return err
@@ -383,8 +388,16 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			// what no summary covers gets its deterministic bullets, so the
 			// body says what each ref of the chain was
 			var extra *chainBackfill
+			lazy := co.Fuse != nil && co.FuseDeterministic && !co.eager
+			n := len(sums) // the texts the body is made of
+			var texts []string
+			if !lazy || s.texts == nil {
+				if texts, err = s.sumTexts(sums); err != nil {
+					return err
+				}
+			}
 			if len(fresh) > 0 {
-				if lazy := co.Fuse != nil && co.FuseDeterministic && !co.eager; lazy {
+				if lazy {
 					// written with the fusion (RangeSummary), not held
 					if later == nil {
 						later = newChainTexts(ctx, s)
@@ -396,16 +409,23 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 						return err
 					}
 					texts = append(texts, text)
+					n++
 				}
 			}
 			switch {
-			case extra != nil || co.Fuse != nil && co.FuseDeterministic && !co.eager && len(texts) >= 2:
+			case extra != nil || lazy && n >= 2:
 				// summarize.FuseDeterministic's fusion, made when written:
-				// never blank (it ends with the refs' footer)
-				cd.fused, cd.backfill = texts, extra
+				// never blank (it ends with the refs' footer); its
+				// summaries read back then when a TextStore keeps them
+				if s.texts != nil {
+					cd.sums = &chainSums{st: s, idx: sums}
+				} else {
+					cd.fused = texts
+				}
+				cd.backfill = extra
 				f.Fused++
-			case co.Fuse != nil && len(texts) >= 2:
-				fusions = append(fusions, fusion{cd: &cd, texts: texts})
+			case co.Fuse != nil && n >= 2:
+				fusions = append(fusions, fusion{cd: &cd, texts: texts, sums: sums})
 			case len(fresh) > 0:
 				// no fusion: the per-batch summaries as the render joins
 				// them, then the backfilled calls' bullets
@@ -444,6 +464,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 type fusion struct {
 	cd    *ChainData
 	texts []string
+	sums  []int32              // the summaries of texts (the last text may be no summary's)
 	res   summarize.FuseResult // its Text dropped when deterministic
 	some  bool                 // the fusion's text is not all white space
 }
@@ -495,7 +516,10 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 		}
 		if j.some {
 			if deterministicFusion(r.Source) {
-				j.cd.fused = j.texts
+				if j.cd.fused = j.texts; f.State.texts != nil && len(j.sums) == len(j.texts) {
+					// (a TextStore keeps the summaries: read back when written)
+					j.cd.fused, j.cd.sums = nil, &chainSums{st: f.State, idx: j.sums}
+				}
 			} else {
 				text := r.Text
 				j.cd.RangeSummaryText = &text
@@ -518,20 +542,14 @@ type summaryIndex struct {
 
 func newSummaryIndex(s *State) *summaryIndex { return &summaryIndex{s: s} }
 
-// texts is State.SummaryTexts (pi-condense's
+// covering is State.SummaryTexts (pi-condense's
 // getPerBatchSummariesForToolCallIds; any text means the chain is covered,
-// hasPerBatchSummaryCoveringAny) without the empty texts: the distinct
-// texts of the summaries covering any of keys, in branch order.
-func (x *summaryIndex) texts(keys []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, i := range x.s.summariesCovering(keys) {
-		if t := x.s.summaries[i].text; t != "" && !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
+// hasPerBatchSummaryCoveringAny) without the empty texts, as the indexes
+// in the state of the summaries with the distinct texts covering any of
+// keys, in branch order (their texts not read unless two have the same
+// length: a TextStore may keep them).
+func (x *summaryIndex) covering(keys []string) ([]int32, error) {
+	return x.s.distinctSummaries(x.s.summariesCovering(keys))
 }
 
 // unrecoverable returns the first occurrence the chain would drop that is

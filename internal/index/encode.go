@@ -96,7 +96,10 @@ func customEntry(ctype string, data []byte) *NewEntry {
 // SummaryMessage is a context-prune-summary a flush writes: the custom
 // message pi builds from its entry, for the rendered context.
 type SummaryMessage struct {
+	// Content is the summary's text; "" when the flush keeps it in its
+	// FlushOptions.Texts (Text reads it back).
 	Content string
+	at      storedText
 	// Details is the entry's details JSON; nil for a summary the flush
 	// made, whose details are written from its records when the message
 	// or the entry is (AppendDetails).
@@ -144,19 +147,37 @@ func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
 // AppendMessage appends the custom message pi's buildSessionContext makes
 // of the summary entry (createCustomMessage's key order), with the entry's
 // time in ms.
-func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) []byte {
+// Errors are errors reading the text back from the flush's TextStore.
+func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) ([]byte, error) {
+	text, err := s.Text()
+	if err != nil {
+		return dst, err
+	}
 	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
-	dst = jsval.AppendString(dst, s.Content)
+	dst = jsval.AppendString(dst, text)
 	dst = append(dst, `,"display":false,"details":`...)
 	dst = s.AppendDetails(dst)
 	dst = append(dst, `,"timestamp":`...)
-	return append(strconv.AppendInt(dst, millis, 10), '}')
+	return append(strconv.AppendInt(dst, millis, 10), '}'), nil
+}
+
+// Text is the summary's text: Content, or read back from the flush's
+// TextStore (errors are its read's).
+func (s *SummaryMessage) Text() (string, error) {
+	if s.at.n == 0 {
+		return s.Content, nil
+	}
+	return s.st.load(s.at)
 }
 
 func summaryEntry(s *SummaryMessage) *NewEntry {
 	return &NewEntry{Type: "custom_message", CustomType: TypeSummary, body: func(dst []byte, _ *session.Context) ([]byte, error) {
+		text, err := s.Text()
+		if err != nil {
+			return dst, err
+		}
 		dst = append(dst, `"content":`...)
-		dst = jsval.AppendString(dst, s.Content)
+		dst = jsval.AppendString(dst, text)
 		dst = append(dst, `,"display":false,"details":`...)
 		return s.AppendDetails(dst), nil
 	}}
@@ -439,11 +460,28 @@ func (c *ChainData) rangeSummary() (string, bool, error) {
 		if err != nil {
 			return "", true, err
 		}
-		return summarize.FuseDeterministic(append(c.fused[:len(c.fused):len(c.fused)], extra), c.ToolRefs), true, nil
-	case c.fused != nil:
-		return summarize.FuseDeterministic(c.fused, c.ToolRefs), true, nil
+		fused, err := c.fusedTexts()
+		if err != nil {
+			return "", true, err
+		}
+		return summarize.FuseDeterministic(append(fused[:len(fused):len(fused)], extra), c.ToolRefs), true, nil
+	case c.fused != nil || c.sums != nil:
+		fused, err := c.fusedTexts()
+		if err != nil {
+			return "", true, err
+		}
+		return summarize.FuseDeterministic(fused, c.ToolRefs), true, nil
 	}
 	return "", false, nil
+}
+
+// fusedTexts are the summaries of the chain's deterministic fusion:
+// fused, or read back from the state's TextStore (sums).
+func (c *ChainData) fusedTexts() ([]string, error) {
+	if c.sums != nil {
+		return c.sums.texts()
+	}
+	return c.fused, nil
 }
 
 // entryMarks is what a flush with FlushOptions.NoEntries keeps of the

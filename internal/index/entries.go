@@ -133,6 +133,9 @@ type ChainData struct {
 	// ToolRefs when it is asked for, so a first flush of a long history
 	// does not hold every chain's fused text (1 GB: ~30 MB) until written.
 	fused []string
+	// sums are fused when the state keeps its summaries in a TextStore:
+	// the summaries, read back when the text is written
+	sums *chainSums
 	// backfill, with fused, are the chain's backfilled calls, whose
 	// deterministic summary is the fusion's last part: written from them
 	// (read from the input) when asked, not held (1 GB: ~20 MB of bullets).

@@ -31,6 +31,11 @@ type FlushOptions struct {
 	SpillThreshold    int
 	SpillPreviewBytes int
 	Spill             func(key, text string) (path string, err error)
+	// Texts keeps the summaries' texts out of memory until they are
+	// written (nil: held). The state and the summary messages the flush
+	// returns read them back from it, so it must stay readable while
+	// they are used.
+	Texts TextStore
 	// Summarize summarises batches (summarize.Summarize with its options);
 	// nil: deterministic summaries (each made as its batch is read). The
 	// batches' texts are valid during the
@@ -193,6 +198,9 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 	f.lt.copyArgs = !argsInContext(st, ctx)
 	if f.State.src == nil {
 		f.State.src = ctx
+	}
+	if o.Texts != nil {
+		f.State.texts = o.Texts
 	}
 	if err := f.flushBatches(cx, ctx, st, o); err != nil {
 		return nil, err
@@ -417,7 +425,9 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 				f.RawChars += sl.raw
 				continue
 			}
-			f.summarized(sl, inputs[k], results[k])
+			if err := f.summarized(sl, inputs[k], results[k]); err != nil {
+				return err
+			}
 			k++
 		}
 		// the chunk's batches and calls are done with: dropped, so the
@@ -613,7 +623,7 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 // summary that is longer than the raw text falls back to the deterministic
 // one; if that is too, the batch is skipped), and the summary and index
 // entries.
-func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
+func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) error {
 	s := f.State
 	b := sl.b
 	// refs, names and keys are done with when the batch is (reused)
@@ -644,7 +654,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	f.SummaryChars += chars
 	if chars > sl.raw {
 		f.Oversized += len(b.Calls)
-		return
+		return nil
 	}
 	f.Summarized += len(b.Calls)
 	var calls []entryCall // the index entry's (deferred: in deferredCalls from calls0)
@@ -665,7 +675,16 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	// the details are written from the records when they are (refs are
 	// t<firstRef> on, the records are the last len(b.Calls) in s.recs)
 	n := len(b.Calls)
-	sm := &SummaryMessage{Content: text, st: s, rec0: int32(len(s.recs) - n), n: int32(n), firstRef: s.NextRef - n, turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
+	// a TextStore keeps the text until it is written (the message and
+	// the state read it back from there)
+	at, err := s.store(text)
+	if err != nil {
+		return err
+	}
+	if at.n > 0 {
+		text = ""
+	}
+	sm := &SummaryMessage{Content: text, at: at, st: s, rec0: int32(len(s.recs) - n), n: int32(n), firstRef: s.NextRef - n, turnIndex: b.TurnIndex, batchMilli: b.Timestamp}
 	f.Summaries = append(f.Summaries, sm)
 	if f.deferEntries {
 		f.deferred = append(f.deferred, deferredBatch{sum: int32(len(f.Summaries) - 1), calls0: int32(calls0)})
@@ -673,7 +692,8 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) {
 	} else {
 		f.addEntry(summaryEntry(sm), indexEntry(s, calls))
 	}
-	s.addSummaryBody(Summary{Keys: keys, Text: text})
+	s.addStoredSummary(Summary{Keys: keys, Text: text}, at)
+	return nil
 }
 
 // entryCall is what an index entry keeps of the call: its record (rec,

@@ -118,7 +118,7 @@ func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, er
 		switch {
 		case c.BodySource == "deterministic":
 			source = "deterministic (no summary covered it)"
-		case c.RangeSummaryText != nil || c.fused != nil:
+		case c.RangeSummaryText != nil || c.fused != nil || c.sums != nil:
 			source = "fused range summary"
 		}
 		final := "null"

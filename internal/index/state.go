@@ -67,6 +67,9 @@ type State struct {
 	// textErrs is where its chains' texts written when asked put the first
 	// error re-reading the input (TextErr; nil: no such chain)
 	textErrs *textErrs
+	// texts keeps the summary texts a flush of the state adds
+	// (FlushOptions.Texts; nil: held in summaryBody.text)
+	texts TextStore
 	// src is the session the state was rebuilt from: records' result texts
 	// stay in its lines (Record.textAt) until asked for.
 	src *session.Context
@@ -482,11 +485,19 @@ type summaryBody struct {
 	text, entryID string
 	line          int
 	keys0, nkeys  int32
+	// at is where the text is when the state keeps it in its TextStore
+	// (text is then "")
+	at storedText
 }
 
 // summary is the Summary of b.
 func (s *State) summary(b *summaryBody) Summary {
 	sm := Summary{Keys: make([]string, b.nkeys), Text: b.text, EntryID: b.entryID, Line: b.line}
+	if b.at.n > 0 {
+		t, err := s.load(b.at)
+		s.textErr(err)
+		sm.Text = t
+	}
 	for i, kid := range s.sumKeys[b.keys0 : b.keys0+b.nkeys] {
 		sm.Keys[i] = s.keys[kid].key
 	}
@@ -495,9 +506,13 @@ func (s *State) summary(b *summaryBody) Summary {
 
 // addSummaryBody appends a summary body and indexes it by its keys (the
 // first summary of a key in its keyInfo, the others in sumMore).
-func (s *State) addSummaryBody(sm Summary) {
+func (s *State) addSummaryBody(sm Summary) { s.addStoredSummary(sm, storedText{}) }
+
+// addStoredSummary is addSummaryBody of a summary whose text is at at in
+// the state's TextStore (sm.Text is then ""; the zero at: held).
+func (s *State) addStoredSummary(sm Summary, at storedText) {
 	i := int32(len(s.summaries))
-	s.summaries = append(s.summaries, summaryBody{text: sm.Text, entryID: sm.EntryID, line: sm.Line, keys0: int32(len(s.sumKeys)), nkeys: int32(len(sm.Keys))})
+	s.summaries = append(s.summaries, summaryBody{text: sm.Text, entryID: sm.EntryID, line: sm.Line, keys0: int32(len(s.sumKeys)), nkeys: int32(len(sm.Keys)), at: at})
 	for _, k := range sm.Keys {
 		kid := s.intern(k)
 		s.sumKeys = append(s.sumKeys, kid)
@@ -916,7 +931,12 @@ func (s *State) SummaryTexts(keys []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, i := range s.summariesCovering(keys) {
-		if t := s.summaries[i].text; !seen[t] {
+		t, err := s.sumText(i)
+		if err != nil {
+			s.textErr(err) // (TextErr: what is written with it is not whole)
+			continue
+		}
+		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
 		}

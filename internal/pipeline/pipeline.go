@@ -52,6 +52,10 @@ type Options struct {
 	// Spill writes a spill blob and returns its path; nil spills nothing
 	// (without --write pruner never writes next to a session).
 	Spill func(key, text string) (string, error)
+	// Texts keeps the flush's summary texts out of memory until they are
+	// written (index.FlushOptions.Texts; nil: held). It must stay
+	// readable until the Result is written.
+	Texts index.TextStore
 	// Summarizer configures summaries (no Command: deterministic).
 	Summarizer summarize.Options
 	// Chains is chainCompression at flush: Enabled, RollingWindow,
@@ -143,7 +147,7 @@ func Run(cx context.Context, ctx *session.Context, o Options) (*Result, error) {
 		// sees them there (a chain drops those covering it)
 		_, ms := AppendTime(ctx)
 		for _, s := range r.Flushed.Summaries {
-			ro.Appended = append(ro.Appended, func(dst []byte) []byte { return s.AppendMessage(dst, ms) })
+			ro.Appended = append(ro.Appended, func(dst []byte) ([]byte, error) { return s.AppendMessage(dst, ms) })
 		}
 	}
 	if r.Rendered, err = render.Render(ctx, st, ro); err != nil {
@@ -206,6 +210,7 @@ func (r *Result) flush(cx context.Context, st *index.State, o Options, window in
 		Capture:      index.CaptureOptions{Protect: o.Prune.Protect, RawFrom: window, Pairing: r.Pairing},
 		AgentMessage: o.AgentMessage, MinBatchChars: o.MinBatchChars, Dedup: o.Dedup,
 		SpillThreshold: o.SpillThreshold, SpillPreviewBytes: o.SpillPreviewBytes, Spill: o.Spill,
+		Texts:     o.Texts,
 		Summarize: summarizeBatches,
 		Clip:      so.Clip,
 		Now:       nowMS,

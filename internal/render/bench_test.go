@@ -66,7 +66,7 @@ func BenchmarkRender(b *testing.B) {
 	if r.Flushed != nil {
 		_, ms := pipeline.AppendTime(ctx)
 		for _, s := range r.Flushed.Summaries {
-			ro.Appended = append(ro.Appended, func(dst []byte) []byte { return s.AppendMessage(dst, ms) })
+			ro.Appended = append(ro.Appended, func(dst []byte) ([]byte, error) { return s.AppendMessage(dst, ms) })
 		}
 	}
 	mask := func(dst []byte, src int) ([]byte, bool, error) { return plan.AppendMessage(dst, ctx, src) }

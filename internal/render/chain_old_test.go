@@ -339,13 +339,13 @@ func TestChainRangePruneAgreesWithOld(t *testing.T) {
 			continue
 		}
 		states := []*index.State{st}
-		var appended []func([]byte) []byte
+		var appended []func([]byte) ([]byte, error)
 		if ctx.Kind == session.KindSession {
 			fo := index.FlushOptions{Capture: index.CaptureOptions{RawFrom: -1}, Dedup: true, Chains: index.ChainOptions{Enabled: true}, Now: 1}
 			if f, err := index.Flush(t.Context(), ctx, st, fo); err == nil {
 				states = append(states, f.State)
 				for _, sm := range f.Summaries {
-					appended = append(appended, func(dst []byte) []byte { return sm.AppendMessage(dst, 7) })
+					appended = append(appended, func(dst []byte) ([]byte, error) { return sm.AppendMessage(dst, 7) })
 				}
 			}
 		}

@@ -84,7 +84,7 @@ type Options struct {
 	// or writes it (none is held built: a first flush of a long session
 	// appends thousands, most of which a chain drops). They come out as
 	// Items with Src -1 and Change Summary, unless a chain dropped them.
-	Appended []func(dst []byte) []byte
+	Appended []func(dst []byte) ([]byte, error)
 	// NoDropped leaves Result.Dropped empty: the caller pins nothing of
 	// what chains drop (a run that prints the context and writes no
 	// session; 1 GB: ~400,000 items, 6.5 MB held through the write).
@@ -141,7 +141,7 @@ type itemBody struct {
 	stub  *stubSpec // a stub, built from the source when written
 	chain *chainMsg // a compressed chain's message, built when written
 	// lazy appends a message built when written (an Options.Appended one)
-	lazy func(dst []byte) []byte
+	lazy func(dst []byte) ([]byte, error)
 }
 
 // AppendJSON appends the rendered message to dst (no newline): the source
@@ -157,7 +157,7 @@ func (it *Item) AppendJSON(dst []byte, ctx *session.Context) ([]byte, error) {
 		return it.body.chain.append(dst), it.body.chain.st.TextErr() // a text re-read for it failed
 	}
 	if it.body.lazy != nil {
-		return it.body.lazy(dst), nil
+		return it.body.lazy(dst)
 	}
 	return appendSource(dst, ctx, ctx.Messages[it.Src], it.body.stub)
 }
@@ -259,7 +259,7 @@ func (s *slot) setJSON(b []byte) { s.body = &itemBody{json: b, stub: s.stub()} }
 
 func (s *slot) setStub(st *stubSpec) {
 	var chain *chainMsg
-	var lazy func([]byte) []byte
+	var lazy func([]byte) ([]byte, error)
 	if s.body != nil {
 		chain, lazy = s.body.chain, s.body.lazy
 	}
@@ -336,7 +336,7 @@ func (r *renderer) bytesOf(s *slot) ([]byte, error) {
 	case s.body != nil && s.body.chain != nil:
 		b = s.body.chain.append(r.buf[:0])
 	case s.body != nil && s.body.lazy != nil:
-		b = s.body.lazy(r.buf[:0])
+		b, err = s.body.lazy(r.buf[:0])
 	default:
 		b, err = appendSource(r.buf[:0], r.ctx, r.msg(s), s.stub())
 	}

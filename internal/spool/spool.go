@@ -1,12 +1,14 @@
 // Package spool keeps a stream that cannot seek (stdin, a pipe, a FIFO) in
 // a temporary file, so pruner's second pass can read it again as an
-// io.ReaderAt. It is the one place input is spooled.
+// io.ReaderAt. It is the one place input is spooled. Texts keeps a
+// flush's summaries in a temporary file the same way.
 package spool
 
 import (
 	"bufio"
 	"io"
 	"os"
+	"sync"
 )
 
 // File is a spooled stream: a temporary file removed by Close.
@@ -73,6 +75,62 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.tmp.ReadAt(p,
 func (f *File) Close() error {
 	err := f.tmp.Close()
 	if rerr := os.Remove(f.tmp.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Texts is an append-only temporary file of texts read back at their
+// offsets (a flush's summaries: index.TextStore), so they are not held
+// in memory until written; removed by Close. It is safe for concurrent
+// use.
+type Texts struct {
+	mu      sync.Mutex
+	tmp     *os.File
+	w       *bufio.Writer
+	size    int64 // bytes appended
+	flushed int64 // bytes in the file (the rest are in w)
+}
+
+// NewTexts creates an empty Texts; pattern names the temporary file
+// (os.CreateTemp).
+func NewTexts(pattern string) (*Texts, error) {
+	tmp, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &Texts{tmp: tmp, w: bufio.NewWriterSize(tmp, 256<<10)}, nil
+}
+
+// Append stores text after the texts stored before and returns the offset
+// it starts at.
+func (t *Texts) Append(text string) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	off := t.size
+	n, err := t.w.WriteString(text)
+	t.size += int64(n)
+	return off, err
+}
+
+// ReadAt reads what was appended at off (what is still buffered is written
+// to the file first).
+func (t *Texts) ReadAt(p []byte, off int64) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if off+int64(len(p)) > t.flushed {
+		if err := t.w.Flush(); err != nil {
+			return 0, err
+		}
+		t.flushed = t.size
+	}
+	return t.tmp.ReadAt(p, off)
+}
+
+// Close closes and removes the temporary file.
+func (t *Texts) Close() error {
+	err := t.tmp.Close()
+	if rerr := os.Remove(t.tmp.Name()); err == nil {
 		err = rerr
 	}
 	return err

@@ -77,3 +77,44 @@ func closeRemoves(t *testing.T, sp *File) {
 		t.Fatalf("Close left %s: %v", name, err)
 	}
 }
+
+// TestTextsReadBack: texts appended are read back at their offsets,
+// whether still buffered or written, between appends; Close removes the
+// file.
+func TestTextsReadBack(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	tx, err := NewTexts("texts-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offs []int64
+	var want []string
+	for i := range 3000 {
+		s := strings.Repeat(string(rune('a'+i%26)), 1+i*7%500) // past the buffer, in many writes
+		off, err := tx.Append(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offs, want = append(offs, off), append(want, s)
+		if i%100 == 0 { // a read between appends: the buffered text too
+			j := i / 2
+			got := make([]byte, len(want[j]))
+			if _, err := tx.ReadAt(got, offs[j]); err != nil || string(got) != want[j] {
+				t.Fatalf("text %d read back at append %d: %q, %v", j, i, got, err)
+			}
+		}
+	}
+	for j := range want {
+		got := make([]byte, len(want[j]))
+		if _, err := tx.ReadAt(got, offs[j]); err != nil || string(got) != want[j] {
+			t.Fatalf("text %d: %q, %v", j, got, err)
+		}
+	}
+	name := tx.tmp.Name()
+	if err := tx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Fatalf("Close left %s: %v", name, err)
+	}
+}
