@@ -156,6 +156,11 @@ type CaptureOptions struct {
 	// Pairing keeps out the results pi-ai would not pair with their call
 	// (fail closed); nil keeps none out.
 	Pairing *pairing.Report
+	// noProse leaves Batch.AssistantText empty: only the summariser's
+	// request reads it, and a flush whose summaries are all
+	// deterministic makes none (1 GB: ~15 MB held by the captured
+	// batches).
+	noProse bool
 }
 
 // Capture returns the batches a flush takes from ctx's branch: every
@@ -254,7 +259,7 @@ func Capture(ctx *session.Context, st *State, opts CaptureOptions) ([]*Batch, er
 		if len(ready) == 0 {
 			continue
 		}
-		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt, keys)
+		b, err := captureBatch(ctx, &lt, be, int(at[i]), ready, readyAt, resEntries, resAt, keys, !opts.noProse)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +280,7 @@ func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil 
 // results of the ready calls (m.ToolCalls()[readyAt[k]]; res,
 // ctx.Branch[resAt[k]]; keys[k], their occurrence keys as Capture made
 // them of the results' raw timestamps).
-func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string) (*Batch, error) {
+func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string, withProse bool) (*Batch, error) {
 	type callArgs struct {
 		args  []byte
 		at    textRef
@@ -324,7 +329,9 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 			}
 		})
 		lt.prose = prose
-		b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+		if withProse {
+			b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+		}
 		return nil
 	})
 	if err != nil {

@@ -272,7 +272,9 @@ func (f *Flushed) failureWarnings() []string {
 // summaries, frontier and stats.
 func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *State, o FlushOptions) error {
 	s := f.State
-	turns, err := Capture(ctx, s, o.Capture)
+	co := o.Capture
+	co.noProse = o.Summarize == nil // (deterministic summaries read no prose)
+	turns, err := Capture(ctx, s, co)
 	if err != nil {
 		return err
 	}
