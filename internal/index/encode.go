@@ -149,12 +149,11 @@ func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
 // time in ms.
 // Errors are errors reading the text back from the flush's TextStore.
 func (s *SummaryMessage) AppendMessage(dst []byte, millis int64) ([]byte, error) {
-	text, err := s.Text()
+	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
+	dst, err := s.appendContent(dst)
 	if err != nil {
 		return dst, err
 	}
-	dst = append(dst, `{"role":"custom","customType":"`+TypeSummary+`","content":`...)
-	dst = jsval.AppendString(dst, text)
 	dst = append(dst, `,"display":false,"details":`...)
 	dst = s.AppendDetails(dst)
 	dst = append(dst, `,"timestamp":`...)
@@ -170,14 +169,22 @@ func (s *SummaryMessage) Text() (string, error) {
 	return s.st.load(s.at)
 }
 
+// appendContent appends the summary's text to dst as a JSON string (read
+// back from the flush's TextStore when it keeps it: no string made).
+func (s *SummaryMessage) appendContent(dst []byte) ([]byte, error) {
+	if s.at.n == 0 {
+		return jsval.AppendString(dst, s.Content), nil
+	}
+	return s.st.appendStoredString(dst, s.at)
+}
+
 func summaryEntry(s *SummaryMessage) *NewEntry {
 	return &NewEntry{Type: "custom_message", CustomType: TypeSummary, body: func(dst []byte, _ *session.Context) ([]byte, error) {
-		text, err := s.Text()
+		dst = append(dst, `"content":`...)
+		dst, err := s.appendContent(dst)
 		if err != nil {
 			return dst, err
 		}
-		dst = append(dst, `"content":`...)
-		dst = jsval.AppendString(dst, text)
 		dst = append(dst, `,"display":false,"details":`...)
 		return s.AppendDetails(dst), nil
 	}}

@@ -200,7 +200,7 @@ func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) 
 		f.State.src = ctx
 	}
 	if o.Texts != nil {
-		f.State.texts = o.Texts
+		f.State.texts, f.State.textBuf = o.Texts, &textBuf{}
 	}
 	if err := f.flushBatches(cx, ctx, st, o); err != nil {
 		return nil, err

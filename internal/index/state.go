@@ -69,7 +69,8 @@ type State struct {
 	textErrs *textErrs
 	// texts keeps the summary texts a flush of the state adds
 	// (FlushOptions.Texts; nil: held in summaryBody.text)
-	texts TextStore
+	texts   TextStore
+	textBuf *textBuf
 	// src is the session the state was rebuilt from: records' result texts
 	// stay in its lines (Record.textAt) until asked for.
 	src *session.Context

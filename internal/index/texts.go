@@ -3,7 +3,11 @@ package index
 import (
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 	"unsafe"
+
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // TextStore keeps a flush's summary texts out of the heap until they are
@@ -53,6 +57,36 @@ func (s *State) load(t storedText) (string, error) {
 		return "", fmt.Errorf("reading a summary back: %w", err)
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+}
+
+// textBuf is the buffer a state reads its stored texts into when it
+// writes them as JSON strings (appendStoredString): one read each, no
+// string made (shared by the state's clones).
+type textBuf struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+// appendStoredString appends the stored text t to dst as a JSON string
+// (jsval.AppendString), read into s's buffer.
+func (s *State) appendStoredString(dst []byte, t storedText) ([]byte, error) {
+	if s.textBuf == nil {
+		s.textBuf = &textBuf{} // (a state a flush made has one: this is a fallback)
+	}
+	tb := s.textBuf
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	b := slices.Grow(tb.b[:0], int(t.n))[:t.n]
+	if cap(b) <= 1<<20 {
+		tb.b = b // (a rare huge text is not kept)
+	}
+	if n, err := s.texts.ReadAt(b, t.off); n < len(b) {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return dst, fmt.Errorf("reading a summary back: %w", err)
+	}
+	return jsval.AppendString(dst, unsafe.String(unsafe.SliceData(b), len(b))), nil
 }
 
 // sumText is the text of summary i (s.summaries), read back when stored.

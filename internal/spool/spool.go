@@ -90,7 +90,16 @@ type Texts struct {
 	w       *bufio.Writer
 	size    int64 // bytes appended
 	flushed int64 // bytes in the file (the rest are in w)
+	// win holds the file's bytes from winOff on, read ahead: texts are
+	// read back mostly in the order they were appended (a flush's
+	// summaries as the render goes), so most reads are a copy from it,
+	// not a pread each (1 GB: ~150,000 of them)
+	win    []byte
+	winOff int64
 }
+
+// textsWindow is how much ReadAt reads ahead.
+const textsWindow = 256 << 10
 
 // NewTexts creates an empty Texts; pattern names the temporary file
 // (os.CreateTemp).
@@ -118,13 +127,31 @@ func (t *Texts) Append(text string) (int64, error) {
 func (t *Texts) ReadAt(p []byte, off int64) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if off+int64(len(p)) > t.flushed {
+	end := off + int64(len(p))
+	if off >= t.winOff && end <= t.winOff+int64(len(t.win)) {
+		return copy(p, t.win[off-t.winOff:]), nil
+	}
+	if end > t.flushed {
 		if err := t.w.Flush(); err != nil {
 			return 0, err
 		}
 		t.flushed = t.size
 	}
-	return t.tmp.ReadAt(p, off)
+	if len(p) >= textsWindow/2 || off < 0 || end > t.flushed {
+		return t.tmp.ReadAt(p, off)
+	}
+	// what was appended is never changed: the window stays true
+	if t.win == nil {
+		t.win = make([]byte, textsWindow)
+	}
+	n, err := t.tmp.ReadAt(t.win[:min(int64(textsWindow), t.flushed-off)], off)
+	t.win, t.winOff = t.win[:n], off
+	if n < len(p) {
+		t.win = t.win[:0]
+		return t.tmp.ReadAt(p, off) // (short: its own error)
+	}
+	_ = err // (io.EOF at the file's end: the window holds what is there)
+	return copy(p, t.win), nil
 }
 
 // Close closes and removes the temporary file.

@@ -110,6 +110,24 @@ func TestTextsReadBack(t *testing.T) {
 			t.Fatalf("text %d: %q, %v", j, got, err)
 		}
 	}
+	for j := len(want) - 1; j >= 0; j -= 3 { // backwards: the read-ahead window moves back
+		got := make([]byte, len(want[j]))
+		if _, err := tx.ReadAt(got, offs[j]); err != nil || string(got) != want[j] {
+			t.Fatalf("text %d read backwards: %q, %v", j, got, err)
+		}
+	}
+	big := strings.Repeat("z", textsWindow) // longer than the window: read on its own
+	off, err := tx.Append(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(big))
+	if _, err := tx.ReadAt(got, off); err != nil || string(got) != big {
+		t.Fatalf("a text longer than the window: %v", err)
+	}
+	if _, err := tx.ReadAt(make([]byte, 10), off+int64(len(big))-5); err == nil {
+		t.Fatal("a read past the end succeeded")
+	}
 	name := tx.tmp.Name()
 	if err := tx.Close(); err != nil {
 		t.Fatal(err)
