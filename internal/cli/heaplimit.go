@@ -51,6 +51,14 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // RSS either way, most of it the mapped window, the binary and the output
 // buffer).
 //
+// With perf43 (the summaries' texts in a temporary file until written,
+// no assistant prose captured for deterministic summaries) the live peak
+// at 1 GB is ~220 MB (after a collection at GOGC=5: the render; the
+// capture's ~197 MB), so the limit is 48 MiB above 0.3 bytes per input
+// byte (334 MiB, 1.5 times that peak): 17–18 cycles, 340–348 MB of RSS,
+// in the same CPU seconds as base at 0.35 (best of 5, loaded host); at
+// 0.28 bytes 20–21 cycles, 322 MB, +6%.
+//
 // A first flush that writes the session (--write, --session) holds the
 // flush's entries on top (their texts re-read from the input when
 // written; ~35 MB at 1 GB; the chains' texts are made when written, not
@@ -80,7 +88,7 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case writes:
 		return max(readLimit(size), 64<<20+size/5*2)
 	}
-	return max(readLimit(size), 48<<20+size/20*7)
+	return max(readLimit(size), 48<<20+size/10*3)
 }
 
 // writeCheckLimit is the heap limit for --write's check of the file it
