@@ -1015,6 +1015,7 @@ func (c *cmd) dispatch() bool {
 	c.selfLoaded()
 	c.codeOptions()
 	c.moreWrites() // picmd.go
+	c.installEnvDirs() // installenv36.go
 	if names, ok := toolFolderOpts()[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)

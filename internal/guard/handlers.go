@@ -274,6 +274,14 @@ func (c *cmd) wrapper() {
 			}
 		case "--log-file":
 			c.valFile(v, setModify)
+		case "-E", "--setenv", "--env":
+			// systemd-run -E/--setenv VAR=VALUE, firejail --env=VAR=VALUE:
+			// set for the command, as env's words are
+			c.valWord(v)
+			if f, ok := c.valField(v); ok && (c.name == "systemd-run" || c.name == "firejail" && v.name == "--env") && strings.Contains(optText(f), "=") && !strings.HasPrefix(optText(f), "=") {
+				c.a.envWord(v.raw, f)
+				c.a.addCmdEnv(f)
+			}
 		case "-R", "--root", "--chroot":
 			if c.name == "unshare" || c.name == "sudo" {
 				c.valWord(v)
@@ -347,6 +355,7 @@ func (c *cmd) wrapper() {
 		}
 		c.done[k] = true
 		c.a.value(c.args[k].raw, c.args[k].f, SetRead)
+		c.a.addCmdEnv(c.args[k].f) // as env's: TMPDIR, CURL_HOME, GOBIN for CMD
 		ops = ops[1:]
 	}
 	if len(ops) > 0 {
@@ -496,13 +505,7 @@ func (c *cmd) envWrapper() {
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
 			c.a.envWord(c.args[i].raw, f)
-			name, _, _ := strings.Cut(t, "=")
-			if !f.pattern() {
-				c.a.cmdEnv = append(c.a.cmdEnv, f.s[len(name)+1:])
-			} else {
-				c.a.cmdEnv = append(c.a.cmdEnv, unknownStr)
-			}
-			c.a.cmdEnvNames = append(c.a.cmdEnvNames, name)
+			c.a.addCmdEnv(f)
 			i++
 		default:
 			goto command
@@ -513,6 +516,19 @@ command:
 	if i < len(c.args) {
 		c.wrap(i)
 	}
+}
+
+// addCmdEnv records a NAME=VALUE word a wrapper (env, sudo) sets for
+// the command it runs, as a prefix assignment is recorded.
+func (a *shellAnalyzer) addCmdEnv(f field) {
+	t := optText(f)
+	name, _, _ := strings.Cut(t, "=")
+	if !f.pattern() {
+		a.cmdEnv = append(a.cmdEnv, f.s[len(name)+1:])
+	} else {
+		a.cmdEnv = append(a.cmdEnv, unknownStr)
+	}
+	a.cmdEnvNames = append(a.cmdEnvNames, name)
 }
 
 // envSplitText turns env -S's escapes into shell syntax: `\_` is a space.
@@ -3030,10 +3046,20 @@ func (c *cmd) rsync() {
 					srcs = append(srcs, c.args[k].f)
 				}
 			}
+			var dest []field
 			if len(srcs) > 0 {
+				dest = []field{localPart(srcs[len(srcs)-1])}
 				srcs = srcs[:len(srcs)-1]
 			}
 			c.a.inDirs(srcs, func() { c.stdinNames(SetRead, "rsync --files-from=-") })
+			// each name is written below the destination under its path
+			// as given (--files-from implies -R): `echo
+			// .pi/settings.json | rsync --files-from=- /tmp/evil/ .`
+			if len(dest) == 1 && !dest[0].onlyUnk && dest[0].s != "" {
+				c.a.inDirs(dest, func() { c.stdinNames(setModify, "rsync --files-from=- (writes each name below the destination)") })
+			} else if len(dest) == 1 {
+				c.a.unknown(c.args[0].raw, "rsync --files-from=- writes the names it reads below a destination named when the command runs", setModify)
+			}
 		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
 			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
 		}
