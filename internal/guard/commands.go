@@ -1014,7 +1014,7 @@ func (c *cmd) dispatch() bool {
 	c.responseFiles()
 	c.selfLoaded()
 	c.codeOptions()
-	c.moreWrites() // picmd.go
+	c.moreWrites()     // picmd.go
 	c.installEnvDirs() // installenv36.go
 	if names, ok := toolFolderOpts()[c.name]; ok {
 		defer c.a.pushDirs(nil)()
