@@ -67,7 +67,7 @@ func (c *cmd) installFolder(name string, dir field, via string) {
 		c.a.unknown("$"+name, c.name+" installs into $"+name+", a folder named when the command runs", setModify)
 		return
 	}
-	c.a.addRec("$"+name+"="+dir.s, dir, setModify, true, nil, via, followNone)
+	c.a.addRec("$"+name+"="+dir.s+" ("+via+")", dir, setModify, true, nil, via, followNone)
 }
 
 type envHit struct {
