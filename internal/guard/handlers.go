@@ -518,6 +518,24 @@ command:
 	}
 }
 
+// parentField is the folder of f ("." for a bare name).
+func parentField(f field) field {
+	s := strings.TrimRight(f.s, "/")
+	i := strings.LastIndex(s, "/")
+	switch {
+	case i < 0:
+		return litField(".")
+	case i == 0:
+		return litField("/")
+	}
+	out := f
+	out.s = s[:i]
+	if !f.pattern() {
+		out = litField(s[:i])
+	}
+	return out
+}
+
 // addCmdEnv records a NAME=VALUE word a wrapper (env, sudo) sets for
 // the command it runs, as a prefix assignment is recorded.
 func (a *shellAnalyzer) addCmdEnv(f field) {
@@ -3067,6 +3085,28 @@ func (c *cmd) rsync() {
 	n := len(c.a.out.targets)
 	p := c.runSpec(s, 1)
 	c.rsyncLinkDest(p)
+	for _, v := range p.values("--backup-dir", "--temp-dir", "-T", "--partial-dir") {
+		// folders rsync writes into: the backups of the files it replaces
+		// (under their paths), its temporary and partial files (pass 36)
+		if f, ok := c.valField(v); ok {
+			c.valWord(v)
+			if f.onlyUnk {
+				c.a.unknown(v.raw, "rsync "+v.name+" writes into a folder named when the command runs", setModify)
+				continue
+			}
+			c.a.addRec(v.raw, f, setModify, true, nil, "rsync "+v.name+" (writes into it)", followNone)
+			// a relative one is the receiver's: below the destination
+			// (and the folder of a file destination)
+			if len(p.operands) > 1 && !f.pattern() && !strings.HasPrefix(f.s, "/") && !strings.HasPrefix(f.s, "~") {
+				d := localPart(c.args[p.operands[len(p.operands)-1]].f)
+				if !d.onlyUnk && d.s != "" {
+					for _, base := range []field{d, parentField(d)} {
+						c.a.addRec(v.raw+" (below the destination)", joinBase(base, f), setModify, true, nil, "rsync "+v.name+" (writes into it)", followNone)
+					}
+				}
+			}
+		}
+	}
 	c.excludeFrom(n, c.rsyncExcludes(p))
 	for _, v := range p.values("--filter", "-f") {
 		// merge/dir-merge/. FILE, : FILE read filter rules from FILE

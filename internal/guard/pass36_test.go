@@ -186,3 +186,20 @@ func TestPass36MktempBelowTmp(t *testing.T) {
 		{`mktemp -p /tmp/w/proj x.XXXX`, false, nil},
 	})
 }
+
+// rsync writes into its --backup-dir, --temp-dir (-T) and --partial-dir;
+// a relative one is the receiver's, below the destination.
+func TestPass36RsyncDirs(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`rsync -b --backup-dir=.pi/extensions src/main.go /tmp/out/main.go`, true, []string{"--backup-dir=.pi/extensions", ".pi/extensions/"}},
+		{`rsync --temp-dir=.pi/extensions src/main.go /tmp/out/`, true, []string{".pi/extensions"}},
+		{`rsync -T .pi/extensions src/main.go /tmp/out/`, true, nil},
+		{`rsync --partial-dir ~/.claude/plugins/p src/main.go /tmp/out/`, true, []string{"~/.claude/plugins/"}},
+		{`cd /tmp && rsync --partial-dir=extensions src/main.go ` + tCwd + `/.pi/`, true, []string{"below the destination"}},
+		{`rsync --temp-dir="$t" src/main.go /tmp/out/`, true, nil},
+		// near-benign
+		{`rsync -a --backup-dir=/tmp/bak src/ /tmp/out/`, false, nil},
+		{`rsync -a --partial-dir=.rsync-partial src/ /tmp/out/`, false, nil},
+		{`rsync -a -T /tmp src/ /tmp/out/`, false, nil},
+	})
+}
