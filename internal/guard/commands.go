@@ -1016,6 +1016,9 @@ func (c *cmd) dispatch() bool {
 	c.codeOptions()
 	c.moreWrites()     // picmd.go
 	c.installEnvDirs() // installenv36.go
+	if c.name == "history" {
+		c.historyFile()
+	}
 	if names, ok := toolFolderOpts()[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)

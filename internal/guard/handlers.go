@@ -4259,10 +4259,12 @@ func (c *cmd) ssh() {
 	p := c.parse(1, opts{short: "iFEoLRDlpJbcemOQSWwBI", long: nil, posix: true})
 	for _, v := range p.vals {
 		switch v.name {
-		case "-i", "-F", "-S":
+		case "-i", "-F":
 			c.valFile(v, SetRead)
 		case "-E":
 			c.valFile(v, setModify)
+		case "-S":
+			c.valFile(v, SetRead|setModify) // with -M, the control socket is made there
 		case "-o":
 			c.sshOption(v)
 		default:
@@ -4304,8 +4306,15 @@ func (c *cmd) sshOption(v optHit) {
 	switch strings.ToLower(strings.TrimSpace(key)) {
 	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
 		c.a.script(val, v.raw, source{})
-	case "identityfile", "userknownhostsfile", "certificatefile", "controlpath", "identityagent":
+	case "identityfile", "certificatefile", "identityagent":
 		c.a.value(v.raw, litField(strings.TrimSpace(val)), SetRead)
+	case "userknownhostsfile", "controlpath":
+		// ssh adds a new host's key to its known-hosts files and makes
+		// its control socket at ControlPath (pass 36): written; a list
+		// of files, space-separated
+		for f := range strings.FieldsSeq(val) {
+			c.a.value(v.raw, litField(f), SetRead|setModify)
+		}
 	}
 	if t == "" {
 		c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)

@@ -177,3 +177,40 @@ func (c *cmd) goInstallDir() (dirs []field, only bool) {
 	}
 	return nil, false
 }
+
+// historyFile: bash's `history -w|-a [FILE]` writes the history to FILE
+// ($HISTFILE without one), `-r|-n [FILE]` reads it in (and `history`
+// then prints it): `history -w .pi/settings.json`, `history -r .env;
+// history` (pass 36; the builtin's words were taken as words only).
+func (c *cmd) historyFile() {
+	var ops OpSet
+	file := -1
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "-") && len(t) > 1 && file < 0 && !strings.HasPrefix(t, "--") {
+			if strings.ContainsAny(t, "wa") {
+				ops |= setModify
+			}
+			if strings.ContainsAny(t, "rn") {
+				ops |= SetRead
+			}
+			if strings.Contains(t, "s") || strings.Contains(t, "p") {
+				return // -s ARGS, -p ARGS: words
+			}
+			continue
+		}
+		if file < 0 {
+			file = i
+		}
+	}
+	if ops == 0 {
+		return
+	}
+	if file >= 0 {
+		c.file(file, ops)
+		return
+	}
+	if f, ok := c.envField("HISTFILE"); ok {
+		c.fileField("$HISTFILE", f, ops)
+	}
+}

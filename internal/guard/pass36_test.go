@@ -203,3 +203,19 @@ func TestPass36RsyncDirs(t *testing.T) {
 		{`rsync -a -T /tmp src/ /tmp/out/`, false, nil},
 	})
 }
+
+// history -w/-a write the history file, -r/-n read it; ssh writes its
+// known-hosts file and its control socket.
+func TestPass36HistorySSH(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`history -w .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`HISTFILE=.claude/settings.json; history -s x; history -w`, true, []string{"$HISTFILE"}},
+		{`history -r .env; history`, true, []string{".env"}},
+		{`ssh -o UserKnownHostsFile=.pi/settings.json host`, true, []string{".pi/settings.json"}},
+		{`ssh -M -S .pi/extensions/s host`, true, []string{".pi/extensions/s"}},
+		{`history`, false, nil},
+		{`history 20`, false, nil},
+		{`history -w /tmp/h`, false, nil},
+		{`ssh -o UserKnownHostsFile=/dev/null host`, false, nil},
+	})
+}
