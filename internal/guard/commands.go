@@ -1014,7 +1014,11 @@ func (c *cmd) dispatch() bool {
 	c.responseFiles()
 	c.selfLoaded()
 	c.codeOptions()
-	c.moreWrites() // picmd.go
+	c.moreWrites()     // picmd.go
+	c.installEnvDirs() // installenv36.go
+	if c.name == "history" {
+		c.historyFile()
+	}
 	if names, ok := toolFolderOpts()[c.name]; ok {
 		defer c.a.pushDirs(nil)()
 		c.toolFolders(names)

@@ -274,6 +274,14 @@ func (c *cmd) wrapper() {
 			}
 		case "--log-file":
 			c.valFile(v, setModify)
+		case "-E", "--setenv", "--env":
+			// systemd-run -E/--setenv VAR=VALUE, firejail --env=VAR=VALUE:
+			// set for the command, as env's words are
+			c.valWord(v)
+			if f, ok := c.valField(v); ok && (c.name == "systemd-run" || c.name == "firejail" && v.name == "--env") && strings.Contains(optText(f), "=") && !strings.HasPrefix(optText(f), "=") {
+				c.a.envWord(v.raw, f)
+				c.a.addCmdEnv(f)
+			}
 		case "-R", "--root", "--chroot":
 			if c.name == "unshare" || c.name == "sudo" {
 				c.valWord(v)
@@ -347,6 +355,7 @@ func (c *cmd) wrapper() {
 		}
 		c.done[k] = true
 		c.a.value(c.args[k].raw, c.args[k].f, SetRead)
+		c.a.addCmdEnv(c.args[k].f) // as env's: TMPDIR, CURL_HOME, GOBIN for CMD
 		ops = ops[1:]
 	}
 	if len(ops) > 0 {
@@ -496,13 +505,7 @@ func (c *cmd) envWrapper() {
 			c.done[i] = true
 			c.a.value(c.args[i].raw, f, SetRead)
 			c.a.envWord(c.args[i].raw, f)
-			name, _, _ := strings.Cut(t, "=")
-			if !f.pattern() {
-				c.a.cmdEnv = append(c.a.cmdEnv, f.s[len(name)+1:])
-			} else {
-				c.a.cmdEnv = append(c.a.cmdEnv, unknownStr)
-			}
-			c.a.cmdEnvNames = append(c.a.cmdEnvNames, name)
+			c.a.addCmdEnv(f)
 			i++
 		default:
 			goto command
@@ -513,6 +516,37 @@ command:
 	if i < len(c.args) {
 		c.wrap(i)
 	}
+}
+
+// parentField is the folder of f ("." for a bare name).
+func parentField(f field) field {
+	s := strings.TrimRight(f.s, "/")
+	i := strings.LastIndex(s, "/")
+	switch {
+	case i < 0:
+		return litField(".")
+	case i == 0:
+		return litField("/")
+	}
+	out := f
+	out.s = s[:i]
+	if !f.pattern() {
+		out = litField(s[:i])
+	}
+	return out
+}
+
+// addCmdEnv records a NAME=VALUE word a wrapper (env, sudo) sets for
+// the command it runs, as a prefix assignment is recorded.
+func (a *shellAnalyzer) addCmdEnv(f field) {
+	t := optText(f)
+	name, _, _ := strings.Cut(t, "=")
+	if !f.pattern() {
+		a.cmdEnv = append(a.cmdEnv, f.s[len(name)+1:])
+	} else {
+		a.cmdEnv = append(a.cmdEnv, unknownStr)
+	}
+	a.cmdEnvNames = append(a.cmdEnvNames, name)
 }
 
 // envSplitText turns env -S's escapes into shell syntax: `\_` is a space.
@@ -3030,10 +3064,20 @@ func (c *cmd) rsync() {
 					srcs = append(srcs, c.args[k].f)
 				}
 			}
+			var dest []field
 			if len(srcs) > 0 {
+				dest = []field{localPart(srcs[len(srcs)-1])}
 				srcs = srcs[:len(srcs)-1]
 			}
 			c.a.inDirs(srcs, func() { c.stdinNames(SetRead, "rsync --files-from=-") })
+			// each name is written below the destination under its path
+			// as given (--files-from implies -R): `echo
+			// .pi/settings.json | rsync --files-from=- /tmp/evil/ .`
+			if len(dest) == 1 && !dest[0].onlyUnk && dest[0].s != "" {
+				c.a.inDirs(dest, func() { c.stdinNames(setModify, "rsync --files-from=- (writes each name below the destination)") })
+			} else if len(dest) == 1 {
+				c.a.unknown(c.args[0].raw, "rsync --files-from=- writes the names it reads below a destination named when the command runs", setModify)
+			}
 		} else if strings.HasPrefix(t, "--files-from=") || t == "--files-from" {
 			c.a.unknown(c.args[i].raw, "rsync copies the files named in a list the analysis cannot see", SetRead)
 		}
@@ -3041,6 +3085,28 @@ func (c *cmd) rsync() {
 	n := len(c.a.out.targets)
 	p := c.runSpec(s, 1)
 	c.rsyncLinkDest(p)
+	for _, v := range p.values("--backup-dir", "--temp-dir", "-T", "--partial-dir") {
+		// folders rsync writes into: the backups of the files it replaces
+		// (under their paths), its temporary and partial files (pass 36)
+		if f, ok := c.valField(v); ok {
+			c.valWord(v)
+			if f.onlyUnk {
+				c.a.unknown(v.raw, "rsync "+v.name+" writes into a folder named when the command runs", setModify)
+				continue
+			}
+			c.a.addRec(v.raw, f, setModify, true, nil, "rsync "+v.name+" (writes into it)", followNone)
+			// a relative one is the receiver's: below the destination
+			// (and the folder of a file destination)
+			if len(p.operands) > 1 && !f.pattern() && !strings.HasPrefix(f.s, "/") && !strings.HasPrefix(f.s, "~") {
+				d := localPart(c.args[p.operands[len(p.operands)-1]].f)
+				if !d.onlyUnk && d.s != "" {
+					for _, base := range []field{d, parentField(d)} {
+						c.a.addRec(v.raw+" (below the destination)", joinBase(base, f), setModify, true, nil, "rsync "+v.name+" (writes into it)", followNone)
+					}
+				}
+			}
+		}
+	}
 	c.excludeFrom(n, c.rsyncExcludes(p))
 	for _, v := range p.values("--filter", "-f") {
 		// merge/dir-merge/. FILE, : FILE read filter rules from FILE
@@ -4193,10 +4259,12 @@ func (c *cmd) ssh() {
 	p := c.parse(1, opts{short: "iFEoLRDlpJbcemOQSWwBI", long: nil, posix: true})
 	for _, v := range p.vals {
 		switch v.name {
-		case "-i", "-F", "-S":
+		case "-i", "-F":
 			c.valFile(v, SetRead)
 		case "-E":
 			c.valFile(v, setModify)
+		case "-S":
+			c.valFile(v, SetRead|setModify) // with -M, the control socket is made there
 		case "-o":
 			c.sshOption(v)
 		default:
@@ -4238,8 +4306,15 @@ func (c *cmd) sshOption(v optHit) {
 	switch strings.ToLower(strings.TrimSpace(key)) {
 	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
 		c.a.script(val, v.raw, source{})
-	case "identityfile", "userknownhostsfile", "certificatefile", "controlpath", "identityagent":
+	case "identityfile", "certificatefile", "identityagent":
 		c.a.value(v.raw, litField(strings.TrimSpace(val)), SetRead)
+	case "userknownhostsfile", "controlpath":
+		// ssh adds a new host's key to its known-hosts files and makes
+		// its control socket at ControlPath (pass 36): written; a list
+		// of files, space-separated
+		for f := range strings.FieldsSeq(val) {
+			c.a.value(v.raw, litField(f), SetRead|setModify)
+		}
 	}
 	if t == "" {
 		c.a.unknown(v.raw, "an ssh option computed when the command runs", SetRead|setModify)

@@ -73,6 +73,7 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		// be what it is now; `DIR/` says it is a folder
 		isDir = c.a.dirKind(dest.s)
 	}
+	keep := c.keepsSourcePath(p)
 	backup, bsuf := c.backupSuffix(p)
 	if backup && isDir != 1 {
 		c.a.value(dest.s+" ("+via+" backs it up)", withSuffix(dest, bsuf), setModify)
@@ -94,6 +95,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 			continue
 		}
 		base, ok := fieldBase(src)
+		if keep {
+			base, ok = sourcePath(src, c.name == "rsync")
+		}
 		if !ok {
 			c.a.addRec(destRaw, dest, setModify, true, nil, via+" (a source named when the command runs)", followNone)
 			continue
@@ -102,6 +106,9 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 		raw := into.s
 		if !into.pattern() {
 			raw = into.s + " (" + via + " puts " + base.s + " into folder " + dest.text() + ")"
+			if keep {
+				raw = into.s + " (" + via + " " + keepFlag(c.name) + " puts " + base.s + ", its path as given, into folder " + dest.text() + ")"
+			}
 		}
 		if backup {
 			c.a.value(raw+" (backed up)", withSuffix(into, bsuf), setModify)
@@ -114,6 +121,77 @@ func (c *cmd) placed(o opts, srcDirs bool, via string, link bool) {
 			c.a.markNamedFrom(n, into)
 		}
 	}
+}
+
+// keepsSourcePath reports whether the copy writes each source under its
+// path as given rather than its last name: `cp --parents a/b/c DIR`
+// writes DIR/a/b/c, and so do `rsync -R`/`--relative` and rsync
+// `--files-from` (which implies -R). Long options are taken in any
+// unique prefix, as getopt takes them (`--pa`, `--rel`).
+func (c *cmd) keepsSourcePath(p parsed) bool {
+	has := func(opt string, min int) bool {
+		for name := range p.flags {
+			if strings.HasPrefix(name, "--") && len(name) >= min && strings.HasPrefix(opt, name) {
+				return true
+			}
+		}
+		return false
+	}
+	switch c.name {
+	case "cp", "gcp":
+		return has("--parents", len("--pa"))
+	case "rsync":
+		if has("--no-relative", len("--no-rel")) || p.has("--no-R") {
+			return false
+		}
+		return p.has("-R") || has("--relative", len("--rel")) || has("--files-from", len("--fi"))
+	}
+	return false
+}
+
+// keepFlag names the option that keeps a source's path, for a reason.
+func keepFlag(name string) string {
+	if name == "rsync" {
+		return "-R"
+	}
+	return "--parents"
+}
+
+// sourcePath is the part of a source's path a path-keeping copy puts
+// below its destination: the path as given without its leading `/`, and
+// for rsync the part after its first `/./` (rsync -R /src/./a/b DIR
+// writes DIR/a/b); `./` segments are dropped. A path with nothing left
+// (`.`, `/`) is no name the analysis can tell: false.
+func sourcePath(f field, rsync bool) (field, bool) {
+	if f.onlyUnk {
+		return field{}, false
+	}
+	s := f.s
+	if rsync {
+		if i := strings.Index(s, "/./"); i >= 0 {
+			s = s[i+3:]
+		}
+	}
+	s = strings.TrimLeft(s, "/")
+	var segs []string
+	for seg := range strings.SplitSeq(s, "/") {
+		if seg != "" && seg != "." {
+			segs = append(segs, seg)
+		}
+	}
+	if len(segs) == 0 {
+		return field{}, false
+	}
+	s = strings.Join(segs, "/")
+	if !f.pattern() {
+		return litField(s), true
+	}
+	if f.dyn && strings.Trim(s, unknownStr+"/") == "" {
+		return field{}, false
+	}
+	out := f
+	out.s, out.lead, out.onlyUnk = s, "", false
+	return out, true
 }
 
 // dirKind says whether a path names a folder on the disk: 1 a folder (not
@@ -552,6 +630,17 @@ func (c *cmd) goInstall() {
 		}
 		if base == "." || base == "/" || base == "" || base == "..." {
 			c.a.unknown(c.args[k].raw, "go install writes programs whose names the analysis does not read", setModify)
+			continue
+		}
+		dirs, only := c.goInstallDir() // installenv36.go
+		for _, d := range dirs {
+			if d.onlyUnk || d.unk || strings.HasPrefix(d.s, "/"+unknownSeg) {
+				c.a.unknown(c.args[k].raw, "go install writes into $GOBIN, a folder named when the command runs", setModify)
+				continue
+			}
+			c.a.value(c.args[k].raw+" (go install writes "+base+" into folder "+d.text()+")", joinBase(d, litField(base)), setModify)
+		}
+		if only {
 			continue
 		}
 		out := field{s: "/" + unknownSeg + "/" + escapeGlob(base), dyn: true, why: "$GOBIN", envDir: true}

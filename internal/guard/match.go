@@ -17,6 +17,7 @@ type compiled struct {
 	globs []bool // segs[i] holds glob syntax
 	bare  bool   // matched at any depth (no leading `/` or `~/`)
 	dir   bool   // written with a trailing `/`: a directory
+	file  bool   // Entry.File: nothing below it is the entry's
 	ok    bool   // false: the entry cannot match in this Env (`~` without a home)
 	atCwd *compiled
 }
@@ -105,7 +106,7 @@ func isAnchored(p string) bool {
 }
 
 func compileEntry(e *Entry, env Env, cwd string) compiled {
-	c := compiled{entry: e, ok: true}
+	c := compiled{entry: e, ok: true, file: e.File}
 	p := strings.ReplaceAll(e.Path, `\`, "/")
 	c.dir = strings.HasSuffix(p, "/")
 	if isAnchored(p) {
@@ -124,7 +125,7 @@ func compileEntry(e *Entry, env Env, cwd string) compiled {
 				c.segs = append(c.segs, s)
 			}
 		}
-		at := compiled{entry: e, ok: true, dir: c.dir}
+		at := compiled{entry: e, ok: true, dir: c.dir, file: c.file}
 		at.segs = append(splitSegs(escapeGlob(cwd)), c.segs[1:]...)
 		c.atCwd = &at
 		foldSegs(&at, env.CaseSensitive)
@@ -278,7 +279,10 @@ func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 				continue
 			}
 			if i == np {
-				return true // the entry is consumed: path[:j] is the entry, the rest is inside it
+				if !c.file || zeroSegs(ps, j) {
+					return true // the entry is consumed: path[:j] is the entry, the rest is inside it
+				}
+				continue // a program file holds nothing: a path below it is not the entry
 			}
 			if mode == holds && j == ns && j > 0 && !c.bare && (ps.dotOK || !dotSegs(pat[i:])) {
 				return true // the path is consumed: it is an ancestor of the entry
@@ -325,6 +329,17 @@ func matchTable(c *compiled, ps pathSegs, mode matchMode, wild bool) bool {
 		}
 	}
 	return false
+}
+
+// zeroSegs reports whether the path's segments from j on may be none at
+// all (a pattern's `**` or unknown runs), so that it may end at j.
+func zeroSegs(ps pathSegs, j int) bool {
+	for _, s := range ps.segs[j:] {
+		if !ps.pattern || !isUnknownSeg(s) && s != "**" {
+			return false
+		}
+	}
+	return true
 }
 
 // segMatch matches one entry segment p against one path segment s. When

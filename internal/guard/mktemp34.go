@@ -97,8 +97,11 @@ func (c *cmd) mktempMakes() {
 			tmpl, tmplSet = litField("tmp.XXXXXXXXXX"), true
 		}
 	}
-	if strings.HasPrefix(dir.text(), "/tmp") && !strings.Contains(dir.text(), "..") && !dir.pattern() {
-		return // the shared temporary folder: no rule protects a random name there
+	if !dir.pattern() && path.Clean(dir.text()) == "/tmp" {
+		// the shared temporary folder: no rule protects a random name
+		// there (not a folder below it: a project in /tmp/x has its own
+		// .pi/extensions, and /tmpx is another folder)
+		return
 	}
 	where := showWord(dir.text())
 	if dir.pattern() {

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -511,6 +512,12 @@ func foldKey(s string, caseSensitive bool) string {
 				return ' '
 			case r == '\u2019':
 				return '\''
+			case !caseSensitive && r >= utf8.RuneSelf:
+				// the case a case-insensitive file system compares in:
+				// NTFS upper-cases (ſ, U+017F, is S there; ı, U+0131,
+				// is I), APFS folds (ſ is s, the Kelvin sign K):
+				// `.pi/ſettings.json` opens .pi/settings.json
+				return unicode.ToLower(unicode.ToUpper(r))
 			}
 			return r
 		}, s)

@@ -79,7 +79,7 @@ func PathRules(exe, pathEnv string, resolve func(string) string) *Rules {
 				continue
 			}
 			seen[p] = true
-			r.Entries = append(r.Entries, Entry{Path: p, Deny: SetWrite | SetEdit, Index: len(r.Entries), Source: PathRulesSource})
+			r.Entries = append(r.Entries, Entry{Path: p, Deny: SetWrite | SetEdit, Index: len(r.Entries), Source: PathRulesSource, File: true})
 		}
 	}
 	return r

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -25,6 +26,11 @@ type Entry struct {
 	// Source names where the entry came from (a file, a settings key, or
 	// "built-in defaults").
 	Source string `json:"-"`
+	// File: the entry names a program file, which only a file of that
+	// name can stand in for: a path below it is not the entry's (the
+	// running binary, a pruner that would shadow it on PATH — a PATH
+	// search skips a folder of that name). Never set from a rules file.
+	File bool `json:"-"`
 }
 
 // Rules is a validated list of protected-path entries and where it came from.
@@ -134,7 +140,7 @@ func GateRules(agentDir, exe string) *Rules {
 		if hasGlobMeta(p) {
 			continue // a folder name with a glob character: not a path rule can name as it is
 		}
-		r.Entries = append(r.Entries, Entry{Path: p, Deny: ops, Index: len(r.Entries), Source: GateRulesSource})
+		r.Entries = append(r.Entries, Entry{Path: p, Deny: ops, Index: len(r.Entries), Source: GateRulesSource, File: exe != "" && p == strings.ReplaceAll(exe, `\`, "/")})
 	}
 	return r
 }
@@ -146,6 +152,11 @@ func hasGlobMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
 // Union returns the rules of r followed by the entries of add that r does
 // not already have (same path and ops): a project may add rules, never take
 // any away. Each entry keeps its Source. A nil add returns r.
+// unionKey is what makes two entries the same for Union.
+func unionKey(e Entry) string {
+	return e.Path + "\x00" + e.Deny.String() + "\x00" + strconv.FormatBool(e.File)
+}
+
 func (r *Rules) Union(add *Rules) *Rules {
 	if add == nil || len(add.Entries) == 0 {
 		return r
@@ -155,11 +166,11 @@ func (r *Rules) Union(add *Rules) *Rules {
 	for _, e := range r.Entries {
 		e.Index = len(out.Entries)
 		out.Entries = append(out.Entries, e)
-		have[e.Path+"\x00"+e.Deny.String()] = true
+		have[unionKey(e)] = true
 	}
 	added := false
 	for _, e := range add.Entries {
-		if have[e.Path+"\x00"+e.Deny.String()] {
+		if have[unionKey(e)] {
 			continue
 		}
 		e.Index = len(out.Entries)
