@@ -52,8 +52,11 @@ type Call struct {
 	// block (read again without parsing the line).
 	text textLoc
 	// span is where the flush decoded resultText in its chunk's buffer
-	// (hashText).
-	span [2]int
+	// (hashText), with the text flags the decoding saw (flagsKnown: it
+	// saw them), for its hash (hashCall)
+	span       [2]int
+	textFlags  uint8
+	flagsKnown bool
 }
 
 // AppendArgs appends the call's arguments (Args, or read from the input)
