@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
 	"github.com/pruner-dev/pruner/internal/jsval"
@@ -51,8 +52,11 @@ type Call struct {
 	// block (read again without parsing the line).
 	text textLoc
 	// span is where the flush decoded resultText in its chunk's buffer
-	// (hashText).
-	span [2]int
+	// (hashText), with the text flags the decoding saw (flagsKnown: it
+	// saw them), for its hash (hashCall)
+	span       [2]int
+	textFlags  uint8
+	flagsKnown bool
 }
 
 // AppendArgs appends the call's arguments (Args, or read from the input)
@@ -281,11 +285,6 @@ func argsInContext(st *State, ctx *session.Context) bool { return st.src == nil 
 // ctx.Branch[resAt[k]]; keys[k], their occurrence keys as Capture made
 // them of the results' raw timestamps).
 func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, entry int, ready []*session.ToolCall, readyAt []int, res []*session.BranchEntry, resAt []int, keys []string, withProse bool) (*Batch, error) {
-	type callArgs struct {
-		args  []byte
-		at    textRef
-		found bool
-	}
 	// the ready calls' arguments: each from the first toolCall block with
 	// its id (the one calls pair with); the prose, text blocks joined with
 	// "\n", in the tape's reused buffer
@@ -295,47 +294,60 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 	stamps := make([]int64, len(ready))
 	b := &Batch{Calls: make([]*Call, 0, len(ready))}
 	// the assistant line is parsed where the input holds it (no copy):
-	// what the batch keeps of it is copied out before the view ends
-	err := ctx.ViewEntryLine(be, func(line []byte) error {
-		msg, hasMsg, _ := lt.lineMessage(line)
-		b.Timestamp = lt.entryMillis(msg, hasMsg)
-		content, ok := lt.get(msg, hasMsg, "content")
-		prose, blocks := lt.prose[:0], 0
-		lt.elems(content, ok, func(bl uint32) {
-			tv, hasType := lt.get(bl, true, "type")
-			switch {
-			case lt.strIs(tv, hasType, "text"):
-				if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
-					if blocks > 0 {
-						prose = append(prose, '\n')
-					}
-					prose = lt.appendStr(prose, v)
-					blocks++
-				}
-			case lt.strIs(tv, hasType, "toolCall"):
-				iv, hasID := lt.get(bl, true, "id")
-				id, _ := lt.strView(iv, hasID)
-				var a callArgs
-				for k, tc := range ready {
-					if args[k].found || tc.ID() != id {
-						continue
-					}
-					if !a.found {
-						a.args, a.at = lt.callArgsAt(bl, entry)
-						a.found = true
-					}
-					args[k] = a
-				}
-			}
+	// what the batch keeps of it is copied out before the view ends; or,
+	// when the read recorded what the batch takes of it, read from there
+	m, fromFacts := ctx.EntryMessage(be), false
+	if tf := m.TurnFacts(); tf.Known && !lt.copyArgs && entry >= 0 && entry < math.MaxInt32 {
+		err := ctx.ViewEntryLine(be, func(line []byte) error {
+			fromFacts = turnFromFacts(b, lt, m, tf, line, entry, ready, readyAt, args, withProse)
+			return nil
 		})
-		lt.prose = prose
-		if withProse {
-			b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	}
+	if !fromFacts {
+		clear(args)
+		if err := ctx.ViewEntryLine(be, func(line []byte) error {
+			msg, hasMsg, _ := lt.lineMessage(line)
+			b.Timestamp = lt.entryMillis(msg, hasMsg)
+			content, ok := lt.get(msg, hasMsg, "content")
+			prose, blocks := lt.prose[:0], 0
+			lt.elems(content, ok, func(bl uint32) {
+				tv, hasType := lt.get(bl, true, "type")
+				switch {
+				case lt.strIs(tv, hasType, "text"):
+					if v, ok := lt.get(bl, true, "text"); ok && lt.tp.Nodes[v].Kind == jsonscan.String {
+						if blocks > 0 {
+							prose = append(prose, '\n')
+						}
+						prose = lt.appendStr(prose, v)
+						blocks++
+					}
+				case lt.strIs(tv, hasType, "toolCall"):
+					iv, hasID := lt.get(bl, true, "id")
+					id, _ := lt.strView(iv, hasID)
+					var a callArgs
+					for k, tc := range ready {
+						if args[k].found || tc.ID() != id {
+							continue
+						}
+						if !a.found {
+							a.args, a.at = lt.callArgsAt(bl, entry)
+							a.found = true
+						}
+						args[k] = a
+					}
+				}
+			})
+			lt.prose = prose
+			if withProse {
+				b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
 	}
 	for k, tc := range ready {
 		a := args[k]
@@ -371,6 +383,68 @@ func captureBatch(ctx *session.Context, lt *lineTape, be *session.BranchEntry, e
 		c.Chars = lt.resultChars(rc, hasRC)
 	}
 	return b, nil
+}
+
+// callArgs are a ready call's arguments as captureBatch finds them: from
+// the first toolCall block with its id (found), left in the line (at) or
+// copied (args).
+type callArgs struct {
+	args  []byte
+	at    textRef
+	found bool
+}
+
+// turnFromFacts sets what captureBatch reads of an assistant entry's line
+// (branch entry entry, line, its message m) from the facts the read
+// recorded of it (tf, Known; m.CallArgsAt), as a parse of the line finds
+// them: the batch's time and prose, and the ready calls' arguments
+// (args[k] for ready[k], m.ToolCalls()[readyAt[k]]). It reports false
+// when a fact does not fit the line (the file changed): parse it.
+func turnFromFacts(b *Batch, lt *lineTape, m *session.Message, tf session.TurnFacts, line []byte, entry int, ready []*session.ToolCall, readyAt []int, args []callArgs, withProse bool) bool {
+	in := func(off, n int) bool { return off >= 0 && n >= 0 && off <= len(line) && n <= len(line)-off }
+	if !in(tf.TSOff, tf.TSLen) || !in(tf.ProseOff, tf.ProseN) {
+		return false
+	}
+	// entryMillis's: the entry's ISO time, else the message's number
+	b.Timestamp = 0
+	parsed := false
+	if tf.TS && tf.TSLen > 0 {
+		if tm, err := time.Parse(time.RFC3339Nano, bufString(line[tf.TSOff:tf.TSOff+tf.TSLen])); err == nil {
+			b.Timestamp, parsed = tm.UnixMilli(), true
+		}
+	}
+	if ts, ok, known := m.NumTimestamp(); !parsed && known && ok && ts == float64(int64(ts)) {
+		b.Timestamp = int64(ts)
+	}
+	prose := lt.prose[:0]
+	if tf.Prose {
+		raw := line[tf.ProseOff : tf.ProseOff+tf.ProseN]
+		if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+			return false
+		}
+		prose = appendStrRaw(prose, raw, tf.ProseFlags)
+	}
+	lt.prose = prose
+	if withProse {
+		b.AssistantText = strings.Clone(strings.TrimFunc(bufString(prose), isJSWhitespace))
+	}
+	calls := m.ToolCalls()
+	for k, tc := range ready {
+		j := 0 // the first call with the id (its block is the first with it)
+		for j < readyAt[k] && calls[j].ID() != tc.ID() {
+			j++
+		}
+		off, n := m.CallArgsAt(j)
+		switch {
+		case n == 0:
+			args[k] = callArgs{args: []byte("{}"), found: true}
+		case !in(off, n):
+			return false
+		default:
+			args[k] = callArgs{at: textRef{entry: int32(entry + 1), off: int32(off), n: int32(n)}, found: true}
+		}
+	}
+	return true
 }
 
 // resultFromFacts sets what captureBatch reads of a result's line (branch

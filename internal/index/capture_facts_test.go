@@ -158,3 +158,87 @@ func TestCaptureFactsDiffShapes(t *testing.T) {
 		captureDiff(t, name+" (copied)", ctx, func() *State { return &State{src: other} })
 	}
 }
+
+// TestCaptureTurnFactsDiffShapes: assistant lines of every shape the
+// read's turn facts (session.TurnFacts) cover or leave to the parse —
+// entry and message timestamps of each kind, no, one, several, escaped,
+// bad-UTF-8 and non-string text blocks, arguments as pi writes them, not
+// canonical, null, absent, under input or args, ids escaped, of bad UTF-8
+// or repeated — capture as the parse of each line captures them, and the
+// facts are used for some lines and left for others.
+func TestCaptureTurnFactsDiffShapes(t *testing.T) {
+	entryTS := []string{`"timestamp":"2026-01-01T00:00:01.250Z",`, `"timestamp":"2026-01-01T00:00:01.250\u005a",`, ``, `"timestamp":17,`,
+		`"timestamp":"",`, `"timestamp":"yesterday",`, `"timestamp":"x","timestamp":"2026-01-01T00:00:02Z",`, `"timestamp":"2026-01-01T00:00:03+02:00",`}
+	msgTS := []string{`,"timestamp":1700000000123`, `,"timestamp":1.5`, `,"timestamp":"1700000000123"`, ``, `,"timestamp":-4`}
+	prose := []string{``, `{"type":"text","text":"reading"},`, `{"type":"text","text":"  two\nlines  "},{"type":"text","text":"more"},`,
+		`{"type":"text","text":"esc \u00e9 \"q\""},`, "{\"type\":\"text\",\"text\":\"bad \xff byte\"},", `{"type":"text","text":7},`,
+		`{"type":"thinking","thinking":"hmm"},`, `{"type":"t\u0065xt","text":"escaped type"},`, `{"type":"text","text":"   "},`,
+		`{"type":"text","text":"a","text":"last"},`}
+	args := []string{`"arguments":{"path":"f.go"}`, `"arguments":{ "path" : "f.go" }`, `"arguments":null`, ``, `"input":{"x":1}`,
+		`"args":null,"arguments":{"p":1}`, `"arguments":{"n":1.50}`, `"arguments":"str"`, `"arguments":[1,2]`, `"arguments":{"p":"\u00e9"}`,
+		`"arguments":{"a":1},"arguments":{"b":2}`, `"arguments":{}`}
+	ids := []string{`c%d_%d`, `c%d_%d`, `c%d_%d`, `\u0063%d_%d`}
+	rng := rand.New(rand.NewPCG(44, 1))
+	known, unknown := 0, 0
+	for round := range 60 {
+		var b strings.Builder
+		b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+		parent, n := "", 0
+		entry := func(ts, msg string) {
+			n++
+			id := fmt.Sprintf("e%04d", n)
+			par := `null`
+			if parent != "" {
+				par = `"` + parent + `"`
+			}
+			fmt.Fprintf(&b, `{"type":"message","id":"%s","parentId":%s,%s"message":%s}`+"\n", id, par, ts, msg)
+			parent = id
+		}
+		for turn := range 10 {
+			entry(`"timestamp":"2026-01-01T00:00:00.000Z",`, fmt.Sprintf(`{"role":"user","content":"go %d","timestamp":1}`, turn))
+			k := 1 + rng.IntN(3)
+			var calls []string
+			var callIDs []string
+			for c := range k {
+				id := fmt.Sprintf(ids[rng.IntN(len(ids))], turn, c%2)
+				if rng.IntN(12) == 0 {
+					id = fmt.Sprintf("c%d_\xff%d", turn, c)
+				}
+				a := args[rng.IntN(len(args))]
+				if a != "" {
+					a = "," + a
+				}
+				calls = append(calls, `{"type":"toolCall","id":"`+id+`","name":"read"`+a+`}`)
+				callIDs = append(callIDs, id)
+			}
+			if rng.IntN(8) == 0 {
+				calls = append(calls, `{"type":"toolC\u0061ll","id":"`+callIDs[0]+`","name":"read","arguments":{"path":"other"}}`)
+			}
+			entry(entryTS[rng.IntN(len(entryTS))], `{"role":"assistant","content":[`+prose[rng.IntN(len(prose))]+strings.Join(calls, ",")+`]`+msgTS[rng.IntN(len(msgTS))]+`}`)
+			for _, id := range callIDs {
+				entry(`"timestamp":"2026-01-01T00:00:05.000Z",`, `{"role":"toolResult","toolCallId":"`+id+`","toolName":"read","content":[{"type":"text","text":"some text"}],"timestamp":5}`)
+			}
+			entry(`"timestamp":"2026-01-01T00:00:06.000Z",`, `{"role":"assistant","content":[{"type":"text","text":"done"}],"timestamp":3}`)
+		}
+		data := []byte(b.String())
+		ctx := readCtx(t, data)
+		for i := range ctx.Branch {
+			if m := ctx.EntryMessage(&ctx.Branch[i]); m != nil && len(m.ToolCalls()) > 0 {
+				if m.TurnFacts().Known {
+					known++
+				} else {
+					unknown++
+				}
+			}
+		}
+		name := fmt.Sprintf("round %d", round)
+		if captureDiff(t, name, ctx, func() *State { return &State{} }) == 0 {
+			t.Fatalf("%s: nothing captured:\n%s", name, data)
+		}
+		other := readCtx(t, data)
+		captureDiff(t, name+" (copied)", ctx, func() *State { return &State{src: other} })
+	}
+	if known < 50 || unknown < 50 {
+		t.Fatalf("facts known for %d assistant lines, not for %d: the test does not exercise both paths", known, unknown)
+	}
+}

@@ -316,6 +316,9 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	before := s.nrec        // dedup finds the hashes of these record keys only
 	var aliases []*NewEntry // the dedup entries, before the summaries'
 	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
+	// no hash before the batches: dedup finds none, so a call is hashed
+	// only when its record seeds one (not a trivial batch's)
+	unseeded := s.unseeded()
 	// a chunk's result texts, reused for the next chunk: sized once for
 	// the largest chunk (a buffer grown by append copies itself each time
 	// it grows, and in a process that never collects, each copy is memory
@@ -334,7 +337,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
 				var err error
-				if texts, err = f.hashText(ctx, c, texts[:0]); err != nil {
+				if texts, err = f.hashText(ctx, c, texts[:0], true); err != nil {
 					return err
 				}
 			}
@@ -369,11 +372,18 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 			var err error
 			if !first {
 				for _, c := range sl.b.Calls {
-					if texts, err = f.hashText(ctx, c, texts); err != nil {
+					if texts, err = f.hashText(ctx, c, texts, !unseeded); err != nil {
 						return err
 					}
 				}
 				f.dedupSlot(sl, o, before, &aliases)
+				if unseeded && !sl.trivial && !sl.deduped {
+					// the hashes its records seed (a trivial batch's
+					// calls make none: not hashed)
+					for _, c := range sl.b.Calls {
+						f.hashCall(c, texts)
+					}
+				}
 			}
 			if sl.trivial {
 				// (kept now: its texts are in texts until the next slot's)
@@ -526,9 +536,10 @@ func chunkTextBytes(batches []*Batch, perBatch bool) int {
 	return most
 }
 
-// hashText appends c's resultText to texts (c.span locates it there) and
-// sets c.Hash from it (when no spill set it).
-func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte) ([]byte, error) {
+// hashText appends c's resultText to texts (c.span locates it there) and,
+// when hash, sets c.Hash from it (when no spill set it; else hashCall
+// does).
+func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte, hash bool) ([]byte, error) {
 	n0 := len(texts)
 	f.lt.textKnown = false
 	texts, err := c.appendText(texts, ctx, &f.lt)
@@ -536,10 +547,19 @@ func (f *Flushed) hashText(ctx *session.Context, c *Call, texts []byte) ([]byte,
 		return texts, err
 	}
 	c.span = [2]int{n0, len(texts)}
-	if c.Hash == "" {
-		c.Hash = f.lt.contentHash(c.ToolName, texts[n0:], f.lt.textFlags, f.lt.textKnown)
+	c.textFlags, c.flagsKnown = f.lt.textFlags, f.lt.textKnown
+	if hash {
+		f.hashCall(c, texts)
 	}
 	return texts, nil
+}
+
+// hashCall sets c.Hash (when no spill set it) from its text where hashText
+// put it in texts.
+func (f *Flushed) hashCall(c *Call, texts []byte) {
+	if c.Hash == "" {
+		c.Hash = f.lt.contentHash(c.ToolName, texts[c.span[0]:c.span[1]], c.textFlags, c.flagsKnown)
+	}
 }
 
 // dedupSlot takes the duplicates of indexed results out of the slot's

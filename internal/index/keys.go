@@ -240,6 +240,10 @@ func (s *State) hashKeyBefore(h string, n int32) (string, bool) {
 	return s.keys[id].key, true
 }
 
+// unseeded reports whether no record has a content hash (dedup finds
+// none).
+func (s *State) unseeded() bool { return len(s.hashes) == 0 && len(s.hashOdd) == 0 }
+
 // seedHash makes the record key kid the first with content hash h, unless
 // one is already.
 func (s *State) seedHash(h string, kid int32) {

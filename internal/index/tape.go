@@ -62,15 +62,20 @@ func (t *lineTape) strView(n uint32, has bool) (string, bool) {
 
 // appendStr appends the string node n's value (as str decodes it) to dst.
 func (t *lineTape) appendStr(dst []byte, n uint32) []byte {
-	nd := &t.tp.Nodes[n]
+	return appendStrRaw(dst, t.tp.Raw(n), t.tp.Nodes[n].Flags)
+}
+
+// appendStrRaw appends the value of the JSON string raw (quotes included;
+// flags its jsonscan flags) to dst, as str decodes it.
+func appendStrRaw(dst, raw []byte, flags uint8) []byte {
 	switch {
-	case nd.Flags&jsonscan.BadUTF8 != 0:
-		s, _ := jsval.String(t.tp.Raw(n)) // jsval folds a run of bad bytes into one U+FFFD
+	case flags&jsonscan.BadUTF8 != 0:
+		s, _ := jsval.String(raw) // jsval folds a run of bad bytes into one U+FFFD
 		return append(dst, s...)
-	case nd.Flags&jsonscan.Escaped == 0:
-		return append(dst, t.tp.Src[nd.Start+1:nd.End-1]...)
+	case flags&jsonscan.Escaped == 0:
+		return append(dst, raw[1:len(raw)-1]...)
 	}
-	return jsonscan.AppendUnquoteValid(dst, t.tp.Raw(n))
+	return jsonscan.AppendUnquoteValid(dst, raw)
 }
 
 // parse parses line; ok is false when it is not one JSON value (the file
@@ -468,68 +473,5 @@ func stringChars(nd *jsonscan.Node, raw []byte) int {
 }
 
 // canonical reports whether the value at node n is written as
-// JSON.stringify writes it (jsval.AppendCanonical would copy it), from the
-// tape: no whitespace, strings of valid UTF-8 whose escapes are all short
-// forms (\" \\ \b \f \n \r \t), integers written plainly, objects of at
-// most 16 plain keys (jsval.PlainKey), none repeated. False is no answer:
-// other values may be canonical too.
-func (t *lineTape) canonical(n uint32) bool {
-	nodes, src := t.tp.Nodes, t.tp.Src
-	for i := n; i < nodes[n].Next; i++ {
-		nd := &nodes[i]
-		switch nd.Kind {
-		case jsonscan.String:
-			if nd.Flags&(jsonscan.BadUTF8|jsonscan.UEscaped|jsonscan.SlashEscaped) != 0 {
-				return false
-			}
-		case jsonscan.Number:
-			if !jsval.PlainInteger(src[nd.Start:nd.End]) {
-				return false
-			}
-		case jsonscan.Object, jsonscan.Array:
-			if !t.tight(i) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// tight reports whether the object or array at node i has nothing but one
-// ':' or ',' between its members and its brackets, and (an object) at most
-// 16 keys, each plain and none repeated.
-func (t *lineTape) tight(i uint32) bool {
-	nodes, src := t.tp.Nodes, t.tp.Src
-	nd := &nodes[i]
-	if nd.Chars == 0 {
-		return nd.End == nd.Start+2
-	}
-	obj := nd.Kind == jsonscan.Object
-	if obj && nd.Chars > 16 {
-		return false
-	}
-	var keys [16][]byte
-	pos, k := nd.Start+1, i+1
-	for m := uint32(0); m < nd.Chars; m++ {
-		if obj {
-			key := &nodes[k]
-			if key.Start != pos || !jsval.PlainKey(src[key.Start:key.End]) {
-				return false
-			}
-			raw := src[key.Start:key.End]
-			for _, prev := range keys[:m] {
-				if bytes.Equal(prev, raw) {
-					return false
-				}
-			}
-			keys[m] = raw
-			pos, k = key.End+1, k+1
-		}
-		v := &nodes[k]
-		if v.Start != pos {
-			return false
-		}
-		pos, k = v.End+1, v.Next
-	}
-	return pos == nd.End
-}
+// JSON.stringify writes it (jsval.TapeCanonical: false is no answer).
+func (t *lineTape) canonical(n uint32) bool { return jsval.TapeCanonical(&t.tp, n) }

@@ -110,6 +110,8 @@ type Context struct {
 	infos    chunked[msgInfo]
 	callSets chunked[callSet]
 	calls    [][]ToolCall        // the tool calls, in chunks callSets index
+	turns    chunked[turnFacts]  // each callSets entry's TurnFacts (same index)
+	argLocs  [][]argLoc          // each call's arguments (CallArgsAt), in the chunks of calls
 	names    []aref              // tool names (ToolCall.name, msgInfo.toolName)
 	patches  map[*Message][]byte // content replacements (rare)
 	blocks   []*msgBlock         // the messages
@@ -444,6 +446,7 @@ func (b *builder) read() error {
 
 type builder struct {
 	calls    []ToolCall // and so are tool calls
+	argLocs  []argLoc   // and the calls' arguments (the same chunk as calls)
 	lastRefs []aref     // the ids of the latest message's tool calls in the arena (callID)
 	names    map[string]uint32
 	ctx      *Context
@@ -688,18 +691,18 @@ func (b *builder) addContextLine(rl *rawLine) {
 	m.role, m.line, m.off, m.n = b.ctx.roleIndex(v.mstr(&mv, mRole)), int32(rl.num), rl.off, lineLen(rl.line)
 	m.setSource(srcWholeLine)
 	b.setStrings(m, v, &mv, true)
-	first := b.fill(m, v, mv.f[mContent])
-	b.fillRead(m, v, &mv, first)
+	ci := b.fill(m, v, mv.f[mContent])
+	b.fillRead(m, v, &mv, ci.firstText)
 	b.countModelChars(m, v, &mv)
 	b.ctx.Messages = append(b.ctx.Messages, m)
 }
 
 // fill sets the size and tool-call fields of m from its content value, and
-// returns the "text" member of its first block (contentInfo.firstText).
-func (b *builder) fill(m *Message, v *lineView, content uint32) uint32 {
+// returns what analyze found of it (its calls valid until the next analyze).
+func (b *builder) fill(m *Message, v *lineView, content uint32) contentInfo {
 	ci := b.er.dec.analyze(content)
 	b.fillInfo(m, v, ci)
-	return ci.firstText
+	return ci
 }
 
 // fillRead sets what only a message rendered from its input bytes has:
@@ -829,6 +832,8 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 		if len(b.calls)+n > cap(b.calls) {
 			b.calls = make([]ToolCall, 0, max(1024, n))
 			b.ctx.calls = append(b.ctx.calls, b.calls)
+			b.argLocs = make([]argLoc, 0, cap(b.calls))
+			b.ctx.argLocs = append(b.ctx.argLocs, b.argLocs)
 		}
 		start := len(b.calls)
 		b.lastRefs = b.lastRefs[:0]
@@ -844,10 +849,14 @@ func (b *builder) fillInfo(m *Message, v *lineView, ci contentInfo) {
 				tc.name |= callAltArgs
 			}
 			b.calls = append(b.calls, tc)
+			b.argLocs = append(b.argLocs, argLoc{})
 		}
 		if m.calls == 0 {
 			b.ctx.callSets.add()
+			b.ctx.turns.add()
 			m.calls = uint32(b.ctx.callSets.len())
+		} else {
+			*b.ctx.turns.at(int(m.calls - 1)) = turnFacts{} // (the calls' facts are not known)
 		}
 		*b.ctx.callSets.at(int(m.calls - 1)) = callSet{chunk: uint32(len(b.ctx.calls) - 1), start: uint32(start), n: uint32(n)}
 	}
@@ -897,9 +906,12 @@ func (b *builder) addEntry(rl *rawLine) {
 			m.role = b.ctx.roleIndex(RoleCustom)
 			m.flags |= flagRoleFix
 		}
-		first := b.fill(m, v, mv.f[mContent])
-		b.fillRead(m, v, &mv, first)
+		ci := b.fill(m, v, mv.f[mContent])
+		b.fillRead(m, v, &mv, ci.firstText)
 		b.countModelChars(m, v, &mv)
+		if m.calls != 0 && role == RoleAssistant {
+			b.turnFacts(m, v, &ci)
+		}
 		if c := mv.f[mContent]; c == 0 || v.tp.Nodes[c].Kind == jsonscan.Null {
 			switch m.Role() {
 			case RoleSystem:

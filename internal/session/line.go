@@ -303,6 +303,10 @@ type contentInfo struct {
 	// firstText is the "text" member of the first block when it is an
 	// object (the last "text" key, as JSON.parse keeps; 0: none)
 	firstText uint32
+	// texts counts the text blocks whose "text" is a string (an array
+	// content), prose is the first one's "text" (0: none)
+	texts int
+	prose uint32
 }
 
 // analyze reads the content value at tape index c (0: absent).
@@ -370,6 +374,9 @@ func (d *lineDecoder) analyzeNode(c uint32) contentInfo {
 					return true
 				}
 				ci.chars += int(tp.Nodes[text].Chars)
+				if ci.texts++; ci.texts == 1 {
+					ci.prose = text
+				}
 				if isNoticeNode(tp, text) {
 					ci.notice = true
 				}

@@ -1,12 +1,14 @@
 package session
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"sync"
 	"unsafe"
 
 	"github.com/pruner-dev/pruner/internal/jsonscan"
+	"github.com/pruner-dev/pruner/internal/jsval"
 )
 
 // Role names of pi's AgentMessage (and the runtime-only summary roles).
@@ -547,4 +549,121 @@ func (l *chunked[T]) add() *T {
 	}
 	l.n++
 	return l.at(l.n - 1)
+}
+
+// turnFacts are the TurnFacts of an assistant message with tool calls
+// (zero: not known), in Context.turns.
+type turnFacts struct {
+	tsOff, proseOff, proseN uint32
+	tsLen, proseFlags       uint8
+	flags                   uint8 // tf bits
+}
+
+// turnFacts.flags bits.
+const (
+	tfKnown uint8 = 1 << iota
+	tfTS          // the entry's "timestamp" is a string (tsOff, tsLen)
+	tfProse       // one text block's "text" is a string (proseOff, proseN, proseFlags)
+)
+
+// argLoc is where a call's arguments are in its line (n 0: none).
+type argLoc struct{ off, n uint32 }
+
+// TurnFacts are what the read saw of an assistant entry's line, so that a
+// flush need not parse it again: each field is what a parse of the line
+// finds. Known is false when the read did not record them (not an entry's
+// line as read, a call whose arguments are not `arguments` as
+// JSON.stringify writes them, an id of invalid UTF-8, more than one text
+// block, a timestamp with escapes): parse the line.
+type TurnFacts struct {
+	Known bool
+	// TS: the entry's "timestamp" is a JSON string without escapes or
+	// invalid UTF-8, its text the TSLen bytes at TSOff in the line.
+	TS           bool
+	TSOff, TSLen int
+	// Prose: the content has one text block whose "text" is a string (no
+	// other text block has one); its raw JSON (quotes included) is ProseN
+	// bytes at ProseOff in the line, with jsonscan flags ProseFlags. False:
+	// none.
+	Prose            bool
+	ProseOff, ProseN int
+	ProseFlags       uint8
+}
+
+// TurnFacts returns the facts the read recorded of an assistant entry's
+// line (Known false: none recorded). CallArgsAt has its calls'.
+func (m *Message) TurnFacts() TurnFacts {
+	if m.calls == 0 {
+		return TurnFacts{}
+	}
+	tf := m.ctx().turns.at(int(m.calls - 1))
+	if tf.flags&tfKnown == 0 {
+		return TurnFacts{}
+	}
+	return TurnFacts{Known: true, TS: tf.flags&tfTS != 0, TSOff: int(tf.tsOff), TSLen: int(tf.tsLen),
+		Prose: tf.flags&tfProse != 0, ProseOff: int(tf.proseOff), ProseN: int(tf.proseN), ProseFlags: tf.proseFlags}
+}
+
+// CallArgsAt is where the arguments of call k (in ToolCalls) are in the
+// message's line when its TurnFacts are Known: `input ?? args ??
+// arguments`, written as JSON.stringify writes them, n bytes at off (n 0:
+// none or null, which pi-condense reads as {}).
+func (m *Message) CallArgsAt(k int) (off, n int) {
+	if m.calls == 0 {
+		return 0, 0
+	}
+	c := m.ctx()
+	cs := c.callSets.at(int(m.calls - 1))
+	if k < 0 || uint32(k) >= cs.n {
+		return 0, 0
+	}
+	a := c.argLocs[cs.chunk][cs.start+uint32(k) : cs.start+uint32(k)+1][0]
+	return int(a.off), int(a.n)
+}
+
+// turnFacts records the TurnFacts of assistant message m (its calls
+// filled from ci) of line v, when every one of them can be.
+func (b *builder) turnFacts(m *Message, v *lineView, ci *contentInfo) {
+	tp := v.tp
+	var tf turnFacts
+	if t := v.f[fTimestamp]; t != 0 && tp.Nodes[t].Kind == jsonscan.String {
+		nd := &tp.Nodes[t]
+		if nd.Flags&(jsonscan.Escaped|jsonscan.BadUTF8) != 0 || nd.End-nd.Start-2 > 255 {
+			return
+		}
+		tf.tsOff, tf.tsLen, tf.flags = nd.Start+1, uint8(nd.End-nd.Start-2), tf.flags|tfTS
+	}
+	switch {
+	case ci.texts == 1:
+		nd := &tp.Nodes[ci.prose]
+		if nd.End > math.MaxInt32 {
+			return
+		}
+		tf.proseOff, tf.proseN, tf.proseFlags, tf.flags = nd.Start, nd.End-nd.Start, nd.Flags, tf.flags|tfProse
+	case ci.texts > 1:
+		return
+	}
+	c := b.ctx
+	cs := c.callSets.at(int(m.calls - 1))
+	if int(cs.n) != len(ci.calls) {
+		return
+	}
+	locs := c.argLocs[cs.chunk][cs.start : cs.start+cs.n]
+	for i, cn := range ci.calls {
+		if cn.alt || cn.id != 0 && tp.Nodes[cn.id].Flags&jsonscan.BadUTF8 != 0 {
+			return
+		}
+		a := cn.args
+		if a == 0 || tp.Nodes[a].Kind == jsonscan.Null {
+			locs[i] = argLoc{}
+			continue
+		}
+		nd := &tp.Nodes[a]
+		if nd.End > math.MaxInt32 || !jsval.TapeCanonical(tp, a) {
+			return
+		}
+		locs[i] = argLoc{off: nd.Start, n: nd.End - nd.Start}
+	}
+	tf.flags |= tfKnown
+	*c.turns.at(int(m.calls - 1)) = tf
 }
