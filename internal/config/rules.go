@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -228,18 +229,43 @@ func (c *Config) DenyRules(rulesFile string) (*RuleSet, error) {
 	return c.withGateRules(rs), nil
 }
 
+// exeDirResolver is PathRules' resolve for the binary exe (its path, links
+// resolved): a PATH folder that is exe's folder under another name (a link
+// to it, or a folder behind one) resolves to exe's folder as PathRules
+// writes it, any other to itself. Each folder costs one stat (the kernel
+// follows its links, as the PATH lookup that runs `pruner` does) compared
+// with exe's folder's, instead of a walk that reads each of its components
+// (filepath.EvalSymlinks: ~40 lstat and readlink calls a hook run with a
+// PATH of 15 folders when the binary is on none of them).
+func exeDirResolver(exe string) func(string) string {
+	if exe == "" {
+		return nil
+	}
+	dir := path.Clean(path.Dir(strings.ReplaceAll(exe, `\`, "/")))
+	var want os.FileInfo
+	looked := false
+	return func(d string) string {
+		if !looked {
+			looked = true
+			want, _ = os.Stat(filepath.FromSlash(dir))
+		}
+		if want == nil {
+			return d
+		}
+		if fi, err := os.Stat(filepath.FromSlash(d)); err == nil && os.SameFile(fi, want) {
+			return dir
+		}
+		return d
+	}
+}
+
 // withGateRules adds the rules that protect the gate's own configuration
 // (guard.GateRules: pi's settings, rules file and extensions under the
 // agent dir, Claude Code's settings, the pruner binary) to rs, whatever its
 // base: no rules file, settings or flag takes them away.
 func (c *Config) withGateRules(rs *RuleSet) *RuleSet {
 	gate := guard.GateRules(c.AgentDir, c.executable)
-	shadow := guard.PathRules(c.executable, c.pathEnv, func(d string) string {
-		if r, err := filepath.EvalSymlinks(filepath.FromSlash(d)); err == nil {
-			return filepath.ToSlash(r)
-		}
-		return d
-	})
+	shadow := guard.PathRules(c.executable, c.pathEnv, exeDirResolver(c.executable))
 	rules := &guard.Rules{Source: rs.Rules.Source, Entries: append(append(append([]guard.Entry{}, rs.Rules.Entries...), gate.Entries...), shadow.Entries...)}
 	for i := range rules.Entries {
 		rules.Entries[i].Index = i

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -44,7 +43,7 @@ var archiveLib = lazyRegexp(`(?i)\b(tarfile|zipfile|adm-zip|unzipper|jszip|rubyz
 // zipfile, node-tar's x) counts where the code names an archive library.
 var extractMethod = lazyRegexp(`\.(extract|x)\s*\(`)
 
-var extractLiteral = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
+var extractLiteral = lazyRegexp(`"([^"\\]*)"|'([^'\\]*)'`)
 
 // codeExtracts: an archive extracted by code writes every name below the
 // folder it is given, which may be any literal of the call, or the
@@ -65,7 +64,7 @@ func (a *shellAnalyzer) codeExtracts(code, raw, lang string) {
 	defer a.markFillsFrom(n)
 	for _, l := range locs {
 		args := strings.TrimSpace(parenArg(code, l[1]-1))
-		lits := extractLiteral.FindAllStringSubmatch(args, 8)
+		lits := extractLiteral().FindAllStringSubmatch(args, 8)
 		switch {
 		case args == "":
 			a.addRec(raw, litField("."), setModify, true, nil, via, followNone)

@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -2268,9 +2269,11 @@ func (c *cmd) unsetBuiltin() {
 // fileTestOps are test's operators that look at a file's metadata (type,
 // permissions, size, times), never its content; the binary ones compare
 // two files' times or identity.
-var fileTestOps = map[string]bool{"-e": true, "-a": true, "-f": true, "-d": true, "-c": true, "-b": true, "-p": true,
-	"-S": true, "-L": true, "-h": true, "-k": true, "-g": true, "-u": true, "-G": true, "-O": true, "-N": true,
-	"-r": true, "-w": true, "-x": true, "-s": true}
+var fileTestOps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-e": true, "-a": true, "-f": true, "-d": true, "-c": true, "-b": true, "-p": true,
+		"-S": true, "-L": true, "-h": true, "-k": true, "-g": true, "-u": true, "-G": true, "-O": true, "-N": true,
+		"-r": true, "-w": true, "-x": true, "-s": true}
+})
 
 var fileTestBinOps = map[string]bool{"-nt": true, "-ot": true, "-ef": true}
 
@@ -2295,7 +2298,7 @@ func (c *cmd) testOperands() {
 			continue
 		}
 		switch {
-		case fileTestOps[f.s] && k+1 < len(c.args):
+		case fileTestOps()[f.s] && k+1 < len(c.args):
 			c.done[k] = true
 			meta(k + 1)
 			k++

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Extractors the gate did not model (pass 22): each writes the names an
 // archive holds below a folder — an option's, an operand's, or the working
@@ -23,19 +26,21 @@ type extractorSpec struct {
 	needs   []string // an extraction needs one of these flags or first operands ("" for always)
 }
 
-var extractorSpecs = map[string]extractorSpec{
-	"unar":       {short: "opek", long: []string{"-output-directory", "--output-directory", "-password", "-encoding", "-indexes"}, dirOpts: []string{"-o", "-output-directory", "--output-directory"}},
-	"dtrx":       {},
-	"aunpack":    {short: "X", long: []string{"--extract-to", "--format"}, dirOpts: []string{"-X", "--extract-to"}},
-	"atool":      {short: "XF", long: []string{"--extract-to", "--format"}, dirOpts: []string{"-X", "--extract-to"}, needs: []string{"-x", "--extract", "-X", "--extract-to"}},
-	"cabextract": {short: "dFe", long: []string{"--directory", "--filter", "--encoding"}, dirOpts: []string{"-d", "--directory"}},
-	"dpkg":       {short: "", long: nil, dirArg: 1, needs: []string{"-x", "--extract", "-X", "--vextract"}},
-	"dpkg-deb":   {short: "", long: nil, dirArg: 1, needs: []string{"-x", "--extract", "-X", "--vextract", "-R", "--raw-extract"}},
-	"gem":        {long: []string{"--target", "--spec"}, dirOpts: []string{"--target"}, needs: []string{"unpack"}},
-	"lha":        {needs: []string{"x", "e", "-x", "-e"}},
-	"arj":        {dirArg: 1, needs: []string{"x", "e"}},
-	"unrar":      {dirArg: -1},
-}
+var extractorSpecs = sync.OnceValue(func() map[string]extractorSpec {
+	return map[string]extractorSpec{
+		"unar":       {short: "opek", long: []string{"-output-directory", "--output-directory", "-password", "-encoding", "-indexes"}, dirOpts: []string{"-o", "-output-directory", "--output-directory"}},
+		"dtrx":       {},
+		"aunpack":    {short: "X", long: []string{"--extract-to", "--format"}, dirOpts: []string{"-X", "--extract-to"}},
+		"atool":      {short: "XF", long: []string{"--extract-to", "--format"}, dirOpts: []string{"-X", "--extract-to"}, needs: []string{"-x", "--extract", "-X", "--extract-to"}},
+		"cabextract": {short: "dFe", long: []string{"--directory", "--filter", "--encoding"}, dirOpts: []string{"-d", "--directory"}},
+		"dpkg":       {short: "", long: nil, dirArg: 1, needs: []string{"-x", "--extract", "-X", "--vextract"}},
+		"dpkg-deb":   {short: "", long: nil, dirArg: 1, needs: []string{"-x", "--extract", "-X", "--vextract", "-R", "--raw-extract"}},
+		"gem":        {long: []string{"--target", "--spec"}, dirOpts: []string{"--target"}, needs: []string{"unpack"}},
+		"lha":        {needs: []string{"x", "e", "-x", "-e"}},
+		"arj":        {dirArg: 1, needs: []string{"x", "e"}},
+		"unrar":      {dirArg: -1},
+	}
+})
 
 // extractors checks an extractor's folder (see above).
 func (c *cmd) extractors() {
@@ -56,7 +61,7 @@ func (c *cmd) extractors() {
 		c.a.unknown(c.args[0].raw, "unshar runs the archive as a shell script, which pruner cannot see", SetRead|setModify)
 		return
 	}
-	sp := extractorSpecs[c.name]
+	sp := extractorSpecs()[c.name]
 	p := c.parse(1, opts{short: sp.short, long: sp.long})
 	ops := p.operands
 	if c.name == "unrar" || c.name == "arj" || c.name == "lha" || c.name == "gem" {

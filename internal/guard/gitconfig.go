@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 )
 
 // git configuration that runs code later (pass 31). `git config KEY
@@ -303,14 +304,16 @@ func plainLongOpt(w string) bool {
 // gitAliasSubs are the git subcommands an alias without `!` may run (the
 // everyday ones: none runs a command its arguments name, as long as no
 // option of gitAliasOpts is given).
-var gitAliasSubs = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "commit": true, "checkout": true, "switch": true,
-	"branch": true, "add": true, "reset": true, "restore": true, "stash": true, "push": true, "pull": true,
-	"fetch": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "tag": true, "remote": true,
-	"blame": true, "grep": true, "ls-files": true, "rev-parse": true, "describe": true, "shortlog": true,
-	"reflog": true, "worktree": true, "mv": true, "rm": true, "clone": true, "init": true, "whatchanged": true,
-	"rev-list": true, "ls-tree": true, "cat-file": true, "show-branch": true, "range-diff": true, "notes": true,
-}
+var gitAliasSubs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"status": true, "log": true, "diff": true, "show": true, "commit": true, "checkout": true, "switch": true,
+		"branch": true, "add": true, "reset": true, "restore": true, "stash": true, "push": true, "pull": true,
+		"fetch": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "tag": true, "remote": true,
+		"blame": true, "grep": true, "ls-files": true, "rev-parse": true, "describe": true, "shortlog": true,
+		"reflog": true, "worktree": true, "mv": true, "rm": true, "clone": true, "init": true, "whatchanged": true,
+		"rev-list": true, "ls-tree": true, "cat-file": true, "show-branch": true, "range-diff": true, "notes": true,
+	}
+})
 
 // gitAliasOpts are options of those subcommands that run a command or
 // change what git runs.
@@ -321,7 +324,7 @@ var gitAliasOpts = []string{"-c", "--config-env", "--exec-path", "--exec", "-x",
 // subcommand with plain words and no option that runs a command.
 func safeGitAlias(v string) bool {
 	words := strings.Fields(v)
-	if len(words) == 0 || strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[!") || !gitAliasSubs[words[0]] {
+	if len(words) == 0 || strings.ContainsAny(v, "|;&$`<>(){}\\\"'*?[!") || !gitAliasSubs()[words[0]] {
 		return false
 	}
 	for _, w := range words[1:] {

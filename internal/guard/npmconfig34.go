@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // npm's, pnpm's and yarn's configuration that names a program they run
 // later (pass 34): `npm config set script-shell /tmp/e.sh && npm test`
@@ -14,12 +17,14 @@ import "strings"
 // npmCommandKeys are configuration keys (lower case, without `-` and
 // `_`) whose value is a program or code the package manager runs or
 // loads, or another configuration file.
-var npmCommandKeys = map[string]bool{
-	"scriptshell": true, "shell": true, "nodeoptions": true, "git": true, "editor": true, "browser": true,
-	"viewer": true, "initmodule": true, "onloadscript": true, "nodegyp": true, "yarnpath": true,
-	"pnpmfile": true, "globalpnpmfile": true, "userconfig": true, "globalconfig": true, "npmpath": true,
-	"nodelinker": false, "plugins": true, "injectenvironmentfiles": true,
-}
+var npmCommandKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"scriptshell": true, "shell": true, "nodeoptions": true, "git": true, "editor": true, "browser": true,
+		"viewer": true, "initmodule": true, "onloadscript": true, "nodegyp": true, "yarnpath": true,
+		"pnpmfile": true, "globalpnpmfile": true, "userconfig": true, "globalconfig": true, "npmpath": true,
+		"nodelinker": false, "plugins": true, "injectenvironmentfiles": true,
+	}
+})
 
 func npmKey(k string) string {
 	k = strings.ToLower(strings.TrimSpace(k))
@@ -72,7 +77,7 @@ func (c *cmd) npmConfig(words []string) {
 			if !eq {
 				k++ // its value is the next word
 			}
-			if strings.ContainsRune(key, unknownRune) || npmCommandKeys[npmKey(key)] {
+			if strings.ContainsRune(key, unknownRune) || npmCommandKeys()[npmKey(key)] {
 				deny(r, showWord(key), "config set")
 				return
 			}
@@ -81,7 +86,7 @@ func (c *cmd) npmConfig(words []string) {
 	}
 	// npm_config_KEY=… npm …
 	for i, n := range c.a.cmdEnvNames {
-		if strings.HasPrefix(strings.ToLower(n), "npm_config_") && npmCommandKeys[npmKey(n[len("npm_config_"):])] && i < len(c.a.cmdEnv) {
+		if strings.HasPrefix(strings.ToLower(n), "npm_config_") && npmCommandKeys()[npmKey(n[len("npm_config_"):])] && i < len(c.a.cmdEnv) {
 			deny(n+"="+c.a.cmdEnv[i], n, "("+n+")")
 			return
 		}
@@ -116,7 +121,7 @@ func (c *cmd) npmConfig(words []string) {
 			if !ok {
 				key, _, _ = strings.Cut(line, ":")
 			}
-			if strings.ContainsRune(key, unknownRune) || npmCommandKeys[npmKey(key)] {
+			if strings.ContainsRune(key, unknownRune) || npmCommandKeys()[npmKey(key)] {
 				deny(f.s, showWord(strings.TrimSpace(key)), "reads "+showWord(f.s)+", which")
 				return
 			}

@@ -1,8 +1,8 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 )
 
 // Program files of the command languages (pass 31): `awk -f FILE`, `gawk
@@ -115,13 +115,15 @@ func (c *cmd) progUnreadable(raw, lang, why string) {
 // gawkLibs are the libraries gawk ships in its AWKPATH (/usr/share/awk):
 // `gawk -i inplace` loads one of those when the working directory holds
 // no file of that name.
-var gawkLibs = map[string]bool{
-	"inplace": true, "assert": true, "bits2str": true, "cliff_rand": true, "ctime": true, "ftrans": true,
-	"getopt": true, "gettime": true, "group": true, "have_mpfr": true, "intdiv": true, "isnumeric": true,
-	"join": true, "libintl": true, "noassign": true, "ns_passwd": true, "ord": true, "passwd": true,
-	"processarray": true, "quicksort": true, "readable": true, "readfile": true, "rewind": true, "round": true,
-	"shellquote": true, "strtonum": true, "tocsv": true, "walkarray": true, "zerofile": true,
-}
+var gawkLibs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"inplace": true, "assert": true, "bits2str": true, "cliff_rand": true, "ctime": true, "ftrans": true,
+		"getopt": true, "gettime": true, "group": true, "have_mpfr": true, "intdiv": true, "isnumeric": true,
+		"join": true, "libintl": true, "noassign": true, "ns_passwd": true, "ord": true, "passwd": true,
+		"processarray": true, "quicksort": true, "readable": true, "readfile": true, "rewind": true, "round": true,
+		"shellquote": true, "strtonum": true, "tocsv": true, "walkarray": true, "zerofile": true,
+	}
+})
 
 // awkIncludeTexts reads `gawk -i NAME` / `--include NAME`: NAME, or
 // NAME.awk, looked up in the working directory first (gawk's AWKPATH
@@ -146,7 +148,7 @@ func (c *cmd) awkInclude(f field, raw string) []progText {
 		c.progUnreadable(v.raw, "awk", "the command sets AWKPATH, the folders gawk looks it up in")
 		return nil
 	}
-	lib := gawkLibs[strings.TrimSuffix(name, ".awk")]
+	lib := gawkLibs()[strings.TrimSuffix(name, ".awk")]
 	if strings.Contains(name, "/") || c.a.env.FS == nil && !lib {
 		return c.progFieldTexts(f, v.raw, "awk", false)
 	}
@@ -183,12 +185,14 @@ func (c *cmd) awkInclude(f field, raw string) []progText {
 // gawkExtensions are the extensions gawk ships (`@load "rwarray"`, `-l
 // time`): their functions take the files they open as arguments, which
 // the code scan reads. Any other is native code the gate cannot read.
-var gawkExtensions = map[string]bool{
-	"filefuncs": true, "fnmatch": true, "fork": true, "inplace": true, "intdiv": true, "ordchr": true,
-	"readdir": true, "readfile": true, "revoutput": true, "revtwoway": true, "rwarray": true, "time": true,
-}
+var gawkExtensions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"filefuncs": true, "fnmatch": true, "fork": true, "inplace": true, "intdiv": true, "ordchr": true,
+		"readdir": true, "readfile": true, "revoutput": true, "revtwoway": true, "rwarray": true, "time": true,
+	}
+})
 
-var awkDirective = regexp.MustCompile(`@(include|load)\s*"([^"\n]*)"`)
+var awkDirective = lazyRegexp(`@(include|load)\s*"([^"\n]*)"`)
 
 // awkDirectives follows the `@include "FILE"` directives of gawk programs
 // (each file's text is more program, looked up as `-i` does) and checks
@@ -201,7 +205,7 @@ func (c *cmd) awkDirectives(progs []progText) []progText {
 	for n := 0; len(queue) > 0; n++ {
 		t := queue[0]
 		queue = queue[1:]
-		for _, m := range awkDirective.FindAllStringSubmatch(t.text, -1) {
+		for _, m := range awkDirective().FindAllStringSubmatch(t.text, -1) {
 			name := m[2]
 			if m[1] == "load" {
 				c.awkLoad(name, t.raw)
@@ -223,7 +227,7 @@ func (c *cmd) awkDirectives(progs []progText) []progText {
 // awkLoad checks a gawk extension (`-l NAME`, `@load "NAME"`): one gawk
 // ships, or a shared library the gate cannot read.
 func (c *cmd) awkLoad(name, raw string) {
-	if gawkExtensions[strings.TrimSuffix(name, ".so")] && !c.envSet("AWKLIBPATH") {
+	if gawkExtensions()[strings.TrimSuffix(name, ".so")] && !c.envSet("AWKLIBPATH") {
 		return
 	}
 	c.a.value(raw, litField(name), SetRead)

@@ -952,7 +952,7 @@ func (c *cmd) curlConfig(v optHit) {
 			c.a.unknown(v.raw, "curl reads options computed when the command runs", SetRead|setModify)
 		}
 		c.a.tokens(strings.NewReplacer("=", " ", "@", " ", "<", " ", ":", " ").Replace(in.text), SetRead|setModify)
-		if curlDownloadOpts.MatchString(in.text) {
+		if curlDownloadOpts().MatchString(in.text) {
 			// -O/-J/--output-dir with the URLs there: names the analysis
 			// does not pair (servernames.go)
 			c.a.unknown(v.raw, "curl reads download options (-O, -J, --output-dir) from a config file, whose file names pruner does not model", SetRead|setModify)

@@ -74,7 +74,7 @@ func (c *cmd) curlRCText(raw, text string) {
 		c.a.unknown(raw, "curl reads options computed when the command runs", SetRead|setModify)
 	}
 	c.a.tokens(strings.NewReplacer("=", " ", "@", " ", "<", " ", ":", " ", `"`, " ", "'", " ").Replace(text), SetRead|setModify)
-	if curlDownloadOpts.MatchString(text) {
+	if curlDownloadOpts().MatchString(text) {
 		c.a.unknown(raw, "curl reads download options (-O, -J, --output-dir) from a config file, whose file names pruner does not model", SetRead|setModify)
 	}
 	for line := range strings.SplitSeq(text, "\n") {

@@ -1,8 +1,8 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 )
 
 // Downloads whose file name the gate cannot read from the command (pass
@@ -102,17 +102,17 @@ func urlGlobbed(u string) bool { return strings.ContainsAny(urlPath(u), "{[") }
 
 // curlDownloadOpts finds, in a curl config file, the options that name the
 // files a download writes by the URL or the server.
-var curlDownloadOpts = regexp.MustCompile(`(?m)(remote-name|remote-header-name|output-dir|(^|\s)-[A-Za-z]*[OJ])`)
+var curlDownloadOpts = lazyRegexp(`(?m)(remote-name|remote-header-name|output-dir|(^|\s)-[A-Za-z]*[OJ])`)
 
-var curlHashRef = regexp.MustCompile(`#[0-9]`)
+var curlHashRef = lazyRegexp(`#[0-9]`)
 
 // curlOutputField is curl's -o value with its `#N` references (the text a
 // URL glob matched) taken as unknown characters.
 func curlOutputField(f field) field {
-	if f.pattern() || !curlHashRef.MatchString(f.s) {
+	if f.pattern() || !curlHashRef().MatchString(f.s) {
 		return f
 	}
-	return field{s: oneUnknown(curlHashRef.ReplaceAllLiteralString(escapeGlob(f.s), unknownStr)), unk: true, why: "#N (the text a URL glob matched)"}
+	return field{s: oneUnknown(curlHashRef().ReplaceAllLiteralString(escapeGlob(f.s), unknownStr)), unk: true, why: "#N (the text a URL glob matched)"}
 }
 
 // oneUnknown merges runs of unknown characters into one (the matcher
@@ -161,20 +161,22 @@ func (c *cmd) curlRemote(p parsed, dir field) {
 
 // wgetRC are wgetrc commands (`wget -e CMD`, names without `_` and `-`)
 // that write no file and name none.
-var wgetRC = map[string]bool{
-	"robots": true, "tries": true, "timeout": true, "wait": true, "waitretry": true, "randomwait": true,
-	"useragent": true, "verbose": true, "quiet": true, "checkcertificate": true, "header": true, "limitrate": true,
-	"retryconnrefused": true, "noclobber": true, "continue": true, "progress": true, "serverresponse": true,
-	"timestamping": true, "dotstyle": true, "inet4only": true, "inet6only": true, "preferfamily": true,
-	"dnstimeout": true, "connecttimeout": true, "readtimeout": true, "maxredirect": true, "httpuser": true,
-	"httppassword": true, "user": true, "password": true, "cache": true, "cookies": true, "compression": true,
-	"httpsonly": true, "secureprotocol": true, "showprogress": true, "spider": true, "debug": true,
-	"localencoding": true, "remoteencoding": true, "iri": true, "restrictfilenames": true, "httpkeepalive": true,
-	"quota": true, "reclevel": true, "noparent": true, "spanhosts": true, "domains": true, "excludedomains": true,
-	"accept": true, "reject": true, "followftp": true, "relativeonly": true, "ignorecase": true,
-	"useproxy": true, "httpproxy": true, "httpsproxy": true, "ftpproxy": true, "noproxy": true,
-	"pagerequisites": true, "convertlinks": true, "adjustextension": true, "backups": true, "retrysymlinks": true,
-}
+var wgetRC = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"robots": true, "tries": true, "timeout": true, "wait": true, "waitretry": true, "randomwait": true,
+		"useragent": true, "verbose": true, "quiet": true, "checkcertificate": true, "header": true, "limitrate": true,
+		"retryconnrefused": true, "noclobber": true, "continue": true, "progress": true, "serverresponse": true,
+		"timestamping": true, "dotstyle": true, "inet4only": true, "inet6only": true, "preferfamily": true,
+		"dnstimeout": true, "connecttimeout": true, "readtimeout": true, "maxredirect": true, "httpuser": true,
+		"httppassword": true, "user": true, "password": true, "cache": true, "cookies": true, "compression": true,
+		"httpsonly": true, "secureprotocol": true, "showprogress": true, "spider": true, "debug": true,
+		"localencoding": true, "remoteencoding": true, "iri": true, "restrictfilenames": true, "httpkeepalive": true,
+		"quota": true, "reclevel": true, "noparent": true, "spanhosts": true, "domains": true, "excludedomains": true,
+		"accept": true, "reject": true, "followftp": true, "relativeonly": true, "ignorecase": true,
+		"useproxy": true, "httpproxy": true, "httpsproxy": true, "ftpproxy": true, "noproxy": true,
+		"pagerequisites": true, "convertlinks": true, "adjustextension": true, "backups": true, "retrysymlinks": true,
+	}
+})
 
 // wgetState is what wget's options say about the files it writes.
 type wgetState struct {
@@ -228,7 +230,7 @@ func (c *cmd) wgetExecute(v optHit, st *wgetState) {
 	case "defaultpage":
 		st.defPage = val
 	default:
-		if !wgetRC[name] {
+		if !wgetRC()[name] {
 			c.a.unknown(v.raw, "wget -e runs the wgetrc command "+showWord(name)+", which the analysis does not model", SetRead|setModify)
 		}
 	}
@@ -389,22 +391,24 @@ func (c *cmd) httpie() {
 }
 
 // ytdlpTypes are the file types yt-dlp's -o and -P may prefix ("TYPE:").
-var ytdlpTypes = map[string]bool{"subtitle": true, "thumbnail": true, "description": true, "annotation": true,
-	"infojson": true, "link": true, "pl_thumbnail": true, "pl_description": true, "pl_infojson": true,
-	"chapter": true, "pl_video": true, "home": true, "temp": true}
+var ytdlpTypes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"subtitle": true, "thumbnail": true, "description": true, "annotation": true,
+		"infojson": true, "link": true, "pl_thumbnail": true, "pl_description": true, "pl_infojson": true,
+		"chapter": true, "pl_video": true, "home": true, "temp": true}
+})
 
-var ytdlpField = regexp.MustCompile(`%(\([^)]*\))?[-#0 +]*[0-9.*]*[diouxXeEfFgGcrsqBjlhDSUp]`)
+var ytdlpField = lazyRegexp(`%(\([^)]*\))?[-#0 +]*[0-9.*]*[diouxXeEfFgGcrsqBjlhDSUp]`)
 
 // ytdlpTemplate is an output template as a field: each %(…)s a name
 // part the server gives (yt-dlp keeps `/` out of it), then any suffix (.part,
 // .EXT, the subtitles' .LANG.vtt).
 func ytdlpTemplate(t string) field {
-	if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes[k] {
+	if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes()[k] {
 		t = rest
 	}
 	parts := strings.Split(t, "%%")
 	for k, p := range parts {
-		parts[k] = ytdlpField.ReplaceAllLiteralString(escapeGlob(p), unknownStr)
+		parts[k] = ytdlpField().ReplaceAllLiteralString(escapeGlob(p), unknownStr)
 	}
 	return field{s: oneUnknown(strings.Join(parts, "%") + unknownStr), unk: true}
 }
@@ -424,7 +428,7 @@ func (c *cmd) ytdlp() {
 		}
 		if f, raw, next, ok := c.optArg(i, "-P", "--paths"); ok {
 			t := f.text()
-			if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes[k] && !f.pattern() {
+			if k, rest, ok := strings.Cut(t, ":"); ok && ytdlpTypes()[k] && !f.pattern() {
 				if k == "home" {
 					homes = append(homes, litField(rest))
 				} else {
@@ -484,7 +488,7 @@ func (c *cmd) rcDownloads(raw string, s source) {
 		return
 	}
 	if c.name == "curl" {
-		if curlDownloadOpts.MatchString(s.text) {
+		if curlDownloadOpts().MatchString(s.text) {
 			c.a.unknown(raw, "curl reads download options (-O, -J, --output-dir) from a config file, whose file names pruner does not model", SetRead|setModify)
 		}
 		return
@@ -496,7 +500,7 @@ func (c *cmd) rcDownloads(raw string, s source) {
 		}
 		name, _, _ := strings.Cut(line, "=")
 		name = strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(name))
-		if !wgetRC[name] {
+		if !wgetRC()[name] {
 			c.a.unknown(raw, "wget reads the wgetrc command "+showWord(name)+" from a file the command writes, which the analysis does not model", SetRead|setModify)
 			return
 		}
