@@ -73,8 +73,11 @@ const (
 	// failed without returning content. Level note.
 	OutcomeAttempt Outcome = "attempt"
 	// OutcomeLeak: the call ran and its result returned content from a
-	// protected path (or, for a write, the write went through). Level error.
+	// protected path. Level error.
 	OutcomeLeak Outcome = "leak"
+	// OutcomeWritten: a write, edit or command that changes a protected
+	// path ran without error: the change went through. Level error.
+	OutcomeWritten Outcome = "written"
 	// OutcomeRan: the call ran, but the session does not show whether
 	// protected content came back (an unverifiable call, a folder read
 	// whose output names no protected path). Level warning.
@@ -797,7 +800,11 @@ func (c *checker) outcome(p pending, tool string, isErr bool, text string, media
 	case isErr && !shellish:
 		return OutcomeAttempt // a file tool's error carries no file content
 	case p.gate == guard.KindDeny && !p.readish:
-		return OutcomeLeak // a write that went through
+		return OutcomeWritten // a write that went through
+	case !content && shellish && !isErr:
+		// A command that printed nothing and did not fail ran: it may
+		// have written (cp, tee, a redirection print nothing).
+		return OutcomeRan
 	case !content:
 		return OutcomeAttempt
 	case p.gate == guard.KindDeny:
@@ -884,7 +891,7 @@ func levelOf(f Finding) string {
 		switch f.Outcome {
 		case OutcomeAttempt:
 			return LevelNote
-		case OutcomeLeak:
+		case OutcomeLeak, OutcomeWritten:
 			return LevelError
 		default:
 			if f.Kind == KindProtectedPath {
@@ -918,8 +925,10 @@ func hintOf(f Finding) string {
 			where = fmt.Sprintf("this session (line %d)", f.ResultLine)
 		}
 		return fmt.Sprintf("the protected content is in %s: treat what it holds as exposed (rotate secrets) and keep the file out of what you share; %s", where, live)
+	case OutcomeWritten:
+		return fmt.Sprintf("the protected file was changed: compare it with version control or a backup and undo what the call wrote (the call is at line %d); %s", f.Line, live)
 	case OutcomeRan, OutcomeNoResult:
-		return "the session does not show what came back: look at the call's result; " + live
+		return "the session does not show what the call read or changed: look at its result and at the protected path; " + live
 	}
 	return ""
 }

@@ -201,7 +201,7 @@ func TestRenderers(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "s.jsonl:2: protected-path (no-result): read of protected path \".env\" (/home/user/proj/.env), protected by rule \".env\" (deny read) [entry a call c1]\n" +
-		"  hint: the session does not show what came back: look at the call's result; pruner hook (extensions/protect.ts in pi) denies such calls before they run\n" +
+		"  hint: the session does not show what the call read or changed: look at its result and at the protected path; pruner hook (extensions/protect.ts in pi) denies such calls before they run\n" +
 		"s.jsonl:3: joined-lines: two JSON values joined on one line (pi skips the whole line)\n"
 	if text.String() != want {
 		t.Fatalf("text:\n%s\nwant:\n%s", text.String(), want)
@@ -460,8 +460,11 @@ func TestOutcomes(t *testing.T) {
 		{"file tool error", "read", `{"path":".env"}`, res("c", "read", true, "ENOENT: no such file or directory"), OutcomeAttempt, LevelNote},
 		{"read returned content", "read", `{"path":".env"}`, res("c", "read", false, "API_KEY=sk-123"), OutcomeLeak, LevelError},
 		{"bash error with output", "bash", `{"command":"cat .env; false"}`, res("c", "bash", true, "API_KEY=sk-123\nCommand exited with code 1"), OutcomeLeak, LevelError},
-		{"write went through", "write", `{"path":"node_modules/x.js","content":"x"}`, res("c", "write", false, "Successfully wrote 1 bytes"), OutcomeLeak, LevelError},
-		{"empty output", "bash", `{"command":"cat .env"}`, res("c", "bash", false, ""), OutcomeAttempt, LevelNote},
+		{"write went through", "write", `{"path":"node_modules/x.js","content":"x"}`, res("c", "write", false, "Successfully wrote 1 bytes"), OutcomeWritten, LevelError},
+		{"edit went through", "edit", `{"path":"node_modules/x.js","oldText":"a","newText":"b"}`, res("c", "edit", false, "Successfully replaced text"), OutcomeWritten, LevelError},
+		{"shell write that printed nothing", "bash", `{"command":"cp evil.ts node_modules/x.js"}`, res("c", "bash", false, ""), OutcomeWritten, LevelError},
+		{"shell write that failed silently", "bash", `{"command":"cp evil.ts node_modules/x.js"}`, res("c", "bash", true, ""), OutcomeAttempt, LevelNote},
+		{"empty output", "bash", `{"command":"cat .env"}`, res("c", "bash", false, ""), OutcomeRan, LevelError},
 		{"folder read naming a protected file", "bash", `{"command":"grep -r KEY ."}`, res("c", "bash", false, "./.env:KEY=1\n./src/a.go:KEY"), OutcomeLeak, LevelError},
 		{"folder read naming none", "bash", `{"command":"grep -r KEY ."}`, res("c", "bash", false, "./src/a.go:KEY"), OutcomeRan, LevelWarning},
 		{"unverifiable that ran", "bash", `{"command":"cat $(cat list)"}`, res("c", "bash", false, "something"), OutcomeRan, LevelWarning},

@@ -93,7 +93,7 @@ func writeIndented(w io.Writer, v any) error {
 // ruleInfo describes each finding kind as a SARIF reportingDescriptor.
 var ruleInfo = map[Kind]struct{ name, short, full, level string }{
 	KindProtectedPath: {"ProtectedPath", "Tool call touches a protected path",
-		"A tool call (read, write, edit, bash, grep, find, ls or an unknown tool with a path) touches a path that a protected-path deny rule denies for that operation. Level error when its result returned content (a leak) or it left no result, note when it was blocked or failed without content (an attempt).", "error"},
+		"A tool call (read, write, edit, bash, grep, find, ls or an unknown tool with a path) touches a path that a protected-path deny rule denies for that operation. Level error when its result returned content (a leak), the write went through (written), it ran with no output to show what it did, or it left no result; note when it was blocked or failed without content (an attempt).", "error"},
 	KindFolder: {"ProtectedFolder", "Tool call reads or writes a folder that holds a protected path",
 		"A tool call reads every file below a folder (grep -r, rg --hidden, tar c, cp -r, the grep tool) or writes files into one (tar x, unzip) that holds a path a deny rule protects. Level error when its output names a protected path, warning when it ran, note when it was blocked.", "warning"},
 	KindUnverifiable: {"UnverifiableCall", "Tool call cannot be analysed",

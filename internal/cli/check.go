@@ -67,8 +67,10 @@ func NewCmdCheck(s *IOStreams) *cobra.Command {
 
 Each gate finding gets an outcome from the call's result in the session:
   attempt   blocked (the result is a guard's deny) or failed without content  note
-  leak      the result returned protected content, or the write went through  error
-  ran       it ran, and the session does not show what came back            warning
+  leak      the result returned protected content                            error
+  written   a write or edit of a protected path went through                 error
+  ran       it ran, and the session does not show what it read or changed   warning
+            (a command that printed nothing and did not fail ran)
   no-result the session has no result for it                                 warning
             (error for protected-path: the call names a protected path)
 
