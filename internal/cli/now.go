@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -226,15 +227,37 @@ func configErr(err error, configFile string) error {
 		}
 		return &ExitErr{Code: ExitError, Err: err, Hint: hint}
 	}
-	var ve *config.ValueError
-	if errors.As(err, &ve) && ve.Hint != "" {
-		return &ExitErr{Code: ExitError, Err: err, Hint: ve.Hint}
+	if hints := valueHints(err); hints != "" {
+		return &ExitErr{Code: ExitError, Err: err, Hint: hints}
 	}
 	var re *config.RulesError
 	if errors.As(err, &re) {
 		return &ExitErr{Code: ExitError, Err: err, Hint: rulesHint}
 	}
 	return &ExitErr{Code: ExitError, Err: err}
+}
+
+// valueHints is the hint under one or more bad settings values (a
+// *config.ValueError, or several joined): each key's hint once, a line each.
+func valueHints(err error) string {
+	var ves []*config.ValueError
+	if multi, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range multi.Unwrap() {
+			var ve *config.ValueError
+			if errors.As(e, &ve) {
+				ves = append(ves, ve)
+			}
+		}
+	} else if ve := (*config.ValueError)(nil); errors.As(err, &ve) {
+		ves = append(ves, ve)
+	}
+	var hints []string
+	for _, ve := range ves {
+		if ve.Hint != "" && !slices.Contains(hints, ve.Hint) {
+			hints = append(hints, ve.Hint)
+		}
+	}
+	return strings.Join(hints, "\nhint: ")
 }
 
 // rulesHint is the hint under an invalid protected-path rules list: its

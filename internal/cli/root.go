@@ -142,7 +142,12 @@ func execute(root *cobra.Command, args []string, s *IOStreams) int {
 	if err != nil {
 		var ee *ExitErr
 		if errors.As(err, &ee) {
-			if ee.Err != nil {
+			if multi, ok := ee.Err.(interface{ Unwrap() []error }); ok {
+				// several errors (every bad settings value): a line each
+				for _, e := range multi.Unwrap() {
+					fmt.Fprintf(s.ErrOut, "pruner: %s\n", strings.TrimRight(e.Error(), "\n"))
+				}
+			} else if ee.Err != nil {
 				fmt.Fprintf(s.ErrOut, "pruner: %s\n", strings.TrimRight(ee.Err.Error(), "\n"))
 			}
 			if ee.Hint != "" {

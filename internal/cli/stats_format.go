@@ -118,7 +118,9 @@ func writeStatsText(w io.Writer, rs []statsResult, o textOptions) error {
 	}
 	switch {
 	case len(ok) == 0:
-		fmt.Fprintln(bw, "no session reported")
+		// every input failed, each reported on stderr: stdout stays empty
+		// (a script's `pruner stats x > report` gets no report, not a line
+		// that reads like one)
 	case len(ok) == 1:
 		writeSessionText(bw, ok[0], o)
 	default:

@@ -108,13 +108,19 @@ type Options struct {
 type ValueError struct {
 	Key    string
 	Source string
-	Err    error
+	// Line and Col are where the key is in a settings file (1-based; 0
+	// when the value is not from a file or the place is not known).
+	Line, Col int
+	Err       error
 	// Hint says the type the key takes, with an example in the source's
 	// own syntax (settings JSON, an environment variable); "" for none.
 	Hint string
 }
 
 func (e *ValueError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s.%s: %v", e.Source, e.Line, e.Col, Key, e.Key, e.Err)
+	}
 	return fmt.Sprintf("%s: %s.%s: %v", e.Source, Key, e.Key, e.Err)
 }
 
@@ -130,6 +136,7 @@ func (e *RulesError) Unwrap() error { return e.Err }
 // setting is one candidate value of a key and where it came from.
 type setting struct {
 	source string
+	at     [2]int      // line and column in a settings file (0: unknown)
 	json   any         // from a settings file
 	text   *string     // from the environment
 	flag   pflag.Value // from a flag
@@ -206,7 +213,7 @@ func Load(o Options) (*Config, error) {
 				c.Warnings = append(c.Warnings, msg)
 				continue
 			}
-			cands[k.name] = append(cands[k.name], setting{source: f.path, json: v})
+			cands[k.name] = append(cands[k.name], setting{source: f.path, json: v, at: f.at[k.name]})
 		}
 		if err := c.readRules(f); err != nil {
 			return nil, err
@@ -243,6 +250,9 @@ func Load(o Options) (*Config, error) {
 		}
 	}
 
+	// every bad value in effect is reported, not only the first: a user
+	// fixing a settings file should not need one run per key
+	var bad []error
 	for _, k := range specs() {
 		list := cands[k.name]
 		s := list[len(list)-1]
@@ -252,7 +262,8 @@ func Load(o Options) (*Config, error) {
 			if flag, ok := strings.CutPrefix(s.source, "flag "); ok && s.flag != nil {
 				hint = k.flagHint(flag)
 			}
-			return nil, &ValueError{Key: k.name, Source: s.source, Err: err, Hint: hint}
+			bad = append(bad, &ValueError{Key: k.name, Source: s.source, Line: s.at[0], Col: s.at[1], Err: err, Hint: hint})
+			continue
 		}
 		c.Sources[k.name] = s.source
 		switch k.name {
@@ -273,6 +284,13 @@ func Load(o Options) (*Config, error) {
 		case "summarizerConcurrency":
 			c.SummarizerConcurrency = v.(int)
 		}
+	}
+	switch len(bad) {
+	case 0:
+	case 1:
+		return nil, bad[0]
+	default:
+		return nil, errors.Join(bad...)
 	}
 	if c.pred, err = protect.NewPredicate(c.ProtectedTools, c.ProtectedPaths); err != nil {
 		var pe *protect.PatternError
@@ -315,14 +333,14 @@ func (c *Config) readFiles(o Options) ([]settingsFile, error) {
 	}
 	var out []settingsFile
 	for _, p := range paths {
-		obj, err := readSettings(p.path, p.mustExist)
+		obj, at, err := readSettings(p.path, p.mustExist)
 		if err != nil {
 			return nil, err
 		}
 		if obj == nil {
 			continue
 		}
-		f := settingsFile{path: p.path, project: p.project, values: obj}
+		f := settingsFile{path: p.path, project: p.project, values: obj, at: at}
 		c.Files = append(c.Files, p.path)
 		if !o.NoKeyWarnings {
 			c.Warnings = append(c.Warnings, f.warnings()...)

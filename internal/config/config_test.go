@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -523,5 +524,59 @@ func TestBlankEnvIsUnset(t *testing.T) {
 		if !slices.Equal(c.ProtectedPaths, def.ProtectedPaths) || len(c.ProtectedPaths) == 0 || !slices.Equal(c.ProtectedTools, def.ProtectedTools) || c.MaxRetainedChars != def.MaxRetainedChars {
 			t.Errorf("%q: paths %q tools %q max %d, want the defaults %q %q %d", v, c.ProtectedPaths, c.ProtectedTools, c.MaxRetainedChars, def.ProtectedPaths, def.ProtectedTools, def.MaxRetainedChars)
 		}
+	}
+}
+
+// A key cut short or run on is named, once only one known key fits.
+func TestShortenedKeysWarn(t *testing.T) {
+	agent := t.TempDir()
+	for body, want := range map[string]string{
+		`{"contextPrune":{"recentTurns":3}}`:           "contextPrune.recentTurns is not a pruner or pi-condense key; did you mean recentTurnsToKeep?",
+		`{"contextPrune":{"maxRetainedCharsLimit":3}}`: "did you mean maxRetainedChars?",
+		`{"contextPrune":{"summarizer":"x"}}`:          "(ignored; known:", // summarizerCmd and summarizerConcurrency: no one guess
+		`{"contextPrune":{"protected":["x"]}}`:         "(ignored; known:", // protectedTools, protectedPaths
+	} {
+		write(t, filepath.Join(agent, "settings.json"), body)
+		c, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if all := strings.Join(c.Warnings, "\n"); !strings.Contains(all, want) {
+			t.Errorf("%s: warnings %q, want %q", body, all, want)
+		}
+	}
+}
+
+// Every bad value in effect is reported, each at its line and column, not
+// only the first.
+func TestEveryBadValueReported(t *testing.T) {
+	agent := t.TempDir()
+	p := filepath.Join(agent, "settings.json")
+	write(t, p, "{\n  \"other\": {\"enabled\": 1},\n  \"contextPrune\": {\n    \"enabled\": \"yes\",\n    \"recentTurnsToKeep\": \"x\",\n\t\"maxRetainedChars\": -1\n  }\n}\n")
+	_, err := Load(Options{AgentDir: agent, Getenv: env(nil)})
+	multi, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		t.Fatalf("err = %v, want the bad values joined", err)
+	}
+	var got []string
+	for _, e := range multi.Unwrap() {
+		var ve *ValueError
+		if !errors.As(e, &ve) {
+			t.Fatalf("%v is not a ValueError", e)
+		}
+		got = append(got, fmt.Sprintf("%s %d:%d %s", ve.Key, ve.Line, ve.Col, e))
+	}
+	want := []string{
+		"enabled 4:5 " + p + ":4:5: contextPrune.enabled: want true or false, got \"yes\"",
+		"recentTurnsToKeep 5:5 " + p + ":5:5: contextPrune.recentTurnsToKeep: want a whole number ≥ 0, got \"x\"",
+		"maxRetainedChars 6:2 " + p + ":6:2: contextPrune.maxRetainedChars: want a whole number ≥ 0, got -1",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// one bad value: the ValueError itself
+	write(t, p, `{"contextPrune":{"flush":"no"}}`)
+	if _, err := Load(Options{AgentDir: agent, Getenv: env(nil)}); err == nil || err.Error() != p+`:1:18: contextPrune.flush: want true or false, got "no"` {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -116,3 +116,59 @@ func duplicateKeyError(path string, data []byte, key string, off int64) error {
 		Err:  fmt.Errorf("%q appears twice: pi keeps the last and drops the first, with any deny rules in it", key),
 		Hint: "merge the two into one " + fmt.Sprintf("%q", key) + " (the gate refuses to guess which rules you meant)"}
 }
+
+// memberPositions returns the line and column of each member key of a
+// settings file's contextPrune object (the last of a repeated key, as
+// JSON.parse keeps the last), for errors that point at a bad value; nil
+// when data does not parse or has no contextPrune object.
+func memberPositions(data []byte) map[string][2]int {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out map[string][2]int
+	for d.More() {
+		kt, err := d.Token()
+		if err != nil {
+			return nil
+		}
+		if k, _ := kt.(string); k != Key {
+			if skipValue(d) != nil {
+				return nil
+			}
+			continue
+		}
+		vt, err := d.Token()
+		if err != nil {
+			return nil
+		}
+		if vt != json.Delim('{') {
+			if _, isDelim := vt.(json.Delim); isDelim && skipRest(d) != nil {
+				return nil
+			}
+			continue
+		}
+		out = map[string][2]int{}
+		for d.More() {
+			mt, err := d.Token()
+			if err != nil {
+				return nil
+			}
+			mk, _ := mt.(string)
+			i := min(d.InputOffset(), int64(len(data))) - 2
+			for i > 0 && (data[i] != '"' || data[i-1] == '\\') {
+				i--
+			}
+			l, c := lineCol(data, max(i, 0))
+			out[mk] = [2]int{l, c}
+			if skipValue(d) != nil {
+				return nil
+			}
+		}
+		if _, err := d.Token(); err != nil {
+			return nil
+		}
+	}
+	return out
+}

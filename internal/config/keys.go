@@ -312,17 +312,31 @@ func unknownKeyWarning(file, key, what, near string, known []string) string {
 }
 
 // nearOf returns the key of known that k is a likely misspelling of (case
-// difference or edit distance ≤ 2), or "" when k is known or near none.
+// difference or edit distance ≤ 2, or the one known key it is cut short
+// from or runs on past), or "" when k is known or near none.
 func nearOf(k string, known []string) string {
 	for _, key := range known {
 		if k == key {
 			return ""
 		}
 	}
+	lk := strings.ToLower(k)
 	for _, key := range known {
-		if strings.EqualFold(k, key) || levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(key)) <= 2 {
+		if strings.EqualFold(k, key) || levenshtein.ComputeDistance(lk, strings.ToLower(key)) <= 2 {
 			return key
 		}
 	}
-	return ""
+	// a key cut short or run on (recentTurns, maxRetainedCharsLimit): the
+	// one known key it begins or is the beginning of, when only one is
+	near := ""
+	for _, key := range known {
+		lkey := strings.ToLower(key)
+		if len(lk) >= 6 && len(lkey) >= 6 && (strings.HasPrefix(lkey, lk) || strings.HasPrefix(lk, lkey)) {
+			if near != "" {
+				return ""
+			}
+			near = key
+		}
+	}
+	return near
 }

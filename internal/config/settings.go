@@ -39,8 +39,9 @@ func (e *FileError) Unwrap() error { return e.Err }
 // settingsFile is the contextPrune object of one settings file.
 type settingsFile struct {
 	path    string
-	project bool           // the project's .pi/settings.json: its rules only add
-	values  map[string]any // contextPrune's keys as JSON values
+	project bool              // the project's .pi/settings.json: its rules only add
+	values  map[string]any    // contextPrune's keys as JSON values
+	at      map[string][2]int // line and column of each key (nil: unknown)
 }
 
 // utf8BOM is skipped at the start of a settings file, as pi's stripBom does.
@@ -97,26 +98,26 @@ func readRegular(path string) ([]byte, error) {
 // absent (and !mustExist) or has no contextPrune key. A file that does not
 // parse is a *FileError with the line and column; so is a key that differs
 // from "contextPrune" only in case (pi would ignore it).
-func readSettings(path string, mustExist bool) (map[string]any, error) {
+func readSettings(path string, mustExist bool) (map[string]any, map[string][2]int, error) {
 	data, err := readRegular(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if !mustExist {
-				return nil, nil
+				return nil, nil, nil
 			}
-			return nil, &FileError{Path: path, Err: errors.New("no such file")}
+			return nil, nil, &FileError{Path: path, Err: errors.New("no such file")}
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &FileError{Path: path, Err: err}
+		return nil, nil, &FileError{Path: path, Err: err}
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if len(bytes.TrimSpace(data)) == 0 {
 		// an empty file (touch .pi/settings.json) holds no settings and no
 		// rules: read as {}, not a parse error that would shut the gate
-		return nil, nil
+		return nil, nil, nil
 	}
 	var top map[string]any
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -130,7 +131,7 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 			fe.Line, fe.Col = lineCol(data, errorByte(te.Offset))
 			fe.Err = errors.New("settings must be a JSON object")
 		}
-		return nil, fe
+		return nil, nil, fe
 	}
 	raw, ok := top[Key]
 	// a misspelt contextPrune is an error whether or not the right key is
@@ -147,36 +148,36 @@ func readSettings(path string, mustExist bool) (map[string]any, error) {
 		switch {
 		case strings.EqualFold(k, Key):
 			l, c := keyLine(data, k)
-			return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key),
+			return nil, nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q? (keys are case-sensitive)", k, Key),
 				Hint: fmt.Sprintf("pi's settings keys are case-sensitive: %q is not %q, and pi and pruner would ignore every setting under it; rename it to %q%s", k, Key, Key, merge)}
 		case levenshtein.ComputeDistance(strings.ToLower(k), strings.ToLower(Key)) <= 2:
 			l, c := keyLine(data, k)
-			return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key),
+			return nil, nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("key %q: did you mean %q?", k, Key),
 				Hint: fmt.Sprintf("pi and pruner would ignore every setting under %q; rename it to %q%s", k, Key, merge)}
 		}
 	}
 	if ok && raw == nil {
 		l, c := keyLine(data, Key)
-		return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q is null: it must be an object", Key),
+		return nil, nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q is null: it must be an object", Key),
 			Hint: fmt.Sprintf(`give it settings ({%q: {"maxRetainedChars": 4000}}) or remove the key`, Key)}
 	}
 	// the gate's keys fail closed: a misspelt protectedPathRules would leave
 	// the user's deny rules unread, and the gate open where they meant it shut
 	if err := gateKeyError(path, data, top, raw); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if k, off, dup := duplicateGateKey(data); dup {
-		return nil, duplicateKeyError(path, data, k, off)
+		return nil, nil, duplicateKeyError(path, data, k, off)
 	}
 	if !ok || raw == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
 		l, c := keyLine(data, Key)
-		return nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q must be an object", Key)}
+		return nil, nil, &FileError{Path: path, Line: l, Col: c, Err: fmt.Errorf("%q must be an object", Key)}
 	}
-	return obj, nil
+	return obj, memberPositions(data), nil
 }
 
 // warnings lists the keys of f that pruner does not read: a likely
