@@ -200,7 +200,8 @@ func TestTrimKeepsKeys(t *testing.T) {
 			t.Fatalf("key %q: id %d, %v, want %d", s.keys[id].key, got, ok, id)
 		}
 	}
-	for i, b := range s.bare.ids {
+	for i := range s.bare.first {
+		b := s.bareID(int32(i))
 		if k := s.bareFirst(b); k != s.bare.first[i] {
 			t.Fatalf("bare id %q: first %d, want %d", b, k, s.bare.first[i])
 		}
