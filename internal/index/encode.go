@@ -457,7 +457,7 @@ func (c *ChainData) rangeSummary() (string, bool, error) {
 	case c.RangeSummaryText != nil:
 		return *c.RangeSummaryText, true, nil
 	case c.body != nil:
-		text, err := c.body.text(c.ToolRefs)
+		text, err := c.body.text(c.Refs())
 		if err != nil {
 			return "", true, err
 		}
@@ -471,13 +471,13 @@ func (c *ChainData) rangeSummary() (string, bool, error) {
 		if err != nil {
 			return "", true, err
 		}
-		return summarize.FuseDeterministic(append(fused[:len(fused):len(fused)], extra), c.ToolRefs), true, nil
+		return summarize.FuseDeterministic(append(fused[:len(fused):len(fused)], extra), c.Refs()), true, nil
 	case c.fused != nil || c.sums != nil:
 		fused, err := c.fusedTexts()
 		if err != nil {
 			return "", true, err
 		}
-		return summarize.FuseDeterministic(fused, c.ToolRefs), true, nil
+		return summarize.FuseDeterministic(fused, c.Refs()), true, nil
 	}
 	return "", false, nil
 }

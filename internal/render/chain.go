@@ -163,7 +163,8 @@ func (r *renderer) chainMessage(c *index.ChainData, outputs []protectedOutput) [
 func appendChainMessage(b []byte, st *index.State, c *index.ChainData, outputs []protectedOutput) []byte {
 	body := substituteBlockRefs(st, chainBody(st, c), c.BlockID)
 	size := len(body) + len(c.BlockID) + 128
-	for _, ref := range c.ToolRefs {
+	refs := c.Refs()
+	for _, ref := range refs {
 		size += len(ref) + 1
 	}
 	for _, p := range outputs {
@@ -174,7 +175,7 @@ func appendChainMessage(b []byte, st *index.State, c *index.ChainData, outputs [
 	b = appendStringBody(b, `<compressed-chain id="`)
 	b = appendStringBody(b, c.BlockID)
 	b = appendStringBody(b, `" tools="`)
-	for i, ref := range c.ToolRefs {
+	for i, ref := range refs {
 		if i > 0 {
 			b = append(b, ',')
 		}
