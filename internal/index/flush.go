@@ -632,13 +632,23 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 	if first == 0 {
 		first = ctx.Lines + 1
 	}
+	// (the list sized once: 1 GB, ~105,000 points, a quarter more held
+	// through the render when grown by append)
 	if f.noEntries {
+		f.State.RewritePoints = slices.Grow(f.State.RewritePoints, len(f.marks.floors))
 		for _, m := range f.marks.floors {
 			f.State.RewritePoints = append(f.State.RewritePoints, RewritePoint{Line: first + m.at, Floor: m.floor, Kind: m.kind})
 		}
 		f.marks = entryMarks{}
 		return
 	}
+	n := len(f.deferred)
+	for _, e := range f.Entries {
+		if e != nil && e.floor != nil {
+			n++
+		}
+	}
+	f.State.RewritePoints = slices.Grow(f.State.RewritePoints, n)
 	j := 0
 	for k := 0; k < len(f.Entries); k++ {
 		if e := f.Entries[k]; e != nil {
