@@ -59,6 +59,16 @@ func branchLimit(size int64) int64 { return max(memoryLimit, 12<<20+size/8) }
 // in the same CPU seconds as base at 0.35 (best of 5, loaded host); at
 // 0.28 bytes 20–21 cycles, 322 MB, +6%.
 //
+// With perf48 (the batches reserve no records for trivial batches, bare
+// ids and chains' refs held as numbers, the render's lists sized once)
+// the live peak at 1 GB is 211–224 MB after a collection (gctrace, in the
+// render's chain phase; base 224–236, pinned to one core), so the limit
+// is 48 MiB above 0.26 bytes per input byte (296 MiB at 1 GB, 1.39–1.47
+// times that peak): 20–21 cycles, 311–312 MB of RSS, in the same CPU
+// seconds as base at 0.3 (best of 3, 6.6 s user+sys; 18 cycles, 350 MB);
+// at 0.25 bytes 22–23 cycles, 302 MB, +4%; at 0.23 28–29 cycles, 283 MB,
+// +7%.
+//
 // A first flush that writes the session (--write, --session) holds the
 // flush's entries on top (their texts re-read from the input when
 // written; ~35 MB at 1 GB; the chains' texts are made when written, not
@@ -88,7 +98,7 @@ func flushLimit(size int64, writes, rebuilt bool) int64 {
 	case writes:
 		return max(readLimit(size), 64<<20+size/5*2)
 	}
-	return max(readLimit(size), 48<<20+size/10*3)
+	return max(readLimit(size), 48<<20+size/50*13)
 }
 
 // writeCheckLimit is the heap limit for --write's check of the file it

@@ -284,8 +284,8 @@ func TestChainBackfillsWhatNoRecordCovers(t *testing.T) {
 		t.Fatalf("the trivial edit is not backfilled: %+v", occ)
 	}
 	ref, _ := f.State.ShortRef(occ[0].Key)
-	if fmt.Sprint(c.ToolRefs) != "[t1 "+ref+"]" {
-		t.Errorf("toolRefs %v, want the summarised call's and the backfilled one's (%s)", c.ToolRefs, ref)
+	if fmt.Sprint(c.Refs()) != "[t1 "+ref+"]" {
+		t.Errorf("toolRefs %v, want the summarised call's and the backfilled one's (%s)", c.Refs(), ref)
 	}
 	if text, ok := c.RangeSummary(); !ok || !strings.Contains(text, "`"+ref+"` edit `a.go`") {
 		t.Errorf("the body does not name the backfilled call: %q", text)
@@ -405,6 +405,7 @@ func derefChain(c ChainData) string {
 		f = *c.FinalAssistantTimestamp
 	}
 	c.RangeSummaryText, c.fused, c.backfill, c.body, c.FinalAssistantTimestamp = nil, nil, nil, nil, nil
+	c.ToolRefs, c.refNums = c.Refs(), nil // (a flush's as numbers)
 	return fmt.Sprintf("%+v %d %q", c, f, s)
 }
 

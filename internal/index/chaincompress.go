@@ -355,14 +355,20 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 				f.keyCopied = false
 			}
 		}
-		toolRefs := s.ToolRefs(keys)
 		cd := ChainData{
 			BlockID: "b" + strconv.Itoa(s.NextBlock), StartUserTimestamp: c.StartUserTimestamp,
 			DroppedToolCallIDs: c.MiddleToolCallIDs, FinalAssistantTimestamp: c.FinalAssistantTimestamp,
-			ToolRefs: toolRefs, CompressedAt: *c.FinalAssistantTimestamp, ProtectedToolCallIDs: c.ProtectedToolCallIDs,
+			CompressedAt: *c.FinalAssistantTimestamp, ProtectedToolCallIDs: c.ProtectedToolCallIDs,
 			DroppedOccurrenceKeys: c.MiddleOccurrenceKeys,
 		}
-		if cd.ToolRefs == nil {
+		// the refs as their numbers (Refs writes them), or as strings
+		// when one is not a canonical `tN`
+		if nums, ok := s.toolRefNums(keys); ok && nums != nil {
+			cd.refNums = nums
+		} else if !ok {
+			cd.ToolRefs = s.ToolRefs(keys)
+		}
+		if cd.ToolRefs == nil && cd.refNums == nil {
 			cd.ToolRefs = []string{}
 		}
 		s.NextBlock++
@@ -379,7 +385,7 @@ func (f *Flushed) compressChains(cx context.Context, ctx *session.Context, o Flu
 			for _, fc := range fresh {
 				calls = append(calls, bodyCall{toolCallID: fc.toolCallID, toolName: fc.toolName, args: fc.args, argsAt: fc.argsAt, at: fc.ts})
 			}
-			body, err := s.deterministicBody(ctx, calls, toolRefs)
+			body, err := s.deterministicBody(ctx, calls, cd.Refs())
 			if err != nil {
 				return err
 			}
@@ -496,7 +502,7 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
 				j := &jobs[i]
-				r := co.Fuse(cx, j.texts, j.cd.ToolRefs)
+				r := co.Fuse(cx, j.texts, j.cd.Refs())
 				if j.some = strings.TrimFunc(r.Text, isJSWhitespace) != ""; deterministicFusion(r.Source) {
 					r.Text = "" // written again from the summaries when asked (ChainData.RangeSummary)
 				}
@@ -1169,7 +1175,7 @@ func appendChainData(dst []byte, c *ChainData) ([]byte, error) {
 		dst = strconv.AppendInt(dst, *c.FinalAssistantTimestamp, 10)
 	}
 	dst = append(dst, `,"toolRefs":`...)
-	dst = appendStrings(dst, c.ToolRefs)
+	dst = appendStrings(dst, c.Refs())
 	dst = append(dst, `,"compressedAt":`...)
 	dst = strconv.AppendInt(dst, c.CompressedAt, 10)
 	if text, ok, err := c.rangeSummary(); err != nil {

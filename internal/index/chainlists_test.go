@@ -152,6 +152,31 @@ func FuzzChainLists(f *testing.F) {
 			if g, w := st.ToolRefs(all), toolRefsRef(st, all); !reflect.DeepEqual(g, w) {
 				t.Fatalf("ToolRefs %q, want %q", g, w)
 			}
+			// the refs as numbers are ToolRefs, or not canonical
+			for _, keys := range [][]string{all, nil} {
+				nums, ok := st.toolRefNums(keys)
+				w := st.ToolRefs(keys)
+				c := ChainData{refNums: nums}
+				switch {
+				case !ok && len(w) == 0:
+					t.Fatalf("no refs, not as numbers")
+				case ok && nums == nil && w != nil, ok && nums != nil && !reflect.DeepEqual(c.Refs(), w):
+					t.Fatalf("refs %v as numbers, want %q", nums, w)
+				}
+			}
+		}
+		// a flushed chain's refs are its keys' (what ToolRefs made of
+		// them when it was compressed)
+		for _, c := range fl.State.Chains() {
+			keys := c.DroppedOccurrenceKeys
+			if keys == nil {
+				keys = c.DroppedToolCallIDs
+			}
+			if g, w := c.Refs(), fl.State.ToolRefs(keys); len(g) > 0 || len(w) > 0 {
+				if !reflect.DeepEqual(g, w) {
+					t.Fatalf("chain %s refs %q, want %q", c.BlockID, g, w)
+				}
+			}
 		}
 	})
 }
@@ -200,7 +225,8 @@ func TestTrimKeepsKeys(t *testing.T) {
 			t.Fatalf("key %q: id %d, %v, want %d", s.keys[id].key, got, ok, id)
 		}
 	}
-	for i, b := range s.bare.ids {
+	for i := range s.bare.first {
+		b := s.bareID(int32(i))
 		if k := s.bareFirst(b); k != s.bare.first[i] {
 			t.Fatalf("bare id %q: first %d, want %d", b, k, s.bare.first[i])
 		}

@@ -100,11 +100,8 @@ type SummaryMessage struct {
 	// FlushOptions.Texts (Text reads it back).
 	Content string
 	at      storedText
-	// Details is the entry's details JSON; nil for a summary the flush
-	// made, whose details are written from its records when the message
-	// or the entry is (AppendDetails).
-	Details []byte
-	// the flush's summary: its records (the batch's, in order: n of
+	// the flush's summary (its details are written from its records when
+	// the message or the entry is: AppendDetails): its records (the batch's, in order: n of
 	// them from rec0 in the state's recs, where the flush appends them in
 	// a row) and the number of its first ref (refs are allocated in a
 	// row), its turn and time
@@ -118,8 +115,8 @@ type SummaryMessage struct {
 // AppendDetails appends the summary's details JSON to dst (makeSummaryDetails:
 // refs, tool names, turn and time).
 func (s *SummaryMessage) AppendDetails(dst []byte) []byte {
-	if s.Details != nil || s.st == nil {
-		return append(dst, s.Details...)
+	if s.st == nil {
+		return dst
 	}
 	dst = append(dst, `{"toolCallRefs":[`...)
 	recs := s.st.recs[s.rec0 : s.rec0+s.n]
@@ -457,7 +454,7 @@ func (c *ChainData) rangeSummary() (string, bool, error) {
 	case c.RangeSummaryText != nil:
 		return *c.RangeSummaryText, true, nil
 	case c.body != nil:
-		text, err := c.body.text(c.ToolRefs)
+		text, err := c.body.text(c.Refs())
 		if err != nil {
 			return "", true, err
 		}
@@ -471,13 +468,13 @@ func (c *ChainData) rangeSummary() (string, bool, error) {
 		if err != nil {
 			return "", true, err
 		}
-		return summarize.FuseDeterministic(append(fused[:len(fused):len(fused)], extra), c.ToolRefs), true, nil
+		return summarize.FuseDeterministic(append(fused[:len(fused):len(fused)], extra), c.Refs()), true, nil
 	case c.fused != nil || c.sums != nil:
 		fused, err := c.fusedTexts()
 		if err != nil {
 			return "", true, err
 		}
-		return summarize.FuseDeterministic(fused, c.ToolRefs), true, nil
+		return summarize.FuseDeterministic(fused, c.Refs()), true, nil
 	}
 	return "", false, nil
 }

@@ -10,7 +10,12 @@
 // or omitempty so that a decoded entry re-encodes with the same keys.
 package index
 
-import json "github.com/goccy/go-json"
+import (
+	"strconv"
+	"unsafe"
+
+	json "github.com/goccy/go-json"
+)
 
 // customType values of pi-condense's entries. Summary is a custom_message
 // (it reaches the model); the others are custom entries (data only).
@@ -122,11 +127,14 @@ type ChainData struct {
 	DroppedToolCallIDs      []string `json:"droppedToolCallIds"`
 	ProtectedToolCallIDs    []string `json:"protectedToolCallIds,omitempty"`
 	FinalAssistantTimestamp *int64   `json:"finalAssistantTimestamp"`
-	ToolRefs                []string `json:"toolRefs"`
-	CompressedAt            int64    `json:"compressedAt"`
-	RangeSummaryText        *string  `json:"rangeSummaryText,omitempty"`
-	BodySource              string   `json:"bodySource,omitempty"` // "deterministic" or absent
-	DroppedOccurrenceKeys   []string `json:"droppedOccurrenceKeys,omitempty"`
+	// ToolRefs are the refs of a chain read from a session; a chain a
+	// flush compressed keeps them as refNums when every one is a canonical
+	// `tN` (ToolRefs is then nil): Refs is the chain's refs either way.
+	ToolRefs              []string `json:"toolRefs"`
+	CompressedAt          int64    `json:"compressedAt"`
+	RangeSummaryText      *string  `json:"rangeSummaryText,omitempty"`
+	BodySource            string   `json:"bodySource,omitempty"` // "deterministic" or absent
+	DroppedOccurrenceKeys []string `json:"droppedOccurrenceKeys,omitempty"`
 
 	// fused are the summaries of a deterministic fusion the flush made
 	// (RangeSummaryText is then nil): RangeSummary writes it from them and
@@ -140,10 +148,36 @@ type ChainData struct {
 	// deterministic summary is the fusion's last part: written from them
 	// (read from the input) when asked, not held (1 GB: ~20 MB of bullets).
 	backfill *chainBackfill
+	// refNums are the numbers N of the chain's `tN` refs, in order, when a
+	// flush made them all canonical: 4 bytes a ref instead of a string
+	// header and its digits (1 GB first flush: ~216,000 refs of ~32,800
+	// chains, ~4 MB less held through the render)
+	refNums []int32
 	// body is the deterministic body (BodySource "deterministic") of a
 	// chain the flush compressed, written when asked (RangeSummaryText is
 	// then nil: 1 GB, ~5 MB of bodies not held).
 	body *chainBody
+}
+
+// Refs are the chain's toolRefs: ToolRefs, or the `tN` refs of refNums
+// (made for each call: the caller may keep them).
+func (c *ChainData) Refs() []string {
+	if c.refNums == nil {
+		return c.ToolRefs
+	}
+	size := 0
+	var digits [20]byte
+	for _, n := range c.refNums {
+		size += 1 + len(strconv.AppendInt(digits[:0], int64(n), 10))
+	}
+	out := make([]string, len(c.refNums))
+	b := make([]byte, 0, size) // filled to its capacity, never moved
+	for i, n := range c.refNums {
+		at := len(b)
+		b = strconv.AppendInt(append(b, 't'), int64(n), 10)
+		out[i] = unsafe.String(&b[at], len(b)-at)
+	}
+	return out
 }
 
 // StatsData is the cumulative data of a context-prune-stats entry.

@@ -41,7 +41,7 @@ func (s *State) reserve(n int) {
 	s.recs = slices.Grow(s.recs, n)
 	s.keys = slices.Grow(s.keys, n)
 	s.ids.grow(len(s.keys)+n, s.keyHash)
-	s.bare.table.grow(len(s.bare.ids)+n, s.bare.hash)
+	s.bare.table.grow(len(s.bare.first)+n, s.bareHash)
 }
 
 func (s *State) addRecord(r Record, key, hash string) int32 {

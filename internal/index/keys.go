@@ -166,9 +166,9 @@ func (s *State) addBare(bareID string, kid int32) {
 	k := s.bareFirst(bareID)
 	if k == 0 {
 		b := &s.bare
-		i := int32(len(b.ids))
-		b.ids, b.first = append(b.ids, bareID), append(b.first, kid+1)
-		b.table.insert(b.hash(i), i, b.hash)
+		i := int32(len(b.first))
+		b.idLen, b.first = append(b.idLen, int32(len(bareID))), append(b.first, kid+1)
+		b.table.insert(s.bareHash(i), i, s.bareHash)
 		return
 	}
 	for {
@@ -459,29 +459,35 @@ func (s *State) keyHash(id int32) uint64 { return s.ids.hash(s.keys[id].key) }
 
 // bareIDs are the bare toolCallIds the state has records of, each once,
 // with the first record key id plus one of each (bareTable finds them by
-// the id: its slots are indexes in the list).
+// the id: its slots are indexes in the list). A bare id is the first
+// idLen bytes of its first record key (a record's key starts with its
+// toolCallId: indexRecord's), so it is kept as a length, not a string:
+// 4 bytes an id the collector does not scan instead of a 16-byte header
+// (1 GB first flush: ~225,000 ids, ~3.5 MB less with the list's growth).
 type bareIDs struct {
-	ids   []string
+	idLen []int32
 	first []int32
 	table idTable
 }
 
-func (b *bareIDs) hash(i int32) uint64 { return b.table.hash(b.ids[i]) }
-
-// find returns the index of a bare id in b.
-func (b *bareIDs) find(id string) (int32, bool) {
-	return b.table.find(b.table.hash(id), func(i int32) bool { return b.ids[i] == id })
-}
-
 // clone is a copy of b.
 func (b *bareIDs) clone() bareIDs {
-	return bareIDs{ids: slices.Clone(b.ids), first: slices.Clone(b.first), table: b.table.clone()}
+	return bareIDs{idLen: slices.Clone(b.idLen), first: slices.Clone(b.first), table: b.table.clone()}
 }
+
+// bareID is the i-th bare id of s.bare.
+func (s *State) bareID(i int32) string {
+	return s.keys[s.bare.first[i]-1].key[:s.bare.idLen[i]]
+}
+
+// bareHash is the hash of the i-th bare id of s.bare.
+func (s *State) bareHash(i int32) uint64 { return s.bare.table.hash(s.bareID(i)) }
 
 // bareFirst returns the first record key id plus one of a bare toolCallId
 // (0: none).
 func (s *State) bareFirst(bareID string) int32 {
-	if i, ok := s.bare.find(bareID); ok {
+	t := &s.bare.table
+	if i, ok := t.find(t.hash(bareID), func(i int32) bool { return s.bareID(i) == bareID }); ok {
 		return s.bare.first[i]
 	}
 	return 0
@@ -510,5 +516,5 @@ func (s *State) trim() {
 		s.keys = slices.Clone(s.keys)
 	}
 	s.ids.shrink(s.keyHash)
-	s.bare.table.shrink(s.bare.hash)
+	s.bare.table.shrink(s.bareHash)
 }

@@ -128,12 +128,12 @@ func (s *State) QueryChains(ids []string, readFile func(path string) ([]byte, er
 		head := []string{"## chain: " + id,
 			"Range: user message " + strconv.FormatInt(c.StartUserTimestamp, 10) + " → final reply " + final,
 			"Dropped calls: " + strconv.Itoa(len(c.DroppedToolCallIDs)),
-			"Refs: " + strings.Join(c.ToolRefs, ", "),
+			"Refs: " + strings.Join(c.Refs(), ", "),
 			"Body: " + source, ""}
 		out = append(out, QueryBlock{Query: id, Label: id, Found: true, Chain: &cc, Body: s.ChainBody(c), BodyFrom: "chain",
 			Text: strings.Join(head, "\n") + "\n" + s.ChainBody(c)})
 		covered := map[string]bool{}
-		for _, ref := range c.ToolRefs {
+		for _, ref := range c.Refs() {
 			if k, ok := s.Resolve(ref); ok {
 				covered[k] = true
 			}

@@ -879,6 +879,38 @@ func (s *State) ToolRefs(keys []string) []string {
 	return out
 }
 
+// toolRefNums are ToolRefs(keys) as the numbers N of their `tN` refs
+// (nil when none has a ref); ok false when one is not canonical (in
+// refNames: ToolRefs then).
+func (s *State) toolRefNums(keys []string) (nums []int32, ok bool) {
+	n := 0
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			if n == 0 {
+				return nil, true
+			}
+			nums = make([]int32, 0, n)
+		}
+		for _, k := range keys {
+			id, found := s.keyID(k)
+			if !found {
+				continue
+			}
+			switch ki := &s.keys[id]; {
+			case ki.refOdd < 0:
+				return nil, false
+			case ki.ref > 0 || ki.refOdd > 0:
+				if pass == 0 {
+					n++
+				} else {
+					nums = append(nums, ki.ref)
+				}
+			}
+		}
+	}
+	return nums, true
+}
+
 // Backfilled reports whether the record under key came from a chain
 // backfill (turnIndex -1, no summary message).
 func (s *State) Backfilled(key string) bool {

@@ -71,13 +71,13 @@ func TestQueryChainListsSpilledCalls(t *testing.T) {
 		}
 		for _, call := range c.DroppedToolCallIDs {
 			if !got[call] {
-				t.Errorf("%s drops %s (refs %v) but query of it does not list it", id, call, c.ToolRefs)
+				t.Errorf("%s drops %s (refs %v) but query of it does not list it", id, call, c.Refs())
 			}
 		}
 		if len(blocks)-1 != len(c.DroppedToolCallIDs) {
 			t.Errorf("%s: %d call blocks for %d dropped calls", id, len(blocks)-1, len(c.DroppedToolCallIDs))
 		}
-		if len(c.ToolRefs) < len(c.DroppedToolCallIDs) {
+		if len(c.Refs()) < len(c.DroppedToolCallIDs) {
 			checked++
 		}
 	}
