@@ -2,6 +2,9 @@
 
 #include "textflag.h"
 
+DATA unquoteBackslash<>+0(SB)/1, $0x5c
+GLOBL unquoteBackslash<>(SB), RODATA|NOPTR, $1
+
 // func unquoteAVX2(b, s []byte, start, w, i int, flags uint8) (wOut, iOut int, flagsOut uint8)
 //
 // unquoteWords' loop 32 bytes at a time (see unquote_amd64.go): while
@@ -22,9 +25,7 @@ TEXT ·unquoteAVX2(SB), NOSPLIT, $0-97
 	MOVBLZX flags+72(FP), R12
 	LEAQ ·shortEscapes(SB), R13
 
-	MOVL $0x5c, AX
-	MOVD AX, X2
-	VPBROADCASTB X2, Y2 // '\\'
+	VPBROADCASTB unquoteBackslash<>(SB), Y2 // '\\' (from memory: no legacy-SSE MOVD, see strBytes)
 
 	// i and w are >= 0 (unsigned compares: a negative one stops the loop)
 	TESTQ R11, R11
