@@ -16,10 +16,11 @@
 // strBytes are the bytes strScanAVX2 compares each window's with,
 // broadcast from memory at its start: '"', '\\', 0x1f, 0xc0, 0x80, then the
 // second bytes of the simple escapes b f n r t. Built instead from a
-// general register each (MOVL, then MOVD: a legacy-SSE instruction between
-// AVX ones), these few instructions took ~85% of the function's perf samples
-// on the 200 MB session (~154,000 calls: an SSE/AVX state transition a call,
-// by all appearances); from memory, 200 MB `now -q` went 1.16 → 1.00 s CPU.
+// general register each (MOVQ to an X register, legacy SSE, after the
+// first 256-bit broadcast: an SSE/AVX state transition each on the Xeon
+// this was measured on), a call cost ~1,000 ns (BenchmarkStrScanAVX2Call;
+// 5 ns now), ~85% of the scanner's perf samples at 200 MB (~154,000 calls):
+// 200 MB `now -q` went 1.16 → 1.00 s CPU.
 DATA strBytes<>+0(SB)/1, $0x22
 DATA strBytes<>+1(SB)/1, $0x5c
 DATA strBytes<>+2(SB)/1, $0x1f
