@@ -88,6 +88,22 @@ type Node struct {
 	Flags uint8
 }
 
+// push appends a scalar's node (Next: just past it), each field written
+// in place. A Node built on the stack and then appended is read back 16
+// bytes at a time right after its fields' 4-byte stores, a load the CPU
+// cannot forward from them: that copy took ~40% of Tape.str's perf samples
+// on the 200 MB session.
+func (t *Tape) push(start, end, chars, cont uint32, kind Kind, flags uint8) {
+	k := len(t.Nodes)
+	if k == cap(t.Nodes) {
+		t.Nodes = append(t.Nodes, Node{})
+	} else {
+		t.Nodes = t.Nodes[:k+1]
+	}
+	n := &t.Nodes[k]
+	n.Start, n.End, n.Next, n.Chars, n.Cont, n.Kind, n.Flags = start, end, uint32(k+1), chars, cont, kind, flags
+}
+
 // Tape is the result of parsing one JSON text. The zero value is ready to
 // use; a Tape is reused across Parse calls to keep its buffers.
 type Tape struct {
@@ -185,26 +201,26 @@ func (t *Tape) Parse(src []byte) error {
 			if !lit(b, i, "true") {
 				return &SyntaxError{Offset: i, Msg: "invalid literal"}
 			}
-			t.Nodes = append(t.Nodes, Node{Start: uint32(i), End: uint32(i + 4), Next: uint32(len(t.Nodes) + 1), Kind: True})
+			t.push(uint32(i), uint32(i+4), 0, 0, True, 0)
 			i += 4
 		case c == 'f':
 			if !lit(b, i, "false") {
 				return &SyntaxError{Offset: i, Msg: "invalid literal"}
 			}
-			t.Nodes = append(t.Nodes, Node{Start: uint32(i), End: uint32(i + 5), Next: uint32(len(t.Nodes) + 1), Kind: False})
+			t.push(uint32(i), uint32(i+5), 0, 0, False, 0)
 			i += 5
 		case c == 'n':
 			if !lit(b, i, "null") {
 				return &SyntaxError{Offset: i, Msg: "invalid literal"}
 			}
-			t.Nodes = append(t.Nodes, Node{Start: uint32(i), End: uint32(i + 4), Next: uint32(len(t.Nodes) + 1), Kind: Null})
+			t.push(uint32(i), uint32(i+4), 0, 0, Null, 0)
 			i += 4
 		case c == '-' || c >= '0' && c <= '9':
 			e, ok := scanNumber(b, i)
 			if !ok {
 				return &SyntaxError{Offset: e, Msg: "invalid number"}
 			}
-			t.Nodes = append(t.Nodes, Node{Start: uint32(i), End: uint32(e), Next: uint32(len(t.Nodes) + 1), Kind: Number})
+			t.push(uint32(i), uint32(e), 0, 0, Number, 0)
 			i = e
 		default:
 			return &SyntaxError{Offset: i, Msg: "unexpected " + describe(c)}
@@ -396,7 +412,7 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 	}
 	if end >= 0 && b[end] == '"' {
 		end++
-		t.Nodes = append(t.Nodes, Node{Start: uint32(start), End: uint32(end), Next: uint32(len(t.Nodes) + 1), Chars: uint32(end - start - 2), Kind: String})
+		t.push(uint32(start), uint32(end), uint32(end-start-2), 0, String, 0)
 		return end, nil
 	}
 	var (
@@ -461,7 +477,6 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 		switch c := b[i]; {
 		case c == '"':
 			i++
-			n := Node{Start: uint32(start), End: uint32(i), Next: uint32(len(t.Nodes) + 1), Kind: String}
 			body := b[start+1 : i-1]
 			chars := len(body) - escBytes - cont + escChars
 			if high&hi8 != 0 {
@@ -471,9 +486,8 @@ func (t *Tape) str(b []byte, i int) (int, error) {
 					chars = CountChars(b[start:i])
 				}
 			}
-			n.Flags, n.Chars, n.Cont = flags, uint32(chars), uint32(cont)
 			t.Flags |= flags
-			t.Nodes = append(t.Nodes, n)
+			t.push(uint32(start), uint32(i), uint32(chars), uint32(cont), String, flags)
 			return i, nil
 		case c == '\\':
 			flags |= Escaped

@@ -197,6 +197,12 @@ var shortEscapes = [256]byte{'n': '\n', 't': '\t', '"': '"', '\\': '\\', '/': '/
 // short escapes decoded by table; a string cut short (not valid JSON) has
 // its rest copied as it is.
 func AppendUnquoteText(dst, raw []byte) ([]byte, uint8) {
+	return appendUnquoteText(dst, raw, len(raw) >= 66 && haveAVX2()) // (a shorter body: a window or none)
+}
+
+// appendUnquoteText is AppendUnquoteText, its windows decoded by
+// unquoteAVX2 when avx2 (only where haveAVX2()), else by unquoteWords.
+func appendUnquoteText(dst, raw []byte, avx2 bool) ([]byte, uint8) {
 	if len(raw) < 2 {
 		return append(dst, raw...), 0
 	}
@@ -205,8 +211,12 @@ func AppendUnquoteText(dst, raw []byte) ([]byte, uint8) {
 	b := slices.Grow(dst, len(s))[:n0+len(s)]
 	w, i, flags := n0, 0, uint8(0)
 	for {
-		// (b is separate from s: a word stored at w overwrites nothing
-		// unread, and fits, the text never longer than the body read)
+		// (b is separate from s: a word or window stored at w overwrites
+		// nothing unread, and fits, the text never longer than the body
+		// read)
+		if avx2 {
+			w, i, flags = unquoteAVX2(b, s, n0, w, i, flags)
+		}
 		w, i, flags = unquoteWords(b, s, n0, w, i, flags)
 		if i >= len(s) {
 			return b[:w], flags

@@ -207,3 +207,46 @@ func unquoteInPlace(b []byte, start int) ([]byte, uint8) {
 		}
 	}
 }
+
+// TestUnquoteTextWindows: on long strings (runs of plain bytes around the
+// 32-byte windows' edges, escapes dense and sparse), AppendUnquoteText's
+// AVX2 windows (where the CPU has them) decode as its words alone do and
+// as AppendUnquote does, with textFlags' flags; cut short, both copy the
+// same rest.
+func TestUnquoteTextWindows(t *testing.T) {
+	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\r`, `\b`, `\f`, `\u0041`, `\ud83d\ude00`, `\ud800`, ` `, "é", "😀",
+		strings.Repeat("a", 31), strings.Repeat("b", 32), strings.Repeat("c", 33), strings.Repeat("d", 7), strings.Repeat("e", 64), " \\n", "\\t\\n", "\\\\n"}
+	rng := rand.New(rand.NewPCG(5, 32))
+	for n := 0; n < 5000; n++ {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for k := rng.IntN(120); k > 0; k-- {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		sb.WriteByte('"')
+		raw := []byte(sb.String())
+		if !json.Valid(raw) {
+			t.Fatalf("%q: not JSON", raw)
+		}
+		want := AppendUnquote([]byte("pre"), raw)
+		words, wf := appendUnquoteText([]byte("pre"), raw, false)
+		if string(words) != string(want) || wf != textFlags(want[3:]) {
+			t.Fatalf("%q: words %q (flags %b), want %q (%b)", raw, words, wf, want, textFlags(want[3:]))
+		}
+		if !haveAVX2() {
+			continue
+		}
+		if got, gf := appendUnquoteText([]byte("pre"), raw, true); string(got) != string(want) || gf != wf {
+			t.Fatalf("%q: AVX2 %q (flags %b), want %q (%b)", raw, got, gf, want, wf)
+		}
+		for _, cut := range [][]byte{raw[:len(raw)-1], raw[:len(raw)-2], raw[:len(raw)*2/3]} {
+			if len(cut) < 2 {
+				continue
+			}
+			words, wf := appendUnquoteText([]byte("pre"), cut, false)
+			if got, gf := appendUnquoteText([]byte("pre"), cut, true); string(got) != string(words) || gf != wf {
+				t.Fatalf("%q: AVX2 %q (flags %b), words %q (%b)", cut, got, gf, words, wf)
+			}
+		}
+	}
+}

@@ -149,8 +149,12 @@ func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 		add(kind, units, l)
 	}
 	file := isFileTool(c.ToolName, c.Args)
+	sc := lineScan{namesFrom: 0} // (no pass made: defines reads every line)
 	if c.IsError || !file {
-		errs := errorLines(text)
+		// the error lines, and the names of the lines read for them when
+		// names may be listed (more than one meaningful line)
+		sc = scanLines(text, count > 1)
+		errs := sc.errs
 		if len(errs) == 0 && c.IsError && count > 0 {
 			errs = []string{first}
 		}
@@ -180,7 +184,7 @@ func appendCallSummary(w []byte, n int, c Call, cwd string) []byte {
 	}
 	names := func() {
 		if budget >= enough {
-			list("defines", namesIn(text))
+			list("defines", sc.defines(text))
 		}
 	}
 	switch {
@@ -531,46 +535,169 @@ var errorWords = [...]string{"error", "errors", "err!", "fail", "failed", "failu
 // errorLines returns up to maxErrLines distinct lines that report a
 // failure, verbatim (trimmed), in order: a line with one of the first
 // maxErrLines whole-word occurrences of an errorWords word, or one that
-// starts with ✗ × ✘, FAIL or E and three digits.
+// starts with ✗ × ✘, FAIL or E and three digits (lineScan without names).
+func errorLines(text string) []string {
+	return scanLines(text, false).errs
+}
+
+// lineScan is what one pass over a result text finds (scanLines): its
+// errorLines and, when asked for, the identifiers it defines (namesIn's)
+// of the lines the pass read, namesIn's rest from namesFrom on (-1: none
+// left to read: names is namesIn(text)).
+type lineScan struct {
+	errs      []string
+	names     []string
+	namesFrom int
+}
+
+// defines is namesIn(text) of the scan of text: its names and those of
+// the lines it did not read.
+func (l *lineScan) defines(text string) []string {
+	if l.namesFrom >= 0 {
+		l.names = appendNames(l.names, text[l.namesFrom:])
+		l.namesFrom = -1
+	}
+	return l.names
+}
+
+// scanLines finds errorLines(text) and, when names, namesIn's names of the
+// lines it reads, in one pass over text eight bytes at a time: each
+// word's bytes (wordMask) tell where words start, each '\n' where a line
+// ends, in order. Only a word that starts with an error word's letters is
+// compared (errorSecond, then errorWordsStarting; ASCII case folded in
+// place); a line ended is an error line when an occurrence counted in it
+// or its start (failStart) says so, and is read for a definition when
+// its first bytes may start one (mayDefineWord). The pass ends with the
+// third error line: the names of the lines after it are left to defines,
+// which reads them only if the summary has room for them. No line is
+// searched for its end (a command's output has a line every ~40 bytes:
+// the per-line searches of errorLines and namesIn each cost as much as
+// the words read).
 //
-// One pass over text: a line is checked for every word at once, at the
-// starts of its words only (an occurrence must start a word), comparing
-// ASCII case-insensitively in place; the pass ends with the third line.
 // (Per word, the occurrences counted are the same as a search of each word
 // from the last one's end would find: no word has a proper suffix after a
 // non-word byte that starts it, so no counted occurrence overlaps another
-// of the same word.)
-func errorLines(text string) []string {
-	var found [len(errorWords)]uint8 // occurrences counted per word
-	left := len(errorWords)          // words still under maxErrLines
-	var out []string                 // (distinct: at most maxErrLines, compared in turn)
-	for off := 0; off < len(text); {
-		end := len(text)
-		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
-			end = off + i
+// of the same word; none holds a '\n', so none crosses a line's end.)
+func scanLines(text string, names bool) lineScan {
+	var found [len(errorWords)]uint8                       // occurrences counted per word
+	left := len(errorWords)                                // words still under maxErrLines
+	sc := lineScan{namesFrom: -1}                          // errs: distinct, at most maxErrLines, compared in turn
+	tb := unsafe.Slice(unsafe.StringData(text), len(text)) // read, never written
+	line, hit := 0, false                                  // the line's start, whether an occurrence was counted in it
+	var prev uint64                                        // 0x80: the byte before the eight is a word byte
+	for i := 0; i < len(tb); i += 8 {
+		var x uint64
+		if i+8 <= len(tb) {
+			x = binary.LittleEndian.Uint64(tb[i:])
+		} else {
+			var last [8]byte // (zero bytes past the end: neither word bytes nor line ends)
+			copy(last[:], tb[i:])
+			x = binary.LittleEndian.Uint64(last[:])
 		}
-		line := text[off:end]
-		off = end + 1
-		hit := false
-		if left > 0 {
-			hit, left = errorWordsIn(text, off-len(line)-1, end, &found, left)
+		m := wordMask(x)
+		y := x ^ '\n'*lo8
+		nl := ^((y&lo7 + lo7) | y) & hi8 // 0x80 where the byte is '\n'
+		starts := m &^ (m<<8 | prev)
+		prev = m >> 56 & 0x80
+		if left == 0 {
+			starts = 0
 		}
-		if !hit && !maybeFailStart(line) {
-			continue // (no trimming or exit-status test for most lines)
-		}
-		t := strings.TrimSpace(line)
-		if t == "" || slicesContains(out, t) || !(hit || failStart(t)) {
+		if nl == 0 {
+			// (most eights: no line ends in them, their word starts the
+			// line's)
+			for ; starts != 0; starts &= starts - 1 {
+				if p := i + bits.TrailingZeros64(starts)>>3; mayStartErrorWord(text, p) && countErrorWords(text, p, &found, &left) {
+					hit = true
+				}
+			}
 			continue
 		}
-		if _, exit := exitCode(t); exit {
-			continue
-		}
-		out = append(out, t)
-		if len(out) == maxErrLines {
-			break
+		for ev := starts | nl; ev != 0; ev &= ev - 1 {
+			b := ev & -ev
+			p := i + bits.TrailingZeros64(ev)>>3
+			if nl&b != 0 {
+				// the line text[line:p] ends: most lines neither
+				// report an error nor start a definition
+				t := text[line:p]
+				if hit || maybeFailStart(t) || names && len(sc.names) < maxNames && mayDefineWord(t) {
+					if sc.endLine(t, hit, names) {
+						if names && len(sc.names) < maxNames && p+1 < len(text) {
+							sc.namesFrom = p + 1
+						}
+						return sc
+					}
+				}
+				line, hit = p+1, false
+				continue
+			}
+			if left > 0 && mayStartErrorWord(text, p) && countErrorWords(text, p, &found, &left) {
+				hit = true
+			}
 		}
 	}
-	return out
+	if line < len(text) {
+		sc.endLine(text[line:], hit, names) // the last line, no '\n' after it
+	}
+	return sc
+}
+
+// mayStartErrorWord reports whether the word starting at text[p] may be
+// an error word: its first two bytes, folded, are the start of one's
+// (every error word starts with two letters; | 0x20 folds exactly the two
+// cases of one). Most word starts are not.
+func mayStartErrorWord(text string, p int) bool {
+	if p+1 >= len(text) {
+		return false
+	}
+	c := text[p+1] | 0x20 - 'a'
+	return c < 26 && errorSecond[text[p]|0x20]>>c&1 != 0
+}
+
+// countErrorWords counts the error words that occur at text[p:] (a word's
+// start) for the words under maxErrLines (found and left: scanLines'), and
+// reports whether it counted one.
+func countErrorWords(text string, p int, found *[len(errorWords)]uint8, left *int) bool {
+	hit := false
+	ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
+	for j := 0; j < len(ks); j++ {
+		k := ks[j]
+		w := errorWords[k]
+		if found[k] >= maxErrLines || !hasPrefixFold(text[p:], w) {
+			continue
+		}
+		if e := p + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
+			continue
+		}
+		hit = true
+		if found[k]++; found[k] == maxErrLines {
+			*left--
+		}
+	}
+	return hit
+}
+
+// endLine adds the line t (untrimmed) to the scan's error lines when hit
+// (an occurrence counted in it) or failStart says it is one, and its name
+// to its names (when names) when it defines one; it reports whether the
+// scan has its last error line.
+func (sc *lineScan) endLine(t string, hit, names bool) bool {
+	if names && len(sc.names) < maxNames && mayDefineWord(t) {
+		if n := definedName(strings.TrimSpace(t)); len(n) >= 3 && !slicesContains(sc.names, n) {
+			sc.names = append(sc.names, n)
+		}
+	}
+	if !hit && !maybeFailStart(t) {
+		return false // (no trimming or exit-status test for most lines)
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || slicesContains(sc.errs, t) || !(hit || failStart(t)) {
+		return false
+	}
+	if _, exit := exitCode(t); exit {
+		return false
+	}
+	sc.errs = append(sc.errs, t)
+	return len(sc.errs) == maxErrLines
 }
 
 // errorWordsStarting is the indexes in errorWords of the words that start
@@ -617,71 +744,10 @@ var errorSecond = [256]uint32{
 	's': 1 << ('e' - 'a'),            // segmentation fault
 }
 
-// errorWordsIn counts the whole-word occurrences of errorWords starting in
-// text[start:end] (one line; the byte after end may follow a word) for the
-// words under maxErrLines, and reports whether any was counted and how many
-// words are still under it. The line is read eight bytes at a time: the
-// word bytes of each eight (wordMask) tell where words start, and only a
-// word that starts with an error word's letter is compared.
-func errorWordsIn(text string, start, end int, found *[len(errorWords)]uint8, left int) (bool, int) {
-	hit := false
-	tb := unsafe.Slice(unsafe.StringData(text), len(text)) // read, never written
-	var prev uint64                                        // 0x80: the byte before the eight is a word byte
-	if start > 0 && isWordByte(text[start-1]) {
-		prev = 0x80 // the rest of a word that started before
-	}
-	for i := start; i < end; i += 8 {
-		var m uint64 // the word bytes among text[i:i+8] before end
-		if i+8 <= len(tb) {
-			m = wordMask(binary.LittleEndian.Uint64(tb[i:]))
-		} else {
-			for k := 0; i+k < len(tb); k++ {
-				if isWordByte(tb[i+k]) {
-					m |= 0x80 << (8 * k)
-				}
-			}
-		}
-		if n := end - i; n < 8 {
-			m &= 1<<(8*uint(n)) - 1
-		}
-		starts := m &^ (m<<8 | prev)
-		prev = m >> 56 & 0x80
-		for ; starts != 0; starts &= starts - 1 {
-			p := i + bits.TrailingZeros64(starts)>>3 // a word starts here
-			// its first two bytes, folded, the start of an error word's
-			// (every error word starts with two letters; | 0x20 folds
-			// exactly the two cases of one): most word starts end here
-			if p+1 >= len(text) {
-				continue
-			}
-			if c := text[p+1] | 0x20 - 'a'; c >= 26 || errorSecond[text[p]|0x20]>>c&1 == 0 {
-				continue
-			}
-			ks := errorWordsStarting(text[p] | 0x20) // (a digit stays one, '_' is no letter)
-			for j := 0; j < len(ks); j++ {
-				k := ks[j]
-				w := errorWords[k]
-				if found[k] >= maxErrLines || !hasPrefixFold(text[p:], w) {
-					continue
-				}
-				if e := p + len(w); e < len(text) && isWordByte(text[e]) && isWordByte(w[len(w)-1]) {
-					continue
-				}
-				hit = true
-				if found[k]++; found[k] == maxErrLines {
-					left--
-				}
-			}
-		}
-	}
-	return hit, left
-}
-
 // wordMask flags (high bit) the bytes of w that are word bytes
 // ([A-Za-z0-9_]): each byte's low seven bits compared with the ranges
 // without a carry between bytes, bytes >= 0x80 left out.
 func wordMask(w uint64) uint64 {
-	const lo7 = 0x7f7f7f7f7f7f7f7f
 	a := w & lo7
 	l := a | 0x20*lo8 // letters folded to lower case
 	letter := (l + (0x80-'a')*lo8) &^ (l + (0x7f-'z')*lo8)
@@ -692,6 +758,7 @@ func wordMask(w uint64) uint64 {
 }
 
 const (
+	lo7 = 0x7f7f7f7f7f7f7f7f
 	lo8 = 0x0101010101010101
 	hi8 = 0x8080808080808080
 )
@@ -822,7 +889,13 @@ var (
 // (functions, types, classes: a line that starts with a definition
 // keyword, after export/default/pub/async), in order.
 func namesIn(text string) []string {
-	var out []string // (distinct: at most maxNames, compared in turn)
+	return appendNames(nil, text)
+}
+
+// appendNames appends to out (distinct names) namesIn's names of text that
+// out does not hold, until it holds maxNames.
+func appendNames(out []string, text string) []string {
+	// (distinct: at most maxNames, compared in turn)
 	for len(text) > 0 && len(out) < maxNames {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {

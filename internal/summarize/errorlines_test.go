@@ -289,3 +289,79 @@ func BenchmarkNamesIn(b *testing.B) {
 		}
 	}
 }
+
+// namesEveryLine is namesIn's simple definition: definedName of every
+// trimmed line, the first maxNames distinct names of three bytes or more.
+func namesEveryLine(text string) []string {
+	var out []string
+	lines(text, false, func(l string) bool {
+		if n := definedName(l); len(n) >= 3 && !slicesContains(out, n) {
+			out = append(out, n)
+		}
+		return len(out) < maxNames
+	})
+	return out
+}
+
+// checkScanLines fails t unless the one pass over text finds what the
+// per-word search and namesEveryLine find, with names and without; it
+// reports whether the pass left names to defines.
+func checkScanLines(t testing.TB, text string) bool {
+	t.Helper()
+	wantErrs, wantNames := errorLinesPerWord(text), namesEveryLine(text)
+	sc := scanLines(text, true)
+	left := sc.namesFrom >= 0
+	if got := sc.errs; strings.Join(got, "\x00") != strings.Join(wantErrs, "\x00") || len(got) != len(wantErrs) {
+		t.Fatalf("scanLines(%.200q).errs = %q, the per-word search %q", text, got, wantErrs)
+	}
+	if got := sc.defines(text); strings.Join(got, "\x00") != strings.Join(wantNames, "\x00") || len(got) != len(wantNames) {
+		t.Fatalf("scanLines(%.200q).defines = %q, every line's %q", text, got, wantNames)
+	}
+	if got := sc.defines(text); strings.Join(got, "\x00") != strings.Join(wantNames, "\x00") {
+		t.Fatalf("scanLines(%.200q).defines a second time = %q, want %q", text, got, wantNames)
+	}
+	if sc := scanLines(text, false); len(sc.names) > 0 || sc.namesFrom >= 0 || strings.Join(sc.errs, "\x00") != strings.Join(wantErrs, "\x00") {
+		t.Fatalf("scanLines(%.200q, false) = %q, names %q from %d", text, sc.errs, sc.names, sc.namesFrom)
+	}
+	return left
+}
+
+// TestScanLinesIsErrorLinesAndNamesIn: over every distinct result text of
+// the shipped sessions, each also cut at its first eight bytes (every
+// alignment of its lines to the pass's words), its case swapped, and with
+// definitions after error lines (names found in the pass, and after it by
+// defines), the fused pass finds the error lines and the names the simple
+// definitions find.
+func TestScanLinesIsErrorLinesAndNamesIn(t *testing.T) {
+	texts := resultTexts(t)
+	defs := "\nfunc alpha() {}\nerror: one\n  type Beta struct{}\nFAIL two\nexport default class Gamma\nE123 three\ndef delta(x):\nfn epsilon\n"
+	resumed, named := 0, 0
+	for _, text := range texts {
+		variants := []string{text, swapCase(text), defs + text, text + defs + defs}
+		for k := 1; k < 8 && k < len(text); k++ {
+			variants = append(variants, text[k:])
+		}
+		for _, v := range variants {
+			if checkScanLines(t, v) {
+				resumed++
+			}
+			if len(namesIn(v)) > 0 {
+				named++
+			}
+		}
+	}
+	if resumed < 50 || named < 100 {
+		t.Fatalf("%d texts left names to defines, %d define names: the test does not reach them", resumed, named)
+	}
+}
+
+// FuzzScanLines: the fused pass and the simple definitions agree on any
+// text.
+func FuzzScanLines(f *testing.F) {
+	f.Add("func a() {}\nerror: x\nerror: x\nerror: y\nFAIL z\ntype Bee struct\n")
+	f.Add("xerror\nerrors:\nerr!x\ncould not, couldn't\nnot found\n\nno such file\nE123 x\nFAIL y\nexit code: 1\n")
+	f.Add("panic: x\r\n  Traceback\ttimed out\nsegmentation fault_\nundefined-refused denied\n\u00a0def foo(x):")
+	f.Fuzz(func(t *testing.T, text string) {
+		checkScanLines(t, text)
+	})
+}
