@@ -2056,6 +2056,10 @@ func (c *cmd) interp(lang string) {
 			// a module loaded before the script: a path to a file the
 			// command wrote, or a stream, is code
 			c.valScriptFile(v, lang)
+			if lang == "js" && dotenvPreload(c.valText(v)) {
+				// node -r dotenv/config loads .env into process.env
+				c.dotenvLoads(c.args[0].raw+" "+v.name+" "+c.valText(v)+", which loads .env into the environment of the code it runs", false)
+			}
 		case lang == "php" && v.name == "-d":
 			if t := c.valText(v); strings.HasPrefix(t, "auto_prepend_file=") || strings.HasPrefix(t, "auto_append_file=") {
 				if f, ok := c.valField(v); ok {
@@ -3300,6 +3304,10 @@ func (c *cmd) git() {
 			c.a.ignoresMayChange = true
 			if name == "--work-tree" {
 				workTrees = append(workTrees, f)
+			} else {
+				// git writes its repository (init creates it, add and
+				// status write the index, fetch the refs)
+				c.fileField(raw, f, setModify)
 			}
 			i++
 			continue

@@ -1303,7 +1303,10 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 // value is checked as envCommand and the git ones do; false when the word
 // is not an assignment.
 func (a *shellAnalyzer) envWord(raw string, f field) bool {
-	t := f.text()
+	// the name from the literal lead: a value computed when it runs
+	// (`env GIT_EDITOR=$X git commit`) leaves a dynamic field whose text
+	// no longer holds the name
+	t := optText(f)
 	name, _, ok := strings.Cut(t, "=")
 	if !ok || !isVarName(name) {
 		return false
@@ -1334,13 +1337,9 @@ func (a *shellAnalyzer) rcEnv(name string) {
 // the command is read (its aliases, pagers, editors run commands).
 func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 	switch name {
-	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "NODE_REPL_EXTERNAL_MODULE":
-		// a start-up file the shell (or REPL) runs: one the command wrote
-		for _, v := range vals {
-			if s, ok := a.writtenFile(v); ok {
-				a.runWritten(raw, s)
-			}
-		}
+	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "NODE_REPL_EXTERNAL_MODULE", "PYTHONPATH", "NODE_OPTIONS", "LD_PRELOAD", "LD_AUDIT":
+		// code a program loads before its words run (loaders37.go)
+		a.loaderEnv(name, vals, raw)
 	case "GIT_EXEC_PATH", "PATH":
 		// programs found there: one the command wrote may run by name
 		for _, w := range a.writtenPaths() {
@@ -1351,6 +1350,23 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 		a.gitElsewhere = true
 		if name == "GIT_WORK_TREE" {
 			a.gitWorkTrees = append(a.gitWorkTrees, vals...)
+		} else {
+			// git writes there: its repository (init creates it; add,
+			// commit, status write the index), the index file, the
+			// configuration (`git config --global` writes
+			// $GIT_CONFIG_GLOBAL)
+			// (what git writes is no text a later command runs as a
+			// script: metadata, as a link's or chmod's)
+			meta := a.noContent
+			a.noContent = true
+			for _, v := range vals {
+				if v.pattern() && v.why != "mktemp" && v.s != "" {
+					a.unknown(raw, "$"+name+" is computed when the command runs, and git writes there", setModify)
+					continue
+				}
+				a.value(raw, v, setModify)
+			}
+			a.noContent = meta
 		}
 		if strings.HasPrefix(name, "GIT_CONFIG") {
 			for _, v := range vals {
@@ -1376,6 +1392,11 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 			for _, v := range vals {
 				if v.pattern() || gitConfigPathLike(v.s) {
 					a.gitConfigSource(raw, v, "$"+name)
+					// and a core.worktree's folder is the work tree
+					// git writes (the key, GIT_CONFIG_KEY_n, is not
+					// paired with it: any path-like value may be one)
+					a.gitWorkTrees = append(a.gitWorkTrees, v)
+					a.gitElsewhere, a.ignoresMayChange = true, true
 				}
 			}
 		}
