@@ -1267,6 +1267,7 @@ func (c *cmd) dispatch() bool {
 		c.interp("python")
 		return true
 	case "node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "qjs", "d8", "jsc", "rhino":
+		c.buildOutputs() // node --diagnostic-dir, --redirect-warnings
 		c.interp("js")
 		return true
 	case "perl", "perl5":
@@ -1626,6 +1627,9 @@ func (c *cmd) dispatch() bool {
 	if sp := fileSpec(c.name); sp != nil {
 		c.runSpec(sp, 1)
 		c.derivedOutputs(sp.opts)
+		if c.name == "javac" {
+			c.buildOutputs() // javac -d DIR
+		}
 		return true
 	}
 	if isTransferTool(c.name) {
@@ -2220,7 +2224,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "oIDLlUxWfmOgstze", long: nil}
 			s.files = map[string]OpSet{"-o": setModify}
 		case "javac", "java", "kotlinc":
-			s.opts = opts{short: "dsp", long: []string{"-cp", "-classpath", "--class-path", "-d", "--module-path", "-sourcepath"}}
+			s.opts = opts{short: "dshp", long: []string{"-cp", "-classpath", "--class-path", "-d", "--module-path", "-sourcepath"}}
 		case "convert", "magick", "ffmpeg", "ffprobe":
 			s.ops = SetRead
 		case "pandoc":

@@ -69,3 +69,45 @@ func TestPass37GitDirs(t *testing.T) {
 		{`GIT_INDEX_FILE=/tmp/idx git read-tree HEAD`, false, nil},
 	})
 }
+
+// The output options of dev tools write where they name (they were taken
+// as reads: pip --log, pytest --log-file, javac -d, cmake -B, node
+// --diagnostic-dir); the build folders of everyday work stay allowed.
+func TestPass37BuildOutputs(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`pip install --log .pi/settings.json requests`, true, []string{".pi/settings.json", "denies write"}},
+		{`pip install --log=.pi/extensions/x.ts requests`, true, []string{".pi/extensions/x.ts"}},
+		{`pip3 install --report .pi/extensions/r.json -r requirements.txt`, true, []string{".pi/extensions/r.json"}},
+		{`pip download -d .pi/extensions requests`, true, []string{".pi/extensions"}},
+		{`pip install --target .pi/extensions/x requests`, true, []string{".pi/extensions/x"}},
+		{`pytest --log-file=.pi/extensions/x.ts`, true, []string{".pi/extensions/x.ts"}},
+		{`pytest --log-file .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`javac -d .pi/extensions/x Main.java`, true, []string{".pi/extensions/x"}},
+		{`javac -s .pi/extensions -d build Main.java`, true, []string{".pi/extensions"}},
+		{`javac -d .pi Main.java`, true, []string{".pi/settings.json"}},
+		{`cmake -B .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		{`cmake -B.pi/extensions -S .`, true, []string{"-B.pi/extensions"}},
+		{`cmake --install build --prefix ~/.pi/agent`, true, []string{"/.pi/agent"}},
+		{`cmake --graphviz=.pi/extensions/g.dot .`, true, []string{".pi/extensions/g.dot"}},
+		{`node --diagnostic-dir .pi/extensions app.js`, true, []string{".pi/extensions"}},
+		{`node --redirect-warnings=.pi/settings.json app.js`, true, []string{".pi/settings.json"}},
+		{`tsc --outDir .pi/extensions`, true, []string{".pi/extensions"}},
+		{`go build -o .pi/extensions/x ./cmd/x`, true, []string{".pi/extensions/x"}},
+		{`npm install --prefix .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		{`cargo build --target-dir .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		// near-benign
+		{`pip install --log /tmp/pip.log requests`, false, nil},
+		{`pip download requests -d vendor`, false, nil},
+		{`pytest --log-file=build/t.log`, false, nil},
+		{`javac -d build Main.java`, false, nil},
+		{`cmake -S . -B build`, false, nil},
+		{`cmake -Bbuild -S.`, false, nil},
+		{`cmake -B build && cmake --build build`, false, nil},
+		{`cmake --install build --prefix /tmp/inst`, false, nil},
+		{`node --cpu-prof-dir=prof app.js`, false, nil},
+		{`tsc --outDir dist`, false, nil},
+		{`go build -o ./build/x ./cmd/x`, false, nil},
+		{`npm install --prefix ./frontend`, false, nil},
+		{`cargo build --target-dir target`, false, nil},
+	})
+}
