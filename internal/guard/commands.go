@@ -1183,6 +1183,7 @@ func (c *cmd) dispatch() bool {
 		c.evalBuiltin()
 		return true
 	case "source", ".":
+		a.cdpathLost = true // the file may set CDPATH
 		c.sourceBuiltin()
 		return true
 	case "trap":
@@ -2263,6 +2264,11 @@ func (c *cmd) unsetBuiltin() {
 		}
 		delete(a.vars, t)
 		delete(a.arrays, t)
+		if t == "CDPATH" {
+			// known unset: a relative cd after it enters ./DIR
+			// (cdTargets), whatever the environment's CDPATH was
+			a.vars[t] = knownVal("")
+		}
 		if t == "IFS" {
 			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true

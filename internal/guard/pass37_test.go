@@ -177,3 +177,39 @@ func TestPass37NamesWord(t *testing.T) {
 		}
 	}
 }
+
+// A relative cd is where CDPATH leads it unless CDPATH is known unset or
+// empty on every path through the command: then `mkdir bin && cd bin`
+// enters ./bin (it was denied for `<any folder>/bin`, which may be
+// ~/.pi/agent/bin/). Anything that may set CDPATH unseen (a branch, a
+// subshell, a nameref, a sourced file, let, getopts, read) keeps the
+// CDPATH candidates.
+func TestPass37CdpathUnset(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`mkdir bin && cd bin && echo x > settings.json`, true, []string{"/**/bin/settings.json", ".pi/agent/bin/"}},
+		{`CDPATH=~/.pi/agent; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; CDPATH=~/.pi/agent; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`(unset CDPATH); cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`[ -n "$Z" ] && unset CDPATH; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`f() { unset CDPATH; }; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`f() { CDPATH=~/.pi/agent; }; unset CDPATH; f; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; declare -n r=CDPATH; r=~/.pi/agent; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; . ./env.sh; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; read CDPATH; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; let CDPATH=1; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; getopts a CDPATH; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; printf -v CDPATH %s ~/.pi/agent; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; : ${CDPATH:=~/.pi/agent}; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; shopt -s cdable_vars; cd extensions && echo x > a.ts`, true, []string{".pi/agent/extensions/"}},
+		{`unset CDPATH; cd .pi && cd extensions && echo x > a.ts`, true, []string{".pi/extensions/a.ts"}},
+		// near-benign: CDPATH known unset or empty
+		{`unset CDPATH; mkdir bin && cd bin && echo x > settings.json`, false, nil},
+		{`unset -v CDPATH; mkdir extensions && cd extensions && echo x > a.ts`, false, nil},
+		{`CDPATH= ; mkdir extensions && cd extensions && echo x > a.ts`, false, nil},
+		{`export CDPATH=; cd extensions && echo x > a.ts`, false, nil},
+		{`unset CDPATH; pushd extensions && echo x > a.ts`, false, nil},
+		{`unset CDPATH; mkdir build && cd build && cmake .. && make`, false, nil},
+		{`cd build && echo x > a.txt`, false, nil},
+		{`mkdir bin && cd ./bin && echo x > settings.json`, false, nil},
+	})
+}

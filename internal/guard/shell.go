@@ -233,11 +233,15 @@ type shellAnalyzer struct {
 	gitElsewhere bool
 	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
 	gitWorkTrees []field
-	out          *analysis
-	seen         map[*syntax.Word]bool
-	src          string // the script being walked, for word text
-	depth        int
-	full         bool
+	// cdpathLost: CDPATH may have been set in a way the variables do not
+	// track (a nameref, a sourced file, getopts, let): `unset CDPATH`
+	// earlier no longer says where a relative cd lands (cdpathUnset)
+	cdpathLost bool
+	out        *analysis
+	seen       map[*syntax.Word]bool
+	src        string // the script being walked, for word text
+	depth      int
+	full       bool
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
@@ -2128,7 +2132,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			// newest candidate, the one a reason names)
 			// (not for a first segment . or ..: `cd .ssh` searches it)
 			first, _, _ := strings.Cut(dir, "/")
-			if !isAbsNorm(dir) && first != "." && first != ".." && !strings.HasPrefix(dir, "~") {
+			if !isAbsNorm(dir) && first != "." && first != ".." && !strings.HasPrefix(dir, "~") && !a.cdpathUnset() {
 				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
 				if a.cdable {
 					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
@@ -2311,4 +2315,13 @@ func (a *shellAnalyzer) metaOps(w *syntax.Word) OpSet {
 		return SetRead
 	}
 	return SetBash
+}
+
+// cdpathUnset reports whether CDPATH is known to be unset or empty on every
+// path through the command so far (`unset CDPATH`, `CDPATH=`), so that a
+// relative cd enters the folder below the current one, not a folder CDPATH
+// names (pass 37). An empty CDPATH is bash's current folder, as unset is.
+func (a *shellAnalyzer) cdpathUnset() bool {
+	v, ok := a.vars["CDPATH"]
+	return ok && v.known && v.empty && len(v.alts) == 0 && !a.cdable && !a.cdpathLost
 }
