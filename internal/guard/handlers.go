@@ -681,7 +681,13 @@ func (c *cmd) xargs() {
 			c.xargsRun(tmpl, items, mode)
 			break
 		}
+		from := len(c.a.out.targets)
 		c.xargsRun(tmpl, items, mode)
+		if len(tmpl) > 0 {
+			c.a.foundOps(in.found, in.names, from, func(raw string) bool {
+				return strings.HasPrefix(raw, "(names from ") || mode.replace != "" && strings.Contains(raw, mode.replace)
+			}, "xargs "+baseName(tmpl[0].f))
+		}
 	}
 	if len(batches) == 0 && mode.replace == "" {
 		c.a.command(tmpl, source{}) // no input: GNU xargs runs the command once
@@ -1359,6 +1365,7 @@ func (c *cmd) find() {
 	}
 	// the names find prints: a pattern under each root
 	var found []field
+	var searched []foundRoot
 	for _, r := range roots {
 		var rf field
 		if r < 0 {
@@ -1368,13 +1375,18 @@ func (c *cmd) find() {
 			rf = c.args[r].f
 		}
 		found = append(found, findOutput(rf, names, nameKnown)...)
+		follow := followNone
+		if findFollows {
+			follow = followAll
+		}
+		searched = append(searched, foundRoot{raw: rawOf(c, r), f: rf, filter: filterOf(names, nameKnown), follow: follow})
 		if del {
 			c.a.noContent = true // removing leaves nothing to run
 			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
 			c.a.noContent = false
 		}
 	}
-	c.out = &source{kind: srcNames, names: found, why: "find"}
+	c.out = &source{kind: srcNames, names: found, why: "find", found: searched}
 	for _, e := range execs {
 		if e.start >= e.end || e.start >= len(c.args) {
 			continue
@@ -1414,6 +1426,7 @@ func (c *cmd) find() {
 			}
 			restore = c.a.pushDirs(dirs)
 		}
+		from := len(c.a.out.targets)
 		var sub []arg
 		switch {
 		case !hasBrace:
@@ -1459,6 +1472,8 @@ func (c *cmd) find() {
 			}
 		}
 		restore()
+		// what the command does to a `{}` it does to each name found
+		c.a.foundOps(searched, found, from, func(raw string) bool { return strings.Contains(raw, "{}") }, "find -exec "+baseName(c.args[e.start].f))
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")

@@ -213,3 +213,27 @@ func TestPass37CdpathUnset(t *testing.T) {
 		{`mkdir bin && cd ./bin && echo x > settings.json`, false, nil},
 	})
 }
+
+// What a command does to the names find prints it does to every file find
+// may print: with the disk, `find . -name own.ts -exec cp /tmp/x {} \;`
+// and `find . -name '*.ts' | xargs rm` reach .pi/extensions/own.ts (they
+// passed: a found name's unknown folders are never taken to be a
+// protected folder, and the disk cannot expand them).
+func TestPass37FoundNames(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`find . -name own.ts -exec cp /tmp/x {} \;`, true, []string{"find -exec cp writes files below", ".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' -exec sed -i s/a/b/ {} +`, true, []string{"find -exec sed writes files below"}},
+		{`find . -name '*.ts' -exec sh -c 'cat /tmp/x > "$1"' _ {} \;`, true, []string{".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' | xargs rm`, true, []string{"xargs rm writes files below", ".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' -print0 | xargs -0 sed -i s/a/b/`, true, []string{"xargs sed"}},
+		{`find . -name '*.ts' | xargs -I{} cp /tmp/x {}`, true, []string{"xargs cp"}},
+		{`find . -name '*.json' | xargs -n1 truncate -s0`, true, []string{"settings.json"}},
+		// near-benign: folders and names that hold no protected file
+		{`find src -name '*.ts' -exec sed -i s/a/b/ {} +`, false, nil},
+		{`find . -name '*.go' -exec gofmt -w {} +`, false, nil},
+		{`find . -name '*.go' | xargs gofmt -w`, false, nil},
+		{`find . -name '*.pyc' | xargs rm -f`, false, nil},
+		{`find . -name '*.md' -exec cp {} /tmp/docs/ \;`, false, nil},
+		{`find . -name '*.ts' | xargs wc -l`, false, nil},
+	}, "disk")
+}

@@ -183,6 +183,9 @@ type source struct {
 	// unordered: text whose lines are known but not their order (ls's
 	// names, sorted by a locale's collation the gate does not know)
 	unordered bool
+	// found, for find's names: the folders it searched and the filter of
+	// what it prints (found37.go)
+	found []foundRoot
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
