@@ -17,6 +17,42 @@ type foundRoot struct {
 	f      field
 	filter []string
 	follow uint8
+	hidden bool // it prints hidden names (find; fd -H)
+	via    string
+}
+
+// registerFound notes the patterns of the names a finder prints (found),
+// each standing for a name below one of roots.
+func (a *shellAnalyzer) registerFound(found []field, roots []foundRoot) {
+	if len(roots) == 0 {
+		return
+	}
+	if a.foundPaths == nil {
+		a.foundPaths = map[string][]foundRoot{}
+	}
+	for _, f := range found {
+		p, _ := a.norm(f.s, true)
+		if len(a.foundPaths[p]) < 8 {
+			a.foundPaths[p] = append(a.foundPaths[p], roots...)
+		}
+	}
+}
+
+// foundWrite: a write of a found name's pattern, however the name got
+// there (a loop over $(find …), `while read f`, `sh -c '… > "$1"' _ {}`),
+// is a write of every file the finder may print below the folders it
+// searched.
+func (a *shellAnalyzer) foundWrite(raw, p string, ops OpSet) {
+	rs := a.foundPaths[p]
+	if len(rs) == 0 {
+		return
+	}
+	saved := a.foundPaths
+	a.foundPaths = nil // the folders' own targets are no found names
+	for _, r := range rs {
+		a.addRec(r.raw, r.f, ops&setModify, r.hidden, r.filter, "a command given the names "+r.via+" prints", r.follow)
+	}
+	a.foundPaths = saved
 }
 
 // foundOps adds, for the targets recorded from from on that stand for
@@ -42,6 +78,6 @@ func (a *shellAnalyzer) foundOps(roots []foundRoot, names []field, from int, isF
 		return
 	}
 	for _, r := range roots {
-		a.addRec(r.raw, r.f, ops, true, r.filter, via, r.follow)
+		a.addRec(r.raw, r.f, ops, r.hidden, r.filter, via, r.follow)
 	}
 }

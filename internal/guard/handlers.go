@@ -1379,7 +1379,7 @@ func (c *cmd) find() {
 		if findFollows {
 			follow = followAll
 		}
-		searched = append(searched, foundRoot{raw: rawOf(c, r), f: rf, filter: filterOf(names, nameKnown), follow: follow})
+		searched = append(searched, foundRoot{raw: rawOf(c, r), f: rf, filter: filterOf(names, nameKnown), follow: follow, hidden: true, via: "find"})
 		if del {
 			c.a.noContent = true // removing leaves nothing to run
 			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
@@ -1387,6 +1387,7 @@ func (c *cmd) find() {
 		}
 	}
 	c.out = &source{kind: srcNames, names: found, why: "find", found: searched}
+	c.a.registerFound(found, searched)
 	for _, e := range execs {
 		if e.start >= e.end || e.start >= len(c.args) {
 			continue
@@ -1629,7 +1630,12 @@ func (c *cmd) fd() {
 			found = append(found, field{s: base + "/**/" + n, glob: true, why: "fd", unk: r.unk, dyn: r.dyn})
 		}
 	}
-	c.out = &source{kind: srcNames, names: found, why: "fd"}
+	var searched []foundRoot
+	for _, r := range roots {
+		searched = append(searched, foundRoot{raw: r.s, f: r, filter: filterOf(names, len(names) > 0), follow: follow, hidden: hidden, via: "fd"})
+	}
+	c.out = &source{kind: srcNames, names: found, why: "fd", found: searched}
+	c.a.registerFound(found, searched)
 	for k := range execStart {
 		if execStart[k] >= execEnd[k] {
 			continue

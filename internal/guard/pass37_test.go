@@ -221,13 +221,17 @@ func TestPass37CdpathUnset(t *testing.T) {
 // protected folder, and the disk cannot expand them).
 func TestPass37FoundNames(t *testing.T) {
 	runGate34(t, []gate20Case{
-		{`find . -name own.ts -exec cp /tmp/x {} \;`, true, []string{"find -exec cp writes files below", ".pi/extensions/own.ts"}},
-		{`find . -name '*.ts' -exec sed -i s/a/b/ {} +`, true, []string{"find -exec sed writes files below"}},
+		{`find . -name own.ts -exec cp /tmp/x {} \;`, true, []string{"a command given the names find prints writes files below", ".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' -exec sed -i s/a/b/ {} +`, true, []string{"names find prints writes files below"}},
 		{`find . -name '*.ts' -exec sh -c 'cat /tmp/x > "$1"' _ {} \;`, true, []string{".pi/extensions/own.ts"}},
-		{`find . -name '*.ts' | xargs rm`, true, []string{"xargs rm writes files below", ".pi/extensions/own.ts"}},
-		{`find . -name '*.ts' -print0 | xargs -0 sed -i s/a/b/`, true, []string{"xargs sed"}},
-		{`find . -name '*.ts' | xargs -I{} cp /tmp/x {}`, true, []string{"xargs cp"}},
+		{`find . -name '*.ts' | xargs rm`, true, []string{"names find prints writes files below", ".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' -print0 | xargs -0 sed -i s/a/b/`, true, []string{"names find prints"}},
+		{`find . -name '*.ts' | xargs -I{} cp /tmp/x {}`, true, []string{"names find prints"}},
 		{`find . -name '*.json' | xargs -n1 truncate -s0`, true, []string{"settings.json"}},
+		{`for f in $(find . -name '*.ts'); do cp /tmp/x $f; done`, true, []string{"names find prints", ".pi/extensions/own.ts"}},
+		{`find . -name '*.ts' | while read f; do cp /tmp/x "$f"; done`, true, []string{".pi/extensions/own.ts"}},
+		{`fd -H -e ts -x cp /tmp/x {}`, true, []string{"names fd prints", ".pi/extensions/own.ts"}},
+		{`fd -H -e ts | xargs rm`, true, []string{".pi/extensions/own.ts"}},
 		// near-benign: folders and names that hold no protected file
 		{`find src -name '*.ts' -exec sed -i s/a/b/ {} +`, false, nil},
 		{`find . -name '*.go' -exec gofmt -w {} +`, false, nil},
@@ -235,5 +239,8 @@ func TestPass37FoundNames(t *testing.T) {
 		{`find . -name '*.pyc' | xargs rm -f`, false, nil},
 		{`find . -name '*.md' -exec cp {} /tmp/docs/ \;`, false, nil},
 		{`find . -name '*.ts' | xargs wc -l`, false, nil},
+		{`for f in $(find src -name '*.ts'); do cp $f /tmp; done`, false, nil},
+		{`for f in $(find . -name '*.go'); do gofmt -w $f; done`, false, nil},
+		{`find . -name '*.go' | while read f; do gofmt -w "$f"; done`, false, nil},
 	}, "disk")
 }

@@ -240,6 +240,9 @@ type shellAnalyzer struct {
 	// track (a nameref, a sourced file, getopts, let): `unset CDPATH`
 	// earlier no longer says where a relative cd lands (cdpathUnset)
 	cdpathLost bool
+	// foundPaths: the patterns of the names find and fd print, and the
+	// folders they searched (found37.go)
+	foundPaths map[string][]foundRoot
 	out        *analysis
 	seen       map[*syntax.Word]bool
 	src        string // the script being walked, for word text
@@ -1943,6 +1946,9 @@ func curlGlob(u string) string {
 func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 	if a.full {
 		return
+	}
+	if pattern && ops&setModify != 0 && a.foundPaths != nil {
+		a.foundWrite(raw, p, ops)
 	}
 	if len(a.out.targets) >= maxTargets {
 		a.full = true
