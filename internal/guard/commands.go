@@ -1606,6 +1606,7 @@ func (c *cmd) dispatch() bool {
 		}
 		c.devCodeOptions()
 		c.buildOutputs() // tsc --outDir, go test -coverprofile, …
+		c.scaffolds()    // cargo new DIR, npm init, go mod init
 		c.ruffWrites()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()

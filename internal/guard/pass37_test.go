@@ -244,3 +244,35 @@ func TestPass37FoundNames(t *testing.T) {
 		{`find . -name '*.go' | while read f; do gofmt -w "$f"; done`, false, nil},
 	}, "disk")
 }
+
+// Project scaffolders write a project's files into the folder given, or
+// into the working folder; an initializer package (npm create X) is a
+// program the gate does not model.
+func TestPass37Scaffolds(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`cargo new .pi/extensions/x`, true, []string{".pi/extensions/x", "denies write"}},
+		{`cargo init .pi/extensions`, true, []string{".pi/extensions"}},
+		{`cd .pi/extensions && cargo init`, true, []string{"Cargo.toml"}},
+		{`poetry new .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		{`uv init .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		{`rails new ~/.pi/agent/extensions/x`, true, []string{".pi/agent/extensions/x"}},
+		{`cd .pi/extensions && npm init -y`, true, []string{"writes package.json here", ".pi/extensions/package.json"}},
+		{`cd .pi/extensions && go mod init x`, true, []string{"go mod init writes go.mod here"}},
+		{`go -C .pi/extensions mod init x`, true, []string{".pi/extensions/go.mod"}},
+		{`npm create vite@latest .pi/extensions/x`, true, []string{"npm create vite@latest", ".pi/extensions/x"}},
+		{`pnpm create vite .pi/extensions/x -- --template vanilla-ts`, true, []string{".pi/extensions/x"}},
+		{`composer create-project laravel/laravel .pi/extensions/x`, true, []string{".pi/extensions/x"}},
+		// near-benign
+		{`cargo new demo`, false, nil},
+		{`cargo init`, false, nil},
+		{`cargo new --lib --name core crates/core`, false, nil},
+		{`poetry new demo`, false, nil},
+		{`uv init demo`, false, nil},
+		{`uv venv`, false, nil},
+		{`npm init -y`, false, nil},
+		{`go mod init example.com/x`, false, nil},
+		{`npm create vite@latest web -- --template react-ts`, false, nil},
+		{`rails new blog`, false, nil},
+		{`composer create-project laravel/laravel app`, false, nil},
+	})
+}
