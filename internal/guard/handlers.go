@@ -3059,6 +3059,14 @@ func (c *cmd) ln() {
 		if pid, view, rest, ok := procView(tf.s); ok && view == "cwd" && (pid == "self" || pid == "thread-self" || strings.ContainsRune(pid, unknownRune)) && !strings.ContainsRune(rest, unknownRune) {
 			tp, _ := joinOrNorm(c.a, c.a.cwd(), "./"+rest)
 			c.a.links[lp] = tp
+		} else if tf.glob && !tf.unk && !tf.dyn {
+			// a glob: the link is to one of its matches (`ln -s .p* l`)
+			to := tf.s
+			if p.has("-s", "--symbolic") && !isAbsNorm(to) {
+				to = escapeGlob(path.Dir(lp)) + "/" + to
+			}
+			tp, _ := c.a.norm(to, true)
+			c.a.links[lp] = tp
 		} else {
 			c.a.links[lp] = "/" + unknownSeg
 		}

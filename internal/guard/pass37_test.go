@@ -276,3 +276,18 @@ func TestPass37Scaffolds(t *testing.T) {
 		{`composer create-project laravel/laravel app`, false, nil},
 	})
 }
+
+// A link to a glob's match (`ln -s .p* l`) is a link to one of the names
+// it matches: a write through it was matched as literal text and passed.
+func TestPass37GlobLinks(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`ln -s .p* l; echo > l/settings.json`, true, []string{"l/settings.json", ".p*/settings.json", ".pi/settings.json"}},
+		{`ln -s .p? l; echo > l/extensions/a.ts`, true, []string{".pi/extensions/"}},
+		{`ln -s .[p]i l && cp /tmp/x l/settings.json`, true, []string{".pi/settings.json"}},
+		{`ln -s "$X" l; echo > l/settings.json`, true, []string{"l/settings.json"}},
+		// near-benign
+		{`ln -s src* l; echo > l/a.txt`, false, nil},
+		{`ln -s /usr/lib/x* l; cat l`, false, nil},
+		{`ln -s .p* l; ls l`, false, nil},
+	})
+}

@@ -1959,7 +1959,11 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 	if !pattern {
 		for link, to := range a.links {
 			if p == link || strings.HasPrefix(p, link+"/") {
-				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob, meta: a.noContent})
+				// a link to a glob's match or to any folder makes the
+				// name through it a pattern (`ln -s .p* l; echo >
+				// l/settings.json`: it was matched as literal text)
+				pat := strings.ContainsRune(to, unknownRune) || hasMeta(to)
+				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], pattern: pat, ops: ops, dotOK: a.dotglob || pat, meta: a.noContent})
 			}
 		}
 	}
