@@ -862,8 +862,46 @@ func (c *cmd) runners() {
 				return
 			}
 		}
+		if c.name == "screen" && c.screenCommand() {
+			return
+		}
 		c.tmuxWords()
 	}
+}
+
+// screenCommand: `screen [-dmS NAME …] CMD ARGS…` runs CMD with ARGS as
+// its words, not a shell line per word (pass 37: `screen -dm cp /tmp/x
+// .pi/settings.json` read each word as a command of its own, and passed);
+// false when there is no command (screen -r, -ls, -X: tmuxWords).
+func (c *cmd) screenCommand() bool {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-X" || t == "-Q" || t == "-ls" || t == "-list" || t == "-wipe" || t == "-r" || t == "-R" || t == "-x":
+			return false // a running session: a command to it, a listing, attaching
+		case t == "-Logfile" || t == "-logfile":
+			c.done[i] = true
+			c.file(i+1, setModify)
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			c.done[i] = true
+			// -S NAME, -c FILE, -t TITLE, -e XY, -h N, -p WIN, -s SHELL,
+			// -T TERM, -dmS NAME: the value is the next word (or joined)
+			if k := strings.LastIndexAny(t[1:], "ScethpsT"); k >= 0 && k == len(t)-2 && !strings.HasPrefix(t, "--") {
+				if t[len(t)-1] == 'c' {
+					c.file(i+1, SetRead)
+				}
+				if t[len(t)-1] == 's' {
+					c.a.userShell(c.args[min(i+1, len(c.args)-1)].raw, optText(c.args[min(i+1, len(c.args)-1)].f), "screen -s")
+				}
+				i++
+			}
+		default:
+			c.wrap(i)
+			return true
+		}
+	}
+	return false
 }
 
 // tmuxWords: tmux's, screen's and byobu's words — each may be a shell

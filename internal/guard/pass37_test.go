@@ -291,3 +291,20 @@ func TestPass37GlobLinks(t *testing.T) {
 		{`ln -s .p* l; ls l`, false, nil},
 	})
 }
+
+// screen [OPTIONS] CMD ARGS… runs CMD with its words: each word was read
+// as a command line of its own, so the write passed.
+func TestPass37Screen(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`screen -dm cp /tmp/x .pi/settings.json`, true, []string{".pi/settings.json", "denies write"}},
+		{`screen -dmS w cp /tmp/x .pi/extensions/a.ts`, true, []string{".pi/extensions/a.ts"}},
+		{`screen -d -m -S w sh -c 'cp /tmp/x .pi/settings.json'`, true, []string{".pi/settings.json"}},
+		{`screen -dm -L -Logfile .pi/settings.json top`, true, []string{".pi/settings.json"}},
+		{`screen -S w -X stuff 'ls\n'`, true, []string{"screen -X"}},
+		// near-benign
+		{`screen -dmS build make`, false, nil},
+		{`screen -dm npm run dev`, false, nil},
+		{`screen -r`, false, nil},
+		{`screen -ls`, false, nil},
+	})
+}
