@@ -858,12 +858,15 @@ func (c *cmd) runners() {
 				}
 			}
 			if len(dirs) > 0 {
-				a.inDirs(dirs, c.tmuxWords)
+				a.inDirs(dirs, func() { c.tmuxArgv(); c.tmuxWords() })
 				return
 			}
 		}
 		if c.name == "screen" && c.screenCommand() {
 			return
+		}
+		if c.name == "tmux" {
+			c.tmuxArgv()
 		}
 		c.tmuxWords()
 	}
@@ -902,6 +905,56 @@ func (c *cmd) screenCommand() bool {
 		}
 	}
 	return false
+}
+
+// tmuxArgv: tmux's new-session, new-window, split-window, respawn-*
+// given a command of several words runs it as those words (tmux 3.0: `tmux
+// new -d cp /tmp/x .pi/settings.json` execs cp); each word was read as a
+// command line of its own. One word stays a shell command (tmuxWords).
+func (c *cmd) tmuxArgv() {
+	valued := map[string]bool{"-c": true, "-t": true, "-s": true, "-n": true, "-e": true, "-F": true, "-x": true,
+		"-y": true, "-l": true, "-w": true, "-f": true, "-L": true, "-S": true, "-T": true, "-b": true}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "-") {
+			if valued[t] {
+				i++
+			}
+			continue
+		}
+		switch t {
+		case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp",
+			"respawn-window", "respawnw":
+		default:
+			return
+		}
+		k := i + 1
+		for k < len(c.args) {
+			u := optText(c.args[k].f)
+			if !strings.HasPrefix(u, "-") || u == "-" {
+				break
+			}
+			if u == "--" {
+				k++
+				break
+			}
+			if valued[u] {
+				k++
+			}
+			k++
+		}
+		if len(c.args)-k > 1 {
+			for j := 1; j < k; j++ {
+				c.done[j] = true
+				c.a.value(c.args[j].raw, c.args[j].f, SetRead)
+			}
+			c.wrap(k)
+			for j := k; j < len(c.args); j++ {
+				c.done[j] = true
+			}
+		}
+		return
+	}
 }
 
 // tmuxWords: tmux's, screen's and byobu's words — each may be a shell

@@ -308,3 +308,19 @@ func TestPass37Screen(t *testing.T) {
 		{`screen -ls`, false, nil},
 	})
 }
+
+// tmux new-session (new-window, split-window, respawn-*) with a command of
+// several words runs those words.
+func TestPass37TmuxArgv(t *testing.T) {
+	runGate34(t, []gate20Case{
+		{`tmux new -d cp /tmp/x .pi/settings.json`, true, []string{".pi/settings.json", "denies write"}},
+		{`tmux new-session -d -s w cp /tmp/x .pi/extensions/a.ts`, true, []string{".pi/extensions/a.ts"}},
+		{`tmux neww -t w -- cp /tmp/x .pi/settings.json`, true, []string{".pi/settings.json"}},
+		{`tmux new -c .pi -d cp /tmp/x settings.json`, true, []string{".pi/settings.json"}},
+		// near-benign
+		{`tmux new -d -s dev npm run dev`, false, nil},
+		{`tmux new -d -s dev 'npm run dev'`, false, nil},
+		{`tmux split-window -h`, false, nil},
+		{`tmux attach -t w`, false, nil},
+	})
+}
