@@ -2079,7 +2079,7 @@ func (c *cmd) interp(lang string) {
 			c.valScriptFile(v, lang)
 			if lang == "js" && dotenvPreload(c.valText(v)) {
 				// node -r dotenv/config loads .env into process.env
-				c.dotenvLoads(c.args[0].raw+" "+v.name+" "+c.valText(v)+", which loads .env into the environment of the code it runs", false)
+				c.dotenvLoads(c.name+" "+v.name+" "+c.valText(v)+", which loads .env into the environment of the code it runs", false)
 			}
 		case lang == "php" && v.name == "-d":
 			if t := c.valText(v); strings.HasPrefix(t, "auto_prepend_file=") || strings.HasPrefix(t, "auto_append_file=") {

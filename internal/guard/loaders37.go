@@ -72,8 +72,11 @@ func (a *shellAnalyzer) loaderEnv(name string, vals []field, raw string) {
 				// the options as node's own: the node handler reads
 				// --require, --import, --env-file and the rest (a
 				// module named by path the command wrote is code)
+				// (node splits the value at blanks: each word is one
+				// option, not shell text)
 				from := len(a.out.targets)
-				a.script("node "+v.s+" -e 0", raw, source{})
+				words := append(append([]string{"node"}, strings.Fields(v.s)...), "-e", "0")
+				a.script(argvLine(words), raw, source{})
 				for i := from; i < len(a.out.targets); i++ {
 					if t := &a.out.targets[i]; t.loader != "" {
 						t.loader = strings.Replace(t.loader, ", which", " (from $NODE_OPTIONS), which", 1)
