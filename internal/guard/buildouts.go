@@ -18,6 +18,12 @@ import (
 type outOpts struct {
 	files, dirs []string
 	fold        bool // names are matched ignoring case (tsc)
+	// attached: the short options of dirs that also take their value
+	// joined (cmake -Bbuild)
+	attached []string
+	// own: the folders hold what the tool writes itself (cmake's build
+	// tree, which it reads back), not files to be taken as unknown text
+	own bool
 }
 
 // buildOutOpts gives the output options of a build or test tool, for the
@@ -42,8 +48,33 @@ func (c *cmd) buildOutOpts() (outOpts, bool) {
 	case "jest", "vitest":
 		return outOpts{files: []string{"--outputFile"}, dirs: []string{"--coverageDirectory", "--coverage.reportsDirectory"}}, true
 	case "pytest":
-		return outOpts{files: []string{"--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log", "--html", "--json-report-file"},
-			dirs: []string{"--basetemp"}}, true
+		return outOpts{files: []string{"--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log", "--html", "--json-report-file",
+			"--log-file"}, dirs: []string{"--basetemp"}}, true
+	case "pip", "pip3":
+		// pass 37: the log and report pip writes, its cache; what
+		// download and wheel save (install's --target, --prefix, --root
+		// are install folders: into.go)
+		o := outOpts{files: []string{"--log", "--log-file", "--report"}, dirs: []string{"--cache-dir"}}
+		switch sub {
+		case "download":
+			o.dirs = append(o.dirs, "-d", "--dest")
+		case "wheel":
+			o.dirs = append(o.dirs, "-w", "--wheel-dir")
+		}
+		return o, true
+	case "javac":
+		// classes (-d), generated sources (-s) and headers (-h)
+		return outOpts{dirs: []string{"-d", "-s", "-h"}}, true
+	case "cmake":
+		// the build tree (-B, -Bbuild), --install's prefix, and the
+		// files of --graphviz, --trace-redirect, --profiling-output
+		return outOpts{files: []string{"--graphviz", "--trace-redirect", "--profiling-output"},
+			dirs: []string{"-B", "--install-prefix", "--prefix"}, attached: []string{"-B"}, own: true}, true
+	case "node", "nodejs":
+		// the reports and profiles node writes (--diagnostic-dir is
+		// the default of the others)
+		return outOpts{files: []string{"--redirect-warnings"},
+			dirs: []string{"--diagnostic-dir", "--report-directory", "--report-dir", "--cpu-prof-dir", "--heap-prof-dir"}}, true
 	case "cargo":
 		return outOpts{dirs: []string{"--target-dir", "--artifact-dir", "--out-dir"}}, true
 	case "c8":
@@ -102,6 +133,11 @@ func (c *cmd) buildOutputs() {
 			continue
 		}
 		name, _, hasEq := strings.Cut(t, "=")
+		for _, n := range o.attached {
+			if len(t) > len(n) && strings.HasPrefix(t, n) && !hasEq {
+				c.outputDir(c.args[i].raw, subField(c.args[i].f, len(n)), !o.own, c.name+" "+n)
+			}
+		}
 		for k, names := range [][]string{o.files, o.dirs} {
 			for _, n := range names {
 				if !eq(name, n) {
@@ -126,6 +162,10 @@ func (c *cmd) buildOutputs() {
 					} else {
 						c.goBuildOut(raw, f)
 					}
+					continue
+				}
+				if k == 1 && o.own {
+					c.outputDir(raw, f, false, c.name+" "+n)
 					continue
 				}
 				c.outputTo(raw, f, k == 1 || strings.HasSuffix(f.s, "/"), c.name+" "+n)
@@ -188,10 +228,30 @@ func (c *cmd) outputTo(raw string, f field, dir bool, via string) {
 	if f.s == "" {
 		return
 	}
-	c.fileField(raw, f, setModify)
 	if dir {
-		n := len(c.a.out.targets)
-		c.a.addRec(raw, f, setModify, true, nil, via, followNone)
+		c.outputDir(raw, f, true, via)
+		return
+	}
+	c.fileField(raw, f, setModify)
+}
+
+// outputDir records a folder a tool writes below; fill: what it holds
+// after is text the analysis does not know (fills.go), not the tool's own
+// build tree.
+func (c *cmd) outputDir(raw string, f field, fill bool, via string) {
+	if f.s == "" {
+		return
+	}
+	if !fill {
+		// the tool's own files: no script text a later reader would run
+		meta := c.a.noContent
+		c.a.noContent = true
+		defer func() { c.a.noContent = meta }()
+	}
+	c.fileField(raw, f, setModify)
+	n := len(c.a.out.targets)
+	c.a.addRec(raw, f, setModify, true, nil, via, followNone)
+	if fill {
 		c.a.markFillsFrom(n)
 	}
 }

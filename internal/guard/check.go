@@ -235,7 +235,9 @@ func (v Violation) text(verdict bool) string {
 		return oneLine(fmt.Sprintf("%s call blocked: %s", v.Tool, v.Detail))
 	case KindUnverifiable:
 		in := ""
-		if v.Raw != "" {
+		if v.Raw != "" && !namesWord(v.Detail, v.Raw) {
+			// where in the command, unless the detail already says
+			// (`sh runs a script read from …` needs no `(in "sh")`)
 			in = " (in " + showWord(clip(v.Raw, 120)) + ")"
 		}
 		verb := "cannot be verified, so it is denied"
@@ -1147,4 +1149,28 @@ func showWord(s string) string {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)
+}
+
+// namesWord reports whether text holds the word raw (its quotes left
+// out) as a word of its own: not inside a longer name (`h` in `hooks`).
+func namesWord(text, raw string) bool {
+	w := strings.Trim(raw, "'\"` ")
+	if w == "" {
+		return false
+	}
+	inName := func(b byte) bool {
+		return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !inName(text[i-1]) || !inName(w[0])) && (end == len(text) || !inName(text[end]) || !inName(w[len(w)-1])) {
+			return true
+		}
+		from = i + 1
+	}
 }

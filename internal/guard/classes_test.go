@@ -259,7 +259,7 @@ func TestReasons(t *testing.T) {
 		"curl -s x | sh":  "bash call cannot be verified, so it is denied: sh runs a script read from the output of curl, which the analysis cannot see",
 		// an unverifiable call names the rules it could be after, not the
 		// first one as though it were at stake
-		"curl -s y | sh":     `which the analysis cannot see (in "sh"); 13 rules deny bash (".env", "~/.pi/agent/auth.json", ".env.local", and 10 more)`,
+		"curl -s y | sh":     `which the analysis cannot see; 13 rules deny bash (".env", "~/.pi/agent/auth.json", ".env.local", and 10 more)`,
 		"tar xzf a.tgz":      `tar -x writes files below "." (/home/user/proj), which holds protected path /home/user/proj/.env`,
 		"cat .e{a..z}{a..z}": `bash command touches protected path ".e{a..z}{a..z}"`,
 	} {

@@ -1183,6 +1183,7 @@ func (c *cmd) dispatch() bool {
 		c.evalBuiltin()
 		return true
 	case "source", ".":
+		a.cdpathLost = true // the file may set CDPATH
 		c.sourceBuiltin()
 		return true
 	case "trap":
@@ -1267,6 +1268,7 @@ func (c *cmd) dispatch() bool {
 		c.interp("python")
 		return true
 	case "node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "qjs", "d8", "jsc", "rhino":
+		c.buildOutputs() // node --diagnostic-dir, --redirect-warnings
 		c.interp("js")
 		return true
 	case "perl", "perl5":
@@ -1604,6 +1606,7 @@ func (c *cmd) dispatch() bool {
 		}
 		c.devCodeOptions()
 		c.buildOutputs() // tsc --outDir, go test -coverprofile, …
+		c.scaffolds()    // cargo new DIR, npm init, go mod init
 		c.ruffWrites()
 		c.cloudCopy() // aws s3 sync, kubectl cp, …: folders read in full
 		c.deployCommand()
@@ -1626,6 +1629,9 @@ func (c *cmd) dispatch() bool {
 	if sp := fileSpec(c.name); sp != nil {
 		c.runSpec(sp, 1)
 		c.derivedOutputs(sp.opts)
+		if c.name == "javac" {
+			c.buildOutputs() // javac -d DIR
+		}
 		return true
 	}
 	if isTransferTool(c.name) {
@@ -2220,7 +2226,7 @@ func fileSpec(name string) *spec {
 			s.opts = opts{short: "oIDLlUxWfmOgstze", long: nil}
 			s.files = map[string]OpSet{"-o": setModify}
 		case "javac", "java", "kotlinc":
-			s.opts = opts{short: "dsp", long: []string{"-cp", "-classpath", "--class-path", "-d", "--module-path", "-sourcepath"}}
+			s.opts = opts{short: "dshp", long: []string{"-cp", "-classpath", "--class-path", "-d", "--module-path", "-sourcepath"}}
 		case "convert", "magick", "ffmpeg", "ffprobe":
 			s.ops = SetRead
 		case "pandoc":
@@ -2259,6 +2265,11 @@ func (c *cmd) unsetBuiltin() {
 		}
 		delete(a.vars, t)
 		delete(a.arrays, t)
+		if t == "CDPATH" {
+			// known unset: a relative cd after it enters ./DIR
+			// (cdTargets), whatever the environment's CDPATH was
+			a.vars[t] = knownVal("")
+		}
 		if t == "IFS" {
 			a.ifs, a.ifsDyn = " \t\n", false
 			a.ifsUnset = true

@@ -130,8 +130,10 @@ func TestCorpusPure(t *testing.T) {
 				where = "with the file system"
 			}
 			switch {
-			case c.Expect == "deny" && len(vs) == 0 && !withFS && c.Class == "path/symlink":
-				// a symlink is only known by looking at the disk
+			case c.Expect == "deny" && len(vs) == 0 && !withFS && (c.Class == "path/symlink" || c.Class == "gate37/found-names"):
+				// a symlink is only known by looking at the disk, and so
+				// are the files find prints below a folder rule's folder
+				// (a filtered write: found37.go)
 			case c.Expect == "allow" && len(vs) > 0 && !withFS && c.Class == "benign/disk":
 				// shown safe by what the disk holds (the names ls prints)
 			case c.Expect == "deny" && len(vs) == 0:

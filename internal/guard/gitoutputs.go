@@ -71,6 +71,12 @@ func (c *cmd) gitOutputs(sub string, i int) {
 		if operand >= 0 {
 			c.done[operand] = true
 			dir(c.args[operand].raw, c.args[operand].f)
+		} else {
+			// the repository in the working folder: `git -C
+			// .pi/extensions init` writes .pi/extensions/.git (the
+			// folder itself checked, not .git below it: git writing its
+			// own .git is project state)
+			c.fileField(c.args[i].raw+" (git init writes .git in the working folder)", litField("."), setModify)
 		}
 		return
 	}

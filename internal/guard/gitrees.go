@@ -181,8 +181,9 @@ func (c *cmd) gitTrees(sub string, i int, roots []field) (keeps bool) {
 				c.a.unknown(raw, "git checkout-index --prefix writes below a folder computed when it runs", setModify)
 				break
 			}
+			// the reason names the prefix, not the subcommand
 			d := litField(path.Dir(p.s + "x"))
-			c.a.addRec(raw, d, setModify, true, nil, "git checkout-index --prefix (writes the index's files below it)", followNone)
+			c.a.addRec(p.s, d, setModify, true, nil, "git checkout-index --prefix (writes the index's files below it)", followNone)
 			break
 		}
 		if has("--stdin") {

@@ -681,7 +681,13 @@ func (c *cmd) xargs() {
 			c.xargsRun(tmpl, items, mode)
 			break
 		}
+		from := len(c.a.out.targets)
 		c.xargsRun(tmpl, items, mode)
+		if len(tmpl) > 0 {
+			c.a.foundOps(in.found, in.names, from, func(raw string) bool {
+				return strings.HasPrefix(raw, "(names from ") || mode.replace != "" && strings.Contains(raw, mode.replace)
+			}, "xargs "+baseName(tmpl[0].f))
+		}
 	}
 	if len(batches) == 0 && mode.replace == "" {
 		c.a.command(tmpl, source{}) // no input: GNU xargs runs the command once
@@ -1359,6 +1365,7 @@ func (c *cmd) find() {
 	}
 	// the names find prints: a pattern under each root
 	var found []field
+	var searched []foundRoot
 	for _, r := range roots {
 		var rf field
 		if r < 0 {
@@ -1368,13 +1375,19 @@ func (c *cmd) find() {
 			rf = c.args[r].f
 		}
 		found = append(found, findOutput(rf, names, nameKnown)...)
+		follow := followNone
+		if findFollows {
+			follow = followAll
+		}
+		searched = append(searched, foundRoot{raw: rawOf(c, r), f: rf, filter: filterOf(names, nameKnown), follow: follow, hidden: true, via: "find"})
 		if del {
 			c.a.noContent = true // removing leaves nothing to run
 			c.a.addRec(rawOf(c, r), rf, setModify, true, filterOf(names, nameKnown), "find -delete", followNone)
 			c.a.noContent = false
 		}
 	}
-	c.out = &source{kind: srcNames, names: found, why: "find"}
+	c.out = &source{kind: srcNames, names: found, why: "find", found: searched}
+	c.a.registerFound(found, searched)
 	for _, e := range execs {
 		if e.start >= e.end || e.start >= len(c.args) {
 			continue
@@ -1414,6 +1427,7 @@ func (c *cmd) find() {
 			}
 			restore = c.a.pushDirs(dirs)
 		}
+		from := len(c.a.out.targets)
 		var sub []arg
 		switch {
 		case !hasBrace:
@@ -1459,6 +1473,8 @@ func (c *cmd) find() {
 			}
 		}
 		restore()
+		// what the command does to a `{}` it does to each name found
+		c.a.foundOps(searched, found, from, func(raw string) bool { return strings.Contains(raw, "{}") }, "find -exec "+baseName(c.args[e.start].f))
 		// a recursive content read of each root, limited to the names
 		for _, r := range roots {
 			rf := litField(".")
@@ -1614,7 +1630,12 @@ func (c *cmd) fd() {
 			found = append(found, field{s: base + "/**/" + n, glob: true, why: "fd", unk: r.unk, dyn: r.dyn})
 		}
 	}
-	c.out = &source{kind: srcNames, names: found, why: "fd"}
+	var searched []foundRoot
+	for _, r := range roots {
+		searched = append(searched, foundRoot{raw: r.s, f: r, filter: filterOf(names, len(names) > 0), follow: follow, hidden: hidden, via: "fd"})
+	}
+	c.out = &source{kind: srcNames, names: found, why: "fd", found: searched}
+	c.a.registerFound(found, searched)
 	for k := range execStart {
 		if execStart[k] >= execEnd[k] {
 			continue
@@ -2056,6 +2077,10 @@ func (c *cmd) interp(lang string) {
 			// a module loaded before the script: a path to a file the
 			// command wrote, or a stream, is code
 			c.valScriptFile(v, lang)
+			if lang == "js" && dotenvPreload(c.valText(v)) {
+				// node -r dotenv/config loads .env into process.env
+				c.dotenvLoads(c.name+" "+v.name+" "+c.valText(v)+", which loads .env into the environment of the code it runs", false)
+			}
 		case lang == "php" && v.name == "-d":
 			if t := c.valText(v); strings.HasPrefix(t, "auto_prepend_file=") || strings.HasPrefix(t, "auto_append_file=") {
 				if f, ok := c.valField(v); ok {
@@ -3034,6 +3059,14 @@ func (c *cmd) ln() {
 		if pid, view, rest, ok := procView(tf.s); ok && view == "cwd" && (pid == "self" || pid == "thread-self" || strings.ContainsRune(pid, unknownRune)) && !strings.ContainsRune(rest, unknownRune) {
 			tp, _ := joinOrNorm(c.a, c.a.cwd(), "./"+rest)
 			c.a.links[lp] = tp
+		} else if tf.glob && !tf.unk && !tf.dyn {
+			// a glob: the link is to one of its matches (`ln -s .p* l`)
+			to := tf.s
+			if p.has("-s", "--symbolic") && !isAbsNorm(to) {
+				to = escapeGlob(path.Dir(lp)) + "/" + to
+			}
+			tp, _ := c.a.norm(to, true)
+			c.a.links[lp] = tp
 		} else {
 			c.a.links[lp] = "/" + unknownSeg
 		}
@@ -3300,6 +3333,10 @@ func (c *cmd) git() {
 			c.a.ignoresMayChange = true
 			if name == "--work-tree" {
 				workTrees = append(workTrees, f)
+			} else {
+				// git writes its repository (init creates it, add and
+				// status write the index, fetch the refs)
+				c.fileField(raw, f, setModify)
 			}
 			i++
 			continue

@@ -858,11 +858,102 @@ func (c *cmd) runners() {
 				}
 			}
 			if len(dirs) > 0 {
-				a.inDirs(dirs, c.tmuxWords)
+				a.inDirs(dirs, func() { c.tmuxArgv(); c.tmuxWords() })
 				return
 			}
 		}
+		if c.name == "screen" && c.screenCommand() {
+			return
+		}
+		if c.name == "tmux" {
+			c.tmuxArgv()
+		}
 		c.tmuxWords()
+	}
+}
+
+// screenCommand: `screen [-dmS NAME …] CMD ARGS…` runs CMD with ARGS as
+// its words, not a shell line per word (pass 37: `screen -dm cp /tmp/x
+// .pi/settings.json` read each word as a command of its own, and passed);
+// false when there is no command (screen -r, -ls, -X: tmuxWords).
+func (c *cmd) screenCommand() bool {
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		switch {
+		case t == "-X" || t == "-Q" || t == "-ls" || t == "-list" || t == "-wipe" || t == "-r" || t == "-R" || t == "-x":
+			return false // a running session: a command to it, a listing, attaching
+		case t == "-Logfile" || t == "-logfile":
+			c.done[i] = true
+			c.file(i+1, setModify)
+			i++
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			c.done[i] = true
+			// -S NAME, -c FILE, -t TITLE, -e XY, -h N, -p WIN, -s SHELL,
+			// -T TERM, -dmS NAME: the value is the next word (or joined)
+			if k := strings.LastIndexAny(t[1:], "ScethpsT"); k >= 0 && k == len(t)-2 && !strings.HasPrefix(t, "--") {
+				if t[len(t)-1] == 'c' {
+					c.file(i+1, SetRead)
+				}
+				if t[len(t)-1] == 's' {
+					c.a.userShell(c.args[min(i+1, len(c.args)-1)].raw, optText(c.args[min(i+1, len(c.args)-1)].f), "screen -s")
+				}
+				i++
+			}
+		default:
+			c.wrap(i)
+			return true
+		}
+	}
+	return false
+}
+
+// tmuxArgv: tmux's new-session, new-window, split-window, respawn-*
+// given a command of several words runs it as those words (tmux 3.0: `tmux
+// new -d cp /tmp/x .pi/settings.json` execs cp); each word was read as a
+// command line of its own. One word stays a shell command (tmuxWords).
+func (c *cmd) tmuxArgv() {
+	valued := map[string]bool{"-c": true, "-t": true, "-s": true, "-n": true, "-e": true, "-F": true, "-x": true,
+		"-y": true, "-l": true, "-w": true, "-f": true, "-L": true, "-S": true, "-T": true, "-b": true}
+	for i := 1; i < len(c.args); i++ {
+		t := optText(c.args[i].f)
+		if strings.HasPrefix(t, "-") {
+			if valued[t] {
+				i++
+			}
+			continue
+		}
+		switch t {
+		case "new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp",
+			"respawn-window", "respawnw":
+		default:
+			return
+		}
+		k := i + 1
+		for k < len(c.args) {
+			u := optText(c.args[k].f)
+			if !strings.HasPrefix(u, "-") || u == "-" {
+				break
+			}
+			if u == "--" {
+				k++
+				break
+			}
+			if valued[u] {
+				k++
+			}
+			k++
+		}
+		if len(c.args)-k > 1 {
+			for j := 1; j < k; j++ {
+				c.done[j] = true
+				c.a.value(c.args[j].raw, c.args[j].f, SetRead)
+			}
+			c.wrap(k)
+			for j := k; j < len(c.args); j++ {
+				c.done[j] = true
+			}
+		}
+		return
 	}
 }
 

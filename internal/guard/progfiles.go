@@ -68,7 +68,7 @@ func (c *cmd) progSourceTexts(s source, raw, lang string) []progText {
 		if why == "" {
 			why = "a pipe"
 		}
-		c.a.unknown(raw, c.name+" runs a "+lang+" program read from "+why+", which the analysis cannot see", SetRead|setModify)
+		c.a.unknown(raw, c.name+" runs "+article(lang)+" program read from "+why+", which the analysis cannot see", SetRead|setModify)
 		return nil
 	}
 }
@@ -242,4 +242,12 @@ func (c *cmd) envSet(name string) bool {
 	}
 	_, ok := c.a.vars[name]
 	return ok
+}
+
+// article is "a" or "an" before word (an awk program, a sed program).
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -40,6 +40,7 @@ func (a *shellAnalyzer) reevalStmt(s *syntax.Stmt) {
 		case *syntax.ArithmCmd:
 			a.arithExpr(x.X, "((…))")
 		case *syntax.LetClause:
+			a.cdpathLost = true // let may assign CDPATH (cdpathUnset)
 			for _, e := range x.Exprs {
 				a.arithExpr(e, "let")
 			}
@@ -184,6 +185,9 @@ func (a *shellAnalyzer) reevalDecl(c *syntax.DeclClause) {
 		if as.Name != nil && integer {
 			a.ints[as.Name.Value] = true
 		}
+		if nameref {
+			a.cdpathLost = true // the name may be CDPATH's
+		}
 		if as.Name != nil && as.Value != nil && (nameref || a.ints[as.Name.Value]) {
 			if nameref {
 				a.nameWordCheck(as.Value, variant+" -n "+as.Name.Value)
@@ -214,6 +218,9 @@ func (a *shellAnalyzer) reevalCall(c *syntax.CallExpr) {
 	}
 	name := c.Args[0].Lit()
 	args := c.Args[1:]
+	if name == "let" || name == "getopts" {
+		a.cdpathLost = true // they set variables the analysis does not follow
+	}
 	switch name {
 	case "let":
 		for _, w := range args {

@@ -183,6 +183,9 @@ type source struct {
 	// unordered: text whose lines are known but not their order (ls's
 	// names, sorted by a locale's collation the gate does not know)
 	unordered bool
+	// found, for find's names: the folders it searched and the filter of
+	// what it prints (found37.go)
+	found []foundRoot
 }
 
 func dynSource(why string) source { return source{kind: srcDyn, why: why} }
@@ -233,11 +236,18 @@ type shellAnalyzer struct {
 	gitElsewhere bool
 	// gitWorkTrees: work trees set by GIT_WORK_TREE (or GIT_DIR's)
 	gitWorkTrees []field
-	out          *analysis
-	seen         map[*syntax.Word]bool
-	src          string // the script being walked, for word text
-	depth        int
-	full         bool
+	// cdpathLost: CDPATH may have been set in a way the variables do not
+	// track (a nameref, a sourced file, getopts, let): `unset CDPATH`
+	// earlier no longer says where a relative cd lands (cdpathUnset)
+	cdpathLost bool
+	// foundPaths: the patterns of the names find and fd print, and the
+	// folders they searched (found37.go)
+	foundPaths map[string][]foundRoot
+	out        *analysis
+	seen       map[*syntax.Word]bool
+	src        string // the script being walked, for word text
+	depth      int
+	full       bool
 	// substDepth is how deeply command substitutions are being evaluated
 	// for their value.
 	substDepth int
@@ -1303,7 +1313,10 @@ func (a *shellAnalyzer) envCommand(name string, vals []field, raw string) {
 // value is checked as envCommand and the git ones do; false when the word
 // is not an assignment.
 func (a *shellAnalyzer) envWord(raw string, f field) bool {
-	t := f.text()
+	// the name from the literal lead: a value computed when it runs
+	// (`env GIT_EDITOR=$X git commit`) leaves a dynamic field whose text
+	// no longer holds the name
+	t := optText(f)
 	name, _, ok := strings.Cut(t, "=")
 	if !ok || !isVarName(name) {
 		return false
@@ -1334,13 +1347,9 @@ func (a *shellAnalyzer) rcEnv(name string) {
 // the command is read (its aliases, pagers, editors run commands).
 func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 	switch name {
-	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "NODE_REPL_EXTERNAL_MODULE":
-		// a start-up file the shell (or REPL) runs: one the command wrote
-		for _, v := range vals {
-			if s, ok := a.writtenFile(v); ok {
-				a.runWritten(raw, s)
-			}
-		}
+	case "BASH_ENV", "ENV", "PYTHONSTARTUP", "NODE_REPL_EXTERNAL_MODULE", "PYTHONPATH", "NODE_OPTIONS", "LD_PRELOAD", "LD_AUDIT":
+		// code a program loads before its words run (loaders37.go)
+		a.loaderEnv(name, vals, raw)
 	case "GIT_EXEC_PATH", "PATH":
 		// programs found there: one the command wrote may run by name
 		for _, w := range a.writtenPaths() {
@@ -1351,6 +1360,23 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 		a.gitElsewhere = true
 		if name == "GIT_WORK_TREE" {
 			a.gitWorkTrees = append(a.gitWorkTrees, vals...)
+		} else {
+			// git writes there: its repository (init creates it; add,
+			// commit, status write the index), the index file, the
+			// configuration (`git config --global` writes
+			// $GIT_CONFIG_GLOBAL)
+			// (what git writes is no text a later command runs as a
+			// script: metadata, as a link's or chmod's)
+			meta := a.noContent
+			a.noContent = true
+			for _, v := range vals {
+				if v.pattern() && v.why != "mktemp" && v.s != "" {
+					a.unknown(raw, "$"+name+" is computed when the command runs, and git writes there", setModify)
+					continue
+				}
+				a.value(raw, v, setModify)
+			}
+			a.noContent = meta
 		}
 		if strings.HasPrefix(name, "GIT_CONFIG") {
 			for _, v := range vals {
@@ -1376,6 +1402,11 @@ func (a *shellAnalyzer) gitEnv(name string, vals []field, raw string) {
 			for _, v := range vals {
 				if v.pattern() || gitConfigPathLike(v.s) {
 					a.gitConfigSource(raw, v, "$"+name)
+					// and a core.worktree's folder is the work tree
+					// git writes (the key, GIT_CONFIG_KEY_n, is not
+					// paired with it: any path-like value may be one)
+					a.gitWorkTrees = append(a.gitWorkTrees, v)
+					a.gitElsewhere, a.ignoresMayChange = true, true
 				}
 			}
 		}
@@ -1916,6 +1947,9 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 	if a.full {
 		return
 	}
+	if pattern && ops&setModify != 0 && a.foundPaths != nil {
+		a.foundWrite(raw, p, ops)
+	}
 	if len(a.out.targets) >= maxTargets {
 		a.full = true
 		a.unknown(raw, "the command names too many paths to check", SetRead|setModify)
@@ -1925,7 +1959,11 @@ func (a *shellAnalyzer) addTarget(raw, p string, pattern bool, ops OpSet) {
 	if !pattern {
 		for link, to := range a.links {
 			if p == link || strings.HasPrefix(p, link+"/") {
-				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], ops: ops, dotOK: a.dotglob, meta: a.noContent})
+				// a link to a glob's match or to any folder makes the
+				// name through it a pattern (`ln -s .p* l; echo >
+				// l/settings.json`: it was matched as literal text)
+				pat := strings.ContainsRune(to, unknownRune) || hasMeta(to)
+				a.out.targets = append(a.out.targets, target{raw: raw, path: to + p[len(link):], pattern: pat, ops: ops, dotOK: a.dotglob || pat, meta: a.noContent})
 			}
 		}
 	}
@@ -2107,7 +2145,7 @@ func (a *shellAnalyzer) chdir(f field) []string {
 			// newest candidate, the one a reason names)
 			// (not for a first segment . or ..: `cd .ssh` searches it)
 			first, _, _ := strings.Cut(dir, "/")
-			if !isAbsNorm(dir) && first != "." && first != ".." && !strings.HasPrefix(dir, "~") {
+			if !isAbsNorm(dir) && first != "." && first != ".." && !strings.HasPrefix(dir, "~") && !a.cdpathUnset() {
 				next = append([]string{"/" + unknownSeg + "/" + escapeGlob(dir)}, next...)
 				if a.cdable {
 					// cdable_vars: `cd NAME` goes to $NAME, zsh's `cd NAME/x`
@@ -2290,4 +2328,13 @@ func (a *shellAnalyzer) metaOps(w *syntax.Word) OpSet {
 		return SetRead
 	}
 	return SetBash
+}
+
+// cdpathUnset reports whether CDPATH is known to be unset or empty on every
+// path through the command so far (`unset CDPATH`, `CDPATH=`), so that a
+// relative cd enters the folder below the current one, not a folder CDPATH
+// names (pass 37). An empty CDPATH is bash's current folder, as unset is.
+func (a *shellAnalyzer) cdpathUnset() bool {
+	v, ok := a.vars["CDPATH"]
+	return ok && v.known && v.empty && len(v.alts) == 0 && !a.cdable && !a.cdpathLost
 }
