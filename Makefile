@@ -11,7 +11,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(shell git rev-pars
 
 .PHONY: help build install test unit fuzz lint golden man
 help: ## list targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-22s %s\n", $$1, $$2}'
 
 # CGO_ENABLED=0: a static binary starts ~2 ms faster (no dynamic loader), which
 # matters for `pruner hook`, run once per tool call.

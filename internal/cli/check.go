@@ -110,6 +110,9 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			o.cmd = cmd
+			if err := applyJSONFlag(cmd, &o.Format); err != nil {
+				return err
+			}
 			if err := checkEnums(cmd); err != nil {
 				return err
 			}
@@ -125,6 +128,7 @@ warning: attempts alone pass; --fail-on note fails on them too; 0 with
 	f := cmd.Flags()
 	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
 	enumFlag(cmd, &o.Format, "format", "text", "output `FORMAT`: text, json or sarif (SARIF 2.1.0)", []string{"text", "json", "sarif"})
+	jsonFlag(cmd)
 	f.BoolVar(&o.ExitZero, "exit-zero", false, "exit 0 even when there are findings (report only)")
 	f.IntVarP(&o.Jobs, "jobs", "j", 0, "check `N` sessions at once (default: all CPUs)")
 	f.StringVar(&o.Home, "home", "", "home `DIR` that ~ in rules means, for every session")

@@ -69,3 +69,36 @@ func orList(values []string) string {
 	}
 	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
+
+// jsonFlag adds --json to cmd, the spelling stats, config and query use,
+// as a shorthand for --format json (check, hook: a hook set up with
+// `pruner hook --json` would otherwise exit 2, a deny, on every call).
+// applyJSONFlag, called before checkEnums, sets format from it.
+func jsonFlag(cmd *cobra.Command) {
+	cmd.Flags().Bool("json", false, "same as --format json")
+}
+
+// applyJSONFlag sets *format to json when --json is given, and refuses
+// --json with another --format.
+func applyJSONFlag(cmd *cobra.Command, format *string) error {
+	if on, _ := cmd.Flags().GetBool("json"); !on {
+		return nil
+	}
+	if cmd.Flags().Changed("format") && *format != "json" {
+		return UsageError("--json and --format %s contradict each other (--json is --format json)", *format)
+	}
+	*format = "json"
+	return nil
+}
+
+// enumValueFlags names the enum flags of c that take name as a value:
+// `--sarif` for `--format sarif`, `--json` for `--report json`.
+func enumValueFlags(c *cobra.Command, name string) []string {
+	var near []string
+	c.Flags().VisitAll(func(fl *pflag.Flag) {
+		if !fl.Hidden && slices.Contains(fl.Annotations[enumAnnotation], name) {
+			near = append(near, "--"+fl.Name+" "+name)
+		}
+	})
+	return near
+}

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/pruner-dev/pruner/internal/check"
 	"github.com/pruner-dev/pruner/internal/session"
@@ -38,7 +41,32 @@ func notSessionHint(err error, name string) string {
 	if errors.Is(err, session.ErrBOM) {
 		return bomHint(name)
 	}
+	if prettyPrinted(name) {
+		return fmt.Sprintf("the file looks pretty-printed (a JSON value over many lines): pi reads one value per line; jq -c . %s > compact.jsonl writes it one per line", shellQuote(name))
+	}
 	return "pruner reads pi session files (first line {\"type\":\"session\",…}) or contexts (one {\"role\":…} per line)"
+}
+
+// prettyPrinted says whether the file name starts with a line that is a
+// lone "{" or "[" (after blank lines): JSON indented over many lines, as
+// `jq .` writes it, not one value per line.
+func prettyPrinted(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := io.ReadFull(f, buf)
+	for line := range bytes.Lines(buf[:n]) {
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			return string(t) == "{" || string(t) == "["
+		}
+	}
+	return false
 }
 
 // shellQuote quotes s for a POSIX shell, for a command in a hint to paste

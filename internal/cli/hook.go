@@ -93,6 +93,9 @@ hand after editing it.`,
   echo '{"toolName":"read","input":{"path":"@.env"}}' | pruner hook --cwd /repo --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := applyJSONFlag(cmd, &o.Format); err != nil {
+				return err
+			}
 			if err := checkEnums(cmd); err != nil {
 				return err
 			}
@@ -107,6 +110,7 @@ hand after editing it.`,
 	f.StringVar(&o.Rules, "rules", "", "protected-path rules `FILE` ({\"paths\":[{\"path\":…,\"deny\":[…]}]})")
 	f.StringVar(&o.Cwd, "cwd", "", "working `DIR` for pi events (default: the current directory)")
 	enumFlag(cmd, &o.Format, "format", "text", "`FORMAT`: text (exit 2 + reason on stderr) or json (permissionDecision object)", []string{"text", "json"}, "claude")
+	jsonFlag(cmd)
 	f.BoolVar(&o.FailOpen, "fail-open", false, "exit 1 (Claude Code runs the tool) when the event cannot be analysed, instead of denying")
 	f.BoolVar(&o.FailClosed, "fail-closed", false, "deny when the event cannot be analysed (the default)")
 	f.BoolVar(&o.CaseSensitive, "case-sensitive", false, "match paths case-sensitively (default: ignore case, over-blocking)")

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,8 +62,9 @@ type NowOptions struct {
 func NewCmdNow(s *IOStreams) *cobra.Command {
 	o := &NowOptions{IO: s}
 	cmd := &cobra.Command{
-		Use:   "now [FILE|-]",
-		Short: "Print the pruned context of a session (JSONL, one message per line)",
+		Use:        "now [FILE|-]",
+		SuggestFor: []string{"prune", "condense", "mask"},
+		Short:      "Print the pruned context of a session (JSONL, one message per line)",
 		Long: `Print the messages pi would send for the session's leaf, with old, bulky tool
 results summarised or replaced by short deterministic notices.
 
@@ -867,7 +869,7 @@ func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result
 		return "ran", ""
 	}
 	if f != nil && f.SummarizerFailed+f.FusionsFailed > 0 {
-		return "failed", "pruner: summarizerCmd gave no summary (the warning above says why): every batch got the deterministic summary"
+		return "failed", summarizerFailedLine(f)
 	}
 	why := ""
 	switch {
@@ -885,6 +887,33 @@ func summarizerOutcome(o *NowOptions, ctx *session.Context, res *pipeline.Result
 		why = fmt.Sprintf("no batch needed a new summary (%d batch(es): cached from an earlier run, under minBatchChars, or deduplicated)", f.Captured)
 	}
 	return "not-run", "pruner: summarizerCmd was not run: " + why
+}
+
+// summarizerFailedLine says which summaries are deterministic because
+// summarizerCmd failed (or could not run and was not asked again) and,
+// when its cache gave the others, that those are the command's, from an
+// earlier run.
+func summarizerFailedLine(f *index.Flushed) string {
+	var what []string
+	if n := f.DeterministicBatches; n > 0 {
+		what = append(what, counted(n, "batch", "batches"))
+	}
+	if n := f.DeterministicFusions; n > 0 {
+		what = append(what, counted(n, "chain fusion", "chain fusions"))
+	}
+	line := "pruner: summarizerCmd gave no summary (the warning above says why): " + strings.Join(what, " and ") + " got the deterministic summary"
+	if f.CacheHits > 0 {
+		line += fmt.Sprintf("; %s came from its cache (the command's, from an earlier run)", counted(f.CacheHits, "summary", "summaries"))
+	}
+	return line
+}
+
+// counted is "1 batch", "2 batches".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // flushLines are the summary lines of the flush and of the summariser.

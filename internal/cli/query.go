@@ -95,6 +95,14 @@ Exit status: 0 found, 1 nothing matches, 2 usage or input error.`,
 					Hint: "--ts takes the tool result message's \"timestamp\" as the session writes it, in Unix milliseconds (digits only), e.g. --ts 1764583203000; a reused --call id without --ts lists each result with its timestamp"}
 			case byEntry && len(args) > 1:
 				return UsageError("--entry and --call take one FILE (got %d arguments); refs go without them: pruner query t3 SESSION", len(args))
+			case byEntry && len(args) == 0 && o.Entry != "-" && o.Call != "-" && looksLikeFile(o.Entry+o.Call):
+				// `query --entry SESSION`: the id was forgotten and the
+				// file taken for it (read from stdin, or "no input")
+				flag := "--entry"
+				if o.Call != "" {
+					flag = "--call"
+				}
+				return UsageError("%s took %s as the ID, and no SESSION is left: give the ID, then the file: pruner query %s ID %s", flag, shellQuote(o.Entry+o.Call), flag, shellQuote(o.Entry+o.Call))
 			case byEntry:
 				if len(args) == 1 {
 					o.Input = args[0]

@@ -215,7 +215,7 @@ func writeErr(name string, err error) error {
 	var ro *sessionfile.ReadOnlyError
 	switch {
 	case errors.As(err, &live):
-		return &ExitErr{Code: ExitError, Err: err, Hint: "if no pi session is open on it (a file just copied, edited or given back by pruner restore), add --force; otherwise quit pi or wait until it is done with the session"}
+		return &ExitErr{Code: ExitError, Err: err, Hint: "if no pi session is open on it (a file just copied, edited or given back by pruner restore), add --force (a copy made with cp -p keeps the time and needs none); otherwise quit pi or wait until it is done with the session"}
 	case errors.As(err, &ro):
 		hint := "pruner now --session FILE > pruned.jsonl writes the pruned session elsewhere"
 		if ro.Why == "is read-only" {

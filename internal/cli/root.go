@@ -224,7 +224,8 @@ func nearFlags(c *cobra.Command, err error) []string {
 		return nil
 	}
 	name, _, _ = strings.Cut(name, "=")
-	var near []string
+	// a value given as a flag: --sarif for --format sarif
+	near := enumValueFlags(c, name)
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if f.Hidden || len(near) >= 3 {
 			return

@@ -84,7 +84,8 @@ are still reported).`,
 		Example: `  # one session: strategies, tools, chart, prompt cache
   pruner stats ~/.pi/agent/sessions/--home-me-proj--/2026-11-30T10-00-00-000Z_0196.jsonl
 
-  # every session on this machine, one row each, then the total
+  # every session on this machine, one row each, then the total (a single
+  # session gets its tables, as above)
   pruner stats ~/.pi/agent/sessions
 
   # tokens the pruned context saves, for a script

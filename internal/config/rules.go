@@ -32,7 +32,7 @@ func (c *Config) readRules(f settingsFile) error {
 		// empty deny list, adds nothing (a warning, not a deny-all)
 		r, warnings, err := guard.ParseAddedRules(data, source)
 		if err != nil {
-			return &RulesError{Err: err}
+			return f.rulesError(err)
 		}
 		c.Warnings = append(c.Warnings, warnings...)
 		if len(r.Entries) > 0 {
@@ -42,11 +42,31 @@ func (c *Config) readRules(f settingsFile) error {
 	}
 	r, err := guard.ParseRules(data, source)
 	if err != nil {
-		return &RulesError{Err: err}
+		return f.rulesError(err)
 	}
 	c.rules = r
 	return nil
 }
+
+// rulesError is err, an invalid protectedPathRules of f, as a *RulesError
+// that names the key's line and column (as every other bad value does).
+func (f settingsFile) rulesError(err error) error {
+	if p, ok := f.at[RulesKey]; ok {
+		if msg, found := strings.CutPrefix(err.Error(), f.path+": "); found {
+			err = &atError{msg: fmt.Sprintf("%s:%d:%d: %s", f.path, p[0], p[1], msg), err: err}
+		}
+	}
+	return &RulesError{Err: err}
+}
+
+// atError is an error with its position in the file put in its text.
+type atError struct {
+	msg string
+	err error
+}
+
+func (e *atError) Error() string { return e.msg }
+func (e *atError) Unwrap() error { return e.err }
 
 // LoadGate loads only what check and hook need: the settings files (one
 // that does not parse is an error: its rules cannot be read) and their

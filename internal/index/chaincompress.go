@@ -513,8 +513,13 @@ func (f *Flushed) fuse(cx context.Context, co ChainOptions, jobs []fusion) {
 	wg.Wait()
 	for _, j := range jobs {
 		r := j.res
-		if r.Source == summarize.SourceCommand {
+		switch r.Source {
+		case summarize.SourceCommand:
 			f.CommandCalls++
+		case summarize.SourceCache:
+			f.CacheHits++
+		default:
+			f.DeterministicFusions++
 		}
 		if r.Warning != "" {
 			f.FusionsFailed++

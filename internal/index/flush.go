@@ -96,6 +96,12 @@ type Flushed struct {
 	// CommandCalls counts summaries and fusions a command made this run
 	// (the stats entries' callCount grows by it).
 	CommandCalls int
+	// CacheHits counts the summaries and fusions the summariser's cache
+	// gave (a command's summaries of an earlier run, reused);
+	// DeterministicBatches and DeterministicFusions those made without a
+	// command (none set, or it failed, or could not run and was not asked
+	// again)
+	CacheHits, DeterministicBatches, DeterministicFusions int
 	// Chains counts the chains compressed, ChainCalls the calls they drop;
 	// Fused the range summaries made for them, Backfilled the calls they
 	// indexed (backfilled records).
@@ -691,8 +697,13 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) e
 		f.SummarizerFailed++
 		f.failed(r.Warning, false, len(b.Calls), fmt.Sprintf("turn %d (%d calls): %s; used the deterministic summary", b.TurnIndex, len(b.Calls), r.Warning))
 	}
-	if r.Source == summarize.SourceCommand {
+	switch r.Source {
+	case summarize.SourceCommand:
 		f.CommandCalls++
+	case summarize.SourceCache:
+		f.CacheHits++
+	default:
+		f.DeterministicBatches++
 	}
 	text := summarize.SubstituteLabelsFooter(r.Text, refs, names)
 	chars := jsval.UTF16Len(text)
