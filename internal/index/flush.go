@@ -193,6 +193,10 @@ type slot struct {
 // always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
 	f := &Flushed{State: st.Clone(), Outcome: "empty", noEntries: o.NoEntries, deferEntries: o.DeferEntries && !o.NoEntries}
+	// the hashes an earlier flush left unhashed, which dedup may find now
+	if err := f.State.seedUnhashed(); err != nil {
+		return nil, err
+	}
 	// the records the flush adds leave their arguments in ctx's lines
 	// (argsAt), which the state then reads them from
 	f.lt.copyArgs = !argsInContext(st, ctx)
@@ -326,9 +330,13 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	before := s.nrec        // dedup finds the hashes of these record keys only
 	var aliases []*NewEntry // the dedup entries, before the summaries'
 	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
-	// no hash before the batches: dedup finds none, so a call is hashed
-	// only when its record seeds one (not a trivial batch's)
+	// no hash before the batches: dedup finds none, so no call is hashed
+	// (the records seed theirs when one is asked for: addRecord)
 	unseeded := s.unseeded()
+	if unseeded {
+		// (the records' seats: as many as the calls they may come from)
+		s.unhashed = slices.Grow(s.unhashed, calls)
+	}
 	// a chunk's result texts, reused for the next chunk: sized once for
 	// the largest chunk (a buffer grown by append copies itself each time
 	// it grows, and in a process that never collects, each copy is memory
@@ -347,7 +355,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
 				var err error
-				if texts, err = f.hashText(ctx, c, texts[:0], true); err != nil {
+				if texts, err = f.hashText(ctx, c, texts[:0], !unseeded); err != nil {
 					return err
 				}
 			}
@@ -387,13 +395,6 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 					}
 				}
 				f.dedupSlot(sl, o, before, &aliases)
-				if unseeded && !sl.trivial && !sl.deduped {
-					// the hashes its records seed (a trivial batch's
-					// calls make none: not hashed)
-					for _, c := range sl.b.Calls {
-						f.hashCall(c, texts)
-					}
-				}
 			}
 			if sl.trivial {
 				// (kept now: its texts are in texts until the next slot's)
@@ -447,7 +448,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 				f.RawChars += sl.raw
 				continue
 			}
-			if err := f.summarized(sl, inputs[k], results[k]); err != nil {
+			if err := f.summarized(ctx, sl, inputs[k], results[k]); err != nil {
 				return err
 			}
 			k++
@@ -674,7 +675,7 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 // summary that is longer than the raw text falls back to the deterministic
 // one; if that is too, the batch is skipped), and the summary and index
 // entries.
-func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) error {
+func (f *Flushed) summarized(ctx *session.Context, sl *slot, in summarize.Batch, r summarize.Result) error {
 	s := f.State
 	b := sl.b
 	// refs, names and keys are done with when the batch is (reused)
@@ -715,7 +716,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) e
 	calls0 := len(f.deferredCalls)
 	for i, c := range b.Calls {
 		s.registerRefKey(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp}, c.Key)
-		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
+		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c, ctx))
 		if f.deferEntries {
 			f.deferredCalls = append(f.deferredCalls, ec)
 		} else {
@@ -800,7 +801,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		}
 		f.Blobs = append(f.Blobs, path)
 		sp := &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
-		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
+		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c, ctx)))
 		f.Spilled++
 	}
 	b.Calls = keep

@@ -30,9 +30,6 @@ func (s *State) Clone() *State {
 	return &c
 }
 
-// addRecord indexes a record a flush writes (pi-condense's addBatch for one
-// record) under key (its occurrence key), seeding the dedup map (first
-// seen wins).
 // reserve makes room for n more records and keys at once: grown by append
 // one at a time, a first flush of a long history copied its records about
 // five times over (1 GB: ~130 MB allocated for 26 MB of records, the old
@@ -44,10 +41,59 @@ func (s *State) reserve(n int) {
 	s.bare.table.grow(len(s.bare.first)+n, s.bareHash)
 }
 
-func (s *State) addRecord(r Record, key, hash string) int32 {
-	_, kid, at := s.indexRecord(r, key, false)
-	s.seedHash(hash, kid)
+// addRecord indexes a record a flush writes (pi-condense's addBatch for one
+// record) under c's occurrence key, seeding the dedup map with c's hash
+// (first seen wins).
+//
+// A call the flush did not hash (c.Hash "": no dedup of that flush could
+// find its hash, as it looks only at the hashes before the batches) is
+// seeded later, from its text read again, when a hash is first asked for
+// (seedUnhashed) — in a `now` run, never: a first flush of a session
+// hashed every summarised result for nothing (1 MB: 10.9% of the
+// instructions).
+func (s *State) addRecord(r Record, c *Call, ctx *session.Context) int32 {
+	_, kid, at := s.indexRecord(r, c.Key, false)
+	if c.Hash != "" {
+		s.seedHash(c.Hash, kid)
+		return at
+	}
+	s.unhashed = append(s.unhashed, unhashedRec{rec: at, text: c.text, result: c.Result})
+	s.unhashedIn = ctx
 	return at
+}
+
+// unhashedRec is a record whose content hash is not seeded yet (addRecord):
+// its index in recs (its key and tool name there) and where its result's
+// text is in State.unhashedIn (32 bytes, less than the hash's seat in the
+// hashes map it stands for).
+type unhashedRec struct {
+	rec    int32
+	text   textLoc
+	result *session.Message
+}
+
+// seedUnhashed seeds the content hashes of the records added unhashed, in
+// the order they were added (first seen wins, as when seeded at once: no
+// record seeds a hash after them until they are). Errors are I/O errors
+// re-reading the input.
+func (s *State) seedUnhashed() error {
+	if len(s.unhashed) == 0 {
+		return nil
+	}
+	var lt lineTape
+	var text []byte
+	for _, u := range s.unhashed {
+		r := &s.recs[u.rec]
+		c := Call{text: u.text, Result: u.result}
+		lt.textKnown = false
+		var err error
+		if text, err = c.appendText(text[:0], s.unhashedIn, &lt); err != nil {
+			return err
+		}
+		s.seedHash(lt.contentHash(s.names[r.name], text, lt.textFlags, lt.textKnown), r.key)
+	}
+	s.unhashed, s.unhashedIn = nil, nil
+	return nil
 }
 
 // addAlias registers a dedup alias (pi-condense's registerDuplicate): the

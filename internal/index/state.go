@@ -53,6 +53,10 @@ type State struct {
 	// SHA-1 hex as its bytes, any other spelling in hashOdd
 	hashes  map[[20]byte]int32
 	hashOdd map[string]int32
+	// unhashed are the records whose hashes are not in hashes yet, their
+	// texts in unhashedIn's lines (addRecord; seedUnhashed seeds them)
+	unhashed   []unhashedRec
+	unhashedIn *session.Context
 	// summaries are the summary bodies, their keys' ids in sumKeys
 	summaries []summaryBody
 	sumKeys   []int32
@@ -922,7 +926,11 @@ func (s *State) Backfilled(key string) bool {
 
 // LookupByContent returns the key of the first non-backfilled record with
 // the same content hash (pi-condense's dedup lookup).
+// A record whose text cannot be read again (an I/O error) is not found.
 func (s *State) LookupByContent(toolName, resultText string) (string, bool) {
+	if s.seedUnhashed() != nil {
+		return "", false
+	}
 	return s.hashKey(ContentHash(toolName, resultText))
 }
 
