@@ -1009,6 +1009,9 @@ func (s *State) ChainByBlock(id string) (*ChainData, bool) {
 // computes it: toolCallId@timestamp when the message's timestamp (raw
 // JSON) is a number, else the bare id.
 func MessageKey(toolCallID string, rawTimestamp []byte) string {
+	if jsval.PlainInteger(rawTimestamp) {
+		return toolCallID + "@" + string(rawTimestamp)
+	}
 	if _, ok := jsval.Number(rawTimestamp); ok {
 		var kb [64]byte
 		return string(appendMessageKey(kb[:0], toolCallID, bufString(rawTimestamp)))
@@ -1017,9 +1020,16 @@ func MessageKey(toolCallID string, rawTimestamp []byte) string {
 }
 
 // appendMessageKey appends MessageKey(toolCallID, rawTimestamp) to dst.
+// A timestamp JavaScript writes back as it is (jsval.PlainInteger: pi's
+// milliseconds) is used as written, not parsed and formatted again
+// (20 MB: 1.5% of the instructions, ~800 a key).
 func appendMessageKey(dst []byte, toolCallID, rawTimestamp string) []byte {
 	dst = append(dst, toolCallID...)
-	if f, ok := jsval.Number(unsafe.Slice(unsafe.StringData(rawTimestamp), len(rawTimestamp))); ok {
+	raw := unsafe.Slice(unsafe.StringData(rawTimestamp), len(rawTimestamp))
+	if jsval.PlainInteger(raw) {
+		return append(append(dst, '@'), rawTimestamp...)
+	}
+	if f, ok := jsval.Number(raw); ok {
 		dst = append(dst, '@')
 		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && f != 0 {
 			// a safe integer (a time in ms): JavaScript writes its digits
