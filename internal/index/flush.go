@@ -193,10 +193,6 @@ type slot struct {
 // always leaves no eligible chain behind.
 func Flush(cx context.Context, ctx *session.Context, st *State, o FlushOptions) (*Flushed, error) {
 	f := &Flushed{State: st.Clone(), Outcome: "empty", noEntries: o.NoEntries, deferEntries: o.DeferEntries && !o.NoEntries}
-	// the hashes an earlier flush left unhashed, which dedup may find now
-	if err := f.State.seedUnhashed(); err != nil {
-		return nil, err
-	}
 	// the records the flush adds leave their arguments in ctx's lines
 	// (argsAt), which the state then reads them from
 	f.lt.copyArgs = !argsInContext(st, ctx)
@@ -301,6 +297,11 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	f.Captured = len(batches)
 	if len(batches) == 0 {
 		return nil
+	}
+	// the hashes left unhashed (Rebuild's, an earlier flush's), which dedup
+	// may find now
+	if err := s.seedUnhashed(); err != nil {
+		return err
 	}
 	// room for the records the batches may add: the calls of the batches
 	// not trivial by their raw chars (dedup only takes calls out of a
@@ -779,6 +780,9 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		if c.Chars < o.SpillThreshold {
 			keep = append(keep, c)
 			continue
+		}
+		if err := s.seedUnhashed(); err != nil {
+			return err // (the hashes dedup looks at first)
 		}
 		text, err := c.readText(ctx, &f.lt)
 		if err != nil {

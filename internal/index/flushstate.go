@@ -1,9 +1,11 @@
 package index
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/pruner-dev/pruner/internal/jsval"
 	"github.com/pruner-dev/pruner/internal/session"
 )
 
@@ -53,19 +55,21 @@ func (s *State) reserve(n int) {
 // instructions).
 func (s *State) addRecord(r Record, c *Call, ctx *session.Context) int32 {
 	_, kid, at := s.indexRecord(r, c.Key, false)
-	if c.Hash != "" {
+	if c.Hash != "" && len(s.unhashed) == 0 {
 		s.seedHash(c.Hash, kid)
 		return at
 	}
+	// (one hashed behind unhashed ones waits its turn: first seen wins)
 	s.unhashed = append(s.unhashed, unhashedRec{rec: at, text: c.text, result: c.Result})
 	s.unhashedIn = ctx
 	return at
 }
 
-// unhashedRec is a record whose content hash is not seeded yet (addRecord):
-// its index in recs (its key and tool name there) and where its result's
-// text is in State.unhashedIn (32 bytes, less than the hash's seat in the
-// hashes map it stands for).
+// unhashedRec is a record whose content hash is not seeded yet (addRecord,
+// Rebuild): its index in recs (its key, tool name, text and any hash
+// there) and, for a record a flush added, where its result's text is in
+// State.unhashedIn (result not nil; 32 bytes, less than the hash's seat
+// in the hashes map it stands for).
 type unhashedRec struct {
 	rec    int32
 	text   textLoc
@@ -74,23 +78,45 @@ type unhashedRec struct {
 
 // seedUnhashed seeds the content hashes of the records added unhashed, in
 // the order they were added (first seen wins, as when seeded at once: no
-// record seeds a hash after them until they are). Errors are I/O errors
+// record seeds a hash while one is unhashed). Errors are I/O errors
 // re-reading the input.
 func (s *State) seedUnhashed() error {
 	if len(s.unhashed) == 0 {
 		return nil
 	}
 	var lt lineTape
-	var text []byte
+	var text, norm []byte
 	for _, u := range s.unhashed {
-		r := &s.recs[u.rec]
-		c := Call{text: u.text, Result: u.result}
-		lt.textKnown = false
-		var err error
-		if text, err = c.appendText(text[:0], s.unhashedIn, &lt); err != nil {
-			return err
+		c := &s.recs[u.rec]
+		switch r := s.unpack(c); {
+		case r.ContentHash != nil:
+			s.seedHash(*r.ContentHash, c.key)
+		case u.result != nil:
+			// a flush's: read again as the flush reads it (hashText)
+			call := Call{text: u.text, Result: u.result}
+			lt.textKnown = false
+			var err error
+			if text, err = call.appendText(text[:0], s.unhashedIn, &lt); err != nil {
+				return err
+			}
+			s.seedHash(lt.contentHash(r.ToolName, text, lt.textFlags, lt.textKnown), c.key)
+		default:
+			// a rebuilt one's: its text in its entry's line, or held
+			if at := r.textAt; at.entry != 0 {
+				line, err := s.src.EntryLine(&s.src.Branch[at.entry-1])
+				if err != nil {
+					return err
+				}
+				if int(at.off)+int(at.n) > len(line) {
+					return fmt.Errorf("line %d: the resultText of %s is past the line's end", s.src.Branch[at.entry-1].Line(), r.ToolCallID)
+				}
+				text, _ = jsval.AppendStringValue(text[:0], line[at.off:at.off+at.n])
+				norm = appendNormalizedBytes(norm[:0], text)
+			} else {
+				norm = appendNormalized(norm[:0], r.ResultText)
+			}
+			s.seedHash(hashNormalized(r.ToolName, norm), c.key)
 		}
-		s.seedHash(lt.contentHash(s.names[r.name], text, lt.textFlags, lt.textKnown), r.key)
 	}
 	s.unhashed, s.unhashedIn = nil, nil
 	return nil

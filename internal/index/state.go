@@ -406,36 +406,23 @@ func (b *rebuilder) addIndex(e Entry, data []byte, warn func(string, ...any)) (f
 				warn("toolCalls[%d]: %v; skipped", i, err)
 				continue
 			}
-			text := []byte(nil) // the result text when left in the line
-			if rawText != nil {
+			if rawText != nil && nonEmptyString(rawText) {
 				// the value is a subslice of the line: its offset is what
 				// the line's capacity and the value's differ by
-				t, isStr := jsval.AppendStringValue(b.text[:0], rawText)
-				if b.text = t; isStr && len(t) > 0 {
-					text = t
-					r.textAt = textRef{entry: e.branch, off: int32(cap(e.Raw) - cap(rawText)), n: int32(len(rawText))}
-				}
+				r.textAt = textRef{entry: e.branch, off: int32(cap(e.Raw) - cap(rawText)), n: int32(len(rawText))}
 			}
-			key, kid, _ := s.indexRecord(r, "", backfilled)
+			_, _, at := s.indexRecord(r, "", backfilled)
 			if r.ResultTimestamp != nil && (!ok || *r.ResultTimestamp < floor) {
 				floor, ok = *r.ResultTimestamp, true
 			}
 			if backfilled || keysOnly {
 				continue // backfilled records never seed dedup; no texts to hash
 			}
-			h := ""
-			if r.ContentHash != nil {
-				h = *r.ContentHash
-			} else {
-				if text != nil {
-					b.norm = appendNormalizedBytes(b.norm[:0], text)
-				} else {
-					b.norm = appendNormalized(b.norm[:0], r.ResultText)
-				}
-				h = hashNormalized(r.ToolName, b.norm)
-			}
-			s.seedHash(h, kid)
-			_ = key
+			// seeded when a hash is first asked for (seedUnhashed), in
+			// this order: a `now` with nothing new to flush, or a query,
+			// asks for none (20 MB flushed and read again: decoding and
+			// hashing its records' texts were ~17% of the instructions)
+			s.unhashed = append(s.unhashed, unhashedRec{rec: at})
 		}
 	} else {
 		warn("no toolCalls array; nothing indexed")
