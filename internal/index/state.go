@@ -255,9 +255,7 @@ func RebuildEntries(entries []Entry) *State {
 type rebuilder struct {
 	s        *State
 	aliases  []DedupAlias
-	keysOnly bool   // RebuildKeys
-	text     []byte // a result text decoded for its dedup hash (reused)
-	norm     []byte // that text normalised (reused)
+	keysOnly bool // RebuildKeys
 }
 
 func newRebuilder() *rebuilder { return &rebuilder{s: newState()} }
