@@ -482,3 +482,37 @@ func summaryRefs(details []byte) (refs []ToolCallRef, bad []string) {
 	}
 	return refs, bad
 }
+
+// nonEmptyString reports whether jsval.AppendStringValue decodes v to a
+// non-empty string, without decoding it: quoted, a body, and every escape
+// one appendUnescaped decodes (Rebuild locates such a text in its line and
+// decodes it only when asked for it).
+func nonEmptyString(v []byte) bool {
+	v = bytes.TrimLeft(bytes.TrimRight(v, " \t\n\r"), " \t\n\r")
+	if len(v) < 3 || v[0] != '"' || v[len(v)-1] != '"' {
+		return false
+	}
+	body := v[1 : len(v)-1]
+	for {
+		i := bytes.IndexByte(body, '\\')
+		if i < 0 {
+			return true
+		}
+		if i+1 >= len(body) {
+			return false
+		}
+		switch body[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			body = body[i+2:]
+		case 'u':
+			if i+6 > len(body) || !isHex(body[i+2]) || !isHex(body[i+3]) || !isHex(body[i+4]) || !isHex(body[i+5]) {
+				return false
+			}
+			body = body[i+6:]
+		default:
+			return false
+		}
+	}
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

@@ -304,6 +304,11 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	if len(batches) == 0 {
 		return nil
 	}
+	// the hashes left unhashed (Rebuild's, an earlier flush's), which dedup
+	// may find now
+	if err := s.seedUnhashed(); err != nil {
+		return err
+	}
 	// room for the records the batches may add: the calls of the batches
 	// not trivial by their raw chars (dedup only takes calls out of a
 	// batch); the rest make none (their aliases' keys, if any, are
@@ -332,9 +337,13 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 	before := s.nrec        // dedup finds the hashes of these record keys only
 	var aliases []*NewEntry // the dedup entries, before the summaries'
 	first := o.Dedup && (o.dedupFirst || repeatedKeys(batches))
-	// no hash before the batches: dedup finds none, so a call is hashed
-	// only when its record seeds one (not a trivial batch's)
+	// no hash before the batches: dedup finds none, so no call is hashed
+	// (the records seed theirs when one is asked for: addRecord)
 	unseeded := s.unseeded()
+	if unseeded {
+		// (the records' seats: as many as the calls they may come from)
+		s.unhashed = slices.Grow(s.unhashed, calls)
+	}
 	// a chunk's result texts, reused for the next chunk: sized once for
 	// the largest chunk (a buffer grown by append copies itself each time
 	// it grows, and in a process that never collects, each copy is memory
@@ -353,7 +362,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 		for i := range slots {
 			for _, c := range slots[i].b.Calls {
 				var err error
-				if texts, err = f.hashText(ctx, c, texts[:0], true); err != nil {
+				if texts, err = f.hashText(ctx, c, texts[:0], !unseeded); err != nil {
 					return err
 				}
 			}
@@ -393,13 +402,6 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 					}
 				}
 				f.dedupSlot(sl, o, before, &aliases)
-				if unseeded && !sl.trivial && !sl.deduped {
-					// the hashes its records seed (a trivial batch's
-					// calls make none: not hashed)
-					for _, c := range sl.b.Calls {
-						f.hashCall(c, texts)
-					}
-				}
 			}
 			if sl.trivial {
 				// (kept now: its texts are in texts until the next slot's)
@@ -453,7 +455,7 @@ func (f *Flushed) flushBatches(cx context.Context, ctx *session.Context, st *Sta
 				f.RawChars += sl.raw
 				continue
 			}
-			if err := f.summarized(sl, inputs[k], results[k]); err != nil {
+			if err := f.summarized(ctx, sl, inputs[k], results[k]); err != nil {
 				return err
 			}
 			k++
@@ -680,7 +682,7 @@ func (f *Flushed) rewritePoints(ctx *session.Context, first int) {
 // summary that is longer than the raw text falls back to the deterministic
 // one; if that is too, the batch is skipped), and the summary and index
 // entries.
-func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) error {
+func (f *Flushed) summarized(ctx *session.Context, sl *slot, in summarize.Batch, r summarize.Result) error {
 	s := f.State
 	b := sl.b
 	// refs, names and keys are done with when the batch is (reused)
@@ -726,7 +728,7 @@ func (f *Flushed) summarized(sl *slot, in summarize.Batch, r summarize.Result) e
 	calls0 := len(f.deferredCalls)
 	for i, c := range b.Calls {
 		s.registerRefKey(ToolCallRef{ShortID: refs[i], ToolCallID: c.ToolCallID, ResultTimestamp: c.ResultTimestamp}, c.Key)
-		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c.Key, c.Hash))
+		ec := c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, nil), c, ctx))
 		if f.deferEntries {
 			f.deferredCalls = append(f.deferredCalls, ec)
 		} else {
@@ -790,6 +792,9 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 			keep = append(keep, c)
 			continue
 		}
+		if err := s.seedUnhashed(); err != nil {
+			return err // (the hashes dedup looks at first)
+		}
 		text, err := c.readText(ctx, &f.lt)
 		if err != nil {
 			return err
@@ -811,7 +816,7 @@ func (f *Flushed) spill(ctx *session.Context, b *Batch, o FlushOptions) error {
 		}
 		f.Blobs = append(f.Blobs, path)
 		sp := &spill{path: path, bytes: len(text), preview: HeadPreview(text, o.SpillPreviewBytes), hash: c.Hash}
-		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c.Key, c.Hash)))
+		spilled = append(spilled, c.entryCall(s.addRecord(recordOf(c, b.TurnIndex, b.Timestamp, sp), c, ctx)))
 		f.Spilled++
 	}
 	b.Calls = keep

@@ -134,5 +134,8 @@ func FuzzMessageKey(f *testing.F) {
 		if got := MessageKey(id, []byte(raw)); got != want {
 			t.Fatalf("MessageKey(%q, %s) = %q, want %q", id, raw, got, want)
 		}
+		if got := appendMessageKey([]byte("k "), id, raw); string(got) != "k "+want {
+			t.Fatalf("appendMessageKey(%q, %s) = %q, want %q", id, raw, got[2:], want)
+		}
 	})
 }

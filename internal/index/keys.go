@@ -242,7 +242,9 @@ func (s *State) hashKeyBefore(h string, n int32) (string, bool) {
 
 // unseeded reports whether no record has a content hash (dedup finds
 // none).
-func (s *State) unseeded() bool { return len(s.hashes) == 0 && len(s.hashOdd) == 0 }
+func (s *State) unseeded() bool {
+	return len(s.hashes) == 0 && len(s.hashOdd) == 0 && len(s.unhashed) == 0
+}
 
 // seedHash makes the record key kid the first with content hash h, unless
 // one is already.
@@ -289,6 +291,9 @@ func (s *State) cloneKeys(c *State) {
 			c.sumMore[k] = slices.Clone(v)
 		}
 	}
+	// shared: an unhashed record is never changed, and c's appends go to
+	// a new array
+	c.unhashed = slices.Clip(s.unhashed)
 	c.hashes = make(map[[20]byte]int32, len(s.hashes))
 	for k, v := range s.hashes {
 		c.hashes[k] = v

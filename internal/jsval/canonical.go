@@ -228,8 +228,18 @@ func arrayIndex(k string) (uint32, bool) {
 	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	if err != nil || n >= 1<<32-1 {
+	// digits parsed here, not by strconv: a key that is not a number
+	// (nearly every key) made strconv allocate its error (1 GB: ~6 MB of
+	// them in the render's rewritten messages)
+	n := uint64(0)
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n >= 1<<32-1 {
 		return 0, false
 	}
 	return uint32(n), true
