@@ -351,18 +351,16 @@ func (r *renderer) chainRangePrune(chains []*index.ChainData) error {
 	// result): asserted on the output, and a chain that would is skipped
 	saved := *r.rep
 	for len(accepted) > 0 {
-		out, dropped, err := r.emitChains(accepted, existing)
+		dropped, cross, err := r.emitChains(accepted, existing)
 		if err != nil {
 			return err
 		}
-		cross := pairing.CrossingAt(len(out), func(i int) pairing.Msg { return r.pairingMsg(&out[i]) }, func(i int) bool { return out[i].inserted() })
 		if len(cross) == 0 {
-			r.slots, r.dropped = out, dropped
+			r.dropped = dropped
 			return nil
 		}
 		bad := map[string]bool{}
-		for _, i := range cross {
-			id := out[i].body.chain.c.BlockID
+		for _, id := range cross {
 			bad[id] = true
 			r.diag("pairing-hazard", fmt.Sprintf("blockId=%s skipped: its message would fall between a tool call and its result", id))
 		}
@@ -448,15 +446,20 @@ func firstCovering(n int, ranges []chainRange) []int32 {
 
 // Marks of a slot in the chain phase (emitChains).
 const (
-	markDrop  = 1 << iota // inside an accepted range
-	markStrip             // a range's final assistant, its thinking stripped
-	markStart             // a range's user message: its chain message follows
+	markDrop   = 1 << iota // inside an accepted range
+	markStrip              // a range's final assistant, its thinking stripped
+	markStart              // a range's user message: its chain message follows
+	markInsert             // markStart, and its chain message is inserted
+	markGone               // dropped, or a summary suppressed (alone)
 )
 
 // emitChains drops what the accepted ranges drop and inserts their
-// messages; dropped are the source slots it dropped, as they were. What
-// it notes per slot is a byte of marks, its ranges in start order.
-func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (out []slot, dropped []Item, err error) {
+// messages, in r.slots; dropped are the source slots it dropped, as they
+// were. When the messages of some ranges would fall between a tool call
+// and its result it changes nothing and returns their block ids
+// (crossing, in output order). What it notes per slot is a byte of
+// marks, its ranges in start order.
+func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (dropped []Item, crossing []string, err error) {
 	n := len(r.slots)
 	// 3. what each range drops, its protected outputs and its message.
 	marks := make([]uint8, n)
@@ -571,21 +574,23 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 		order[k] = int32(k)
 	}
 	slices.SortFunc(order, func(x, y int32) int { return accepted[x].start - accepted[y].start })
-	// 4. emit: inside a range only assistant, toolResult and summary
+	// 4. what goes: inside a range only assistant, toolResult and summary
 	// messages go (users, other customs and the synthetic message stay);
-	// a summary covering a dropped occurrence goes wherever it is.
-	out = make([]slot, 0, n-nDrop+len(accepted))
+	// a summary covering a dropped occurrence goes wherever it is. Noted
+	// in the marks, the slots not moved yet: a 1 GB session's slots are
+	// ~9.6 MB, and a second array of them, on top of the dropped sets,
+	// was the first flush's live peak (the render's chain phase)
 	if !r.o.NoDropped {
 		dropped = make([]Item, 0, nDrop)
 	}
-	next := 0 // the next range in start order
+	next, nOut := 0, 0 // the next range in start order; the slots out
 	for i := range r.slots {
-		s := r.slots[i]
-		role := r.role(&s)
+		s := &r.slots[i]
+		role := r.role(s)
 		summary := false
 		var details []byte
-		if role == session.RoleCustom && r.visible(&s) {
-			raw, err := r.customOf(&s)
+		if role == session.RoleCustom && r.visible(s) {
+			raw, err := r.customOf(s)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -594,12 +599,13 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 				summary, details = true, f.v[1]
 			}
 		}
-		droppable := r.visible(&s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
+		droppable := r.visible(s) && (role == session.RoleAssistant || role == session.RoleToolResult || summary)
 		if marks[i]&markDrop != 0 && droppable {
 			r.rep.ChainDropped++
 			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
+			marks[i] = markGone
 			continue
 		}
 		if summary && summaryOverlaps(details, droppedOcc, droppedBare, &r.keyBuf) {
@@ -611,30 +617,105 @@ func (r *renderer) emitChains(accepted []chainRange, existing map[string]bool) (
 			if s.src >= 0 && !r.o.NoDropped {
 				dropped = append(dropped, s.item())
 			}
+			marks[i] = markGone
 			continue
 		}
-		if role == session.RoleAssistant && marks[i]&markStrip != 0 {
-			if err := r.viewOf(&s, func(raw []byte) error {
-				if nb, changed := r.stripThinking(raw, s.kept()); changed {
-					s.setJSON(nb) // (a copy)
-					s.change = ThinkingStripped
-				}
-				return nil
-			}); err != nil {
-				return nil, nil, err
-			}
+		if role != session.RoleAssistant {
+			marks[i] &^= markStrip
 		}
-		out = append(out, s)
+		nOut++
 		if marks[i]&markStart != 0 {
 			k := order[next]
 			next++
 			if !existing[accepted[k].c.BlockID] {
-				out = append(out, slot{src: -1, body: &itemBody{chain: msgs[k]}, change: ChainMessage})
+				marks[i] |= markInsert
 				r.rep.Chains++
+				nOut++
 			}
 		}
 	}
-	return out, dropped, nil
+	// 5. the chain messages must not land inside a pair: checked on the
+	// output as a list of its slots (4 bytes each, -1-k for range k's
+	// message) before any slot moves, so a retry starts from them
+	at := make([]int32, 0, nOut)
+	next = 0
+	for i := range r.slots {
+		if marks[i]&markGone != 0 {
+			continue
+		}
+		at = append(at, int32(i))
+		if marks[i]&markStart != 0 {
+			k := order[next]
+			next++
+			if marks[i]&markInsert != 0 {
+				at = append(at, -1-k)
+			}
+		}
+	}
+	chainMsgAt := slot{src: -1}
+	cross := pairing.CrossingAt(len(at), func(i int) pairing.Msg {
+		if at[i] < 0 {
+			return r.pairingMsg(&chainMsgAt)
+		}
+		return r.pairingMsg(&r.slots[at[i]])
+	}, func(i int) bool { return at[i] < 0 })
+	for _, i := range cross {
+		crossing = append(crossing, accepted[-1-at[i]].c.BlockID)
+	}
+	if len(crossing) > 0 {
+		return nil, crossing, nil
+	}
+	at = nil
+	// 6. the slots moved in place, the final assistants' thinking stripped
+	// on the way; a chain message inserted before its range dropped
+	// anything waits (ahead) for a slot read to free its place
+	var ahead []slot
+	w, read := 0, 0
+	put := func(s slot) {
+		if len(ahead) == 0 && w < read {
+			r.slots[w] = s
+			w++
+			return
+		}
+		ahead = append(ahead, s)
+	}
+	next = 0
+	for i := range r.slots {
+		s := r.slots[i]
+		read = i + 1
+		if marks[i]&markGone == 0 {
+			if marks[i]&markStrip != 0 {
+				if err := r.viewOf(&s, func(raw []byte) error {
+					if nb, changed := r.stripThinking(raw, s.kept()); changed {
+						s.setJSON(nb) // (a copy)
+						s.change = ThinkingStripped
+					}
+					return nil
+				}); err != nil {
+					return nil, nil, err
+				}
+			}
+			put(s)
+			if marks[i]&markStart != 0 {
+				k := order[next]
+				next++
+				if marks[i]&markInsert != 0 {
+					put(slot{src: -1, body: &itemBody{chain: msgs[k]}, change: ChainMessage})
+				}
+			}
+		}
+		for len(ahead) > 0 && w < read {
+			r.slots[w] = ahead[0]
+			ahead = ahead[1:]
+			w++
+		}
+	}
+	n0 := len(r.slots)
+	r.slots = append(r.slots[:w], ahead...)
+	if len(r.slots) < n0 {
+		clear(r.slots[len(r.slots):n0]) // (the moved slots' bodies let go)
+	}
+	return dropped, nil, nil
 }
 
 // distinct sorts ids and drops repeats.
@@ -642,10 +723,6 @@ func distinct(ids []string) []string {
 	slices.Sort(ids)
 	return slices.Compact(ids)
 }
-
-// inserted reports whether the slot is a chain message the chain phase
-// inserted.
-func (s *slot) inserted() bool { return s.src < 0 && s.body != nil && s.body.chain != nil }
 
 // droppedOccSet and droppedBareSet are the chain phase's sets of what
 // its ranges drop: the occurrence keys of their results (a handle is the
